@@ -1,0 +1,96 @@
+# clarity: front door. `make` builds, `make check` runs every test (normal and ASan+UBSan
+# builds) and ends with one line "N passed, N failed".
+PREFIX  ?= /usr/local
+CC      ?= cc
+CXX     ?= c++
+VERSION := 0.1.0
+
+WARN     := -Wall -Wextra -Werror
+CFLAGS_BASE   := -std=c17 $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread
+CXXFLAGS_BASE := -std=c++17 $(WARN) -Iinclude -Isrc -pthread
+LIBS     := -lsimdjson -lzstd -llz4 -lsnappy -llzf -lz -lxxhash -lm -lstdc++ -pthread
+
+OPT      ?= -O2 -g
+SAN      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_C    := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
+LIB_CXX  := $(shell find src -name '*.cpp' | sort)
+CLI_C    := $(shell find src/cli -name '*.c' | sort)
+TEST_C   := $(shell find tests/unit -name '*.c' | sort)
+TOOL_C   := $(shell find tests/tools -name '*.c' 2>/dev/null | sort)
+
+# $(call objs,BUILD_DIR,SOURCES)
+objs = $(patsubst %.c,$(1)/%.o,$(patsubst %.cpp,$(1)/%.o,$(2)))
+
+B  := build
+BA := build-asan
+
+all: $(B)/clarity
+
+.PHONY: all check demo bench install clean deps test-deps asan tools
+
+deps:
+	@scripts/bootstrap.sh
+test-deps:
+	@scripts/bootstrap.sh --test
+
+# ---- normal build ----
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(OPT) -MMD -MP -c $< -o $@
+$(B)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_BASE) $(OPT) -MMD -MP -c $< -o $@
+$(B)/libclarity.a: $(call objs,$(B),$(LIB_C) $(LIB_CXX))
+	@rm -f $@; ar rcs $@ $^
+$(B)/clarity: $(call objs,$(B),$(CLI_C)) $(B)/libclarity.a
+	$(CC) $(OPT) -o $@ $^ $(LIBS)
+$(B)/unit_tests: $(call objs,$(B),$(TEST_C)) $(B)/libclarity.a
+	$(CC) $(OPT) -o $@ $^ -lcriterion $(LIBS)
+$(B)/tools/%: tests/tools/%.c $(B)/libclarity.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(OPT) -o $@ $^ $(LIBS)
+
+# ---- sanitizer build ----
+$(BA)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN) -MMD -MP -c $< -o $@
+$(BA)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_BASE) $(SAN) -MMD -MP -c $< -o $@
+$(BA)/libclarity.a: $(call objs,$(BA),$(LIB_C) $(LIB_CXX))
+	@rm -f $@; ar rcs $@ $^
+$(BA)/clarity: $(call objs,$(BA),$(CLI_C)) $(BA)/libclarity.a
+	$(CC) $(SAN) -o $@ $^ $(LIBS)
+$(BA)/unit_tests: $(call objs,$(BA),$(TEST_C)) $(BA)/libclarity.a
+	$(CC) $(SAN) -o $@ $^ -lcriterion $(LIBS)
+
+TOOLS := $(patsubst tests/tools/%.c,$(B)/tools/%,$(TOOL_C))
+tools: $(TOOLS)
+
+asan: $(BA)/clarity $(BA)/unit_tests
+
+check: test-deps
+	@$(MAKE) --no-print-directory $(B)/clarity $(B)/unit_tests $(TOOLS) $(BA)/clarity $(BA)/unit_tests
+	@tests/run-all.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory $(B)/clarity
+	@scripts/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory $(B)/clarity $(TOOLS)
+	@bench/parse.sh
+
+install: $(B)/clarity $(B)/libclarity.a
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/clarity $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(B)/clarity $(DESTDIR)$(PREFIX)/bin/clarity
+	install -m 644 $(B)/libclarity.a $(DESTDIR)$(PREFIX)/lib/libclarity.a
+	install -m 644 include/clarity/*.h $(DESTDIR)$(PREFIX)/include/clarity/
+	install -m 644 man/clarity.1 $(DESTDIR)$(PREFIX)/share/man/man1/clarity.1
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' clarity.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clarity.pc
+
+clean:
+	rm -rf $(B) $(BA)
+
+-include $(shell find $(B) $(BA) -name '*.d' 2>/dev/null)

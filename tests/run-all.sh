@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test suite: Criterion unit tests (normal and ASan+UBSan builds) and the shell
+# suites in tests/*/run.sh. Ends with one line "N passed, N failed[, N skipped]".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export CLARITY_ROOT="$PWD"
+export SHARED_DATA="${SHARED_DATA:-$PWD/../shared/data}"
+passed=0; failed=0; skipped=0
+
+run_criterion() { # $1 label, $2 binary
+  local out; out=$(mktemp)
+  "$2" --jobs=2 >"$out" 2>&1; local rc=$?
+  grep -E '^\[(FAIL|----)\]|Synthesis' "$out" | grep -v '^\[----\] *$' | tail -40
+  local line; line=$(grep -a 'Synthesis' "$out" | tail -1 | sed 's/\x1b\[[0-9;]*m//g')
+  local p f c
+  p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line"); f=$(sed -n 's/.*Failing: \([0-9]*\).*/\1/p' <<<"$line")
+  c=$(sed -n 's/.*Crashing: \([0-9]*\).*/\1/p' <<<"$line")
+  if [ -z "$p" ]; then echo "$1: criterion produced no summary (rc=$rc)"; tail -20 "$out"; failed=$((failed+1)); rm -f "$out"; return; fi
+  echo "$1: $p passed, $((f)) failed (crashing $c)"
+  passed=$((passed+p)); failed=$((failed+f))
+  [ "$rc" != 0 ] && [ "$f" = 0 ] && { echo "$1: exit code $rc"; failed=$((failed+1)); }
+  rm -f "$out"
+}
+
+run_criterion "unit (normal build)" build/unit_tests
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run_criterion "unit (asan+ubsan build)" build-asan/unit_tests
+
+for suite in tests/*/run.sh; do
+  [ -x "$suite" ] || continue
+  out=$(mktemp)
+  "$suite" >"$out" 2>&1; rc=$?
+  grep -E '^(FAIL|SKIP)' "$out" | head -50
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
+  if [ -z "$line" ]; then echo "$suite: no summary (rc=$rc)"; tail -20 "$out"; failed=$((failed+1)); rm -f "$out"; continue; fi
+  echo "$suite: $line"
+  p=$(sed -n 's/^\([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+  s=$(sed -n 's/.* \([0-9]*\) skipped.*/\1/p' <<<"$line")
+  passed=$((passed+p)); failed=$((failed+f)); skipped=$((skipped+${s:-0}))
+  rm -f "$out"
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
