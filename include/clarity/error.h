@@ -1,6 +1,7 @@
 /* Errors carry where they happened (file, line, byte offset) so every message can name them. */
 #ifndef CLARITY_ERROR_H
 #define CLARITY_ERROR_H
+#include <stddef.h>
 #include <stdint.h>
 
 enum clarity_status {
