@@ -1,0 +1,69 @@
+/* Small string helpers; NULL on allocation failure so callers map it to CLARITY_ENOMEM. */
+#include "source/internal.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *src_strndup(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (!p) return NULL;
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *src_strdup(const char *s)
+{
+    return src_strndup(s, strlen(s));
+}
+
+char *src_join(const char *dir, const char *name)
+{
+    size_t dl = strlen(dir);
+    /* "/" and "dir/" already end in a separator; doubling it would make paths that compare
+     * unequal to the same file named another way. */
+    bool sep = dl > 0 && dir[dl - 1] != '/';
+    return src_printf("%s%s%s", dir, sep ? "/" : "", name);
+}
+
+char *src_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    char *p = malloc((size_t)n + 1);
+    if (!p) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+bool src_has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool src_has_suffix(const char *s, const char *suffix)
+{
+    size_t sl = strlen(s), xl = strlen(suffix);
+    return sl >= xl && strcmp(s + sl - xl, suffix) == 0;
+}
+
+bool src_parse_index(const char *s, size_t n, uint64_t *out)
+{
+    if (n == 0) return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
