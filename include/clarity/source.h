@@ -45,7 +45,7 @@ struct clarity_source_list {
 };
 
 /* Resolves each path: a log file, an application directory (legacy, rolling, Databricks) or
- * a directory of applications (one level: each entry that is a log file or an application
+ * a directory of applications (searched up to 4 levels deep: each entry that is a log file or an application
  * directory; other entries become notes). Apps are sorted by path for stable output.
  * Returns CLARITY_OK if at least one app was found; CLARITY_EIO if a named path is
  * unreadable; CLARITY_ENOTFOUND if nothing usable was found (notes say why). On errors the

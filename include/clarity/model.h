@@ -1,0 +1,240 @@
+/* The application model: what an event log says, replayed into compact tables. Analyses and
+ * reports only read it. Times are epoch ms and metrics are in Spark's units (ms, ns, bytes)
+ * exactly as logged; conversion happens in reports. */
+#ifndef CLARITY_MODEL_H
+#define CLARITY_MODEL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "clarity/arena.h"
+#include "clarity/icol.h"
+#include "clarity/source.h"
+
+/* Task metrics, one column each. Units as Spark logs them. */
+enum clarity_tm {
+    CLARITY_TM_DESER_MS, CLARITY_TM_DESER_CPU_NS, CLARITY_TM_RUN_MS, CLARITY_TM_CPU_NS,
+    CLARITY_TM_PEAK_EXEC_MEM, CLARITY_TM_PEAK_ONHEAP_EXEC_MEM, CLARITY_TM_PEAK_OFFHEAP_EXEC_MEM,
+    CLARITY_TM_RESULT_SIZE, CLARITY_TM_GC_MS, CLARITY_TM_RESULT_SER_MS,
+    CLARITY_TM_MEM_SPILLED, CLARITY_TM_DISK_SPILLED,
+    CLARITY_TM_INPUT_BYTES, CLARITY_TM_INPUT_RECORDS, CLARITY_TM_OUTPUT_BYTES, CLARITY_TM_OUTPUT_RECORDS,
+    CLARITY_TM_SR_REMOTE_BLOCKS, CLARITY_TM_SR_LOCAL_BLOCKS, CLARITY_TM_SR_FETCH_WAIT_MS,
+    CLARITY_TM_SR_REMOTE_BYTES, CLARITY_TM_SR_REMOTE_BYTES_TO_DISK, CLARITY_TM_SR_LOCAL_BYTES,
+    CLARITY_TM_SR_RECORDS, CLARITY_TM_SR_REMOTE_REQS_MS,
+    CLARITY_TM_SP_CORRUPT_MERGED_CHUNKS, CLARITY_TM_SP_MERGED_FALLBACK,
+    CLARITY_TM_SP_REMOTE_MERGED_BLOCKS, CLARITY_TM_SP_LOCAL_MERGED_BLOCKS,
+    CLARITY_TM_SP_REMOTE_MERGED_CHUNKS, CLARITY_TM_SP_LOCAL_MERGED_CHUNKS,
+    CLARITY_TM_SP_REMOTE_MERGED_BYTES, CLARITY_TM_SP_LOCAL_MERGED_BYTES,
+    CLARITY_TM_SP_REMOTE_MERGED_REQS_MS,
+    CLARITY_TM_SW_BYTES, CLARITY_TM_SW_TIME_NS, CLARITY_TM_SW_RECORDS,
+    CLARITY_TM_COUNT
+};
+const char *clarity_tm_name(enum clarity_tm m);   /* SHS REST name, e.g. "executorRunTime" */
+
+enum clarity_locality { CLARITY_LOC_PROCESS_LOCAL, CLARITY_LOC_NODE_LOCAL, CLARITY_LOC_NO_PREF,
+                        CLARITY_LOC_RACK_LOCAL, CLARITY_LOC_ANY, CLARITY_LOC_UNKNOWN };
+const char *clarity_locality_name(int loc);
+
+/* How a task attempt ended (Task End Reason); RUNNING when no TaskEnd was seen. */
+enum clarity_task_end {
+    CLARITY_END_RUNNING = 0, CLARITY_END_SUCCESS, CLARITY_END_RESUBMITTED, CLARITY_END_TASK_RESULT_LOST,
+    CLARITY_END_UNKNOWN_REASON, CLARITY_END_FETCH_FAILED, CLARITY_END_EXCEPTION,
+    CLARITY_END_KILLED, CLARITY_END_COMMIT_DENIED, CLARITY_END_EXECUTOR_LOST, CLARITY_END_OTHER
+};
+
+/* Task flags (bit set in the flags column). */
+enum {
+    CLARITY_TF_SPECULATIVE = 1, CLARITY_TF_FAILED = 2, CLARITY_TF_KILLED = 4,
+    CLARITY_TF_HAS_METRICS = 8, CLARITY_TF_RESULT_TASK = 16, CLARITY_TF_ENDED = 32,
+    CLARITY_TF_GOT_START = 64,
+};
+
+/* One row per task attempt, column-wise. Use the accessors below. */
+struct clarity_tasks {
+    size_t n, cap;
+    struct clarity_icol task_id, stage, index, attempt, partition; /* stage = row in stages[] */
+    struct clarity_icol launch_rel;     /* launch ms - model time_base */
+    struct clarity_icol duration;       /* finish - launch ms; 0 while running */
+    struct clarity_icol getting_result; /* getting-result ms - launch ms; 0 if never fetched */
+    struct clarity_icol executor, host; /* ids in the string table */
+    struct clarity_icol locality, end, flags;
+    struct clarity_icol m[CLARITY_TM_COUNT];
+};
+
+struct clarity_kv { uint32_t k, v; };        /* string-table ids */
+struct clarity_kvs { struct clarity_kv *p; size_t n; };
+struct clarity_metric_peak { uint32_t name; int64_t value; };
+struct clarity_peaks { struct clarity_metric_peak *p; size_t n, cap; };
+
+struct clarity_accum {                       /* accumulable value as logged */
+    int64_t id;
+    uint32_t name;                           /* string id */
+    uint32_t owner;                          /* task row or stage row */
+    int64_t update, value;                   /* parsed as int64 (SQL metrics are strings) */
+    uint32_t update_str, value_str;          /* the text as logged (string ids) */
+    bool has_update, internal, count_failed, is_sql;
+};
+struct clarity_accums { struct clarity_accum *p; size_t n, cap; };
+
+struct clarity_executor {
+    uint32_t id, host;                       /* string ids */
+    int32_t port;                            /* from BlockManagerAdded, -1 unknown */
+    int32_t total_cores;
+    int64_t add_ms, remove_ms;               /* 0 = unknown / still alive */
+    uint32_t remove_reason;
+    int64_t max_memory, max_onheap, max_offheap; /* -1 unknown */
+    int32_t resource_profile_id;
+    bool excluded, seen_added, is_driver;
+    struct clarity_kvs log_urls, attributes;
+    uint32_t resources_json;                 /* raw JSON object text, 0 if none */
+    int64_t *excluded_stages; size_t nexcluded_stages, cap_excluded_stages;
+    struct clarity_peaks peaks;              /* peak executor metrics */
+};
+
+enum clarity_job_status { CLARITY_JOB_RUNNING, CLARITY_JOB_SUCCEEDED, CLARITY_JOB_FAILED, CLARITY_JOB_UNKNOWN };
+
+struct clarity_job {
+    int64_t job_id;
+    int64_t submit_ms, end_ms;               /* end 0 = no JobEnd */
+    int status;                              /* enum clarity_job_status */
+    uint32_t failure;                        /* exception message */
+    int64_t *stage_ids; size_t nstage_ids;
+    int64_t sql_id;                          /* spark.sql.execution.id, -1 none */
+    uint32_t group, description, pool, call_site, tags_text; /* string ids */
+    uint32_t name;                           /* SHS job name: last stage's name in Stage Infos */
+    int64_t num_tasks_declared;              /* sum over Stage Infos */
+};
+
+enum clarity_stage_status { CLARITY_STAGE_PENDING, CLARITY_STAGE_ACTIVE, CLARITY_STAGE_COMPLETE,
+                            CLARITY_STAGE_FAILED, CLARITY_STAGE_SKIPPED };
+const char *clarity_stage_status_name(int s);  /* "COMPLETE", ... as SHS */
+
+struct clarity_rdd {
+    int64_t rdd_id;
+    uint32_t name, scope, call_site, storage_level;
+    int64_t *parents; size_t nparents;
+    int64_t num_partitions, num_cached_partitions, mem_size, disk_size;
+    bool barrier;
+};
+
+struct clarity_stage {                       /* one stage attempt */
+    int64_t stage_id; int32_t attempt;
+    uint32_t name, details, failure, pool;   /* string ids */
+    int64_t num_tasks;
+    int64_t submit_ms, complete_ms;          /* 0 = not logged */
+    int status;                              /* enum clarity_stage_status */
+    int64_t *parents; size_t nparents;
+    int64_t *rdd_ids; size_t nrdd_ids;
+    int64_t *job_ids; size_t njob_ids, cap_job_ids;
+    int32_t resource_profile_id;
+    bool shuffle_push_enabled; int32_t shuffle_mergers;
+    bool seen_submitted, seen_completed;
+    size_t task_ends;                        /* TaskEnds seen for this attempt */
+    struct clarity_peaks peaks;              /* per-stage peak executor metrics (any executor) */
+    struct clarity_stage_exec_peaks { uint32_t executor; struct clarity_peaks peaks; } *exec_peaks;
+    size_t nexec_peaks, cap_exec_peaks;
+};
+
+struct clarity_sql {
+    int64_t id, root_id;
+    uint32_t description, details, plan;     /* plan = physicalPlanDescription (last AQE wins) */
+    int64_t start_ms, end_ms;
+    uint32_t error;
+    int64_t *job_ids; size_t njob_ids, cap_job_ids;
+    struct clarity_sql_metric { int64_t accum_id; uint32_t name, type, node; } *metrics;
+    size_t nmetrics, cap_metrics;
+};
+
+struct clarity_misc_process {
+    uint32_t id, host_port, logs_json; int32_t cores; int64_t add_ms; bool active;
+};
+
+struct clarity_resource_profile { int32_t id; uint32_t json; };
+
+/* What was wrong with the input, so every analysis can say how far to trust it. */
+struct clarity_problem { uint32_t file; uint64_t line, offset; uint32_t msg; };
+struct clarity_integrity {
+    uint64_t lines, bytes, events, events_unknown, lines_malformed, lines_blank, lines_too_long;
+    struct clarity_problem *problems; size_t nproblems, cap_problems; /* first ones kept */
+    size_t problems_total;
+    struct clarity_kv *unknown_events; size_t nunknown_events, cap_unknown_events; /* name -> count id */
+    uint64_t *unknown_counts;
+    bool truncated;                          /* a file ended mid-block/frame or mid-line */
+    uint32_t truncation_why;
+    bool in_progress, no_app_end, compacted;
+    size_t compact_dropped_files;
+    uint64_t task_end_without_start, task_start_without_end;
+    uint64_t stages_without_end, jobs_without_end, sql_without_end;
+    uint64_t dropped_task_ends;              /* sum over complete stages of numTasks - ends seen, >0 */
+    size_t stages_missing_task_ends;
+    uint64_t negative_durations, cpu_exceeds_run, sw_time_suspect_units;
+    uint64_t duplicate_task_ends;
+};
+
+struct clarity_app {
+    struct clarity_arena arena;
+    struct clarity_strtab strs;
+    const char *source_path;                 /* arena copy */
+    uint32_t app_id, attempt_id, name, user, spark_version;
+    int64_t start_ms, end_ms;                /* end 0 = no ApplicationEnd */
+    int64_t time_base;                       /* task launch times are stored relative to it */
+    struct clarity_kvs driver_logs, jvm, spark_props, hadoop_props, system_props,
+        metrics_props, classpath;
+    bool have_env;
+
+    struct clarity_executor *execs; size_t nexecs, cap_execs;
+    struct clarity_job *jobs; size_t njobs, cap_jobs;
+    struct clarity_stage *stages; size_t nstages, cap_stages;
+    struct clarity_sql *sqls; size_t nsqls, cap_sqls;
+    struct clarity_rdd *rdds; size_t nrdds, cap_rdds;
+    struct clarity_misc_process *misc; size_t nmisc, cap_misc;
+    struct clarity_resource_profile *profiles; size_t nprofiles, cap_profiles;
+    struct clarity_tasks tasks;
+    struct clarity_accums task_accums, stage_accums;
+    /* Why non-successful attempts ended: the raw "Task End Reason" JSON, by task row. */
+    struct clarity_task_reason { uint32_t row, reason_json; } *task_reasons;
+    size_t ntask_reasons, cap_task_reasons;
+
+    struct clarity_idmap task_by_id, job_by_id, stage_by_key, exec_by_name, sql_by_id, rdd_by_id;
+    struct clarity_integrity integrity;
+};
+
+static inline const char *clarity_app_str(const struct clarity_app *a, uint32_t id)
+{
+    return clarity_strtab_get(&a->strs, id);
+}
+/* Task accessors. */
+static inline int64_t clarity_task_get(const struct clarity_app *a, const struct clarity_icol *c, size_t i)
+{ (void)a; return clarity_icol_get(c, i); }
+static inline int64_t clarity_task_metric(const struct clarity_app *a, size_t i, enum clarity_tm m)
+{ return clarity_icol_get(&a->tasks.m[m], i); }
+static inline int64_t clarity_task_launch_ms(const struct clarity_app *a, size_t i)
+{ return a->time_base + clarity_icol_get(&a->tasks.launch_rel, i); }
+static inline int64_t clarity_task_finish_ms(const struct clarity_app *a, size_t i)
+{ int64_t d = clarity_icol_get(&a->tasks.duration, i);
+  return (clarity_icol_get(&a->tasks.flags, i) & CLARITY_TF_ENDED) ? clarity_task_launch_ms(a, i) + d : 0; }
+static inline int64_t clarity_task_flags(const struct clarity_app *a, size_t i)
+{ return clarity_icol_get(&a->tasks.flags, i); }
+
+/* Lookups; return NULL / -1 when absent. */
+struct clarity_stage *clarity_app_stage(const struct clarity_app *a, int64_t stage_id, int32_t attempt);
+struct clarity_job *clarity_app_job(const struct clarity_app *a, int64_t job_id);
+struct clarity_executor *clarity_app_executor(const struct clarity_app *a, const char *id);
+struct clarity_sql *clarity_app_sql(const struct clarity_app *a, int64_t sql_id);
+long clarity_app_task_row(const struct clarity_app *a, int64_t task_id);
+
+/* Bytes the model holds for its task table (for the bytes-per-task report). */
+size_t clarity_app_task_bytes(const struct clarity_app *a);
+
+struct clarity_load_options {
+    bool keep_task_accumulables;             /* default true */
+    bool quiet;
+};
+
+/* Reads one application (all its files in order) into a model. Returns CLARITY_OK when at
+ * least one event was read (problems go to app->integrity); otherwise an error code with err
+ * naming the file, line and byte offset, and *out NULL. */
+int clarity_app_load(const struct clarity_app_source *src, const struct clarity_load_options *opt,
+                     struct clarity_app **out, struct clarity_error *err);
+void clarity_app_free(struct clarity_app *a);
+
+#endif

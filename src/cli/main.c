@@ -1,0 +1,46 @@
+#include <stdio.h>
+#include <string.h>
+#include "cli/commands.h"
+
+#define CLARITY_VERSION "0.1.0"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+} commands[] = {
+    {"summary", cmd_summary, "jobs, stages, executors, SQL queries and an integrity report"},
+    {"api", cmd_api, "Spark History Server REST v1 JSON for a path, from the logs alone"},
+};
+
+static void usage(FILE *o)
+{
+    fprintf(o, "usage: clarity <command> [options] <logs...>\n\n"
+               "Explains the performance of Apache Spark applications from their event logs\n"
+               "(Spark 1.x-4.x; plain, lz4, lzf, snappy, zstd, gz; files, rolling and legacy\n"
+               "directories, directories of many applications).\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(o, "  %-10s %s\n", commands[i].name, commands[i].what);
+    fprintf(o, "\n`clarity <command> --help` describes each command. `clarity --version` prints the version.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("clarity %s\n", CLARITY_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "clarity: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

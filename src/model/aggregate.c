@@ -1,0 +1,133 @@
+#include "clarity/aggregate.h"
+#include <stdlib.h>
+#include <string.h>
+
+void clarity_totals_add_task(struct clarity_totals *t, const struct clarity_app *a, size_t i)
+{
+    const struct clarity_tasks *tk = &a->tasks;
+    int64_t f = clarity_icol_get(&tk->flags, i);
+    t->tasks++;
+    if (f & CLARITY_TF_SPECULATIVE) t->speculative++;
+    if (!(f & CLARITY_TF_ENDED)) {
+        t->running++;
+        return;
+    }
+    if (f & CLARITY_TF_KILLED) t->killed++;
+    else if (f & CLARITY_TF_FAILED) t->failed++;
+    else t->succeeded++;
+    t->task_ms += clarity_icol_get(&tk->duration, i);
+#define M(x) clarity_icol_get(&tk->m[CLARITY_TM_##x], i)
+    t->run_ms += M(RUN_MS);
+    int64_t cpu = M(CPU_NS);
+    if (cpu) t->cpu_logged = true;
+    t->cpu_ns += cpu;
+    t->gc_ms += M(GC_MS);
+    t->deser_ms += M(DESER_MS);
+    t->input_bytes += M(INPUT_BYTES);
+    t->output_bytes += M(OUTPUT_BYTES);
+    t->shuffle_remote_bytes += M(SR_REMOTE_BYTES);
+    t->shuffle_read_bytes += M(SR_REMOTE_BYTES) + M(SR_LOCAL_BYTES);
+    t->shuffle_write_bytes += M(SW_BYTES);
+    t->fetch_wait_ms += M(SR_FETCH_WAIT_MS);
+    t->shuffle_write_ns += M(SW_TIME_NS);
+    t->mem_spilled += M(MEM_SPILLED);
+    t->disk_spilled += M(DISK_SPILLED);
+#undef M
+}
+
+int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    t->stage = calloc(a->nstages + 1, sizeof *t->stage);
+    t->job = calloc(a->njobs + 1, sizeof *t->job);
+    t->exec = calloc(a->nexecs + 1, sizeof *t->exec);
+    t->sql = calloc(a->nsqls + 1, sizeof *t->sql);
+    if (!t->stage || !t->job || !t->exec || !t->sql) {
+        clarity_totals_free(t);
+        return -1;
+    }
+    for (size_t i = 0; i < a->tasks.n; i++) {
+        clarity_totals_add_task(&t->app, a, i);
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        clarity_totals_add_task(&t->stage[s], a, i);
+        uint32_t ex = (uint32_t)clarity_icol_get(&a->tasks.executor, i), erow;
+        if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) clarity_totals_add_task(&t->exec[erow], a, i);
+    }
+    /* a stage can belong to several jobs; each job counts it, as Spark's job pages do */
+    for (size_t j = 0; j < a->njobs; j++) {
+        const struct clarity_job *job = &a->jobs[j];
+        for (size_t s = 0; s < a->nstages; s++) {
+            const struct clarity_stage *st = &a->stages[s];
+            for (size_t k = 0; k < st->njob_ids; k++)
+                if (st->job_ids[k] == job->job_id) {
+                    struct clarity_totals *d = &t->job[j], *x = &t->stage[s];
+#define ADD(f) d->f += x->f
+                    ADD(tasks); ADD(succeeded); ADD(failed); ADD(killed); ADD(running); ADD(speculative);
+                    ADD(task_ms); ADD(run_ms); ADD(cpu_ns); ADD(gc_ms); ADD(deser_ms); ADD(input_bytes);
+                    ADD(output_bytes); ADD(shuffle_read_bytes); ADD(shuffle_remote_bytes);
+                    ADD(shuffle_write_bytes); ADD(fetch_wait_ms); ADD(shuffle_write_ns);
+                    ADD(mem_spilled); ADD(disk_spilled);
+                    d->cpu_logged |= x->cpu_logged;
+                    if (job->sql_id >= 0) {
+                        struct clarity_sql *q = clarity_app_sql(a, job->sql_id);
+                        if (q) {
+                            d = &t->sql[q - a->sqls];
+                            ADD(tasks); ADD(succeeded); ADD(failed); ADD(killed); ADD(running); ADD(speculative);
+                            ADD(task_ms); ADD(run_ms); ADD(cpu_ns); ADD(gc_ms); ADD(deser_ms); ADD(input_bytes);
+                            ADD(output_bytes); ADD(shuffle_read_bytes); ADD(shuffle_remote_bytes);
+                            ADD(shuffle_write_bytes); ADD(fetch_wait_ms); ADD(shuffle_write_ns);
+                            ADD(mem_spilled); ADD(disk_spilled);
+                            d->cpu_logged |= x->cpu_logged;
+                        }
+                    }
+#undef ADD
+                    break;
+                }
+        }
+    }
+    return 0;
+}
+
+void clarity_totals_free(struct clarity_app_totals *t)
+{
+    free(t->stage); free(t->job); free(t->exec); free(t->sql);
+    memset(t, 0, sizeof *t);
+}
+
+int64_t clarity_stage_duration_ms(const struct clarity_app *a, const struct clarity_stage *s)
+{
+    (void)a;
+    if (s->submit_ms && s->complete_ms) return s->complete_ms - s->submit_ms;
+    return -1;
+}
+
+int64_t clarity_job_duration_ms(const struct clarity_app *a, const struct clarity_job *j)
+{
+    (void)a;
+    if (j->submit_ms && j->end_ms) return j->end_ms - j->submit_ms;
+    return -1;
+}
+
+int64_t clarity_app_last_time_ms(const struct clarity_app *a)
+{
+    int64_t last = a->end_ms > a->start_ms ? a->end_ms : a->start_ms;
+    for (size_t i = 0; i < a->njobs; i++) {
+        if (a->jobs[i].end_ms > last) last = a->jobs[i].end_ms;
+        if (a->jobs[i].submit_ms > last) last = a->jobs[i].submit_ms;
+    }
+    for (size_t i = 0; i < a->nstages; i++)
+        if (a->stages[i].complete_ms > last) last = a->stages[i].complete_ms;
+    for (size_t i = 0; i < a->tasks.n; i++) {
+        int64_t f = clarity_task_finish_ms(a, i), l = clarity_task_launch_ms(a, i);
+        if (f > last) last = f;
+        if (l > last) last = l;
+    }
+    return last;
+}
+
+int64_t clarity_app_duration_ms(const struct clarity_app *a)
+{
+    if (!a->start_ms) return -1;
+    if (a->end_ms) return a->end_ms - a->start_ms;
+    return clarity_app_last_time_ms(a) - a->start_ms;
+}

@@ -1,0 +1,347 @@
+/* Model allocation, lookups and the small readers every apply_*.c uses. */
+#include <stdarg.h>
+#include <stdio.h>
+#include "model/build.h"
+
+int grow_array(void **p, size_t *cap, size_t elem)
+{
+    size_t ncap = *cap ? *cap * 2 : 8;
+    void *np = realloc(*p, ncap * elem);
+    if (!np) return -1;
+    *p = np;
+    *cap = ncap;
+    return 0;
+}
+
+uint32_t intern(struct apply_ctx *c, const char *s, size_t len)
+{
+    uint32_t id = clarity_strtab_intern(&c->app->strs, s, len);
+    if (id == UINT32_MAX) {
+        c->failed = 1;
+        return 0;
+    }
+    return id;
+}
+
+uint32_t intern_val(struct apply_ctx *c, cj_val v)
+{
+    const char *s;
+    size_t n;
+    if (cj_str(v, &s, &n)) return intern(c, s, n);
+    return 0;
+}
+
+uint32_t intern_key(struct apply_ctx *c, cj_val obj, const char *key)
+{
+    cj_val v;
+    return cj_get(obj, key, &v) ? intern_val(c, v) : 0;
+}
+
+uint32_t intern_json(struct apply_ctx *c, cj_val v)
+{
+    size_t n;
+    char *s = cj_to_json(v, &n);
+    if (!s) {
+        c->failed = 1;
+        return 0;
+    }
+    uint32_t id = intern(c, s, n);
+    free(s);
+    return id;
+}
+
+void problem(struct apply_ctx *c, const char *fmt, ...)
+{
+    struct clarity_integrity *in = &c->app->integrity;
+    in->problems_total++;
+    if (in->nproblems >= 200) return;   /* the first ones locate the trouble; the count says how much */
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    struct clarity_problem *p = VEC_PUSH(in->problems, in->nproblems, in->cap_problems);
+    if (!p) {
+        c->failed = 1;
+        return;
+    }
+    p->file = c->file;
+    p->line = c->line;
+    p->offset = c->offset;
+    p->msg = intern(c, buf, strlen(buf));
+}
+
+void read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)
+{
+    cj_iter it;
+    const char *k;
+    size_t kl;
+    cj_val v;
+    size_t n = 0;
+    if (!cj_object_begin(obj, &it)) return;
+    while (cj_object_next(&it, &k, &kl, &v)) n++;
+    out->p = clarity_arena_alloc(&c->app->arena, (n ? n : 1) * sizeof *out->p);
+    out->n = 0;
+    if (!out->p) {
+        c->failed = 1;
+        return;
+    }
+    cj_object_begin(obj, &it);
+    while (cj_object_next(&it, &k, &kl, &v)) {
+        struct clarity_kv *kv = &out->p[out->n++];
+        kv->k = intern(c, k, kl);
+        const char *s;
+        size_t sl;
+        if (cj_str(v, &s, &sl)) kv->v = intern(c, s, sl);
+        else kv->v = intern_json(c, v);
+    }
+}
+
+size_t read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out)
+{
+    cj_iter it;
+    cj_val v;
+    size_t n = 0;
+    *out = NULL;
+    if (!cj_array_begin(arr, &it)) return 0;
+    while (cj_array_next(&it, &v)) n++;
+    if (!n) return 0;
+    int64_t *p = clarity_arena_alloc(&c->app->arena, n * sizeof *p);
+    if (!p) {
+        c->failed = 1;
+        return 0;
+    }
+    size_t i = 0;
+    cj_array_begin(arr, &it);
+    while (cj_array_next(&it, &v)) {
+        int64_t x = 0;
+        cj_int(v, &x);
+        p[i++] = x;
+    }
+    *out = p;
+    return n;
+}
+
+int64_t get_int_or(cj_val obj, const char *key, int64_t dflt)
+{
+    int64_t v;
+    return cj_get_int(obj, key, &v) ? v : dflt;
+}
+
+bool value_as_int(cj_val v, int64_t *out)
+{
+    if (cj_int(v, out)) return true;
+    const char *s;
+    size_t n;
+    if (!cj_str(v, &s, &n) || n == 0 || n > 30) return false;
+    char buf[32];
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    long long x = strtoll(buf, &end, 10);
+    if (*end != '\0') {
+        double d = strtod(buf, &end);
+        if (*end != '\0') return false;
+        x = (long long)d;
+    }
+    *out = x;
+    return true;
+}
+
+void peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int64_t v)
+{
+    for (size_t i = 0; i < pk->n; i++)
+        if (pk->p[i].name == name) {
+            if (v > pk->p[i].value) pk->p[i].value = v;
+            return;
+        }
+    struct clarity_metric_peak *p = VEC_PUSH(pk->p, pk->n, pk->cap);
+    if (!p) {
+        c->failed = 1;
+        return;
+    }
+    p->name = name;
+    p->value = v;
+}
+
+void read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk)
+{
+    cj_iter it;
+    const char *k;
+    size_t kl;
+    cj_val v;
+    if (!cj_object_begin(metrics, &it)) return;
+    while (cj_object_next(&it, &k, &kl, &v)) {
+        int64_t x;
+        if (cj_int(v, &x)) peaks_max(c, pk, intern(c, k, kl), x);
+    }
+}
+
+void push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*arr)[i] == v) return;
+    if (*n == *cap && grow_array((void **)arr, cap, sizeof **arr) != 0) {
+        c->failed = 1;
+        return;
+    }
+    (*arr)[(*n)++] = v;
+}
+
+struct clarity_executor *exec_get_or_add(struct apply_ctx *c, const char *id, size_t len)
+{
+    struct clarity_app *a = c->app;
+    uint32_t sid = intern(c, id, len);
+    uint32_t row;
+    if (clarity_idmap_get(&a->exec_by_name, sid, &row)) return &a->execs[row];
+    struct clarity_executor *e = VEC_PUSH(a->execs, a->nexecs, a->cap_execs);
+    if (!e || clarity_idmap_put(&a->exec_by_name, sid, (uint32_t)(a->nexecs - 1)) != 0) {
+        c->failed = 1;
+        return NULL;
+    }
+    e->id = sid;
+    e->port = -1;
+    e->max_memory = e->max_onheap = e->max_offheap = -1;
+    e->is_driver = (len == 6 && memcmp(id, "driver", 6) == 0) || (len == 8 && memcmp(id, "<driver>", 8) == 0);
+    return e;
+}
+
+/* Stage attempts are keyed by id and attempt packed in one int64. */
+static int64_t stage_key(int64_t stage_id, int32_t attempt) { return stage_id * 4096 + attempt; }
+
+struct clarity_stage *stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt)
+{
+    struct clarity_app *a = c->app;
+    uint32_t row;
+    if (clarity_idmap_get(&a->stage_by_key, stage_key(stage_id, attempt), &row)) return &a->stages[row];
+    struct clarity_stage *s = VEC_PUSH(a->stages, a->nstages, a->cap_stages);
+    if (!s || clarity_idmap_put(&a->stage_by_key, stage_key(stage_id, attempt), (uint32_t)(a->nstages - 1)) != 0) {
+        c->failed = 1;
+        return NULL;
+    }
+    s->stage_id = stage_id;
+    s->attempt = attempt;
+    s->status = CLARITY_STAGE_PENDING;
+    return s;
+}
+
+struct clarity_job *job_get_or_add(struct apply_ctx *c, int64_t job_id)
+{
+    struct clarity_app *a = c->app;
+    uint32_t row;
+    if (clarity_idmap_get(&a->job_by_id, job_id, &row)) return &a->jobs[row];
+    struct clarity_job *j = VEC_PUSH(a->jobs, a->njobs, a->cap_jobs);
+    if (!j || clarity_idmap_put(&a->job_by_id, job_id, (uint32_t)(a->njobs - 1)) != 0) {
+        c->failed = 1;
+        return NULL;
+    }
+    j->job_id = job_id;
+    j->sql_id = -1;
+    j->status = CLARITY_JOB_RUNNING;
+    return j;
+}
+
+struct clarity_sql *sql_get_or_add(struct apply_ctx *c, int64_t id)
+{
+    struct clarity_app *a = c->app;
+    uint32_t row;
+    if (clarity_idmap_get(&a->sql_by_id, id, &row)) return &a->sqls[row];
+    struct clarity_sql *q = VEC_PUSH(a->sqls, a->nsqls, a->cap_sqls);
+    if (!q || clarity_idmap_put(&a->sql_by_id, id, (uint32_t)(a->nsqls - 1)) != 0) {
+        c->failed = 1;
+        return NULL;
+    }
+    q->id = id;
+    q->root_id = id;
+    return q;
+}
+
+struct clarity_stage *clarity_app_stage(const struct clarity_app *a, int64_t stage_id, int32_t attempt)
+{
+    uint32_t row;
+    return clarity_idmap_get(&a->stage_by_key, stage_key(stage_id, attempt), &row) ? &a->stages[row] : NULL;
+}
+
+struct clarity_job *clarity_app_job(const struct clarity_app *a, int64_t job_id)
+{
+    uint32_t row;
+    return clarity_idmap_get(&a->job_by_id, job_id, &row) ? &a->jobs[row] : NULL;
+}
+
+struct clarity_executor *clarity_app_executor(const struct clarity_app *a, const char *id)
+{
+    for (size_t i = 0; i < a->nexecs; i++)
+        if (strcmp(clarity_app_str(a, a->execs[i].id), id) == 0) return &a->execs[i];
+    return NULL;
+}
+
+struct clarity_sql *clarity_app_sql(const struct clarity_app *a, int64_t sql_id)
+{
+    uint32_t row;
+    return clarity_idmap_get(&a->sql_by_id, sql_id, &row) ? &a->sqls[row] : NULL;
+}
+
+long clarity_app_task_row(const struct clarity_app *a, int64_t task_id)
+{
+    uint32_t row;
+    return clarity_idmap_get(&a->task_by_id, task_id, &row) ? (long)row : -1;
+}
+
+static size_t tasks_bytes(const struct clarity_tasks *t)
+{
+    const struct clarity_icol *cols[] = {&t->task_id, &t->stage, &t->index, &t->attempt, &t->partition,
+                                         &t->launch_rel, &t->duration, &t->getting_result, &t->executor,
+                                         &t->host, &t->locality, &t->end, &t->flags};
+    size_t b = 0;
+    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) b += clarity_icol_bytes(cols[i], t->cap);
+    for (int m = 0; m < CLARITY_TM_COUNT; m++) b += clarity_icol_bytes(&t->m[m], t->cap);
+    return b;
+}
+
+size_t clarity_app_task_bytes(const struct clarity_app *a)
+{
+    /* the id map is part of the per-task cost too */
+    return tasks_bytes(&a->tasks) + a->task_by_id.cap * (sizeof(int64_t) + sizeof(uint32_t) + 1);
+}
+
+static void tasks_free(struct clarity_tasks *t)
+{
+    struct clarity_icol *cols[] = {&t->task_id, &t->stage, &t->index, &t->attempt, &t->partition,
+                                   &t->launch_rel, &t->duration, &t->getting_result, &t->executor,
+                                   &t->host, &t->locality, &t->end, &t->flags};
+    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) clarity_icol_free(cols[i]);
+    for (int m = 0; m < CLARITY_TM_COUNT; m++) clarity_icol_free(&t->m[m]);
+}
+
+void clarity_app_free(struct clarity_app *a)
+{
+    if (!a) return;
+    for (size_t i = 0; i < a->nexecs; i++) {
+        free(a->execs[i].excluded_stages);
+        free(a->execs[i].peaks.p);
+    }
+    for (size_t i = 0; i < a->nstages; i++) {
+        struct clarity_stage *s = &a->stages[i];
+        free(s->job_ids);
+        free(s->peaks.p);
+        for (size_t k = 0; k < s->nexec_peaks; k++) free(s->exec_peaks[k].peaks.p);
+        free(s->exec_peaks);
+    }
+    for (size_t i = 0; i < a->nsqls; i++) {
+        free(a->sqls[i].job_ids);
+        free(a->sqls[i].metrics);
+    }
+    free(a->execs); free(a->jobs); free(a->stages); free(a->sqls); free(a->rdds);
+    free(a->misc); free(a->profiles);
+    free(a->task_accums.p); free(a->stage_accums.p);
+    tasks_free(&a->tasks);
+    clarity_idmap_free(&a->task_by_id); clarity_idmap_free(&a->job_by_id);
+    clarity_idmap_free(&a->stage_by_key); clarity_idmap_free(&a->exec_by_name);
+    clarity_idmap_free(&a->sql_by_id); clarity_idmap_free(&a->rdd_by_id);
+    free(a->integrity.problems);
+    free(a->integrity.unknown_events);
+    free(a->integrity.unknown_counts);
+    clarity_strtab_free(&a->strs);
+    clarity_arena_free(&a->arena);
+    free(a);
+}

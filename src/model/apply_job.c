@@ -1,0 +1,80 @@
+/* Job start/end: stage lists, properties (SQL execution id, job group, pool, description). */
+#include "model/build.h"
+
+static uint32_t prop(struct apply_ctx *c, cj_val props, const char *key)
+{
+    return intern_key(c, props, key);
+}
+
+void apply_job_start(struct apply_ctx *c, cj_val ev)
+{
+    int64_t id;
+    if (!cj_get_int(ev, "Job ID", &id)) {
+        problem(c, "SparkListenerJobStart without \"Job ID\"");
+        return;
+    }
+    struct clarity_job *j = job_get_or_add(c, id);
+    if (!j) return;
+    j->submit_ms = get_int_or(ev, "Submission Time", 0);
+    cj_val v, info;
+    cj_iter it;
+    if (cj_get(ev, "Stage IDs", &v)) j->nstage_ids = read_int_array(c, v, &j->stage_ids);
+    /* Stage Infos (1.2+) declare every stage of the job, including ones that will be skipped. */
+    if (cj_get(ev, "Stage Infos", &v) && cj_array_begin(v, &it)) {
+        int64_t best_id = INT64_MIN;
+        while (cj_array_next(&it, &info)) {
+            int64_t sid, att = 0;
+            if (!cj_get_int(info, "Stage ID", &sid)) continue;
+            cj_get_int(info, "Stage Attempt ID", &att);
+            struct clarity_stage *st = stage_get_or_add(c, sid, (int32_t)att);
+            if (!st) return;
+            if (!st->seen_submitted && !st->seen_completed) read_stage_info(c, info, st);
+            push_id(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);
+            j->num_tasks_declared += get_int_or(info, "Number of Tasks", 0);
+            /* SHS names a job after its last (highest id) stage */
+            if (sid > best_id) {
+                best_id = sid;
+                j->name = st->name;
+            }
+        }
+    }
+    cj_val props;
+    if (cj_get(ev, "Properties", &props) && cj_type(props) == CJ_OBJECT) {
+        int64_t sql;
+        cj_val sv;
+        if (cj_get(props, "spark.sql.execution.id", &sv) && value_as_int(sv, &sql)) {
+            j->sql_id = sql;
+            struct clarity_sql *q = sql_get_or_add(c, sql);
+            if (q) push_id(c, &q->job_ids, &q->njob_ids, &q->cap_job_ids, id);
+        }
+        j->group = prop(c, props, "spark.jobGroup.id");
+        j->description = prop(c, props, "spark.job.description");
+        j->pool = prop(c, props, "spark.scheduler.pool");
+        j->call_site = prop(c, props, "callSite.short");
+        j->tags_text = prop(c, props, "spark.job.tags");
+    }
+}
+
+void apply_job_end(struct apply_ctx *c, cj_val ev)
+{
+    int64_t id;
+    if (!cj_get_int(ev, "Job ID", &id)) {
+        problem(c, "SparkListenerJobEnd without \"Job ID\"");
+        return;
+    }
+    struct clarity_job *j = job_get_or_add(c, id);
+    if (!j) return;
+    j->end_ms = get_int_or(ev, "Completion Time", 0);
+    cj_val res;
+    const char *s;
+    size_t n;
+    j->status = CLARITY_JOB_UNKNOWN;
+    if (cj_get(ev, "Job Result", &res) && cj_get_str(res, "Result", &s, &n)) {
+        if (n == 12 && memcmp(s, "JobSucceeded", 12) == 0) j->status = CLARITY_JOB_SUCCEEDED;
+        else if (n == 9 && memcmp(s, "JobFailed", 9) == 0) {
+            j->status = CLARITY_JOB_FAILED;
+            cj_val ex;
+            if (cj_get(res, "Exception", &ex)) j->failure = intern_key(c, ex, "Message");
+        }
+    }
+}

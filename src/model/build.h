@@ -1,0 +1,80 @@
+/* Internal helpers shared by the files that replay events into the model. */
+#ifndef CLARITY_MODEL_BUILD_H
+#define CLARITY_MODEL_BUILD_H
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/model.h"
+#include "event/json.h"
+
+/* Context for one event being applied: where it came from, for problem reports. */
+struct apply_ctx {
+    struct clarity_app *app;
+    const struct clarity_load_options *opt;
+    uint32_t file;        /* string id of the file path */
+    uint64_t line, offset;
+    int failed;           /* set on out-of-memory */
+};
+
+/* Grows a (ptr, n, cap) array by one zeroed element; evaluates to the new element or NULL. */
+#define VEC_PUSH(ptr, n, cap) \
+    ((n) < (cap) || grow_array((void **)&(ptr), &(cap), sizeof *(ptr)) == 0 \
+         ? (memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++]) : NULL)
+int grow_array(void **p, size_t *cap, size_t elem);
+
+uint32_t intern(struct apply_ctx *c, const char *s, size_t len);
+uint32_t intern_val(struct apply_ctx *c, cj_val v);          /* string value; else 0 */
+uint32_t intern_key(struct apply_ctx *c, cj_val obj, const char *key);
+uint32_t intern_json(struct apply_ctx *c, cj_val v);         /* any value as minified JSON */
+void problem(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A string map object into kvs (arena-owned), keys in logged order. */
+void read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out);
+/* Array of numbers into an arena-owned int64 array. */
+size_t read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out);
+int64_t get_int_or(cj_val obj, const char *key, int64_t dflt);
+/* Accepts numbers or numeric strings (SQL metric values are strings). */
+bool value_as_int(cj_val v, int64_t *out);
+void peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int64_t v);
+void read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk);
+
+struct clarity_executor *exec_get_or_add(struct apply_ctx *c, const char *id, size_t len);
+struct clarity_stage *stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt);
+struct clarity_job *job_get_or_add(struct apply_ctx *c, int64_t job_id);
+struct clarity_sql *sql_get_or_add(struct apply_ctx *c, int64_t id);
+void read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st);
+void read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
+                       bool updates);
+void push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v);
+
+/* Event handlers, one per family (apply_*.c). */
+void apply_log_start(struct apply_ctx *c, cj_val ev);
+void apply_app_start(struct apply_ctx *c, cj_val ev);
+void apply_app_end(struct apply_ctx *c, cj_val ev);
+void apply_env(struct apply_ctx *c, cj_val ev);
+void apply_resource_profile(struct apply_ctx *c, cj_val ev);
+void apply_misc_process(struct apply_ctx *c, cj_val ev);
+void apply_exec_added(struct apply_ctx *c, cj_val ev);
+void apply_exec_removed(struct apply_ctx *c, cj_val ev);
+void apply_block_manager_added(struct apply_ctx *c, cj_val ev);
+void apply_block_manager_removed(struct apply_ctx *c, cj_val ev);
+void apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded);
+void apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev);
+void apply_exec_metrics_update(struct apply_ctx *c, cj_val ev);
+void apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev);
+void apply_job_start(struct apply_ctx *c, cj_val ev);
+void apply_job_end(struct apply_ctx *c, cj_val ev);
+void apply_stage_submitted(struct apply_ctx *c, cj_val ev);
+void apply_stage_completed(struct apply_ctx *c, cj_val ev);
+void apply_task_start(struct apply_ctx *c, cj_val ev);
+void apply_task_getting_result(struct apply_ctx *c, cj_val ev);
+void apply_task_end(struct apply_ctx *c, cj_val ev);
+void apply_unpersist_rdd(struct apply_ctx *c, cj_val ev);
+void apply_sql_start(struct apply_ctx *c, cj_val ev);
+void apply_sql_end(struct apply_ctx *c, cj_val ev);
+void apply_sql_adaptive(struct apply_ctx *c, cj_val ev);
+void apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev);
+void apply_driver_accum_updates(struct apply_ctx *c, cj_val ev);
+
+/* Finishes the model after the last event: integrity counts, derived statuses. */
+void model_finish(struct apply_ctx *c);
+
+#endif

@@ -1,0 +1,51 @@
+/* After the last event: derive statuses Spark only implies (skipped stages) and count what
+ * is missing, so analyses can say how far to trust the log. */
+#include "model/build.h"
+
+static void finish_stages(struct clarity_app *a)
+{
+    struct clarity_integrity *in = &a->integrity;
+    size_t *succeeded = calloc(a->nstages ? a->nstages : 1, sizeof *succeeded);
+    if (!succeeded) return;
+    for (size_t i = 0; i < a->tasks.n; i++) {
+        int64_t f = clarity_icol_get(&a->tasks.flags, i);
+        if (!(f & CLARITY_TF_ENDED)) {
+            in->task_start_without_end++;
+            continue;
+        }
+        if (clarity_icol_get(&a->tasks.end, i) == CLARITY_END_SUCCESS && !(f & (CLARITY_TF_FAILED | CLARITY_TF_KILLED)))
+            succeeded[clarity_icol_get(&a->tasks.stage, i)]++;
+    }
+    for (size_t i = 0; i < a->nstages; i++) {
+        struct clarity_stage *s = &a->stages[i];
+        if (!s->seen_submitted && !s->seen_completed) {
+            /* declared by a JobStart but never run: Spark reused its output */
+            bool job_ended = false;
+            for (size_t k = 0; k < s->njob_ids; k++) {
+                struct clarity_job *j = clarity_app_job(a, s->job_ids[k]);
+                if (j && j->status != CLARITY_JOB_RUNNING) job_ended = true;
+            }
+            if (job_ended) s->status = CLARITY_STAGE_SKIPPED;
+            if (s->task_ends == 0) continue;
+        }
+        if (s->seen_submitted && !s->seen_completed) in->stages_without_end++;
+        if (s->status == CLARITY_STAGE_COMPLETE && s->num_tasks > 0 && (int64_t)succeeded[i] < s->num_tasks) {
+            in->dropped_task_ends += (uint64_t)(s->num_tasks - (int64_t)succeeded[i]);
+            in->stages_missing_task_ends++;
+        }
+    }
+    free(succeeded);
+}
+
+void model_finish(struct apply_ctx *c)
+{
+    struct clarity_app *a = c->app;
+    struct clarity_integrity *in = &a->integrity;
+    c->line = c->offset = 0;
+    if (!a->end_ms) in->no_app_end = true;
+    for (size_t i = 0; i < a->njobs; i++)
+        if (a->jobs[i].status == CLARITY_JOB_RUNNING) in->jobs_without_end++;
+    for (size_t i = 0; i < a->nsqls; i++)
+        if (a->sqls[i].start_ms && !a->sqls[i].end_ms) in->sql_without_end++;
+    finish_stages(a);
+}

@@ -1,0 +1,248 @@
+/* Reads an application's files in order, line by line, and replays each event into the
+ * model. Bad lines are counted and located; the rest of the log is still used. */
+#include <stdio.h>
+#include "event/lines.h"
+#include "model/build.h"
+
+#define MAX_LINE (128u << 20)   /* a bigger line is skipped and reported, never buffered */
+
+typedef void (*handler)(struct apply_ctx *, cj_val);
+
+static void h_excluded(struct apply_ctx *c, cj_val ev) { apply_exec_excluded(c, ev, true); }
+static void h_unexcluded(struct apply_ctx *c, cj_val ev) { apply_exec_excluded(c, ev, false); }
+static void h_known(struct apply_ctx *c, cj_val ev) { (void)c; (void)ev; }
+
+/* Short event names (JsonProtocol's, or the last segment of a Jackson class name). */
+static const struct { const char *name; handler fn; } handlers[] = {
+    {"SparkListenerTaskEnd", apply_task_end},
+    {"SparkListenerTaskStart", apply_task_start},
+    {"SparkListenerTaskGettingResult", apply_task_getting_result},
+    {"SparkListenerStageSubmitted", apply_stage_submitted},
+    {"SparkListenerStageCompleted", apply_stage_completed},
+    {"SparkListenerJobStart", apply_job_start},
+    {"SparkListenerJobEnd", apply_job_end},
+    {"SparkListenerExecutorAdded", apply_exec_added},
+    {"SparkListenerExecutorRemoved", apply_exec_removed},
+    {"SparkListenerBlockManagerAdded", apply_block_manager_added},
+    {"SparkListenerBlockManagerRemoved", apply_block_manager_removed},
+    {"SparkListenerExecutorMetricsUpdate", apply_exec_metrics_update},
+    {"SparkListenerStageExecutorMetrics", apply_stage_exec_metrics},
+    {"SparkListenerApplicationStart", apply_app_start},
+    {"SparkListenerApplicationEnd", apply_app_end},
+    {"SparkListenerEnvironmentUpdate", apply_env},
+    {"SparkListenerLogStart", apply_log_start},
+    {"SparkListenerResourceProfileAdded", apply_resource_profile},
+    {"SparkListenerUnpersistRDD", apply_unpersist_rdd},
+    {"SparkListenerSQLExecutionStart", apply_sql_start},
+    {"SparkListenerSQLExecutionEnd", apply_sql_end},
+    {"SparkListenerSQLAdaptiveExecutionUpdate", apply_sql_adaptive},
+    {"SparkListenerSQLAdaptiveSQLMetricUpdates", apply_sql_adaptive_metrics},
+    {"SparkListenerDriverAccumUpdates", apply_driver_accum_updates},
+    {"SparkListenerExecutorExcluded", h_excluded},
+    {"SparkListenerExecutorBlacklisted", h_excluded},
+    {"SparkListenerExecutorUnexcluded", h_unexcluded},
+    {"SparkListenerExecutorUnblacklisted", h_unexcluded},
+    {"SparkListenerExecutorExcludedForStage", apply_exec_excluded_for_stage},
+    {"SparkListenerExecutorBlacklistedForStage", apply_exec_excluded_for_stage},
+    {"SparkListenerMiscellaneousProcessAdded", apply_misc_process},
+    {"SparkListenerNodeExcluded", h_known},
+    {"SparkListenerNodeBlacklisted", h_known},
+    {"SparkListenerNodeUnexcluded", h_known},
+    {"SparkListenerNodeUnblacklisted", h_known},
+    {"SparkListenerNodeExcludedForStage", h_known},
+    {"SparkListenerNodeBlacklistedForStage", h_known},
+    {"SparkListenerBlockUpdated", h_known},
+    {"SparkListenerSpeculativeTaskSubmitted", h_known},
+    {"SparkListenerUnschedulableTaskSetAdded", h_known},
+    {"SparkListenerUnschedulableTaskSetRemoved", h_known},
+};
+
+static handler find_handler(const char *name, size_t n)
+{
+    const char *dot = memrchr(name, '.', n);
+    if (dot) {
+        n -= (size_t)(dot + 1 - name);
+        name = dot + 1;
+    }
+    for (size_t i = 0; i < sizeof handlers / sizeof *handlers; i++)
+        if (strlen(handlers[i].name) == n && memcmp(handlers[i].name, name, n) == 0) return handlers[i].fn;
+    return NULL;
+}
+
+static void count_unknown(struct apply_ctx *c, const char *name, size_t n)
+{
+    struct clarity_integrity *in = &c->app->integrity;
+    in->events_unknown++;
+    uint32_t id = intern(c, name, n);
+    for (size_t i = 0; i < in->nunknown_events; i++)
+        if (in->unknown_events[i].k == id) {
+            in->unknown_counts[i]++;
+            return;
+        }
+    size_t cap = in->cap_unknown_events;
+    struct clarity_kv *kv = VEC_PUSH(in->unknown_events, in->nunknown_events, in->cap_unknown_events);
+    if (!kv) {
+        c->failed = 1;
+        return;
+    }
+    if (cap != in->cap_unknown_events) {
+        uint64_t *nc = realloc(in->unknown_counts, in->cap_unknown_events * sizeof *nc);
+        if (!nc) {
+            c->failed = 1;
+            in->nunknown_events--;
+            return;
+        }
+        in->unknown_counts = nc;
+    }
+    kv->k = id;
+    in->unknown_counts[in->nunknown_events - 1] = 1;
+}
+
+static void apply_line(struct apply_ctx *c, cj_parser *p, const char *line, size_t len, bool cut)
+{
+    struct clarity_integrity *in = &c->app->integrity;
+    cj_val root;
+    const char *why;
+    if (cj_parse(p, line, len, &root, &why) != 0) {
+        if (cut) {
+            in->truncated = true;
+            problem(c, "log ends inside this line (%zu bytes): truncated", len);
+        } else {
+            in->lines_malformed++;
+            problem(c, "malformed JSON: %s", why);
+        }
+        return;
+    }
+    const char *name;
+    size_t n;
+    if (!cj_get_str(root, "Event", &name, &n)) {
+        in->lines_malformed++;
+        problem(c, "JSON line without an \"Event\" name");
+        return;
+    }
+    in->events++;
+    handler fn = find_handler(name, n);
+    if (fn) fn(c, root);
+    else count_unknown(c, name, n);
+}
+
+static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_log_file *f,
+                      bool *any_events, struct clarity_error *first_err)
+{
+    struct clarity_app *a = c->app;
+    struct clarity_error err = {0};
+    c->file = intern(c, f->path, strlen(f->path));
+    c->line = c->offset = 0;
+    struct clarity_decoder *d = clarity_decoder_open(f->path, f->codec, &err);
+    if (!d) {
+        problem(c, "%s", err.msg);
+        if (!first_err->code) *first_err = err;
+        return;
+    }
+    struct line_reader r;
+    if (line_reader_init(&r, d, MAX_LINE) != 0) {
+        c->failed = 1;
+        clarity_decoder_close(d);
+        return;
+    }
+    const char *line;
+    size_t len;
+    bool header = false;
+    uint64_t events_before = a->integrity.events;
+    for (;;) {
+        enum line_status st = line_reader_next(&r, &line, &len, &err);
+        if (st == LINE_EOF) break;
+        c->line = r.line_no;
+        c->offset = r.offset;
+        if (st == LINE_IO_ERROR) {
+            problem(c, "read error: %s", err.msg);
+            if (!first_err->code) *first_err = err;
+            break;
+        }
+        a->integrity.lines++;
+        if (st == LINE_TOO_LONG) {
+            a->integrity.lines_too_long++;
+            problem(c, "line longer than %u MiB skipped", MAX_LINE >> 20);
+            continue;
+        }
+        size_t i = 0;
+        while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+        if (i == len) {
+            a->integrity.lines_blank++;
+            continue;
+        }
+        /* a pre-release 1.3 plain-text header, tolerated as the spec says */
+        if (r.line_no == 1 && line[i] != '{' && line[i] != '[') header = true;
+        if (header) {
+            if (len >= 22 && memmem(line, len, "=== LOG_HEADER_END ===", 22)) header = false;
+            continue;
+        }
+        apply_line(c, p, line, len, st == LINE_CUT);
+        if (c->failed) break;
+    }
+    if (header) problem(c, "plain-text header never ended; no events read from this file");
+    a->integrity.bytes += r.consumed + r.start;
+    struct clarity_decoder_status ds;
+    clarity_decoder_status(d, &ds);
+    if (ds.truncated || ds.corrupt) {
+        a->integrity.truncated = true;
+        c->line = 0;
+        c->offset = ds.damage_offset;
+        problem(c, "%s: %s", ds.corrupt ? "corrupt compressed data" : "compressed stream cut", ds.why);
+        if (!a->integrity.truncation_why) a->integrity.truncation_why = intern(c, ds.why, strlen(ds.why));
+    }
+    if (a->integrity.events > events_before) *any_events = true;
+    else if (!first_err->code) {
+        clarity_error_set(first_err, CLARITY_EFORMAT, f->path, r.line_no, 0,
+                          r.line_no ? "no Spark events in %llu line(s): not an event log"
+                                    : "no lines: empty event log", (unsigned long long)r.line_no);
+        if (a->integrity.nproblems) {
+            const struct clarity_problem *pr = &a->integrity.problems[0];
+            clarity_error_set(first_err, CLARITY_EFORMAT, f->path, pr->line, pr->offset, "no Spark events; first problem: %s",
+                              clarity_app_str(a, pr->msg));
+        }
+    }
+    line_reader_free(&r);
+    clarity_decoder_close(d);
+}
+
+int clarity_app_load(const struct clarity_app_source *src, const struct clarity_load_options *opt,
+                     struct clarity_app **out, struct clarity_error *err)
+{
+    static const struct clarity_load_options defaults = {.keep_task_accumulables = true};
+    *out = NULL;
+    struct clarity_app *a = calloc(1, sizeof *a);
+    if (!a) return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
+    a->source_path = clarity_arena_strndup(&a->arena, src->path, strlen(src->path));
+    struct apply_ctx c = {.app = a, .opt = opt ? opt : &defaults};
+    if (src->base) a->app_id = intern(&c, src->base, strlen(src->base));
+    if (src->version_hint) a->spark_version = intern(&c, src->version_hint, strlen(src->version_hint));
+    a->integrity.in_progress = src->in_progress;
+    a->integrity.compacted = src->dropped_before_compact > 0;
+    a->integrity.compact_dropped_files = src->dropped_before_compact;
+    for (size_t i = 0; i < src->nfiles; i++)
+        if (src->files[i].compact) a->integrity.compacted = true;
+
+    cj_parser *p = cj_parser_new(MAX_LINE + 1024);
+    if (!p) {
+        clarity_app_free(a);
+        return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
+    }
+    bool any = false;
+    struct clarity_error first = {0};
+    for (size_t i = 0; i < src->nfiles && !c.failed; i++) read_file(&c, p, &src->files[i], &any, &first);
+    cj_parser_free(p);
+    if (c.failed) {
+        clarity_app_free(a);
+        return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory while reading");
+    }
+    if (!any) {
+        if (err) *err = first;
+        if (!first.code) clarity_error_set(err, CLARITY_EFORMAT, src->path, 0, 0, "no event log files");
+        clarity_app_free(a);
+        return err ? err->code : CLARITY_EFORMAT;
+    }
+    model_finish(&c);
+    *out = a;
+    return CLARITY_OK;
+}

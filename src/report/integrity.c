@@ -1,0 +1,153 @@
+/* The integrity report: what the log is missing or got wrong, in text and JSON. */
+#include <string.h>
+#include "clarity/report.h"
+
+#define S(id) clarity_app_str(a, (id))
+
+/* Short flags for fleet rows, e.g. "truncated,dropped-task-ends". */
+static void flags(const struct clarity_app *a, char *buf, size_t cap)
+{
+    const struct clarity_integrity *in = &a->integrity;
+    size_t n = 0;
+    buf[0] = '\0';
+#define F(cond, name) if ((cond) && n < cap) n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "," : "", name)
+    F(in->truncated, "truncated");
+    F(in->in_progress, "in-progress");
+    F(in->no_app_end && !in->in_progress, "no-app-end");
+    F(in->lines_malformed, "malformed-lines");
+    F(in->dropped_task_ends, "dropped-task-ends");
+    F(in->task_start_without_end, "tasks-without-end");
+    F(in->compacted, "compacted");
+    F(in->negative_durations, "negative-durations");
+    F(in->cpu_exceeds_run || in->sw_time_suspect_units, "unit-suspect");
+#undef F
+    if (!n) snprintf(buf, cap, "ok");
+}
+
+void report_integrity_text(FILE *o, const struct clarity_app *a)
+{
+    const struct clarity_integrity *in = &a->integrity;
+    char f[256];
+    flags(a, f, sizeof f);
+    fprintf(o, "\nintegrity    %s\n", f);
+    fprintf(o, "  read         %llu lines, %llu events (%llu of unknown kinds), %llu bytes decoded\n",
+            (unsigned long long)in->lines, (unsigned long long)in->events, (unsigned long long)in->events_unknown,
+            (unsigned long long)in->bytes);
+    fprintf(o, "  Spark        %s\n", a->spark_version ? S(a->spark_version) : "unknown (no SparkListenerLogStart)");
+#define L(cond, ...) if (cond) fprintf(o, __VA_ARGS__)
+    L(in->in_progress, "  in progress  the log is still being written (.inprogress or no completion marker)\n");
+    L(in->no_app_end, "  no end       no SparkListenerApplicationEnd; durations run to the last event seen\n");
+    L(in->truncated, "  truncated    %s\n", in->truncation_why ? S(in->truncation_why) : "the last line is cut");
+    L(in->lines_malformed, "  malformed    %llu line(s) not valid JSON events, skipped\n", (unsigned long long)in->lines_malformed);
+    L(in->lines_too_long, "  too long     %llu line(s) over 128 MiB, skipped\n", (unsigned long long)in->lines_too_long);
+    L(in->dropped_task_ends, "  dropped      %llu TaskEnd event(s) missing in %zu completed stage(s) (listener queue overflow?)\n",
+      (unsigned long long)in->dropped_task_ends, in->stages_missing_task_ends);
+    L(in->task_start_without_end, "  no TaskEnd   %llu task attempt(s) started but never ended\n",
+      (unsigned long long)in->task_start_without_end);
+    L(in->task_end_without_start, "  no TaskStart %llu TaskEnd(s) without a TaskStart\n", (unsigned long long)in->task_end_without_start);
+    L(in->duplicate_task_ends, "  duplicates   %llu repeated TaskEnd(s) ignored\n", (unsigned long long)in->duplicate_task_ends);
+    L(in->stages_without_end, "  stages       %llu stage attempt(s) submitted but never completed\n", (unsigned long long)in->stages_without_end);
+    L(in->jobs_without_end, "  jobs         %llu job(s) without JobEnd\n", (unsigned long long)in->jobs_without_end);
+    L(in->sql_without_end, "  SQL          %llu SQL execution(s) without end\n", (unsigned long long)in->sql_without_end);
+    L(in->negative_durations, "  negative     %llu task(s) finish before they launch\n", (unsigned long long)in->negative_durations);
+    L(in->cpu_exceeds_run, "  units        %llu task(s) with CPU time above run time (ns/ms mix-up?)\n", (unsigned long long)in->cpu_exceeds_run);
+    L(in->sw_time_suspect_units, "  units        %llu task(s) with shuffle write time above run time (ns/ms mix-up?)\n",
+      (unsigned long long)in->sw_time_suspect_units);
+    L(in->compacted, "  compacted    rolling log compaction dropped finished jobs, dead executors and finished SQL (%zu file(s) before the .compact not read)\n",
+      in->compact_dropped_files);
+#undef L
+    for (size_t i = 0; i < in->nunknown_events; i++)
+        fprintf(o, "  unknown      %s x%llu (counted, not used)\n", S(in->unknown_events[i].k),
+                (unsigned long long)in->unknown_counts[i]);
+    for (size_t i = 0; i < in->nproblems && i < 10; i++) {
+        const struct clarity_problem *p = &in->problems[i];
+        fprintf(o, "  problem      %s:%llu: byte %llu: %s\n", S(p->file), (unsigned long long)p->line,
+                (unsigned long long)p->offset, S(p->msg));
+    }
+    if (in->problems_total > 10)
+        fprintf(o, "  ...          %zu more problem(s) (--json lists the first %zu)\n", in->problems_total - 10, in->nproblems);
+}
+
+void report_integrity_json(struct jsonw *w, const struct clarity_app *a)
+{
+    const struct clarity_integrity *in = &a->integrity;
+    char f[256];
+    flags(a, f, sizeof f);
+    jsonw_obj_begin(w);
+    jsonw_kstr(w, "flags", f);
+    jsonw_kint(w, "lines", (int64_t)in->lines);
+    jsonw_kint(w, "events", (int64_t)in->events);
+    jsonw_kint(w, "events_unknown", (int64_t)in->events_unknown);
+    jsonw_kint(w, "bytes_decoded", (int64_t)in->bytes);
+    jsonw_kbool(w, "in_progress", in->in_progress);
+    jsonw_kbool(w, "no_app_end", in->no_app_end);
+    jsonw_kbool(w, "truncated", in->truncated);
+    jsonw_kstr(w, "truncation", in->truncation_why ? S(in->truncation_why) : "");
+    jsonw_kint(w, "lines_malformed", (int64_t)in->lines_malformed);
+    jsonw_kint(w, "lines_too_long", (int64_t)in->lines_too_long);
+    jsonw_kint(w, "lines_blank", (int64_t)in->lines_blank);
+    jsonw_kint(w, "dropped_task_ends", (int64_t)in->dropped_task_ends);
+    jsonw_kint(w, "stages_missing_task_ends", (int64_t)in->stages_missing_task_ends);
+    jsonw_kint(w, "task_start_without_end", (int64_t)in->task_start_without_end);
+    jsonw_kint(w, "task_end_without_start", (int64_t)in->task_end_without_start);
+    jsonw_kint(w, "duplicate_task_ends", (int64_t)in->duplicate_task_ends);
+    jsonw_kint(w, "stages_without_end", (int64_t)in->stages_without_end);
+    jsonw_kint(w, "jobs_without_end", (int64_t)in->jobs_without_end);
+    jsonw_kint(w, "sql_without_end", (int64_t)in->sql_without_end);
+    jsonw_kint(w, "negative_durations", (int64_t)in->negative_durations);
+    jsonw_kint(w, "cpu_exceeds_run", (int64_t)in->cpu_exceeds_run);
+    jsonw_kint(w, "shuffle_write_time_suspect", (int64_t)in->sw_time_suspect_units);
+    jsonw_kbool(w, "compacted", in->compacted);
+    jsonw_kint(w, "compact_dropped_files", (int64_t)in->compact_dropped_files);
+    jsonw_key(w, "unknown_events");
+    jsonw_obj_begin(w);
+    for (size_t i = 0; i < in->nunknown_events; i++) jsonw_kint(w, S(in->unknown_events[i].k), (int64_t)in->unknown_counts[i]);
+    jsonw_obj_end(w);
+    jsonw_kint(w, "problems_total", (int64_t)in->problems_total);
+    jsonw_key(w, "problems");
+    jsonw_arr_begin(w);
+    for (size_t i = 0; i < in->nproblems; i++) {
+        const struct clarity_problem *p = &in->problems[i];
+        jsonw_obj_begin(w);
+        jsonw_kstr(w, "file", S(p->file));
+        jsonw_kint(w, "line", (int64_t)p->line);
+        jsonw_kint(w, "offset", (int64_t)p->offset);
+        jsonw_kstr(w, "message", S(p->msg));
+        jsonw_obj_end(w);
+    }
+    jsonw_arr_end(w);
+    jsonw_obj_end(w);
+}
+
+void report_fleet_header(FILE *o)
+{
+    fprintf(o, "%-34s  %-24s  %-10s  %-19s  %10s  %5s  %6s  %9s  %6s  %9s  %s\n", "application", "name", "user",
+            "start (UTC)", "duration", "execs", "cores", "tasks", "GC %", "shuffle", "integrity");
+}
+
+void report_fleet_row(FILE *o, const struct clarity_app *a)
+{
+    struct clarity_app_totals t;
+    if (clarity_totals_compute(a, &t) != 0) return;
+    char d[32], st[40], sh[32], f[256], nm[25];
+    int cores = 0, nexec = 0;
+    for (size_t i = 0; i < a->nexecs; i++)
+        if (!a->execs[i].is_driver) {
+            nexec++;
+            cores += a->execs[i].total_cores;
+        }
+    flags(a, f, sizeof f);
+    snprintf(nm, sizeof nm, "%s", S(a->name));
+    fmt_time(st, sizeof st, a->start_ms);
+    if (strlen(st) > 19) st[19] = '\0';
+    double gc = t.app.run_ms ? 100.0 * (double)t.app.gc_ms / (double)t.app.run_ms : 0;
+    fprintf(o, "%-34s  %-24s  %-10s  %-19s  %10s  %5d  %6d  %9lld  %6.1f  %9s  %s\n", S(a->app_id), nm, S(a->user), st,
+            fmt_ms(d, sizeof d, clarity_app_duration_ms(a)), nexec, cores, (long long)t.app.tasks, gc,
+            fmt_bytes(sh, sizeof sh, t.app.shuffle_read_bytes), f);
+    clarity_totals_free(&t);
+}
+
+void report_fleet_failed_row(FILE *o, const char *path, const char *error)
+{
+    fprintf(o, "%-34s  %s\n", path, error);
+}

@@ -1,0 +1,179 @@
+#include "clarity/arena.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct clarity_arena_chunk {
+    struct clarity_arena_chunk *next;
+    size_t cap, used;
+    _Alignas(16) unsigned char data[];
+};
+
+void *clarity_arena_alloc(struct clarity_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    struct clarity_arena_chunk *c = a->head;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > 60000 ? n : 64 * 1024 - sizeof *c;
+        c = malloc(sizeof *c + cap);
+        if (!c) return NULL;
+        c->cap = cap;
+        c->used = 0;
+        c->next = a->head;
+        a->head = c;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    a->used_bytes += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *clarity_arena_strndup(struct clarity_arena *a, const char *s, size_t n)
+{
+    char *p = clarity_arena_alloc(a, n + 1);
+    if (!p) return NULL;
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void clarity_arena_free(struct clarity_arena *a)
+{
+    struct clarity_arena_chunk *c = a->head;
+    while (c) {
+        struct clarity_arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head = NULL;
+    a->used_bytes = 0;
+}
+
+/* FNV-1a: strings here are short names (hosts, executor ids), not hostile-length keys. */
+static uint32_t str_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static int strtab_rehash(struct clarity_strtab *t, uint32_t nslots)
+{
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots) return -1;
+    for (uint32_t id = 0; id < t->n; id++) {
+        uint32_t h = str_hash(t->strs[id], t->lens[id]) & (nslots - 1);
+        while (slots[h]) h = (h + 1) & (nslots - 1);
+        slots[h] = id + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = nslots;
+    return 0;
+}
+
+uint32_t clarity_strtab_intern(struct clarity_strtab *t, const char *s, size_t len)
+{
+    if (t->n == 0 && (s == NULL || len != 0)) {
+        /* id 0 is always "", so a zeroed id field means "no string" */
+        if (clarity_strtab_intern(t, "", 0) == UINT32_MAX) return UINT32_MAX;
+    }
+    if (!s) return 0;
+    if (t->nslots == 0 && strtab_rehash(t, 64) != 0) return UINT32_MAX;
+    uint32_t h = str_hash(s, len) & (t->nslots - 1);
+    while (t->slots[h]) {
+        uint32_t id = t->slots[h] - 1;
+        if (t->lens[id] == len && memcmp(t->strs[id], s, len) == 0) return id;
+        h = (h + 1) & (t->nslots - 1);
+    }
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 64;
+        const char **strs = realloc(t->strs, cap * sizeof *strs);
+        if (!strs) return UINT32_MAX;
+        t->strs = strs;
+        uint32_t *lens = realloc(t->lens, cap * sizeof *lens);
+        if (!lens) return UINT32_MAX;
+        t->lens = lens;
+        t->cap = cap;
+    }
+    char *copy = clarity_arena_strndup(&t->arena, s, len);
+    if (!copy) return UINT32_MAX;
+    uint32_t id = t->n++;
+    t->strs[id] = copy;
+    t->lens[id] = (uint32_t)len;
+    t->slots[h] = id + 1;
+    if ((uint64_t)t->n * 2 > t->nslots && strtab_rehash(t, t->nslots * 2) != 0) return UINT32_MAX;
+    return id;
+}
+
+void clarity_strtab_free(struct clarity_strtab *t)
+{
+    clarity_arena_free(&t->arena);
+    free(t->strs);
+    free(t->lens);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+static size_t id_hash(int64_t k, size_t mask)
+{
+    uint64_t x = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+    return (size_t)(x >> 32) & mask;
+}
+
+int clarity_idmap_get(const struct clarity_idmap *m, int64_t key, uint32_t *val)
+{
+    if (!m->cap) return 0;
+    size_t mask = m->cap - 1, h = id_hash(key, mask);
+    while (m->used[h]) {
+        if (m->keys[h] == key) {
+            *val = m->vals[h];
+            return 1;
+        }
+        h = (h + 1) & mask;
+    }
+    return 0;
+}
+
+static int idmap_grow(struct clarity_idmap *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 256;
+    struct clarity_idmap nm = {0};
+    nm.keys = malloc(cap * sizeof *nm.keys);
+    nm.vals = malloc(cap * sizeof *nm.vals);
+    nm.used = calloc(cap, 1);
+    if (!nm.keys || !nm.vals || !nm.used) {
+        free(nm.keys); free(nm.vals); free(nm.used);
+        return -1;
+    }
+    nm.cap = cap;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->used[i]) clarity_idmap_put(&nm, m->keys[i], m->vals[i]);
+    clarity_idmap_free(m);
+    *m = nm;
+    return 0;
+}
+
+int clarity_idmap_put(struct clarity_idmap *m, int64_t key, uint32_t val)
+{
+    if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m) != 0) return -1;
+    size_t mask = m->cap - 1, h = id_hash(key, mask);
+    while (m->used[h]) {
+        if (m->keys[h] == key) {
+            m->vals[h] = val;
+            return 0;
+        }
+        h = (h + 1) & mask;
+    }
+    m->used[h] = 1;
+    m->keys[h] = key;
+    m->vals[h] = val;
+    m->n++;
+    return 0;
+}
+
+void clarity_idmap_free(struct clarity_idmap *m)
+{
+    free(m->keys); free(m->vals); free(m->used);
+    memset(m, 0, sizeof *m);
+}
