@@ -1,0 +1,60 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include "clarity/arena.h"
+#include "clarity/icol.h"
+
+Test(icol, widens_and_keeps_values)
+{
+    struct clarity_icol c = {0};
+    size_t cap = 16;
+    cr_assert_eq(c.width, 0);
+    cr_assert_eq(clarity_icol_set(&c, 3, 0, cap), 0);
+    cr_assert_eq(c.width, 0, "zeros allocate nothing");
+    clarity_icol_set(&c, 1, 100, cap);
+    cr_assert_eq(c.width, 1);
+    clarity_icol_set(&c, 2, -30000, cap);
+    cr_assert_eq(c.width, 2);
+    clarity_icol_set(&c, 5, 1LL << 40, cap);
+    cr_assert_eq(c.width, 8);
+    cr_assert_eq(clarity_icol_get(&c, 1), 100);
+    cr_assert_eq(clarity_icol_get(&c, 2), -30000);
+    cr_assert_eq(clarity_icol_get(&c, 5), 1LL << 40);
+    cr_assert_eq(clarity_icol_reserve(&c, cap, 64), 0);
+    cr_assert_eq(clarity_icol_get(&c, 63), 0);
+    cr_assert_eq(clarity_icol_get(&c, 2), -30000);
+    clarity_icol_free(&c);
+}
+
+Test(strtab, interns_once_and_zero_is_empty)
+{
+    struct clarity_strtab t = {0};
+    uint32_t a = clarity_strtab_intern(&t, "host-a", 6);
+    uint32_t b = clarity_strtab_intern(&t, "host-b", 6);
+    cr_assert_neq(a, 0);
+    cr_assert_neq(a, b);
+    cr_assert_eq(clarity_strtab_intern(&t, "host-a", 6), a);
+    cr_assert_str_eq(clarity_strtab_get(&t, 0), "");
+    for (int i = 0; i < 5000; i++) {
+        char buf[32];
+        int n = snprintf(buf, sizeof buf, "k%d", i);
+        clarity_strtab_intern(&t, buf, (size_t)n);
+    }
+    cr_assert_eq(clarity_strtab_intern(&t, "host-b", 6), b);
+    cr_assert_str_eq(clarity_strtab_get(&t, a), "host-a");
+    clarity_strtab_free(&t);
+}
+
+Test(idmap, put_get_overwrite_grow)
+{
+    struct clarity_idmap m = {0};
+    uint32_t v;
+    cr_assert_eq(clarity_idmap_get(&m, 5, &v), 0);
+    for (int64_t k = -1000; k < 100000; k += 7) clarity_idmap_put(&m, k, (uint32_t)(k + 2000));
+    cr_assert_eq(clarity_idmap_get(&m, -1000, &v), 1);
+    cr_assert_eq(v, 1000);
+    cr_assert_eq(clarity_idmap_get(&m, 6, &v), 0);
+    clarity_idmap_put(&m, -1000, 7);
+    clarity_idmap_get(&m, -1000, &v);
+    cr_assert_eq(v, 7);
+    clarity_idmap_free(&m);
+}
