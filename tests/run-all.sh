@@ -16,6 +16,10 @@ run_criterion() { # $1 label, $2 binary
   p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line"); f=$(sed -n 's/.*Failing: \([0-9]*\).*/\1/p' <<<"$line")
   c=$(sed -n 's/.*Crashing: \([0-9]*\).*/\1/p' <<<"$line")
   if [ -z "$p" ]; then echo "$1: criterion produced no summary (rc=$rc)"; tail -20 "$out"; failed=$((failed+1)); rm -f "$out"; return; fi
+  if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out"; then
+    echo "$1: sanitizer findings:"; grep -E -A12 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$out" | head -40
+    f=$((f+1))
+  fi
   echo "$1: $p passed, $((f)) failed (crashing $c)"
   passed=$((passed+p)); failed=$((failed+f))
   [ "$rc" != 0 ] && [ "$f" = 0 ] && { echo "$1: exit code $rc"; failed=$((failed+1)); }

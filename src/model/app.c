@@ -333,7 +333,7 @@ void clarity_app_free(struct clarity_app *a)
     }
     free(a->execs); free(a->jobs); free(a->stages); free(a->sqls); free(a->rdds);
     free(a->misc); free(a->profiles);
-    free(a->task_accums.p); free(a->stage_accums.p);
+    free(a->task_accums.p); free(a->stage_accums.p); free(a->task_reasons);
     tasks_free(&a->tasks);
     clarity_idmap_free(&a->task_by_id); clarity_idmap_free(&a->job_by_id);
     clarity_idmap_free(&a->stage_by_key); clarity_idmap_free(&a->exec_by_name);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The CLI on real and broken input: every shared log summarizes (ASan build, no finding),
+# bad input gives a one-line error naming the file and exit code 3, never a crash.
+source "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+
+# expect_rc NAME RC CMD...: exit code RC, no sanitizer report
+expect_rc() {
+  local name="$1" want="$2"; shift 2
+  "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  if grep -qE 'Sanitizer|runtime error:' "$T/err"; then bad "$name: sanitizer finding"; head -30 "$T/err"; return; fi
+  if [ "$rc" = "$want" ]; then ok "$name"; else bad "$name: exit $rc, wanted $want"; head -5 "$T/err"; fi
+}
+
+# --- own fixtures (always run) ---
+expect_rc "summary mini-3x" 0 "$CLARITY_ASAN" summary "$ROOT/tests/data/mini-3x.json"
+grep -q 'app-20240101000000-0001' "$T/out" && ok "summary names the app" || bad "summary names the app"
+grep -q 'unknown      com.example.VendorEvent x1' "$T/out" && ok "unknown event counted" || bad "unknown event counted"
+expect_rc "summary --json mini-3x" 0 "$CLARITY_ASAN" summary --json "$ROOT/tests/data/mini-3x.json"
+if jq -e '.schema == "clarity.summary/1" and .applications[0].totals.run_ms == 2020 and .applications[0].jobs[0].sql_id == 7 and .applications[0].integrity.events_unknown == 1' "$T/out" >/dev/null; then
+  ok "summary json values"; else bad "summary json values"; fi
+expect_rc "summary of own fixtures dir" 0 "$CLARITY_ASAN" summary "$ROOT/tests/data"
+expect_rc "help" 0 "$CLARITY" summary --help
+expect_rc "no args" 2 "$CLARITY"
+expect_rc "unknown command" 2 "$CLARITY" frobnicate
+expect_rc "summary without logs" 2 "$CLARITY" summary
+expect_rc "bad --limit" 2 "$CLARITY" summary --limit x "$ROOT/tests/data/mini-3x.json"
+
+# --- bad input ---
+: >"$T/empty"
+expect_rc "empty file" 3 "$CLARITY_ASAN" summary "$T/empty"
+grep -q "$T/empty" "$T/err" && ok "empty file named" || bad "empty file named"
+head -c 4096 /dev/urandom >"$T/binary"; printf '\x00\x01' | dd of="$T/binary" conv=notrunc 2>/dev/null
+expect_rc "binary file" 3 "$CLARITY_ASAN" summary "$T/binary"
+echo '{"name":"x","dependencies":{}}' >"$T/package.json"
+expect_rc "JSON that is not an event log" 3 "$CLARITY_ASAN" summary "$T/package.json"
+grep -q 'no Spark events' "$T/err" && ok "not-an-event-log message" || bad "not-an-event-log message"
+expect_rc "missing file" 3 "$CLARITY_ASAN" summary "$T/does-not-exist"
+grep -q 'does-not-exist' "$T/err" && ok "missing file named" || bad "missing file named"
+mkdir "$T/emptydir"
+expect_rc "directory with no logs" 3 "$CLARITY_ASAN" summary "$T/emptydir"
+head -c 3000 "$ROOT/tests/data/mini-3x.json" >"$T/cut.json"
+expect_rc "log cut mid-line" 0 "$CLARITY_ASAN" summary --json "$T/cut.json"
+jq -e '.applications[0].integrity.truncated == true' "$T/out" >/dev/null && ok "cut reported as truncation" || bad "cut reported as truncation"
+if [ "$(id -u)" != 0 ]; then
+  cp "$ROOT/tests/data/mini-3x.json" "$T/noread.json"; chmod 000 "$T/noread.json"
+  expect_rc "unreadable file" 3 "$CLARITY_ASAN" summary "$T/noread.json"
+else
+  skip "unreadable file: running as root, permissions do not apply"
+fi
+cp "$ROOT/tests/data/mini-3x.json" "$T/app.lz4"
+expect_rc "wrong codec extension (plain named .lz4)" 0 "$CLARITY_ASAN" summary "$T/app.lz4"
+# a 50 MB line: a valid event with a huge description is read, memory stays bounded
+{ head -4 "$ROOT/tests/data/mini-3x.json"
+  printf '{"Event":"SparkListenerJobStart","Job ID":9,"Submission Time":1,"Stage IDs":[],"Properties":{"spark.job.description":"'
+  head -c 50000000 /dev/zero | tr '\0' 'x'
+  printf '"}}\n'
+  tail -n +5 "$ROOT/tests/data/mini-3x.json"; } >"$T/bigline.json"
+expect_rc "50 MB line" 0 "$CLARITY" summary --json "$T/bigline.json"
+jq -e '.applications[0].jobs | length == 2' "$T/out" >/dev/null && ok "50 MB line event kept" || bad "50 MB line event kept"
+rss=$( { /usr/bin/time -f '%M' "$CLARITY" summary "$T/bigline.json" >/dev/null; } 2>&1 | tail -1)
+[ "${rss:-999999}" -lt 1500000 ] && ok "50 MB line peak RSS ${rss} KiB" || bad "50 MB line peak RSS ${rss} KiB"
+python3 -c "print('[' * 200000 + ']' * 200000)" >"$T/deep.json" 2>/dev/null || printf '%*s' 200000 '' | tr ' ' '[' >"$T/deep.json"
+expect_rc "deeply nested JSON" 3 "$CLARITY_ASAN" summary "$T/deep.json"
+printf '{"Event":"SparkListenerLogStart","Spark Version":"3.0.0"}\n{"Event":"SparkListenerApplicationStart","App Name":"\xff\xfe","Timestamp":1,"User":"u"}\n' >"$T/badutf8.json"
+expect_rc "invalid UTF-8 line" 0 "$CLARITY_ASAN" summary --json "$T/badutf8.json"
+jq -e '.applications[0].integrity.lines_malformed == 1' "$T/out" >/dev/null && ok "invalid UTF-8 counted" || bad "invalid UTF-8 counted"
+
+# --- every shared log ---
+if have_shared; then
+  # genuinely unusable logs, and why: none so far (empty_eventlog has 7 events, no jobs)
+  n=0
+  while IFS= read -r f; do
+    n=$((n+1))
+    expect_rc "summary $(basename "$f")" 0 "$CLARITY_ASAN" summary --json "$f"
+  done < <(find "$SHARED_DATA/spark-events" "$SHARED_DATA/external" "$SHARED_DATA/runtimes" -mindepth 1 -maxdepth 1 \( -type f -o -type d \) ! -name '*.tsv' ! -name '.*' ! -name '*.csv' | sort)
+  expect_rc "summary of all shared logs at once" 0 "$CLARITY_ASAN" summary --json "$SHARED_DATA/spark-events" "$SHARED_DATA/external" "$SHARED_DATA/runtimes"
+  jq -e '(.failed | length) == 0 and (.applications | length) >= 70' "$T/out" >/dev/null && ok "all shared apps load ($(jq '.applications|length' "$T/out"))" || bad "all shared apps load"
+else
+  skip "shared data absent ($SHARED_DATA): real-log summaries not run"
+fi
+summary
