@@ -194,7 +194,9 @@ struct clarity_app {
     struct clarity_task_reason { uint32_t row, reason_json; } *task_reasons;
     size_t ntask_reasons, cap_task_reasons;
 
-    struct clarity_idmap task_by_id, job_by_id, stage_by_key, exec_by_name, sql_by_id, rdd_by_id;
+    bool tasks_sorted_by_id;                 /* set when loading ends */
+    struct clarity_idmap task_by_id;         /* only while loading */
+    struct clarity_idmap job_by_id, stage_by_key, exec_by_name, sql_by_id, rdd_by_id;
     struct clarity_integrity integrity;
 };
 
@@ -224,6 +226,8 @@ long clarity_app_task_row(const struct clarity_app *a, int64_t task_id);
 
 /* Bytes the model holds for its task table (for the bytes-per-task report). */
 size_t clarity_app_task_bytes(const struct clarity_app *a);
+/* Bytes held for task and stage accumulables (kept apart: analyses rarely need them). */
+size_t clarity_app_accumulable_bytes(const struct clarity_app *a);
 
 struct clarity_load_options {
     bool keep_task_accumulables;             /* default true */

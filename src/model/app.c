@@ -284,7 +284,22 @@ struct clarity_sql *clarity_app_sql(const struct clarity_app *a, int64_t sql_id)
 long clarity_app_task_row(const struct clarity_app *a, int64_t task_id)
 {
     uint32_t row;
-    return clarity_idmap_get(&a->task_by_id, task_id, &row) ? (long)row : -1;
+    if (a->task_by_id.cap) return clarity_idmap_get(&a->task_by_id, task_id, &row) ? (long)row : -1;
+    const struct clarity_icol *ids = &a->tasks.task_id;
+    if (a->tasks_sorted_by_id) {
+        size_t lo = 0, hi = a->tasks.n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            int64_t v = clarity_icol_get(ids, mid);
+            if (v == task_id) return (long)mid;
+            if (v < task_id) lo = mid + 1;
+            else hi = mid;
+        }
+        return -1;
+    }
+    for (size_t i = 0; i < a->tasks.n; i++)
+        if (clarity_icol_get(ids, i) == task_id) return (long)i;
+    return -1;
 }
 
 static size_t tasks_bytes(const struct clarity_tasks *t)
@@ -300,8 +315,12 @@ static size_t tasks_bytes(const struct clarity_tasks *t)
 
 size_t clarity_app_task_bytes(const struct clarity_app *a)
 {
-    /* the id map is part of the per-task cost too */
     return tasks_bytes(&a->tasks) + a->task_by_id.cap * (sizeof(int64_t) + sizeof(uint32_t) + 1);
+}
+
+size_t clarity_app_accumulable_bytes(const struct clarity_app *a)
+{
+    return (a->task_accums.cap + a->stage_accums.cap) * sizeof(struct clarity_accum);
 }
 
 static void tasks_free(struct clarity_tasks *t)

@@ -37,6 +37,32 @@ static void finish_stages(struct clarity_app *a)
     free(succeeded);
 }
 
+/* Loading needs spare capacity and an id map; the finished model needs neither, so the task
+ * table shrinks to its rows and lookups by task id become a binary search (Spark hands out task
+ * ids in launch order, which is row order; a log that breaks this falls back to a scan). */
+static void compact_tasks(struct clarity_app *a)
+{
+    struct clarity_tasks *t = &a->tasks;
+    struct clarity_icol *cols[] = {&t->task_id, &t->stage, &t->index, &t->attempt, &t->partition,
+                                   &t->launch_rel, &t->duration, &t->getting_result, &t->executor,
+                                   &t->host, &t->locality, &t->end, &t->flags};
+    size_t n = t->n ? t->n : 1;
+    for (size_t i = 0; i < sizeof cols / sizeof *cols + CLARITY_TM_COUNT; i++) {
+        struct clarity_icol *c = i < sizeof cols / sizeof *cols ? cols[i] : &t->m[i - sizeof cols / sizeof *cols];
+        if (!c->width) continue;
+        void *p = realloc(c->data, n * c->width);
+        if (p) c->data = p;
+    }
+    if (t->n) t->cap = t->n;
+    clarity_idmap_free(&a->task_by_id);
+    a->tasks_sorted_by_id = true;
+    for (size_t i = 1; i < t->n; i++)
+        if (clarity_icol_get(&t->task_id, i) <= clarity_icol_get(&t->task_id, i - 1)) {
+            a->tasks_sorted_by_id = false;
+            break;
+        }
+}
+
 void model_finish(struct apply_ctx *c)
 {
     struct clarity_app *a = c->app;
@@ -48,4 +74,5 @@ void model_finish(struct apply_ctx *c)
     for (size_t i = 0; i < a->nsqls; i++)
         if (a->sqls[i].start_ms && !a->sqls[i].end_ms) in->sql_without_end++;
     finish_stages(a);
+    compact_tasks(a);
 }

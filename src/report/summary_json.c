@@ -78,6 +78,8 @@ void report_summary_json(struct jsonw *w, const struct clarity_app *a)
     size_t tb = clarity_app_task_bytes(a);
     jsonw_kint(w, "task_table_bytes", (int64_t)tb);
     jsonw_kdouble(w, "bytes_per_task", a->tasks.n ? (double)tb / (double)a->tasks.n : 0.0);
+    jsonw_kint(w, "accumulables", (int64_t)(a->task_accums.n + a->stage_accums.n));
+    jsonw_kint(w, "accumulable_bytes", (int64_t)clarity_app_accumulable_bytes(a));
     jsonw_obj_end(w);
 
     jsonw_key(w, "executors");
