@@ -26,8 +26,14 @@ enum clarity_codec clarity_codec_sniff(const uint8_t *p, size_t n);
 struct clarity_decoder;
 
 /* Opens path and decodes it. The codec is taken from the magic bytes; `hint` (from the
- * extension, or UNKNOWN) is only used to report a mismatch. Returns NULL with err filled when
- * the file cannot be opened or its first bytes match no framing. */
+ * extension, or UNKNOWN) is only used to report a mismatch, except that a file matching no
+ * magic is tried as headerless (very old snappy-java) Snappy when the hint is SNAPPY.
+ * Returns NULL with err filled when the file cannot be opened (CLARITY_EIO), is empty or its
+ * first bytes match no framing (CLARITY_EFORMAT).
+ * Plain logs are passed through unchanged except for a leading UTF-8 BOM, which is dropped.
+ * A pre-1.3 "=== LOG_HEADER_END ===" header is passed through as text, unless it names a
+ * compressionCodec and compressed data follows it: then the header is skipped and the data
+ * after it decoded. */
 struct clarity_decoder *clarity_decoder_open(const char *path, enum clarity_codec hint,
                                              struct clarity_error *err);
 

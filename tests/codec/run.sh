@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Codec decoders against genuine Spark encoder output: every plain fixture (tests/data) and
+# every plain log in $SHARED_DATA/spark-events is compressed with the Java libraries Spark
+# uses (tests/java/SparkCodec.java), decoded with tests/tools/decode and compared byte for
+# byte; then each compressed file is cut at 20 seeded random offsets and decoded by an
+# ASan+UBSan build, which must not crash, must report the cut, and must return a prefix of
+# the original holding every line of the blocks/frames wholly before the cut (per
+# tests/tools/framewalk, which walks the framing independently of the decoders).
+source "$(dirname "$0")/../lib.sh"
+set -uo pipefail
+cd "$ROOT"
+
+CODECS=(lz4 lzf snappy zstd)
+CUTS=20
+SEED=${CODEC_TEST_SEED:-20240611}
+OUT="$ROOT/build/codec-test"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/clarity-codec-run.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$OUT"
+
+# ---- tools: the Makefile's decode when present; own builds for the ASan copy and oracle ----
+CFLAGS=(-std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude -Isrc -pthread)
+SAN=(-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+LIBS=(-lzstd -llz4 -lsnappy -llzf -lz -lxxhash -lm)
+# Only the codec sources and the error type: the rest of the tree may be mid-edit.
+SRCS=(src/codec/*.c src/util/error.c)
+DECODE="$ROOT/build/tools/decode"
+if [ ! -x "$DECODE" ] || [ -n "$(find src/codec tests/tools/decode.c -newer "$DECODE" 2>/dev/null | head -1)" ]; then
+  DECODE="$OUT/decode"
+  cc "${CFLAGS[@]}" -O2 -g -o "$DECODE" tests/tools/decode.c "${SRCS[@]}" "${LIBS[@]}" \
+    || { bad "build decode"; summary; exit 1; }
+fi
+DECODE_ASAN="$OUT/decode-asan"
+cc "${CFLAGS[@]}" "${SAN[@]}" -o "$DECODE_ASAN" tests/tools/decode.c "${SRCS[@]}" "${LIBS[@]}" \
+  || { bad "build decode (asan)"; summary; exit 1; }
+WALK="$OUT/framewalk"
+cc "${CFLAGS[@]}" -O2 -o "$WALK" tests/tools/framewalk.c -lzstd || { bad "build framewalk"; summary; exit 1; }
+ok "tools built"
+
+if ! CP=$(tests/java/build.sh 2>"$WORK/javac.err"); then
+  skip "Java codec helper unavailable: $(head -1 "$WORK/javac.err")"
+  summary; exit $?
+fi
+ok "java helper built"
+
+# ---- inputs ----
+is_plain() { # first non-BOM, non-space byte is '{'
+  local c; c=$(head -c 64 "$1" | LC_ALL=C sed '1s/^\xEF\xBB\xBF//' | LC_ALL=C tr -d ' \t\r\n' | head -c 1)
+  [ "$c" = "{" ]
+}
+INPUTS=()
+for f in tests/data/*.json; do [ -f "$f" ] && [ -s "$f" ] && is_plain "$f" && INPUTS+=("$f"); done
+[ ${#INPUTS[@]} -gt 0 ] && ok "project fixtures found (${#INPUTS[@]})" || bad "no plain fixtures in tests/data"
+if have_shared; then
+  n0=${#INPUTS[@]}
+  while IFS= read -r -d '' f; do
+    [ -s "$f" ] && is_plain "$f" && INPUTS+=("$f")
+  done < <(find "$SHARED_DATA/spark-events" -type f -print0 | sort -z)
+  [ ${#INPUTS[@]} -gt "$n0" ] && ok "shared logs found ($(( ${#INPUTS[@]} - n0 )))" || bad "no plain logs in $SHARED_DATA/spark-events"
+else
+  skip "shared event logs: $SHARED_DATA/spark-events absent"
+fi
+
+# ---- compress: one JVM per codec ----
+declare -A ZF   # "codec:index" -> compressed file
+for c in "${CODECS[@]}"; do
+  args=()
+  for i in "${!INPUTS[@]}"; do
+    ZF[$c:$i]="$WORK/$i.$c"
+    args+=("${INPUTS[$i]}" "${ZF[$c:$i]}")
+  done
+  if tests/java/spark-codec.sh "$c" "${args[@]}" 2>"$WORK/java.err"; then
+    ok "java $c compress"
+  else
+    bad "java $c compress: $(head -3 "$WORK/java.err")"
+  fi
+done
+
+status_field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^$2=\([^ ]*\).*/\1/p" "$1" | head -1; }
+
+RANDOM=$SEED   # reproducible cut offsets
+for c in "${CODECS[@]}"; do
+  for i in "${!INPUTS[@]}"; do
+    in="${INPUTS[$i]}"; z="${ZF[$c:$i]}"; name="$c $(basename "$in")"
+    [ -s "$z" ] || { bad "$name: no compressed file"; continue; }
+    "$DECODE" "$z" >"$WORK/out" 2>"$WORK/err"; rc=$?
+    if [ $rc -eq 0 ] && cmp -s "$WORK/out" "$in" && [ "$(status_field "$WORK/err" codec)" = "$c" ]; then
+      ok "$name: round trip"
+    else
+      bad "$name: round trip (rc=$rc, $(tail -1 "$WORK/err"))"
+    fi
+    if ! "$WALK" "$c" "$z" >"$WORK/units" 2>"$WORK/walk.err"; then
+      bad "$name: framewalk: $(cat "$WORK/walk.err")"; continue
+    fi
+    zsize=$(stat -c %s "$z"); osize=$(stat -c %s "$in")
+    [ "$(tail -1 "$WORK/units" | cut -d' ' -f2)" = "$osize" ] || bad "$name: framewalk total differs from input size"
+    first_end=$(head -1 "$WORK/units" | cut -d' ' -f1)
+    for ((k = 0; k < CUTS; k++)); do
+      # Offsets 0-1 cannot name a codec; everything from 2 up must decode as far as it goes.
+      cut=$(( (RANDOM * 32768 + RANDOM) % (zsize - 2) + 2 ))
+      head -c "$cut" "$z" >"$WORK/cut"
+      "$DECODE_ASAN" "$WORK/cut" >"$WORK/cout" 2>"$WORK/cerr"; rc=$?
+      read -r must clean < <(awk -v c="$cut" '$1 <= c { m = $2 } $1 == c && $3 == 1 { cl = 1 }
+                                               END { print m + 0, cl + 0 }' "$WORK/units")
+      got=$(stat -c %s "$WORK/cout")
+      want_lines=$(head -c "$must" "$in" | tr -cd '\n' | wc -c)
+      got_lines=$(tr -cd '\n' <"$WORK/cout" | wc -c)
+      why="$name cut@$cut/$zsize"
+      if [ $rc -ne 0 ] && [ $rc -ne 4 ]; then
+        bad "$why: decoder crashed or failed (rc=$rc): $(grep -m3 -E 'ERROR|runtime error|decode:' "$WORK/cerr")"
+      elif [ "$clean" = 1 ] && [ $rc -ne 0 ]; then
+        bad "$why: clean unit boundary reported as damage: $(tail -1 "$WORK/cerr")"
+      elif [ "$clean" = 0 ] && { [ $rc -ne 4 ] || [ "$(status_field "$WORK/cerr" truncated)" != 1 ]; }; then
+        bad "$why: cut not reported as truncation (rc=$rc): $(tail -1 "$WORK/cerr")"
+      elif [ "$got" -gt "$osize" ] || ! cmp -s -n "$got" "$WORK/cout" "$in"; then
+        bad "$why: decoded bytes are not a prefix of the original"
+      elif [ "$got" -lt "$must" ] || [ "$got_lines" -lt "$want_lines" ]; then
+        bad "$why: recovered $got bytes/$got_lines lines, whole units before the cut hold $must/$want_lines"
+      elif [ "$cut" -ge "$first_end" ] && [ "$must" -gt 0 ] && [ "$got_lines" -eq 0 ]; then
+        bad "$why: nothing recovered past the first unit"
+      else
+        ok "$why"
+      fi
+    done
+  done
+done
+
+summary
