@@ -70,7 +70,8 @@ struct clarity_accum {                       /* accumulable value as logged */
     uint32_t name;                           /* string id */
     uint32_t owner;                          /* task row or stage row */
     int64_t update, value;                   /* parsed as int64 (SQL metrics are strings) */
-    uint32_t update_str, value_str;          /* the text as logged (string ids) */
+    uint32_t update_str, value_str;          /* the text as logged (string ids), only when it is
+                                                not a plain integer: use clarity_accum_text() */
     bool has_update, internal, count_failed, is_sql;
 };
 struct clarity_accums { struct clarity_accum *p; size_t n, cap; };
@@ -216,6 +217,10 @@ static inline int64_t clarity_task_finish_ms(const struct clarity_app *a, size_t
   return (clarity_icol_get(&a->tasks.flags, i) & CLARITY_TF_ENDED) ? clarity_task_launch_ms(a, i) + d : 0; }
 static inline int64_t clarity_task_flags(const struct clarity_app *a, size_t i)
 { return clarity_icol_get(&a->tasks.flags, i); }
+
+/* An accumulable's update (or value) as the log wrote it; buf holds at least 24 bytes. */
+const char *clarity_accum_text(const struct clarity_app *a, const struct clarity_accum *x, bool update,
+                               char *buf, size_t cap);
 
 /* Lookups; return NULL / -1 when absent. */
 struct clarity_stage *clarity_app_stage(const struct clarity_app *a, int64_t stage_id, int32_t attempt);

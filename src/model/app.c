@@ -364,3 +364,13 @@ void clarity_app_free(struct clarity_app *a)
     clarity_arena_free(&a->arena);
     free(a);
 }
+
+const char *clarity_accum_text(const struct clarity_app *a, const struct clarity_accum *x, bool update,
+                               char *buf, size_t cap)
+{
+    uint32_t id = update ? x->update_str : x->value_str;
+    if (id) return clarity_app_str(a, id);
+    if (update && !x->has_update) return "";
+    snprintf(buf, cap, "%lld", (long long)(update ? x->update : x->value));
+    return buf;
+}

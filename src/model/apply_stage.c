@@ -62,6 +62,34 @@ void read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st)
     }
 }
 
+/* True when v is an integer, or a string that is exactly the decimal text of one. */
+static bool plain_int(cj_val v, int64_t *out)
+{
+    enum cj_type t = cj_type(v);
+    if (t == CJ_INT || t == CJ_UINT) return cj_int(v, out);
+    const char *s;
+    size_t n;
+    if (!cj_str(v, &s, &n) || n == 0 || n > 19) {
+        value_as_int(v, out);
+        return false;
+    }
+    size_t i = s[0] == '-' ? 1 : 0;
+    if (i == n || (s[i] == '0' && n > i + 1)) {
+        value_as_int(v, out);
+        return false;
+    }
+    int64_t x = 0;
+    for (size_t k = i; k < n; k++) {
+        if (s[k] < '0' || s[k] > '9') {
+            value_as_int(v, out);
+            return false;
+        }
+        x = x * 10 + (s[k] - '0');
+    }
+    *out = i ? -x : x;
+    return true;
+}
+
 void read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
                        bool updates)
 {
@@ -77,14 +105,14 @@ void read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct c
         x->owner = owner;
         x->id = get_int_or(a, "ID", -1);
         x->name = intern_key(c, a, "Name");
+        /* values are mostly distinct integers: interning their text would grow the string
+         * table by one entry per task, so only text that is not a plain integer is kept */
         if (updates && cj_get(a, "Update", &v)) {
-            x->has_update = value_as_int(v, &x->update);
-            x->update_str = cj_type(v) == CJ_STRING ? intern_val(c, v) : intern_json(c, v);
+            x->has_update = true;
+            if (!plain_int(v, &x->update)) x->update_str = cj_type(v) == CJ_STRING ? intern_val(c, v) : intern_json(c, v);
         }
-        if (cj_get(a, "Value", &v)) {
-            value_as_int(v, &x->value);
+        if (cj_get(a, "Value", &v) && !plain_int(v, &x->value))
             x->value_str = cj_type(v) == CJ_STRING ? intern_val(c, v) : intern_json(c, v);
-        }
         cj_get_bool(a, "Internal", &x->internal);
         cj_get_bool(a, "Count Failed Values", &x->count_failed);
         const char *m;

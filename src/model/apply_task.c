@@ -1,56 +1,6 @@
 /* Task start, getting-result and end: Task Info, Task Metrics of every version, end reasons. */
 #include "model/build.h"
-
-struct metric_key { const char *key; enum clarity_tm m; };
-
-static const struct metric_key top_metrics[] = {
-    {"Executor Deserialize Time", CLARITY_TM_DESER_MS},
-    {"Executor Deserialize CPU Time", CLARITY_TM_DESER_CPU_NS},
-    {"Executor Run Time", CLARITY_TM_RUN_MS},
-    {"Executor CPU Time", CLARITY_TM_CPU_NS},
-    {"Peak Execution Memory", CLARITY_TM_PEAK_EXEC_MEM},
-    {"Peak On Heap Execution Memory", CLARITY_TM_PEAK_ONHEAP_EXEC_MEM},
-    {"Peak Off Heap Execution Memory", CLARITY_TM_PEAK_OFFHEAP_EXEC_MEM},
-    {"Result Size", CLARITY_TM_RESULT_SIZE},
-    {"JVM GC Time", CLARITY_TM_GC_MS},
-    {"Result Serialization Time", CLARITY_TM_RESULT_SER_MS},
-    {"Memory Bytes Spilled", CLARITY_TM_MEM_SPILLED},
-    {"Disk Bytes Spilled", CLARITY_TM_DISK_SPILLED},
-};
-static const struct metric_key shuffle_read[] = {
-    {"Remote Blocks Fetched", CLARITY_TM_SR_REMOTE_BLOCKS},
-    {"Local Blocks Fetched", CLARITY_TM_SR_LOCAL_BLOCKS},
-    {"Fetch Wait Time", CLARITY_TM_SR_FETCH_WAIT_MS},
-    {"Remote Bytes Read", CLARITY_TM_SR_REMOTE_BYTES},
-    {"Remote Bytes Read To Disk", CLARITY_TM_SR_REMOTE_BYTES_TO_DISK},
-    {"Local Bytes Read", CLARITY_TM_SR_LOCAL_BYTES},
-    {"Total Records Read", CLARITY_TM_SR_RECORDS},
-    {"Remote Requests Duration", CLARITY_TM_SR_REMOTE_REQS_MS},
-};
-/* Both spellings of the push-based keys are accepted (apache/spark#40749, #48102). */
-static const struct metric_key shuffle_push[] = {
-    {"Corrupt Merged Block Chunks", CLARITY_TM_SP_CORRUPT_MERGED_CHUNKS},
-    {"Merged Fetch Fallback Count", CLARITY_TM_SP_MERGED_FALLBACK},
-    {"Merged Fallback Count", CLARITY_TM_SP_MERGED_FALLBACK},
-    {"Merged Remote Blocks Fetched", CLARITY_TM_SP_REMOTE_MERGED_BLOCKS},
-    {"Merged Local Blocks Fetched", CLARITY_TM_SP_LOCAL_MERGED_BLOCKS},
-    {"Merged Remote Chunks Fetched", CLARITY_TM_SP_REMOTE_MERGED_CHUNKS},
-    {"Merged Local Chunks Fetched", CLARITY_TM_SP_LOCAL_MERGED_CHUNKS},
-    {"Merged Remote Bytes Read", CLARITY_TM_SP_REMOTE_MERGED_BYTES},
-    {"Merged Local Bytes Read", CLARITY_TM_SP_LOCAL_MERGED_BYTES},
-    {"Merged Remote Requests Duration", CLARITY_TM_SP_REMOTE_MERGED_REQS_MS},
-};
-static const struct metric_key shuffle_write[] = {
-    {"Shuffle Bytes Written", CLARITY_TM_SW_BYTES},
-    {"Shuffle Write Time", CLARITY_TM_SW_TIME_NS},
-    {"Shuffle Records Written", CLARITY_TM_SW_RECORDS},
-};
-static const struct metric_key input[] = {
-    {"Bytes Read", CLARITY_TM_INPUT_BYTES}, {"Records Read", CLARITY_TM_INPUT_RECORDS},
-};
-static const struct metric_key output[] = {
-    {"Bytes Written", CLARITY_TM_OUTPUT_BYTES}, {"Records Written", CLARITY_TM_OUTPUT_RECORDS},
-};
+#include "model/metric_keys.h"
 
 static int set_col(struct apply_ctx *c, struct clarity_icol *col, size_t row, int64_t v)
 {
@@ -58,11 +8,18 @@ static int set_col(struct apply_ctx *c, struct clarity_icol *col, size_t row, in
     return 0;
 }
 
-static void read_metric_group(struct apply_ctx *c, size_t row, cj_val obj, const struct metric_key *keys, size_t n)
+/* One pass over a metrics object; keys outside the group are ignored (1.0-era keys). */
+static void read_metric_group(struct apply_ctx *c, size_t row, cj_val obj, int (*lookup)(const char *, size_t))
 {
-    for (size_t i = 0; i < n; i++) {
-        int64_t v;
-        if (cj_get_int(obj, keys[i].key, &v)) set_col(c, &c->app->tasks.m[keys[i].m], row, v);
+    cj_iter it;
+    const char *k;
+    size_t kl;
+    cj_val v;
+    if (!cj_object_begin(obj, &it)) return;
+    while (cj_object_next(&it, &k, &kl, &v)) {
+        int m = lookup(k, kl);
+        int64_t x;
+        if (m >= 0 && cj_int(v, &x)) set_col(c, &c->app->tasks.m[m], row, x);
     }
 }
 
@@ -182,17 +139,33 @@ static int end_reason(const char *s, size_t n)
 
 static void read_task_metrics(struct apply_ctx *c, size_t row, cj_val tm)
 {
-    cj_val g, p;
-    read_metric_group(c, row, tm, top_metrics, sizeof top_metrics / sizeof *top_metrics);
-    if (cj_get(tm, "Shuffle Read Metrics", &g)) {
-        read_metric_group(c, row, g, shuffle_read, sizeof shuffle_read / sizeof *shuffle_read);
-        if (cj_get(g, "Shuffle Push Read Metrics", &p) || cj_get(g, "Push Based Shuffle", &p))
-            read_metric_group(c, row, p, shuffle_push, sizeof shuffle_push / sizeof *shuffle_push);
+    cj_iter it, it2;
+    const char *k, *k2;
+    size_t kl, kl2;
+    cj_val v, v2;
+    if (!cj_object_begin(tm, &it)) return;
+    while (cj_object_next(&it, &k, &kl, &v)) {
+        if (cj_type(v) != CJ_OBJECT) {
+            int m = metric_key_top(k, kl);
+            int64_t x;
+            if (m >= 0 && cj_int(v, &x)) set_col(c, &c->app->tasks.m[m], row, x);
+            continue;
+        }
+        if (kl == 20 && !memcmp(k, "Shuffle Read Metrics", 20)) {
+            read_metric_group(c, row, v, metric_key_shuffle_read);
+            cj_object_begin(v, &it2);
+            while (cj_object_next(&it2, &k2, &kl2, &v2))
+                if ((kl2 == 25 && !memcmp(k2, "Shuffle Push Read Metrics", 25)) ||
+                    (kl2 == 18 && !memcmp(k2, "Push Based Shuffle", 18)))
+                    read_metric_group(c, row, v2, metric_key_shuffle_push);
+        } else if (kl == 21 && !memcmp(k, "Shuffle Write Metrics", 21)) {
+            read_metric_group(c, row, v, metric_key_shuffle_write);
+        } else if (kl == 13 && !memcmp(k, "Input Metrics", 13)) {
+            read_metric_group(c, row, v, metric_key_input);
+        } else if (kl == 14 && !memcmp(k, "Output Metrics", 14)) {
+            read_metric_group(c, row, v, metric_key_output);
+        }
     }
-    if (cj_get(tm, "Shuffle Write Metrics", &g))
-        read_metric_group(c, row, g, shuffle_write, sizeof shuffle_write / sizeof *shuffle_write);
-    if (cj_get(tm, "Input Metrics", &g)) read_metric_group(c, row, g, input, 2);
-    if (cj_get(tm, "Output Metrics", &g)) read_metric_group(c, row, g, output, 2);
 }
 
 /* Spark 2.x kept peak execution memory only as an internal accumulator. */

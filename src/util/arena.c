@@ -1,6 +1,7 @@
 #include "clarity/arena.h"
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 struct clarity_arena_chunk {
     struct clarity_arena_chunk *next;
@@ -49,12 +50,11 @@ void clarity_arena_free(struct clarity_arena *a)
     a->used_bytes = 0;
 }
 
-/* FNV-1a: strings here are short names (hosts, executor ids), not hostile-length keys. */
+/* XXH3: interning runs several times per task event, and some strings (plans, stack traces)
+ * are long, so the hash must be fast on both. */
 static uint32_t str_hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return (uint32_t)XXH3_64bits(s, n);
 }
 
 static int strtab_rehash(struct clarity_strtab *t, uint32_t nslots)
