@@ -1,0 +1,151 @@
+/* Executors (ExecutorSummary as LiveExecutor writes it). Storage memory use needs block
+ * updates, which event logs rarely carry, so rddBlocks/memoryUsed/diskUsed read 0 as SHS
+ * shows them for such logs. */
+#include <stdlib.h>
+#include <string.h>
+#include "event/json.h"
+#include "report/shs_internal.h"
+
+/* Task CPUs for a resource profile: its "cpus" task request, else spark.task.cpus, else 1. */
+static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
+{
+    int64_t cpus = 1;
+    for (size_t i = 0; i < a->spark_props.n; i++)
+        if (!strcmp(clarity_app_str(a, a->spark_props.p[i].k), "spark.task.cpus")) {
+            long long v = atoll(clarity_app_str(a, a->spark_props.p[i].v));
+            if (v > 0) cpus = v;
+        }
+    for (size_t i = 0; i < a->nprofiles; i++) {
+        if (a->profiles[i].id != rp || !a->profiles[i].json) continue;
+        const char *json = clarity_app_str(a, a->profiles[i].json);
+        size_t len = strlen(json);
+        char *copy = calloc(len + CJ_PADDING + 1, 1);
+        cj_parser *p = cj_parser_new(len + 1);
+        cj_val root, tr, c;
+        const char *why;
+        double amount;
+        if (copy && p && (memcpy(copy, json, len), cj_parse(p, copy, len, &root, &why) == 0) &&
+            cj_get(root, "Task Resource Requests", &tr) && cj_get(tr, "cpus", &c)) {
+            cj_val am;
+            if (cj_get(c, "Amount", &am) && cj_double(am, &amount) && amount >= 1) cpus = (int64_t)amount;
+        }
+        if (p) cj_parser_free(p);
+        free(copy);
+    }
+    return cpus;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* SHS drops a stage from excludedInStages when the stage completes. */
+static void excluded_stages(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_executor *e)
+{
+    int64_t *v = malloc((e->nexcluded_stages ? e->nexcluded_stages : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < e->nexcluded_stages; i++) {
+        bool done = false;
+        for (size_t k = 0; k < a->nstages && !done; k++)
+            done = a->stages[k].stage_id == e->excluded_stages[i] && a->stages[k].seen_completed;
+        if (!done) v[n++] = e->excluded_stages[i];
+    }
+    if (v) qsort(v, n, sizeof *v, cmp_i64);
+    jsonw_key(w, key);
+    jsonw_arr_begin(w);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || v[i] != v[i - 1]) jsonw_int(w, v[i]);
+    jsonw_arr_end(w);
+    free(v);
+}
+
+static void exec_write(struct jsonw *w, const struct shs_agg *g, const struct clarity_executor *e)
+{
+    const struct clarity_app *a = g->app;
+    const struct shs_exec_agg *x = &g->ex[e - a->execs];
+    jsonw_obj_begin(w);
+    shs_kstr_id(w, a, "id", e->id);
+    char hp[512];
+    const char *host = e->host ? clarity_app_str(a, e->host) : "";
+    if (e->port >= 0) snprintf(hp, sizeof hp, "%s:%d", host, e->port);
+    else snprintf(hp, sizeof hp, "%s", host);
+    jsonw_kstr(w, "hostPort", hp);
+    jsonw_kbool(w, "isActive", !e->remove_ms);
+    jsonw_kint(w, "rddBlocks", 0);
+    jsonw_kint(w, "memoryUsed", 0);
+    jsonw_kint(w, "diskUsed", 0);
+    jsonw_kint(w, "totalCores", e->total_cores);
+    jsonw_kint(w, "maxTasks", e->seen_added ? e->total_cores / cpus_per_task(a, e->resource_profile_id) : 0);
+    jsonw_kint(w, "activeTasks", x->active);
+    jsonw_kint(w, "failedTasks", x->failed);
+    jsonw_kint(w, "completedTasks", x->completed);
+    jsonw_kint(w, "totalTasks", x->total);
+    jsonw_kint(w, "totalDuration", x->duration);
+    jsonw_kint(w, "totalGCTime", x->gc);
+    jsonw_kint(w, "totalInputBytes", x->input);
+    jsonw_kint(w, "totalShuffleRead", x->shuffle_read);
+    jsonw_kint(w, "totalShuffleWrite", x->shuffle_write);
+    jsonw_kbool(w, "isBlacklisted", e->excluded);
+    jsonw_kint(w, "maxMemory", e->max_memory > 0 ? e->max_memory : 0);
+    shs_kdate(w, "addTime", e->add_ms);
+    if (e->remove_ms) {
+        shs_kdate(w, "removeTime", e->remove_ms);
+        if (e->remove_reason) shs_kstr_id(w, a, "removeReason", e->remove_reason);
+    }
+    shs_write_kvs_obj(w, "executorLogs", a, e->is_driver && !e->log_urls.n ? &a->driver_logs : &e->log_urls);
+    if (e->max_onheap >= 0) {
+        jsonw_key(w, "memoryMetrics");
+        jsonw_obj_begin(w);
+        jsonw_kint(w, "usedOnHeapStorageMemory", 0);
+        jsonw_kint(w, "usedOffHeapStorageMemory", 0);
+        jsonw_kint(w, "totalOnHeapStorageMemory", e->max_onheap);
+        jsonw_kint(w, "totalOffHeapStorageMemory", e->max_offheap > 0 ? e->max_offheap : 0);
+        jsonw_obj_end(w);
+    }
+    excluded_stages(w, "blacklistedInStages", a, e);
+    if (e->peaks.n || x->had_task_end) shs_write_peaks(w, "peakMemoryMetrics", a, &e->peaks);
+    shs_write_kvs_obj(w, "attributes", a, &e->attributes);
+    jsonw_key(w, "resources");
+    if (e->resources_json) jsonw_raw(w, clarity_app_str(a, e->resources_json));
+    else {
+        jsonw_obj_begin(w);
+        jsonw_obj_end(w);
+    }
+    jsonw_kint(w, "resourceProfileId", e->resource_profile_id);
+    jsonw_kbool(w, "isExcluded", e->excluded);
+    excluded_stages(w, "excludedInStages", a, e);
+    jsonw_obj_end(w);
+}
+
+struct exec_sort { const struct clarity_executor *e; const char *id; };
+
+static int cmp_exec(const void *x, const void *y)
+{
+    const struct exec_sort *a = x, *b = y;
+    bool aa = !a->e->remove_ms, ba = !b->e->remove_ms;
+    if (aa != ba) return aa ? -1 : 1;
+    return -strcmp(a->id, b->id);
+}
+
+enum shs_status shs_executors(struct shs_ctx *c, const struct shs_agg *g, bool all)
+{
+    const struct clarity_app *a = g->app;
+    struct exec_sort *v = malloc((a->nexecs ? a->nexecs : 1) * sizeof *v);
+    if (!v) return shs_fail(c, SHS_NOT_FOUND, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < a->nexecs; i++) {
+        const struct clarity_executor *e = &a->execs[i];
+        if (!shs_exec_visible(e) || (!all && e->remove_ms)) continue;
+        v[n].e = e;
+        v[n++].id = clarity_app_str(a, e->id);
+    }
+    /* the "active" index read in reverse: active first, ids descending */
+    qsort(v, n, sizeof *v, cmp_exec);
+    jsonw_arr_begin(c->w);
+    for (size_t i = 0; i < n; i++) exec_write(c->w, g, v[i].e);
+    jsonw_arr_end(c->w);
+    free(v);
+    return SHS_OK;
+}

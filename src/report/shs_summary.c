@@ -1,0 +1,186 @@
+/* taskSummary quantiles as AppStatusStore.taskSummary computes them over an in-memory store:
+ * count = successful tasks, and for each metric the successful tasks with a value >= 0 sorted
+ * by it, read at row min(trunc(q * count), count - 1). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/shs_internal.h"
+
+size_t shs_quantile_index(double q, size_t count)
+{
+    double x = q * (double)count;
+    int64_t i = x >= 0 ? (int64_t)x : 0;   /* Scala's toLong truncates */
+    return (size_t)i < count - 1 ? (size_t)i : count - 1;
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+bool shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq)
+{
+    *nq = 0;
+    while (s && *s) {
+        char *end;
+        double v = strtod(s, &end);
+        if (end == s || (*end && *end != ',') || !isfinite(v) || *nq == max) return false;
+        qs[(*nq)++] = v;
+        s = *end ? end + 1 : end;
+    }
+    qsort(qs, *nq, sizeof *qs, cmp_dbl);
+    return *nq > 0;
+}
+
+enum sm {
+    SM_DURATION = -1, SM_GETTING_RESULT = -2, SM_SCHED_DELAY = -3, SM_SR_BYTES = -4, SM_SR_BLOCKS = -5,
+};
+
+static int64_t metric_value(const struct clarity_app *a, size_t row, int m)
+{
+    switch (m) {
+    case SM_DURATION: return clarity_icol_get(&a->tasks.duration, row);
+    case SM_GETTING_RESULT: return shs_task_getting_result(a, row);
+    case SM_SCHED_DELAY: return shs_task_scheduler_delay(a, row);
+    case SM_SR_BYTES:
+        return clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES) + clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES);
+    case SM_SR_BLOCKS:
+        return clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BLOCKS) + clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BLOCKS);
+    default: return clarity_task_metric(a, row, (enum clarity_tm)m);
+    }
+}
+
+struct dist_ctx {
+    const struct clarity_app *a;
+    const size_t *rows;    /* successful tasks with metrics */
+    size_t nrows, count;
+    const double *qs;
+    size_t nq;
+    double *scratch;
+};
+
+static void dist(struct jsonw *w, struct dist_ctx *d, const char *key, int m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        int64_t v = metric_value(d->a, d->rows[i], m);
+        if (v >= 0) d->scratch[n++] = (double)v;
+    }
+    qsort(d->scratch, n, sizeof *d->scratch, cmp_dbl);
+    jsonw_key(w, key);
+    jsonw_arr_begin(w);
+    for (size_t i = 0; i < d->nq; i++) {
+        size_t k = shs_quantile_index(d->qs[i], d->count);
+        jsonw_double(w, k < n ? d->scratch[k] : NAN);
+    }
+    jsonw_arr_end(w);
+}
+
+static void write_distributions(struct jsonw *w, struct dist_ctx *d)
+{
+    static const struct { const char *k; int m; } top[] = {
+        {"duration", SM_DURATION}, {"executorDeserializeTime", CLARITY_TM_DESER_MS},
+        {"executorDeserializeCpuTime", CLARITY_TM_DESER_CPU_NS}, {"executorRunTime", CLARITY_TM_RUN_MS},
+        {"executorCpuTime", CLARITY_TM_CPU_NS}, {"resultSize", CLARITY_TM_RESULT_SIZE},
+        {"jvmGcTime", CLARITY_TM_GC_MS}, {"resultSerializationTime", CLARITY_TM_RESULT_SER_MS},
+        {"gettingResultTime", SM_GETTING_RESULT}, {"schedulerDelay", SM_SCHED_DELAY},
+        {"peakExecutionMemory", CLARITY_TM_PEAK_EXEC_MEM}, {"memoryBytesSpilled", CLARITY_TM_MEM_SPILLED},
+        {"diskBytesSpilled", CLARITY_TM_DISK_SPILLED},
+    };
+    jsonw_obj_begin(w);
+    jsonw_key(w, "quantiles");
+    jsonw_arr_begin(w);
+    for (size_t i = 0; i < d->nq; i++) jsonw_double(w, d->qs[i]);
+    jsonw_arr_end(w);
+    for (size_t i = 0; i < sizeof top / sizeof *top; i++) dist(w, d, top[i].k, top[i].m);
+    jsonw_key(w, "inputMetrics");
+    jsonw_obj_begin(w);
+    dist(w, d, "bytesRead", CLARITY_TM_INPUT_BYTES);
+    dist(w, d, "recordsRead", CLARITY_TM_INPUT_RECORDS);
+    jsonw_obj_end(w);
+    jsonw_key(w, "outputMetrics");
+    jsonw_obj_begin(w);
+    dist(w, d, "bytesWritten", CLARITY_TM_OUTPUT_BYTES);
+    dist(w, d, "recordsWritten", CLARITY_TM_OUTPUT_RECORDS);
+    jsonw_obj_end(w);
+    jsonw_key(w, "shuffleReadMetrics");
+    jsonw_obj_begin(w);
+    dist(w, d, "readBytes", SM_SR_BYTES);
+    dist(w, d, "readRecords", CLARITY_TM_SR_RECORDS);
+    dist(w, d, "remoteBlocksFetched", CLARITY_TM_SR_REMOTE_BLOCKS);
+    dist(w, d, "localBlocksFetched", CLARITY_TM_SR_LOCAL_BLOCKS);
+    dist(w, d, "fetchWaitTime", CLARITY_TM_SR_FETCH_WAIT_MS);
+    dist(w, d, "remoteBytesRead", CLARITY_TM_SR_REMOTE_BYTES);
+    dist(w, d, "remoteBytesReadToDisk", CLARITY_TM_SR_REMOTE_BYTES_TO_DISK);
+    dist(w, d, "totalBlocksFetched", SM_SR_BLOCKS);
+    dist(w, d, "remoteReqsDuration", CLARITY_TM_SR_REMOTE_REQS_MS);
+    jsonw_key(w, "shufflePushReadMetricsDist");
+    jsonw_obj_begin(w);
+    for (int m = CLARITY_TM_SP_CORRUPT_MERGED_CHUNKS; m <= CLARITY_TM_SP_REMOTE_MERGED_REQS_MS; m++)
+        dist(w, d, clarity_tm_name((enum clarity_tm)m), m);
+    jsonw_obj_end(w);
+    jsonw_obj_end(w);
+    jsonw_key(w, "shuffleWriteMetrics");
+    jsonw_obj_begin(w);
+    dist(w, d, "writeBytes", CLARITY_TM_SW_BYTES);
+    dist(w, d, "writeRecords", CLARITY_TM_SW_RECORDS);
+    dist(w, d, "writeTime", CLARITY_TM_SW_TIME_NS);
+    jsonw_obj_end(w);
+    jsonw_obj_end(w);
+}
+
+/* Successful started tasks of the stage; *count includes those without metrics. */
+static size_t *success_rows(const struct clarity_app *a, const struct clarity_stage *s, size_t *nrows, size_t *count)
+{
+    size_t srow = (size_t)(s - a->stages);
+    size_t *rows = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *rows);
+    *nrows = *count = 0;
+    if (!rows) return NULL;
+    for (size_t r = 0; r < a->tasks.n; r++) {
+        if ((size_t)clarity_icol_get(&a->tasks.stage, r) != srow) continue;
+        if (!(clarity_task_flags(a, r) & CLARITY_TF_GOT_START) || !shs_task_success(a, r)) continue;
+        (*count)++;
+        if (clarity_task_flags(a, r) & CLARITY_TF_HAS_METRICS) rows[(*nrows)++] = r;
+    }
+    return rows;
+}
+
+static bool run(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s, const double *qs, size_t nq)
+{
+    struct dist_ctx d = {.a = g->app, .qs = qs, .nq = nq};
+    size_t *rows = success_rows(g->app, s, &d.nrows, &d.count);
+    d.rows = rows;
+    d.scratch = malloc((d.nrows ? d.nrows : 1) * sizeof *d.scratch);
+    bool ok = rows && d.scratch && d.count > 0;
+    if (ok) write_distributions(c->w, &d);
+    free(rows);
+    free(d.scratch);
+    return ok;
+}
+
+void shs_task_metric_distributions(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s,
+                                   const double *qs, size_t nq)
+{
+    size_t nrows, count;
+    free(success_rows(g->app, s, &nrows, &count));
+    if (!count) return;   /* None: SHS omits the field */
+    jsonw_key(c->w, "taskMetricsDistributions");
+    run(c, g, s, qs, nq);
+}
+
+enum shs_status shs_task_summary(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s)
+{
+    double qs[64];
+    size_t nq;
+    const char *v = shs_query_get(c->q, "quantiles");
+    if (!shs_parse_quantiles(v ? v : "0.05,0.25,0.5,0.75,0.95", qs, 64, &nq))
+        return shs_fail(c, SHS_BAD_PATH, "bad quantiles '%s'", v ? v : "");
+    size_t nrows, count;
+    size_t *rows = success_rows(g->app, s, &nrows, &count);
+    free(rows);
+    if (!count)
+        return shs_fail(c, SHS_NOT_FOUND, "no tasks reported metrics for %lld / %d yet", (long long)s->stage_id, s->attempt);
+    run(c, g, s, qs, nq);
+    return SHS_OK;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SHS REST conformance: every row of history-server/cases.tsv is answered by `clarity api`
+# (normal and ASan+UBSan builds) and compared field by field with Spark's expected JSON.
+# lastUpdated/lastUpdatedEpoch are masked exactly as HistoryServerSuite masks them (they are
+# the log file's modification time).
+source "$(dirname "$0")/../lib.sh"
+HS="$SHARED_DATA/history-server"
+JSONCMP="${JSONCMP:-$ROOT/build/tools/jsoncmp}"
+if [ ! -d "$HS" ] || [ ! -f "$HS/cases.tsv" ]; then
+  skip "conformance: $HS absent (shared History Server expectations not available)"
+  summary; exit $?
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+while IFS=$'\t' read -r expf url app logs name; do
+  [ "$expf" = expectation_file ] && continue
+  [ -n "$expf" ] || continue
+  IFS=, read -r -a names <<<"$logs"
+  paths=(); for n in "${names[@]}"; do paths+=("$SHARED_DATA/spark-events/$n"); done
+  for bin in "$CLARITY" "$CLARITY_ASAN"; do
+    label="$name ($(basename "$(dirname "$bin")"))"
+    if [ ! -x "$bin" ]; then skip "$label: $bin not built"; continue; fi
+    if ! "$bin" api "${paths[@]}" "$url" >"$tmp/out.json" 2>"$tmp/err"; then
+      bad "$label: clarity api exited non-zero: $(head -3 "$tmp/err")"; continue
+    fi
+    if "$JSONCMP" "$HS/$expf" "$tmp/out.json" --ignore lastUpdated --ignore lastUpdatedEpoch >"$tmp/diff" 2>&1; then
+      ok "$label"
+    else
+      bad "$label: $(wc -l <"$tmp/diff") differences"; head -${DIFF_LINES:-8} "$tmp/diff" | sed 's/^/    /'
+    fi
+  done
+done <"$HS/cases.tsv"
+summary
