@@ -196,7 +196,9 @@ struct clarity_app {
     size_t ntask_reasons, cap_task_reasons;
 
     bool tasks_sorted_by_id;                 /* set when loading ends */
-    struct clarity_idmap task_by_id;         /* only while loading */
+    struct clarity_idmap task_by_id;         /* only while loading: task ids off the dense range */
+    uint32_t *task_dense;                    /* only while loading: row+1 by task id (ids are dense) */
+    size_t task_dense_cap;
     struct clarity_idmap job_by_id, stage_by_key, exec_by_name, sql_by_id, rdd_by_id;
     struct clarity_integrity integrity;
 };

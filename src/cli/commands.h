@@ -28,6 +28,9 @@ struct loaded_set {
  * "clarity: file:line: byte N: message". Returns EXIT_OK if at least one app loaded,
  * EXIT_INPUT otherwise. */
 int load_all(const char *const *paths, size_t npaths, bool quiet, struct loaded_set *out);
+/* The same with load options (e.g. without task accumulables, which most commands never read). */
+int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
+                  struct loaded_set *out);
 void loaded_set_free(struct loaded_set *s);
 /* Opens -o FILE (or stdout for NULL/"-"); prints the error and returns NULL on failure. */
 FILE *open_output(const char *path);

@@ -5,6 +5,12 @@
 
 int load_all(const char *const *paths, size_t npaths, bool quiet, struct loaded_set *out)
 {
+    return load_all_opts(paths, npaths, quiet, NULL, out);
+}
+
+int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
+                  struct loaded_set *out)
+{
     memset(out, 0, sizeof *out);
     struct clarity_error err = {0};
     char buf[1200];
@@ -20,7 +26,7 @@ int load_all(const char *const *paths, size_t npaths, bool quiet, struct loaded_
     for (size_t i = 0; i < out->n; i++) {
         struct loaded_app *la = &out->apps[i];
         la->src = &out->sources.apps[i];
-        if (clarity_app_load(la->src, NULL, &la->app, &la->err) != CLARITY_OK) {
+        if (clarity_app_load(la->src, opt, &la->app, &la->err) != CLARITY_OK) {
             out->nfailed++;
             fprintf(stderr, "clarity: %s\n", clarity_error_format(&la->err, buf, sizeof buf));
         }

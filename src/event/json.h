@@ -35,6 +35,12 @@ bool cj_array_next(cj_iter *it, cj_val *out);
 bool cj_object_begin(cj_val obj, cj_iter *it);
 bool cj_object_next(cj_iter *it, const char **key, size_t *klen, cj_val *out);
 
+/* All members of an object at once (one call instead of one per member, which matters on the
+ * hot task-event path). Returns the member count (which may exceed cap: then only cap were
+ * filled); 0 for non-objects. */
+typedef struct { const char *key; size_t klen; cj_val val; } cj_member;
+size_t cj_object_members(cj_val obj, cj_member *out, size_t cap);
+
 /* Convenience getters on an object: false when the key is absent or of another type. */
 bool cj_get_int(cj_val obj, const char *key, int64_t *out);
 bool cj_get_str(cj_val obj, const char *key, const char **s, size_t *len);

@@ -180,3 +180,19 @@ extern "C" bool cj_get_bool(cj_val obj, const char *key, bool *out)
     cj_val v;
     return cj_get(obj, key, &v) && cj_bool(v, out);
 }
+
+extern "C" size_t cj_object_members(cj_val obj, cj_member *out, size_t cap)
+{
+    simdjson::dom::object o;
+    if (el(obj).get_object().get(o)) return 0;
+    size_t n = 0;
+    for (auto field : o) {
+        if (n < cap) {
+            out[n].key = field.key.data();
+            out[n].klen = field.key.size();
+            out[n].val = wrap(field.value);
+        }
+        n++;
+    }
+    return n;
+}

@@ -284,6 +284,7 @@ struct clarity_sql *clarity_app_sql(const struct clarity_app *a, int64_t sql_id)
 long clarity_app_task_row(const struct clarity_app *a, int64_t task_id)
 {
     uint32_t row;
+    if (task_id >= 0 && (size_t)task_id < a->task_dense_cap && a->task_dense[task_id]) return (long)a->task_dense[task_id] - 1;
     if (a->task_by_id.cap) return clarity_idmap_get(&a->task_by_id, task_id, &row) ? (long)row : -1;
     const struct clarity_icol *ids = &a->tasks.task_id;
     if (a->tasks_sorted_by_id) {
@@ -355,6 +356,7 @@ void clarity_app_free(struct clarity_app *a)
     free(a->task_accums.p); free(a->stage_accums.p); free(a->task_reasons);
     tasks_free(&a->tasks);
     clarity_idmap_free(&a->task_by_id); clarity_idmap_free(&a->job_by_id);
+    free(a->task_dense);
     clarity_idmap_free(&a->stage_by_key); clarity_idmap_free(&a->exec_by_name);
     clarity_idmap_free(&a->sql_by_id); clarity_idmap_free(&a->rdd_by_id);
     free(a->integrity.problems);

@@ -55,6 +55,9 @@ static void compact_tasks(struct clarity_app *a)
     }
     if (t->n) t->cap = t->n;
     clarity_idmap_free(&a->task_by_id);
+    free(a->task_dense);
+    a->task_dense = NULL;
+    a->task_dense_cap = 0;
     a->tasks_sorted_by_id = true;
     for (size_t i = 1; i < t->n; i++)
         if (clarity_icol_get(&t->task_id, i) <= clarity_icol_get(&t->task_id, i - 1)) {
