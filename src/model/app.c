@@ -23,6 +23,13 @@ uint32_t intern(struct apply_ctx *c, const char *s, size_t len)
     return id;
 }
 
+uint32_t intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s, size_t len)
+{
+    const struct clarity_strtab *t = &c->app->strs;
+    if (*memo && t->lens[*memo] == len && memcmp(t->strs[*memo], s, len) == 0) return *memo;
+    return *memo = intern(c, s, len);
+}
+
 uint32_t intern_val(struct apply_ctx *c, cj_val v)
 {
     const char *s;
@@ -164,16 +171,37 @@ void peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int
     p->value = v;
 }
 
+/* ExecutorMetricType names (eventlog-format.md 2.9); the set is open, others are interned. */
+static const char *const metric_names[] = {
+    "JVMHeapMemory", "JVMOffHeapMemory", "OnHeapExecutionMemory", "OffHeapExecutionMemory",
+    "OnHeapStorageMemory", "OffHeapStorageMemory", "OnHeapUnifiedMemory", "OffHeapUnifiedMemory",
+    "DirectPoolMemory", "MappedPoolMemory", "ProcessTreeJVMVMemory", "ProcessTreeJVMRSSMemory",
+    "ProcessTreePythonVMemory", "ProcessTreePythonRSSMemory", "ProcessTreeOtherVMemory",
+    "ProcessTreeOtherRSSMemory", "MinorGCCount", "MinorGCTime", "MajorGCCount", "MajorGCTime",
+    "TotalGCTime", "ConcurrentGCCount", "ConcurrentGCTime",
+};
+
+static uint32_t metric_name_id(struct apply_ctx *c, const char *k, size_t kl, size_t hint)
+{
+    size_t n = sizeof metric_names / sizeof *metric_names;
+    /* metrics come in the same order every time: try the expected slot first */
+    for (size_t j = 0; j < n; j++) {
+        size_t i = (hint + j) % n;
+        if (strlen(metric_names[i]) == kl && memcmp(metric_names[i], k, kl) == 0) {
+            if (!c->metric_name_ids[i]) c->metric_name_ids[i] = intern(c, k, kl);
+            return c->metric_name_ids[i];
+        }
+    }
+    return intern(c, k, kl);
+}
+
 void read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk)
 {
-    cj_iter it;
-    const char *k;
-    size_t kl;
-    cj_val v;
-    if (!cj_object_begin(metrics, &it)) return;
-    while (cj_object_next(&it, &k, &kl, &v)) {
+    cj_member mem[64];
+    size_t nm = cj_object_members(metrics, mem, 64);
+    for (size_t i = 0; i < nm && i < 64; i++) {
         int64_t x;
-        if (cj_int(v, &x)) peaks_max(c, pk, intern(c, k, kl), x);
+        if (cj_int(mem[i].val, &x)) peaks_max(c, pk, metric_name_id(c, mem[i].key, mem[i].klen, i), x);
     }
 }
 

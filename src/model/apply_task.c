@@ -182,10 +182,14 @@ static long task_row(struct apply_ctx *c, const struct task_event *e, const stru
     if (!a->time_base) a->time_base = a->start_ms ? a->start_ms : ti->launch;
     set_col(c, &t->launch_rel, row, ti->launch - a->time_base);
     if (ti->exec) {
-        struct clarity_executor *x = exec_get_or_add(c, ti->exec, ti->exec_len);
+        struct clarity_executor *x = NULL;
+        uint32_t row_e;
+        uint32_t id = intern_memo(c, &c->last_exec, ti->exec, ti->exec_len);
+        if (clarity_idmap_get(&a->exec_by_name, id, &row_e)) x = &a->execs[row_e];
+        else x = exec_get_or_add(c, ti->exec, ti->exec_len);
         if (x) set_col(c, &t->executor, row, x->id);
     }
-    if (ti->host) set_col(c, &t->host, row, intern(c, ti->host, ti->host_len));
+    if (ti->host) set_col(c, &t->host, row, intern_memo(c, &c->last_host, ti->host, ti->host_len));
     set_col(c, &t->locality, row, ti->loc ? locality_of(ti->loc, ti->loc_len) : CLARITY_LOC_UNKNOWN);
     set_col(c, &t->flags, row, ti->spec ? CLARITY_TF_SPECULATIVE : 0);
     return row;

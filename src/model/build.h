@@ -13,6 +13,10 @@ struct apply_ctx {
     uint32_t file;        /* string id of the file path */
     uint64_t line, offset;
     int failed;           /* set on out-of-memory */
+    /* string ids of the executor metric names Spark defines, interned on first use: these
+     * names repeat in every TaskEnd, and hashing them each time showed in profiles */
+    uint32_t metric_name_ids[32];
+    uint32_t last_host, last_exec; /* most recent task host / executor string ids */
 };
 
 /* Grows a (ptr, n, cap) array by one zeroed element; evaluates to the new element or NULL. */
@@ -22,6 +26,8 @@ struct apply_ctx {
 int grow_array(void **p, size_t *cap, size_t elem);
 
 uint32_t intern(struct apply_ctx *c, const char *s, size_t len);
+/* intern() with a one-entry memo, for strings that repeat from one event to the next. */
+uint32_t intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s, size_t len);
 uint32_t intern_val(struct apply_ctx *c, cj_val v);          /* string value; else 0 */
 uint32_t intern_key(struct apply_ctx *c, cj_val obj, const char *key);
 uint32_t intern_json(struct apply_ctx *c, cj_val v);         /* any value as minified JSON */
