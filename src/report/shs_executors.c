@@ -82,8 +82,17 @@ static void exec_write(struct jsonw *w, const struct shs_agg *g, const struct cl
     jsonw_kint(w, "failedTasks", x->failed);
     jsonw_kint(w, "completedTasks", x->completed);
     jsonw_kint(w, "totalTasks", x->total);
-    jsonw_kint(w, "totalDuration", x->duration);
-    jsonw_kint(w, "totalGCTime", x->gc);
+    /* SPARK-37493: at ApplicationEnd SHS sets the driver's totals to the application's
+     * duration and to its TotalGCTime executor-metric peak (0 when not logged) */
+    int64_t duration = x->duration, gc = x->gc;
+    if (e->is_driver && a->end_ms && a->start_ms) {
+        duration = a->end_ms - a->start_ms;
+        gc = 0;
+        for (size_t i = 0; i < e->peaks.n; i++)
+            if (!strcmp(clarity_app_str(a, e->peaks.p[i].name), "TotalGCTime")) gc = e->peaks.p[i].value;
+    }
+    jsonw_kint(w, "totalDuration", duration);
+    jsonw_kint(w, "totalGCTime", gc);
     jsonw_kint(w, "totalInputBytes", x->input);
     jsonw_kint(w, "totalShuffleRead", x->shuffle_read);
     jsonw_kint(w, "totalShuffleWrite", x->shuffle_write);
