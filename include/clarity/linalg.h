@@ -1,0 +1,21 @@
+/* Small dense linear algebra for the prediction models (a handful of columns, at most a few
+ * hundred rows). Matrices are row-major: A[i * cols + j]. Nothing here allocates more than
+ * it frees before returning; no global state. */
+#ifndef CLARITY_LINALG_H
+#define CLARITY_LINALG_H
+#include <stddef.h>
+
+/* Least squares min ||A x - b|| by Householder QR (never the normal equations: the design
+ * columns span many orders of magnitude). A column whose pivot falls below a relative
+ * tolerance is treated as dependent and its x set to 0 (the basic solution). Returns the
+ * numerical rank, or -1 when memory runs out. rnorm (may be NULL) gets ||A x - b||. */
+int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b, double *x,
+                      double *rnorm);
+
+/* Cholesky factor of a symmetric positive definite n x n matrix, in place (lower triangle).
+ * Returns 0, or -1 when the matrix is not numerically positive definite. */
+int clarity_cholesky(double *L, size_t n);
+/* Solves L L^T x = b with a factor from clarity_cholesky; x may alias b. */
+void clarity_cholesky_solve(const double *L, size_t n, const double *b, double *x);
+
+#endif
