@@ -1,0 +1,83 @@
+/* Stragglers and their causes (thesis 4.7; spec 003 section 2.3): per stage attempt, tasks
+ * whose inverse progress rate (runtime per input byte) is at least 1.5x the stage median, and
+ * which resource, had it taken no time in every task of the stage, would make them ordinary.
+ * Beyond the thesis: stragglers concentrated on one host or executor, and data skew. */
+#ifndef CLARITY_STRAGGLERS_H
+#define CLARITY_STRAGGLERS_H
+#include "clarity/groups.h"
+#include "clarity/taskcomp.h"
+
+#define CLARITY_STRAGGLER_FACTOR 1.5
+
+/* Causes, as bit numbers in the per-task flags. The first six are the thesis' (input read
+ * time is not in standard logs, so that cause can never be found and is only labelled). */
+enum clarity_scause {
+    CLARITY_SC_SCHED_DELAY, CLARITY_SC_SHUFFLE_READ, CLARITY_SC_SHUFFLE_WRITE, CLARITY_SC_GC,
+    CLARITY_SC_OUTPUT_SKEW, CLARITY_SC_FIRST_TASK,
+    CLARITY_SC_SLOW_HOST, CLARITY_SC_SLOW_EXECUTOR,
+    CLARITY_SC_COUNT
+};
+#define CLARITY_SC_THESIS_MASK 0x3fu
+#define CLARITY_SF_STRAGGLER (1u << 14)
+#define CLARITY_SF_SLOW_DATA (1u << 13)   /* runtime >= 1.5x median and input >= 1.5x median */
+const char *clarity_scause_name(int cause);     /* JSON key: "scheduler_delay", ... */
+const char *clarity_scause_label(int cause);    /* text: "scheduler delay", ... */
+
+struct clarity_stage_strag {
+    uint32_t stage;              /* stage attempt row */
+    size_t tasks, with_input;
+    const char *skipped;         /* why stragglers were not sought, NULL when they were */
+    double median_ipr;           /* ms per byte over tasks with input */
+    size_t stragglers, explained, explained_thesis;
+    size_t by_cause[CLARITY_SC_COUNT];
+    bool shuffle_input;          /* input = shuffle bytes read (else input bytes) */
+    /* slow host / executor: most of the stage's stragglers, at >= 2x the others' rate */
+    uint32_t slow_host, slow_executor;            /* string ids, 0 none */
+    size_t slow_host_stragglers, slow_host_tasks, slow_exec_stragglers, slow_exec_tasks;
+    /* data skew over tasks with input: max / median bytes and records */
+    double bytes_max_over_median, records_max_over_median;
+    size_t slow_tasks;           /* runtime >= 1.5x the median runtime */
+    size_t slow_tasks_more_data; /* ... that also had >= 1.5x the median input bytes or records */
+};
+
+/* Input a task's rate is measured against: shuffle bytes read if any, else input bytes. */
+int64_t clarity_task_input_bytes(const struct clarity_task_comp *c);
+
+/* One stage: all[idx[0..n-1]] are its successful attempts. flags[k] (for idx[k]) gets
+ * CLARITY_SF_* and a bit per cause; ratio (optional) gets ipr / median ipr (0 without input). */
+void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
+                              struct clarity_stage_strag *out, uint16_t *flags, double *ratio);
+
+/* Dolly's rule: a task slower than the stage's median rate runs at the median rate
+ * (input x median ipr); others, and tasks without input, keep their runtime. */
+void clarity_dolly_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *runtime);
+
+struct clarity_straggler_group {
+    int kind; int64_t id; size_t row;
+    size_t tasks, stages, stages_analyzed;
+    size_t stragglers, explained, explained_thesis;
+    size_t by_cause[CLARITY_SC_COUNT];
+};
+
+struct clarity_stragglers_result {
+    struct clarity_task_comps comps;
+    uint16_t *flags;             /* per comps.t[i] */
+    double *ratio;               /* per comps.t[i]: ipr / stage median ipr */
+    struct clarity_stage_strag *stages; size_t nstages;   /* stage attempts with tasks, by stage id */
+    struct clarity_straggler_group *groups; size_t ngroups;
+    size_t *top; size_t ntop;    /* comps indices of the slowest tasks, slowest first */
+};
+
+/* Every stage attempt of the application; groups of the kinds asked (CLARITY_GROUP_*);
+ * the top_n slowest successful attempts. Returns 0, or -1 on allocation failure. */
+int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t top_n,
+                               struct clarity_stragglers_result *out);
+void clarity_stragglers_free(struct clarity_stragglers_result *r);
+
+/* Runtimes of every task in comps under Dolly's rule, stage by stage (runtime[i] for
+ * comps->t[i]). Returns 0 or -1. */
+int clarity_dolly_runtimes(const struct clarity_task_comps *comps, double *runtime);
+/* Stage attempts' tasks: idx sorted by (stage, row); starts[s]..starts[s+1] per distinct stage. */
+int clarity_tasks_by_stage(const struct clarity_task_comps *comps, size_t **idx, size_t **starts, size_t *nstages);
+
+#endif

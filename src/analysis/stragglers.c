@@ -1,0 +1,262 @@
+/* Straggler detection and cause attribution within one stage attempt (thesis 4.7.3, with
+ * the details of the author's trace-analysis scripts). */
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/stragglers.h"
+
+static const char *const cause_names[CLARITY_SC_COUNT] = {
+    "scheduler_delay", "shuffle_read", "shuffle_write", "gc", "output_skew", "first_task", "slow_host", "slow_executor",
+};
+static const char *const cause_labels[CLARITY_SC_COUNT] = {
+    "scheduler delay", "shuffle read", "shuffle write", "GC", "output skew", "first task (JIT)", "slow host",
+    "slow executor",
+};
+const char *clarity_scause_name(int c) { return c >= 0 && c < CLARITY_SC_COUNT ? cause_names[c] : "?"; }
+const char *clarity_scause_label(int c) { return c >= 0 && c < CLARITY_SC_COUNT ? cause_labels[c] : "?"; }
+
+int64_t clarity_task_input_bytes(const struct clarity_task_comp *c)
+{
+    return c->shuffle_read_bytes > 0 ? c->shuffle_read_bytes : c->input_bytes > 0 ? c->input_bytes : 0;
+}
+
+/* 1.5 x m, less a relative epsilon so that a rate exactly at the threshold (by decimal
+ * arithmetic) counts as reaching it despite binary rounding: ">= threshold" is a straggler,
+ * "< threshold" is explained (spec 003 decision 6). */
+static double threshold(double m) { return CLARITY_STRAGGLER_FACTOR * m * (1 - 1e-9); }
+
+static double rate_without(const struct clarity_task_comp *c, int cause)
+{
+    double x = 0;
+    switch (cause) {
+    case CLARITY_SC_SCHED_DELAY: x = c->sched_delay_ms; break;
+    case CLARITY_SC_SHUFFLE_READ: x = c->fetch_wait_ms + c->local_read_ms; break;
+    case CLARITY_SC_SHUFFLE_WRITE: x = c->shuffle_write_ms; break;
+    case CLARITY_SC_GC: x = c->gc_ms; break;
+    default: break;
+    }
+    double r = c->runtime_ms - x;
+    return (r > 0 ? r : 0) / (double)clarity_task_input_bytes(c);
+}
+
+/* Median of f(task) over the tasks with input (those are the only ones rated). */
+static double median_over(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *buf,
+                          int cause)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_task_comp *c = &all[idx[k]];
+        if (clarity_task_input_bytes(c) > 0) buf[m++] = rate_without(c, cause);
+    }
+    return clarity_median_numpy(buf, m);
+}
+
+/* The host (or executor) holding most stragglers, if they cluster there: at least two, at
+ * least half of the stage's, and a straggler rate at least twice that of the other hosts. */
+static uint32_t concentrated(const struct clarity_task_comp *all, const size_t *idx, size_t n,
+                             const uint16_t *flags, bool by_host, size_t nstrag, size_t *s_out, size_t *n_out)
+{
+    uint32_t best = 0;
+    size_t best_s = 0, best_n = 0, distinct = 0;
+    uint32_t *seen = malloc((n ? n : 1) * sizeof *seen);
+    if (!seen) return 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_task_comp *c = &all[idx[k]];
+        if (clarity_task_input_bytes(c) <= 0) continue;
+        uint32_t key = by_host ? c->host : c->executor;
+        bool dup = false;
+        for (size_t q = 0; q < distinct && !dup; q++) dup = seen[q] == key;
+        if (dup) continue;
+        seen[distinct++] = key;
+        size_t s = 0, t = 0;
+        for (size_t r = k; r < n; r++) {
+            const struct clarity_task_comp *d = &all[idx[r]];
+            if (clarity_task_input_bytes(d) <= 0 || (by_host ? d->host : d->executor) != key) continue;
+            t++;
+            if (flags[r] & CLARITY_SF_STRAGGLER) s++;
+        }
+        if (s > best_s) { best = key; best_s = s; best_n = t; }
+    }
+    free(seen);
+    size_t rated = 0;
+    for (size_t k = 0; k < n; k++) rated += clarity_task_input_bytes(&all[idx[k]]) > 0;
+    if (distinct < 2 || best_s < 2 || 2 * best_s < nstrag) return 0;
+    double here = (double)best_s / (double)best_n;
+    double other = rated > best_n ? (double)(nstrag - best_s) / (double)(rated - best_n) : 0;
+    if (here < 2 * other) return 0;
+    *s_out = best_s;
+    *n_out = best_n;
+    return best;
+}
+
+static void data_skew(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *buf,
+                      struct clarity_stage_strag *out, uint16_t *flags)
+{
+    size_t m = 0;
+    double maxb = 0, maxr = 0;
+    for (size_t k = 0; k < n; k++) {
+        int64_t b = clarity_task_input_bytes(&all[idx[k]]);
+        if (b > 0) { buf[m++] = (double)b; if (b > maxb) maxb = (double)b; }
+    }
+    double medb = clarity_median_numpy(buf, m);
+    m = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_task_comp *c = &all[idx[k]];
+        int64_t r = c->shuffle_read_bytes > 0 ? c->shuffle_read_records : c->input_records;
+        if (r > 0) { buf[m++] = (double)r; if (r > maxr) maxr = (double)r; }
+    }
+    double medr = clarity_median_numpy(buf, m);
+    out->bytes_max_over_median = medb > 0 ? maxb / medb : 0;
+    out->records_max_over_median = medr > 0 ? maxr / medr : 0;
+    for (size_t k = 0; k < n; k++) buf[k] = all[idx[k]].runtime_ms;
+    double medt = clarity_median_numpy(buf, n);
+    if (n < 2 || medt <= 0) return;
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_task_comp *c = &all[idx[k]];
+        if (c->runtime_ms < threshold(medt)) continue;
+        out->slow_tasks++;
+        int64_t r = c->shuffle_read_bytes > 0 ? c->shuffle_read_records : c->input_records;
+        if ((medb > 0 && (double)clarity_task_input_bytes(c) >= threshold(medb)) ||
+            (medr > 0 && (double)r >= threshold(medr))) {
+            out->slow_tasks_more_data++;
+            flags[k] |= CLARITY_SF_SLOW_DATA;
+        }
+    }
+}
+
+struct hf { uint32_t host; int64_t finish; size_t k; };
+
+static int hf_cmp(const void *pa, const void *pb)
+{
+    const struct hf *a = pa, *b = pb;
+    if (a->host != b->host) return a->host < b->host ? -1 : 1;
+    return (a->finish > b->finish) - (a->finish < b->finish);
+}
+
+/* first[k]: launched before the first finish of any task of the stage on its host. */
+static void host_first_finish(const struct clarity_task_comp *all, const size_t *idx, size_t n, bool *first)
+{
+    struct hf *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return;
+    for (size_t k = 0; k < n; k++) v[k] = (struct hf){all[idx[k]].host, all[idx[k]].finish_ms, k};
+    qsort(v, n, sizeof *v, hf_cmp);
+    int64_t earliest = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (r == 0 || v[r].host != v[r - 1].host) earliest = v[r].finish;
+        first[v[r].k] = all[idx[v[r].k]].launch_ms < earliest;
+    }
+    free(v);
+}
+
+void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
+                              struct clarity_stage_strag *out, uint16_t *flags, double *ratio)
+{
+    memset(out, 0, sizeof *out);
+    out->tasks = n;
+    if (n) out->stage = all[idx[0]].stage;
+    for (size_t k = 0; k < n; k++) {
+        flags[k] = 0;
+        if (ratio) ratio[k] = 0;
+    }
+    double *buf = malloc((n ? n : 1) * sizeof *buf);
+    if (!buf) { out->skipped = "out of memory"; return; }
+    bool stage_shuffle = false;
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_task_comp *c = &all[idx[k]];
+        if (clarity_task_input_bytes(c) > 0) out->with_input++;
+        if (c->shuffle_read_bytes > 0) stage_shuffle = true;
+    }
+    out->shuffle_input = stage_shuffle;
+    data_skew(all, idx, n, buf, out, flags);
+    double med = median_over(all, idx, n, buf, -1);
+    out->median_ipr = med;
+    if (n == 0) out->skipped = "no successful task";
+    else if (out->with_input == 0) out->skipped = "no task read input or shuffle data";
+    else if (med <= 0) out->skipped = "the median task took 0 ms";
+    if (out->skipped) { free(buf); return; }
+
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_task_comp *c = &all[idx[k]];
+        if (clarity_task_input_bytes(c) <= 0) continue;
+        double r = rate_without(c, -1);
+        if (ratio) ratio[k] = r / med;
+        if (r >= threshold(med)) { flags[k] |= CLARITY_SF_STRAGGLER; out->stragglers++; }
+    }
+    if (out->stragglers) {
+        static const int simple[] = {CLARITY_SC_SCHED_DELAY, CLARITY_SC_SHUFFLE_READ, CLARITY_SC_SHUFFLE_WRITE,
+                                     CLARITY_SC_GC};
+        for (size_t q = 0; q < sizeof simple / sizeof *simple; q++) {
+            int cause = simple[q];
+            if (cause == CLARITY_SC_SHUFFLE_READ && !stage_shuffle) continue;   /* [R] */
+            double mx = median_over(all, idx, n, buf, cause);
+            for (size_t k = 0; k < n; k++)
+                if ((flags[k] & CLARITY_SF_STRAGGLER) &&
+                    rate_without(&all[idx[k]], cause) < threshold(mx))
+                    flags[k] |= 1u << cause;
+        }
+        /* Output skew: not a straggler by runtime per output byte (shuffle write + output). */
+        size_t m = 0;
+        for (size_t k = 0; k < n; k++) {
+            const struct clarity_task_comp *c = &all[idx[k]];
+            int64_t ob = c->shuffle_write_bytes + c->output_bytes;
+            if (ob > 0) buf[m++] = c->runtime_ms / (double)ob;
+        }
+        double mo = clarity_median_numpy(buf, m);
+        for (size_t k = 0; k < n; k++) {
+            const struct clarity_task_comp *c = &all[idx[k]];
+            int64_t ob = c->shuffle_write_bytes + c->output_bytes;
+            if ((flags[k] & CLARITY_SF_STRAGGLER) && ob > 0 &&
+                c->runtime_ms / (double)ob < threshold(mo))
+                flags[k] |= 1u << CLARITY_SC_OUTPUT_SKEW;
+        }
+        /* First task on its host (launched before any task of the stage finished there):
+         * JIT warm-up. Tested last, on stragglers nothing else explains, against the other
+         * first tasks' compute rate. */
+        bool *first = calloc(n ? n : 1, sizeof *first);
+        if (first) {
+            host_first_finish(all, idx, n, first);
+            m = 0;
+            for (size_t k = 0; k < n; k++) {
+                const struct clarity_task_comp *c = &all[idx[k]];
+                if (first[k] && clarity_task_input_bytes(c) > 0)
+                    buf[m++] = clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c);
+            }
+            double mf = clarity_median_numpy(buf, m);
+            for (size_t k = 0; k < n; k++) {
+                const struct clarity_task_comp *c = &all[idx[k]];
+                if ((flags[k] & CLARITY_SF_STRAGGLER) && !(flags[k] & CLARITY_SC_THESIS_MASK) && first[k] &&
+                    clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c) < threshold(mf))
+                    flags[k] |= 1u << CLARITY_SC_FIRST_TASK;
+            }
+            free(first);
+        }
+        out->slow_host = concentrated(all, idx, n, flags, true, out->stragglers, &out->slow_host_stragglers,
+                                      &out->slow_host_tasks);
+        out->slow_executor = concentrated(all, idx, n, flags, false, out->stragglers, &out->slow_exec_stragglers,
+                                          &out->slow_exec_tasks);
+        for (size_t k = 0; k < n; k++) {
+            if (!(flags[k] & CLARITY_SF_STRAGGLER)) continue;
+            const struct clarity_task_comp *c = &all[idx[k]];
+            if (out->slow_host && c->host == out->slow_host) flags[k] |= 1u << CLARITY_SC_SLOW_HOST;
+            if (out->slow_executor && c->executor == out->slow_executor) flags[k] |= 1u << CLARITY_SC_SLOW_EXECUTOR;
+            for (int q = 0; q < CLARITY_SC_COUNT; q++)
+                if (flags[k] & (1u << q)) out->by_cause[q]++;
+            if (flags[k] & CLARITY_SC_THESIS_MASK) out->explained_thesis++;
+            if (flags[k] & ((1u << CLARITY_SC_COUNT) - 1)) out->explained++;
+        }
+    }
+    free(buf);
+}
+
+void clarity_dolly_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *runtime)
+{
+    double *buf = malloc((n ? n : 1) * sizeof *buf);
+    double med = 0;
+    if (buf) med = median_over(all, idx, n, buf, -1);
+    free(buf);
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_task_comp *c = &all[idx[k]];
+        int64_t in = clarity_task_input_bytes(c);
+        runtime[k] = c->runtime_ms;
+        if (in > 0 && med > 0 && c->runtime_ms / (double)in > med) runtime[k] = (double)in * med;
+    }
+}

@@ -1,0 +1,133 @@
+/* Per-task time components from standard metrics (spec 003 section 1.4). */
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/taskcomp.h"
+
+static double clamp0(double v) { return v > 0 ? v : 0; }
+
+void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct clarity_task_comp *c)
+{
+    memset(c, 0, sizeof *c);
+    c->row = row;
+    c->stage = (uint32_t)clarity_icol_get(&a->tasks.stage, row);
+    c->host = (uint32_t)clarity_icol_get(&a->tasks.host, row);
+    c->executor = (uint32_t)clarity_icol_get(&a->tasks.executor, row);
+    c->launch_ms = clarity_task_launch_ms(a, row);
+    int64_t dur = clarity_icol_get(&a->tasks.duration, row);
+    if (dur < 0) { c->clamped = true; dur = 0; }   /* clock skew: the integrity report counts it */
+    c->finish_ms = c->launch_ms + dur;
+    c->runtime_ms = (double)dur;
+    int64_t gr = clarity_icol_get(&a->tasks.getting_result, row);
+    c->getting_result_ms = gr > 0 && gr <= dur ? (double)(dur - gr) : 0;
+    c->run_ms = clamp0((double)clarity_task_metric(a, row, CLARITY_TM_RUN_MS));
+    c->deser_ms = clamp0((double)clarity_task_metric(a, row, CLARITY_TM_DESER_MS));
+    c->result_ser_ms = clamp0((double)clarity_task_metric(a, row, CLARITY_TM_RESULT_SER_MS));
+    c->fetch_wait_ms = clamp0((double)clarity_task_metric(a, row, CLARITY_TM_SR_FETCH_WAIT_MS));
+    c->shuffle_write_ms = clamp0((double)clarity_task_metric(a, row, CLARITY_TM_SW_TIME_NS) / 1e6);
+    c->gc_ms = clamp0((double)clarity_task_metric(a, row, CLARITY_TM_GC_MS));
+    int64_t cpu = clarity_task_metric(a, row, CLARITY_TM_CPU_NS);
+    c->cpu_logged = cpu > 0;
+    c->cpu_ms = clamp0((double)cpu / 1e6);
+    c->deser_cpu_ms = clamp0((double)clarity_task_metric(a, row, CLARITY_TM_DESER_CPU_NS) / 1e6);
+    c->sched_delay_ms = clamp0(c->runtime_ms - c->run_ms - c->deser_ms - c->result_ser_ms - c->getting_result_ms);
+    if (c->cpu_logged)
+        c->unattributed_ms = clamp0(c->run_ms - c->cpu_ms - c->gc_ms - c->fetch_wait_ms - c->shuffle_write_ms);
+    c->input_bytes = clarity_task_metric(a, row, CLARITY_TM_INPUT_BYTES);
+    c->input_records = clarity_task_metric(a, row, CLARITY_TM_INPUT_RECORDS);
+    c->shuffle_read_bytes = clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES) +
+                            clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES);
+    c->shuffle_read_records = clarity_task_metric(a, row, CLARITY_TM_SR_RECORDS);
+    c->output_bytes = clarity_task_metric(a, row, CLARITY_TM_OUTPUT_BYTES);
+    c->shuffle_write_bytes = clarity_task_metric(a, row, CLARITY_TM_SW_BYTES);
+    c->has_fetch = c->shuffle_read_bytes > 0 || c->fetch_wait_ms > 0 ||
+                   clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BLOCKS) > 0 ||
+                   clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BLOCKS) > 0;
+    int loc = (int)clarity_icol_get(&a->tasks.locality, row);
+    c->data_local = loc == CLARITY_LOC_PROCESS_LOCAL || loc == CLARITY_LOC_NODE_LOCAL;
+    /* Metrics inside the run time that together exceed it: a reporting bug or unit mix-up. */
+    if (c->fetch_wait_ms + c->shuffle_write_ms > c->runtime_ms || c->gc_ms > c->runtime_ms ||
+        c->cpu_ms > c->runtime_ms + 1)
+        c->clamped = true;
+}
+
+int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = a->tasks.n;
+    out->t = malloc((n ? n : 1) * sizeof *out->t);
+    if (!out->t) return -1;
+    for (size_t i = 0; i < n; i++) {
+        int end = (int)clarity_icol_get(&a->tasks.end, i);
+        if (end != CLARITY_END_SUCCESS) {
+            if (end == CLARITY_END_RUNNING) out->without_end++;
+            else if (end == CLARITY_END_KILLED) out->killed++;
+            else if (end == CLARITY_END_OTHER || end == CLARITY_END_RESUBMITTED) out->other_end++;
+            else out->failed++;
+            continue;
+        }
+        struct clarity_task_comp *c = &out->t[out->n++];
+        clarity_task_comp_from_row(a, i, c);
+        if (clarity_task_flags(a, i) & CLARITY_TF_SPECULATIVE) out->speculative++;
+        if (c->cpu_logged) out->cpu_logged++;
+        if (c->clamped) out->clamped++;
+    }
+    return 0;
+}
+
+void clarity_task_comps_free(struct clarity_task_comps *c)
+{
+    free(c->t);
+    memset(c, 0, sizeof *c);
+}
+
+double clarity_task_compute_ms(const struct clarity_task_comp *c)
+{
+    double v = c->runtime_ms - c->sched_delay_ms - c->shuffle_write_ms - c->input_read_ms - c->output_write_ms -
+               (c->has_fetch ? c->fetch_wait_ms + c->local_read_ms : 0);
+    return clamp0(v);
+}
+
+static const char *const res_names[CLARITY_RES_COUNT] = {
+    "network", "disk", "shuffle_read", "shuffle_write", "gc", "scheduler_delay", "non_cpu", "stragglers",
+};
+
+const char *clarity_resource_name(enum clarity_resource r)
+{
+    return (unsigned)r < CLARITY_RES_COUNT ? res_names[r] : "?";
+}
+
+double clarity_task_without(const struct clarity_task_comp *c, enum clarity_resource r)
+{
+    double fetch = c->has_fetch ? c->fetch_wait_ms : 0, v = c->runtime_ms;
+    switch (r) {
+    case CLARITY_RES_NETWORK:
+        v -= c->output_write_ms + (!c->data_local ? c->input_read_ms : 0) + fetch;
+        break;
+    case CLARITY_RES_DISK:
+        v -= c->output_write_ms + c->shuffle_write_ms + c->input_read_ms + (c->has_fetch ? c->local_read_ms : 0) + fetch;
+        break;
+    case CLARITY_RES_SHUFFLE_READ: v -= fetch + c->local_read_ms; break;
+    case CLARITY_RES_SHUFFLE_WRITE: v -= c->shuffle_write_ms; break;
+    case CLARITY_RES_GC: v -= c->gc_ms; break;
+    case CLARITY_RES_SCHED_DELAY: v -= c->sched_delay_ms; break;
+    case CLARITY_RES_NON_CPU:
+        if (c->cpu_logged) v = c->cpu_ms + c->deser_cpu_ms;
+        break;
+    default: break;
+    }
+    if (v > c->runtime_ms) v = c->runtime_ms;
+    return clamp0(v);
+}
+
+static int dcmp(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+double clarity_median_numpy(double *v, size_t n)
+{
+    if (n == 0) return 0;
+    qsort(v, n, sizeof *v, dcmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
