@@ -1,5 +1,6 @@
 /* A streaming JSON writer for reports: correct escaping, optional pretty printing in the
- * style of the History Server (Jackson's default: `"key" : value`, two-space indent). */
+ * style of the History Server (Jackson's DefaultPrettyPrinter: `"key" : value`, objects
+ * indented two spaces per level, arrays on one line as `[ 1, 2 ]` and `[ {` ... `} ]`). */
 #ifndef CLARITY_JSONW_H
 #define CLARITY_JSONW_H
 #include <stdbool.h>
@@ -11,6 +12,8 @@ struct jsonw {
     bool pretty;
     int depth;
     bool first[64];      /* per depth: no element written yet */
+    bool is_array[64];   /* per depth: container kind */
+    int obj_depth;       /* open objects: Jackson indents by objects only */
     bool after_key;
 };
 

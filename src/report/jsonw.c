@@ -11,11 +11,10 @@ void jsonw_init(struct jsonw *w, FILE *out, bool pretty)
     w->first[0] = true;
 }
 
-static void indent(struct jsonw *w)
+static void newline_indent(struct jsonw *w, int levels)
 {
-    if (!w->pretty) return;
     fputc('\n', w->out);
-    for (int i = 0; i < w->depth; i++) fputs("  ", w->out);
+    for (int i = 0; i < levels; i++) fputs("  ", w->out);
 }
 
 /* Separator before a value or key at the current depth. */
@@ -26,9 +25,17 @@ static void before_value(struct jsonw *w)
         return;
     }
     if (w->depth == 0) return;
-    if (!w->first[w->depth]) fputc(',', w->out);
+    bool first = w->first[w->depth];
     w->first[w->depth] = false;
-    indent(w);
+    if (!w->pretty) {
+        if (!first) fputc(',', w->out);
+        return;
+    }
+    if (w->is_array[w->depth]) fputs(first ? " " : ", ", w->out);
+    else {
+        if (!first) fputc(',', w->out);
+        newline_indent(w, w->obj_depth);
+    }
 }
 
 static void open(struct jsonw *w, char c)
@@ -37,14 +44,19 @@ static void open(struct jsonw *w, char c)
     fputc(c, w->out);
     if (w->depth < 63) w->depth++;
     w->first[w->depth] = true;
+    w->is_array[w->depth] = c == '[';
+    if (c == '{') w->obj_depth++;
 }
 
 static void close_(struct jsonw *w, char c)
 {
     bool empty = w->first[w->depth];
+    if (c == '}') w->obj_depth--;
     if (w->depth > 0) w->depth--;
-    if (!empty) indent(w);
-    else if (w->pretty) fputc(' ', w->out);
+    if (w->pretty) {
+        if (c == ']' || empty) fputc(' ', w->out);
+        else newline_indent(w, w->obj_depth);
+    }
     fputc(c, w->out);
 }
 
@@ -95,6 +107,8 @@ void jsonw_int(struct jsonw *w, int64_t v)
     fprintf(w->out, "%lld", (long long)v);
 }
 
+/* Doubles as Java's Double.toString writes them (Jackson uses it): the shortest digits that
+ * read back the same, plain with at least one decimal in [1e-3, 1e7), else "1.5E7". */
 void jsonw_double(struct jsonw *w, double v)
 {
     before_value(w);
@@ -102,14 +116,26 @@ void jsonw_double(struct jsonw *w, double v)
         fputs("null", w->out);
         return;
     }
-    char buf[40];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
+    char buf[64];
+    double m = fabs(v);
+    if (v == 0 || (m >= 1e-3 && m < 1e7)) {
+        for (int d = 1; d <= 17; d++) {
+            snprintf(buf, sizeof buf, "%.*f", d, v);
+            if (strtod(buf, NULL) == v) break;
+        }
+        fputs(buf, w->out);
+        return;
+    }
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
         if (strtod(buf, NULL) == v) break;
     }
-    /* keep a decimal point so readers see a floating value, as Jackson prints 23.0 */
-    if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
-    fputs(buf, w->out);
+    snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+    char *e = strchr(buf, 'e');
+    int exp = atoi(e + 1);
+    *e = '\0';
+    fprintf(w->out, "%s%sE%d", buf, strchr(buf, '.') ? "" : ".0", exp);
 }
 
 void jsonw_bool(struct jsonw *w, bool v)
