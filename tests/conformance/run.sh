@@ -11,6 +11,11 @@ if [ ! -d "$HS" ] || [ ! -f "$HS/cases.tsv" ]; then
   summary; exit $?
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# The other expectation files were hand-edited upstream (odd spacing), carry hash-map key
+# order (stage "tasks"), or the copy's modification time (lastUpdated): field comparison only.
+BYTE_IDENTICAL="job_list_json_expectation.json one_job_json_expectation.json succeeded_job_list_json_expectation.json
+  executor_list_json_expectation.json stage_list_json_expectation.json failed_stage_list_json_expectation.json
+  job_list_from_multi_attempt_app_json_1__expectation.json"
 while IFS=$'\t' read -r expf url app logs name; do
   [ "$expf" = expectation_file ] && continue
   [ -n "$expf" ] || continue
@@ -24,6 +29,10 @@ while IFS=$'\t' read -r expf url app logs name; do
     fi
     if "$JSONCMP" "$HS/$expf" "$tmp/out.json" --ignore lastUpdated --ignore lastUpdatedEpoch >"$tmp/diff" 2>&1; then
       ok "$label"
+      # answers whose expected file is Jackson's own output must match it byte for byte
+      case " $BYTE_IDENTICAL " in *" $expf "*)
+        if cmp -s "$tmp/out.json" "$HS/$expf"; then ok "$label: byte-identical"; else bad "$label: not byte-identical"; fi ;;
+      esac
     else
       bad "$label: $(wc -l <"$tmp/diff") differences"; head -${DIFF_LINES:-8} "$tmp/diff" | sed 's/^/    /'
     fi
