@@ -13,9 +13,7 @@ fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # The other expectation files were hand-edited upstream (odd spacing), carry hash-map key
 # order (stage "tasks"), or the copy's modification time (lastUpdated): field comparison only.
-BYTE_IDENTICAL="job_list_json_expectation.json one_job_json_expectation.json succeeded_job_list_json_expectation.json
-  executor_list_json_expectation.json stage_list_json_expectation.json failed_stage_list_json_expectation.json
-  job_list_from_multi_attempt_app_json_1__expectation.json"
+BYTE_IDENTICAL="job_list_json_expectation.json one_job_json_expectation.json succeeded_job_list_json_expectation.json executor_list_json_expectation.json stage_list_json_expectation.json failed_stage_list_json_expectation.json job_list_from_multi_attempt_app_json_1__expectation.json"
 while IFS=$'\t' read -r expf url app logs name; do
   [ "$expf" = expectation_file ] && continue
   [ -n "$expf" ] || continue
