@@ -11,6 +11,8 @@ static const struct {
 } commands[] = {
     {"summary", cmd_summary, "jobs, stages, executors, SQL queries and an integrity report"},
     {"api", cmd_api, "Spark History Server REST v1 JSON for a path, from the logs alone"},
+    {"blocked", cmd_blocked, "what each resource (network, disk, GC, stragglers...) cost: blocked-time analysis"},
+    {"stragglers", cmd_stragglers, "stragglers per stage and their causes, slow hosts, data skew, slowest tasks"},
 };
 
 static void usage(FILE *o)

@@ -1,0 +1,121 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/commands.h"
+#include "clarity/explain_report.h"
+
+static void help(FILE *o)
+{
+    fprintf(o,
+            "usage: clarity stragglers [options] <log|dir>...\n\n"
+            "Stragglers and their causes (Ousterhout, thesis 4.7): per stage, tasks whose runtime per\n"
+            "input byte is at least 1.5x the stage's median, and what explains each one: scheduler\n"
+            "delay, shuffle read, shuffle write, GC, output skew, first task on its host (JIT), plus\n"
+            "stragglers clustered on one host or executor. Also data skew by bytes and records, the\n"
+            "explained fraction per job and SQL query, and the slowest tasks.\n\n"
+            "options:\n"
+            "  --top N         slowest tasks to list (default 10)\n"
+            "  --limit N       stage rows in text output (default 50, 0 = all)\n"
+            "  --json          machine-readable output (schema clarity.stragglers/1, docs/stragglers-json.md)\n"
+            "  --compact       with --json: one line, no indentation\n"
+            "  -o FILE         write to FILE instead of standard output\n"
+            "  -q, --quiet     no notes about skipped files on stderr\n"
+            "  -h, --help      this help\n\n"
+            "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
+}
+
+static bool whole(const char *s, size_t *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 0) return false;
+    *out = (size_t)v;
+    return true;
+}
+
+int cmd_stragglers(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"top", required_argument, 0, 't'},
+        {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    bool json = false, compact = false, quiet = false;
+    const char *outpath = NULL;
+    size_t top = 10;
+    struct stragglers_report_options ro = {.stage_limit = 50};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = true; break;
+        case 'c': compact = true; break;
+        case 'q': quiet = true; break;
+        case 'o': outpath = optarg; break;
+        case 't':
+            if (!whole(optarg, &top)) {
+                fprintf(stderr, "clarity stragglers: --top needs a whole number >= 0, not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'l':
+            if (!whole(optarg, &ro.stage_limit)) {
+                fprintf(stderr, "clarity stragglers: --limit needs a whole number >= 0, not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h': help(stdout); return EXIT_OK;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "clarity stragglers: no event log given\n\n");
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    struct loaded_set set;
+    int rc = load_all((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &set);
+    if (rc != EXIT_OK) {
+        loaded_set_free(&set);
+        return rc;
+    }
+    FILE *o = open_output(outpath);
+    if (!o) {
+        loaded_set_free(&set);
+        return EXIT_USAGE;
+    }
+    struct jsonw w;
+    if (json) {
+        jsonw_init(&w, o, !compact);
+        jsonw_obj_begin(&w);
+        jsonw_kstr(&w, "schema", "clarity.stragglers/1");
+        jsonw_key(&w, "applications");
+        jsonw_arr_begin(&w);
+    }
+    bool first = true;
+    int kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;
+    for (size_t i = 0; i < set.n; i++) {
+        const struct clarity_app *a = set.apps[i].app;
+        if (!a) continue;
+        struct clarity_stragglers_result r;
+        if (clarity_stragglers_analyze(a, kinds, top, &r)) {
+            fprintf(stderr, "clarity stragglers: out of memory analyzing %s\n", set.apps[i].src->path);
+            rc = EXIT_INPUT;
+            continue;
+        }
+        if (json) report_stragglers_json(&w, a, &r);
+        else {
+            if (!first) fputc('\n', o);
+            report_stragglers_text(o, a, &r, &ro);
+        }
+        first = false;
+        clarity_stragglers_free(&r);
+    }
+    if (json) {
+        jsonw_arr_end(&w);
+        jsonw_obj_end(&w);
+        jsonw_end(&w);
+    }
+    close_output(o);
+    loaded_set_free(&set);
+    return rc;
+}
