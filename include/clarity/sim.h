@@ -37,7 +37,9 @@ struct clarity_sim_task {
 int clarity_sim_peak_slots(const struct clarity_sim_task *t, size_t n);
 /* ceil(sum(finish - launch) / (max finish - min launch)); at least 1 when n > 0. */
 int clarity_sim_average_slots(const struct clarity_sim_task *t, size_t n);
-/* The rule above: peak for n <= 40, average for more. */
+/* Peak for n <= 40, average for more ([R]); but peak also when the stage ran in fewer than
+ * two waves (peak > n/2): one slow task then drags the average below the slots really held
+ * and the replay invents a second wave (up to 84% error on NDS q72 single-wave stages). */
 int clarity_sim_observed_slots(const struct clarity_sim_task *t, size_t n);
 
 /* Configured slots over [from, to]: the most executor cores alive at any instant of the

@@ -53,7 +53,9 @@ int clarity_sim_average_slots(const struct clarity_sim_task *t, size_t n)
 
 int clarity_sim_observed_slots(const struct clarity_sim_task *t, size_t n)
 {
-    return n > CLARITY_SIM_PEAK_MAX_TASKS ? clarity_sim_average_slots(t, n) : clarity_sim_peak_slots(t, n);
+    int peak = clarity_sim_peak_slots(t, n);
+    if (n <= CLARITY_SIM_PEAK_MAX_TASKS || (size_t)peak * 2 > n) return peak;
+    return clarity_sim_average_slots(t, n);
 }
 
 int clarity_sim_task_cpus(const struct clarity_app *a)

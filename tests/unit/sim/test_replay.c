@@ -114,3 +114,13 @@ Test(sim_replay, edges_no_nan_no_negative)
     cr_assert_float_eq(clarity_replay_plan_run(&p, NULL), 0, EPS);
     clarity_replay_plan_free(&p);
 }
+
+Test(sim_replay, single_wave_over_40_tasks_uses_peak)
+{
+    /* 60 tasks all launched at 0, one straggler: the average (ceil(sum/span)) would give
+     * fewer slots than tasks and invent a second wave; fewer than two waves -> peak */
+    struct clarity_sim_task t[60];
+    for (int i = 0; i < 60; i++) t[i] = (struct clarity_sim_task){0, i == 0 ? 100 : 50, 0, 0};
+    cr_assert_eq(clarity_sim_average_slots(t, 60), 31);
+    cr_assert_eq(clarity_sim_observed_slots(t, 60), 60);
+}
