@@ -1,0 +1,366 @@
+/* PERIDOT's model (spec 001 sections 3.2-3.6) and prediction, with the spec's decisions:
+ * groups by "submitted before any member completed", mean wave times, rho = sum P / sum D,
+ * ceil with an epsilon, mismatched references refused. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/peridot.h"
+
+void peridot_options_default(struct peridot_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->grouping = PERIDOT_GROUP_OVERLAP;
+    o->delta_ms = 50;
+    o->fixed = PERIDOT_FIXED_AUTO;
+    o->growth_threshold = 0.5;
+}
+
+const char *peridot_kind_name(enum peridot_group_kind k)
+{
+    switch (k) {
+    case PERIDOT_VARIABLE: return "variable";
+    case PERIDOT_FIXED: return "fixed";
+    case PERIDOT_FIXED_DATA_SCALED: return "fixed, data-scaled";
+    case PERIDOT_FIXED_WAVE_SCALED: return "fixed, wave-scaled";
+    }
+    return "?";
+}
+
+double peridot_waves(double tasks, double cores)
+{
+    if (!(tasks > 0) || !(cores > 0)) return 0;
+    double n = ceil(tasks / cores - 1e-9);   /* 12.000000000000002 / 12 is one wave */
+    return n < 1 ? 1 : n;
+}
+
+static int64_t stage_end(const struct peridot_stage *s, bool for_span)
+{
+    /* Grouping asks "had it completed?", the span asks "when did its last task finish?"
+     * (spec decisions 1 and 3); each falls back to the other. */
+    int64_t first = for_span ? s->last_finish_ms : s->complete_ms;
+    int64_t second = for_span ? s->complete_ms : s->last_finish_ms;
+    return first ? first : second;
+}
+
+static int cmp_submit(const void *pa, const void *pb)
+{
+    const struct peridot_stage *a = *(const struct peridot_stage *const *)pa, *b = *(const struct peridot_stage *const *)pb;
+    if (a->submit_ms != b->submit_ms) return a->submit_ms < b->submit_ms ? -1 : 1;
+    return (a->stage_id > b->stage_id) - (a->stage_id < b->stage_id);
+}
+static int cmp_id(const void *pa, const void *pb)
+{
+    const struct peridot_stage *a = *(const struct peridot_stage *const *)pa, *b = *(const struct peridot_stage *const *)pb;
+    return (a->stage_id > b->stage_id) - (a->stage_id < b->stage_id);
+}
+
+/* One reference cut into groups: ord holds its stages in group order (ids ascending inside a
+ * group), start[g] .. start[g + 1] the members of group g. */
+struct cut { const struct peridot_stage **ord; size_t *start; size_t ngroups; };
+
+static int cut_groups(const struct peridot_ref *r, const struct peridot_options *o, struct cut *c)
+{
+    c->ord = malloc(sizeof *c->ord * r->nstages);
+    c->start = malloc(sizeof *c->start * (r->nstages + 1));
+    if (!c->ord || !c->start) return -1;
+    for (size_t i = 0; i < r->nstages; i++) c->ord[i] = &r->stages[i];
+    qsort(c->ord, r->nstages, sizeof *c->ord, cmp_submit);
+    c->ngroups = 0;
+    int64_t first_submit = 0, min_end = 0;
+    for (size_t i = 0; i < r->nstages; i++) {
+        const struct peridot_stage *s = c->ord[i];
+        bool join;
+        if (i == 0) join = false;
+        else if (o->grouping == PERIDOT_GROUP_TOLERANCE) join = s->submit_ms - first_submit <= o->delta_ms;
+        else join = min_end == 0 || s->submit_ms < min_end;   /* 0: a member never ended */
+        int64_t e = stage_end(s, false);
+        if (!join) {
+            c->start[c->ngroups++] = i;
+            first_submit = s->submit_ms;
+            min_end = e;
+        } else if (e && (min_end == 0 ? false : e < min_end)) {
+            min_end = e;
+        }
+    }
+    c->start[c->ngroups] = r->nstages;
+    for (size_t g = 0; g < c->ngroups; g++)
+        qsort(c->ord + c->start[g], c->start[g + 1] - c->start[g], sizeof *c->ord, cmp_id);
+    return 0;
+}
+
+static void describe_group(const struct cut *c, size_t g, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    if (g >= c->ngroups) { snprintf(buf, cap, "(none)"); return; }
+    for (size_t i = c->start[g]; i < c->start[g + 1] && len + 1 < cap; i++) {
+        int w = snprintf(buf + len, cap - len, "%s%lld \"%.40s\"", i > c->start[g] ? ", " : "{",
+                         (long long)c->ord[i]->stage_id, c->ord[i]->name ? c->ord[i]->name : "");
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    if (len + 2 < cap) strcat(buf, "}");
+}
+
+static int match(const struct cut *a, const struct cut *b, const struct peridot_ref *ra, const struct peridot_ref *rb,
+                 struct clarity_error *err)
+{
+    size_t n = a->ngroups < b->ngroups ? a->ngroups : b->ngroups;
+    size_t g = 0;
+    for (; g < n; g++) {
+        size_t na = a->start[g + 1] - a->start[g], nb = b->start[g + 1] - b->start[g];
+        if (na != nb) break;
+        bool same = true;
+        for (size_t k = 0; k < na && same; k++) {
+            const struct peridot_stage *x = a->ord[a->start[g] + k], *y = b->ord[b->start[g] + k];
+            same = x->stage_id == y->stage_id && !strcmp(x->name ? x->name : "", y->name ? y->name : "");
+        }
+        if (!same) break;
+    }
+    if (g == n && a->ngroups == b->ngroups) return 0;
+    char da[200], db[200];
+    describe_group(a, g, da, sizeof da);
+    describe_group(b, g, db, sizeof db);
+    return clarity_error_set(err, CLARITY_EFORMAT, rb->label, 0, 0,
+                             "the references do not run the same stages: %zu vs %zu stage groups; group %zu is %s in %s "
+                             "but %s here (PERIDOT needs the same DAG at every size)",
+                             a->ngroups, b->ngroups, g + 1, da, ra->label ? ra->label : "the first reference", db);
+}
+
+static double elasticity(const struct peridot_model *m, const struct peridot_group *g)
+{
+    double dmin = m->data[0], dmax = m->data[0];
+    for (size_t r = 1; r < m->nrefs; r++) {
+        if (m->data[r] < dmin) dmin = m->data[r];
+        if (m->data[r] > dmax) dmax = m->data[r];
+    }
+    if (dmax < dmin * 1.01) return NAN;
+    double mx = 0, my = 0, sxy = 0, sxx = 0;
+    for (size_t r = 0; r < m->nrefs; r++) {
+        if (!(g->span_ms[r] > 0)) return NAN;
+        mx += log(m->data[r]) / (double)m->nrefs;
+        my += log(g->span_ms[r]) / (double)m->nrefs;
+    }
+    for (size_t r = 0; r < m->nrefs; r++) {
+        double x = log(m->data[r]) - mx;
+        sxy += x * (log(g->span_ms[r]) - my);
+        sxx += x * x;
+    }
+    return sxy / sxx;
+}
+
+/* fixed_app: no group's partition count changed although the data size did, so the counts
+ * are set by configuration (spark.default.parallelism, an explicit repartition) and every
+ * multi-task group reads more per task as the data grows. */
+static void classify(struct peridot_model *m, struct peridot_group *g, const struct peridot_options *o, bool fixed_app)
+{
+    size_t R = m->nrefs;
+    bool variable = false;
+    for (size_t r = 1; r < R; r++) variable |= g->tasks[r] != g->tasks[0];
+    for (size_t r = 0; r < R; r++) g->waves[r] = peridot_waves((double)g->tasks[r], m->cores[r]);
+    g->elasticity = elasticity(m, g);
+    double wsum = 0, psum = 0, dsum = 0, usum = 0;
+    for (size_t r = 0; r < R; r++) {
+        double w = g->waves[r] > 0 ? g->span_ms[r] / g->waves[r] : 0;
+        wsum += w;
+        usum += g->tasks[r] > 0 ? w / (m->data[r] / (double)g->tasks[r]) : 0;
+        psum += (double)g->tasks[r];
+        dsum += m->data[r];
+    }
+    g->wave_ms = wsum / (double)R;
+    if (variable) {
+        g->kind = PERIDOT_VARIABLE;
+        g->rho = psum / dsum;
+        m->nvariable++;
+        return;
+    }
+    bool grew = !isnan(g->elasticity) &&
+                (o->fixed == PERIDOT_FIXED_DATA ||
+                 (o->fixed == PERIDOT_FIXED_AUTO && (g->elasticity >= o->growth_threshold || (fixed_app && g->tasks[0] > 1))));
+    if (grew) {
+        g->kind = PERIDOT_FIXED_DATA_SCALED;
+        g->unit_wave_ms = usum / (double)R;
+        m->ndata_scaled++;
+    } else if (o->scale_fixed && g->tasks[0] > 1) {
+        g->kind = PERIDOT_FIXED_WAVE_SCALED;
+        m->nwave_scaled++;
+    } else {
+        g->kind = PERIDOT_FIXED;
+        m->nfixed++;
+    }
+}
+
+int peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct peridot_options *o,
+                struct peridot_model *out, struct clarity_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (nrefs < 2 || nrefs > PERIDOT_MAX_REFS)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "PERIDOT needs 2 to %d reference runs, not %zu",
+                                 PERIDOT_MAX_REFS, nrefs);
+    out->nrefs = nrefs;
+    for (size_t r = 0; r < nrefs; r++) {
+        if (!(refs[r].data_size > 0))
+            return clarity_error_set(err, CLARITY_EUSAGE, refs[r].label, 0, 0,
+                                     "data size unknown (the log has no input bytes): give --ref-size");
+        if (!(refs[r].cores > 0))
+            return clarity_error_set(err, CLARITY_EUSAGE, refs[r].label, 0, 0,
+                                     "core count unknown (the log has no executors): give --ref-cores");
+        out->data[r] = refs[r].data_size;
+        out->cores[r] = refs[r].cores;
+        out->total_ms[r] = (double)refs[r].total_ms;
+    }
+    struct cut cuts[PERIDOT_MAX_REFS] = {0};
+    int rc = CLARITY_OK;
+    for (size_t r = 0; r < nrefs && rc == CLARITY_OK; r++)
+        if (cut_groups(&refs[r], o, &cuts[r]) < 0) rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t r = 1; r < nrefs && rc == CLARITY_OK; r++) rc = match(&cuts[0], &cuts[r], &refs[0], &refs[r], err);
+    if (rc == CLARITY_OK) {
+        size_t ng = cuts[0].ngroups, ns = refs[0].nstages;
+        out->groups = calloc(ng, sizeof *out->groups);
+        out->members = malloc(sizeof *out->members * ns);
+        out->member_names = malloc(sizeof *out->member_names * ns);
+        if (!out->groups || !out->members || !out->member_names)
+            rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+        else {
+            out->ngroups = ng;
+            out->nmembers = ns;
+            for (size_t i = 0; i < ns; i++) {
+                out->members[i] = cuts[0].ord[i]->stage_id;
+                out->member_names[i] = cuts[0].ord[i]->name;
+            }
+        }
+    }
+    if (rc == CLARITY_OK) {
+        bool fixed_app = true, sizes_differ = false;
+        for (size_t r = 1; r < nrefs; r++) sizes_differ |= fabs(out->data[r] / out->data[0] - 1) > 0.01;
+        for (size_t gi = 0; gi < out->ngroups; gi++) {
+            struct peridot_group *g = &out->groups[gi];
+            g->first = cuts[0].start[gi];
+            g->n = cuts[0].start[gi + 1] - g->first;
+            for (size_t r = 0; r < nrefs; r++) {
+                int64_t lo = INT64_MAX, hi = 0;
+                for (size_t k = cuts[r].start[gi]; k < cuts[r].start[gi + 1]; k++) {
+                    const struct peridot_stage *s = cuts[r].ord[k];
+                    g->tasks[r] += s->num_tasks;
+                    if (s->submit_ms < lo) lo = s->submit_ms;
+                    if (stage_end(s, true) > hi) hi = stage_end(s, true);
+                }
+                g->span_ms[r] = hi > lo ? (double)(hi - lo) : 0;
+                if (g->tasks[r] != g->tasks[0]) fixed_app = false;
+            }
+        }
+        out->fixed_partitions = fixed_app && sizes_differ;
+        for (size_t gi = 0; gi < out->ngroups; gi++) classify(out, &out->groups[gi], o, out->fixed_partitions);
+        for (size_t r = 0; r < nrefs; r++) {
+            double f = out->total_ms[r];
+            for (size_t gi = 0; gi < out->ngroups; gi++)
+                if (out->groups[gi].kind != PERIDOT_FIXED) f -= out->groups[gi].span_ms[r];
+            out->fixed_ms[r] = f;
+            out->fixed_hat_ms += f / (double)nrefs;
+        }
+        out->all_fixed = out->nvariable == 0 && out->ndata_scaled == 0;
+        out->negative_fixed = out->fixed_hat_ms < 0;
+        /* spec decision 13: user sizes against the logs' input bytes */
+        bool all_bytes = true;
+        for (size_t r = 0; r < nrefs; r++) all_bytes &= refs[r].input_bytes > 0;
+        if (all_bytes)
+            for (size_t r = 1; r < nrefs; r++) {
+                double a = refs[r].data_size / refs[0].data_size;
+                double b = (double)refs[r].input_bytes / (double)refs[0].input_bytes;
+                if (fabs(a / b - 1) > 0.10) out->size_ratio_mismatch = true;
+            }
+    }
+    for (size_t r = 0; r < nrefs; r++) {
+        free(cuts[r].ord);
+        free(cuts[r].start);
+    }
+    if (rc != CLARITY_OK) peridot_model_free(out);
+    return rc;
+}
+
+void peridot_model_free(struct peridot_model *m)
+{
+    free(m->groups);
+    free(m->members);
+    free(m->member_names);
+    m->groups = NULL;
+    m->members = NULL;
+    m->member_names = NULL;
+}
+
+int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    out->data_size = data_size;
+    out->cores = cores;
+    out->groups = calloc(m->ngroups ? m->ngroups : 1, sizeof *out->groups);
+    if (!out->groups) return -1;
+    for (size_t gi = 0; gi < m->ngroups; gi++) {
+        const struct peridot_group *g = &m->groups[gi];
+        struct peridot_group_pred *p = &out->groups[gi];
+        switch (g->kind) {
+        case PERIDOT_VARIABLE:
+            p->tasks = data_size * g->rho;                       /* Eq. 3 */
+            p->waves = peridot_waves(p->tasks, cores);           /* Eq. 1 */
+            p->wave_ms = g->wave_ms;
+            p->span_ms = p->waves * p->wave_ms;                  /* Eq. 2 */
+            out->variable_ms += p->span_ms;
+            break;
+        case PERIDOT_FIXED_DATA_SCALED:
+            p->tasks = (double)g->tasks[0];
+            p->waves = peridot_waves(p->tasks, cores);
+            p->wave_ms = g->unit_wave_ms * data_size / p->tasks; /* more data per task */
+            p->span_ms = p->waves * p->wave_ms;
+            out->scaled_fixed_ms += p->span_ms;
+            break;
+        case PERIDOT_FIXED_WAVE_SCALED:
+            p->tasks = (double)g->tasks[0];
+            p->waves = peridot_waves(p->tasks, cores);
+            p->wave_ms = g->wave_ms;
+            p->span_ms = p->waves * p->wave_ms;
+            out->scaled_fixed_ms += p->span_ms;
+            break;
+        case PERIDOT_FIXED: {
+            /* inside F_hat; shown for reference only */
+            double s = 0;
+            for (size_t r = 0; r < m->nrefs; r++) s += g->span_ms[r] / (double)m->nrefs;
+            p->tasks = (double)g->tasks[0];
+            p->span_ms = s;
+            break;
+        }
+        }
+    }
+    out->total_ms = out->variable_ms + out->scaled_fixed_ms + m->fixed_hat_ms;   /* Eq. 4 */
+    return 0;
+}
+
+void peridot_prediction_free(struct peridot_prediction *p)
+{
+    free(p->groups);
+    p->groups = NULL;
+}
+
+double peridot_ideal_scaling_ref(const struct peridot_model *m, size_t ref, double data_size, double cores)
+{
+    return m->total_ms[ref] * (data_size / m->data[ref]) * (m->cores[ref] / cores);
+}
+
+double peridot_ideal_scaling(const struct peridot_model *m, double data_size, double cores)
+{
+    double s = 0;
+    for (size_t r = 0; r < m->nrefs; r++) s += peridot_ideal_scaling_ref(m, r, data_size, cores);
+    return s / (double)m->nrefs;
+}
+
+double peridot_mape(const double *predicted, const double *actual, const bool *is_ref, size_t n)
+{
+    double s = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((is_ref && is_ref[i]) || actual[i] == 0) continue;
+        s += fabs(predicted[i] - actual[i]) / fabs(actual[i]);
+        k++;
+    }
+    return k ? 100 * s / (double)k : NAN;
+}

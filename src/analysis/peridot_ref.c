@@ -1,0 +1,115 @@
+/* PERIDOT's view of one reference log: stage records (spec 001 section 3.1), T, cores and
+ * input bytes. Works on logs with only application, job and stage events: a stage's end is
+ * then its completion time. */
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/aggregate.h"
+#include "clarity/peridot.h"
+
+static struct peridot_stage *find(struct peridot_stage *s, size_t n, int64_t id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i].stage_id == id) return &s[i];
+    return NULL;
+}
+
+static double task_cpus(const struct clarity_app *a)
+{
+    for (size_t i = 0; i < a->spark_props.n; i++)
+        if (!strcmp(clarity_app_str(a, a->spark_props.p[i].k), "spark.task.cpus")) {
+            double v = atof(clarity_app_str(a, a->spark_props.p[i].v));
+            return v >= 1 ? v : 1;
+        }
+    return 1;
+}
+
+/* Task slots alive when the first stage was submitted (spec decision 5). */
+static void infer_cores(const struct clarity_app *a, int64_t t0, int64_t t1, struct peridot_ref *r)
+{
+    double cores = 0;
+    for (size_t i = 0; i < a->nexecs; i++) {
+        const struct clarity_executor *e = &a->execs[i];
+        if (e->is_driver || e->total_cores <= 0) continue;
+        bool alive = (!e->add_ms || e->add_ms <= t0) && (!e->remove_ms || e->remove_ms > t0);
+        if (alive) cores += e->total_cores;
+        if ((e->add_ms > t0 && e->add_ms < t1) || (e->remove_ms > t0 && e->remove_ms < t1)) r->cores_changed = true;
+    }
+    if (cores > 0) {
+        r->cores = cores / task_cpus(a);
+        r->cores_from = PERIDOT_FROM_LOG;
+    }
+}
+
+int peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, struct clarity_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->label = a->source_path;
+    out->size_from = out->cores_from = PERIDOT_UNKNOWN;
+    if (!a->start_ms)
+        return clarity_error_set(err, CLARITY_EFORMAT, a->source_path, 0, 0, "no ApplicationStart: the run's time is unknown");
+    out->total_ms = clarity_app_duration_ms(a);
+    out->time_from_last_event = !a->end_ms;
+    out->stages = calloc(a->nstages ? a->nstages : 1, sizeof *out->stages);
+    if (!out->stages) return clarity_error_set(err, CLARITY_ENOMEM, a->source_path, 0, 0, "out of memory");
+    for (size_t i = 0; i < a->nstages; i++) {
+        const struct clarity_stage *s = &a->stages[i];
+        /* skipped stages (shuffle output reused) have no submission time or no tasks */
+        if (s->status == CLARITY_STAGE_SKIPPED || !s->submit_ms || s->num_tasks <= 0) continue;
+        struct peridot_stage *p = find(out->stages, out->nstages, s->stage_id);
+        if (!p) {
+            p = &out->stages[out->nstages++];
+            p->stage_id = s->stage_id;
+            p->name = clarity_app_str(a, s->name);
+            p->submit_ms = s->submit_ms;
+        }
+        p->attempts++;
+        if (s->submit_ms < p->submit_ms) p->submit_ms = s->submit_ms;
+        if (s->complete_ms > p->complete_ms) p->complete_ms = s->complete_ms;
+        /* A retry's Number of Tasks counts only the partitions it recomputed; the first
+         * attempt's is the stage's partition count. */
+        if (s->num_tasks > p->num_tasks) p->num_tasks = s->num_tasks;
+    }
+    if (!out->nstages) {
+        peridot_ref_free(out);
+        return clarity_error_set(err, CLARITY_EFORMAT, a->source_path, 0, 0, "no stage with tasks and a submission time");
+    }
+    for (size_t i = 0; i < out->nstages; i++)
+        if (out->stages[i].attempts > 1) out->multi_attempt_stages++;
+    /* last successful task finish per stage; failed, killed and running attempts do not count */
+    out->no_task_events = a->tasks.n == 0;
+    for (size_t t = 0; t < a->tasks.n; t++) {
+        int64_t fl = clarity_task_flags(a, t);
+        if (!(fl & CLARITY_TF_ENDED) || (fl & (CLARITY_TF_FAILED | CLARITY_TF_KILLED))) continue;
+        int64_t row = clarity_task_get(a, &a->tasks.stage, t);
+        if (row < 0 || (size_t)row >= a->nstages) continue;
+        struct peridot_stage *p = find(out->stages, out->nstages, a->stages[row].stage_id);
+        int64_t f = clarity_task_finish_ms(a, t);
+        if (p && f > p->last_finish_ms) p->last_finish_ms = f;
+    }
+    int64_t t0 = out->stages[0].submit_ms, t1 = 0;
+    for (size_t i = 0; i < out->nstages; i++) {
+        if (out->stages[i].submit_ms < t0) t0 = out->stages[i].submit_ms;
+        if (out->stages[i].complete_ms > t1) t1 = out->stages[i].complete_ms;
+    }
+    infer_cores(a, t0, t1, out);
+    struct clarity_app_totals tot;
+    if (a->tasks.n && clarity_totals_compute(a, &tot) == CLARITY_OK) {
+        /* the largest single stage input: one full pass over the data, whatever the number
+         * of passes (iterations re-read cached input) */
+        for (size_t i = 0; i < a->nstages; i++)
+            if (tot.stage[i].input_bytes > out->input_bytes) out->input_bytes = tot.stage[i].input_bytes;
+        clarity_totals_free(&tot);
+    }
+    if (out->input_bytes > 0) {
+        out->data_size = (double)out->input_bytes;
+        out->size_from = PERIDOT_FROM_LOG;
+    }
+    return CLARITY_OK;
+}
+
+void peridot_ref_free(struct peridot_ref *r)
+{
+    free(r->stages);
+    r->stages = NULL;
+    r->nstages = 0;
+}
