@@ -43,7 +43,7 @@ static long refill(struct line_reader *r, struct clarity_error *err)
     return n;
 }
 
-enum line_status line_reader_next(struct line_reader *r, const char **line, size_t *len,
+enum line_status line_reader_next(struct line_reader *r, char **line, size_t *len,
                                   struct clarity_error *err)
 {
     size_t scanned = r->start;

@@ -171,6 +171,16 @@ void peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int
     p->value = v;
 }
 
+/* Metrics arrive in the same order every time, so the i-th one is usually at slot i. */
+static void peaks_max_at(struct apply_ctx *c, struct clarity_peaks *pk, size_t hint, uint32_t name, int64_t v)
+{
+    if (hint < pk->n && pk->p[hint].name == name) {
+        if (v > pk->p[hint].value) pk->p[hint].value = v;
+        return;
+    }
+    peaks_max(c, pk, name, v);
+}
+
 /* ExecutorMetricType names (eventlog-format.md 2.9); the set is open, others are interned. */
 static const char *const metric_names[] = {
     "JVMHeapMemory", "JVMOffHeapMemory", "OnHeapExecutionMemory", "OffHeapExecutionMemory",
@@ -201,7 +211,7 @@ void read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk)
     size_t nm = cj_object_members(metrics, mem, 64);
     for (size_t i = 0; i < nm && i < 64; i++) {
         int64_t x;
-        if (cj_int(mem[i].val, &x)) peaks_max(c, pk, metric_name_id(c, mem[i].key, mem[i].klen, i), x);
+        if (cj_int(mem[i].val, &x)) peaks_max_at(c, pk, i, metric_name_id(c, mem[i].key, mem[i].klen, i), x);
     }
 }
 

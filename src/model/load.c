@@ -98,12 +98,55 @@ static void count_unknown(struct apply_ctx *c, const char *name, size_t n)
     in->unknown_counts[in->nunknown_events - 1] = 1;
 }
 
-static void apply_line(struct apply_ctx *c, cj_parser *p, const char *line, size_t len, bool cut)
+/* When task accumulables are not wanted, their array (about a third of a TaskEnd line) is
+ * blanked before parsing, so simdjson does not build it. Only for Spark 3.0+ logs: earlier
+ * ones keep the peak execution memory only there. */
+static bool spark3_or_later(const struct clarity_app *a)
+{
+    const char *v = clarity_app_str(a, a->spark_version);
+    return v[0] >= '3' && v[0] <= '9' && v[1] == '.';
+}
+
+/* "Accumulables" is the last key of Task Info, so its array ends where Task Info ends and the
+ * next TaskEnd key begins. Returns the array's [open, close] bytes, or false. The marker cannot
+ * occur inside a string (its quote would be escaped); should a future writer put it elsewhere,
+ * the blanked line would not parse and the caller restores it. */
+static bool find_task_accumulables(const char *line, size_t len, size_t *open, size_t *close)
+{
+    static const char ev[] = "{\"Event\":\"SparkListenerTaskEnd\"";
+    static const char key[] = "\"Accumulables\":[";
+    static const char end[] = "]},\"Task ";
+    if (len < sizeof ev || memcmp(line, ev, sizeof ev - 1) != 0) return false;
+    const char *k = memmem(line, len, key, sizeof key - 1);
+    if (!k) return false;
+    *open = (size_t)(k - line) + sizeof key - 2;
+    const char *e = memmem(line + *open, len - *open, end, sizeof end - 1);
+    if (!e) return false;
+    *close = (size_t)(e - line);
+    return *close > *open + 1;
+}
+
+static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut)
 {
     struct clarity_integrity *in = &c->app->integrity;
     cj_val root;
     const char *why;
-    if (cj_parse(p, line, len, &root, &why) != 0) {
+    size_t open, close;
+    char *saved = NULL;
+    if (!c->opt->keep_task_accumulables && spark3_or_later(c->app) && find_task_accumulables(line, len, &open, &close)) {
+        saved = malloc(close - open - 1);
+        if (saved) {
+            memcpy(saved, line + open + 1, close - open - 1);
+            memset(line + open + 1, ' ', close - open - 1);
+        }
+    }
+    int rc = cj_parse(p, line, len, &root, &why);
+    if (rc != 0 && saved) {
+        memcpy(line + open + 1, saved, close - open - 1);
+        rc = cj_parse(p, line, len, &root, &why);
+    }
+    free(saved);
+    if (rc != 0) {
         if (cut) {
             in->truncated = true;
             problem(c, "log ends inside this line (%zu bytes): truncated", len);
@@ -145,7 +188,7 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         clarity_decoder_close(d);
         return;
     }
-    const char *line;
+    char *line;
     size_t len;
     bool header = false;
     uint64_t events_before = a->integrity.events;
