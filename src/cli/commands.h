@@ -13,6 +13,8 @@ int cmd_summary(int argc, char **argv);
 int cmd_api(int argc, char **argv);
 int cmd_blocked(int argc, char **argv);
 int cmd_stragglers(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_ernest(int argc, char **argv);
 
 /* Resolved and loaded applications, in source order; a failed load keeps its error. */
 struct loaded_app {

@@ -13,6 +13,8 @@ static const struct {
     {"api", cmd_api, "Spark History Server REST v1 JSON for a path, from the logs alone"},
     {"blocked", cmd_blocked, "what each resource (network, disk, GC, stragglers...) cost: blocked-time analysis"},
     {"stragglers", cmd_stragglers, "stragglers per stage and their causes, slow hosts, data skew, slowest tasks"},
+    {"predict", cmd_predict, "time at a new data size and core count from two small runs (PERIDOT)"},
+    {"ernest", cmd_ernest, "Ernest: which small runs to make, fit, predict, choose machines for a deadline"},
 };
 
 static void usage(FILE *o)

@@ -1,0 +1,458 @@
+/* clarity ernest design|fit|predict|choose: Ernest (NSDI'16) on event logs or a CSV. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/commands.h"
+#include "cli/predict_args.h"
+#include "clarity/aggregate.h"
+#include "clarity/ernest_csv.h"
+#include "clarity/ernest_report.h"
+#include "clarity/peridot.h"
+#include "event/json.h"
+
+#define MAXT 256
+
+static void help(FILE *o)
+{
+    fprintf(o,
+            "usage: clarity ernest design [options]\n"
+            "       clarity ernest fit LOG...|FILE.csv [options]\n"
+            "       clarity ernest predict MODEL --machines LIST --scale LIST [--actual LOG]\n"
+            "       clarity ernest choose MODEL --scale S --deadline T [--price-per-machine-hour P]\n\n"
+            "Ernest (Venkataraman et al., NSDI'16): time(s, m) = t0 + t1 s/m + t2 log m + t3 m, t >= 0,\n"
+            "fitted by non-negative least squares to a few small runs (s = data scale, m = machines).\n"
+            "Every fit reports its training points and leave-one-out cross-validation error.\n"
+            "MODEL is a model.json written by `fit -o`, a CSV, or event logs.\n\n"
+            "design (which small runs to make; defaults as Ernest's reference code):\n"
+            "  --machines A-B         machine counts to consider (default 1-16)\n"
+            "  --scale A-B            data scales to consider, e.g. 0.01-0.1 (fractions of the input)\n"
+            "  --parts A-B --total-parts N   scales as partition counts A..B of N, keeping only runs\n"
+            "                         with at least one partition per core\n"
+            "  --cores-per-machine C  for that filter (default 2)\n"
+            "  --points N             scales between the ends (default 20)\n"
+            "  --budget B             total cost, 1 = the smallest run on one machine (default 20)\n"
+            "  --threshold L          run the candidates with weight > L (default 0.3)\n"
+            "  --powers-of-two        machine counts 1, 2, 4, ... only\n"
+            "  --no-normalize         do not divide features by the candidates' means\n"
+            "fit:\n"
+            "  CSV lines machines,scale,seconds ('#' comments and a header are skipped); or event logs:\n"
+            "  machines = executor hosts (or --machines-per-log N), seconds = application time,\n"
+            "  scale = the largest stage input / --full-size (default 1G: scale in GB)\n"
+            "  --terms LIST           extra terms: sqrt(m), s^2/m, n*log(n)^2/m (with --rows N), s\n"
+            "  --max-loo-error PCT    flag a poor fit above this median left-out error (default 10)\n"
+            "predict:\n"
+            "  --machines LIST --scale LIST   every pair is predicted\n"
+            "  --actual LOG           compare with a real run (its machines and scale from the log\n"
+            "                         unless one --machines and --scale are given)\n"
+            "choose:\n"
+            "  --scale S --deadline T (e.g. 30m, 2h, 90s)   fewest machines meeting the deadline\n"
+            "  --price-per-machine-hour P   the cheapest instead; --hourly bills whole hours\n"
+            "  --machines A-B         candidates (default 1-64)\n"
+            "  --margin X             required headroom, e.g. 0.15 (default: the max LOOCV error)\n"
+            "common:\n"
+            "  --json                 clarity.ernest/1 (docs/ernest-json.md); --compact one line\n"
+            "  -o FILE                write to FILE (fit -o model.json --json saves a model)\n"
+            "  -q, --quiet; -h, --help\n\n"
+            "exit codes: 0 ok, 2 usage, 3 unreadable input or no usable training points\n");
+}
+
+struct eopts {
+    const char *sub;
+    const char *outpath, *actual;
+    bool json, compact, quiet, hourly, pow2, no_norm;
+    const char *terms_list;
+    double rows, full_size, loo_threshold, budget, threshold, total_parts, deadline, price, margin;
+    int points, cores_per_machine, mlo, mhi, machines_per_log;
+    bool have_mrange, have_srange, have_parts;
+    double slo, shi, plo, phi;
+    double mlist[MAXT]; int nm;
+    double slist[MAXT]; int ns;
+};
+
+static int usage_err(const char *msg, const char *arg)
+{
+    fprintf(stderr, "clarity ernest: %s%s%s%s\n", msg, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+    return EXIT_USAGE;
+}
+
+static int parse(int argc, char **argv, struct eopts *o)
+{
+    static const struct option opts[] = {
+        {"machines", required_argument, 0, 'm'}, {"scale", required_argument, 0, 's'},
+        {"parts", required_argument, 0, 'P'}, {"total-parts", required_argument, 0, 'T'},
+        {"cores-per-machine", required_argument, 0, 'C'}, {"points", required_argument, 0, 'n'},
+        {"budget", required_argument, 0, 'b'}, {"threshold", required_argument, 0, 't'},
+        {"powers-of-two", no_argument, 0, '2'}, {"no-normalize", no_argument, 0, 'N'},
+        {"terms", required_argument, 0, 'x'}, {"rows", required_argument, 0, 'R'},
+        {"full-size", required_argument, 0, 'F'}, {"machines-per-log", required_argument, 0, 'M'},
+        {"max-loo-error", required_argument, 0, 'L'}, {"actual", required_argument, 0, 'a'},
+        {"deadline", required_argument, 0, 'd'}, {"price-per-machine-hour", required_argument, 0, 'p'},
+        {"hourly", no_argument, 0, 'H'}, {"margin", required_argument, 0, 'g'},
+        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'k'}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    o->full_size = 1e9;
+    o->loo_threshold = 10;
+    o->budget = 20;
+    o->threshold = 0.3;
+    o->points = 20;
+    o->cores_per_machine = 2;
+    o->margin = -1;
+    int c, n;
+    double v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            if (parse_int_range(optarg, &o->mlo, &o->mhi) && !strchr(optarg, ',')) o->have_mrange = true;
+            if ((n = parse_size_list(optarg, o->mlist, MAXT, NULL)) > 0) o->nm = n;
+            else if (!o->have_mrange) return usage_err("--machines needs a range like 1-64 or a list like 8,16,32, not", optarg);
+            break;
+        case 's':
+            if (parse_real_range(optarg, &o->slo, &o->shi) && !strchr(optarg, ',')) o->have_srange = true;
+            if ((n = parse_size_list(optarg, o->slist, MAXT, NULL)) > 0) o->ns = n;
+            else if (!o->have_srange) return usage_err("--scale needs a range like 0.01-0.1 or a list like 0.5,1, not", optarg);
+            break;
+        case 'P':
+            if (!parse_real_range(optarg, &o->plo, &o->phi)) return usage_err("--parts needs a range like 4-32, not", optarg);
+            o->have_parts = true;
+            break;
+        case 'T': if (!parse_size(optarg, &o->total_parts, NULL)) return usage_err("--total-parts needs a positive number, not", optarg); break;
+        case 'C': if (!parse_size(optarg, &v, NULL)) return usage_err("--cores-per-machine needs a positive number, not", optarg);
+            o->cores_per_machine = (int)v; break;
+        case 'n': if (!parse_size(optarg, &v, NULL) || v > 10000) return usage_err("--points needs a positive number, not", optarg);
+            o->points = (int)v; break;
+        case 'b': if (!parse_size(optarg, &o->budget, NULL)) return usage_err("--budget needs a positive number, not", optarg); break;
+        case 't': {
+            char *end;
+            o->threshold = strtod(optarg, &end);
+            if (*end || o->threshold < 0 || o->threshold >= 1) return usage_err("--threshold needs a number in [0, 1), not", optarg);
+            break;
+        }
+        case '2': o->pow2 = true; break;
+        case 'N': o->no_norm = true; break;
+        case 'x': o->terms_list = optarg; break;
+        case 'R': if (!parse_size(optarg, &o->rows, NULL)) return usage_err("--rows needs a positive number, not", optarg); break;
+        case 'F': if (!parse_size(optarg, &o->full_size, NULL)) return usage_err("--full-size needs a size like 100G, not", optarg); break;
+        case 'M': if (!parse_size(optarg, &v, NULL)) return usage_err("--machines-per-log needs a positive number, not", optarg);
+            o->machines_per_log = (int)v; break;
+        case 'L': if (!parse_size(optarg, &o->loo_threshold, NULL)) return usage_err("--max-loo-error needs a percentage, not", optarg); break;
+        case 'a': o->actual = optarg; break;
+        case 'd': if (!parse_duration_s(optarg, &o->deadline)) return usage_err("--deadline needs a duration like 30m, 2h, 90s, not", optarg); break;
+        case 'p': if (!parse_size(optarg, &o->price, NULL)) return usage_err("--price-per-machine-hour needs a positive number, not", optarg); break;
+        case 'H': o->hourly = true; break;
+        case 'g': {
+            char *end;
+            o->margin = strtod(optarg, &end);
+            if (*end || o->margin < 0) return usage_err("--margin needs a number >= 0 (0.15 = 15%), not", optarg);
+            break;
+        }
+        case 'j': o->json = true; break;
+        case 'k': o->compact = true; break;
+        case 'q': o->quiet = true; break;
+        case 'o': o->outpath = optarg; break;
+        case 'h': help(stdout); return -1;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* One training point per log: machines = distinct executor hosts, scale = largest stage input. */
+static int points_from_logs(char **paths, int n, const struct eopts *o, struct ernest_point **pts, size_t *np)
+{
+    *pts = calloc((size_t)n, sizeof **pts);
+    *np = 0;
+    if (!*pts) return EXIT_INPUT;
+    for (int i = 0; i < n; i++) {
+        struct loaded_set set;
+        const char *p[1] = {paths[i]};
+        int rc = load_all(p, 1, o->quiet, &set);
+        for (size_t k = 0; rc == EXIT_OK && k < set.n; k++) {
+            struct clarity_app *a = set.apps[k].app;
+            if (!a) continue;
+            struct peridot_ref ref;
+            struct clarity_error err = {0};
+            if (peridot_ref_from_app(a, &ref, &err) != CLARITY_OK) continue;
+            int hosts = 0;
+            for (size_t e = 0; e < a->nexecs; e++) {
+                if (a->execs[e].is_driver) continue;
+                bool seen = false;
+                for (size_t f = 0; f < e; f++) seen |= !a->execs[f].is_driver && a->execs[f].host == a->execs[e].host;
+                hosts += !seen;
+            }
+            if (o->machines_per_log) hosts = o->machines_per_log;
+            if (!hosts || !ref.input_bytes) {
+                fprintf(stderr, "clarity ernest: %s: %s; use a CSV of machines,scale,seconds%s\n", a->source_path,
+                        !ref.input_bytes ? "no input bytes in the log (no task metrics)" : "no executors in the log",
+                        !hosts ? " or --machines-per-log" : "");
+                peridot_ref_free(&ref);
+                continue;
+            }
+            if (*np == (size_t)n) { void *q = realloc(*pts, (*np + 16) * sizeof **pts); if (!q) break; *pts = q; }
+            (*pts)[(*np)++] = (struct ernest_point){.machines = hosts, .scale = (double)ref.input_bytes / o->full_size,
+                                                    .seconds = (double)ref.total_ms / 1000};
+            peridot_ref_free(&ref);
+        }
+        loaded_set_free(&set);
+    }
+    return *np ? EXIT_OK : EXIT_INPUT;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* A model.json gives its training points and terms back; the fit is redone (it is exact and
+ * cheap) so the model never drifts from its evidence. */
+static int points_from_model_json(const char *path, struct ernest_point **pts, size_t *np, struct ernest_terms *terms,
+                                  const char **unit_out, char *unitbuf, size_t unitcap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "clarity ernest: %s: cannot open\n", path); return EXIT_INPUT; }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = len > 0 && len < (64 << 20) ? calloc((size_t)len + CJ_PADDING + 1, 1) : NULL;
+    int rc = EXIT_INPUT;
+    if (buf && fread(buf, 1, (size_t)len, f) == (size_t)len) {
+        cj_parser *p = cj_parser_new((size_t)len + 1);
+        cj_val root, arr, x;
+        const char *why = NULL;
+        const char *s;
+        size_t sl;
+        if (p && cj_parse(p, buf, (size_t)len, &root, &why) == 0 && cj_get_str(root, "schema", &s, &sl) &&
+            sl == 16 && !strncmp(s, "clarity.ernest/1", 16) && cj_get(root, "training_points", &arr)) {
+            ernest_terms_default(terms);
+            terms->n = 0;
+            cj_iter it;
+            if (cj_get(root, "terms", &x) && cj_array_begin(x, &it)) {
+                cj_val t;
+                while (cj_array_next(&it, &t))
+                    if (cj_str(t, &s, &sl) && sl < 32) {
+                        char name[32];
+                        memcpy(name, s, sl);
+                        name[sl] = 0;
+                        int k = ernest_term_parse(name);
+                        if (k >= 0 && terms->n < ERNEST_MAX_TERMS) terms->t[terms->n++] = (enum ernest_term)k;
+                    }
+            }
+            if (cj_get(root, "rows", &x)) cj_double(x, &terms->rows);
+            if (cj_get_str(root, "scale_unit", &s, &sl) && sl + 1 < unitcap) {
+                memcpy(unitbuf, s, sl);
+                unitbuf[sl] = 0;
+                *unit_out = unitbuf;
+            }
+            size_t cap = 0;
+            *np = 0;
+            if (cj_array_begin(arr, &it)) {
+                cj_val pt, v;
+                while (cj_array_next(&it, &pt)) {
+                    struct ernest_point e = {0};
+                    if (!cj_get(pt, "machines", &v) || !cj_double(v, &e.machines)) continue;
+                    if (!cj_get(pt, "scale", &v) || !cj_double(v, &e.scale)) continue;
+                    if (!cj_get(pt, "seconds", &v) || !cj_double(v, &e.seconds)) continue;
+                    if (*np == cap) { cap = cap ? 2 * cap : 16; void *q = realloc(*pts, cap * sizeof **pts); if (!q) break; *pts = q; }
+                    (*pts)[(*np)++] = e;
+                }
+            }
+            if (*np && terms->n) rc = EXIT_OK;
+        }
+        if (rc != EXIT_OK) fprintf(stderr, "clarity ernest: %s: not a clarity.ernest/1 model with training points%s%s\n", path,
+                                   why ? ": " : "", why ? why : "");
+        cj_parser_free(p);
+    }
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+static int load_points(char **paths, int n, const struct eopts *o, struct ernest_point **pts, size_t *np,
+                       struct ernest_terms *terms, const char **unit, char *unitbuf, size_t unitcap)
+{
+    ernest_terms_default(terms);
+    *pts = NULL;
+    *np = 0;
+    if (n == 1 && ends_with(paths[0], ".json")) {
+        FILE *f = fopen(paths[0], "r");
+        char head[256] = {0};
+        if (f) { size_t k = fread(head, 1, sizeof head - 1, f); head[k] = 0; fclose(f); }
+        if (strstr(head, "clarity.ernest/1")) return points_from_model_json(paths[0], pts, np, terms, unit, unitbuf, unitcap);
+    }
+    if (n == 1 && ends_with(paths[0], ".csv")) {
+        struct clarity_error err = {0};
+        char buf[1200];
+        if (ernest_csv_read(paths[0], pts, np, &err) != CLARITY_OK) {
+            fprintf(stderr, "clarity ernest: %s\n", clarity_error_format(&err, buf, sizeof buf));
+            return EXIT_INPUT;
+        }
+        *unit = "as in the CSV";
+        return EXIT_OK;
+    }
+    snprintf(unitbuf, unitcap, o->full_size == 1e9 ? "GB of input (largest stage input / 1e9)" : "fraction of --full-size %.6g bytes",
+             o->full_size);
+    *unit = unitbuf;
+    return points_from_logs(paths, n, o, pts, np);
+}
+
+static int emit(const struct eopts *o, const struct ernest_report *rep)
+{
+    FILE *out = open_output(o->outpath);
+    if (!out) return EXIT_USAGE;
+    if (o->json) {
+        struct jsonw w;
+        jsonw_init(&w, out, !o->compact);
+        report_ernest_json(&w, rep);
+        jsonw_end(&w);
+    } else report_ernest_text(out, rep);
+    close_output(out);
+    return EXIT_OK;
+}
+
+static int run_design(const struct eopts *o)
+{
+    struct ernest_design_options d;
+    ernest_design_defaults(&d);
+    if (o->have_parts) {
+        if (!(o->total_parts > 0)) return usage_err("--parts needs --total-parts", NULL);
+        d.scale_min = o->plo / o->total_parts;
+        d.scale_max = o->phi / o->total_parts;
+    } else if (o->have_srange) {
+        d.scale_min = o->slo;
+        d.scale_max = o->shi;
+    } else return usage_err("design needs --scale A-B (or --parts A-B --total-parts N)", NULL);
+    if (o->have_mrange) { d.machines_min = o->mlo; d.machines_max = o->mhi; }
+    d.total_parts = o->total_parts;
+    d.cores_per_machine = o->cores_per_machine;
+    d.points = o->points;
+    d.budget = o->budget;
+    d.threshold = o->threshold;
+    d.powers_of_two = o->pow2;
+    d.no_normalize = o->no_norm;
+    d.terms.rows = o->rows;
+    const char *bad;
+    size_t badlen;
+    if (o->terms_list && ernest_terms_add(&d.terms, o->terms_list, &bad, &badlen) < 0) return usage_err("unknown term in --terms:", bad);
+    struct ernest_design res;
+    const char *why;
+    if (ernest_design_run(&d, &res, &why) < 0) {
+        fprintf(stderr, "clarity ernest design: %s\n", why);
+        return EXIT_USAGE;
+    }
+    struct ernest_report rep = {.command = "design", .design = &res, .design_opt = &d};
+    int rc = emit(o, &rep);
+    ernest_design_free(&res);
+    return rc;
+}
+
+static int actual_point(const struct eopts *o, struct ernest_point *pt)
+{
+    char *p[1] = {(char *)o->actual};
+    struct ernest_point *pts = NULL;
+    size_t n = 0;
+    int rc = EXIT_OK;
+    if (o->nm == 1 && o->ns == 1) {
+        /* the target is given; the log only gives the time */
+        struct loaded_set set;
+        const char *q[1] = {o->actual};
+        rc = load_all(q, 1, o->quiet, &set);
+        if (rc == EXIT_OK && set.n == 1 && set.apps[0].app) {
+            int64_t ms = clarity_app_duration_ms(set.apps[0].app);
+            *pt = (struct ernest_point){o->mlist[0], o->slist[0], (double)ms / 1000};
+        } else rc = EXIT_INPUT;
+        loaded_set_free(&set);
+        return rc;
+    }
+    rc = points_from_logs(p, 1, o, &pts, &n);
+    if (rc == EXIT_OK) *pt = pts[0];
+    free(pts);
+    return rc;
+}
+
+int cmd_ernest(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    struct eopts o = {.sub = argv[1]};
+    int rc = parse(argc - 1, argv + 1, &o);
+    if (rc == -1) return EXIT_OK;
+    if (rc != EXIT_OK) return rc;
+    char **rest = argv + 1 + optind;
+    int nrest = argc - 1 - optind;
+    if (!strcmp(o.sub, "design")) {
+        if (nrest) return usage_err("design takes no files:", rest[0]);
+        return run_design(&o);
+    }
+    bool fit = !strcmp(o.sub, "fit"), predict = !strcmp(o.sub, "predict"), choose = !strcmp(o.sub, "choose");
+    if (!fit && !predict && !choose) {
+        fprintf(stderr, "clarity ernest: unknown subcommand '%s' (design, fit, predict, choose)\n\n", o.sub);
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    if (!nrest) return usage_err(fit ? "fit needs event logs or a CSV" : "needs a model (model.json, a CSV or logs)", NULL);
+    if (predict && !o.actual && (!o.nm || !o.ns)) return usage_err("predict needs --machines LIST and --scale LIST", NULL);
+    if (choose && (o.ns != 1 || !(o.deadline > 0))) return usage_err("choose needs one --scale and --deadline", NULL);
+    struct ernest_point *pts = NULL;
+    size_t np = 0;
+    struct ernest_terms terms;
+    const char *unit = "fraction of the full input";
+    char unitbuf[128];
+    rc = load_points(rest, nrest, &o, &pts, &np, &terms, &unit, unitbuf, sizeof unitbuf);
+    if (rc != EXIT_OK) {
+        if (!np && rc == EXIT_INPUT) fprintf(stderr, "clarity ernest: no usable training points\n");
+        free(pts);
+        return rc;
+    }
+    terms.rows = o.rows > 0 ? o.rows : terms.rows;
+    const char *bad;
+    size_t badlen;
+    if (o.terms_list && ernest_terms_add(&terms, o.terms_list, &bad, &badlen) < 0) {
+        free(pts);
+        return usage_err("unknown term in --terms:", bad);
+    }
+    struct ernest_model m;
+    if (ernest_fit(pts, np, &terms, &m) < 0) {
+        free(pts);
+        fprintf(stderr, "clarity ernest: fit failed\n");
+        return EXIT_INPUT;
+    }
+    free(pts);
+    struct ernest_target targets[MAXT];
+    size_t nt = 0;
+    struct ernest_report rep = {.command = o.sub, .model = &m, .scale_unit = unit, .loo_threshold_pct = o.loo_threshold};
+    struct ernest_point act;
+    if (predict && o.actual) {
+        if (actual_point(&o, &act) != EXIT_OK) {
+            ernest_model_free(&m);
+            return EXIT_INPUT;
+        }
+        rep.actual_source = o.actual;
+        rep.actual_s = act.seconds;
+        targets[nt++] = (struct ernest_target){act.scale, act.machines, ernest_predict(&m, act.scale, act.machines),
+                                               ernest_extrapolation(&m, act.scale, act.machines)};
+    } else if (predict) {
+        for (int i = 0; i < o.ns; i++)
+            for (int j = 0; j < o.nm && nt < MAXT; j++)
+                targets[nt++] = (struct ernest_target){o.slist[i], o.mlist[j], ernest_predict(&m, o.slist[i], o.mlist[j]),
+                                                       ernest_extrapolation(&m, o.slist[i], o.mlist[j])};
+    }
+    rep.targets = targets;
+    rep.ntargets = nt;
+    struct ernest_choose_options co = {.scale = o.ns ? o.slist[0] : 1, .deadline_s = o.deadline, .machines_min = 1,
+                                       .machines_max = 64, .price_per_machine_hour = o.price, .hourly_billing = o.hourly,
+                                       .margin = o.margin};
+    struct ernest_choice ch;
+    if (choose) {
+        if (o.have_mrange) { co.machines_min = o.mlo; co.machines_max = o.mhi; }
+        ernest_choose(&m, &co, &ch);
+        rep.choice = &ch;
+        rep.choose_opt = &co;
+    }
+    rc = emit(&o, &rep);
+    ernest_model_free(&m);
+    return rc;
+}

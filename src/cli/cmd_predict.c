@@ -1,0 +1,248 @@
+/* clarity predict: PERIDOT from two or more small reference runs. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/commands.h"
+#include "cli/predict_args.h"
+#include "clarity/predict_report.h"
+
+#define MAXT 256
+
+static void help(FILE *o)
+{
+    fprintf(o,
+            "usage: clarity predict --ref LOG --ref LOG [options]\n\n"
+            "PERIDOT (Shah et al.): predicts the application's time at a new data size and core count\n"
+            "from two (or more) small runs of it. Stages submitted together form groups; groups whose\n"
+            "task count grows with the data take ceil(tasks / cores) waves of their mean wave time; the\n"
+            "rest is a fixed time. Works on logs with only job and stage events.\n\n"
+            "options:\n"
+            "  --ref LOG              a reference run (at least two; repeat the option)\n"
+            "  --ref-size S[,S...]    the references' data sizes, in order (default: each log's largest\n"
+            "                         stage input in bytes). Units k, M, G, T (decimal) or none: only\n"
+            "                         ratios matter, but targets must use the same unit\n"
+            "  --ref-cores E[,E...]   the references' task slots (default: executor cores in the log)\n"
+            "  --data-size LIST       target data sizes, e.g. 100G or 10G,50G,100G (default: the\n"
+            "                         largest reference's)\n"
+            "  --cores LIST           target cores, e.g. 40 or 10,20,40 (default: the references')\n"
+            "                         every size x cores pair is predicted\n"
+            "  --actual LOG           compare with a real run: its size and cores are the target\n"
+            "                         unless --data-size / --cores say otherwise\n"
+            "  --fixed-groups MODE    auto (default): groups whose partition count is fixed while the\n"
+            "                         data grows are scaled by data per task (beyond the paper);\n"
+            "                         constant: the paper's model; data: scale every fixed group\n"
+            "  --scale-fixed          also give fixed groups ceil(tasks / cores) waves (spec 6.11)\n"
+            "  --grouping MODE        overlap (default: submitted before any member completed) or\n"
+            "                         tolerance (submitted within --delta ms of the group's first)\n"
+            "  --delta MS             tolerance for --grouping tolerance (default 50)\n"
+            "  --detail               the per-group breakdown at every target, not only the first\n"
+            "  --json                 machine-readable output (clarity.predict/1, docs/predict-json.md)\n"
+            "  -o FILE                write to FILE instead of standard output\n"
+            "  -q, --quiet            no notes on stderr\n"
+            "  -h, --help             this help\n\n"
+            "exit codes: 0 ok, 2 usage (including missing sizes or cores), 3 unreadable log or\n"
+            "references that do not run the same stages\n");
+}
+
+static struct clarity_app *load_one(const char *path, bool quiet, struct loaded_set *set)
+{
+    const char *p[1] = {path};
+    if (load_all(p, 1, quiet, set) != EXIT_OK) return NULL;
+    if (set->n != 1) {
+        fprintf(stderr, "clarity predict: %s holds %zu applications; name one log\n", path, set->n);
+        return NULL;
+    }
+    return set->apps[0].app;
+}
+
+struct popts {
+    const char *refs[PERIDOT_MAX_REFS]; int nrefs;
+    double ref_size[PERIDOT_MAX_REFS]; int nref_size;
+    double ref_cores[PERIDOT_MAX_REFS]; int nref_cores;
+    double sizes[MAXT]; int nsizes;
+    double cores[MAXT]; int ncores;
+    bool units;
+    const char *actual, *outpath;
+    bool json, compact, quiet, detail;
+    struct peridot_options po;
+};
+
+static int usage_err(const char *msg, const char *arg)
+{
+    fprintf(stderr, "clarity predict: %s%s%s%s\n", msg, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+    return EXIT_USAGE;
+}
+
+static int parse(int argc, char **argv, struct popts *o)
+{
+    static const struct option opts[] = {
+        {"ref", required_argument, 0, 'r'}, {"ref-size", required_argument, 0, 'S'},
+        {"ref-cores", required_argument, 0, 'C'}, {"data-size", required_argument, 0, 's'},
+        {"cores", required_argument, 0, 'c'}, {"actual", required_argument, 0, 'a'},
+        {"fixed-groups", required_argument, 0, 'f'}, {"scale-fixed", no_argument, 0, 'F'},
+        {"grouping", required_argument, 0, 'g'}, {"delta", required_argument, 0, 'd'},
+        {"detail", no_argument, 0, 'D'}, {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'k'},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    peridot_options_default(&o->po);
+    int c, n;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            if (o->nrefs == PERIDOT_MAX_REFS) return usage_err("too many --ref (at most 8)", NULL);
+            o->refs[o->nrefs++] = optarg;
+            break;
+        case 'S':
+            if ((n = parse_size_list(optarg, o->ref_size + o->nref_size, PERIDOT_MAX_REFS - o->nref_size, &o->units)) < 0)
+                return usage_err("--ref-size needs positive sizes like 1G or 1,2, not", optarg);
+            o->nref_size += n;
+            break;
+        case 'C':
+            if ((n = parse_size_list(optarg, o->ref_cores + o->nref_cores, PERIDOT_MAX_REFS - o->nref_cores, NULL)) < 0)
+                return usage_err("--ref-cores needs positive numbers, not", optarg);
+            o->nref_cores += n;
+            break;
+        case 's':
+            if ((n = parse_size_list(optarg, o->sizes + o->nsizes, MAXT - o->nsizes, &o->units)) < 0)
+                return usage_err("--data-size needs positive sizes like 100G or 10G,50G, not", optarg);
+            o->nsizes += n;
+            break;
+        case 'c':
+            if ((n = parse_size_list(optarg, o->cores + o->ncores, MAXT - o->ncores, NULL)) < 0)
+                return usage_err("--cores needs positive numbers, not", optarg);
+            o->ncores += n;
+            break;
+        case 'a': o->actual = optarg; break;
+        case 'f':
+            if (!strcmp(optarg, "auto")) o->po.fixed = PERIDOT_FIXED_AUTO;
+            else if (!strcmp(optarg, "constant")) o->po.fixed = PERIDOT_FIXED_CONSTANT;
+            else if (!strcmp(optarg, "data")) o->po.fixed = PERIDOT_FIXED_DATA;
+            else return usage_err("--fixed-groups is auto, constant or data, not", optarg);
+            break;
+        case 'F': o->po.scale_fixed = true; break;
+        case 'g':
+            if (!strcmp(optarg, "overlap")) o->po.grouping = PERIDOT_GROUP_OVERLAP;
+            else if (!strcmp(optarg, "tolerance")) o->po.grouping = PERIDOT_GROUP_TOLERANCE;
+            else return usage_err("--grouping is overlap or tolerance, not", optarg);
+            break;
+        case 'd': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 0) return usage_err("--delta needs milliseconds >= 0, not", optarg);
+            o->po.delta_ms = v;
+            break;
+        }
+        case 'D': o->detail = true; break;
+        case 'j': o->json = true; break;
+        case 'k': o->compact = true; break;
+        case 'q': o->quiet = true; break;
+        case 'o': o->outpath = optarg; break;
+        case 'h': help(stdout); return -1;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind < argc) return usage_err("unexpected argument (name references with --ref):", argv[optind]);
+    if (o->nrefs < 2) {
+        fprintf(stderr, "clarity predict: PERIDOT needs at least two --ref runs\n\n");
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    if (o->nref_size && o->nref_size != o->nrefs) return usage_err("--ref-size needs one size per --ref", NULL);
+    if (o->nref_cores > 1 && o->nref_cores != o->nrefs) return usage_err("--ref-cores needs one value, or one per --ref", NULL);
+    if (o->actual && (o->nsizes > 1 || o->ncores > 1)) return usage_err("--actual compares one target: give at most one size and one core count", NULL);
+    return EXIT_OK;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    struct popts o = {0};
+    int rc = parse(argc, argv, &o);
+    if (rc == -1) return EXIT_OK;
+    if (rc != EXIT_OK) return rc;
+
+    struct loaded_set sets[PERIDOT_MAX_REFS + 1] = {0};
+    struct peridot_ref refs[PERIDOT_MAX_REFS] = {0};
+    struct peridot_model model = {0};
+    struct peridot_prediction preds[MAXT] = {0};
+    size_t npreds = 0;
+    struct clarity_error err = {0};
+    char buf[1200];
+    double actual_ms = 0;
+    int nloaded = 0;
+    rc = EXIT_OK;
+    for (int i = 0; i < o.nrefs && rc == EXIT_OK; i++) {
+        struct clarity_app *a = load_one(o.refs[i], o.quiet, &sets[i]);
+        nloaded = i + 1;
+        if (!a) { rc = EXIT_INPUT; break; }
+        if (peridot_ref_from_app(a, &refs[i], &err) != CLARITY_OK) {
+            fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
+            rc = EXIT_INPUT;
+            break;
+        }
+        refs[i].label = o.refs[i];
+        if (o.nref_size) { refs[i].data_size = o.ref_size[i]; refs[i].size_from = PERIDOT_FROM_USER; }
+        if (o.nref_cores) { refs[i].cores = o.ref_cores[o.nref_cores > 1 ? i : 0]; refs[i].cores_from = PERIDOT_FROM_USER; }
+    }
+    if (rc == EXIT_OK && peridot_fit(refs, (size_t)o.nrefs, &o.po, &model, &err) != CLARITY_OK) {
+        fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
+        rc = err.code == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
+    }
+    if (rc == EXIT_OK && o.actual) {
+        struct clarity_app *a = load_one(o.actual, o.quiet, &sets[PERIDOT_MAX_REFS]);
+        struct peridot_ref act = {0};
+        if (!a || peridot_ref_from_app(a, &act, &err) != CLARITY_OK) {
+            if (a) fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
+            rc = EXIT_INPUT;
+        } else {
+            actual_ms = (double)act.total_ms;
+            if (!o.nsizes) {
+                if (act.size_from != PERIDOT_FROM_LOG || o.nref_size)
+                    rc = usage_err("--actual: give its --data-size (its log has no input bytes, or the reference sizes were given)", NULL);
+                else o.sizes[o.nsizes++] = act.data_size;
+            }
+            /* without executors in its log, the run is taken at the references' cores (below) */
+            if (!o.ncores && act.cores_from == PERIDOT_FROM_LOG && !o.nref_cores) o.cores[o.ncores++] = act.cores;
+        }
+        peridot_ref_free(&act);
+    }
+    if (rc == EXIT_OK) {
+        if (!o.nsizes) {
+            double mx = 0;
+            for (size_t r = 0; r < model.nrefs; r++) mx = fmax(mx, model.data[r]);
+            o.sizes[o.nsizes++] = mx;
+        }
+        if (!o.ncores) {
+            bool same = true;
+            for (size_t r = 1; r < model.nrefs; r++) same &= model.cores[r] == model.cores[0];
+            if (!same) rc = usage_err("the references have different core counts: give --cores", NULL);
+            else o.cores[o.ncores++] = model.cores[0];
+        }
+    }
+    for (int s = 0; rc == EXIT_OK && s < o.nsizes; s++)
+        for (int c = 0; c < o.ncores && npreds < MAXT; c++)
+            if (peridot_predict(&model, o.sizes[s], o.cores[c], &preds[npreds++]) < 0) rc = EXIT_INPUT;
+    if (rc == EXIT_OK) {
+        bool bytes = o.units;
+        for (int i = 0; i < o.nrefs; i++) bytes |= refs[i].size_from == PERIDOT_FROM_LOG;
+        struct predict_report rep = {.refs = refs, .nrefs = (size_t)o.nrefs, .opt = &o.po, .model = &model,
+                                     .preds = preds, .npreds = npreds, .sizes_in_bytes = bytes, .detail = o.detail,
+                                     .actual_source = o.actual, .actual_ms = actual_ms};
+        FILE *out = open_output(o.outpath);
+        if (!out) rc = EXIT_USAGE;
+        else {
+            if (o.json) {
+                struct jsonw w;
+                jsonw_init(&w, out, !o.compact);
+                report_predict_json(&w, &rep);
+                jsonw_end(&w);
+            } else report_predict_text(out, &rep);
+            close_output(out);
+        }
+    }
+    for (size_t k = 0; k < npreds; k++) peridot_prediction_free(&preds[k]);
+    peridot_model_free(&model);
+    for (int i = 0; i < nloaded; i++) peridot_ref_free(&refs[i]);
+    for (int i = 0; i <= PERIDOT_MAX_REFS; i++) loaded_set_free(&sets[i]);
+    return rc;
+}

@@ -1,0 +1,125 @@
+/* PERIDOT prediction as text: the training points first, then the model, then each target. */
+#include <math.h>
+#include <string.h>
+#include "clarity/predict_report.h"
+#include "clarity/report.h"
+
+size_t predict_warnings(const struct predict_report *r, const char **out, size_t cap)
+{
+    size_t n = 0;
+    const struct peridot_model *m = r->model;
+#define W(cond, text) do { if ((cond) && n < cap) out[n++] = (text); } while (0)
+    W(m->all_fixed, "no group's time scales with the data in these references (every group fixed): the prediction "
+                    "is the fixed time for every target");
+    W(m->negative_fixed, "the fixed time is negative: variable groups overlapped in the references and are "
+                         "double-counted");
+    W(m->size_ratio_mismatch, "the given reference sizes disagree with the logs' input bytes by more than 10%");
+    bool changed = false, last_event = false, attempts = false, notasks = false;
+    for (size_t i = 0; i < r->nrefs; i++) {
+        changed |= r->refs[i].cores_changed;
+        last_event |= r->refs[i].time_from_last_event;
+        attempts |= r->refs[i].multi_attempt_stages > 0;
+        notasks |= r->refs[i].no_task_events;
+    }
+    W(changed, "executors came or went while a reference ran: its core count is the one at the first stage");
+    W(last_event, "a reference has no ApplicationEnd: its time runs to its last event");
+    W(attempts, "a reference retried stages: their span runs from the first attempt to the last");
+    W(notasks, "a reference has no task events: stage spans end at the stage completion time, not the last task");
+    W(m->ndata_scaled > 0, "beyond the paper: fixed-partition groups scaled with the data per task (--fixed-groups "
+                           "constant gives the paper's model)");
+    W(m->nwave_scaled > 0, "beyond the paper: fixed groups wave-scaled with cores (--scale-fixed)");
+#undef W
+    return n;
+}
+
+static const char *fmt_size(char *buf, size_t cap, double v, bool bytes)
+{
+    if (bytes) return fmt_bytes(buf, cap, (int64_t)llround(v));
+    snprintf(buf, cap, "%.6g", v);
+    return buf;
+}
+
+static const char *from_name(int f)
+{
+    return f == PERIDOT_FROM_USER ? "given" : f == PERIDOT_FROM_LOG ? "from log" : "unknown";
+}
+
+static void breakdown(FILE *o, const struct predict_report *r, const struct peridot_prediction *p)
+{
+    const struct peridot_model *m = r->model;
+    char b1[32], b2[32];
+    fprintf(o, "    group  first stage                        kind                   tasks    waves   wave time        time\n");
+    for (size_t g = 0; g < m->ngroups; g++) {
+        const struct peridot_group *G = &m->groups[g];
+        const struct peridot_group_pred *q = &p->groups[g];
+        char first[40];
+        snprintf(first, sizeof first, "%lld%s %.24s", (long long)m->members[G->first], G->n > 1 ? "+" : "",
+                 m->member_names[G->first] ? m->member_names[G->first] : "");
+        if (G->kind == PERIDOT_FIXED)
+            fprintf(o, "    %5zu  %-33s  %-20s %7.0f        -           -  %10s (in F)\n", g + 1, first,
+                    peridot_kind_name(G->kind), q->tasks, fmt_ms(b2, sizeof b2, llround(q->span_ms)));
+        else
+            fprintf(o, "    %5zu  %-33s  %-20s %7.1f  %7.0f  %10s  %10s\n", g + 1, first, peridot_kind_name(G->kind),
+                    q->tasks, q->waves, fmt_ms(b1, sizeof b1, llround(q->wave_ms)), fmt_ms(b2, sizeof b2, llround(q->span_ms)));
+    }
+}
+
+void report_predict_text(FILE *o, const struct predict_report *r)
+{
+    const struct peridot_model *m = r->model;
+    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+    fprintf(o, "PERIDOT prediction from %zu reference runs (Shah et al.; spec 001)\n\n", r->nrefs);
+    fprintf(o, "training points\n   #  %-44s %14s  %-9s %7s  %-10s %10s  %8s\n", "reference", "data size", "", "cores", "",
+            "time", "groups");
+    for (size_t i = 0; i < r->nrefs; i++) {
+        const struct peridot_ref *x = &r->refs[i];
+        const char *label = x->label ? x->label : "-";
+        size_t len = strlen(label);
+        fprintf(o, "  %2zu  %-44s %14s  %-9s %7.4g  %-10s %10s  %8zu\n", i + 1, len > 44 ? label + len - 44 : label,
+                fmt_size(b1, sizeof b1, x->data_size, r->sizes_in_bytes), from_name(x->size_from), x->cores,
+                from_name(x->cores_from), fmt_ms(b2, sizeof b2, x->total_ms), m->ngroups);
+    }
+    fprintf(o, "\nmodel        %zu stage groups: %zu variable, %zu fixed", m->ngroups, m->nvariable, m->nfixed);
+    if (m->ndata_scaled) fprintf(o, ", %zu fixed-partition scaled by data per task", m->ndata_scaled);
+    if (m->nwave_scaled) fprintf(o, ", %zu fixed wave-scaled", m->nwave_scaled);
+    fprintf(o, "\n             fixed time F = %s (", fmt_ms(b1, sizeof b1, llround(m->fixed_hat_ms)));
+    for (size_t i = 0; i < m->nrefs; i++) fprintf(o, "%s%s", i ? ", " : "", fmt_ms(b2, sizeof b2, llround(m->fixed_ms[i])));
+    fprintf(o, " in the references)\n             grouping: %s; fixed groups: %s%s\n",
+            r->opt->grouping == PERIDOT_GROUP_OVERLAP ? "submitted before any member completed" : "submitted within delta",
+            r->opt->fixed == PERIDOT_FIXED_CONSTANT ? "constant (the paper)"
+            : r->opt->fixed == PERIDOT_FIXED_DATA ? "all scaled by data per task"
+            : "constant unless their partition count is fixed while data grows",
+            m->fixed_partitions ? " (detected: no partition count changed between references)" : "");
+    bool sz = false, co = false;
+    for (size_t i = 0; i < r->nrefs; i++) {
+        sz |= r->refs[i].size_from == PERIDOT_FROM_LOG;
+        co |= r->refs[i].cores_from == PERIDOT_FROM_LOG;
+    }
+    if (!sz && !co) fprintf(o, "inferred     nothing: sizes and cores were given\n");
+    else fprintf(o, "inferred     %s%s%s\n", sz ? "data sizes = each log's largest stage input (bytes read)" : "",
+                 sz && co ? "; " : "", co ? "cores = executor cores alive at the first stage / spark.task.cpus" : "");
+    const char *warn[16];
+    size_t nw = predict_warnings(r, warn, 16);
+    for (size_t i = 0; i < nw; i++) fprintf(o, "warning      %s\n", warn[i]);
+
+    fprintf(o, "\npredictions\n  %14s  %7s  %12s  %12s  %12s  %12s  %14s\n", "data size", "cores", "predicted", "variable",
+            "scaled fixed", "fixed F", "ideal scaling");
+    for (size_t k = 0; k < r->npreds; k++) {
+        const struct peridot_prediction *p = &r->preds[k];
+        fprintf(o, "  %14s  %7.4g  %12s  %12s  %12s  %12s  %14s\n", fmt_size(b1, sizeof b1, p->data_size, r->sizes_in_bytes),
+                p->cores, fmt_ms(b2, sizeof b2, llround(p->total_ms)), fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
+                fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
+                fmt_ms(b6, sizeof b6, llround(peridot_ideal_scaling(m, p->data_size, p->cores))));
+    }
+    for (size_t k = 0; k < r->npreds && (k == 0 || r->detail); k++) {
+        fprintf(o, "\nbreakdown at %s, %.4g cores\n", fmt_size(b1, sizeof b1, r->preds[k].data_size, r->sizes_in_bytes),
+                r->preds[k].cores);
+        breakdown(o, r, &r->preds[k]);
+    }
+    if (r->npreds > 1 && !r->detail) fprintf(o, "(--detail shows the breakdown at every target)\n");
+    if (r->actual_source) {
+        double e = 100 * (r->preds[0].total_ms - r->actual_ms) / r->actual_ms;
+        fprintf(o, "\nactual       %s in %s: predicted %s, error %+.1f%%\n", fmt_ms(b1, sizeof b1, llround(r->actual_ms)),
+                r->actual_source, fmt_ms(b2, sizeof b2, llround(r->preds[0].total_ms)), e);
+    }
+}
