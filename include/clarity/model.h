@@ -238,6 +238,7 @@ size_t clarity_app_accumulable_bytes(const struct clarity_app *a);
 
 struct clarity_load_options {
     bool keep_task_accumulables;             /* default true */
+    bool skip_task_executor_metrics;         /* TaskEnd "Task Executor Metrics" (executor peaks) */
     bool quiet;
 };
 

@@ -6,7 +6,8 @@ static int load_with(const char *path, bool keep, struct clarity_app **out)
 {
     struct clarity_log_file f = {.path = (char *)path};
     struct clarity_app_source src = {.path = (char *)path, .files = &f, .nfiles = 1};
-    struct clarity_load_options o = {.keep_task_accumulables = keep};
+    /* the lean load is what `summary` does: no accumulables, no per-task executor metrics */
+    struct clarity_load_options o = {.keep_task_accumulables = keep, .skip_task_executor_metrics = !keep};
     struct clarity_error err;
     return clarity_app_load(&src, &o, out, &err);
 }
@@ -26,6 +27,9 @@ Test(skip_accumulables, same_metrics_as_full_load)
         for (int m = 0; m < CLARITY_TM_COUNT; m++)
             cr_assert_eq(clarity_task_metric(full, i, m), clarity_task_metric(lean, i, m));
     cr_assert_eq(lean->integrity.lines_malformed, 0);
+    struct clarity_executor *ef = clarity_app_executor(full, "1"), *el = clarity_app_executor(lean, "1");
+    cr_assert_eq(ef->peaks.n, 2, "Task Executor Metrics read in a full load");
+    cr_assert_eq(el->peaks.n, 0, "and skipped in a lean one");
     clarity_app_free(full);
     clarity_app_free(lean);
 }
