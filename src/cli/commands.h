@@ -11,6 +11,7 @@ enum { EXIT_OK = 0, EXIT_PROBLEMS = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
 
 int cmd_summary(int argc, char **argv);
 int cmd_api(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
 int cmd_blocked(int argc, char **argv);
 int cmd_stragglers(int argc, char **argv);
 int cmd_predict(int argc, char **argv);

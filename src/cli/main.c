@@ -11,6 +11,7 @@ static const struct {
 } commands[] = {
     {"summary", cmd_summary, "jobs, stages, executors, SQL queries and an integrity report"},
     {"api", cmd_api, "Spark History Server REST v1 JSON for a path, from the logs alone"},
+    {"synth", cmd_synth, "simulate a Spark cluster: genuine event, executor and GC logs plus ground truth"},
     {"blocked", cmd_blocked, "what each resource (network, disk, GC, stragglers...) cost: blocked-time analysis"},
     {"stragglers", cmd_stragglers, "stragglers per stage and their causes, slow hosts, data skew, slowest tasks"},
     {"predict", cmd_predict, "time at a new data size and core count from two small runs (PERIDOT)"},

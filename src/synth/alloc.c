@@ -1,0 +1,131 @@
+/* Executors: static allocation at start, or dynamic allocation as ExecutorAllocationManager
+ * does it (backlog timeout 1 s, requests doubling, idle timeout 60 s). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "synth/internal.h"
+
+#define BACKLOG_TIMEOUT 1.0
+#define IDLE_TIMEOUT 60.0
+
+int exec_create(struct sim *s, int host, double ready_t)
+{
+    struct sy_host *h = &s->hosts[host];
+    if (h->nexecs >= 16) return -1;
+    if (grow(&s->execs, &s->cap_execs, s->nexecs + 1, sizeof *s->execs)) {
+        SIM_FAIL(s, "out of memory");
+        return -1;
+    }
+    struct sy_exec *e = &s->execs[s->nexecs];
+    *e = (struct sy_exec){0};
+    e->idx = s->nexecs++;
+    e->host = host;
+    snprintf(e->id, sizeof e->id, "%d", s->next_exec_id++);
+    e->cores = s->cfg->executor_cores;
+    e->free_slots = e->cores;
+    e->heap = s->cfg->executor_heap;
+    e->alive = true;
+    e->ready_t = ready_t;
+    e->jvm_start = ready_t - 1.2 - 0.6 * rng_unit(&s->rng_jvm);
+    e->idle_since = -1;
+    e->last_stage = -1;
+    e->timer = timer_new(&s->heap, TK_EXEC, e->idx);
+    if (e->timer < 0 || timer_set(&s->heap, e->timer, ready_t)) {
+        SIM_FAIL(s, "out of memory");
+        return -1;
+    }
+    h->execs[h->nexecs++] = e->idx;
+    s->execs_alive++;
+    return e->idx;
+}
+
+void exec_timer(struct sim *s, int ei)
+{
+    struct sy_exec *e = &s->execs[ei];
+    if (!e->alive) return;
+    if (!e->ready) {
+        struct sy_host *h = &s->hosts[e->host];
+        host_advance(s, h);
+        e->ready = true;
+        e->idle_since = s->now;
+        jvm_init(s, e);
+        log_exec_start(s, e);
+        ev_executor_added(s, e);
+        host_reschedule(s, h);
+        sched_offer(s, e);
+        return;
+    }
+    jvm_collect(s, e);
+}
+
+void exec_remove(struct sim *s, struct sy_exec *e, const char *reason)
+{
+    struct sy_host *h = &s->hosts[e->host];
+    e->alive = false;
+    e->removed_t = s->now;
+    s->execs_alive--;
+    timer_cancel(&s->heap, e->timer);
+    for (int k = 0; k < h->nexecs; k++)
+        if (h->execs[k] == e->idx) {
+            h->execs[k] = h->execs[--h->nexecs];
+            break;
+        }
+    ev_executor_removed(s, e, reason);
+    if (e->log) {
+        fclose(e->log);
+        e->log = NULL;
+    }
+    if (e->gc) {
+        fclose(e->gc);
+        e->gc = NULL;
+    }
+}
+
+void exec_idle_check(struct sim *s, struct sy_exec *e)
+{
+    if (!e->running && e->idle_since < 0) e->idle_since = s->now;
+}
+
+/* Host with the fewest live executors that still has cores for one more. */
+static int place(const struct sim *s)
+{
+    int best = -1;
+    for (int h = 0; h < s->nhosts; h++) {
+        const struct sy_host *x = &s->hosts[h];
+        if ((x->nexecs + 1) * s->cfg->executor_cores > x->cores || x->nexecs >= 16) continue;
+        if (best < 0 || x->nexecs < s->hosts[best].nexecs) best = h;
+    }
+    return best;
+}
+
+void alloc_tick(struct sim *s)
+{
+    const struct synth_config *c = s->cfg;
+    int pending = pending_tasks(s), running = running_tasks(s);
+    int target = (int)ceil((double)(pending + running) / c->executor_cores);
+    if (target < c->dyn_min) target = c->dyn_min;
+    if (target > c->dyn_max) target = c->dyn_max;
+    if (pending > 0) {
+        if (s->backlog_since < 0) s->backlog_since = s->now;
+        if (s->now - s->backlog_since >= BACKLOG_TIMEOUT) {
+            int add = target - s->execs_alive;
+            if (add > s->add_step) add = s->add_step;
+            for (int i = 0; i < add; i++) {
+                int h = place(s);
+                if (h < 0) break;
+                exec_create(s, h, s->now + 2.0 + 3.0 * rng_unit(&s->rng_sched));
+            }
+            if (add > 0) s->add_step *= 2;
+            s->backlog_since = s->now;
+        }
+    } else {
+        s->backlog_since = -1;
+        s->add_step = 1;
+    }
+    for (int i = 0; i < s->nexecs; i++) {
+        struct sy_exec *e = &s->execs[i];
+        if (!e->alive || !e->ready || e->running || e->idle_since < 0 || e->cached_bytes > 0) continue;
+        if (s->now - e->idle_since >= IDLE_TIMEOUT && s->execs_alive > c->dyn_min && pending == 0)
+            exec_remove(s, e, "Executor killed by driver.");
+    }
+}

@@ -1,0 +1,206 @@
+/* Processor sharing: every host's CPU, disks and NIC are divided among the attempts using
+ * them at each moment, and the rates are recomputed at every event on the host. Contention
+ * (and what it costs whom) comes out of this model instead of being drawn on afterwards. */
+#include <math.h>
+#include <stdlib.h>
+#include "synth/internal.h"
+
+int grow(void *pp, int *cap, int need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    int nc = *cap ? *cap : 8;
+    while (nc < need) nc *= 2;
+    void *p = realloc(*(void **)pp, (size_t)nc * elem);
+    if (!p) return -1;
+    *(void **)pp = p;
+    *cap = nc;
+    return 0;
+}
+
+static const int phase_res_default[PH_COUNT] = {
+    [PH_LAUNCH] = RES_NONE, [PH_DESER] = RES_CPU, [PH_INPUT] = RES_DISK, [PH_FETCH_NET] = RES_NET,
+    [PH_FETCH_DISK] = RES_DISK, [PH_COMPUTE] = RES_CPU, [PH_SPILL] = RES_DISK,
+    [PH_SHUFFLE_WRITE] = RES_DISK, [PH_OUTPUT] = RES_DISK, [PH_RESULT_SER] = RES_NONE,
+    [PH_RESULT_SEND] = RES_NONE,
+};
+
+/* Phases the JVM runs (and so a GC pause stops); launch and result transfer are in flight. */
+static bool in_jvm(int phase) { return phase != PH_LAUNCH && phase != PH_RESULT_SEND; }
+
+static bool paused(const struct sim *s, const struct sy_attempt *a, double t)
+{
+    return in_jvm(a->phase) && s->execs[a->exec].paused_until > t;
+}
+
+void phase_enter(struct sim *s, struct sy_attempt *a, int phase)
+{
+    while (phase < PH_COUNT && a->work[phase] <= 0) a->t_phase[phase++] = s->now;
+    a->phase = phase;
+    if (phase >= PH_COUNT) return;
+    a->t_phase[phase] = s->now;
+    a->remaining = a->work[phase];
+    a->res = phase_res_default[phase];
+    /* input not on this host comes over the network (HDFS remote read or a remote cached block) */
+    if (phase == PH_INPUT && a->locality == LOC_ANY) a->res = RES_NET;
+    if (phase == PH_INPUT && a->locality == LOC_PROCESS) a->res = RES_CPU;
+    struct sy_exec *e = &s->execs[a->exec];
+    if (phase == PH_DESER && e->paused_until > s->now) a->gc_s += e->paused_until - s->now;
+}
+
+void host_add_attempt(struct sim *s, struct sy_host *h, int32_t id)
+{
+    if (grow(&h->att, &h->cap_att, h->natt + 1, sizeof *h->att)) {
+        SIM_FAIL(s, "out of memory");
+        return;
+    }
+    s->att[id].host_slot = h->natt;
+    h->att[h->natt++] = id;
+}
+
+void host_remove_attempt(struct sim *s, struct sy_host *h, int32_t id)
+{
+    int k = s->att[id].host_slot;
+    h->att[k] = h->att[--h->natt];
+    s->att[h->att[k]].host_slot = k;
+}
+
+/* Queries using one resource on one host, with the sum of their rates. */
+struct qsum { int q; double rate; };
+
+static int qsums(const struct sim *s, const struct sy_host *h, int res, struct qsum *out, int cap, double *total)
+{
+    int n = 0;
+    *total = 0;
+    for (int i = 0; i < h->natt; i++) {
+        const struct sy_attempt *a = &s->att[h->att[i]];
+        if (a->res != res || a->rate <= 0) continue;
+        int q = s->stages[a->stage].query, k;
+        *total += a->rate;
+        for (k = 0; k < n && out[k].q != q; k++) {}
+        if (k == n) {
+            if (n == cap) continue;
+            out[n++] = (struct qsum){q, 0};
+        }
+        out[k].rate += a->rate;
+    }
+    return n;
+}
+
+static int fault_for(const struct sy_host *h, int res)
+{
+    return res == RES_CPU ? (h->fault_cpu >= 0 ? h->fault_cpu : h->fault_mem)
+         : res == RES_DISK ? h->fault_disk : res == RES_NET ? h->fault_net : -1;
+}
+
+/* Moves every attempt on the host from h->last to s->now at the rates set last time, and
+ * books what each lost to whom. */
+void host_advance(struct sim *s, struct sy_host *h)
+{
+    double dt = s->now - h->last;
+    if (dt <= 0) return;
+    struct qsum qs[RES_COUNT][32];
+    int nq[RES_COUNT] = {0};
+    double tot[RES_COUNT] = {0};
+    for (int r = RES_CPU; r < RES_COUNT; r++) nq[r] = qsums(s, h, r, qs[r], 32, &tot[r]);
+    for (int i = 0; i < h->natt; i++) {
+        struct sy_attempt *a = &s->att[h->att[i]];
+        struct sy_exec *e = &s->execs[a->exec];
+        int q = s->stages[a->stage].query;
+        if (paused(s, a, h->last)) {
+            a->wait[W_GC] += dt;
+            if (e->pause_len > 0 && e->pause_len > e->pause_nominal && h->fault_mem >= 0) {
+                double f = dt * (e->pause_len - e->pause_nominal) / e->pause_len;
+                a->wait_fault += f;
+                a->fault_seen = h->fault_mem;
+                s->fault_delay[h->fault_mem] += f;
+                truth_pair(s, q, s->nqueries + h->fault_mem, RES_CPU, h->last, f);
+            }
+            continue;
+        }
+        double prog = a->rate * dt;
+        a->remaining -= prog;
+        if (a->remaining < 0) a->remaining = 0;
+        if (a->res == RES_CPU) {
+            if (a->phase == PH_DESER) a->cpu_deser += prog;
+            else a->cpu_done += prog;
+        }
+        if (a->res == RES_NONE || a->max_rate <= 0) continue;
+        truth_usage(s, q, a->res, h->last, prog);
+        double lost = dt * (1.0 - a->rate / a->max_rate);
+        if (lost <= 0) continue;
+        double lost_fault = dt * (a->rate_nofault - a->rate) / a->max_rate;
+        if (lost_fault < 0) lost_fault = 0;
+        if (lost_fault > lost) lost_fault = lost;
+        double lost_cont = lost - lost_fault;
+        int wc = a->res == RES_CPU ? W_CPU : a->res == RES_DISK ? W_DISK : W_NET;
+        int f = fault_for(h, a->res);
+        if (a->res == RES_CPU && h->fault_cpu < 0 && h->fault_mem >= 0) {
+            /* a memory hog slows compute through page faults and reclaim: memory wait */
+            a->wait[W_MEM] += lost_fault;
+            a->wait[wc] += lost_cont;
+        } else {
+            a->wait[wc] += lost;
+        }
+        if (lost_fault > 0 && f >= 0) {
+            a->wait_fault += lost_fault;
+            a->fault_seen = f;
+            s->fault_delay[f] += lost_fault;
+            truth_pair(s, q, s->nqueries + f, a->res, h->last, lost_fault);
+        }
+        double others = tot[a->res] - a->rate;
+        if (lost_cont <= 0 || others <= 0) continue;
+        for (int k = 0; k < nq[a->res]; k++) {
+            double share = (qs[a->res][k].rate - (qs[a->res][k].q == q ? a->rate : 0)) / others;
+            if (share <= 0) continue;
+            double d = lost_cont * share;
+            if (qs[a->res][k].q == q) a->wait_self += d;
+            else a->wait_other += d;
+            truth_pair(s, q, qs[a->res][k].q, a->res, h->last, d);
+        }
+    }
+    for (int k = 0; k < h->nexecs; k++) jvm_advance(s, &s->execs[h->execs[k]], dt);
+    h->last = s->now;
+}
+
+/* New rates for the attempts on the host, from who is using what now; moves their timers. */
+void host_reschedule(struct sim *s, struct sy_host *h)
+{
+    const struct synth_config *c = s->cfg;
+    h->last = s->now;
+    int n[RES_COUNT] = {0};
+    for (int i = 0; i < h->natt; i++) {
+        struct sy_attempt *a = &s->att[h->att[i]];
+        if (!paused(s, a, s->now)) n[a->res]++;
+    }
+    double rate[RES_COUNT], nofault[RES_COUNT], maxr[RES_COUNT];
+    rate[RES_NONE] = nofault[RES_NONE] = maxr[RES_NONE] = 1;
+    double nc = n[RES_CPU] ? n[RES_CPU] : 1;
+    maxr[RES_CPU] = 1;
+    nofault[RES_CPU] = fmin(1.0, h->cores / nc);
+    rate[RES_CPU] = fmin(1.0, h->cores / (nc + h->hog_threads)) / (1.0 + 0.5 * h->mem_intensity);
+    double nd = n[RES_DISK] ? n[RES_DISK] : 1;
+    maxr[RES_DISK] = c->disk_bw;
+    nofault[RES_DISK] = fmin(c->disk_bw, h->disks * c->disk_bw / nd);
+    rate[RES_DISK] = fmin(c->disk_bw, h->disks * c->disk_bw / (nd + h->disk_hog_streams));
+    double nn = n[RES_NET] ? n[RES_NET] : 1;
+    maxr[RES_NET] = c->nic_bw;
+    nofault[RES_NET] = c->nic_bw / nn;
+    rate[RES_NET] = c->nic_bw * h->net_factor / nn;
+    for (int k = 0; k < h->nexecs; k++) s->execs[h->execs[k]].alloc_rate = 0;
+    for (int i = 0; i < h->natt; i++) {
+        int32_t id = h->att[i];
+        struct sy_attempt *a = &s->att[id];
+        if (a->phase >= PH_COUNT) continue;
+        if (paused(s, a, s->now)) {
+            a->rate = 0;
+            timer_cancel(&s->heap, a->timer);
+            continue;
+        }
+        a->rate = rate[a->res];
+        a->rate_nofault = nofault[a->res];
+        a->max_rate = maxr[a->res];
+        if (a->res == RES_CPU && a->phase == PH_COMPUTE) s->execs[a->exec].alloc_rate += a->rate * a->alloc_per_cpu;
+        if (timer_set(&s->heap, a->timer, s->now + a->remaining / a->rate)) SIM_FAIL(s, "out of memory");
+    }
+    for (int k = 0; k < h->nexecs; k++) jvm_schedule(s, &s->execs[h->execs[k]]);
+}

@@ -1,0 +1,334 @@
+/* Scenario defaults, options by name (shared by the CLI and the INI file), fault specs. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/synth.h"
+
+static const struct synth_scenario_info scenarios[] = {
+    {"wordcount", "HiBench WordCount: scan text, count words (map-side combine), save; CPU and disk"},
+    {"sort", "HiBench Sort: read, shuffle everything, write; disk and network bound"},
+    {"kmeans", "DenseKMeans: cache the points, then one job per iteration on the cache; CPU bound"},
+    {"pagerank", "SparkPageRank: shuffle-heavy iterations on grouped links; memory and GC heavy, skipped stages"},
+    {"tpcds-mix", "TPC-DS-like SQL queries arriving over time, several at once; joins, aggregations, FAIR pools"},
+};
+
+const struct synth_scenario_info *synth_scenarios(size_t *n)
+{
+    *n = sizeof scenarios / sizeof *scenarios;
+    return scenarios;
+}
+
+const char *synth_fault_kind_name(int kind)
+{
+    static const char *const names[] = {"cpu-hog", "memory-hog", "disk-hog", "network"};
+    return kind >= 0 && kind < 4 ? names[kind] : "?";
+}
+
+#define GiB (1024.0 * 1024.0 * 1024.0)
+#define MiB (1024.0 * 1024.0)
+
+int synth_config_init(struct synth_config *c, const char *scenario, struct clarity_error *err)
+{
+    size_t n, i;
+    const struct synth_scenario_info *sc = synth_scenarios(&n);
+    for (i = 0; i < n && strcmp(sc[i].name, scenario); i++) {}
+    if (i == n) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "unknown scenario '%s' (clarity synth --list)", scenario);
+    *c = (struct synth_config){0};
+    snprintf(c->scenario, sizeof c->scenario, "%s", scenario);
+    snprintf(c->app_name, sizeof c->app_name, "%s", scenario);
+    c->seed = 1;
+    c->start_ms = 1709283600000;   /* 2024-03-01 09:00:00 UTC */
+    c->hosts = 4;
+    c->cores = 8;
+    c->disks = 2;
+    c->host_memory = 64 * GiB;
+    c->disk_bw = 150 * MiB;
+    c->nic_bw = 1250e6;            /* 10 GbE */
+    c->executors_per_host = 1;
+    c->executor_cores = 0;         /* = cores / executors_per_host */
+    c->executor_heap = 0;          /* derived from host memory */
+    c->locality_wait_s = 3;
+    c->dyn_min = 1;
+    c->dyn_max = 0;                /* = hosts * executors_per_host */
+    c->spec_multiplier = 1.5;
+    c->spec_quantile = 0.75;
+    c->split_bytes = 128 * MiB;
+    c->skew = 0.2;
+    c->arrival_s = 15;
+    c->cpu_scale = 1;
+    c->gc_format = SYNTH_GC_JDK8_PARALLEL;
+    c->logs = true;
+    c->truth_tasks = true;
+    c->bucket_s = 10;
+    if (!strcmp(scenario, "wordcount")) c->data_bytes = 16 * GiB;
+    else if (!strcmp(scenario, "sort")) c->data_bytes = 8 * GiB;
+    else if (!strcmp(scenario, "kmeans")) {
+        c->data_bytes = 4 * GiB;
+        c->iterations = 5;
+    } else if (!strcmp(scenario, "pagerank")) {
+        c->data_bytes = 2 * GiB;
+        c->iterations = 4;
+        c->skew = 0.4;
+    } else {
+        c->data_bytes = 24 * GiB;
+        c->queries = 8;
+        snprintf(c->app_name, sizeof c->app_name, "TPC-DS mix");
+    }
+    return CLARITY_OK;
+}
+
+static int parse_size(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || errno || x < 0) return -1;
+    double m = 1;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': m = 1024.0; break;
+    case 'M': m = MiB; break;
+    case 'G': m = GiB; break;
+    case 'T': m = GiB * 1024; break;
+    case '\0': break;
+    default: return -1;
+    }
+    if (*end) {
+        end++;
+        if (toupper((unsigned char)*end) == 'I') end++;
+        if (toupper((unsigned char)*end) == 'B') end++;
+        if (*end) return -1;
+    }
+    *out = x * m;
+    return 0;
+}
+
+/* "60s", "2m", "1h", "500ms", "90" (seconds) */
+static int parse_time(const char *v, const char **rest, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || x < 0) return -1;
+    if (!strncmp(end, "ms", 2)) {
+        x /= 1000;
+        end += 2;
+    } else if (*end == 's') end++;
+    else if (*end == 'm') {
+        x *= 60;
+        end++;
+    } else if (*end == 'h') {
+        x *= 3600;
+        end++;
+    }
+    *out = x;
+    if (rest) *rest = end;
+    else if (*end) return -1;
+    return 0;
+}
+
+static int parse_int(const char *v, long lo, long hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || x < lo || x > hi) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int parse_double(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi)) return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+    if (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcasecmp(v, "yes")) *out = true;
+    else if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcasecmp(v, "no")) *out = false;
+    else return -1;
+    return 0;
+}
+
+int synth_fault_parse(const char *spec, struct synth_fault *f, struct clarity_error *err)
+{
+    static const char *const kinds[] = {"cpu-hog", "memory-hog", "disk-hog", "network"};
+    *f = (struct synth_fault){.start_s = 0, .end_s = -1, .intensity = 0.5};
+    const char *at = strchr(spec, '@');
+    int k;
+    for (k = 0; k < 4; k++)
+        if (at && (size_t)(at - spec) == strlen(kinds[k]) && !strncmp(spec, kinds[k], (size_t)(at - spec))) break;
+    if (k == 4) goto bad;
+    f->kind = k;
+    const char *p = at + 1;
+    if (strncmp(p, "host", 4)) goto bad;
+    char *end;
+    long h = strtol(p + 4, &end, 10);
+    if (end == p + 4 || h < 1 || h > 10000) goto bad;
+    f->host = (int)h;
+    p = end;
+    if (*p == ':') {
+        p++;
+        /* a window has a '-'; otherwise this field is the intensity */
+        const char *colon = strchr(p, ':'), *dash = strchr(p, '-');
+        if (dash && (!colon || dash < colon)) {
+            const char *r;
+            if (parse_time(p, &r, &f->start_s) || r != dash) goto bad;
+            if (parse_time(dash + 1, &r, &f->end_s) || (*r && *r != ':') || f->end_s <= f->start_s) goto bad;
+            p = r;
+            if (*p == ':') p++;
+        }
+        if (*p && parse_double(p, 0.01, 0.99, &f->intensity)) goto bad;
+    } else if (*p) goto bad;
+    return CLARITY_OK;
+bad:
+    return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                             "bad fault '%s': want KIND@hostN[:START-END][:INTENSITY], KIND one of cpu-hog, memory-hog, "
+                             "disk-hog, network, intensity between 0.01 and 0.99 (e.g. cpu-hog@host3:60s-180s:0.8)",
+                             spec);
+}
+
+int synth_config_set(struct synth_config *c, const char *key, const char *v, struct clarity_error *err)
+{
+    int bad = 0;
+    double d;
+    if (!strcmp(key, "seed")) {
+        char *end;
+        unsigned long long x = strtoull(v, &end, 10);
+        bad = end == v || *end;
+        c->seed = x;
+    } else if (!strcmp(key, "name")) snprintf(c->app_name, sizeof c->app_name, "%s", v);
+    else if (!strcmp(key, "start-ms")) {
+        char *end;
+        long long x = strtoll(v, &end, 10);
+        bad = end == v || *end || x < 0;
+        c->start_ms = x;
+    } else if (!strcmp(key, "hosts")) bad = parse_int(v, 1, 1000, &c->hosts);
+    else if (!strcmp(key, "cores")) bad = parse_int(v, 1, 1024, &c->cores);
+    else if (!strcmp(key, "disks")) bad = parse_int(v, 1, 64, &c->disks);
+    else if (!strcmp(key, "host-memory")) bad = parse_size(v, &c->host_memory) || c->host_memory < GiB;
+    else if (!strcmp(key, "disk-bw")) bad = parse_size(v, &c->disk_bw) || c->disk_bw < 1024;
+    else if (!strcmp(key, "nic-bw")) bad = parse_size(v, &c->nic_bw) || c->nic_bw < 1024;
+    else if (!strcmp(key, "executors-per-host")) bad = parse_int(v, 1, 16, &c->executors_per_host);
+    else if (!strcmp(key, "executor-cores")) bad = parse_int(v, 1, 1024, &c->executor_cores);
+    else if (!strcmp(key, "executor-memory")) bad = parse_size(v, &c->executor_heap) || c->executor_heap < 512 * MiB;
+    else if (!strcmp(key, "pool")) {
+        if (!strcmp(v, "fair")) c->fair = true;
+        else if (!strcmp(v, "fifo")) c->fair = false;
+        else bad = 1;
+    } else if (!strcmp(key, "locality-wait")) bad = parse_time(v, NULL, &c->locality_wait_s);
+    else if (!strcmp(key, "dynamic-allocation")) bad = parse_bool(v, &c->dynalloc);
+    else if (!strcmp(key, "min-executors")) bad = parse_int(v, 0, 100000, &c->dyn_min);
+    else if (!strcmp(key, "max-executors")) bad = parse_int(v, 1, 100000, &c->dyn_max);
+    else if (!strcmp(key, "speculation")) bad = parse_bool(v, &c->speculation);
+    else if (!strcmp(key, "speculation-multiplier")) bad = parse_double(v, 1, 100, &c->spec_multiplier);
+    else if (!strcmp(key, "speculation-quantile")) bad = parse_double(v, 0.01, 1, &c->spec_quantile);
+    else if (!strcmp(key, "failure-rate")) bad = parse_double(v, 0, 0.5, &c->failure_rate);
+    else if (!strcmp(key, "data")) bad = parse_size(v, &c->data_bytes) || c->data_bytes < 1;
+    else if (!strcmp(key, "split")) bad = parse_size(v, &c->split_bytes) || c->split_bytes < 1024;
+    else if (!strcmp(key, "partitions")) bad = parse_int(v, 0, 10000000, &c->partitions);
+    else if (!strcmp(key, "queries")) bad = parse_int(v, 1, 100000, &c->queries);
+    else if (!strcmp(key, "iterations")) bad = parse_int(v, 1, 1000, &c->iterations);
+    else if (!strcmp(key, "skew")) bad = parse_double(v, 0, 3, &c->skew);
+    else if (!strcmp(key, "arrival")) bad = parse_time(v, NULL, &c->arrival_s) || c->arrival_s <= 0;
+    else if (!strcmp(key, "cpu-scale")) bad = parse_double(v, 0.001, 1000, &c->cpu_scale);
+    else if (!strcmp(key, "gc-log")) {
+        if (!strcmp(v, "jdk8") || !strcmp(v, "parallel")) c->gc_format = SYNTH_GC_JDK8_PARALLEL;
+        else if (!strcmp(v, "unified") || !strcmp(v, "g1")) c->gc_format = SYNTH_GC_UNIFIED_G1;
+        else bad = 1;
+    } else if (!strcmp(key, "fault")) {
+        if (c->nfaults == SYNTH_MAX_FAULTS)
+            return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "at most %d faults", SYNTH_MAX_FAULTS);
+        int rc = synth_fault_parse(v, &c->faults[c->nfaults], err);
+        if (rc) return rc;
+        c->nfaults++;
+    } else if (!strcmp(key, "codec")) {
+        if (!strcmp(v, "none") || !strcmp(v, "plain")) c->codec = SYNTH_CODEC_PLAIN;
+        else if (!strcmp(v, "zstd")) c->codec = SYNTH_CODEC_ZSTD;
+        else if (!strcmp(v, "lz4")) c->codec = SYNTH_CODEC_LZ4;
+        else bad = 1;
+    } else if (!strcmp(key, "logs")) bad = parse_bool(v, &c->logs);
+    else if (!strcmp(key, "truth-tasks")) bad = parse_bool(v, &c->truth_tasks);
+    else if (!strcmp(key, "instrument")) bad = parse_bool(v, &c->instrument);
+    else if (!strcmp(key, "truth-bucket")) bad = parse_time(v, NULL, &d) || d < 0.1 || (c->bucket_s = d, 0);
+    else return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "unknown option '%s'", key);
+    if (bad) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "bad value '%s' for %s", v, key);
+    return CLARITY_OK;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+int synth_config_load_ini(struct synth_config *c, const char *path, struct clarity_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    char buf[1024];
+    uint64_t ln = 0;
+    int rc = CLARITY_OK;
+    bool have_scenario = false;
+    while (rc == CLARITY_OK && fgets(buf, sizeof buf, f)) {
+        ln++;
+        char *l = trim(buf);
+        if (!*l || *l == '#' || *l == ';' || *l == '[') continue;
+        char *eq = strchr(l, '=');
+        if (!eq) {
+            rc = clarity_error_set(err, CLARITY_EUSAGE, path, ln, 0, "expected key = value");
+            break;
+        }
+        *eq = '\0';
+        char *k = trim(l), *v = trim(eq + 1);
+        if (!strcmp(k, "scenario")) {
+            if (have_scenario) {
+                rc = clarity_error_set(err, CLARITY_EUSAGE, path, ln, 0, "scenario given twice");
+                break;
+            }
+            struct synth_config keep = *c;
+            rc = synth_config_init(c, v, err);
+            if (rc) {
+                *c = keep;
+                err->line = ln;
+                snprintf(err->file, sizeof err->file, "%s", path);
+            }
+            have_scenario = true;
+            continue;
+        }
+        if (!have_scenario) {
+            rc = clarity_error_set(err, CLARITY_EUSAGE, path, ln, 0, "the first setting must be 'scenario = NAME'");
+            break;
+        }
+        rc = synth_config_set(c, k, v, err);
+        if (rc) {
+            err->line = ln;
+            snprintf(err->file, sizeof err->file, "%s", path);
+        }
+    }
+    if (rc == CLARITY_OK && !have_scenario) rc = clarity_error_set(err, CLARITY_EUSAGE, path, 0, 0, "no 'scenario = NAME' line");
+    fclose(f);
+    return rc;
+}
+
+int synth_config_check(const struct synth_config *c, struct clarity_error *err)
+{
+    int ec = c->executor_cores ? c->executor_cores : c->cores / c->executors_per_host;
+    if (ec < 1 || ec * c->executors_per_host > c->cores)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "%d executors of %d cores do not fit a %d-core host",
+                                 c->executors_per_host, ec, c->cores);
+    for (int i = 0; i < c->nfaults; i++)
+        if (c->faults[i].host > c->hosts)
+            return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "fault %d is on host%d, but there are %d hosts", i + 1,
+                                     c->faults[i].host, c->hosts);
+    if (c->dynalloc && c->dyn_max && c->dyn_min > c->dyn_max)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "min-executors %d > max-executors %d", c->dyn_min, c->dyn_max);
+    if (c->hosts > 30000) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "too many hosts");
+    return CLARITY_OK;
+}

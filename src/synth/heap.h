@@ -1,0 +1,32 @@
+/* Timers in an indexed binary min-heap ordered by (time, sequence): rescheduling a timer is
+ * O(log n), and equal times fire in the order they were set, which keeps runs deterministic. */
+#ifndef CLARITY_SYNTH_HEAP_H
+#define CLARITY_SYNTH_HEAP_H
+#include <stdbool.h>
+#include <stdint.h>
+
+struct timer {
+    double t;
+    uint64_t seq;
+    int32_t pos;     /* index in heap[], -1 when not scheduled */
+    int32_t ref;     /* what it belongs to (attempt, executor, query, ...) */
+    uint8_t kind;
+};
+struct theap {
+    struct timer *timers; int32_t ntimers, cap_timers;
+    int32_t *free_ids; int32_t nfree, cap_free;
+    int32_t *heap; int32_t n, cap;
+    uint64_t seq;
+};
+
+int theap_init(struct theap *h);
+void theap_free(struct theap *h);
+/* A new unscheduled timer; -1 when out of memory. */
+int32_t timer_new(struct theap *h, int kind, int32_t ref);
+void timer_release(struct theap *h, int32_t id);   /* cancels and recycles */
+int timer_set(struct theap *h, int32_t id, double t); /* schedule or move; -1 on ENOMEM */
+void timer_cancel(struct theap *h, int32_t id);
+static inline bool theap_empty(const struct theap *h) { return h->n == 0; }
+static inline double theap_top_time(const struct theap *h) { return h->timers[h->heap[0]].t; }
+int32_t theap_pop(struct theap *h);                 /* earliest timer id, unscheduled */
+#endif
