@@ -200,6 +200,9 @@ void host_reschedule(struct sim *s, struct sy_host *h)
         a->rate_nofault = nofault[a->res];
         a->max_rate = maxr[a->res];
         if (a->res == RES_CPU && a->phase == PH_COMPUTE) s->execs[a->exec].alloc_rate += a->rate * a->alloc_per_cpu;
+        /* records read or fetched become objects: reading allocates too */
+        if ((a->phase == PH_INPUT || a->phase == PH_FETCH_NET || a->phase == PH_FETCH_DISK) && a->res != RES_CPU)
+            s->execs[a->exec].alloc_rate += a->rate * 1.5;
         if (timer_set(&s->heap, a->timer, s->now + a->remaining / a->rate)) SIM_FAIL(s, "out of memory");
     }
     for (int k = 0; k < h->nexecs; k++) jvm_schedule(s, &s->execs[h->execs[k]]);
