@@ -239,6 +239,8 @@ size_t clarity_app_accumulable_bytes(const struct clarity_app *a);
 struct clarity_load_options {
     bool keep_task_accumulables;             /* default true */
     bool skip_task_executor_metrics;         /* TaskEnd "Task Executor Metrics" (executor peaks) */
+    int threads;                             /* applications loaded at once by callers that load
+                                                many (0 = one per core); one log uses one thread */
     bool quiet;
 };
 

@@ -17,10 +17,31 @@ void report_integrity_text(FILE *o, const struct clarity_app *a);
 /* One object per application in the clarity.summary/1 schema (docs/summary-json.md). */
 void report_summary_json(struct jsonw *w, const struct clarity_app *a);
 void report_integrity_json(struct jsonw *w, const struct clarity_app *a);
-/* One row per application, for directories of many. */
-void report_fleet_header(FILE *o);
-void report_fleet_row(FILE *o, const struct clarity_app *a);
-void report_fleet_failed_row(FILE *o, const char *path, const char *error);
+/* Short integrity flags, "ok" when none (e.g. "truncated,dropped-task-ends"). */
+void report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap);
+
+/* One row per application, for directories of many (the fleet table). */
+struct fleet_row {
+    const char *source, *app_id, *name, *user, *error;   /* error: set when the app failed */
+    int64_t start_ms, duration_ms;
+    int executors, cores;
+    int64_t tasks, failed_tasks;
+    double core_hours_used, core_hours_idle;  /* task time; executor capacity minus it */
+    double gc_share;                          /* JVM GC time / executor run time */
+    int64_t shuffle_bytes;                    /* shuffle read */
+    const char *top_blocked;                  /* resource whose removal saves most, "" if none */
+    double top_blocked_improvement;
+    char flags[160];
+};
+/* Fills a row from a loaded application (strings point into the app). */
+void fleet_row_fill(struct fleet_row *r, const struct clarity_app *a);
+enum fleet_sort { FLEET_SORT_SOURCE, FLEET_SORT_START, FLEET_SORT_DURATION, FLEET_SORT_NAME,
+                  FLEET_SORT_CORE_HOURS, FLEET_SORT_IDLE, FLEET_SORT_GC, FLEET_SORT_SHUFFLE, FLEET_SORT_TASKS };
+/* Parses a --sort key; -1 when unknown. */
+int fleet_sort_parse(const char *s);
+void fleet_sort(struct fleet_row *rows, size_t n, enum fleet_sort key);
+void report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n);
+void report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n);
 
 /* "12.3 s", "45 ms", "2.1 h" */
 const char *fmt_ms(char *buf, size_t cap, int64_t ms);

@@ -1,7 +1,51 @@
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "cli/commands.h"
+
+/* Applications are independent, so a directory of many is loaded by one worker per core, each
+ * taking the next application; results land in their slot, so output order stays the
+ * sources' order whatever finishes first. */
+struct load_job {
+    struct loaded_set *set;
+    const struct clarity_load_options *opt;
+    atomic_size_t next, done;
+};
+
+static void *load_worker(void *arg)
+{
+    struct load_job *job = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&job->next, 1);
+        if (i >= job->set->n) return NULL;
+        struct loaded_app *la = &job->set->apps[i];
+        la->src = &job->set->sources.apps[i];
+        clarity_app_load(la->src, job->opt, &la->app, &la->err);
+        atomic_fetch_add(&job->done, 1);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* A progress line on stderr, only on a terminal and only once the work has taken a second. */
+static void progress(struct load_job *job, double start, bool quiet)
+{
+    if (quiet || !isatty(STDERR_FILENO)) return;
+    double t = now_s() - start;
+    if (t < 1.0) return;
+    size_t done = atomic_load(&job->done), n = job->set->n;
+    double left = done ? t * (double)(n - done) / (double)done : 0;
+    fprintf(stderr, "\rclarity: %zu/%zu applications read, %.0f s elapsed, ~%.0f s left   ", done, n, t, left);
+}
 
 int load_all(const char *const *paths, size_t npaths, bool quiet, struct loaded_set *out)
 {
@@ -23,14 +67,35 @@ int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const str
     out->apps = calloc(out->sources.napps, sizeof *out->apps);
     if (!out->apps) return EXIT_INPUT;
     out->n = out->sources.napps;
-    for (size_t i = 0; i < out->n; i++) {
-        struct loaded_app *la = &out->apps[i];
-        la->src = &out->sources.apps[i];
-        if (clarity_app_load(la->src, opt, &la->app, &la->err) != CLARITY_OK) {
-            out->nfailed++;
-            fprintf(stderr, "clarity: %s\n", clarity_error_format(&la->err, buf, sizeof buf));
+    struct load_job job = {.set = out, .opt = opt};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nthreads = opt && opt->threads > 0 ? (size_t)opt->threads : (size_t)(cores > 0 ? cores : 1);
+    if (nthreads > out->n) nthreads = out->n;
+    if (nthreads > 64) nthreads = 64;
+    pthread_t tids[64];
+    size_t started = 0;
+    double start = now_s();
+    /* with a progress line the calling thread only watches, so it starts one more worker */
+    bool watch = nthreads > 1 && !quiet && isatty(STDERR_FILENO);
+    for (size_t t = watch ? 0 : 1; t < nthreads; t++)
+        if (pthread_create(&tids[started], NULL, load_worker, &job) == 0) started++;
+    if (watch) {
+        /* the calling thread reports progress while the workers load */
+        while (atomic_load(&job.done) < out->n && started) {
+            struct timespec pause = {0, 200 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+            progress(&job, start, quiet);
+            if (atomic_load(&job.next) >= out->n) break;
         }
     }
+    load_worker(&job);
+    for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    if (!quiet && isatty(STDERR_FILENO) && now_s() - start >= 1.0) fputs("\r\033[K", stderr);
+    for (size_t i = 0; i < out->n; i++)
+        if (!out->apps[i].app) {
+            out->nfailed++;
+            fprintf(stderr, "clarity: %s\n", clarity_error_format(&out->apps[i].err, buf, sizeof buf));
+        }
     return out->nfailed == out->n ? EXIT_INPUT : EXIT_OK;
 }
 

@@ -5,7 +5,7 @@
 #define S(id) clarity_app_str(a, (id))
 
 /* Short flags for fleet rows, e.g. "truncated,dropped-task-ends". */
-static void flags(const struct clarity_app *a, char *buf, size_t cap)
+void report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap)
 {
     const struct clarity_integrity *in = &a->integrity;
     size_t n = 0;
@@ -28,7 +28,7 @@ void report_integrity_text(FILE *o, const struct clarity_app *a)
 {
     const struct clarity_integrity *in = &a->integrity;
     char f[256];
-    flags(a, f, sizeof f);
+    report_integrity_flags(a, f, sizeof f);
     fprintf(o, "\nintegrity    %s\n", f);
     fprintf(o, "  read         %llu lines, %llu events (%llu of unknown kinds), %llu bytes decoded\n",
             (unsigned long long)in->lines, (unsigned long long)in->events, (unsigned long long)in->events_unknown,
@@ -72,7 +72,7 @@ void report_integrity_json(struct jsonw *w, const struct clarity_app *a)
 {
     const struct clarity_integrity *in = &a->integrity;
     char f[256];
-    flags(a, f, sizeof f);
+    report_integrity_flags(a, f, sizeof f);
     jsonw_obj_begin(w);
     jsonw_kstr(w, "flags", f);
     jsonw_kint(w, "lines", (int64_t)in->lines);
@@ -117,37 +117,4 @@ void report_integrity_json(struct jsonw *w, const struct clarity_app *a)
     }
     jsonw_arr_end(w);
     jsonw_obj_end(w);
-}
-
-void report_fleet_header(FILE *o)
-{
-    fprintf(o, "%-34s  %-24s  %-10s  %-19s  %10s  %5s  %6s  %9s  %6s  %9s  %s\n", "application", "name", "user",
-            "start (UTC)", "duration", "execs", "cores", "tasks", "GC %", "shuffle", "integrity");
-}
-
-void report_fleet_row(FILE *o, const struct clarity_app *a)
-{
-    struct clarity_app_totals t;
-    if (clarity_totals_compute(a, &t) != 0) return;
-    char d[32], st[40], sh[32], f[256], nm[25];
-    int cores = 0, nexec = 0;
-    for (size_t i = 0; i < a->nexecs; i++)
-        if (!a->execs[i].is_driver) {
-            nexec++;
-            cores += a->execs[i].total_cores;
-        }
-    flags(a, f, sizeof f);
-    snprintf(nm, sizeof nm, "%s", S(a->name));
-    fmt_time(st, sizeof st, a->start_ms);
-    if (strlen(st) > 19) st[19] = '\0';
-    double gc = t.app.run_ms ? 100.0 * (double)t.app.gc_ms / (double)t.app.run_ms : 0;
-    fprintf(o, "%-34s  %-24s  %-10s  %-19s  %10s  %5d  %6d  %9lld  %6.1f  %9s  %s\n", S(a->app_id), nm, S(a->user), st,
-            fmt_ms(d, sizeof d, clarity_app_duration_ms(a)), nexec, cores, (long long)t.app.tasks, gc,
-            fmt_bytes(sh, sizeof sh, t.app.shuffle_read_bytes), f);
-    clarity_totals_free(&t);
-}
-
-void report_fleet_failed_row(FILE *o, const char *path, const char *error)
-{
-    fprintf(o, "%-34s  %s\n", path, error);
 }

@@ -66,6 +66,31 @@ printf '{"Event":"SparkListenerLogStart","Spark Version":"3.0.0"}\n{"Event":"Spa
 expect_rc "invalid UTF-8 line" 0 "$CLARITY_ASAN" summary --json "$T/badutf8.json"
 jq -e '.applications[0].integrity.lines_malformed == 1' "$T/out" >/dev/null && ok "invalid UTF-8 counted" || bad "invalid UTF-8 counted"
 
+# --- a directory of good and bad logs: a complete fleet table, problems flagged per row ---
+mkdir "$T/fleet"
+cp "$ROOT/tests/data/mini-3x.json" "$T/fleet/app-good"
+: >"$T/fleet/app-empty"
+head -c 2000 /dev/urandom >"$T/fleet/app-junk.lz4"
+head -c 5000 "$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json" >"$T/fleet/app-cut"
+if command -v zstd >/dev/null; then
+  zstd -q "$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json" -o "$T/full.zstd"
+  head -c 20000 "$T/full.zstd" >"$T/fleet/app-trunc.zstd"
+fi
+expect_rc "fleet of good and bad logs" 0 "$CLARITY_ASAN" summary --csv "$T/fleet"
+rows=$(($(wc -l <"$T/out") - 1))
+want=$(ls "$T/fleet" | wc -l)
+[ "$rows" = "$want" ] && ok "fleet has one row per file ($rows)" || bad "fleet rows: $rows, wanted $want"
+grep -q '"app-empty".*empty' "$T/out" || grep -q 'app-empty.*empty' "$T/out" && ok "empty log flagged in its row" || bad "empty log flagged in its row"
+grep -q 'app-junk.lz4.*[a-z]' "$T/out" && ok "junk log has a row" || bad "junk log has a row"
+grep -q 'app-cut.*truncated' "$T/out" && ok "cut log flagged truncated" || bad "cut log flagged truncated"
+[ -f "$T/fleet/app-trunc.zstd" ] && { grep -qE 'app-trunc.zstd.*(truncated|stream cut)' "$T/out" && ok "cut zstd flagged truncated" || bad "cut zstd flagged truncated"; }
+expect_rc "fleet text, sorted, filtered" 0 "$CLARITY" summary --sort tasks --name mini "$T/fleet"
+grep -q 'app-20240101000000-0001' "$T/out" && ! grep -q 'terryk' "$T/out" && ok "--name filters" || bad "--name filters"
+expect_rc "fleet --since" 0 "$CLARITY" summary --csv --since 2024-01-01 "$T/fleet"
+grep -q 'app-cut' "$T/out" && bad "--since keeps a 2020 app" || ok "--since drops older apps"
+expect_rc "bad --sort" 2 "$CLARITY" summary --sort bogus "$T/fleet"
+expect_rc "bad --since" 2 "$CLARITY" summary --since yesterday "$T/fleet"
+
 # --- every shared log ---
 if have_shared; then
   # genuinely unusable logs, and why: none so far (empty_eventlog has 7 events, no jobs)

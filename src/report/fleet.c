@@ -1,0 +1,169 @@
+/* The fleet table: one row per application, for History Server directories of many. */
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/blocked.h"
+#include "clarity/report.h"
+
+/* Executor capacity in core-ms: each executor's cores from when it was added until it was
+ * removed, or until the application's last event. */
+static double capacity_core_ms(const struct clarity_app *a)
+{
+    int64_t end = a->end_ms ? a->end_ms : clarity_app_last_time_ms(a);
+    double sum = 0;
+    for (size_t i = 0; i < a->nexecs; i++) {
+        const struct clarity_executor *e = &a->execs[i];
+        if (e->is_driver || !e->add_ms) continue;
+        int64_t until = e->remove_ms ? e->remove_ms : end;
+        if (until > e->add_ms) sum += (double)e->total_cores * (double)(until - e->add_ms);
+    }
+    return sum;
+}
+
+static void top_blocked(struct fleet_row *r, const struct clarity_app *a)
+{
+    r->top_blocked = "";
+    struct clarity_blocked_result br;
+    if (clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &br) != 0) return;
+    for (size_t g = 0; g < br.ngroups; g++)
+        for (int res = 0; res < CLARITY_RES_COUNT; res++) {
+            /* "all non-CPU" is a bound over every resource, not one to name */
+            if (res == CLARITY_RES_NON_CPU || !br.groups[g].without[res].available) continue;
+            double imp = br.groups[g].without[res].improvement;
+            if (imp > r->top_blocked_improvement) {
+                r->top_blocked_improvement = imp;
+                r->top_blocked = clarity_resource_name((enum clarity_resource)res);
+            }
+        }
+    clarity_blocked_free(&br);
+}
+
+void fleet_row_fill(struct fleet_row *r, const struct clarity_app *a)
+{
+    memset(r, 0, sizeof *r);
+    r->source = a->source_path;
+    r->app_id = clarity_app_str(a, a->app_id);
+    r->name = clarity_app_str(a, a->name);
+    r->user = clarity_app_str(a, a->user);
+    r->start_ms = a->start_ms;
+    r->duration_ms = clarity_app_duration_ms(a);
+    for (size_t i = 0; i < a->nexecs; i++)
+        if (!a->execs[i].is_driver) {
+            r->executors++;
+            r->cores += a->execs[i].total_cores;
+        }
+    struct clarity_app_totals t;
+    if (clarity_totals_compute(a, &t) == 0) {
+        r->tasks = t.app.tasks;
+        r->failed_tasks = t.app.failed + t.app.killed;
+        r->core_hours_used = (double)t.app.task_ms / 3.6e6;
+        double cap = capacity_core_ms(a) / 3.6e6;
+        r->core_hours_idle = cap > r->core_hours_used ? cap - r->core_hours_used : 0;
+        r->gc_share = t.app.run_ms ? (double)t.app.gc_ms / (double)t.app.run_ms : 0;
+        r->shuffle_bytes = t.app.shuffle_read_bytes;
+        clarity_totals_free(&t);
+    }
+    top_blocked(r, a);
+    report_integrity_flags(a, r->flags, sizeof r->flags);
+}
+
+int fleet_sort_parse(const char *s)
+{
+    static const char *names[] = {"source", "start", "duration", "name", "core-hours", "idle", "gc", "shuffle", "tasks"};
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+
+static int cmp_num(double a, double b) { return (a < b) - (a > b); }   /* descending */
+
+static int cmp_rows(const void *x, const void *y, void *ctx)
+{
+    const struct fleet_row *a = x, *b = y;
+    enum fleet_sort sort_key = *(const enum fleet_sort *)ctx;
+    /* failed rows sink to the end, in source order */
+    if (!!a->error != !!b->error) return a->error ? 1 : -1;
+    int c = 0;
+    switch (sort_key) {
+    case FLEET_SORT_SOURCE: break;
+    case FLEET_SORT_START: c = (a->start_ms > b->start_ms) - (a->start_ms < b->start_ms); break;
+    case FLEET_SORT_DURATION: c = cmp_num((double)a->duration_ms, (double)b->duration_ms); break;
+    case FLEET_SORT_NAME: c = strcmp(a->name ? a->name : "", b->name ? b->name : ""); break;
+    case FLEET_SORT_CORE_HOURS: c = cmp_num(a->core_hours_used, b->core_hours_used); break;
+    case FLEET_SORT_IDLE: c = cmp_num(a->core_hours_idle, b->core_hours_idle); break;
+    case FLEET_SORT_GC: c = cmp_num(a->gc_share, b->gc_share); break;
+    case FLEET_SORT_SHUFFLE: c = cmp_num((double)a->shuffle_bytes, (double)b->shuffle_bytes); break;
+    case FLEET_SORT_TASKS: c = cmp_num((double)a->tasks, (double)b->tasks); break;
+    }
+    return c ? c : strcmp(a->source, b->source);
+}
+
+void fleet_sort(struct fleet_row *rows, size_t n, enum fleet_sort key)
+{
+    qsort_r(rows, n, sizeof *rows, cmp_rows, &key);
+}
+
+static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
+
+void report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n)
+{
+    fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-17s  %s\n", "application",
+            "name", "user", "start (UTC)", "duration", "execs", "cores", "tasks", "core-h", "idle core-h", "GC %",
+            "shuffle", "top blocked", "integrity");
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct fleet_row *r = &rows[i];
+        if (r->error) {
+            failed++;
+            fprintf(o, "%-34s  FAILED: %s\n", r->source, r->error);
+            continue;
+        }
+        char d[32], st[40], sh[32], nm[23], tb[40];
+        snprintf(nm, sizeof nm, "%s", or_dash(r->name));
+        fmt_time(st, sizeof st, r->start_ms);
+        if (strlen(st) > 19) st[19] = '\0';
+        if (*r->top_blocked) snprintf(tb, sizeof tb, "%s %.0f%%", r->top_blocked, 100 * r->top_blocked_improvement);
+        else snprintf(tb, sizeof tb, "-");
+        fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5d  %5d  %8lld  %9.2f  %11.2f  %5.1f  %9s  %-17s  %s\n",
+                or_dash(r->app_id), nm, or_dash(r->user), st, fmt_ms(d, sizeof d, r->duration_ms), r->executors,
+                r->cores, (long long)r->tasks, r->core_hours_used, r->core_hours_idle, 100 * r->gc_share,
+                fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb, r->flags);
+    }
+    fprintf(o, "\n%zu application(s), %zu failed to load. core-h: task time in core-hours; idle core-h: executor "
+               "cores x lifetime minus task time (driver excluded); top blocked: blocked-time analysis, "
+               "application level.\n", n, failed);
+}
+
+/* RFC 4180 quoting: names and errors can hold commas and quotes. */
+static void csv_str(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; s && *s; s++) {
+        if (*s == '"') fputc('"', o);
+        fputc(*s == '\n' ? ' ' : *s, o);
+    }
+    fputc('"', o);
+}
+
+void report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n)
+{
+    fputs("source,app_id,name,user,start_ms,duration_ms,executors,cores,tasks,failed_tasks,core_hours_used,"
+          "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error\n", o);
+    for (size_t i = 0; i < n; i++) {
+        const struct fleet_row *r = &rows[i];
+        csv_str(o, r->source);
+        fputc(',', o);
+        csv_str(o, r->app_id);
+        fputc(',', o);
+        csv_str(o, r->name);
+        fputc(',', o);
+        csv_str(o, r->user);
+        if (r->error) fprintf(o, ",,,,,,,,,,,,,,");
+        else
+            fprintf(o, ",%lld,%lld,%d,%d,%lld,%lld,%.6f,%.6f,%.6f,%lld,%s,%.6f,%s,", (long long)r->start_ms,
+                    (long long)r->duration_ms, r->executors, r->cores, (long long)r->tasks, (long long)r->failed_tasks,
+                    r->core_hours_used, r->core_hours_idle, r->gc_share, (long long)r->shuffle_bytes, r->top_blocked,
+                    r->top_blocked_improvement, r->flags);
+        csv_str(o, r->error);
+        fputc('\n', o);
+    }
+}
