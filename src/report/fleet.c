@@ -106,7 +106,7 @@ static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 
 void report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n)
 {
-    fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-17s  %s\n", "application",
+    fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-20s  %s\n", "application",
             "name", "user", "start (UTC)", "duration", "execs", "cores", "tasks", "core-h", "idle core-h", "GC %",
             "shuffle", "top blocked", "integrity");
     size_t failed = 0;
@@ -123,7 +123,7 @@ void report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n)
         if (strlen(st) > 19) st[19] = '\0';
         if (*r->top_blocked) snprintf(tb, sizeof tb, "%s %.0f%%", r->top_blocked, 100 * r->top_blocked_improvement);
         else snprintf(tb, sizeof tb, "-");
-        fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5d  %5d  %8lld  %9.2f  %11.2f  %5.1f  %9s  %-17s  %s\n",
+        fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5d  %5d  %8lld  %9.2f  %11.2f  %5.1f  %9s  %-20s  %s\n",
                 or_dash(r->app_id), nm, or_dash(r->user), st, fmt_ms(d, sizeof d, r->duration_ms), r->executors,
                 r->cores, (long long)r->tasks, r->core_hours_used, r->core_hours_idle, 100 * r->gc_share,
                 fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb, r->flags);
