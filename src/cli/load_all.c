@@ -24,7 +24,10 @@ static void *load_worker(void *arg)
         if (i >= job->set->n) return NULL;
         struct loaded_app *la = &job->set->apps[i];
         la->src = &job->set->sources.apps[i];
-        clarity_app_load(la->src, job->opt, &la->app, &la->err);
+        /* many applications already keep every core busy: no read-ahead thread per log */
+        struct clarity_load_options o = job->opt ? *job->opt : (struct clarity_load_options){.keep_task_accumulables = true};
+        if (job->set->n > 1) o.threads = 1;
+        clarity_app_load(la->src, &o, &la->app, &la->err);
         atomic_fetch_add(&job->done, 1);
     }
 }

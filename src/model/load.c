@@ -1,7 +1,7 @@
 /* Reads an application's files in order, line by line, and replays each event into the
  * model. Bad lines are counted and located; the rest of the log is still used. */
 #include <stdio.h>
-#include "event/lines.h"
+#include "event/line_pipe.h"
 #include "model/build.h"
 
 #define MAX_LINE (128u << 20)   /* a bigger line is skipped and reported, never buffered */
@@ -209,21 +209,22 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         if (!first_err->code) *first_err = err;
         return;
     }
-    struct line_reader r;
-    if (line_reader_init(&r, d, MAX_LINE) != 0) {
+    struct line_pipe *r;
+    if (line_pipe_start(&r, d, MAX_LINE, c->opt->threads != 1) != 0) {
         c->failed = 1;
         clarity_decoder_close(d);
         return;
     }
     char *line;
     size_t len;
+    uint64_t line_no = 0, offset = 0;
     bool header = false;
     uint64_t events_before = a->integrity.events;
     for (;;) {
-        enum line_status st = line_reader_next(&r, &line, &len, &err);
+        enum line_status st = line_pipe_next(r, &line, &len, &line_no, &offset, &err);
         if (st == LINE_EOF) break;
-        c->line = r.line_no;
-        c->offset = r.offset;
+        c->line = line_no;
+        c->offset = offset;
         if (st == LINE_IO_ERROR) {
             problem(c, "read error: %s", err.msg);
             if (!first_err->code) *first_err = err;
@@ -242,7 +243,7 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
             continue;
         }
         /* a pre-release 1.3 plain-text header, tolerated as the spec says */
-        if (r.line_no == 1 && line[i] != '{' && line[i] != '[') header = true;
+        if (line_no == 1 && line[i] != '{' && line[i] != '[') header = true;
         if (header) {
             if (len >= 22 && memmem(line, len, "=== LOG_HEADER_END ===", 22)) header = false;
             continue;
@@ -251,7 +252,8 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         if (c->failed) break;
     }
     if (header) problem(c, "plain-text header never ended; no events read from this file");
-    a->integrity.bytes += r.consumed + r.start;
+    a->integrity.bytes += line_pipe_bytes(r);
+    line_pipe_free(r);   /* stops the reader before the decoder is asked for its status */
     struct clarity_decoder_status ds;
     clarity_decoder_status(d, &ds);
     if (ds.truncated || ds.corrupt) {
@@ -263,16 +265,15 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     }
     if (a->integrity.events > events_before) *any_events = true;
     else if (!first_err->code) {
-        clarity_error_set(first_err, CLARITY_EFORMAT, f->path, r.line_no, 0,
-                          r.line_no ? "no Spark events in %llu line(s): not an event log"
-                                    : "no lines: empty event log", (unsigned long long)r.line_no);
+        clarity_error_set(first_err, CLARITY_EFORMAT, f->path, line_no, 0,
+                          line_no ? "no Spark events in %llu line(s): not an event log"
+                                  : "no lines: empty event log", (unsigned long long)line_no);
         if (a->integrity.nproblems) {
             const struct clarity_problem *pr = &a->integrity.problems[0];
             clarity_error_set(first_err, CLARITY_EFORMAT, f->path, pr->line, pr->offset, "no Spark events; first problem: %s",
                               clarity_app_str(a, pr->msg));
         }
     }
-    line_reader_free(&r);
     clarity_decoder_close(d);
 }
 

@@ -1,0 +1,22 @@
+/* Lines of one decoded stream, read ahead on a second thread: decompression and line
+ * splitting run while the caller parses the previous batch. Without a thread it is the plain
+ * line reader (no copy). */
+#ifndef CLARITY_EVENT_LINE_PIPE_H
+#define CLARITY_EVENT_LINE_PIPE_H
+#include <stdbool.h>
+#include "event/lines.h"
+
+struct line_pipe;
+
+/* Takes over nothing: the decoder stays the caller's, and must outlive the pipe. */
+int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded);
+/* As line_reader_next, plus the line's number and decoded byte offset. Lines may be modified
+ * in place and stay valid until the next call. */
+enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, uint64_t *line_no,
+                                uint64_t *offset, struct clarity_error *err);
+/* Decoded bytes handed out so far (all of them once LINE_EOF was returned). */
+uint64_t line_pipe_bytes(const struct line_pipe *p);
+/* Stops the reader (also midway) and frees everything. */
+void line_pipe_free(struct line_pipe *p);
+
+#endif
