@@ -16,6 +16,7 @@ static const struct {
     {"stragglers", cmd_stragglers, "stragglers per stage and their causes, slow hosts, data skew, slowest tasks"},
     {"predict", cmd_predict, "time at a new data size and core count from two small runs (PERIDOT)"},
     {"ernest", cmd_ernest, "Ernest: which small runs to make, fit, predict, choose machines for a deadline"},
+    {"whatif", cmd_whatif, "other hardware (disks, network, hosts) or core counts: resource model, DAG replay"},
 };
 
 static void usage(FILE *o)

@@ -1,0 +1,223 @@
+/* The monotask-style resource model over Spark logs (thesis 5.6; spec 003 decision 13): per
+ * stage, the time each resource would need if perfectly used; the slowest is the stage. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/aggregate.h"
+#include "clarity/groups.h"
+#include "clarity/taskcomp.h"
+#include "clarity/whatif.h"
+
+const char *clarity_wres_name(int r)
+{
+    static const char *const n[CLARITY_WRES_COUNT] = {"cpu", "disk", "network"};
+    return r >= 0 && r < CLARITY_WRES_COUNT ? n[r] : "-";
+}
+
+const char *clarity_scenario_name(int s)
+{
+    static const char *const n[CLARITY_SCEN_COUNT] = {"observed", "whatif", "cpu_infinite", "disk_infinite",
+                                                      "network_infinite"};
+    return s >= 0 && s < CLARITY_SCEN_COUNT ? n[s] : "?";
+}
+
+void clarity_ideal_compute(const struct clarity_stage_usage *u, const struct clarity_hw *hw, int infinite,
+                           struct clarity_ideal *out)
+{
+    double hosts = hw->v[CLARITY_HW_HOSTS];
+    double cores = clarity_hw_cores(hw);
+    double disk_bps = hosts * hw->v[CLARITY_HW_DISKS_PER_HOST] * hw->v[CLARITY_HW_DISK_MB_S] * 1e6;
+    double net_bps = hosts * hw->v[CLARITY_HW_NET_GBPS] * 125e6;   /* 1 Gbps = 125 MB/s */
+    out->ms[CLARITY_WRES_CPU] = cores > 0 ? u->cpu_ms / cores : 0;
+    out->ms[CLARITY_WRES_DISK] = disk_bps > 0 ? u->disk_bytes / disk_bps * 1e3 : 0;
+    out->ms[CLARITY_WRES_NETWORK] = net_bps > 0 ? u->net_bytes / net_bps * 1e3 : 0;
+    out->model_ms = 0;
+    out->bottleneck = -1;
+    for (int r = 0; r < CLARITY_WRES_COUNT; r++) {
+        if (r == infinite) continue;
+        if (out->ms[r] > out->model_ms) { out->model_ms = out->ms[r]; out->bottleneck = r; }
+    }
+}
+
+double clarity_whatif_predict(double actual, double model_old, double model_new)
+{
+    return model_old > 0 ? actual * model_new / model_old : actual;
+}
+
+double clarity_prediction_error(double predicted, double actual)
+{
+    return actual != 0 ? fabs(predicted - actual) / fabs(actual) : 0;
+}
+
+double clarity_slot_model_predict(double actual, double old_slots, double new_slots)
+{
+    return new_slots > 0 ? actual * old_slots / new_slots : actual;
+}
+
+double clarity_slot_share(double busy_ms, double slots, double span_ms)
+{
+    return slots > 0 && span_ms > 0 ? busy_ms / (slots * span_ms) : 0;
+}
+
+int clarity_monospark_multitasks(int cores, int disks, bool ssd, int network)
+{
+    return cores + disks * (ssd ? 4 : 1) + network + 1;
+}
+
+double clarity_mb_per_cpu_s(double disk_bytes, double cpu_ms)
+{
+    return cpu_ms > 0 ? (disk_bytes / 1e6) / (cpu_ms / 1e3) : 0;
+}
+
+void clarity_resources_free(struct clarity_resource_result *r)
+{
+    free(r->stages);
+    free(r->jobs);
+    memset(r, 0, sizeof *r);
+}
+
+/* Adds one task's usage: CPU = executor + deserialize CPU time; without CPU time (before
+ * Spark 2.1) the run time minus what it was blocked on (fetch wait, shuffle write). Disk
+ * and network bytes as decision 13. */
+static void add_task(const struct clarity_app *a, const struct clarity_task_comp *c, const struct clarity_hw *hw,
+                     struct clarity_whatif_stage *s)
+{
+    size_t row = c->row;
+    if (c->cpu_logged) s->use.cpu_ms += c->cpu_ms + c->deser_cpu_ms;
+    else {
+        s->use.cpu_ms += clarity_task_compute_ms(c);
+        s->cpu_fallback_tasks++;
+    }
+    double disk = (double)c->shuffle_write_bytes + (double)c->shuffle_read_bytes +
+                  (hw->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? (double)c->input_bytes : 0) +
+                  (double)c->output_bytes * hw->v[CLARITY_HW_REPLICATION] +
+                  2.0 * (double)clarity_task_metric(a, row, CLARITY_TM_DISK_SPILLED);
+    s->use.disk_bytes += disk;
+    s->use.net_bytes += (double)clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES);
+    s->tasks++;
+}
+
+static const struct clarity_hw *scen_hw(const struct clarity_resource_result *r, int k)
+{
+    return &r->scen[k].hw;
+}
+
+int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_hw *base,
+                              const struct clarity_hw *whatif, struct clarity_resource_result *out)
+{
+    memset(out, 0, sizeof *out);
+    struct clarity_task_comps comps;
+    struct clarity_groups g = {0};
+    struct clarity_replay_plan plan = {0};
+    long *stage_slot = NULL, *job_of_stage = NULL;
+    struct clarity_sim_task *st = NULL;
+    double (*jm)[CLARITY_SCEN_COUNT] = NULL;   /* model per job row and scenario */
+    if (clarity_task_comps_collect(a, &comps)) return -1;
+    size_t ns = a->nstages;
+    stage_slot = malloc((ns ? ns : 1) * sizeof *stage_slot);
+    job_of_stage = malloc((ns ? ns : 1) * sizeof *job_of_stage);
+    st = malloc((comps.n ? comps.n : 1) * sizeof *st);
+    out->stages = calloc(ns ? ns : 1, sizeof *out->stages);
+    out->jobs = calloc(a->njobs ? a->njobs : 1, sizeof *out->jobs);
+    jm = calloc(a->njobs ? a->njobs : 1, sizeof *jm);
+    if (!jm || !stage_slot || !job_of_stage || !st || !out->stages || !out->jobs ||
+        clarity_groups_build(a, &comps, CLARITY_GROUP_JOB, &g))
+        goto oom;
+    for (size_t s = 0; s < ns; s++) { stage_slot[s] = -1; job_of_stage[s] = -1; }
+    for (size_t i = 0; i < g.n; i++)
+        for (size_t k = 0; k < g.g[i].ntasks; k++) job_of_stage[comps.t[g.g[i].tasks[k]].stage] = (long)g.g[i].row;
+
+    /* stages in order of their rows (the log's order) */
+    for (size_t k = 0; k < comps.n; k++) stage_slot[comps.t[k].stage] = 0;
+    for (size_t s = 0; s < ns; s++) {
+        if (stage_slot[s] < 0) continue;
+        stage_slot[s] = (long)out->nstages;
+        struct clarity_whatif_stage *w = &out->stages[out->nstages++];
+        w->row = s;
+        w->job = job_of_stage[s];
+    }
+    for (size_t k = 0; k < comps.n; k++) {
+        const struct clarity_task_comp *c = &comps.t[k];
+        add_task(a, c, base, &out->stages[stage_slot[c->stage]]);
+        st[k] = (struct clarity_sim_task){c->launch_ms, c->finish_ms, c->sched_delay_ms, c->stage};
+    }
+    out->tasks = comps.n;
+
+    for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
+        struct clarity_whatif_scenario *sc = &out->scen[k];
+        sc->present = k != CLARITY_SCEN_WHATIF || whatif;
+        sc->hw = k == CLARITY_SCEN_WHATIF && whatif ? *whatif : *base;
+        sc->infinite = k >= CLARITY_SCEN_INF_CPU ? k - CLARITY_SCEN_INF_CPU : -1;
+    }
+    for (size_t i = 0; i < out->nstages; i++) {
+        struct clarity_whatif_stage *w = &out->stages[i];
+        clarity_ideal_compute(&w->use, base, -1, &w->ideal);
+        out->cpu_fallback_tasks += w->cpu_fallback_tasks;
+        out->total.cpu_ms += w->use.cpu_ms;
+        out->total.disk_bytes += w->use.disk_bytes;
+        out->total.net_bytes += w->use.net_bytes;
+        for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
+            struct clarity_whatif_scenario *sc = &out->scen[k];
+            if (!sc->present) continue;
+            struct clarity_ideal id;
+            clarity_ideal_compute(&w->use, scen_hw(out, k), sc->infinite, &id);
+            sc->model_ms += id.model_ms;
+            if (id.bottleneck >= 0) sc->bottleneck_stages[id.bottleneck]++;
+            if (w->job >= 0) jm[w->job][k] += id.model_ms;
+        }
+    }
+    out->mb_per_cpu_s = clarity_mb_per_cpu_s(out->total.disk_bytes, out->total.cpu_ms);
+
+    /* The part of the wall time when tasks ran scales with the model; driver-only time stays. */
+    if (clarity_replay_plan_build(st, comps.n, CLARITY_SLOTS_OBSERVED, a, &plan)) goto oom;
+    clarity_app_driver_time(a, &plan, st, &out->actual_ms, &out->driver_ms);
+    double base_model = out->scen[CLARITY_SCEN_BASE].model_ms;
+    for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
+        struct clarity_whatif_scenario *sc = &out->scen[k];
+        if (!sc->present) continue;
+        sc->predicted_ms = (double)out->driver_ms +
+                           clarity_whatif_predict((double)(out->actual_ms - out->driver_ms), base_model, sc->model_ms);
+    }
+
+    /* jobs, by id, with their task span when the log lacks the job's end */
+    size_t nj = 0;
+    for (size_t i = 0; i < g.n; i++) {
+        const struct clarity_group *gr = &g.g[i];
+        if (gr->ntasks == 0) continue;
+        struct clarity_whatif_job *j = &out->jobs[nj++];
+        memcpy(j->model_ms, jm[gr->row], sizeof j->model_ms);
+        j->row = gr->row;
+        j->job_id = gr->id;
+        j->stages = gr->nstages;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (size_t k = 0; k < gr->ntasks; k++) {
+            const struct clarity_task_comp *c = &comps.t[gr->tasks[k]];
+            if (c->launch_ms < lo) lo = c->launch_ms;
+            if (c->finish_ms > hi) hi = c->finish_ms;
+        }
+        j->actual_ms = clarity_job_duration_ms(a, &a->jobs[gr->row]);
+        if (j->actual_ms < 0) j->actual_ms = hi - lo;
+        double biggest = -1;
+        j->bottleneck = -1;
+        for (size_t s = 0; s < out->nstages; s++)
+            if (out->stages[s].job == (long)gr->row && out->stages[s].ideal.model_ms > biggest) {
+                biggest = out->stages[s].ideal.model_ms;
+                j->bottleneck = out->stages[s].ideal.bottleneck;
+            }
+        for (int k = 0; k < CLARITY_SCEN_COUNT; k++)
+            j->predicted_ms[k] = clarity_whatif_predict((double)j->actual_ms, j->model_ms[CLARITY_SCEN_BASE], j->model_ms[k]);
+    }
+    out->njobs = nj;
+    clarity_replay_plan_free(&plan);
+    clarity_groups_free(&g);
+    clarity_task_comps_free(&comps);
+    free(stage_slot); free(job_of_stage); free(st); free(jm);
+    return 0;
+oom:
+    clarity_replay_plan_free(&plan);
+    clarity_groups_free(&g);
+    clarity_task_comps_free(&comps);
+    free(stage_slot); free(job_of_stage); free(st); free(jm);
+    clarity_resources_free(out);
+    return -1;
+}

@@ -1,0 +1,279 @@
+/* The hardware profile of a what-if: what the log says (executors, cores, hosts), defaults
+ * for what it cannot say (disks, their throughput, the network), and user values. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "clarity/whatif.h"
+
+static const char *const field_names[CLARITY_HW_NFIELDS] = {
+    "hosts", "executors", "cores_per_host", "disks_per_host", "disk_mb_s", "network_gbps", "input_on_disk",
+    "output_replication",
+};
+
+const char *clarity_hw_field_name(enum clarity_hw_field f)
+{
+    return (unsigned)f < CLARITY_HW_NFIELDS ? field_names[f] : "?";
+}
+
+const char *clarity_hw_source_name(enum clarity_hw_source s)
+{
+    static const char *const n[] = {"default", "log", "observed", "ini", "flag"};
+    return (unsigned)s < sizeof n / sizeof *n ? n[s] : "?";
+}
+
+static const char *prop(const struct clarity_kvs *kv, const struct clarity_app *a, const char *key)
+{
+    for (size_t i = 0; i < kv->n; i++)
+        if (!strcmp(clarity_app_str(a, kv->p[i].k), key)) return clarity_app_str(a, kv->p[i].v);
+    return NULL;
+}
+
+struct ev { int64_t t; int64_t cores, execs; };
+
+static int ev_cmp(const void *pa, const void *pb)
+{
+    const struct ev *a = pa, *b = pb;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return (a->cores > b->cores) - (a->cores < b->cores);   /* removals first */
+}
+
+/* Most executors and cores alive at once, over executors (drivers == false) or the driver. */
+static void peak_alive(const struct clarity_app *a, bool drivers, int64_t *cores, int64_t *execs)
+{
+    *cores = *execs = 0;
+    struct ev *e = malloc((2 * a->nexecs + 1) * sizeof *e);
+    if (!e) return;
+    size_t m = 0;
+    for (size_t i = 0; i < a->nexecs; i++) {
+        const struct clarity_executor *x = &a->execs[i];
+        if (x->is_driver != drivers || x->total_cores <= 0) continue;
+        e[m++] = (struct ev){x->add_ms, x->total_cores, 1};
+        if (x->remove_ms) e[m++] = (struct ev){x->remove_ms, -x->total_cores, -1};
+    }
+    qsort(e, m, sizeof *e, ev_cmp);
+    int64_t c = 0, n = 0;
+    for (size_t i = 0; i < m; i++) {
+        c += e[i].cores;
+        n += e[i].execs;
+        if (c > *cores) *cores = c;
+        if (n > *execs) *execs = n;
+    }
+    free(e);
+}
+
+static size_t distinct_hosts(const struct clarity_app *a, bool drivers)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->nexecs; i++) {
+        const struct clarity_executor *x = &a->execs[i];
+        if (x->is_driver != drivers || x->total_cores <= 0) continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = a->execs[j].is_driver == drivers && a->execs[j].total_cores > 0 && a->execs[j].host == x->host;
+        n += !seen;
+    }
+    return n;
+}
+
+void clarity_hw_from_log(const struct clarity_app *a, struct clarity_hw *out)
+{
+    memset(out, 0, sizeof *out);
+    out->task_cpus = clarity_sim_task_cpus(a);
+    int64_t cores, execs;
+    size_t hosts;
+    peak_alive(a, false, &cores, &execs);
+    hosts = distinct_hosts(a, false);
+    if (cores <= 0) {   /* local mode: the driver runs the tasks */
+        peak_alive(a, true, &cores, &execs);
+        hosts = distinct_hosts(a, true);
+    }
+    bool any_input = false;
+    enum clarity_hw_source csrc = CLARITY_HWS_LOG;
+    if (cores <= 0) {
+        /* no executor cores logged (Spark 1.x local mode): the concurrency the tasks reached */
+        size_t n = 0;
+        struct clarity_sim_task *t = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *t);
+        uint32_t *h = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *h);
+        hosts = 0;
+        for (size_t i = 0; t && h && i < a->tasks.n; i++) {
+            if (clarity_icol_get(&a->tasks.end, i) != CLARITY_END_SUCCESS) continue;
+            t[n++] = (struct clarity_sim_task){clarity_task_launch_ms(a, i), clarity_task_finish_ms(a, i), 0, 0};
+            uint32_t host = (uint32_t)clarity_icol_get(&a->tasks.host, i);
+            bool seen = false;
+            for (size_t j = 0; j < hosts && !seen; j++) seen = h[j] == host;
+            if (!seen && hosts < 4096) h[hosts++] = host;
+        }
+        cores = n ? (int64_t)clarity_sim_peak_slots(t, n) * out->task_cpus : 1;
+        execs = (int64_t)(hosts ? hosts : 1);
+        free(t);
+        free(h);
+        csrc = CLARITY_HWS_OBSERVED;
+    }
+    for (size_t i = 0; i < a->tasks.n && !any_input; i++)
+        any_input = clarity_icol_get(&a->tasks.end, i) == CLARITY_END_SUCCESS &&
+                    clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) > 0;
+    if (hosts == 0) hosts = 1;
+    if (execs <= 0) execs = 1;
+    out->v[CLARITY_HW_HOSTS] = (double)hosts;
+    out->v[CLARITY_HW_EXECUTORS] = (double)execs;
+    out->v[CLARITY_HW_CORES_PER_HOST] = (double)cores / (double)hosts;
+    out->src[CLARITY_HW_HOSTS] = out->src[CLARITY_HW_EXECUTORS] = out->src[CLARITY_HW_CORES_PER_HOST] = csrc;
+    out->v[CLARITY_HW_DISKS_PER_HOST] = 1;
+    out->v[CLARITY_HW_DISK_MB_S] = CLARITY_HW_DEFAULT_DISK_MB_S;
+    out->v[CLARITY_HW_NET_GBPS] = CLARITY_HW_DEFAULT_NET_GBPS;
+    /* Whether input came from disk or a cache is unknowable in 2.x+ logs (decision 13):
+     * default to disk whenever the input metrics show input. */
+    out->v[CLARITY_HW_INPUT_ON_DISK] = any_input;
+    out->src[CLARITY_HW_INPUT_ON_DISK] = CLARITY_HWS_LOG;
+    const char *rep = prop(&a->hadoop_props, a, "dfs.replication");
+    if (!rep) rep = prop(&a->spark_props, a, "spark.hadoop.dfs.replication");
+    long r = rep ? strtol(rep, NULL, 10) : 0;
+    out->v[CLARITY_HW_REPLICATION] = r >= 1 && r <= 64 ? (double)r : 1;
+    out->src[CLARITY_HW_REPLICATION] = r >= 1 && r <= 64 ? CLARITY_HWS_LOG : CLARITY_HWS_DEFAULT;
+}
+
+static bool suffix(const char *s, const char *sfx, double *scale, double by)
+{
+    size_t n = strlen(s), m = strlen(sfx);
+    if (n < m || strcasecmp(s + n - m, sfx)) return false;
+    *scale = by;
+    return true;
+}
+
+int clarity_hw_parse_value(enum clarity_hw_field f, const char *s, struct clarity_hw_value *out, char *err,
+                           size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    while (isspace((unsigned char)*s)) s++;
+    char buf[64];
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    if (n == 0 || n >= sizeof buf) goto bad;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    if (f == CLARITY_HW_INPUT_ON_DISK) {
+        if (!strcasecmp(buf, "yes") || !strcasecmp(buf, "true") || !strcmp(buf, "1")) out->v = 1;
+        else if (!strcasecmp(buf, "no") || !strcasecmp(buf, "false") || !strcmp(buf, "0")) out->v = 0;
+        else goto bad;
+        out->set = true;
+        return 0;
+    }
+    char *p = buf;
+    if (*p == 'x' || *p == 'X') { out->relative = true; p++; }
+    else if (n > 1 && (buf[n - 1] == 'x' || buf[n - 1] == 'X')) { out->relative = true; buf[--n] = 0; }
+    char *end;
+    double v = strtod(p, &end);
+    double scale = 1;
+    if (*end) {
+        bool okunit = false;
+        if (!out->relative && f == CLARITY_HW_NET_GBPS)
+            okunit = suffix(end, "gbps", &scale, 1) || suffix(end, "gb/s", &scale, 1) || suffix(end, "mbps", &scale, 1e-3) ||
+                     suffix(end, "mb/s", &scale, 1e-3) || suffix(end, "g", &scale, 1);
+        else if (!out->relative && f == CLARITY_HW_DISK_MB_S)
+            okunit = suffix(end, "mb/s", &scale, 1) || suffix(end, "mbps", &scale, 1) || suffix(end, "gb/s", &scale, 1e3);
+        if (!okunit || strlen(end) > 4 || end == p) goto bad;
+    }
+    if (end == p || !isfinite(v) || v <= 0) goto bad;
+    out->v = v * scale;
+    out->set = true;
+    return 0;
+bad:
+    snprintf(err, errcap, "%s: '%s' is not a positive number%s", clarity_hw_field_name(f), s,
+             f == CLARITY_HW_NET_GBPS ? " (e.g. 10Gbps, 100Mbps, x10)" : " (or a factor like x2)");
+    return -1;
+}
+
+bool clarity_hw_change_any(const struct clarity_hw_change *c)
+{
+    for (int i = 0; i < CLARITY_HW_NFIELDS; i++) if (c->f[i].set) return true;
+    return false;
+}
+
+void clarity_hw_apply(const struct clarity_hw *base, const struct clarity_hw_change *c, enum clarity_hw_source src,
+                      struct clarity_hw *out)
+{
+    struct clarity_hw h = *base;
+    for (int i = 0; i < CLARITY_HW_NFIELDS; i++) {
+        const struct clarity_hw_value *x = &c->f[i];
+        if (!x->set) continue;
+        h.v[i] = x->relative ? base->v[i] * x->v : x->v;
+        h.src[i] = src;
+    }
+    *out = h;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+    return s;
+}
+
+int clarity_hw_ini_load(const char *path, struct clarity_hw_change *cluster, struct clarity_hw_change *whatif,
+                        char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errcap, "%s: cannot open", path);
+        return -1;
+    }
+    char line[512];
+    struct clarity_hw_change *sec = NULL;
+    unsigned lineno = 0;
+    int rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *c = strpbrk(line, "#;");
+        if (c) *c = 0;
+        char *s = trim(line);
+        if (!*s) continue;
+        if (*s == '[') {
+            char *e = strchr(s, ']');
+            if (!e) { snprintf(err, errcap, "%s:%u: unterminated section", path, lineno); rc = -1; break; }
+            *e = 0;
+            char *name = trim(s + 1);
+            if (!strcmp(name, "cluster")) sec = cluster;
+            else if (!strcmp(name, "whatif")) sec = whatif;
+            else {
+                snprintf(err, errcap, "%s:%u: unknown section [%s] (cluster or whatif)", path, lineno, name);
+                rc = -1;
+                break;
+            }
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq || !sec) {
+            snprintf(err, errcap, "%s:%u: %s", path, lineno, !sec ? "key before a [cluster] or [whatif] section"
+                                                                   : "expected key = value");
+            rc = -1;
+            break;
+        }
+        *eq = 0;
+        char *key = trim(s), *val = trim(eq + 1);
+        int fld = -1;
+        for (int i = 0; i < CLARITY_HW_NFIELDS; i++) if (!strcmp(key, field_names[i])) fld = i;
+        if (fld < 0) {
+            snprintf(err, errcap, "%s:%u: unknown key '%s'", path, lineno, key);
+            rc = -1;
+            break;
+        }
+        char msg[160];
+        if (clarity_hw_parse_value((enum clarity_hw_field)fld, val, &sec->f[fld], msg, sizeof msg)) {
+            snprintf(err, errcap, "%s:%u: %s", path, lineno, msg);
+            rc = -1;
+            break;
+        }
+        if (sec == cluster && sec->f[fld].relative) {
+            snprintf(err, errcap, "%s:%u: [cluster] describes the hardware the log ran on: give %s absolutely", path,
+                     lineno, key);
+            rc = -1;
+            break;
+        }
+    }
+    fclose(f);
+    return rc;
+}
