@@ -159,6 +159,11 @@ struct clarity_integrity {
     size_t problems_total;
     struct clarity_kv *unknown_events; size_t nunknown_events, cap_unknown_events; /* name -> count id */
     uint64_t *unknown_counts;
+    /* keys of task events that no Spark version documented here writes, e.g.
+     * "Task Info.Foo": counted, never fatal (a vendor build, or a newer Spark) */
+    uint64_t fields_unknown;
+    struct clarity_kv *unknown_fields; size_t nunknown_fields, cap_unknown_fields;
+    uint64_t *unknown_field_counts;
     bool truncated;                          /* a file ended mid-block/frame or mid-line */
     uint32_t truncation_why;
     bool in_progress, no_app_end, compacted;

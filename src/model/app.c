@@ -78,6 +78,38 @@ void problem(struct apply_ctx *c, const char *fmt, ...)
     p->msg = intern(c, buf, strlen(buf));
 }
 
+void unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl)
+{
+    struct clarity_integrity *in = &c->app->integrity;
+    in->fields_unknown++;
+    char name[256];
+    int n = snprintf(name, sizeof name, "%s.%.*s", where, (int)(kl > 200 ? 200 : kl), k);
+    uint32_t id = intern(c, name, (size_t)n);
+    for (size_t i = 0; i < in->nunknown_fields; i++)
+        if (in->unknown_fields[i].k == id) {
+            in->unknown_field_counts[i]++;
+            return;
+        }
+    if (in->nunknown_fields >= 100) return;   /* the first hundred names; the total counts all */
+    size_t cap = in->cap_unknown_fields;
+    struct clarity_kv *kv = VEC_PUSH(in->unknown_fields, in->nunknown_fields, in->cap_unknown_fields);
+    if (!kv) {
+        c->failed = 1;
+        return;
+    }
+    if (cap != in->cap_unknown_fields) {
+        uint64_t *nc = realloc(in->unknown_field_counts, in->cap_unknown_fields * sizeof *nc);
+        if (!nc) {
+            c->failed = 1;
+            in->nunknown_fields--;
+            return;
+        }
+        in->unknown_field_counts = nc;
+    }
+    kv->k = id;
+    in->unknown_field_counts[in->nunknown_fields - 1] = 1;
+}
+
 void read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)
 {
     cj_iter it;
@@ -400,6 +432,8 @@ void clarity_app_free(struct clarity_app *a)
     free(a->integrity.problems);
     free(a->integrity.unknown_events);
     free(a->integrity.unknown_counts);
+    free(a->integrity.unknown_fields);
+    free(a->integrity.unknown_field_counts);
     clarity_strtab_free(&a->strs);
     clarity_arena_free(&a->arena);
     free(a);

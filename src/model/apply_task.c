@@ -11,7 +11,19 @@ static int set_col(struct apply_ctx *c, struct clarity_icol *col, size_t row, in
     return 0;
 }
 
-/* One pass over a metrics object; keys outside the group are ignored (1.0-era keys). */
+/* Keys Spark wrote that clarity deliberately does not keep (1.x-era fields, the push-read
+ * sub-object read separately, block updates). */
+static bool ignored_metric_key(const char *k, size_t kl)
+{
+    static const char *const keys[] = {"Shuffle Finish Time", "Total Blocks Fetched", "Remote Fetch Time",
+                                       "Data Read Method", "Data Write Method", "Updated Blocks", "Host Name",
+                                       "Shuffle Push Read Metrics", "Push Based Shuffle"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strlen(keys[i]) == kl && !memcmp(keys[i], k, kl)) return true;
+    return false;
+}
+
+/* One pass over a metrics object; unknown keys are counted. */
 static void read_metric_group(struct apply_ctx *c, size_t row, cj_val obj, int (*lookup)(const char *, size_t))
 {
     cj_member mem[MAX_MEMBERS];
@@ -23,6 +35,7 @@ static void read_metric_group(struct apply_ctx *c, size_t row, cj_val obj, int (
         int m = lookup(k, kl);
         int64_t x;
         if (m >= 0 && cj_int(v, &x)) set_col(c, &c->app->tasks.m[m], row, x);
+        else if (m < 0 && !ignored_metric_key(k, kl)) unknown_field(c, "Task Metrics", k, kl);
     }
 }
 
@@ -67,7 +80,7 @@ struct task_info {
 
 #define KEY(lit) (kl == sizeof lit - 1 && !memcmp(k, lit, sizeof lit - 1))
 
-static void read_task_event(cj_val ev, struct task_event *e)
+static void read_task_event(struct apply_ctx *c, cj_val ev, struct task_event *e)
 {
     memset(e, 0, sizeof *e);
     e->stage_id = -1;
@@ -87,11 +100,11 @@ static void read_task_event(cj_val ev, struct task_event *e)
             const char *s;
             size_t n;
             e->result_task = cj_str(v, &s, &n) && n == 10 && !memcmp(s, "ResultTask", 10);
-        }
+        } else if (!KEY("Event")) unknown_field(c, "task event", k, kl);
     }
 }
 
-static void read_task_info(cj_val info, struct task_info *t)
+static void read_task_info(struct apply_ctx *c, cj_val info, struct task_info *t)
 {
     memset(t, 0, sizeof *t);
     t->partition = -1;
@@ -115,6 +128,7 @@ static void read_task_info(cj_val info, struct task_info *t)
         else if (KEY("Failed")) cj_bool(v, &t->failed);
         else if (KEY("Killed")) cj_bool(v, &t->killed);
         else if (KEY("Accumulables")) t->has_accums = true, t->accums = v;
+        else unknown_field(c, "Task Info", k, kl);
     }
 }
 
@@ -198,12 +212,12 @@ static long task_row(struct apply_ctx *c, const struct task_event *e, const stru
 static bool task_event_row(struct apply_ctx *c, cj_val ev, const char *what, struct task_event *e,
                            struct task_info *ti, size_t *row, bool *created)
 {
-    read_task_event(ev, e);
+    read_task_event(c, ev, e);
     if (!e->has_info) {
         problem(c, "%s without \"Task Info\"", what);
         return false;
     }
-    read_task_info(e->info, ti);
+    read_task_info(c, e->info, ti);
     long r = task_row(c, e, ti, created);
     if (r < 0) return false;
     *row = (size_t)r;
@@ -261,6 +275,7 @@ static void read_task_metrics(struct apply_ctx *c, size_t row, cj_val tm)
             int m = metric_key_top(k, kl);
             int64_t x;
             if (m >= 0 && cj_int(v, &x)) set_col(c, &c->app->tasks.m[m], row, x);
+            else if (m < 0 && !ignored_metric_key(k, kl)) unknown_field(c, "Task Metrics", k, kl);
             continue;
         }
         if (kl == 20 && !memcmp(k, "Shuffle Read Metrics", 20)) {
@@ -276,7 +291,7 @@ static void read_task_metrics(struct apply_ctx *c, size_t row, cj_val tm)
             read_metric_group(c, row, v, metric_key_input);
         } else if (kl == 14 && !memcmp(k, "Output Metrics", 14)) {
             read_metric_group(c, row, v, metric_key_output);
-        }
+        } else if (!ignored_metric_key(k, kl)) unknown_field(c, "Task Metrics", k, kl);
     }
 }
 

@@ -31,6 +31,8 @@ uint32_t intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s, size_t 
 uint32_t intern_val(struct apply_ctx *c, cj_val v);          /* string value; else 0 */
 uint32_t intern_key(struct apply_ctx *c, cj_val obj, const char *key);
 uint32_t intern_json(struct apply_ctx *c, cj_val v);         /* any value as minified JSON */
+/* Counts an unknown key of a task event under "<where>.<key>". */
+void unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl);
 void problem(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A string map object into kvs (arena-owned), keys in logged order. */
 void read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out);

@@ -59,6 +59,9 @@ void report_integrity_text(FILE *o, const struct clarity_app *a)
     for (size_t i = 0; i < in->nunknown_events; i++)
         fprintf(o, "  unknown      %s x%llu (counted, not used)\n", S(in->unknown_events[i].k),
                 (unsigned long long)in->unknown_counts[i]);
+    for (size_t i = 0; i < in->nunknown_fields; i++)
+        fprintf(o, "  unknown key  %s x%llu (counted, not used)\n", S(in->unknown_fields[i].k),
+                (unsigned long long)in->unknown_field_counts[i]);
     for (size_t i = 0; i < in->nproblems && i < 10; i++) {
         const struct clarity_problem *p = &in->problems[i];
         fprintf(o, "  problem      %s:%llu: byte %llu: %s\n", S(p->file), (unsigned long long)p->line,
@@ -102,6 +105,12 @@ void report_integrity_json(struct jsonw *w, const struct clarity_app *a)
     jsonw_key(w, "unknown_events");
     jsonw_obj_begin(w);
     for (size_t i = 0; i < in->nunknown_events; i++) jsonw_kint(w, S(in->unknown_events[i].k), (int64_t)in->unknown_counts[i]);
+    jsonw_obj_end(w);
+    jsonw_kint(w, "fields_unknown", (int64_t)in->fields_unknown);
+    jsonw_key(w, "unknown_fields");
+    jsonw_obj_begin(w);
+    for (size_t i = 0; i < in->nunknown_fields; i++)
+        jsonw_kint(w, S(in->unknown_fields[i].k), (int64_t)in->unknown_field_counts[i]);
     jsonw_obj_end(w);
     jsonw_kint(w, "problems_total", (int64_t)in->problems_total);
     jsonw_key(w, "problems");

@@ -109,3 +109,21 @@ Test(model_bad, negative_duration_is_counted)
     cr_assert_eq(a->integrity.cpu_exceeds_run, 1);
     clarity_app_free(a);
 }
+
+Test(model_bad, unknown_task_fields_are_counted)
+{
+    const char *log =
+        START
+        "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Stage Attempt ID\":0,\"Vendor Tag\":1,\"Task End Reason\":{\"Reason\":\"Success\"},\"Task Info\":{\"Task ID\":1,\"Index\":0,\"Attempt\":0,\"Launch Time\":1200,\"Executor ID\":\"1\",\"Host\":\"h\",\"Finish Time\":1300,\"GPU Slot\":3},\"Task Metrics\":{\"Executor Run Time\":10,\"Fetch Backoff Count\":2,\"Shuffle Read Metrics\":{\"Fetch Wait Time\":4,\"Total Blocks Fetched\":9}}}\n";
+    struct clarity_app *a;
+    struct clarity_error err = {0};
+    cr_assert_eq(load_text(log, &a, &err), CLARITY_OK);
+    const struct clarity_integrity *in = &a->integrity;
+    cr_assert_eq(in->fields_unknown, 3, "Total Blocks Fetched is a known 1.0-era key, not unknown");
+    cr_assert_eq(in->nunknown_fields, 3);
+    cr_assert_str_eq(clarity_app_str(a, in->unknown_fields[0].k), "task event.Vendor Tag");
+    cr_assert_str_eq(clarity_app_str(a, in->unknown_fields[1].k), "Task Info.GPU Slot");
+    cr_assert_str_eq(clarity_app_str(a, in->unknown_fields[2].k), "Task Metrics.Fetch Backoff Count");
+    cr_assert_eq(clarity_task_metric(a, 0, CLARITY_TM_SR_FETCH_WAIT_MS), 4);
+    clarity_app_free(a);
+}
