@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# The demo: summarize a bundled Spark 3.1 log, the same log zstd-compressed (as Spark 3.2+
-# writes it), a whole directory as a fleet table, and one History Server REST answer.
+# The demo: simulate a small shared Spark cluster (TPC-DS-like queries arriving over time,
+# several at once, a CPU hog on one host), then run clarity's analyses on what it wrote, and
+# finally read a real Spark 3.1 log bundled with the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 C=build/clarity
-D=tests/data
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
-say clarity summary $D/spark-3.1-app-20200706201101-0003.json
-$C summary $D/spark-3.1-app-20200706201101-0003.json
-if command -v zstd >/dev/null; then
-  zstd -q -1 $D/spark-3.1-app-20200706201101-0003.json -o "$out/app-20200706201101-0003.zstd"
-  say clarity summary --json app-20200706201101-0003.zstd '| jq .applications[0].totals'
-  $C summary --json "$out/app-20200706201101-0003.zstd" | (command -v jq >/dev/null && jq '.applications[0].totals' || cat)
+has() { $C --help | grep -q "^  $1 "; }
+
+say clarity synth tpcds-mix --queries 6 --fault cpu-hog@host3:60s-180s:0.8 --seed 7 --codec zstd -o demo/
+$C synth tpcds-mix --queries 6 --fault cpu-hog@host3:60s-180s:0.8 --seed 7 --codec zstd -o "$out/demo"
+log=$(ls "$out"/demo/eventlogs/* | head -1)
+say clarity summary demo/eventlogs/$(basename "$log")
+$C summary "$log"
+say clarity blocked --group sql,app demo/eventlogs/$(basename "$log")
+$C blocked --group sql,app "$log"
+say clarity stragglers --top 5 demo/eventlogs/$(basename "$log")
+$C stragglers --top 5 "$log"
+if has whatif; then
+  say clarity whatif --executors 0.5x,1x,2x,4x demo/eventlogs/$(basename "$log")
+  $C whatif --executors 0.5x,1x,2x,4x "$log"
 fi
-say clarity summary $D '  # a directory of applications: one row each'
-$C summary $D
-say clarity api $D/spark-1.2-local-1422981780767.json /applications/local-1422981780767/jobs/0
-$C api $D/spark-1.2-local-1422981780767.json /applications/local-1422981780767/jobs/0 || true
+if has anomalies; then
+  say clarity anomalies --executor-logs demo/executor-logs --gc-logs demo/gc demo/eventlogs/$(basename "$log")
+  $C anomalies --executor-logs "$out/demo/executor-logs" --gc-logs "$out/demo/gc" "$log"
+fi
+if has contention; then
+  say clarity contention --top 3 demo/eventlogs/$(basename "$log")
+  $C contention --top 3 "$log"
+fi
+say clarity api tests/data/spark-1.2-local-1422981780767.json /applications/local-1422981780767/jobs/0
+$C api tests/data/spark-1.2-local-1422981780767.json /applications/local-1422981780767/jobs/0
