@@ -9,8 +9,8 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 has() { $C --help | grep -q "^  $1 "; }
 
-say clarity synth tpcds-mix --queries 6 --fault cpu-hog@host3:60s-180s:0.8 --seed 7 --codec zstd -o demo/
-$C synth tpcds-mix --queries 6 --fault cpu-hog@host3:60s-180s:0.8 --seed 7 --codec zstd -o "$out/demo"
+say clarity synth tpcds-mix --queries 6 --fault cpu-hog@host3:20s-80s:0.8 --seed 7 --codec zstd -o demo/
+$C synth tpcds-mix --queries 6 --fault cpu-hog@host3:20s-80s:0.8 --seed 7 --codec zstd -o "$out/demo"
 log=$(ls "$out"/demo/eventlogs/* | head -1)
 say clarity summary demo/eventlogs/$(basename "$log")
 $C summary "$log"
