@@ -160,6 +160,8 @@ struct clarity_curve_point {
     int slots_min, slots_max;               /* slots each replayed stage group got */
     double replay_ms;                       /* DAG replay of the tasks */
     double predicted_ms;                    /* replay + driver-only time */
+    double calibrated_ms;                   /* driver + measured task time x replay / replay at 1x:
+                                               the replay's own error cancels, as in blocked time */
     double core_hours;                      /* cores x predicted */
     double efficiency;                      /* task time / (slots x replay) */
 };
@@ -173,6 +175,7 @@ struct clarity_curve_result {
     double serial_ms;                       /* sum of task runtimes: one slot */
     double critical_path_ms;                /* infinite slots */
     double observed_replay_ms;              /* the replay at the observed slots (blocked's t_s) */
+    double replay_error;                    /* observed replay vs measured task time (actual - driver) */
     size_t tasks, components, internal_edges;
     double base_executors, base_cores;
     bool cores_observed;                    /* no executor cores logged: observed concurrency */

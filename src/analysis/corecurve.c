@@ -171,6 +171,8 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
     out->critical_path_ms = clarity_dag_plan_critical_path(&plan, rt);
     out->observed_replay_ms = clarity_dag_plan_run(&plan, rt, 1.0, 0);
     if (out->critical_path_ms < 0 || out->observed_replay_ms < 0) goto oom;
+    double measured = (double)(out->actual_ms - out->driver_ms);
+    out->replay_error = measured > 0 ? (out->observed_replay_ms - measured) / measured : 0;
     out->base_executors = hw->v[CLARITY_HW_EXECUTORS];
     out->base_cores = clarity_hw_cores(hw);
     out->cores_observed = hw->src[CLARITY_HW_CORES_PER_HOST] == CLARITY_HWS_OBSERVED;
@@ -206,6 +208,8 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
         pt->replay_ms = clarity_dag_plan_run(&plan, rt, factor, absolute);
         if (pt->replay_ms < 0) goto oom;
         pt->predicted_ms = pt->replay_ms + (double)out->driver_ms;
+        pt->calibrated_ms = (double)out->driver_ms +
+                            (out->observed_replay_ms > 0 ? measured * pt->replay_ms / out->observed_replay_ms : 0);
         pt->core_hours = pt->cores * pt->predicted_ms / 3.6e6;
         pt->efficiency = clarity_slot_share(out->serial_ms, pt->slots, pt->replay_ms);
     }

@@ -202,6 +202,11 @@ void clarity_hw_apply(const struct clarity_hw *base, const struct clarity_hw_cha
         h.v[i] = x->relative ? base->v[i] * x->v : x->v;
         h.src[i] = src;
     }
+    /* more machines bring their executors: keep executors per host unless given */
+    if (c->f[CLARITY_HW_HOSTS].set && !c->f[CLARITY_HW_EXECUTORS].set && base->v[CLARITY_HW_HOSTS] > 0) {
+        h.v[CLARITY_HW_EXECUTORS] = base->v[CLARITY_HW_EXECUTORS] * h.v[CLARITY_HW_HOSTS] / base->v[CLARITY_HW_HOSTS];
+        h.src[CLARITY_HW_EXECUTORS] = src;
+    }
     *out = h;
 }
 

@@ -136,6 +136,7 @@ static void curve(struct jsonw *w, const struct clarity_curve_result *c)
     jsonw_kdouble(w, "serial_ms", c->serial_ms);
     jsonw_kdouble(w, "critical_path_ms", c->critical_path_ms);
     jsonw_kdouble(w, "observed_replay_ms", c->observed_replay_ms);
+    jsonw_kdouble(w, "replay_error", c->replay_error);
     jsonw_kdouble(w, "base_executors", c->base_executors);
     jsonw_kdouble(w, "base_cores", c->base_cores);
     jsonw_kbool(w, "cores_observed", c->cores_observed);
@@ -156,6 +157,7 @@ static void curve(struct jsonw *w, const struct clarity_curve_result *c)
         jsonw_kint(w, "group_slots_max", p->slots_max);
         jsonw_kdouble(w, "replay_ms", p->replay_ms);
         jsonw_kdouble(w, "predicted_ms", p->predicted_ms);
+        jsonw_kdouble(w, "calibrated_ms", p->calibrated_ms);
         jsonw_kdouble(w, "core_hours", p->core_hours);
         jsonw_kdouble(w, "efficiency", p->efficiency);
         jsonw_obj_end(w);

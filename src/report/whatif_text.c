@@ -2,6 +2,7 @@
  * per stage and job, the scenarios, then the core-count curve. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "clarity/report.h"
 #include "clarity/whatif_report.h"
 
@@ -36,16 +37,42 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent)
             num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]), clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));
 }
 
+struct by_size { double v; size_t i; };
+
+static int by_size_desc(const void *pa, const void *pb)
+{
+    const struct by_size *a = pa, *b = pb;
+    if (a->v != b->v) return a->v < b->v ? 1 : -1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Rows to print: all in order, or when limited the largest `limit` in order. NULL on OOM. */
+static size_t *rows(const double *size, size_t n, size_t limit, size_t *shown)
+{
+    size_t *r = malloc((n ? n : 1) * sizeof *r);
+    struct by_size *v = malloc((n ? n : 1) * sizeof *v);
+    if (!r || !v) { free(r); free(v); *shown = 0; return NULL; }
+    for (size_t i = 0; i < n; i++) v[i] = (struct by_size){size[i], i};
+    *shown = limit && limit < n ? limit : n;
+    if (*shown < n) qsort(v, n, sizeof *v, by_size_desc);
+    for (size_t i = 0; i < *shown; i++) r[i] = v[i].i;
+    free(v);
+    return r;
+}
+
 static void stages(FILE *o, const struct clarity_app *a, const struct clarity_resource_result *r, size_t limit)
 {
     char b[4][32];
     fprintf(o, "\nresource model per stage (time each resource needs if perfectly used; the stage takes the max)\n");
     fprintf(o, "%9s %5s %6s %10s %10s %10s %10s %10s %10s  %-10s %8s\n", "stage.att", "job", "tasks", "CPU time",
             "disk bytes", "net bytes", "ideal cpu", "disk", "network", "bottleneck", "MB/CPU-s");
-    size_t shown = 0;
-    for (size_t i = 0; i < r->nstages; i++) {
-        if (limit && shown == limit) break;
-        const struct clarity_whatif_stage *s = &r->stages[i];
+    double *size = malloc((r->nstages ? r->nstages : 1) * sizeof *size);
+    if (!size) return;
+    for (size_t i = 0; i < r->nstages; i++) size[i] = r->stages[i].ideal.model_ms;
+    size_t shown, *idx = rows(size, r->nstages, limit, &shown);
+    free(size);
+    for (size_t q = 0; idx && q < shown; q++) {
+        const struct clarity_whatif_stage *s = &r->stages[idx[q]];
         const struct clarity_stage *st = &a->stages[s->row];
         char sid[32], job[24];
         snprintf(sid, sizeof sid, "%lld.%d%s", (long long)st->stage_id, st->attempt, s->cpu_fallback_tasks ? "*" : "");
@@ -57,12 +84,13 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_re
         fprintf(o, " %10s", ms(b[1], 32, s->ideal.ms[CLARITY_WRES_DISK]));
         fprintf(o, " %10s", ms(b[2], 32, s->ideal.ms[CLARITY_WRES_NETWORK]));
         fprintf(o, "  %-10s %8.1f\n", clarity_wres_name(s->ideal.bottleneck), clarity_mb_per_cpu_s(s->use.disk_bytes, s->use.cpu_ms));
-        shown++;
     }
-    if (shown < r->nstages) fprintf(o, "  ... %zu more stage(s) (--limit 0 shows all)\n", r->nstages - shown);
+    free(idx);
+    if (shown < r->nstages)
+        fprintf(o, "  the %zu largest by model time; %zu more stage(s) (--limit 0 shows all)\n", shown, r->nstages - shown);
     if (r->cpu_fallback_tasks)
-        fprintf(o, "  * %zu task(s) without Executor CPU Time (Spark < 2.1): CPU = run time minus fetch wait, shuffle "
-                   "write and scheduler delay\n", r->cpu_fallback_tasks);
+        fprintf(o, "  * %zu task(s) without Executor CPU Time (logged from Spark 2.1): CPU = run time minus fetch "
+                   "wait, shuffle write and scheduler delay\n", r->cpu_fallback_tasks);
     fprintf(o, "  disk bytes = shuffle write + shuffle read + input (if on disk) + output x replication + 2 x spill; "
                "net bytes = remote shuffle read\n");
 }
@@ -74,10 +102,13 @@ static void jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
     fprintf(o, "%6s %6s %10s %10s  %-10s", "job", "stages", "actual", "model", "bottleneck");
     if (whatif) fprintf(o, " %10s %10s", "whatif", "change");
     fprintf(o, " %10s %10s %10s\n", "cpu inf", "disk inf", "net inf");
-    size_t shown = 0;
-    for (size_t i = 0; i < r->njobs; i++) {
-        if (limit && shown == limit) break;
-        const struct clarity_whatif_job *j = &r->jobs[i];
+    double *size = malloc((r->njobs ? r->njobs : 1) * sizeof *size);
+    if (!size) return;
+    for (size_t i = 0; i < r->njobs; i++) size[i] = (double)r->jobs[i].actual_ms;
+    size_t shown, *idx = rows(size, r->njobs, limit, &shown);
+    free(size);
+    for (size_t q = 0; idx && q < shown; q++) {
+        const struct clarity_whatif_job *j = &r->jobs[idx[q]];
         fprintf(o, "%6lld %6zu %10s %10s  %-10s", (long long)j->job_id, j->stages, fmt_ms(b[0], 32, j->actual_ms),
                 ms(b[1], 32, j->model_ms[CLARITY_SCEN_BASE]), clarity_wres_name(j->bottleneck));
         if (whatif) {
@@ -89,9 +120,9 @@ static void jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
         for (int k = CLARITY_SCEN_INF_CPU; k <= CLARITY_SCEN_INF_NETWORK; k++)
             fprintf(o, " %10s", ms(b[3], 32, j->predicted_ms[k]));
         fputc('\n', o);
-        shown++;
     }
-    if (shown < r->njobs) fprintf(o, "  ... %zu more job(s)\n", r->njobs - shown);
+    free(idx);
+    if (shown < r->njobs) fprintf(o, "  the %zu longest; %zu more job(s)\n", shown, r->njobs - shown);
 }
 
 static void scenarios(FILE *o, const struct whatif_report *rep)
@@ -129,7 +160,7 @@ static void scenarios(FILE *o, const struct whatif_report *rep)
 
 static void curve(FILE *o, const struct clarity_curve_result *c)
 {
-    char b[4][32];
+    char b[5][32];
     fprintf(o, "\ncore-count curve: DAG-aware replay of %zu successful tasks (%zu stage group(s) run in their order; in a "
                "group a stage waits for its parents, others share the slots)\n", c->tasks, c->components);
     fprintf(o, "  serial (1 slot) %s; critical path (infinite slots) %s; replay at the %s slots (blocked's t_s) %s\n",
@@ -137,18 +168,21 @@ static void curve(FILE *o, const struct clarity_curve_result *c)
             c->mode == CLARITY_SLOTS_CONFIGURED ? "configured" : "observed", ms(b[2], 32, c->observed_replay_ms));
     fprintf(o, "  driver-only time %s (of %s measured) added unchanged to every point%s\n", fmt_ms(b[0], 32, c->driver_ms),
             fmt_ms(b[1], 32, c->actual_ms), c->cores_observed ? "; no executor cores in the log: 1x = observed concurrency" : "");
-    fprintf(o, "%10s %9s %7s %11s %11s %12s %11s %10s\n", "executors", "cores", "slots", "group slots", "replay",
-            "predicted", "core-hours", "efficiency");
+    fprintf(o, "  the replay at 1x is %+.1f%% off the measured task time (wall minus driver-only): the calibrated column\n"
+               "  scales the measured time by replay / replay at 1x so that error cancels, as blocked-time ratios do\n",
+            100 * c->replay_error);
+    fprintf(o, "%7s %9s %7s %7s %11s %10s %11s %11s %11s %10s\n", "point", "executors", "cores", "slots", "group slots",
+            "replay", "predicted", "calibrated", "core-hours", "efficiency");
     for (size_t i = 0; i < c->npoints; i++) {
         const struct clarity_curve_point *p = &c->points[i];
         char ask[32], gs[32];
         if (p->ask.relative) snprintf(ask, sizeof ask, "%gx", p->ask.v);
-        else snprintf(ask, sizeof ask, "%s", num(b[3], 32, p->executors));
+        else snprintf(ask, sizeof ask, "%g", p->ask.v);
         if (p->slots_min == p->slots_max) snprintf(gs, sizeof gs, "%d", p->slots_min);
         else snprintf(gs, sizeof gs, "%d-%d", p->slots_min, p->slots_max);
-        fprintf(o, "%10s %9s %7d %11s %11s %12s %11.3f %9.1f%%%s\n", ask, num(b[0], 32, p->cores), p->slots, gs,
-                ms(b[1], 32, p->replay_ms), ms(b[2], 32, p->predicted_ms), p->core_hours, 100 * p->efficiency,
-                i == c->knee ? "  <- knee" : "");
+        fprintf(o, "%7s %9s %7s %7d %11s %10s %11s %11s %11.3f %9.1f%%%s\n", ask, num(b[3], 32, p->executors),
+                num(b[0], 32, p->cores), p->slots, gs, ms(b[1], 32, p->replay_ms), ms(b[2], 32, p->predicted_ms),
+                ms(b[4], 32, p->calibrated_ms), p->core_hours, 100 * p->efficiency, i == c->knee ? "  <- knee" : "");
     }
     if (c->npoints) {
         const struct clarity_curve_point *k = &c->points[c->knee];
