@@ -16,6 +16,8 @@ int cmd_blocked(int argc, char **argv);
 int cmd_stragglers(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_ernest(int argc, char **argv);
+int cmd_anomalies(int argc, char **argv);
+int cmd_contention(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 
 /* Resolved and loaded applications, in source order; a failed load keeps its error. */

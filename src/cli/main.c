@@ -16,6 +16,8 @@ static const struct {
     {"stragglers", cmd_stragglers, "stragglers per stage and their causes, slow hosts, data skew, slowest tasks"},
     {"predict", cmd_predict, "time at a new data size and core count from two small runs (PERIDOT)"},
     {"ernest", cmd_ernest, "Ernest: which small runs to make, fit, predict, choose machines for a deadline"},
+    {"anomalies", cmd_anomalies, "abnormal tasks: where, when and why (cpu, memory, network, disk): LADRA"},
+    {"contention", cmd_contention, "which concurrent queries slowed a query, on which resource and host (iQCAR)"},
     {"whatif", cmd_whatif, "other hardware (disks, network, hosts) or core counts: resource model, DAG replay"},
 };
 

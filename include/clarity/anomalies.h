@@ -1,0 +1,164 @@
+/* LADRA (Lu et al., FGCS 2019; spec 004): abnormal tasks per stage (mean + 1.5 sigma, first
+ * wave apart, width-5 smoothing per node, stage and set), where and when they happened, and
+ * the probability of each root cause (CPU, memory, network, disk, normal) from seven factors
+ * through a GRNN or the paper's weighted rules. Works from the event log alone (factors from
+ * task metrics, labelled approximations) or with executor and GC logs. Prints nothing. */
+#ifndef CLARITY_ANOMALIES_H
+#define CLARITY_ANOMALIES_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "clarity/logs.h"
+#include "clarity/model.h"
+
+/* D15 class order. */
+enum ladra_class { LADRA_NORMAL, LADRA_CPU, LADRA_MEMORY, LADRA_NETWORK, LADRA_DISK, LADRA_NCLASS };
+const char *ladra_class_name(int c);
+/* Factor order of the GRNN input (D13). */
+enum ladra_factor { LADRA_DAR, LADRA_DAD, LADRA_DCO, LADRA_MCS, LADRA_ARS, LADRA_DMC, LADRA_DLD, LADRA_NFACTOR };
+const char *ladra_factor_name(int f);
+
+/* One successful task attempt, as LADRA sees it. */
+struct ladra_task {
+    int64_t tid;
+    int32_t stage;                  /* dense stage-attempt index */
+    int32_t host, exec;             /* dense indexes */
+    int64_t start_ms, end_ms;
+    int locality;                   /* enum clarity_locality */
+    /* task metrics for the event-log-only factors (-1 when not logged) */
+    int64_t run_ms, cpu_ms, gc_ms, fetch_wait_ms, bytes;
+    /* set by detection */
+    bool initial, raw, smooth, skew_suspect, speculation;
+};
+
+/* One GC record placed on a host (log mode). */
+struct ladra_gc {
+    int32_t host;
+    int64_t ts_ms;
+    double heap_after_kb, heap_cap_kb, user_s, sys_s, real_s;
+};
+
+struct ladra_options {
+    double lambda;                  /* 1.5 */
+    bool sample_std;                /* D1: population by default */
+    int64_t init_tol_ms;            /* D2: 1000 */
+    bool strict_edges;              /* D4: zero-padding instead of edge majority */
+    bool skew_filter;               /* D3: on */
+    double spec_quantile, spec_multiplier;  /* 0.75, 1.5 */
+    int64_t spec_min_ms;            /* 100 */
+};
+void ladra_options_default(struct ladra_options *o);
+
+/* ---- detection kernels (pure; tested on the spec's numbers) ---- */
+/* Mean + lambda*std over d[0..n); std population unless sample. */
+double ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std);
+/* Width-5 smoothing of in into out (no recursion, D4). */
+void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict);
+/* Spark's speculation rule offline (spec 3.5): durations in finish order; flags[i] set for the
+ * tasks still running once quantile of them finished and longer than max(mult*median, min). */
+size_t ladra_speculation(const double *dur_by_finish, size_t n, double quantile, double mult, double min_ms,
+                         uint8_t *flags, double *threshold);
+
+struct ladra_period {
+    int32_t host, exec, stage;
+    int64_t start_ms, end_ms;
+    size_t tasks;                   /* smoothed-abnormal tasks in the run */
+    double causes[LADRA_NCLASS];    /* of the host's factor vector */
+};
+
+struct ladra_input {
+    struct ladra_task *tasks; size_t ntasks;
+    struct ladra_gc *gc; size_t ngc;    /* empty in event-log-only mode */
+    size_t nhosts, nstages;
+    int64_t app_start_ms, app_end_ms;
+};
+
+/* Marks initial/raw/smooth/skew/speculation on every task and fills periods (malloc'd). */
+int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods,
+                 size_t *nperiods);
+
+/* ---- factors ---- */
+double ladra_dar(const double *count, size_t nhosts, size_t victim, bool *clamped);
+double ladra_dad(const double *avg, size_t nhosts, size_t victim, bool *clamped);
+double ladra_dco_node(const double *real, const double *user, const double *sys, size_t n);
+double ladra_trapezoid(const double *x, const double *y, size_t n);
+double ladra_ars(const double *abn_prob, size_t nhosts);
+double ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 with < 2 points */
+
+enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
+struct ladra_factors {
+    double f[LADRA_NFACTOR];
+    int32_t victim, stage;          /* j' (D6) and i* (D7) */
+    int64_t win_start_ms, win_end_ms;   /* D8 */
+    int flags;                      /* LADRA_APPROX_* and clamps */
+};
+/* The seven factors with j' = victim (or D6's choice when victim < 0). With no GC records,
+ * DCO, MCS and DMC come from task metrics (flags say so). */
+int ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
+                          struct ladra_factors *out);
+
+/* ---- root cause ---- */
+/* Eq. 11-12 with D17's clamp; score and prob hold cpu, memory, network, disk. */
+void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4]);
+
+/* A trained GRNN: samples per mode (log-based and event-log-only factors differ). */
+struct ladra_model {
+    struct ladra_sample { double x[LADRA_NFACTOR]; int label; bool eventlog_only; } *s;
+    size_t n, cap;
+    double sigma;                   /* 0.5 */
+    bool zscore;                    /* D13 alternative: inputs scaled by the training set */
+    char note[256];                 /* provenance (seeds, scenarios) */
+};
+int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFACTOR], int label, bool eventlog_only);
+int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err);
+int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err);
+void ladra_model_free(struct ladra_model *m);
+/* y (sums to 1) and class probabilities for one factor vector; false when the model has no
+ * sample of that mode. */
+bool ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFACTOR], bool eventlog_only,
+                         double y[LADRA_NCLASS]);
+
+/* ---- the whole analysis on one application ---- */
+enum ladra_method { LADRA_METHOD_GRNN, LADRA_METHOD_RULES };
+struct clarity_anomalies_options {
+    struct ladra_options det;
+    const struct clarity_logs *logs;    /* NULL: event-log-only mode */
+    const struct ladra_model *model;    /* NULL or empty: rules */
+    int method;
+    bool softmax;                       /* D14 */
+};
+struct clarity_anomalies_host {
+    uint32_t host;                      /* string id */
+    size_t tasks, raw, smooth, skew, speculation;
+    struct ladra_factors factors;
+    double y[LADRA_NCLASS], p[LADRA_NCLASS];
+    double rule_score[4], rule_prob[4];
+    bool has_periods;
+};
+struct clarity_anomalies_stage { int64_t stage_id; int32_t attempt; size_t tasks, initial, raw, smooth, speculation;
+                                 double thr_initial, thr_rest, spec_threshold; };
+struct clarity_anomalies_result {
+    struct ladra_input in;
+    uint32_t *host_ids, *exec_ids; size_t nexecs;      /* dense index -> string id */
+    struct clarity_anomalies_stage *stages;
+    struct ladra_period *periods; size_t nperiods;
+    struct clarity_anomalies_host *hosts;               /* in.nhosts */
+    struct ladra_factors run;                           /* the run's factors (D6 victim) */
+    double run_y[LADRA_NCLASS], run_p[LADRA_NCLASS];
+    int run_class, method;
+    bool eventlog_only, softmax, detected, speculation_detected;
+    size_t tasks_skipped;                               /* failed/killed/no end (D19) */
+    uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */
+    uint64_t log_tids_joined, log_tids_unjoined;
+};
+int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_anomalies_options *o,
+                              struct clarity_anomalies_result *r);
+void clarity_anomalies_free(struct clarity_anomalies_result *r);
+
+/* ---- evaluation helpers (T8.1) ---- */
+double ladra_tpr(double tp, double fn);
+double ladra_fpr(double fp, double tn);
+double ladra_fpr_paper(double fp, double tp, double tn);
+double ladra_precision(double tp, double fp);
+
+#endif

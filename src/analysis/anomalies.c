@@ -1,0 +1,191 @@
+/* LADRA on one application: successful attempts from the event log (D19), GC records from the
+ * GC logs joined to hosts through the executors, detection, factors for the run (D6 victim)
+ * and for every host with an abnormal period, then the cause probabilities. */
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/anomalies.h"
+
+static int32_t dense(uint32_t **ids, size_t *n, uint32_t id)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*ids)[i] == id) return (int32_t)i;
+    uint32_t *p = realloc(*ids, (*n + 1) * sizeof *p);
+    if (!p) return -1;
+    *ids = p;
+    p[*n] = id;
+    return (int32_t)(*n)++;
+}
+
+static int cmp_gc(const void *a, const void *b)
+{
+    const struct ladra_gc *x = a, *y = b;
+    if (x->host != y->host) return x->host < y->host ? -1 : 1;
+    return x->ts_ms < y->ts_ms ? -1 : x->ts_ms > y->ts_ms;
+}
+
+static void classify(const struct clarity_anomalies_options *o, const struct ladra_factors *f, bool elo, double *y,
+                     double *p, double *rs, double *rp, int *method)
+{
+    ladra_rules(f->f, rs, rp);
+    bool grnn = o->method == LADRA_METHOD_GRNN && o->model && ladra_model_predict(o->model, f->f, elo, y);
+    if (!grnn) {
+        /* Rules: the four Eq. 12 probabilities and normal = 1 - the largest, normalised to
+         * shares that sum to 1 (D17's display). */
+        double mx = 0, s = 0;
+        for (int c = 0; c < 4; c++) mx = rp[c] > mx ? rp[c] : mx;
+        y[LADRA_NORMAL] = 1 - mx;
+        for (int c = 0; c < 4; c++) y[c + 1] = rp[c];
+        for (int c = 0; c < LADRA_NCLASS; c++) s += y[c];
+        for (int c = 0; c < LADRA_NCLASS; c++) y[c] /= s;
+    }
+    *method = grnn ? LADRA_METHOD_GRNN : LADRA_METHOD_RULES;
+    if (o->softmax && grnn) {
+        double mx = -1e300, s = 0;
+        for (int c = 0; c < LADRA_NCLASS; c++) mx = y[c] > mx ? y[c] : mx;
+        for (int c = 0; c < LADRA_NCLASS; c++) s += p[c] = __builtin_exp(y[c] - mx);
+        for (int c = 0; c < LADRA_NCLASS; c++) p[c] /= s;
+    } else memcpy(p, y, LADRA_NCLASS * sizeof *p);
+}
+
+static int argmax(const double *p, int n)
+{
+    int b = 0;
+    for (int i = 1; i < n; i++)
+        if (p[i] > p[b]) b = i;
+    return b;
+}
+
+int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_anomalies_options *o,
+                              struct clarity_anomalies_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->softmax = o->softmax;
+    const struct clarity_tasks *T = &a->tasks;
+    struct ladra_input *in = &r->in;
+    in->tasks = calloc(T->n ? T->n : 1, sizeof *in->tasks);
+    int32_t *stage_of = malloc((a->nstages ? a->nstages : 1) * sizeof *stage_of);
+    if (!in->tasks || !stage_of) goto oom;
+    for (size_t s = 0; s < a->nstages; s++) stage_of[s] = -1;
+    in->app_start_ms = a->start_ms, in->app_end_ms = a->end_ms;
+    size_t nst = 0;
+    for (size_t i = 0; i < T->n; i++) {
+        int64_t fl = clarity_task_flags(a, i);
+        if (clarity_icol_get(&T->end, i) != CLARITY_END_SUCCESS || !(fl & CLARITY_TF_ENDED)) {
+            r->tasks_skipped++;   /* D19: failed, killed and unfinished attempts stay out */
+            continue;
+        }
+        struct ladra_task *t = &in->tasks[in->ntasks];
+        int64_t srow = clarity_icol_get(&T->stage, i);
+        if (srow < 0 || (size_t)srow >= a->nstages) { r->tasks_skipped++; continue; }
+        if (stage_of[srow] < 0) stage_of[srow] = (int32_t)nst++;
+        t->tid = clarity_icol_get(&T->task_id, i);
+        t->stage = stage_of[srow];
+        t->host = dense(&r->host_ids, &in->nhosts, (uint32_t)clarity_icol_get(&T->host, i));
+        size_t ne = r->nexecs;
+        t->exec = dense(&r->exec_ids, &ne, (uint32_t)clarity_icol_get(&T->executor, i));
+        r->nexecs = ne;
+        if (t->host < 0 || t->exec < 0) goto oom;
+        t->start_ms = clarity_task_launch_ms(a, i);
+        t->end_ms = clarity_task_finish_ms(a, i);
+        t->locality = (int)clarity_icol_get(&T->locality, i);
+        bool m = fl & CLARITY_TF_HAS_METRICS;
+        t->run_ms = m ? clarity_task_metric(a, i, CLARITY_TM_RUN_MS) : -1;
+        t->cpu_ms = m ? clarity_task_metric(a, i, CLARITY_TM_CPU_NS) / 1000000 : -1;
+        t->gc_ms = m ? clarity_task_metric(a, i, CLARITY_TM_GC_MS) : -1;
+        t->fetch_wait_ms = m ? clarity_task_metric(a, i, CLARITY_TM_SR_FETCH_WAIT_MS) : -1;
+        t->bytes = m ? clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) +
+                           clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) +
+                           clarity_task_metric(a, i, CLARITY_TM_SR_LOCAL_BYTES)
+                     : -1;
+        if (!in->app_start_ms || t->start_ms < in->app_start_ms) in->app_start_ms = t->start_ms;
+        if (t->end_ms > in->app_end_ms) in->app_end_ms = t->end_ms;
+        in->ntasks++;
+    }
+    in->nstages = nst;
+    r->stages = calloc(nst ? nst : 1, sizeof *r->stages);
+    if (!r->stages) goto oom;
+    for (size_t s = 0; s < a->nstages; s++)
+        if (stage_of[s] >= 0) r->stages[stage_of[s]].stage_id = a->stages[s].stage_id,
+                              r->stages[stage_of[s]].attempt = a->stages[s].attempt;
+
+    /* GC records: executor id -> host through the event log's executors, else the logs' own. */
+    if (o->logs) {
+        const struct clarity_logs *L = o->logs;
+        size_t ng = 0;
+        for (size_t e = 0; e < L->nexecs; e++) ng += L->execs[e].ngc;
+        in->gc = calloc(ng ? ng : 1, sizeof *in->gc);
+        if (!in->gc) goto oom;
+        for (size_t e = 0; e < L->nexecs; e++) {
+            const struct clarity_log_exec *x = &L->execs[e];
+            int32_t h = -1;
+            const struct clarity_executor *ex = clarity_app_executor(a, x->id);
+            uint32_t hid = ex ? ex->host : 0;
+            if (!hid && x->host[0]) {
+                for (size_t j = 0; j < in->nhosts; j++)
+                    if (!strcmp(clarity_app_str(a, r->host_ids[j]), x->host)) hid = r->host_ids[j];
+            }
+            for (size_t j = 0; hid && j < in->nhosts; j++)
+                if (r->host_ids[j] == hid) h = (int32_t)j;
+            for (size_t g = 0; g < x->ngc; g++) {
+                const struct clarity_gc_rec *c = &x->gc[g];
+                if (h < 0 || c->ts_ms < 0) { r->gc_unjoined++; continue; }
+                in->gc[in->ngc++] = (struct ladra_gc){.host = h, .ts_ms = c->ts_ms + L->clock_offset_ms,
+                                                      .heap_after_kb = c->heap_after_kb, .heap_cap_kb = c->heap_cap_kb,
+                                                      .user_s = c->user_s, .sys_s = c->sys_s, .real_s = c->real_s};
+                r->gc_joined++;
+            }
+        }
+        qsort(in->gc, in->ngc, sizeof *in->gc, cmp_gc);
+        for (size_t k = 0; k < L->ntasks; k++)
+            if (clarity_app_task_row(a, L->tasks[k].tid) >= 0) r->log_tids_joined++;
+            else r->log_tids_unjoined++;
+    }
+    r->eventlog_only = in->ngc == 0;
+
+    if (ladra_detect(in, &o->det, &r->periods, &r->nperiods)) goto oom;
+    for (size_t i = 0; i < in->ntasks; i++) {
+        const struct ladra_task *t = &in->tasks[i];
+        struct clarity_anomalies_stage *s = &r->stages[t->stage];
+        s->tasks++, s->initial += t->initial, s->raw += t->raw, s->smooth += t->smooth && !t->skew_suspect;
+        s->speculation += t->speculation;
+        r->speculation_detected |= t->speculation;
+    }
+    r->detected = r->nperiods > 0;
+
+    r->hosts = calloc(in->nhosts ? in->nhosts : 1, sizeof *r->hosts);
+    if (!r->hosts) goto oom;
+    for (size_t j = 0; j < in->nhosts; j++) r->hosts[j].host = r->host_ids[j];
+    for (size_t i = 0; i < in->ntasks; i++) {
+        struct clarity_anomalies_host *h = &r->hosts[in->tasks[i].host];
+        h->tasks++, h->raw += in->tasks[i].raw, h->smooth += in->tasks[i].smooth && !in->tasks[i].skew_suspect;
+        h->skew += in->tasks[i].skew_suspect, h->speculation += in->tasks[i].speculation;
+    }
+    for (size_t p = 0; p < r->nperiods; p++) r->hosts[r->periods[p].host].has_periods = true;
+
+    if (ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run)) goto oom;
+    double rs[4], rp[4];
+    classify(o, &r->run, r->eventlog_only, r->run_y, r->run_p, rs, rp, &r->method);
+    r->run_class = argmax(r->run_p, LADRA_NCLASS);
+    for (size_t j = 0; j < in->nhosts; j++) {
+        struct clarity_anomalies_host *h = &r->hosts[j];
+        if (!h->has_periods) continue;
+        if (ladra_factors_compute(in, r->periods, r->nperiods, (int32_t)j, &h->factors)) goto oom;
+        int m;
+        classify(o, &h->factors, r->eventlog_only, h->y, h->p, h->rule_score, h->rule_prob, &m);
+    }
+    for (size_t p = 0; p < r->nperiods; p++)
+        memcpy(r->periods[p].causes, r->hosts[r->periods[p].host].p, sizeof r->periods[p].causes);
+    free(stage_of);
+    return 0;
+oom:
+    free(stage_of);
+    clarity_anomalies_free(r);
+    return -1;
+}
+
+void clarity_anomalies_free(struct clarity_anomalies_result *r)
+{
+    free(r->in.tasks), free(r->in.gc), free(r->host_ids), free(r->exec_ids), free(r->stages), free(r->periods);
+    free(r->hosts);
+    memset(r, 0, sizeof *r);
+}

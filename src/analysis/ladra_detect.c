@@ -1,0 +1,202 @@
+/* LADRA detection (spec 004 sections 3.2-3.5, decisions D1-D4, D19): per stage, a threshold
+ * for the first wave and one for the rest; labels smoothed per (host, stage, set) in start
+ * order; runs of smoothed 1s become abnormal periods. Spark's speculation rule beside it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/anomalies.h"
+
+void ladra_options_default(struct ladra_options *o)
+{
+    *o = (struct ladra_options){.lambda = 1.5, .init_tol_ms = 1000, .skew_filter = true,
+                                .spec_quantile = 0.75, .spec_multiplier = 1.5, .spec_min_ms = 100};
+}
+
+double ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std)
+{
+    double m = 0, v = 0;
+    for (size_t i = 0; i < n; i++) m += d[i];
+    m = n ? m / (double)n : 0;
+    for (size_t i = 0; i < n; i++) v += (d[i] - m) * (d[i] - m);
+    size_t div = sample ? (n > 1 ? n - 1 : 1) : (n ? n : 1);
+    double s = sqrt(v / (double)div);
+    if (mean) *mean = m;
+    if (std) *std = s;
+    return m + lambda * s;
+}
+
+void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t lo = i >= 2 ? i - 2 : 0, hi = i + 2 < n ? i + 2 : n - 1, sum = 0;
+        for (size_t k = lo; k <= hi; k++) sum += in[k] ? 1 : 0;
+        size_t len = hi - lo + 1;
+        /* Strict: missing neighbours count as 0, so the paper's "sum > 2" applies as is.
+         * Edge majority (D4): a truncated window votes by majority, equal to the paper inside. */
+        out[i] = strict || len == 5 ? sum > 2 : 2 * sum > len;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t ladra_speculation(const double *dur, size_t n, double quantile, double mult, double min_ms, uint8_t *flags,
+                         double *threshold)
+{
+    memset(flags, 0, n);
+    if (threshold) *threshold = 0;
+    size_t q = (size_t)floor(quantile * (double)n);
+    if (n < 2 || q < 1) return 0;
+    double *s = malloc(q * sizeof *s);
+    if (!s) return 0;
+    memcpy(s, dur, q * sizeof *s);
+    qsort(s, q, sizeof *s, cmp_double);
+    /* Spark's checkSpeculatableTasks: the element at index round(0.5 * n) of the sorted durations. */
+    size_t mi = (size_t)llround(0.5 * (double)q);
+    if (mi >= q) mi = q - 1;
+    double thr = fmax(mult * s[mi], min_ms);
+    free(s);
+    if (threshold) *threshold = thr;
+    size_t hit = 0;
+    for (size_t i = q; i < n; i++)
+        if (dur[i] > thr) flags[i] = 1, hit++;
+    return hit;
+}
+
+/* ---- per-stage work, on index arrays into in->tasks ---- */
+struct det_ctx { const struct ladra_task *t; };
+
+static int by_start(const void *a, const void *b, void *ctx)
+{
+    const struct ladra_task *t = ctx;
+    const struct ladra_task *x = &t[*(const size_t *)a], *y = &t[*(const size_t *)b];
+    if (x->host != y->host) return x->host < y->host ? -1 : 1;
+    if (x->initial != y->initial) return x->initial ? -1 : 1;
+    if (x->start_ms != y->start_ms) return x->start_ms < y->start_ms ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+static int by_finish(const void *a, const void *b, void *ctx)
+{
+    const struct ladra_task *t = ctx;
+    const struct ladra_task *x = &t[*(const size_t *)a], *y = &t[*(const size_t *)b];
+    if (x->end_ms != y->end_ms) return x->end_ms < y->end_ms ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void flag_set(struct ladra_task *t, const size_t *ix, size_t n, bool initial, const struct ladra_options *o,
+                     double *buf)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t[ix[i]].initial == initial) buf[k++] = (double)(t[ix[i]].end_ms - t[ix[i]].start_ms);
+    /* D1: mean + 1.5 sigma cannot flag anything useful in a set of fewer than 3 tasks. */
+    if (k < 3) return;
+    double thr = ladra_threshold(buf, k, o->lambda, o->sample_std, NULL, NULL);
+    for (size_t i = 0; i < n; i++)
+        if (t[ix[i]].initial == initial && (double)(t[ix[i]].end_ms - t[ix[i]].start_ms) > thr) t[ix[i]].raw = true;
+}
+
+static int add_period(struct ladra_period **p, size_t *np, size_t *cap, const struct ladra_period *x)
+{
+    if (*np == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        void *q = realloc(*p, nc * sizeof **p);
+        if (!q) return -1;
+        *p = q, *cap = nc;
+    }
+    (*p)[(*np)++] = *x;
+    return 0;
+}
+
+static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct ladra_options *o,
+                        struct ladra_period **periods, size_t *np, size_t *cap)
+{
+    int64_t first = INT64_MAX;
+    for (size_t i = 0; i < n; i++) first = t[ix[i]].start_ms < first ? t[ix[i]].start_ms : first;
+    size_t ninit = 0;
+    for (size_t i = 0; i < n; i++) ninit += (t[ix[i]].initial = t[ix[i]].start_ms <= first + o->init_tol_ms);
+    /* D2: a set of fewer than 3 tasks gets no threshold of its own; merge it into the other. */
+    if (ninit < 3 || n - ninit < 3)
+        for (size_t i = 0; i < n; i++) t[ix[i]].initial = ninit >= 3 && n - ninit < 3;
+    double *buf = malloc(n * sizeof *buf);
+    uint8_t *lab = malloc(n), *sm = malloc(n);
+    if (!buf || !lab || !sm) return free(buf), free(lab), free(sm), -1;
+    flag_set(t, ix, n, true, o, buf);
+    flag_set(t, ix, n, false, o, buf);
+
+    /* Speculation baseline over the stage, in finish order. */
+    qsort_r(ix, n, sizeof *ix, by_finish, t);
+    for (size_t i = 0; i < n; i++) buf[i] = (double)(t[ix[i]].end_ms - t[ix[i]].start_ms);
+    ladra_speculation(buf, n, o->spec_quantile, o->spec_multiplier, (double)o->spec_min_ms, lab, NULL);
+    for (size_t i = 0; i < n; i++) t[ix[i]].speculation = lab[i];
+
+    /* D4: one vector per (host, set), in start order. */
+    qsort_r(ix, n, sizeof *ix, by_start, t);
+    int rc = 0;
+    for (size_t a = 0; a < n && !rc;) {
+        size_t b = a;
+        while (b < n && t[ix[b]].host == t[ix[a]].host && t[ix[b]].initial == t[ix[a]].initial) b++;
+        size_t m = b - a;
+        for (size_t i = 0; i < m; i++) lab[i] = t[ix[a + i]].raw;
+        ladra_smooth(lab, sm, m, o->strict_edges);
+        for (size_t i = 0; i < m; i++) t[ix[a + i]].smooth = sm[i];
+        /* D3 skew filter: a non-local abnormal task is data skew unless a local task on the same
+         * host is abnormal too; a lone skewed read says nothing about the host. */
+        bool local_abn = false;
+        for (size_t i = 0; i < m; i++)
+            if (sm[i] && t[ix[a + i]].locality <= CLARITY_LOC_NO_PREF) local_abn = true;
+        for (size_t i = 0; i < m; i++) {
+            struct ladra_task *x = &t[ix[a + i]];
+            x->skew_suspect = o->skew_filter && x->smooth && !local_abn && x->locality >= CLARITY_LOC_RACK_LOCAL &&
+                              x->locality != CLARITY_LOC_UNKNOWN;
+        }
+        for (size_t i = 0; i < m && !rc;) {
+            if (!t[ix[a + i]].smooth || t[ix[a + i]].skew_suspect) { i++; continue; }
+            struct ladra_period p = {.host = t[ix[a + i]].host, .exec = t[ix[a + i]].exec, .stage = t[ix[a + i]].stage,
+                                     .start_ms = INT64_MAX, .end_ms = INT64_MIN};
+            for (; i < m && t[ix[a + i]].smooth && !t[ix[a + i]].skew_suspect; i++) {
+                const struct ladra_task *x = &t[ix[a + i]];
+                p.start_ms = x->start_ms < p.start_ms ? x->start_ms : p.start_ms;
+                p.end_ms = x->end_ms > p.end_ms ? x->end_ms : p.end_ms;
+                if (x->exec != p.exec) p.exec = -1;   /* several executors on the host */
+                p.tasks++;
+            }
+            rc = add_period(periods, np, cap, &p);
+        }
+        a = b;
+    }
+    free(buf), free(lab), free(sm);
+    return rc;
+}
+
+static int by_stage(const void *a, const void *b, void *ctx)
+{
+    const struct ladra_task *t = ctx;
+    const struct ladra_task *x = &t[*(const size_t *)a], *y = &t[*(const size_t *)b];
+    return x->stage != y->stage ? (x->stage < y->stage ? -1 : 1) : (*(const size_t *)a < *(const size_t *)b ? -1 : 1);
+}
+
+int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods, size_t *nperiods)
+{
+    *periods = NULL, *nperiods = 0;
+    size_t cap = 0, n = in->ntasks;
+    size_t *ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!ix) return -1;
+    for (size_t i = 0; i < n; i++) {
+        ix[i] = i;
+        in->tasks[i].raw = in->tasks[i].smooth = in->tasks[i].skew_suspect = in->tasks[i].speculation = false;
+    }
+    qsort_r(ix, n, sizeof *ix, by_stage, in->tasks);
+    int rc = 0;
+    for (size_t a = 0; a < n && !rc;) {
+        size_t b = a;
+        while (b < n && in->tasks[ix[b]].stage == in->tasks[ix[a]].stage) b++;
+        rc = detect_stage(in->tasks, ix + a, b - a, o, periods, nperiods, &cap);
+        a = b;
+    }
+    free(ix);
+    return rc;
+}

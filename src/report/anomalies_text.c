@@ -1,0 +1,114 @@
+/* Text report of LADRA: where and when (periods), why (cause probabilities per victim host and
+ * for the run), the factors behind them with every approximation named, Spark's speculation
+ * rule beside it, and what the other logs contributed. */
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/anomalies_report.h"
+#include "clarity/report.h"
+
+static void causes_line(FILE *o, const double *p)
+{
+    for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, "  %s %3.0f%%", ladra_class_name(c), 100 * p[c]);
+}
+
+static void factors_line(FILE *o, const struct ladra_factors *f)
+{
+    for (int k = 0; k < LADRA_NFACTOR; k++) fprintf(o, "  %s %.3g", ladra_factor_name(k), f->f[k]);
+}
+
+void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                           const struct clarity_logs *logs, size_t limit)
+{
+    char b1[48], b2[48], b3[32];
+    const struct ladra_input *in = &r->in;
+    fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
+    fprintf(o, "source       %s\n", a->source_path);
+    fprintf(o, "mode         %s; root cause by %s%s\n",
+            r->eventlog_only ? "event log only (DCO, MCS, DMC approximated from task metrics)"
+                             : "event log + GC logs",
+            r->method == LADRA_METHOD_GRNN ? "GRNN (sigma 0.5)" : "weighted rules (paper Eq. 11-12)",
+            r->method == LADRA_METHOD_GRNN && r->softmax ? ", softmax" : "");
+    fprintf(o, "tasks        %zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)\n",
+            in->ntasks, in->nstages, in->nhosts, r->tasks_skipped);
+    size_t raw = 0, sm = 0, skew = 0, spec = 0;
+    for (size_t i = 0; i < in->ntasks; i++)
+        raw += in->tasks[i].raw, sm += in->tasks[i].smooth && !in->tasks[i].skew_suspect,
+            skew += in->tasks[i].skew_suspect, spec += in->tasks[i].speculation;
+    fprintf(o, "detection    %zu above mean + 1.5 sd of their stage and set, %zu after width-5 smoothing, "
+               "%zu left out as data skew; %zu period(s)\n", raw, sm, skew, r->nperiods);
+    fprintf(o, "speculation  Spark's rule (1.5 x median after 75%% done) flags %zu task(s)%s\n", spec,
+            r->speculation_detected ? "" : ": run looks normal to it");
+    if (logs)
+        fprintf(o, "logs         %llu files, %llu lines: %llu log4j (%llu used), %llu GC records (%llu joined to hosts, "
+                   "%llu not), %llu YARN header lines; task ids in logs: %llu in the event log, %llu not\n",
+                (unsigned long long)logs->files, (unsigned long long)logs->lines, (unsigned long long)logs->l4j_lines,
+                (unsigned long long)logs->l4j_used, (unsigned long long)logs->gc_records,
+                (unsigned long long)r->gc_joined, (unsigned long long)r->gc_unjoined,
+                (unsigned long long)logs->yarn_headers, (unsigned long long)r->log_tids_joined,
+                (unsigned long long)r->log_tids_unjoined);
+
+    fprintf(o, "\nverdict      %s", r->detected ? "abnormal" : "normal");
+    if (r->detected) {
+        const struct ladra_factors *f = &r->run;
+        fprintf(o, " on %s (stage %lld), most likely %s", clarity_app_str(a, r->host_ids[f->victim]),
+                (long long)r->stages[f->stage].stage_id, ladra_class_name(r->run_class));
+    }
+    fprintf(o, "\n            ");
+    causes_line(o, r->run_p);
+    fprintf(o, "\n");
+
+    if (r->nperiods) {
+        fprintf(o, "\nabnormal periods (where and when)\n");
+        fprintf(o, "%-20s %-9s %9s  %-23s  %-12s %5s  %7s %7s %7s %7s %7s\n", "host", "executor", "stage.att",
+                "start (UTC)", "duration", "tasks", "normal", "cpu", "memory", "network", "disk");
+        size_t shown = 0;
+        for (size_t i = 0; i < r->nperiods; i++) {
+            const struct ladra_period *p = &r->periods[i];
+            if (limit && shown >= limit) break;
+            shown++;
+            const struct clarity_anomalies_stage *s = &r->stages[p->stage];
+            char sa[32];
+            snprintf(sa, sizeof sa, "%lld.%d", (long long)s->stage_id, s->attempt);
+            fprintf(o, "%-20s %-9s %9s  %-23s  %-12s %5zu ", clarity_app_str(a, r->host_ids[p->host]),
+                    p->exec >= 0 ? clarity_app_str(a, r->exec_ids[p->exec]) : "several", sa,
+                    fmt_time(b1, sizeof b1, p->start_ms), fmt_ms(b2, sizeof b2, p->end_ms - p->start_ms), p->tasks);
+            for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, " %6.1f%%", 100 * p->causes[c]);
+            fputc('\n', o);
+        }
+        if (shown < r->nperiods) fprintf(o, "(%zu more; --limit 0 shows all)\n", r->nperiods - shown);
+    }
+
+    fprintf(o, "\nfactors (about 1 when healthy)\n");
+    fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
+            (long long)r->stages[r->run.stage].stage_id, fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
+    factors_line(o, &r->run);
+    fputc('\n', o);
+    for (size_t j = 0; j < in->nhosts; j++) {
+        const struct clarity_anomalies_host *h = &r->hosts[j];
+        if (!h->has_periods) continue;
+        fprintf(o, "  host %-16s", clarity_app_str(a, h->host));
+        factors_line(o, &h->factors);
+        fprintf(o, "\n        rules (Eq. 11-12): cpu %.2f, memory %.2f, network %.2f, disk %.2f\n", h->rule_prob[0],
+                h->rule_prob[1], h->rule_prob[2], h->rule_prob[3]);
+    }
+    if (r->run.flags & (LADRA_APPROX_DCO | LADRA_APPROX_MCS | LADRA_APPROX_DMC))
+        fprintf(o, "  approximated (no GC logs): DCO = max over hosts of wall/CPU time of tasks in the window over all hosts'; "
+                   "MCS = victim's GC time per run ms over the others'; DMC = max/min of hosts' shuffle fetch-wait share "
+                   "(+0.05)\n");
+    if (r->run.flags & LADRA_CLAMPED) fprintf(o, "  a zero denominator was clamped (D10/D16)\n");
+    if (r->run.flags & LADRA_SINGLE_HOST) fprintf(o, "  one host only: inter-node factors are 1 (D16)\n");
+
+    if (logs && logs->nunknown) {
+        fprintf(o, "\nlog lines not understood, by pattern (top 10 of %zu)\n", logs->nunknown);
+        bool *done = calloc(logs->nunknown, 1);
+        for (int k = 0; done && k < 10; k++) {
+            size_t best = SIZE_MAX;
+            for (size_t i = 0; i < logs->nunknown; i++)
+                if (!done[i] && (best == SIZE_MAX || logs->unknown[i].count > logs->unknown[best].count)) best = i;
+            if (best == SIZE_MAX) break;
+            done[best] = true;
+            fprintf(o, "  %8llu  %s\n", (unsigned long long)logs->unknown[best].count, logs->unknown[best].key);
+        }
+        free(done);
+    }
+}
