@@ -171,6 +171,8 @@ struct clarity_integrity {
     uint64_t task_end_without_start, task_start_without_end;
     uint64_t stages_without_end, jobs_without_end, sql_without_end;
     uint64_t dropped_task_ends;              /* sum over complete stages of numTasks - ends seen, >0 */
+    bool no_task_events;                     /* stages ran but the log has no task events at all
+                                                (stage-level logs): not counted as dropped */
     size_t stages_missing_task_ends;
     uint64_t negative_durations, cpu_exceeds_run, sw_time_suspect_units;
     uint64_t duplicate_task_ends;

@@ -29,6 +29,10 @@ static void finish_stages(struct clarity_app *a)
             if (s->task_ends == 0) continue;
         }
         if (s->seen_submitted && !s->seen_completed) in->stages_without_end++;
+        if (a->tasks.n == 0) {
+            if (s->status == CLARITY_STAGE_COMPLETE && s->num_tasks > 0) in->no_task_events = true;
+            continue;
+        }
         if (s->status == CLARITY_STAGE_COMPLETE && s->num_tasks > 0 && (int64_t)succeeded[i] < s->num_tasks) {
             in->dropped_task_ends += (uint64_t)(s->num_tasks - (int64_t)succeeded[i]);
             in->stages_missing_task_ends++;

@@ -16,6 +16,7 @@ void report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap)
     F(in->no_app_end && !in->in_progress, "no-app-end");
     F(in->lines_malformed, "malformed-lines");
     F(in->dropped_task_ends, "dropped-task-ends");
+    F(in->no_task_events, "no-task-events");
     F(in->task_start_without_end, "tasks-without-end");
     F(in->compacted, "compacted");
     F(in->negative_durations, "negative-durations");
@@ -42,6 +43,7 @@ void report_integrity_text(FILE *o, const struct clarity_app *a)
     L(in->lines_too_long, "  too long     %llu line(s) over 128 MiB, skipped\n", (unsigned long long)in->lines_too_long);
     L(in->dropped_task_ends, "  dropped      %llu TaskEnd event(s) missing in %zu completed stage(s) (listener queue overflow?)\n",
       (unsigned long long)in->dropped_task_ends, in->stages_missing_task_ends);
+    L(in->no_task_events, "  no tasks     stages completed but the log has no task events (a stage-level log): task figures are absent, not zero\n");
     L(in->task_start_without_end, "  no TaskEnd   %llu task attempt(s) started but never ended\n",
       (unsigned long long)in->task_start_without_end);
     L(in->task_end_without_start, "  no TaskStart %llu TaskEnd(s) without a TaskStart\n", (unsigned long long)in->task_end_without_start);
@@ -91,6 +93,7 @@ void report_integrity_json(struct jsonw *w, const struct clarity_app *a)
     jsonw_kint(w, "lines_blank", (int64_t)in->lines_blank);
     jsonw_kint(w, "dropped_task_ends", (int64_t)in->dropped_task_ends);
     jsonw_kint(w, "stages_missing_task_ends", (int64_t)in->stages_missing_task_ends);
+    jsonw_kbool(w, "no_task_events", in->no_task_events);
     jsonw_kint(w, "task_start_without_end", (int64_t)in->task_start_without_end);
     jsonw_kint(w, "task_end_without_start", (int64_t)in->task_end_without_start);
     jsonw_kint(w, "duplicate_task_ends", (int64_t)in->duplicate_task_ends);
