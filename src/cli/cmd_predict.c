@@ -48,7 +48,7 @@ static void help(FILE *o)
 static struct clarity_app *load_one(const char *path, bool quiet, struct loaded_set *set)
 {
     const char *p[1] = {path};
-    if (load_all(p, 1, quiet, set) != EXIT_OK) return NULL;
+    if (load_all_lean(p, 1, quiet, set) != EXIT_OK) return NULL;
     if (set->n != 1) {
         fprintf(stderr, "clarity predict: %s holds %zu applications; name one log\n", path, set->n);
         return NULL;

@@ -73,7 +73,7 @@ int cmd_stragglers(int argc, char **argv)
         return EXIT_USAGE;
     }
     struct loaded_set set;
-    int rc = load_all((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &set);
+    int rc = load_all_lean((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &set);
     if (rc != EXIT_OK) {
         loaded_set_free(&set);
         return rc;

@@ -36,6 +36,14 @@ struct loaded_set {
  * "clarity: file:line: byte N: message". Returns EXIT_OK if at least one app loaded,
  * EXIT_INPUT otherwise. */
 int load_all(const char *const *paths, size_t npaths, bool quiet, struct loaded_set *out);
+/* Options for commands that read only task metrics and times: no task accumulables, no
+ * per-task executor metrics (a third of a log's bytes, skipped before parsing). */
+static inline struct clarity_load_options lean_load_options(bool quiet)
+{
+    return (struct clarity_load_options){.keep_task_accumulables = false, .skip_task_executor_metrics = true,
+                                         .quiet = quiet};
+}
+int load_all_lean(const char *const *paths, size_t npaths, bool quiet, struct loaded_set *out);
 /* The same with load options (e.g. without task accumulables, which most commands never read). */
 int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
                   struct loaded_set *out);

@@ -55,6 +55,12 @@ int load_all(const char *const *paths, size_t npaths, bool quiet, struct loaded_
     return load_all_opts(paths, npaths, quiet, NULL, out);
 }
 
+int load_all_lean(const char *const *paths, size_t npaths, bool quiet, struct loaded_set *out)
+{
+    struct clarity_load_options o = lean_load_options(quiet);
+    return load_all_opts(paths, npaths, quiet, &o, out);
+}
+
 int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
                   struct loaded_set *out)
 {
