@@ -243,7 +243,10 @@ int clarity_gc_feed(struct clarity_gc_parser *p, const char *line, size_t len, s
             return u;
         }
     }
-    bool starts = memmem(line, len, "[GC", 3) || memmem(line, len, "[Full GC", 8);
+    /* "[GC Worker Start" and friends inside a G1 detail block are not new records */
+    bool starts = memmem(line, len, "[GC (", 5) || memmem(line, len, "[GC pause", 9) || memmem(line, len, "[GC [", 5) ||
+                  memmem(line, len, "[GC remark", 10) || memmem(line, len, "[GC cleanup", 11) ||
+                  memmem(line, len, "[Full GC", 8);
     if (!p->blen && !starts) {
         p->ignored++;
         return 0;
