@@ -1,0 +1,195 @@
+/* iQCAR (Kalmegh, Babu, Roy 2018; spec ../shared/specs/000-iqcar.md): which concurrent
+ * queries slowed a query, on which resource and host, and by how much.
+ *
+ * Three layers, each usable alone (the spec's worked examples test them one by one):
+ *   iqcar_graph  the 7-level iQC-Graph: nodes with vertex contributions, impact factors,
+ *                degree of responsibility per target query (spec 3.4-3.7);
+ *   iqcar_tasks  per task attempt: wait components, data processed and RATP per resource
+ *                sub-type, from one or several models (spec 2.2-2.4, 6.7, 6.8);
+ *   iqcar_build  blame from overlapping tasks per host (interval sweep, spec 3.3, 6.4-6.6),
+ *                the graph from it, and the answers (top-k, noisy, aggressive, victims, slow
+ *                hosts, hot resources, rules, the simple-overlap baseline). */
+#ifndef CLARITY_CONTENTION_H
+#define CLARITY_CONTENTION_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "clarity/model.h"
+
+/* ---- resources (IE, level 2) and their sub-types (DE, level 3) ---- */
+enum iqcar_res { IQ_SLOTS, IQ_CPU, IQ_MEM, IQ_NET, IQ_IO, IQ_NRES };
+enum iqcar_sub {
+    IQ_S_SLOTS, IQ_S_CPU_BLOCKED, IQ_S_CPU_WAITED, IQ_S_MEM_STORAGE, IQ_S_MEM_EXEC, IQ_S_NET,
+    IQ_S_IO_READ, IQ_S_IO_WRITE, IQ_NSUB
+};
+const char *iqcar_res_name(int r);       /* "SLOTS", "CPU", "MEMORY", "NETWORK", "IO" */
+const char *iqcar_sub_name(int p);       /* "SWT/slots_offered", ... */
+int iqcar_sub_res(int p);                /* the resource a sub-type belongs to */
+
+/* ---- the iQC-Graph ---- */
+enum iqcar_kind { IQ_K_NODE, IQ_K_UNKNOWN, IQ_K_SELF, IQ_K_KNOWN };
+struct iqcar_node {
+    uint8_t level;                       /* 0..6 */
+    uint8_t kind;                        /* enum iqcar_kind */
+    int32_t target;                      /* L0-L4: index of the L0 node they explain; else -1 */
+    int32_t a, b, c;                     /* caller's ids (query/stage/resource/host...) */
+    double vc;                           /* vertex contribution */
+};
+struct iqcar_edge { uint32_t from, to; double imf; };  /* from = level l+1, to = level l */
+struct iqcar_graph {
+    struct iqcar_node *nodes; size_t nnodes, cap_nodes;
+    struct iqcar_edge *edges; size_t nedges, cap_edges;
+    uint32_t *l0;  size_t nl0;            /* L0 nodes in creation order: target t = l0[t] */
+    bool finished;
+};
+void iqcar_graph_init(struct iqcar_graph *g);
+void iqcar_graph_free(struct iqcar_graph *g);
+/* Returns the node index, or -1 when out of memory. */
+long iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc);
+int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to);
+/* Impact factors (Algorithm 1): IF_uv = VC_u / sum of VC over v's parents; 0 when that sum is
+ * 0, except that a node with VC > 0 whose parents all have VC 0 gives IF 1 to its Unknown
+ * parent (decision 6.4.4, which keeps DOR conserved). Sorts the edges by child level. */
+int iqcar_graph_finish(struct iqcar_graph *g);
+/* DOR toward target t (Algorithm 2, L0 node t seeded 1, every other L0 0), O(V+E). dor has
+ * nnodes entries. */
+void iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor);
+/* Sum of the IFs into node v (1 or 0 by construction; for the invariant tests). */
+double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v);
+
+/* ---- stage DAG helpers (spec 2.1, 6.18) ---- */
+/* depth[i] = stages on the longest directed path from i to a root, both ends counted. Edges
+ * from[k] -> to[k] (child to parent stage). Returns 0, -1 on a cycle or no memory. */
+int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth);
+/* Leaf-to-root path maximising the summed runtime; ties by smaller stage index. Writes the
+ * path (leaf first) into path (n entries), returns its length in stages, *total its runtime. */
+size_t iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges,
+                           const double *runtime, size_t *path, double *total);
+
+/* ---- formulas (spec 3.1-3.3, 3.11-3.12, 6.4) ---- */
+static inline double iqcar_ratp(double wait, double data) { return data > 0 ? wait / data : 0; }
+/* Eq. 6: overlap / T_tt x RATP_tt / RATP_st, with RATP_st floored at ratp_h (6.5). */
+double iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h);
+/* Decision 6.4: max(0, max(0, (RATP_tt - RATP_h)/RATP_h) - sum of blames - known). */
+double iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known);
+double iqcar_hit_pct(double runtime, double unconstrained);
+
+/* ---- analysis options and units of analysis ---- */
+enum iqcar_unit { IQ_UNIT_AUTO, IQ_UNIT_SQL, IQ_UNIT_JOB, IQ_UNIT_GROUP, IQ_UNIT_POOL, IQ_UNIT_APP };
+const char *iqcar_unit_name(int u);
+enum iqcar_self { IQ_SELF_NODE, IQ_SELF_UNKNOWN, IQ_SELF_DROP };
+
+struct iqcar_options {
+    int unit;                            /* enum iqcar_unit; AUTO = sql when any job has one */
+    int self_mode;                       /* enum iqcar_self (decision 6.2) */
+    bool ie_normalize;                   /* --ie-normalize=median (6.13) */
+    bool vc_time_weighted;               /* --vc-time-weighted (6.3) */
+    bool successful_only;                /* targets: successful attempts only (6.14) */
+    bool critical_path;                  /* L1 = critical-path stages only (6.18) */
+    bool rank_by_dor;                    /* slow hosts and hot resources by DOR sum (6.12) */
+    bool dynp_reverse;                   /* --dynp-boost=k-rank+1 (6.10) */
+    bool include_output_bytes;           /* IO write data includes Output Bytes Written (2.4) */
+    int k;                               /* top-k, default 3 */
+    double p_orig;                       /* DYNP original priority, default 1 */
+    const char *acc_names[7];            /* accumulable names, enum iqcar_acc order */
+};
+/* Instrumented metrics read from task accumulables (decision 2.4a); names configurable. */
+enum iqcar_acc { IQ_A_CPU_BLOCKED, IQ_A_CPU_WAITED, IQ_A_MEM_STORAGE_WAIT, IQ_A_MEM_STORAGE_ASKED,
+                 IQ_A_MEM_EXEC_WAIT, IQ_A_MEM_EXEC_ASKED, IQ_A_SLOTS_OFFERED, IQ_NACC };
+void iqcar_options_default(struct iqcar_options *o);
+
+/* One task attempt as iQCAR sees it. */
+struct iqcar_task {
+    uint32_t unit, stage, host;          /* indices into the result's tables */
+    int64_t launch, finish, submit;      /* epoch ms */
+    double wait[IQ_NSUB], data[IQ_NSUB]; /* ms and bytes (slots: offers) per sub-type */
+    double ratp[IQ_NSUB];
+    double ie_ratp[IQ_NRES];             /* IE-level RATP (Table 4, first column) */
+    double weight;                       /* L1 weight: CPU ns, run ms as fallback */
+    bool ok;                             /* successful attempt */
+};
+
+struct iqcar_unit_info {                 /* one query (or job, group, pool, application) */
+    char *name;
+    int64_t start, end;
+    size_t app;
+    double tasks;
+};
+struct iqcar_stage_info { size_t app, unit; int64_t stage_id; char *name; double runtime; };
+
+/* Where each wait figure came from, for the labels in the output. */
+struct iqcar_sources {
+    size_t tasks, apps;
+    size_t instrumented_cpu, instrumented_mem, instrumented_slots, scan_time;
+    size_t no_submit;                    /* stages without a submission time (SWT 0) */
+    size_t wait_without_data[IQ_NSUB];   /* WT > 0 with DP = 0 (6.5) */
+};
+
+struct iqcar_ranked { uint32_t node; double dor; double aux; };
+
+struct iqcar_target_answer {
+    size_t unit, l0;                     /* unit index, L0 node index */
+    double dor_others;                   /* DOR received from non-Unknown, non-Self queries */
+    struct iqcar_ranked *top[7];         /* per level 2..6, k each (fewer when absent) */
+    size_t ntop[7];
+    struct iqcar_ranked *noisy; size_t nnoisy;      /* L6 without Unknown/Self */
+    struct iqcar_ranked *paths; size_t npaths;      /* BE nodes = impact paths */
+    struct iqcar_ranked *overlap; size_t noverlap;  /* baseline: a = unit, dor = share */
+};
+struct iqcar_rule {
+    int id;
+    const char *type;                    /* "AGG" or "DYNP" */
+    size_t unit;
+    const char *qtype;                   /* "Source" or "Target" */
+    double value;
+    int order;
+};
+struct iqcar_host_score { double if_sum, dor_sum; };
+
+struct iqcar_result {
+    struct iqcar_options opt;
+    int unit_kind;                       /* resolved */
+    struct iqcar_unit_info *units; size_t nunits;
+    struct iqcar_stage_info *stages; size_t nstages;
+    char **hosts; size_t nhosts;
+    char **apps; size_t napps;
+    struct iqcar_task *tasks; size_t ntasks;
+    struct iqcar_sources src;
+    struct iqcar_graph g;
+    double *l6_dor;                      /* nunits+2 x nunits: [source][target]; +Unknown, +Self */
+    struct iqcar_target_answer *targets; size_t ntargets;
+    struct iqcar_ranked *aggressive; size_t naggressive;   /* node = unit */
+    struct iqcar_ranked *victims; size_t nvictims;         /* node = unit, dor = received */
+    struct iqcar_host_score *host_score; /* per host */
+    struct iqcar_host_score res_score[IQ_NRES];
+    struct iqcar_rule *rules; size_t nrules;
+    int max_concurrency;
+    size_t overlap_pairs;
+    double *overlap_matrix;              /* nunits x nunits: [target][source] overlap / T_tt */
+};
+#define IQ_L6_UNKNOWN(r) ((r)->nunits)
+#define IQ_L6_SELF(r) ((r)->nunits + 1)
+
+/* Analyses the applications together (their hosts are matched by name). */
+int iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+                  struct iqcar_result *r);
+void iqcar_result_free(struct iqcar_result *r);
+/* "stage 3 of q17", "NETWORK of stage 3 (q17)", ...: a node's name (buf of cap bytes). */
+const char *iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
+/* Unit index by name, or -1. */
+long iqcar_unit_find(const struct iqcar_result *r, const char *name);
+
+/* Internal steps, public for the tests. */
+/* RATP of every sub-type and resource from a task's waits and data (Table 4). */
+void iqcar_task_ratps(struct iqcar_task *t, struct iqcar_sources *src);
+int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r);
+int iqcar_build(struct iqcar_result *r);
+int iqcar_answers(struct iqcar_result *r);
+
+/* Interval join: for every window w and run s with [ws,we) and [rs,re) overlapping (and w != s
+ * when same is set), calls fn(ctx, w, s, overlap ms). O(n log n + overlaps). */
+typedef void (*iqcar_pair_fn)(void *ctx, size_t w, size_t s, int64_t overlap);
+int iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const int64_t *rs, const int64_t *re,
+                        size_t nr, bool same, iqcar_pair_fn fn, void *ctx);
+
+#endif

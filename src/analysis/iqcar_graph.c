@@ -1,0 +1,123 @@
+/* The iQC-Graph (spec 3.4-3.7): nodes carry a vertex contribution; impact factors normalise
+ * it over the parents of each node; the degree of responsibility is the sum over paths of
+ * the product of impact factors, propagated level by level from the target query. */
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/contention.h"
+
+void iqcar_graph_init(struct iqcar_graph *g) { memset(g, 0, sizeof *g); }
+
+void iqcar_graph_free(struct iqcar_graph *g)
+{
+    free(g->nodes);
+    free(g->edges);
+    free(g->l0);
+    memset(g, 0, sizeof *g);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap * 2 : 64;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+long iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc)
+{
+    if (grow((void **)&g->nodes, &g->cap_nodes, g->nnodes + 1, sizeof *g->nodes)) return -1;
+    if (level == 0) {
+        uint32_t *l0 = realloc(g->l0, (g->nl0 + 1) * sizeof *l0);
+        if (!l0) return -1;
+        g->l0 = l0;
+        g->l0[g->nl0++] = (uint32_t)g->nnodes;
+    }
+    g->nodes[g->nnodes] = (struct iqcar_node){.level = (uint8_t)level, .kind = (uint8_t)kind,
+                                              .target = target, .a = -1, .b = -1, .c = -1, .vc = vc};
+    g->finished = false;
+    return (long)g->nnodes++;
+}
+
+int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to)
+{
+    if (grow((void **)&g->edges, &g->cap_edges, g->nedges + 1, sizeof *g->edges)) return -1;
+    g->edges[g->nedges++] = (struct iqcar_edge){.from = from, .to = to};
+    g->finished = false;
+    return 0;
+}
+
+int iqcar_graph_finish(struct iqcar_graph *g)
+{
+    /* counting sort by child level (stable), so one pass in order is a topological pass */
+    size_t cnt[8] = {0};
+    for (size_t i = 0; i < g->nedges; i++) cnt[g->nodes[g->edges[i].to].level + 1]++;
+    for (int l = 1; l < 8; l++) cnt[l] += cnt[l - 1];
+    struct iqcar_edge *sorted = malloc((g->nedges ? g->nedges : 1) * sizeof *sorted);
+    double *in = calloc(g->nnodes ? g->nnodes : 1, sizeof *in);
+    if (!sorted || !in) {
+        free(sorted);
+        free(in);
+        return -1;
+    }
+    for (size_t i = 0; i < g->nedges; i++) sorted[cnt[g->nodes[g->edges[i].to].level]++] = g->edges[i];
+    free(g->edges);
+    g->edges = sorted;
+    g->cap_edges = g->nedges ? g->nedges : 1;
+    for (size_t i = 0; i < g->nedges; i++) in[g->edges[i].to] += g->nodes[g->edges[i].from].vc;
+    for (size_t i = 0; i < g->nedges; i++) {
+        struct iqcar_edge *e = &g->edges[i];
+        const struct iqcar_node *u = &g->nodes[e->from], *v = &g->nodes[e->to];
+        if (in[e->to] > 0) e->imf = u->vc / in[e->to];
+        else e->imf = (v->vc > 0 && u->kind == IQ_K_UNKNOWN) ? 1.0 : 0.0;
+    }
+    free(in);
+    g->finished = true;
+    return 0;
+}
+
+void iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor)
+{
+    memset(dor, 0, g->nnodes * sizeof *dor);
+    if (t >= g->nl0) return;
+    dor[g->l0[t]] = g->nodes[g->l0[t]].vc;   /* Algorithm 2: DOR of L0 = its VC (1) */
+    for (size_t i = 0; i < g->nedges; i++) {
+        const struct iqcar_edge *e = &g->edges[i];
+        if (dor[e->to] != 0) dor[e->from] += e->imf * dor[e->to];
+    }
+}
+
+double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v)
+{
+    double s = 0;
+    for (size_t i = 0; i < g->nedges; i++)
+        if (g->edges[i].to == v) s += g->edges[i].imf;
+    return s;
+}
+
+/* ---- formulas ---- */
+
+double iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h)
+{
+    if (t_tt <= 0 || overlap <= 0 || ratp_tt <= 0) return 0;
+    if (ratp_st < ratp_h) ratp_st = ratp_h;   /* nobody consumes faster than capacity (6.5) */
+    if (ratp_st <= 0) return 0;
+    return overlap / t_tt * (ratp_tt / ratp_st);
+}
+
+double iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known)
+{
+    if (ratp_h <= 0) return 0;
+    double s = (ratp_tt - ratp_h) / ratp_h;
+    if (s < 0) s = 0;
+    double u = s - blames - known;
+    return u > 0 ? u : 0;
+}
+
+double iqcar_hit_pct(double runtime, double unconstrained)
+{
+    return unconstrained > 0 ? 100.0 * (runtime - unconstrained) / unconstrained : 0;
+}

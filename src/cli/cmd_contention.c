@@ -1,0 +1,227 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/commands.h"
+#include "clarity/contention_report.h"
+
+static void help(FILE *o)
+{
+    fprintf(o,
+            "usage: clarity contention [options] <log|dir>...\n\n"
+            "iQCAR (Kalmegh, Babu, Roy 2018): which concurrent queries slowed a query, on which\n"
+            "resource and host, and by how much. Each task's wait per unit of data (RATP) for\n"
+            "scheduler slots, CPU, memory, network and IO is compared with that of every task running\n"
+            "beside it on the same host (blame); the iQC-Graph turns blame into a degree of\n"
+            "responsibility (DOR) per resource, host, source stage and source query. Several logs\n"
+            "are analysed together: applications whose executors share hosts interfere too.\n\n"
+            "options:\n"
+            "  --unit KIND       sql (default when SQL executions exist), job, group, pool or app\n"
+            "  --target NAME     explain this query (repeatable; default: the top victims)\n"
+            "  --all             explain every query that received contention\n"
+            "  --top K           k of every top-k list (default 3)\n"
+            "  --rules FILE      write the scheduler rules (AGG and DYNP) as JSON to FILE\n"
+            "  --graph FILE      write the iQC-Graph of the targets as Graphviz DOT to FILE\n"
+            "  --graph-full      with --graph: also nodes with DOR 0\n"
+            "  --self MODE       blame from the query's own tasks: node (default), unknown or drop\n"
+            "  --ie-normalize=median  divide each resource's RATP by its workload median (6.13)\n"
+            "  --vc-time-weighted     VC = sum of task time x RATP instead of sum of RATP (6.3)\n"
+            "  --successful-only  target tasks: successful attempts only\n"
+            "  --rank-by=dor     slow hosts ranked by DOR sum instead of IF sum (6.12)\n"
+            "  --dynp-boost=k-rank+1  DYNP target boost largest for the most affected (6.10)\n"
+            "  --priority P      original priority for DYNP rules (default 1)\n"
+            "  --acc KEY=NAME    accumulable name of an instrumented metric; KEY one of cpu.blocked,\n"
+            "                    cpu.waited, mem.storageWait, mem.storageAsked, mem.executionWait,\n"
+            "                    mem.executionAsked, sched.slotsOffered (defaults iqcar.<KEY-ish>)\n"
+            "  --json            machine-readable output (schema clarity.contention/1, docs/contention.md)\n"
+            "  --compact         with --json: one line\n"
+            "  -o FILE           write to FILE instead of standard output\n"
+            "  -q, --quiet       no notes about skipped files on stderr\n"
+            "  -h, --help        this help\n\n"
+            "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
+}
+
+static int parse_unit(const char *s)
+{
+    static const char *const n[] = {"auto", "sql", "job", "group", "pool", "app"};
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(s, n[i])) return i;
+    return -1;
+}
+
+static int set_acc(struct iqcar_options *o, const char *kv)
+{
+    static const char *const keys[IQ_NACC] = {"cpu.blocked", "cpu.waited", "mem.storageWait", "mem.storageAsked",
+                                              "mem.executionWait", "mem.executionAsked", "sched.slotsOffered"};
+    const char *eq = strchr(kv, '=');
+    if (!eq) return -1;
+    for (int i = 0; i < IQ_NACC; i++)
+        if (strlen(keys[i]) == (size_t)(eq - kv) && !strncmp(kv, keys[i], (size_t)(eq - kv))) {
+            o->acc_names[i] = eq + 1;
+            return 0;
+        }
+    return -1;
+}
+
+struct copts {
+    bool json, compact, quiet, all, graph_full;
+    const char *out, *rules, *graph;
+    const char **targets; size_t ntargets;
+};
+
+static int run(struct copts *c, struct iqcar_options *opt, struct loaded_set *set)
+{
+    const struct clarity_app **apps = malloc((set->n ? set->n : 1) * sizeof *apps);
+    size_t napps = 0;
+    if (!apps) return EXIT_INPUT;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->apps[i].app) apps[napps++] = set->apps[i].app;
+    struct iqcar_result r;
+    int rc = EXIT_OK;
+    long *tg = NULL;
+    if (iqcar_analyze(apps, napps, opt, &r)) {
+        fprintf(stderr, "clarity contention: out of memory\n");
+        rc = EXIT_INPUT;
+        goto out;
+    }
+    size_t nt = 0;
+    if (c->ntargets || c->all) {
+        tg = malloc((c->ntargets + r.nunits + 1) * sizeof *tg);
+        if (!tg) { rc = EXIT_INPUT; goto out; }
+        for (size_t i = 0; i < c->ntargets; i++) {
+            long u = iqcar_unit_find(&r, c->targets[i]);
+            if (u < 0) {
+                fprintf(stderr, "clarity contention: no %s unit named '%s'; units:", iqcar_unit_name(r.unit_kind), c->targets[i]);
+                for (size_t k = 0; k < r.nunits && k < 20; k++) fprintf(stderr, "%s '%s'", k ? "," : "", r.units[k].name);
+                fprintf(stderr, "%s\n", r.nunits > 20 ? ", ..." : "");
+                rc = EXIT_USAGE;
+                goto out;
+            }
+            tg[nt++] = u;
+        }
+        if (c->all)
+            for (size_t i = 0; i < r.nvictims; i++) tg[nt++] = (long)r.victims[i].node;
+    }
+    FILE *o = open_output(c->out);
+    if (!o) { rc = EXIT_USAGE; goto out; }
+    if (c->json) {
+        struct jsonw w;
+        jsonw_init(&w, o, !c->compact);
+        report_contention_json(&w, &r, tg, nt);
+        jsonw_end(&w);
+    } else report_contention_text(o, &r, tg, nt);
+    close_output(o);
+    if (c->rules) {
+        FILE *f = fopen(c->rules, "w");
+        if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->rules); rc = EXIT_USAGE; goto out; }
+        report_contention_rules(f, &r);
+        fclose(f);
+    }
+    if (c->graph) {
+        FILE *f = fopen(c->graph, "w");
+        if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->graph); rc = EXIT_USAGE; goto out; }
+        report_contention_dot(f, &r, tg, nt, c->graph_full);
+        fclose(f);
+    }
+out:
+    free(tg);
+    iqcar_result_free(&r);
+    free(apps);
+    return rc;
+}
+
+int cmd_contention(int argc, char **argv)
+{
+    enum { O_JSON = 256, O_COMPACT, O_UNIT, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
+           O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC };
+    static const struct option opts[] = {
+        {"json", no_argument, 0, O_JSON}, {"compact", no_argument, 0, O_COMPACT}, {"unit", required_argument, 0, O_UNIT},
+        {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP},
+        {"rules", required_argument, 0, O_RULES}, {"graph", required_argument, 0, O_GRAPH},
+        {"graph-full", no_argument, 0, O_GRAPH_FULL}, {"self", required_argument, 0, O_SELF},
+        {"ie-normalize", required_argument, 0, O_IEN}, {"vc-time-weighted", no_argument, 0, O_VCT},
+        {"successful-only", no_argument, 0, O_SUCC}, {"rank-by", required_argument, 0, O_RANK},
+        {"dynp-boost", required_argument, 0, O_DYNP}, {"priority", required_argument, 0, O_PRIO},
+        {"acc", required_argument, 0, O_ACC}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    struct copts c = {0};
+    struct iqcar_options opt;
+    iqcar_options_default(&opt);
+    const char **targets = calloc((size_t)argc + 1, sizeof *targets);
+    int ch, rc;
+    if (!targets) return EXIT_INPUT;
+    c.targets = targets;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        char *end;
+        switch (ch) {
+        case O_JSON: c.json = true; break;
+        case O_COMPACT: c.compact = true; break;
+        case 'q': c.quiet = true; break;
+        case 'o': c.out = optarg; break;
+        case O_UNIT:
+            if ((opt.unit = parse_unit(optarg)) < 0) {
+                fprintf(stderr, "clarity contention: --unit takes sql, job, group, pool or app, not '%s'\n", optarg);
+                goto usage;
+            }
+            break;
+        case O_TARGET: targets[c.ntargets++] = optarg; break;
+        case O_ALL: c.all = true; break;
+        case O_TOP:
+            opt.k = (int)strtol(optarg, &end, 10);
+            if (*end || opt.k <= 0 || opt.k > 1000) {
+                fprintf(stderr, "clarity contention: --top takes a number from 1 to 1000, not '%s'\n", optarg);
+                goto usage;
+            }
+            break;
+        case O_RULES: c.rules = optarg; break;
+        case O_GRAPH: c.graph = optarg; break;
+        case O_GRAPH_FULL: c.graph_full = true; break;
+        case O_SELF:
+            if (!strcmp(optarg, "node")) opt.self_mode = IQ_SELF_NODE;
+            else if (!strcmp(optarg, "unknown")) opt.self_mode = IQ_SELF_UNKNOWN;
+            else if (!strcmp(optarg, "drop")) opt.self_mode = IQ_SELF_DROP;
+            else { fprintf(stderr, "clarity contention: --self takes node, unknown or drop\n"); goto usage; }
+            break;
+        case O_IEN:
+            if (strcmp(optarg, "median") && strcmp(optarg, "none")) {
+                fprintf(stderr, "clarity contention: --ie-normalize takes median or none\n");
+                goto usage;
+            }
+            opt.ie_normalize = !strcmp(optarg, "median");
+            break;
+        case O_VCT: opt.vc_time_weighted = true; break;
+        case O_SUCC: opt.successful_only = true; break;
+        case O_RANK:
+            if (strcmp(optarg, "dor") && strcmp(optarg, "if")) { fprintf(stderr, "clarity contention: --rank-by takes if or dor\n"); goto usage; }
+            opt.rank_by_dor = !strcmp(optarg, "dor");
+            break;
+        case O_DYNP:
+            if (strcmp(optarg, "k-rank+1") && strcmp(optarg, "rank")) { fprintf(stderr, "clarity contention: --dynp-boost takes rank or k-rank+1\n"); goto usage; }
+            opt.dynp_reverse = !strcmp(optarg, "k-rank+1");
+            break;
+        case O_PRIO:
+            opt.p_orig = strtod(optarg, &end);
+            if (*end) { fprintf(stderr, "clarity contention: --priority takes a number\n"); goto usage; }
+            break;
+        case O_ACC:
+            if (set_acc(&opt, optarg)) { fprintf(stderr, "clarity contention: --acc takes KEY=NAME (see --help), not '%s'\n", optarg); goto usage; }
+            break;
+        case 'h': help(stdout); free(targets); return EXIT_OK;
+        default: goto usage;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "clarity contention: no event log given\n\n");
+        goto usage;
+    }
+    struct loaded_set set;
+    rc = load_all((const char *const *)argv + optind, (size_t)(argc - optind), c.quiet, &set);
+    if (rc == EXIT_OK) rc = run(&c, &opt, &set);
+    loaded_set_free(&set);
+    free(targets);
+    return rc;
+usage:
+    help(stderr);
+    free(targets);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,124 @@
+/* clarity contention as text: what was measured and how (labels for every proxy), then per
+ * target the explanations per level, then the workload-wide answers. */
+#include <stdlib.h>
+#include "clarity/contention_report.h"
+
+static const char *const level_name[7] = {"target", "stage", "resource (IE)", "host (DE)", "blame (BE)",
+                                          "source stage", "source query"};
+
+static void sources_note(FILE *o, const struct iqcar_result *r)
+{
+    const struct iqcar_sources *s = &r->src;
+    fprintf(o, "iQCAR contention analysis (Kalmegh, Babu, Roy 2018; spec 000)\n");
+    fprintf(o, "input        %zu application(s), %zu task attempts, %zu host(s), %zu %s unit(s), %zu overlapping pairs\n",
+            s->apps, s->tasks, r->nhosts, r->nunits, iqcar_unit_name(r->unit_kind), r->overlap_pairs);
+    fprintf(o, "waits        SLOTS   SWT = launch - stage submission; slots_offered %s\n",
+            s->instrumented_slots == s->tasks && s->tasks ? "instrumented"
+                                                          : "proxy: 1 + launches on the host while the task waited");
+    fprintf(o, "             CPU     %s\n", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables)"
+                                                                : "proxy: run - CPU - fetch wait - shuffle write - GC - scan time, all 'blocked'");
+    fprintf(o, "             MEMORY  %s\n", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables)"
+                                                                : "not in standard logs: 0 (no proxy, decision 6.8)");
+    fprintf(o, "             NETWORK shuffle fetch wait / remote bytes read\n");
+    fprintf(o, "             IO      read: %s; write: shuffle write time / bytes written\n",
+            s->scan_time ? "SQL 'scan time' / input bytes" : "no 'scan time' metric in this log: 0");
+    if (s->no_submit) fprintf(o, "note         %zu task(s) of stages without a submission time: SWT 0\n", s->no_submit);
+    size_t wd = 0;
+    for (int p = 0; p < IQ_NSUB; p++) wd += s->wait_without_data[p];
+    if (wd) fprintf(o, "note         %zu wait figure(s) with no data processed: RATP 0 (decision 6.5)\n", wd);
+    fprintf(o, "RATP_h       smallest positive RATP per host and sub-type; Unknown = slowdown not blamed on a task\n");
+}
+
+static void ranked(FILE *o, const struct iqcar_result *r, const char *title, const struct iqcar_ranked *v, size_t n)
+{
+    char buf[512];
+    if (!n) return;
+    fprintf(o, "  %s\n", title);
+    for (size_t i = 0; i < n; i++)
+        fprintf(o, "    %zu. %-70s DOR %.4f\n", i + 1, iqcar_node_label(r, v[i].node, buf, sizeof buf), v[i].dor);
+}
+
+static void target_text(FILE *o, const struct iqcar_result *r, size_t t)
+{
+    const struct iqcar_target_answer *a = &r->targets[t];
+    char buf[512];
+    fprintf(o, "\ntarget %s  (%.1f s, %.0f tasks; DOR from other queries %.4f)\n", r->units[t].name,
+            (double)(r->units[t].end - r->units[t].start) / 1000, r->units[t].tasks, a->dor_others);
+    for (int l = 2; l <= 6; l++) ranked(o, r, level_name[l], a->top[l], a->ntop[l]);
+    if (a->nnoisy) {
+        fprintf(o, "  noisy queries (iQCAR DOR | simple-overlap share)\n");
+        for (size_t i = 0; i < a->nnoisy; i++) {
+            const struct iqcar_node *n = &r->g.nodes[a->noisy[i].node];
+            double so = r->overlap_matrix ? 0 : 0;
+            double sum = 0;
+            for (size_t s = 0; s < r->nunits; s++) sum += r->overlap_matrix[t * r->nunits + s];
+            if (sum > 0) so = r->overlap_matrix[t * r->nunits + (size_t)n->a] / sum;
+            fprintf(o, "    %zu. %-40s DOR %.4f | overlap %.4f\n", i + 1, r->units[n->a].name, a->noisy[i].dor, so);
+        }
+    }
+    if (a->noverlap) {
+        fprintf(o, "  simple-overlap baseline ranking\n");
+        for (size_t i = 0; i < a->noverlap; i++)
+            fprintf(o, "    %zu. %-40s share %.4f\n", i + 1, r->units[a->overlap[i].node].name, a->overlap[i].dor);
+    }
+    if (a->npaths) {
+        fprintf(o, "  top impact paths (source query -> ... -> target)\n");
+        for (size_t i = 0; i < a->npaths; i++) {
+            const struct iqcar_node *be = &r->g.nodes[a->paths[i].node];
+            fprintf(o, "    %.4f  %s -> %s\n", a->paths[i].dor, r->units[be->c].name,
+                    iqcar_node_label(r, a->paths[i].node, buf, sizeof buf));
+        }
+    }
+}
+
+void report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets)
+{
+    sources_note(o, r);
+    size_t k = (size_t)r->opt.k;
+    if (targets)
+        for (size_t i = 0; i < ntargets; i++) target_text(o, r, (size_t)targets[i]);
+    else
+        for (size_t i = 0; i < r->nvictims && i < k; i++) target_text(o, r, r->victims[i].node);
+    if (!targets && r->nvictims > k)
+        fprintf(o, "\n(%zu more target(s) received contention; --target NAME or --all shows them)\n", r->nvictims - k);
+    fprintf(o, "\nvictim queries (DOR received from other queries)\n");
+    for (size_t i = 0; i < r->nvictims && i < k; i++)
+        fprintf(o, "  %zu. %-40s %.4f\n", i + 1, r->units[r->victims[i].node].name, r->victims[i].dor);
+    fprintf(o, "aggressive queries (total DOR toward other queries; victims by DOR)\n");
+    for (size_t i = 0; i < r->naggressive && i < k; i++) {
+        size_t s = r->aggressive[i].node;
+        fprintf(o, "  %zu. %-40s %.4f  ", i + 1, r->units[s].name, r->aggressive[i].dor);
+        size_t shown = 0;
+        for (size_t v = 0; v < r->nvictims && shown < k; v++) {
+            size_t t = r->victims[v].node;
+            double d = r->l6_dor[s * r->nunits + t];
+            if (d > 0) fprintf(o, "%s%s %.3f", shown++ ? ", " : "", r->units[t].name, d);
+        }
+        fputc('\n', o);
+    }
+    fprintf(o, "slow hosts (sum of IF out of DE nodes | sum of DOR)%s\n", r->opt.rank_by_dor ? ", by DOR" : "");
+    size_t *ord = malloc((r->nhosts ? r->nhosts : 1) * sizeof *ord);
+    if (ord) {
+        for (size_t h = 0; h < r->nhosts; h++) ord[h] = h;
+        for (size_t i = 1; i < r->nhosts; i++)   /* insertion sort: hosts are few */
+            for (size_t j = i; j > 0; j--) {
+                const struct iqcar_host_score *a = &r->host_score[ord[j - 1]], *b = &r->host_score[ord[j]];
+                double ka = r->opt.rank_by_dor ? a->dor_sum : a->if_sum, kb = r->opt.rank_by_dor ? b->dor_sum : b->if_sum;
+                if (kb <= ka) break;
+                size_t x = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = x;
+            }
+        for (size_t i = 0; i < r->nhosts && i < k; i++)
+            fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, r->hosts[ord[i]], r->host_score[ord[i]].if_sum,
+                    r->host_score[ord[i]].dor_sum);
+        free(ord);
+    }
+    fprintf(o, "hot resources (sum of IF out of IE nodes | sum of DOR)\n");
+    for (int res = 0; res < IQ_NRES; res++)
+        fprintf(o, "  %-8s IF %.4f | DOR %.4f\n", iqcar_res_name(res), r->res_score[res].if_sum, r->res_score[res].dor_sum);
+    fprintf(o, "rules (max query concurrency %d)\n", r->max_concurrency);
+    for (size_t i = 0; i < r->nrules; i++) {
+        const struct iqcar_rule *x = &r->rules[i];
+        fprintf(o, "  %d. %-4s %-6s %-40s value %g, order %d\n", x->id, x->type, x->qtype, r->units[x->unit].name,
+                x->value, x->order);
+    }
+}
