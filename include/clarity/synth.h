@@ -56,6 +56,10 @@ struct synth_config {
     double skew;                   /* sigma of the log-normal per-partition size factor */
     double arrival_s;              /* mean seconds between query arrivals (tpcds-mix) */
     double cpu_scale;              /* multiplies every task's CPU work */
+    char aggressive[128];          /* tpcds-mix: comma-separated query names made heavier */
+    double aggressive_scale;       /* their data and CPU multiplier (default 4) */
+    char omit[128];                /* tpcds-mix: comma-separated query names left out; the
+                                      others keep their arrival times (source elimination) */
     /* JVM */
     int gc_format;                 /* enum synth_gc_format */
     /* faults */

@@ -236,6 +236,9 @@ int synth_config_set(struct synth_config *c, const char *key, const char *v, str
     else if (!strcmp(key, "skew")) bad = parse_double(v, 0, 3, &c->skew);
     else if (!strcmp(key, "arrival")) bad = parse_time(v, NULL, &c->arrival_s) || c->arrival_s <= 0;
     else if (!strcmp(key, "cpu-scale")) bad = parse_double(v, 0.001, 1000, &c->cpu_scale);
+    else if (!strcmp(key, "aggressive")) bad = snprintf(c->aggressive, sizeof c->aggressive, "%s", v) >= (int)sizeof c->aggressive;
+    else if (!strcmp(key, "aggressive-scale")) bad = parse_double(v, 0.01, 1000, &c->aggressive_scale);
+    else if (!strcmp(key, "omit")) bad = snprintf(c->omit, sizeof c->omit, "%s", v) >= (int)sizeof c->omit;
     else if (!strcmp(key, "gc-log")) {
         if (!strcmp(v, "jdk8") || !strcmp(v, "parallel")) c->gc_format = SYNTH_GC_JDK8_PARALLEL;
         else if (!strcmp(v, "unified") || !strcmp(v, "g1")) c->gc_format = SYNTH_GC_UNIFIED_G1;

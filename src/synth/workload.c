@@ -200,14 +200,33 @@ static const char *const tpcds_names[] = {"q3", "q17", "q42", "q67", "q7", "q25"
 
 /* One TPC-DS-like query: shape 0 scan+aggregate, 1 sort-merge join, 2 broadcast join (two
  * jobs), 3 CPU-heavy sort/window. */
+static void tpcds_name(int n, char *name, size_t cap)
+{
+    if (n >= 12) snprintf(name, cap, "%s_%d", tpcds_names[n % 12], n / 12);
+    else snprintf(name, cap, "%s", tpcds_names[n % 12]);
+}
+
+/* name in a comma-separated list (--aggressive, --omit) */
+static bool in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && !strncmp(p, name, n)) return true;
+        p += k + (p[k] == ',');
+    }
+    return false;
+}
+
 static int build_tpcds_query(struct sim *s, int n, double arrival)
 {
-    const double data = s->cfg->data_bytes;
     int shape = n % 4, q, j, a, b, c, d;
     int pool = s->cfg->fair ? (shape == 1 || shape == 3 ? 1 : 2) : 0;
     char name[32], desc[64];
-    snprintf(name, sizeof name, "%s", tpcds_names[n % 12]);
-    if (n >= 12) snprintf(name, sizeof name, "%s_%d", tpcds_names[n % 12], n / 12);
+    tpcds_name(n, name, sizeof name);
+    /* an aggressive query: the same plan over more data (and so more CPU, disk, network) */
+    const double data = s->cfg->data_bytes *
+                        (in_list(s->cfg->aggressive, name) ? (s->cfg->aggressive_scale > 0 ? s->cfg->aggressive_scale : 4) : 1);
     snprintf(desc, sizeof desc, "TPC-DS %s", name);
     CHECK(q = query_add(s, name, desc, true, pool, arrival));
     int np = parts(s, 200);
@@ -272,7 +291,9 @@ static int build_tpcds(struct sim *s)
     int n = s->cfg->queries > 0 ? s->cfg->queries : 8;
     double t = 3.0;
     for (int i = 0; i < n; i++) {
-        CHECK(build_tpcds_query(s, i, t));
+        char name[32];
+        tpcds_name(i, name, sizeof name);
+        if (!in_list(s->cfg->omit, name)) CHECK(build_tpcds_query(s, i, t));
         t += rng_exp(&s->rng_work, s->cfg->arrival_s);
     }
     return 0;

@@ -171,7 +171,7 @@ Test(iqcar_spec, c16_rules)
     struct iqcar_result r;
     fx_init(&r);
     size_t x = fx_host(&r, "X");
-    char nm[8];
+    char nm[16];
     for (int i = 0; i < 10; i++) {   /* ten queries at once: max concurrency 10 */
         snprintf(nm, sizeof nm, "Q%d", i);
         size_t s = fx_stage(&r, fx_unit(&r, nm), nm);
@@ -359,7 +359,7 @@ Test(iqcar_invariants, full_build)
     size_t h[3] = {fx_host(&r, "A"), fx_host(&r, "B"), fx_host(&r, "C")};
     unsigned seed = 7;
 #define RND() rnd(&seed)
-    char nm[8];
+    char nm[16];
     for (int q = 0; q < 6; q++) {
         snprintf(nm, sizeof nm, "Q%d", q);
         size_t u = fx_unit(&r, nm);
