@@ -75,6 +75,8 @@ void apply_stage_completed(struct apply_ctx *c, cj_val ev);
 void apply_task_start(struct apply_ctx *c, cj_val ev);
 void apply_task_getting_result(struct apply_ctx *c, cj_val ev);
 void apply_task_end(struct apply_ctx *c, cj_val ev);
+struct task_rec;
+void apply_task_rec(struct apply_ctx *c, const struct task_rec *r);
 void apply_unpersist_rdd(struct apply_ctx *c, cj_val ev);
 void apply_sql_start(struct apply_ctx *c, cj_val ev);
 void apply_sql_end(struct apply_ctx *c, cj_val ev);

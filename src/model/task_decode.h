@@ -1,0 +1,43 @@
+/* A task event (TaskStart, TaskGettingResult, TaskEnd) decoded into a plain record, so it can
+ * be decoded on one thread and applied to the model on another, in log order. */
+#ifndef CLARITY_MODEL_TASK_DECODE_H
+#define CLARITY_MODEL_TASK_DECODE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "clarity/model.h"
+#include "event/json.h"
+
+enum task_kind { TASK_START, TASK_GETTING_RESULT, TASK_END };
+
+#define TASK_REC_UNKNOWN_MAX 4
+
+struct task_rec {
+    enum task_kind kind;
+    int64_t stage_id, stage_attempt;
+    bool result_task;
+    bool has_tid;
+    int64_t tid, index, attempt, partition, launch, getting, finish;
+    bool spec, failed, killed;
+    const char *exec, *host;         /* into the parsed document, or into the buffers below */
+    size_t exec_len, host_len;
+    int locality;
+    int end;                         /* enum clarity_task_end; SUCCESS without a reason */
+    bool has_reason, has_metrics, has_exec_metrics, has_accums;
+    cj_val reason, exec_metrics, accums;   /* valid only while the document is */
+    uint64_t metric_mask;            /* bit m set: m[m] was logged */
+    int64_t m[CLARITY_TM_COUNT];
+    size_t nunknown, unknown_total;  /* keys no documented Spark version writes */
+    struct { const char *where, *key; size_t len; } unknown[TASK_REC_UNKNOWN_MAX];
+    char exec_buf[48], host_buf[128];
+};
+
+/* Decodes a task event. Never fails: missing fields stay at their defaults (has_tid false
+ * when there is no Task ID). Peak execution memory comes from the accumulables when Task
+ * Metrics lack it (Spark 2.x). */
+void task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r);
+/* Copies the strings into the record's own buffers; false when one does not fit. */
+bool task_rec_own_strings(struct task_rec *r);
+/* Number of members of an object value (0 for anything else). */
+size_t task_rec_members(cj_val v);
+
+#endif
