@@ -9,6 +9,7 @@
 
 struct entry {
     size_t off, len;
+    long rec;                   /* index into the batch's records, -1 for none */
     uint64_t line_no, offset;
     enum line_status st;
 };
@@ -20,6 +21,8 @@ struct batch {
     size_t n, ecap;
     bool last;                  /* no batch follows */
     bool oom;                   /* the reader ran out of memory after these entries */
+    char *recs;
+    size_t nrec, rec_cap;
     struct clarity_error err;   /* for a LINE_IO_ERROR entry */
 };
 
@@ -33,6 +36,10 @@ struct line_pipe {
     size_t head, count;         /* ring of filled batches: head is the one being read */
     bool stop;
     size_t cur_entry;           /* next entry of b[head] */
+    const void *cur_rec;        /* record of the line last handed out */
+    line_hook_fn hook;
+    void *hook_ctx;
+    size_t rec_size;
     bool have_cur;
     uint64_t bytes;             /* decoded bytes consumed, final once the reader stopped */
 };
@@ -55,6 +62,7 @@ static int batch_add(struct batch *b, const char *line, size_t len, enum line_st
         b->cap = cap;
     }
     struct entry *e = &b->e[b->n++];
+    e->rec = -1;
     e->off = b->used;
     e->len = line ? len : 0;
     e->line_no = no;
@@ -77,7 +85,7 @@ static bool claim_slot(struct line_pipe *p, struct batch **out)
     size_t slot = (p->head + p->count) % NBATCH;
     pthread_mutex_unlock(&p->mu);
     *out = &p->b[slot];
-    (*out)->used = (*out)->n = 0;
+    (*out)->used = (*out)->n = (*out)->nrec = 0;
     (*out)->last = (*out)->oom = false;
     return ok;
 }
@@ -108,12 +116,26 @@ static void *reader(void *arg)
             b->oom = true;
             end = true;
         }
+        if (!end && st == LINE_OK && p->hook && !b->oom) {
+            /* decode here, on the reader thread, so the caller only applies the record */
+            if (b->nrec == b->rec_cap) {
+                size_t cap = b->rec_cap ? b->rec_cap * 2 : 1024;
+                char *nr = realloc(b->recs, cap * p->rec_size);
+                if (nr) {
+                    b->recs = nr;
+                    b->rec_cap = cap;
+                }
+            }
+            struct entry *e = &b->e[b->n - 1];
+            if (b->nrec < b->rec_cap && p->hook(p->hook_ctx, b->buf + e->off, e->len, b->recs + b->nrec * p->rec_size))
+                e->rec = (long)b->nrec++;
+        }
         if (end) {
             b->last = true;
             publish(p, true);
             return NULL;
         }
-        if (b->used >= BATCH_BYTES || b->n >= 65536) {
+        if (b->used >= BATCH_BYTES || b->n >= 16384) {
             publish(p, false);
             if (!claim_slot(p, &b)) return NULL;
         }
@@ -122,6 +144,12 @@ static void *reader(void *arg)
 
 int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded)
 {
+    return line_pipe_start_hooked(out, d, max_line, threaded, NULL, NULL, 0);
+}
+
+int line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded,
+                           line_hook_fn hook, void *hook_ctx, size_t rec_size)
+{
     struct line_pipe *p = calloc(1, sizeof *p);
     if (!p) return -1;
     if (line_reader_init(&p->r, d, max_line) != 0) {
@@ -129,6 +157,9 @@ int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t ma
         return -1;
     }
     p->threaded = threaded;
+    p->hook = hook;
+    p->hook_ctx = hook_ctx;
+    p->rec_size = rec_size;
     if (threaded) {
         pthread_mutex_init(&p->mu, NULL);
         pthread_cond_init(&p->cv, NULL);
@@ -136,6 +167,7 @@ int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t ma
             pthread_mutex_destroy(&p->mu);
             pthread_cond_destroy(&p->cv);
             p->threaded = false;
+            p->hook = NULL;
         }
     }
     *out = p;
@@ -145,6 +177,7 @@ int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t ma
 enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, uint64_t *line_no,
                                 uint64_t *offset, struct clarity_error *err)
 {
+    p->cur_rec = NULL;
     if (!p->threaded) {
         enum line_status st = line_reader_next(&p->r, line, len, err);
         *line_no = p->r.line_no;
@@ -167,6 +200,7 @@ enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, u
             *len = e->len;
             *line_no = e->line_no;
             *offset = e->offset;
+            if (e->rec >= 0) p->cur_rec = b->recs + (size_t)e->rec * p->rec_size;
             if (e->st == LINE_IO_ERROR && err) *err = b->err;
             return e->st;
         }
@@ -190,6 +224,8 @@ enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, u
 
 uint64_t line_pipe_bytes(const struct line_pipe *p) { return p->bytes; }
 
+const void *line_pipe_record(const struct line_pipe *p) { return p->cur_rec; }
+
 void line_pipe_free(struct line_pipe *p)
 {
     if (!p) return;
@@ -205,6 +241,7 @@ void line_pipe_free(struct line_pipe *p)
     for (int i = 0; i < NBATCH; i++) {
         free(p->b[i].buf);
         free(p->b[i].e);
+        free(p->b[i].recs);
     }
     line_reader_free(&p->r);
     free(p);

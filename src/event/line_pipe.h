@@ -10,6 +10,15 @@ struct line_pipe;
 
 /* Takes over nothing: the decoder stays the caller's, and must outlive the pipe. */
 int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded);
+
+/* With a thread, the reader may also turn lines into records of rec_size bytes: hook returns
+ * true when it filled rec from the line (it may modify the line), false to leave the line to
+ * the caller. Called on the reader thread, in line order; without a thread it is not used. */
+typedef bool (*line_hook_fn)(void *ctx, char *line, size_t len, void *rec);
+int line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded,
+                           line_hook_fn hook, void *hook_ctx, size_t rec_size);
+/* The record the hook made from the line line_pipe_next last returned, or NULL. */
+const void *line_pipe_record(const struct line_pipe *p);
 /* As line_reader_next, plus the line's number and decoded byte offset. Lines may be modified
  * in place and stay valid until the next call. */
 enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, uint64_t *line_no,

@@ -86,12 +86,12 @@ static long task_row(struct apply_ctx *c, const struct task_rec *r, bool *create
     if (r->exec) {
         struct clarity_executor *x = NULL;
         uint32_t row_e;
-        uint32_t id = intern_memo(c, &c->last_exec, r->exec, r->exec_len);
+        uint32_t id = intern_memo(c, &c->last_exec, task_rec_exec(r), r->exec_len);
         if (clarity_idmap_get(&a->exec_by_name, id, &row_e)) x = &a->execs[row_e];
-        else x = exec_get_or_add(c, r->exec, r->exec_len);
+        else x = exec_get_or_add(c, task_rec_exec(r), r->exec_len);
         if (x) set_col(c, &t->executor, row, x->id);
     }
-    if (r->host) set_col(c, &t->host, row, intern_memo(c, &c->last_host, r->host, r->host_len));
+    if (r->host) set_col(c, &t->host, row, intern_memo(c, &c->last_host, task_rec_host(r), r->host_len));
     set_col(c, &t->locality, row, r->locality);
     set_col(c, &t->flags, row, r->spec ? CLARITY_TF_SPECULATIVE : 0);
     return row;

@@ -2,7 +2,10 @@
  * model. Bad lines are counted and located; the rest of the log is still used. */
 #include <stdio.h>
 #include "event/line_pipe.h"
+#include "model/blank.h"
 #include "model/build.h"
+#include "model/preparse.h"
+#include "model/task_decode.h"
 
 #define MAX_LINE (128u << 20)   /* a bigger line is skipped and reported, never buffered */
 
@@ -98,81 +101,17 @@ static void count_unknown(struct apply_ctx *c, const char *name, size_t n)
     in->unknown_counts[in->nunknown_events - 1] = 1;
 }
 
-/* When task accumulables are not wanted, their array (about a third of a TaskEnd line) is
- * blanked before parsing, so simdjson does not build it. Only for Spark 3.0+ logs: earlier
- * ones keep the peak execution memory only there. */
-static bool spark3_or_later(const struct clarity_app *a)
-{
-    const char *v = clarity_app_str(a, a->spark_version);
-    return v[0] >= '3' && v[0] <= '9' && v[1] == '.';
-}
-
-/* "Accumulables" is the last key of Task Info, so its array ends where Task Info ends and the
- * next TaskEnd key begins. Returns the array's [open, close] bytes, or false. The marker cannot
- * occur inside a string (its quote would be escaped); should a future writer put it elsewhere,
- * the blanked line would not parse and the caller restores it. */
-static bool find_task_accumulables(const char *line, size_t len, size_t *open, size_t *close)
-{
-    static const char ev[] = "{\"Event\":\"SparkListenerTaskEnd\"";
-    static const char key[] = "\"Accumulables\":[";
-    static const char end[] = "]},\"Task ";
-    if (len < sizeof ev || memcmp(line, ev, sizeof ev - 1) != 0) return false;
-    const char *k = memmem(line, len, key, sizeof key - 1);
-    if (!k) return false;
-    *open = (size_t)(k - line) + sizeof key - 2;
-    const char *e = memmem(line + *open, len - *open, end, sizeof end - 1);
-    if (!e) return false;
-    *close = (size_t)(e - line);
-    return *close > *open + 1;
-}
-
-/* "Task Executor Metrics" is a flat object of numbers: its end is the next '}'. */
-static bool find_task_executor_metrics(const char *line, size_t len, size_t *open, size_t *close)
-{
-    static const char ev[] = "{\"Event\":\"SparkListenerTaskEnd\"";
-    static const char key[] = "\"Task Executor Metrics\":{";
-    if (len < sizeof ev || memcmp(line, ev, sizeof ev - 1) != 0) return false;
-    const char *k = memmem(line, len, key, sizeof key - 1);
-    if (!k) return false;
-    *open = (size_t)(k - line) + sizeof key - 2;
-    const char *e = memchr(line + *open, '}', len - *open);
-    if (!e) return false;
-    *close = (size_t)(e - line);
-    return *close > *open + 1;
-}
-
 static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut)
 {
     struct clarity_integrity *in = &c->app->integrity;
     cj_val root;
     const char *why;
-    size_t open, close;
-    char *saved = NULL;
-    if (!c->opt->keep_task_accumulables && spark3_or_later(c->app) && find_task_accumulables(line, len, &open, &close)) {
-        saved = malloc(close - open - 1);
-        if (saved) {
-            memcpy(saved, line + open + 1, close - open - 1);
-            memset(line + open + 1, ' ', close - open - 1);
-        }
-    }
-    /* lean loads also drop the per-task executor metrics, when asked (a fifth of the line) */
-    size_t mopen = 0, mclose = 0;
-    char *msaved = NULL;
-    if (c->opt->skip_task_executor_metrics && find_task_executor_metrics(line, len, &mopen, &mclose)) {
-        msaved = malloc(mclose - mopen - 1);
-        if (msaved) {
-            memcpy(msaved, line + mopen + 1, mclose - mopen - 1);
-            memset(line + mopen + 1, ' ', mclose - mopen - 1);
-        }
-    }
+    struct blank_undo undo;
+    blank_lean(line, len, !c->opt->keep_task_accumulables && blank_spark3(clarity_app_str(c->app, c->app->spark_version)),
+               c->opt->skip_task_executor_metrics, &undo);
     int rc = cj_parse(p, line, len, &root, &why);
-    if (rc != 0 && (saved || msaved)) {
-        if (saved) memcpy(line + open + 1, saved, close - open - 1);
-        if (msaved) memcpy(line + mopen + 1, msaved, mclose - mopen - 1);
-        rc = cj_parse(p, line, len, &root, &why);
-    }
-    free(saved);
-    free(msaved);
+    if (rc != 0 && blank_restore(line, &undo)) rc = cj_parse(p, line, len, &root, &why);
+    blank_undo_free(&undo);
     if (rc != 0) {
         if (cut) {
             in->truncated = true;
@@ -210,7 +149,14 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         return;
     }
     struct line_pipe *r;
-    if (line_pipe_start(&r, d, MAX_LINE, c->opt->threads != 1) != 0) {
+    bool threaded = c->opt->threads != 1;
+    /* lean loads also decode task events on the read-ahead thread (preparse.c) */
+    struct preparse pp = {.skip_executor_metrics = c->opt->skip_task_executor_metrics};
+    if (threaded && !c->opt->keep_task_accumulables) pp.parser = cj_parser_new(MAX_LINE + 1024);
+    int prc = pp.parser ? line_pipe_start_hooked(&r, d, MAX_LINE, true, preparse_line, &pp, sizeof(struct task_rec))
+                        : line_pipe_start(&r, d, MAX_LINE, threaded);
+    if (prc != 0) {
+        cj_parser_free(pp.parser);
         c->failed = 1;
         clarity_decoder_close(d);
         return;
@@ -231,6 +177,13 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
             break;
         }
         a->integrity.lines++;
+        const struct task_rec *rec = line_pipe_record(r);
+        if (rec) {
+            a->integrity.events++;
+            apply_task_rec(c, rec);
+            if (c->failed) break;
+            continue;
+        }
         if (st == LINE_TOO_LONG) {
             a->integrity.lines_too_long++;
             problem(c, "line longer than %u MiB skipped", MAX_LINE >> 20);
@@ -254,6 +207,7 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     if (header) problem(c, "plain-text header never ended; no events read from this file");
     a->integrity.bytes += line_pipe_bytes(r);
     line_pipe_free(r);   /* stops the reader before the decoder is asked for its status */
+    cj_parser_free(pp.parser);
     struct clarity_decoder_status ds;
     clarity_decoder_status(d, &ds);
     if (ds.truncated || ds.corrupt) {

@@ -197,14 +197,9 @@ void task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r)
 bool task_rec_own_strings(struct task_rec *r)
 {
     if (r->exec_len >= sizeof r->exec_buf || r->host_len >= sizeof r->host_buf) return false;
-    if (r->exec) {
-        memcpy(r->exec_buf, r->exec, r->exec_len);
-        r->exec = r->exec_buf;
-    }
-    if (r->host) {
-        memcpy(r->host_buf, r->host, r->host_len);
-        r->host = r->host_buf;
-    }
+    if (r->exec) memcpy(r->exec_buf, r->exec, r->exec_len);
+    if (r->host) memcpy(r->host_buf, r->host, r->host_len);
+    r->owned = true;
     return true;
 }
 

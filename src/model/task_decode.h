@@ -18,7 +18,7 @@ struct task_rec {
     bool has_tid;
     int64_t tid, index, attempt, partition, launch, getting, finish;
     bool spec, failed, killed;
-    const char *exec, *host;         /* into the parsed document, or into the buffers below */
+    const char *exec, *host;         /* into the parsed document; use task_rec_exec/host() */
     size_t exec_len, host_len;
     int locality;
     int end;                         /* enum clarity_task_end; SUCCESS without a reason */
@@ -28,14 +28,19 @@ struct task_rec {
     int64_t m[CLARITY_TM_COUNT];
     size_t nunknown, unknown_total;  /* keys no documented Spark version writes */
     struct { const char *where, *key; size_t len; } unknown[TASK_REC_UNKNOWN_MAX];
+    bool owned;                      /* strings copied into the buffers below (the record may
+                                        then be moved: no pointer into itself is kept) */
     char exec_buf[48], host_buf[128];
 };
+
+static inline const char *task_rec_exec(const struct task_rec *r) { return r->owned ? r->exec_buf : r->exec; }
+static inline const char *task_rec_host(const struct task_rec *r) { return r->owned ? r->host_buf : r->host; }
 
 /* Decodes a task event. Never fails: missing fields stay at their defaults (has_tid false
  * when there is no Task ID). Peak execution memory comes from the accumulables when Task
  * Metrics lack it (Spark 2.x). */
 void task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r);
-/* Copies the strings into the record's own buffers; false when one does not fit. */
+/* Copies the strings into the record's own buffers (sets owned); false when one does not fit. */
 bool task_rec_own_strings(struct task_rec *r);
 /* Number of members of an object value (0 for anything else). */
 size_t task_rec_members(cj_val v);

@@ -1,0 +1,47 @@
+#include "model/preparse.h"
+#include <string.h>
+#include "model/blank.h"
+#include "model/task_decode.h"
+
+static bool starts(const char *line, size_t len, const char *prefix, size_t n)
+{
+    return len >= n && memcmp(line, prefix, n) == 0;
+}
+
+bool preparse_line(void *ctx, char *line, size_t len, void *recp)
+{
+    static const char log_start[] = "{\"Event\":\"SparkListenerLogStart\"";
+    static const char task_end[] = "{\"Event\":\"SparkListenerTaskEnd\"";
+    static const char task_start[] = "{\"Event\":\"SparkListenerTaskStart\"";
+    struct preparse *pp = ctx;
+    struct task_rec *r = recp;
+    if (starts(line, len, log_start, sizeof log_start - 1)) {
+        /* the version decides whether accumulables may be blanked; the applying thread reads
+         * this line too, for the model */
+        const char *v = memmem(line, len, "\"Spark Version\":\"", 17);
+        if (v && (size_t)(v - line) + 19 <= len) pp->spark3 = blank_spark3(v + 17);
+        return false;
+    }
+    enum task_kind kind;
+    if (starts(line, len, task_end, sizeof task_end - 1)) kind = TASK_END;
+    else if (starts(line, len, task_start, sizeof task_start - 1)) kind = TASK_START;
+    else return false;
+    struct blank_undo undo;
+    blank_lean(line, len, kind == TASK_END && pp->spark3, kind == TASK_END && pp->skip_executor_metrics, &undo);
+    cj_val root;
+    const char *why;
+    int rc = cj_parse(pp->parser, line, len, &root, &why);
+    if (rc != 0) {
+        blank_restore(line, &undo);
+        blank_undo_free(&undo);
+        return false;
+    }
+    blank_undo_free(&undo);
+    task_rec_decode(root, kind, r);
+    /* anything that needs the document later, or a message, stays with the applying thread */
+    if (!r->has_tid || r->nunknown || r->end != CLARITY_END_SUCCESS) return false;
+    if (r->has_exec_metrics && task_rec_members(r->exec_metrics) > 0) return false;
+    if (!task_rec_own_strings(r)) return false;
+    r->has_reason = r->has_exec_metrics = r->has_accums = false;
+    return true;
+}
