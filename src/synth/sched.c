@@ -206,7 +206,9 @@ void sched_offer(struct sim *s, struct sy_exec *e)
             }
             if (st->pending > 0 && st->loc_level < st->nlevels - 1 && st->loc_timer >= 0) {
                 double t = st->loc_last + s->cfg->locality_wait_s;
-                if (s->heap.timers[st->loc_timer].pos < 0 || s->heap.timers[st->loc_timer].t != t)
+                /* a wait that has already run out is not why nothing launched (nothing fits this
+                 * executor): re-arming it at a past time would fire it forever at this instant */
+                if (t > s->now && (s->heap.timers[st->loc_timer].pos < 0 || s->heap.timers[st->loc_timer].t != t))
                     timer_set(&s->heap, st->loc_timer, t);
             }
             if (s->cfg->speculation && st->pending == 0 && (i = pick_spec(s, st, e)) >= 0) {

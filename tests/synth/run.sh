@@ -111,4 +111,8 @@ for args in "nosuch -o $T/x" "sort" "sort --hosts 0 -o $T/x" "sort --fault cpu-h
   "$CLARITY" synth $args >/dev/null 2>&1; rc=$?
   [ "$rc" = 2 ] && ok "usage error: $args" || bad "usage error: $args (exit $rc)"
 done
+# regression: a locality wait that had already run out was re-armed at a past time and fired
+# forever (kmeans, seed 11, 4 hosts hung)
+if timeout 60 "$CLARITY" synth kmeans --seed 11 --hosts 4 -q -o "$(mktemp -d)/k11"; then ok "kmeans seed 11 on 4 hosts finishes"; else bad "kmeans seed 11 on 4 hosts hangs"; fi
+
 summary
