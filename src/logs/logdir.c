@@ -347,6 +347,6 @@ void clarity_logs_finish(struct clarity_logs *l)
                 e->gc[g].ts_ms = e->first_log_ms + (int64_t)(e->gc[g].uptime_s * 1000);
                 e->gc_uptime_only = true;
             }
-        qsort(e->gc, e->ngc, sizeof *e->gc, cmp_rec);
+        if (e->ngc) qsort(e->gc, e->ngc, sizeof *e->gc, cmp_rec);
     }
 }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Rebuilds models/ladra-default.model, the GRNN's training set (spec 004 section 4.4), from
+# synth runs with injected faults. Reproducible: the scenarios, faults, intensities, hosts,
+# windows and seeds below are all there is; the same binary gives the same file.
+#   scripts/train-ladra-model.sh [OUT]     (CLARITY=path to the binary)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${CLARITY:-$here/build/clarity}
+out=${1:-$here/models/ladra-default.model}
+seeds="1 2 3 4 5"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+dirs=()
+for sc in wordcount sort kmeans pagerank; do
+    for seed in $seeds; do
+        "$bin" synth "$sc" --seed "$seed" --hosts 4 -q -o "$work/$sc-none-$seed"
+        dirs+=("$work/$sc-none-$seed")
+        rt=$(jq '.application.runtime_ms' "$work/$sc-none-$seed/truth.json")
+        a=$(( rt / 5000 )) b=$(( rt * 4 / 5000 )) h=$(( seed % 4 + 1 ))
+        for f in cpu-hog memory-hog disk-hog network; do for x in 0.5 0.8; do
+            d="$work/$sc-$f-$x-$seed"
+            "$bin" synth "$sc" --seed "$seed" --hosts 4 --fault "$f@host$h:${a}s-${b}s:$x" -q -o "$d"
+            dirs+=("$d")
+        done; done
+    done
+done
+"$bin" anomalies train -o "$out" \
+    --note "scripts/train-ladra-model.sh: synth wordcount sort kmeans pagerank, 4 hosts, seeds $seeds, faults cpu-hog memory-hog disk-hog network at 0.5 and 0.8 on host (seed mod 4)+1 from 20% to 80% of the fault-free runtime, plus fault-free runs" \
+    "${dirs[@]}"

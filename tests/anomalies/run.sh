@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# clarity anomalies on synth runs: golden text output (rules, both modes), the JSON schema,
+# detection of an injected fault where truth.json puts it, a fault-free run, options, bad input.
+source "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+G="$ROOT/tests/anomalies/golden"
+
+expect_rc() {
+  local name="$1" want="$2"; shift 2
+  "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  if grep -qE 'Sanitizer|runtime error:' "$T/err"; then bad "$name: sanitizer finding"; head -30 "$T/err"; return; fi
+  if [ "$rc" = "$want" ]; then ok "$name"; else bad "$name: exit $rc, wanted $want"; head -5 "$T/err"; fi
+}
+golden() { # golden NAME: $T/out (paths folded) against $G/NAME
+  sed "s|$T|RUN|g" "$T/out" >"$T/norm"
+  if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$T/norm" "$G/$1"; ok "golden $1 (updated)"; return; fi
+  if diff -u "$G/$1" "$T/norm" >"$T/diff"; then ok "golden $1"; else bad "golden $1"; head -30 "$T/diff"; fi
+}
+
+"$CLARITY" synth wordcount --seed 3 --hosts 4 --data 20G --fault cpu-hog@host3:20s-100s:0.8 -q -o "$T/cpu" || bad "synth cpu run"
+"$CLARITY" synth sort --seed 4 --hosts 4 -q -o "$T/normal" || bad "synth normal run"
+"$CLARITY" synth kmeans --seed 2 --hosts 4 --gc-log unified --fault network@host2:5s-30s:0.8 -q -o "$T/net" || bad "synth network run"
+EV="$T/cpu/eventlogs/app-20240301090000-0003"
+LOGS=(--executor-logs "$T/cpu/executor-logs" --gc-logs "$T/cpu/gc")
+
+expect_rc "event-log-only, rules" 0 "$CLARITY_ASAN" anomalies --rules -q "$EV"
+golden cpu-eventlog-rules.txt
+expect_rc "with logs, rules" 0 "$CLARITY_ASAN" anomalies --rules -q "${LOGS[@]}" "$EV"
+golden cpu-logs-rules.txt
+
+# where and when: the periods are on the faulty host, inside the fault window
+expect_rc "json with logs, default model" 0 "$CLARITY_ASAN" anomalies --json "${LOGS[@]}" "$EV"
+jq -e '.schema == "clarity.anomalies/1" and .applications[0].mode == "logs" and .applications[0].method == "grnn"' "$T/out" >/dev/null \
+  && ok "json schema, mode, method" || bad "json schema, mode, method"
+jq -e '[.applications[0].periods[] | .host] | length > 0 and all(. == "host3")' "$T/out" >/dev/null \
+  && ok "periods on the faulty host" || bad "periods on the faulty host"
+fs=$(jq '.faults[0].start_ms' "$T/cpu/truth.json"); fe=$(jq '.faults[0].end_ms' "$T/cpu/truth.json")
+jq -e --argjson fs "$fs" --argjson fe "$fe" 'all(.applications[0].periods[]; .end_ms > $fs and .start_ms < $fe + 30000)' "$T/out" >/dev/null \
+  && ok "periods overlap the fault window" || bad "periods overlap the fault window"
+jq -e '.applications[0].periods[0] | (.causes | keys) == ["cpu","disk","memory","network","normal"] and ((.causes|add) - 1 | fabs) < 1e-9' "$T/out" >/dev/null \
+  && ok "period causes sum to 1" || bad "period causes sum to 1"
+jq -e '.applications[0].run.class == "cpu"' "$T/out" >/dev/null && ok "cpu fault classified cpu" || bad "cpu fault classified cpu: $(jq -c .applications[0].run.causes "$T/out")"
+jq -e '.applications[0].logs.gc_joined > 0 and .applications[0].logs.task_ids_unjoined == 0' "$T/out" >/dev/null \
+  && ok "GC records and task ids joined" || bad "GC records and task ids joined"
+
+expect_rc "event-log-only json" 0 "$CLARITY_ASAN" anomalies --json "$EV"
+jq -e '.applications[0].mode == "eventlog" and (.applications[0].run.approximated == ["DCO","MCS","DMC"])' "$T/out" >/dev/null \
+  && ok "approximations labelled" || bad "approximations labelled"
+
+expect_rc "fault-free run" 0 "$CLARITY_ASAN" anomalies --json -q --executor-logs "$T/normal/executor-logs" --gc-logs "$T/normal/gc" "$T/normal"/eventlogs/*
+jq -e '.applications[0].run.class == "normal" or (.applications[0].detected | not)' "$T/out" >/dev/null \
+  && ok "fault-free run is normal" || bad "fault-free run is normal"
+
+expect_rc "unified GC logs" 0 "$CLARITY_ASAN" anomalies --json -q --executor-logs "$T/net/executor-logs" --gc-logs "$T/net/gc" "$T/net"/eventlogs/*
+jq -e '.applications[0].logs.gc_records > 0 and .applications[0].mode == "logs"' "$T/out" >/dev/null \
+  && ok "unified GC records read" || bad "unified GC records read"
+
+# training on runs writes a model the analysis reads back
+expect_rc "train" 0 "$CLARITY_ASAN" anomalies train -q -o "$T/model" "$T/cpu" "$T/normal" "$T/net"
+[ "$(grep -c '^log ' "$T/model")" = 3 ] && [ "$(grep -c '^eventlog ' "$T/model")" = 3 ] && ok "model has both modes" || bad "model has both modes"
+expect_rc "analysis with a trained model" 0 "$CLARITY_ASAN" anomalies -q --model "$T/model" "$EV"
+
+# options and bad input
+expect_rc "help" 0 "$CLARITY" anomalies --help
+expect_rc "no log" 2 "$CLARITY" anomalies
+expect_rc "bad --limit" 2 "$CLARITY" anomalies --limit x "$EV"
+expect_rc "missing model" 2 "$CLARITY" anomalies --model "$T/nope" "$EV"
+echo "not a model" >"$T/badmodel"
+expect_rc "bad model" 2 "$CLARITY" anomalies --model "$T/badmodel" "$EV"
+expect_rc "missing log dir" 3 "$CLARITY" anomalies --gc-logs "$T/nope" "$EV"
+expect_rc "missing event log" 3 "$CLARITY" anomalies "$T/nope"
+expect_rc "train without -o" 2 "$CLARITY" anomalies train "$T/cpu"
+expect_rc "strict edges, sample std, no skew filter" 0 "$CLARITY_ASAN" anomalies -q --strict-edges --sample-std --no-skew-filter --no-softmax "$EV"
+summary
