@@ -1,11 +1,19 @@
+/* A reader thread splits the decoded stream into batches of lines; with a hook, worker threads
+ * (one per core) turn each batch's lines into records, a whole batch per worker; the caller
+ * takes batches strictly in order. Each slot cycles FREE -> FILLED -> PARSING -> READY -> FREE. */
 #include "event/line_pipe.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "event/json.h"
 
 #define BATCH_BYTES (4u << 20)
-#define NBATCH 3   /* one being parsed, one ready, one being filled */
+#define BATCH_LINES 16384
+#define NBATCH 6
+#define MAX_WORKERS 8
+
+enum slot_state { SLOT_FREE, SLOT_FILLED, SLOT_PARSING, SLOT_READY };
 
 struct entry {
     size_t off, len;
@@ -15,6 +23,7 @@ struct entry {
 };
 
 struct batch {
+    enum slot_state state;
     char *buf;
     size_t used, cap;
     struct entry *e;
@@ -26,6 +35,12 @@ struct batch {
     struct clarity_error err;   /* for a LINE_IO_ERROR entry */
 };
 
+struct worker {
+    struct line_pipe *p;
+    pthread_t tid;
+    void *ctx;
+};
+
 struct line_pipe {
     struct line_reader r;
     bool threaded;
@@ -33,14 +48,17 @@ struct line_pipe {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct batch b[NBATCH];
-    size_t head, count;         /* ring of filled batches: head is the one being read */
-    bool stop;
-    size_t cur_entry;           /* next entry of b[head] */
-    const void *cur_rec;        /* record of the line last handed out */
-    line_hook_fn hook;
-    void *hook_ctx;
-    size_t rec_size;
+    uint64_t fill_seq, parse_seq, cons_seq;   /* next batch to fill, to parse, to hand out */
+    bool stop, parsing_over;
+    size_t cur_entry;
     bool have_cur;
+    const void *cur_rec;
+    line_hook_fn hook;
+    line_scan_fn scan;
+    void *scan_ctx;
+    size_t rec_size;
+    struct worker workers[MAX_WORKERS];
+    size_t nworkers;
     uint64_t bytes;             /* decoded bytes consumed, final once the reader stopped */
 };
 
@@ -76,25 +94,26 @@ static int batch_add(struct batch *b, const char *line, size_t len, enum line_st
     return 0;
 }
 
-/* Waits for a free slot; false when asked to stop. */
-static bool claim_slot(struct line_pipe *p, struct batch **out)
+/* Waits until the next slot to fill is free; NULL when asked to stop. */
+static struct batch *claim_slot(struct line_pipe *p)
 {
     pthread_mutex_lock(&p->mu);
-    while (p->count == NBATCH && !p->stop) pthread_cond_wait(&p->cv, &p->mu);
+    struct batch *b = &p->b[p->fill_seq % NBATCH];
+    while (b->state != SLOT_FREE && !p->stop) pthread_cond_wait(&p->cv, &p->mu);
     bool ok = !p->stop;
-    size_t slot = (p->head + p->count) % NBATCH;
     pthread_mutex_unlock(&p->mu);
-    *out = &p->b[slot];
-    (*out)->used = (*out)->n = (*out)->nrec = 0;
-    (*out)->last = (*out)->oom = false;
-    return ok;
+    if (!ok) return NULL;
+    b->used = b->n = b->nrec = 0;
+    b->last = b->oom = false;
+    return b;
 }
 
-static void publish(struct line_pipe *p, bool last)
+static void publish(struct line_pipe *p, struct batch *b, bool last)
 {
     pthread_mutex_lock(&p->mu);
     if (last) p->bytes = p->r.consumed + p->r.start;
-    p->count++;
+    b->state = p->nworkers ? SLOT_FILLED : SLOT_READY;
+    p->fill_seq++;
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
 }
@@ -102,53 +121,85 @@ static void publish(struct line_pipe *p, bool last)
 static void *reader(void *arg)
 {
     struct line_pipe *p = arg;
-    struct batch *b;
-    if (!claim_slot(p, &b)) return NULL;
+    struct batch *b = claim_slot(p);
+    if (!b) return NULL;
     for (;;) {
         char *line = NULL;
         size_t len = 0;
         enum line_status st = line_reader_next(&p->r, &line, &len, &b->err);
         bool data = st == LINE_OK || st == LINE_CUT;
         bool end = st == LINE_EOF || st == LINE_IO_ERROR;
+        if (data && p->scan) p->scan(p->scan_ctx, line, len);
         if (batch_add(b, data ? line : NULL, len, st, p->r.line_no, p->r.offset) != 0) {
             /* out of memory: the stream ends here, reported as a read error */
             clarity_error_set(&b->err, CLARITY_ENOMEM, "", p->r.line_no, p->r.offset, "out of memory reading ahead");
             b->oom = true;
             end = true;
         }
-        if (!end && st == LINE_OK && p->hook && !b->oom) {
-            /* decode here, on the reader thread, so the caller only applies the record */
-            if (b->nrec == b->rec_cap) {
-                size_t cap = b->rec_cap ? b->rec_cap * 2 : 1024;
-                char *nr = realloc(b->recs, cap * p->rec_size);
-                if (nr) {
-                    b->recs = nr;
-                    b->rec_cap = cap;
-                }
-            }
-            struct entry *e = &b->e[b->n - 1];
-            if (b->nrec < b->rec_cap && p->hook(p->hook_ctx, b->buf + e->off, e->len, b->recs + b->nrec * p->rec_size))
-                e->rec = (long)b->nrec++;
-        }
         if (end) {
             b->last = true;
-            publish(p, true);
+            publish(p, b, true);
             return NULL;
         }
-        if (b->used >= BATCH_BYTES || b->n >= 16384) {
-            publish(p, false);
-            if (!claim_slot(p, &b)) return NULL;
+        if (b->used >= BATCH_BYTES || b->n >= BATCH_LINES) {
+            publish(p, b, false);
+            if (!(b = claim_slot(p))) return NULL;
         }
+    }
+}
+
+static void parse_batch(struct line_pipe *p, struct batch *b, void *ctx)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        struct entry *e = &b->e[i];
+        if (e->st != LINE_OK) continue;
+        if (b->nrec == b->rec_cap) {
+            size_t cap = b->rec_cap ? b->rec_cap * 2 : 1024;
+            char *nr = realloc(b->recs, cap * p->rec_size);
+            if (!nr) return;   /* the remaining lines go the caller's way */
+            b->recs = nr;
+            b->rec_cap = cap;
+        }
+        if (p->hook(ctx, b->buf + e->off, e->len, b->recs + b->nrec * p->rec_size)) e->rec = (long)b->nrec++;
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct worker *w = arg;
+    struct line_pipe *p = w->p;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        struct batch *b = &p->b[p->parse_seq % NBATCH];
+        while (!p->stop && !p->parsing_over && b->state != SLOT_FILLED) {
+            pthread_cond_wait(&p->cv, &p->mu);
+            b = &p->b[p->parse_seq % NBATCH];
+        }
+        if (p->stop || p->parsing_over) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        b->state = SLOT_PARSING;
+        p->parse_seq++;
+        if (b->last) p->parsing_over = true;   /* nothing follows: the other workers may leave */
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        parse_batch(p, b, w->ctx);
+        pthread_mutex_lock(&p->mu);
+        b->state = SLOT_READY;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
     }
 }
 
 int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded)
 {
-    return line_pipe_start_hooked(out, d, max_line, threaded, NULL, NULL, 0);
+    return line_pipe_start_hooked(out, d, max_line, threaded, NULL, NULL, 0, NULL, NULL, 0);
 }
 
 int line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded,
-                           line_hook_fn hook, void *hook_ctx, size_t rec_size)
+                           line_scan_fn scan, void *scan_ctx, size_t nworkers, line_hook_fn hook,
+                           void *const *hook_ctx, size_t rec_size)
 {
     struct line_pipe *p = calloc(1, sizeof *p);
     if (!p) return -1;
@@ -157,17 +208,30 @@ int line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, si
         return -1;
     }
     p->threaded = threaded;
+    if (!threaded) {
+        *out = p;
+        return 0;
+    }
+    p->scan = scan;
+    p->scan_ctx = scan_ctx;
     p->hook = hook;
-    p->hook_ctx = hook_ctx;
     p->rec_size = rec_size;
-    if (threaded) {
-        pthread_mutex_init(&p->mu, NULL);
-        pthread_cond_init(&p->cv, NULL);
-        if (pthread_create(&p->tid, NULL, reader, p) != 0) {
-            pthread_mutex_destroy(&p->mu);
-            pthread_cond_destroy(&p->cv);
-            p->threaded = false;
-            p->hook = NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    if (hook) {
+        if (nworkers > MAX_WORKERS) nworkers = MAX_WORKERS;
+        for (size_t i = 0; i < nworkers; i++) {
+            p->workers[i] = (struct worker){.p = p, .ctx = hook_ctx[i]};
+            if (pthread_create(&p->workers[i].tid, NULL, worker, &p->workers[i]) != 0) break;
+            p->nworkers++;
+        }
+    }
+    if (pthread_create(&p->tid, NULL, reader, p) != 0) {
+        line_pipe_free(p);   /* joins any worker; the caller falls back to no thread */
+        p = calloc(1, sizeof *p);
+        if (!p || line_reader_init(&p->r, d, max_line) != 0) {
+            free(p);
+            return -1;
         }
     }
     *out = p;
@@ -186,14 +250,14 @@ enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, u
         return st;
     }
     for (;;) {
+        struct batch *b = &p->b[p->cons_seq % NBATCH];
         if (!p->have_cur) {
             pthread_mutex_lock(&p->mu);
-            while (p->count == 0) pthread_cond_wait(&p->cv, &p->mu);
+            while (b->state != SLOT_READY) pthread_cond_wait(&p->cv, &p->mu);
             pthread_mutex_unlock(&p->mu);
             p->have_cur = true;
             p->cur_entry = 0;
         }
-        struct batch *b = &p->b[p->head];
         if (p->cur_entry < b->n) {
             struct entry *e = &b->e[p->cur_entry++];
             *line = b->buf ? b->buf + e->off : NULL;
@@ -214,8 +278,8 @@ enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, u
         }
         /* this batch is done: hand its slot back to the reader */
         pthread_mutex_lock(&p->mu);
-        p->head = (p->head + 1) % NBATCH;
-        p->count--;
+        b->state = SLOT_FREE;
+        p->cons_seq++;
         pthread_cond_broadcast(&p->cv);
         pthread_mutex_unlock(&p->mu);
         p->have_cur = false;
@@ -234,7 +298,8 @@ void line_pipe_free(struct line_pipe *p)
         p->stop = true;
         pthread_cond_broadcast(&p->cv);
         pthread_mutex_unlock(&p->mu);
-        pthread_join(p->tid, NULL);
+        if (p->tid) pthread_join(p->tid, NULL);
+        for (size_t i = 0; i < p->nworkers; i++) pthread_join(p->workers[i].tid, NULL);
         pthread_mutex_destroy(&p->mu);
         pthread_cond_destroy(&p->cv);
     }
@@ -245,4 +310,10 @@ void line_pipe_free(struct line_pipe *p)
     }
     line_reader_free(&p->r);
     free(p);
+}
+
+size_t line_pipe_default_workers(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (size_t)n;
 }

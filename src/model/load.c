@@ -150,13 +150,24 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     }
     struct line_pipe *r;
     bool threaded = c->opt->threads != 1;
-    /* lean loads also decode task events on the read-ahead thread (preparse.c) */
-    struct preparse pp = {.skip_executor_metrics = c->opt->skip_task_executor_metrics};
-    if (threaded && !c->opt->keep_task_accumulables) pp.parser = cj_parser_new(MAX_LINE + 1024);
-    int prc = pp.parser ? line_pipe_start_hooked(&r, d, MAX_LINE, true, preparse_line, &pp, sizeof(struct task_rec))
-                        : line_pipe_start(&r, d, MAX_LINE, threaded);
+    /* lean loads also decode task events on worker threads (preparse.c), one per core */
+    struct preparse_shared shared = {.skip_executor_metrics = c->opt->skip_task_executor_metrics};
+    struct preparse workers[8];
+    void *ctxs[8];
+    size_t nworkers = 0;
+    if (threaded && !c->opt->keep_task_accumulables) {
+        size_t want = c->opt->threads > 1 ? (size_t)c->opt->threads : line_pipe_default_workers();
+        for (; nworkers < want && nworkers < 8; nworkers++) {
+            workers[nworkers] = (struct preparse){.parser = cj_parser_new(MAX_LINE + 1024), .shared = &shared};
+            if (!workers[nworkers].parser) break;
+            ctxs[nworkers] = &workers[nworkers];
+        }
+    }
+    int prc = nworkers ? line_pipe_start_hooked(&r, d, MAX_LINE, true, preparse_scan, &shared, nworkers, preparse_line,
+                                                ctxs, sizeof(struct task_rec))
+                       : line_pipe_start(&r, d, MAX_LINE, threaded);
     if (prc != 0) {
-        cj_parser_free(pp.parser);
+        for (size_t i = 0; i < nworkers; i++) cj_parser_free(workers[i].parser);
         c->failed = 1;
         clarity_decoder_close(d);
         return;
@@ -206,8 +217,8 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     }
     if (header) problem(c, "plain-text header never ended; no events read from this file");
     a->integrity.bytes += line_pipe_bytes(r);
-    line_pipe_free(r);   /* stops the reader before the decoder is asked for its status */
-    cj_parser_free(pp.parser);
+    line_pipe_free(r);   /* stops the threads before the decoder is asked for its status */
+    for (size_t i = 0; i < nworkers; i++) cj_parser_free(workers[i].parser);
     struct clarity_decoder_status ds;
     clarity_decoder_status(d, &ds);
     if (ds.truncated || ds.corrupt) {

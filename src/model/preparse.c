@@ -8,26 +8,30 @@ static bool starts(const char *line, size_t len, const char *prefix, size_t n)
     return len >= n && memcmp(line, prefix, n) == 0;
 }
 
-bool preparse_line(void *ctx, char *line, size_t len, void *recp)
+void preparse_scan(void *ctx, const char *line, size_t len)
 {
     static const char log_start[] = "{\"Event\":\"SparkListenerLogStart\"";
+    struct preparse_shared *sh = ctx;
+    if (!starts(line, len, log_start, sizeof log_start - 1)) return;
+    /* the version decides whether accumulables may be blanked; the applying thread reads this
+     * line too, for the model */
+    const char *v = memmem(line, len, "\"Spark Version\":\"", 17);
+    if (v && (size_t)(v - line) + 19 <= len) atomic_store_explicit(&sh->spark3, blank_spark3(v + 17), memory_order_relaxed);
+}
+
+bool preparse_line(void *ctx, char *line, size_t len, void *recp)
+{
     static const char task_end[] = "{\"Event\":\"SparkListenerTaskEnd\"";
     static const char task_start[] = "{\"Event\":\"SparkListenerTaskStart\"";
     struct preparse *pp = ctx;
     struct task_rec *r = recp;
-    if (starts(line, len, log_start, sizeof log_start - 1)) {
-        /* the version decides whether accumulables may be blanked; the applying thread reads
-         * this line too, for the model */
-        const char *v = memmem(line, len, "\"Spark Version\":\"", 17);
-        if (v && (size_t)(v - line) + 19 <= len) pp->spark3 = blank_spark3(v + 17);
-        return false;
-    }
     enum task_kind kind;
     if (starts(line, len, task_end, sizeof task_end - 1)) kind = TASK_END;
     else if (starts(line, len, task_start, sizeof task_start - 1)) kind = TASK_START;
     else return false;
+    bool spark3 = atomic_load_explicit(&pp->shared->spark3, memory_order_relaxed);
     struct blank_undo undo;
-    blank_lean(line, len, kind == TASK_END && pp->spark3, kind == TASK_END && pp->skip_executor_metrics, &undo);
+    blank_lean(line, len, kind == TASK_END && spark3, kind == TASK_END && pp->shared->skip_executor_metrics, &undo);
     cj_val root;
     const char *why;
     int rc = cj_parse(pp->parser, line, len, &root, &why);

@@ -1,20 +1,28 @@
-/* The read-ahead thread's half of reading a log: it parses task events (nearly every line)
- * into records, so the applying thread only has to apply them. Only for lean loads, where a
- * task record needs nothing that lives in the parsed document afterwards. */
+/* The worker threads' half of reading a log: they parse task events (nearly every line) into
+ * records, so the applying thread only has to apply them. Only for lean loads, where a task
+ * record needs nothing that lives in the parsed document afterwards. */
 #ifndef CLARITY_MODEL_PREPARSE_H
 #define CLARITY_MODEL_PREPARSE_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "event/json.h"
 
-struct preparse {
-    cj_parser *parser;      /* the reader thread's own */
+struct preparse_shared {
     bool skip_executor_metrics;
-    bool spark3;            /* from the SparkListenerLogStart line the reader saw */
+    atomic_bool spark3;     /* from the SparkListenerLogStart line, set by the reader's scan */
 };
 
-/* A line_hook_fn: fills rec (a struct task_rec) from a task event line; false leaves the line
- * to the applying thread (other events, parse errors, failed tasks, unknown keys). */
+struct preparse {
+    cj_parser *parser;      /* each worker's own */
+    struct preparse_shared *shared;
+};
+
+/* A line_scan_fn (ctx: struct preparse_shared): notes the Spark version. */
+void preparse_scan(void *ctx, const char *line, size_t len);
+/* A line_hook_fn (ctx: struct preparse): fills rec (a struct task_rec) from a task event line;
+ * false leaves the line to the applying thread (other events, parse errors, failed tasks,
+ * unknown keys, long names). */
 bool preparse_line(void *ctx, char *line, size_t len, void *rec);
 
 #endif
