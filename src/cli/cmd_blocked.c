@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
+#include "cli/per_app.h"
 #include "clarity/explain_report.h"
 
 static void help(FILE *o)
@@ -38,6 +39,22 @@ static int parse_groups(const char *s)
         s += n + (s[n] == ',');
     }
     return mask;
+}
+
+struct blocked_ctx {
+    int kinds;
+    enum clarity_slot_mode mode;
+};
+
+static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+{
+    const struct blocked_ctx *bc = ctx;
+    struct clarity_blocked_result r;
+    if (clarity_blocked_analyze(a, bc->kinds, bc->mode, &r)) return -1;
+    if (json) report_blocked_json(json, a, &r);
+    else report_blocked_text(text, a, &r);
+    clarity_blocked_free(&r);
+    return 0;
 }
 
 int cmd_blocked(int argc, char **argv)
@@ -84,49 +101,8 @@ int cmd_blocked(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
-    struct loaded_set set;
-    int rc = load_all_lean((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &set);
-    if (rc != EXIT_OK) {
-        loaded_set_free(&set);
-        return rc;
-    }
-    FILE *o = open_output(outpath);
-    if (!o) {
-        loaded_set_free(&set);
-        return EXIT_USAGE;
-    }
-    struct jsonw w;
-    if (json) {
-        jsonw_init(&w, o, !compact);
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "schema", "clarity.blocked/1");
-        jsonw_key(&w, "applications");
-        jsonw_arr_begin(&w);
-    }
-    bool first = true;
-    for (size_t i = 0; i < set.n; i++) {
-        const struct clarity_app *a = set.apps[i].app;
-        if (!a) continue;
-        struct clarity_blocked_result r;
-        if (clarity_blocked_analyze(a, kinds, mode, &r)) {
-            fprintf(stderr, "clarity blocked: out of memory analyzing %s\n", set.apps[i].src->path);
-            rc = EXIT_INPUT;
-            continue;
-        }
-        if (json) report_blocked_json(&w, a, &r);
-        else {
-            if (!first) fputc('\n', o);
-            report_blocked_text(o, a, &r);
-        }
-        first = false;
-        clarity_blocked_free(&r);
-    }
-    if (json) {
-        jsonw_arr_end(&w);
-        jsonw_obj_end(&w);
-        jsonw_end(&w);
-    }
-    close_output(o);
-    loaded_set_free(&set);
-    return rc;
+    struct blocked_ctx bc = {.kinds = kinds, .mode = mode};
+    struct per_app_cmd pc = {.name = "blocked", .schema = "clarity.blocked/1", .json = json, .compact = compact,
+                             .quiet = quiet, .outpath = outpath, .one = blocked_one, .ctx = &bc};
+    return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
+#include "cli/per_app.h"
 #include "clarity/explain_report.h"
 
 static void help(FILE *o)
@@ -31,6 +32,22 @@ static bool whole(const char *s, size_t *out)
     if (!*s || *end || v < 0) return false;
     *out = (size_t)v;
     return true;
+}
+
+struct stragglers_ctx {
+    size_t top;
+    const struct stragglers_report_options *ro;
+};
+
+static int stragglers_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+{
+    const struct stragglers_ctx *sc = ctx;
+    struct clarity_stragglers_result r;
+    if (clarity_stragglers_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP, sc->top, &r)) return -1;
+    if (json) report_stragglers_json(json, a, &r);
+    else report_stragglers_text(text, a, &r, sc->ro);
+    clarity_stragglers_free(&r);
+    return 0;
 }
 
 int cmd_stragglers(int argc, char **argv)
@@ -72,50 +89,8 @@ int cmd_stragglers(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
-    struct loaded_set set;
-    int rc = load_all_lean((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &set);
-    if (rc != EXIT_OK) {
-        loaded_set_free(&set);
-        return rc;
-    }
-    FILE *o = open_output(outpath);
-    if (!o) {
-        loaded_set_free(&set);
-        return EXIT_USAGE;
-    }
-    struct jsonw w;
-    if (json) {
-        jsonw_init(&w, o, !compact);
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "schema", "clarity.stragglers/1");
-        jsonw_key(&w, "applications");
-        jsonw_arr_begin(&w);
-    }
-    bool first = true;
-    int kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;
-    for (size_t i = 0; i < set.n; i++) {
-        const struct clarity_app *a = set.apps[i].app;
-        if (!a) continue;
-        struct clarity_stragglers_result r;
-        if (clarity_stragglers_analyze(a, kinds, top, &r)) {
-            fprintf(stderr, "clarity stragglers: out of memory analyzing %s\n", set.apps[i].src->path);
-            rc = EXIT_INPUT;
-            continue;
-        }
-        if (json) report_stragglers_json(&w, a, &r);
-        else {
-            if (!first) fputc('\n', o);
-            report_stragglers_text(o, a, &r, &ro);
-        }
-        first = false;
-        clarity_stragglers_free(&r);
-    }
-    if (json) {
-        jsonw_arr_end(&w);
-        jsonw_obj_end(&w);
-        jsonw_end(&w);
-    }
-    close_output(o);
-    loaded_set_free(&set);
-    return rc;
+    struct stragglers_ctx sc = {.top = top, .ro = &ro};
+    struct per_app_cmd pc = {.name = "stragglers", .schema = "clarity.stragglers/1", .json = json, .compact = compact,
+                             .quiet = quiet, .outpath = outpath, .one = stragglers_one, .ctx = &sc};
+    return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

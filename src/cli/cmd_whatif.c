@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
+#include "cli/per_app.h"
 #include "clarity/whatif_report.h"
 
 static void help(FILE *o)
@@ -131,6 +132,11 @@ static int analyze_one(FILE *o, struct jsonw *w, bool json, const struct clarity
     return rc;
 }
 
+static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+{
+    return analyze_one(text, json, json != NULL, a, ctx);
+}
+
 int cmd_whatif(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -207,43 +213,7 @@ int cmd_whatif(int argc, char **argv)
         help(stderr);
         return EXIT_USAGE;
     }
-    struct loaded_set set;
-    struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true, .quiet = quiet};
-    int rc = load_all_opts((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &lo, &set);
-    if (rc != EXIT_OK) {
-        loaded_set_free(&set);
-        return rc;
-    }
-    FILE *o = open_output(outpath);
-    if (!o) {
-        loaded_set_free(&set);
-        return EXIT_USAGE;
-    }
-    struct jsonw w;
-    if (json) {
-        jsonw_init(&w, o, !compact);
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "schema", "clarity.whatif/1");
-        jsonw_key(&w, "applications");
-        jsonw_arr_begin(&w);
-    }
-    bool first = true;
-    for (size_t i = 0; i < set.n; i++) {
-        const struct clarity_app *a = set.apps[i].app;
-        if (!a) continue;
-        if (!json && !first) fputc('\n', o);
-        if (analyze_one(o, &w, json, a, &op)) {
-            fprintf(stderr, "clarity whatif: out of memory analyzing %s\n", set.apps[i].src->path);
-            rc = EXIT_INPUT;
-        }
-        first = false;
-    }
-    if (json) {
-        jsonw_arr_end(&w);
-        jsonw_obj_end(&w);
-        jsonw_end(&w);
-    }
-    close_output(o);
-    loaded_set_free(&set);
-    return rc;
+    struct per_app_cmd pc = {.name = "whatif", .schema = "clarity.whatif/1", .json = json, .compact = compact,
+                             .quiet = quiet, .outpath = outpath, .one = whatif_one, .ctx = &op};
+    return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }
