@@ -246,9 +246,13 @@ size_t clarity_app_accumulable_bytes(const struct clarity_app *a);
 struct clarity_load_options {
     bool keep_task_accumulables;             /* default true */
     bool skip_task_executor_metrics;         /* TaskEnd "Task Executor Metrics" (executor peaks) */
-    int threads;                             /* applications loaded at once by callers that load
-                                                many (0 = one per core); one log uses one thread */
+    int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers
+                                                that load many applications use it per application */
     bool quiet;
+    /* Called about every 64K lines with the decoded bytes and events so far and the size of
+     * the file being read (compressed bytes for compressed files); NULL for none. */
+    void (*progress)(void *ctx, const char *file, uint64_t bytes, uint64_t events, uint64_t file_bytes);
+    void *progress_ctx;
 };
 
 /* Reads one application (all its files in order) into a model. Returns CLARITY_OK when at

@@ -48,6 +48,10 @@ int load_all_lean(const char *const *paths, size_t npaths, bool quiet, struct lo
 int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
                   struct loaded_set *out);
 void loaded_set_free(struct loaded_set *s);
+/* A progress line on stderr while one log is read: only on a terminal, only after a second,
+ * erased when done (see load_all). */
+struct progress_line { double start; bool shown; };
+void progress_print(void *ctx, const char *file, uint64_t bytes, uint64_t events, uint64_t file_bytes);
 /* Opens -o FILE (or stdout for NULL/"-"); prints the error and returns NULL on failure. */
 FILE *open_output(const char *path);
 void close_output(FILE *f);

@@ -39,6 +39,21 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+void progress_print(void *ctx, const char *file, uint64_t bytes, uint64_t events, uint64_t file_bytes)
+{
+    struct progress_line *pl = ctx;
+    double t = now_s() - pl->start;
+    if (t < 1.0) return;
+    pl->shown = true;
+    const char *base = strrchr(file, '/');
+    fprintf(stderr, "\rclarity: %s: %.0f MB read, %.0f events/s", base ? base + 1 : file, bytes / 1e6, events / t);
+    /* plain files: the decoded bytes are the file's, so the rest can be estimated */
+    if (file_bytes && bytes <= file_bytes && bytes > 0)
+        fprintf(stderr, ", %.0f%%, ~%.0f s left", 100.0 * (double)bytes / (double)file_bytes,
+                t * (double)(file_bytes - bytes) / (double)bytes);
+    fputs("   ", stderr);
+}
+
 /* A progress line on stderr, only on a terminal and only once the work has taken a second. */
 static void progress(struct load_job *job, double start, bool quiet)
 {
@@ -76,6 +91,14 @@ int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const str
     out->apps = calloc(out->sources.napps, sizeof *out->apps);
     if (!out->apps) return EXIT_INPUT;
     out->n = out->sources.napps;
+    /* one application: its own progress line (many: the count of applications, below) */
+    struct clarity_load_options one = opt ? *opt : (struct clarity_load_options){.keep_task_accumulables = true};
+    struct progress_line single = {.start = now_s()};
+    if (out->n == 1 && !quiet && isatty(STDERR_FILENO)) {
+        one.progress = progress_print;
+        one.progress_ctx = &single;
+        opt = &one;
+    }
     struct load_job job = {.set = out, .opt = opt};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t nthreads = opt && opt->threads > 0 ? (size_t)opt->threads : (size_t)(cores > 0 ? cores : 1);
@@ -99,6 +122,7 @@ int load_all_opts(const char *const *paths, size_t npaths, bool quiet, const str
     }
     load_worker(&job);
     for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+    if (single.shown) fputs("\r\033[K", stderr);
     if (!quiet && isatty(STDERR_FILENO) && now_s() - start >= 1.0) fputs("\r\033[K", stderr);
     for (size_t i = 0; i < out->n; i++)
         if (!out->apps[i].app) {

@@ -1,6 +1,7 @@
 /* Reads an application's files in order, line by line, and replays each event into the
  * model. Bad lines are counted and located; the rest of the log is still used. */
 #include <stdio.h>
+#include <sys/stat.h>
 #include "event/line_pipe.h"
 #include "model/blank.h"
 #include "model/build.h"
@@ -141,6 +142,8 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     struct clarity_app *a = c->app;
     struct clarity_error err = {0};
     c->file = intern(c, f->path, strlen(f->path));
+    struct stat sb;
+    uint64_t file_bytes = stat(f->path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
     c->line = c->offset = 0;
     struct clarity_decoder *d = clarity_decoder_open(f->path, f->codec, &err);
     if (!d) {
@@ -188,6 +191,8 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
             break;
         }
         a->integrity.lines++;
+        if (c->opt->progress && (a->integrity.lines & 0xFFFF) == 0)
+            c->opt->progress(c->opt->progress_ctx, f->path, offset, a->integrity.events, file_bytes);
         const struct task_rec *rec = line_pipe_record(r);
         if (rec) {
             a->integrity.events++;

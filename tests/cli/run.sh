@@ -14,6 +14,7 @@ expect_rc() {
 
 # --- own fixtures (always run) ---
 expect_rc "summary mini-3x" 0 "$CLARITY_ASAN" summary "$ROOT/tests/data/mini-3x.json"
+[ ! -s "$T/err" ] && ok "nothing on stderr when it is not a terminal (no progress line)" || bad "stderr not empty: $(head -2 "$T/err")"
 grep -q 'app-20240101000000-0001' "$T/out" && ok "summary names the app" || bad "summary names the app"
 grep -q 'unknown      com.example.VendorEvent x1' "$T/out" && ok "unknown event counted" || bad "unknown event counted"
 expect_rc "summary --json mini-3x" 0 "$CLARITY_ASAN" summary --json "$ROOT/tests/data/mini-3x.json"
