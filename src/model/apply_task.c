@@ -12,7 +12,10 @@ static int tasks_reserve(struct apply_ctx *c)
 {
     struct clarity_tasks *t = &c->app->tasks;
     if (t->n < t->cap) return 0;
-    size_t ncap = t->cap ? t->cap * 2 : 1024;
+    /* doubling up to a million rows, then a million at a time: on big logs the slack of a
+     * doubled table would cost more than the rows themselves (glibc moves large blocks with
+     * mremap, so the extra reallocations copy nothing) */
+    size_t ncap = !t->cap ? 1024 : t->cap < (1u << 20) ? t->cap * 2 : t->cap + (1u << 20);
     struct clarity_icol *cols[] = {&t->task_id, &t->stage, &t->index, &t->attempt, &t->partition,
                                    &t->launch_rel, &t->duration, &t->getting_result, &t->executor,
                                    &t->host, &t->locality, &t->end, &t->flags};
