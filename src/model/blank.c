@@ -31,12 +31,13 @@ bool blank_find_accumulables(const char *line, size_t len, size_t *open, size_t 
 }
 
 /* "Task Executor Metrics" is a flat object of numbers: its end is the next '}'. */
-bool blank_find_executor_metrics(const char *line, size_t len, size_t *open, size_t *close)
+/* Spark writes "Task Executor Metrics" after Task Info, so a search may start at `from`. */
+static bool find_executor_metrics_from(const char *line, size_t len, size_t from, size_t *open, size_t *close)
 {
     static const char ev[] = "{\"Event\":\"SparkListenerTaskEnd\"";
     static const char key[] = "\"Task Executor Metrics\":{";
-    if (len < sizeof ev || memcmp(line, ev, sizeof ev - 1) != 0) return false;
-    const char *k = memmem(line, len, key, sizeof key - 1);
+    if (len < sizeof ev || memcmp(line, ev, sizeof ev - 1) != 0 || from > len) return false;
+    const char *k = memmem(line + from, len - from, key, sizeof key - 1);
     if (!k) return false;
     *open = (size_t)(k - line) + sizeof key - 2;
     const char *e = memchr(line + *open, '}', len - *open);
@@ -45,6 +46,11 @@ bool blank_find_executor_metrics(const char *line, size_t len, size_t *open, siz
     return *close > *open + 1;
 }
 
+
+bool blank_find_executor_metrics(const char *line, size_t len, size_t *open, size_t *close)
+{
+    return find_executor_metrics_from(line, len, 0, open, close);
+}
 
 static void blank_range(char *line, size_t open, size_t close, struct blank_undo *u, int k)
 {
@@ -59,9 +65,12 @@ static void blank_range(char *line, size_t open, size_t close, struct blank_undo
 void blank_lean(char *line, size_t len, bool accumulables, bool executor_metrics, struct blank_undo *u)
 {
     memset(u, 0, sizeof *u);
-    size_t open, close;
-    if (accumulables && blank_find_accumulables(line, len, &open, &close)) blank_range(line, open, close, u, 0);
-    if (executor_metrics && blank_find_executor_metrics(line, len, &open, &close)) blank_range(line, open, close, u, 1);
+    size_t open, close, from = 0;
+    if (accumulables && blank_find_accumulables(line, len, &open, &close)) {
+        blank_range(line, open, close, u, 0);
+        from = close;   /* the executor metrics come after Task Info */
+    }
+    if (executor_metrics && find_executor_metrics_from(line, len, from, &open, &close)) blank_range(line, open, close, u, 1);
 }
 
 bool blank_restore(char *line, struct blank_undo *u)
