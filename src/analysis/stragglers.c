@@ -2,6 +2,7 @@
  * the details of the author's trace-analysis scripts). */
 #include <stdlib.h>
 #include <string.h>
+#include "clarity/arena.h"
 #include "clarity/stragglers.h"
 
 static const char *const cause_names[CLARITY_SC_COUNT] = {
@@ -55,31 +56,39 @@ static double median_over(const struct clarity_task_comp *all, const size_t *idx
 static uint32_t concentrated(const struct clarity_task_comp *all, const size_t *idx, size_t n,
                              const uint16_t *flags, bool by_host, size_t nstrag, size_t *s_out, size_t *n_out)
 {
+    /* one pass, counting rated tasks and stragglers per host (or executor) in first-seen
+     * order; a scan per distinct key cost n x executors on big clusters */
+    struct clarity_idmap slot_of = {0};
+    uint32_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    size_t *tot = calloc(n ? n : 1, sizeof *tot), *str = calloc(n ? n : 1, sizeof *str);
+    size_t distinct = 0, rated = 0;
     uint32_t best = 0;
-    size_t best_s = 0, best_n = 0, distinct = 0;
-    uint32_t *seen = malloc((n ? n : 1) * sizeof *seen);
-    if (!seen) return 0;
-    for (size_t k = 0; k < n; k++) {
+    size_t best_s = 0, best_n = 0;
+    bool ok = keys && tot && str;
+    for (size_t k = 0; ok && k < n; k++) {
         const struct clarity_task_comp *c = &all[idx[k]];
         if (clarity_task_input_bytes(c) <= 0) continue;
-        uint32_t key = by_host ? c->host : c->executor;
-        bool dup = false;
-        for (size_t q = 0; q < distinct && !dup; q++) dup = seen[q] == key;
-        if (dup) continue;
-        seen[distinct++] = key;
-        size_t s = 0, t = 0;
-        for (size_t r = k; r < n; r++) {
-            const struct clarity_task_comp *d = &all[idx[r]];
-            if (clarity_task_input_bytes(d) <= 0 || (by_host ? d->host : d->executor) != key) continue;
-            t++;
-            if (flags[r] & CLARITY_SF_STRAGGLER) s++;
+        rated++;
+        uint32_t key = by_host ? c->host : c->executor, slot;
+        if (!clarity_idmap_get(&slot_of, key, &slot)) {
+            slot = (uint32_t)distinct++;
+            keys[slot] = key;
+            if (clarity_idmap_put(&slot_of, key, slot) != 0) ok = false;
         }
-        if (s > best_s) { best = key; best_s = s; best_n = t; }
+        tot[slot]++;
+        if (flags[k] & CLARITY_SF_STRAGGLER) str[slot]++;
     }
-    free(seen);
-    size_t rated = 0;
-    for (size_t k = 0; k < n; k++) rated += clarity_task_input_bytes(&all[idx[k]]) > 0;
-    if (distinct < 2 || best_s < 2 || 2 * best_s < nstrag) return 0;
+    for (size_t q = 0; ok && q < distinct; q++)
+        if (str[q] > best_s) {
+            best = keys[q];
+            best_s = str[q];
+            best_n = tot[q];
+        }
+    clarity_idmap_free(&slot_of);
+    free(keys);
+    free(tot);
+    free(str);
+    if (!ok || distinct < 2 || best_s < 2 || 2 * best_s < nstrag) return 0;
     double here = (double)best_s / (double)best_n;
     double other = rated > best_n ? (double)(nstrag - best_s) / (double)(rated - best_n) : 0;
     if (here < 2 * other) return 0;
