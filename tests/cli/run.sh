@@ -73,6 +73,7 @@ cp "$ROOT/tests/data/mini-3x.json" "$T/fleet/app-good"
 : >"$T/fleet/app-empty"
 head -c 2000 /dev/urandom >"$T/fleet/app-junk.lz4"
 head -c 5000 "$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json" >"$T/fleet/app-cut"
+cp "$T/bigline.json" "$T/fleet/app-huge-line"
 if command -v zstd >/dev/null; then
   zstd -q "$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json" -o "$T/full.zstd"
   head -c 20000 "$T/full.zstd" >"$T/fleet/app-trunc.zstd"
