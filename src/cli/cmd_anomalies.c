@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "cli/per_app.h"
 #include "clarity/anomalies_report.h"
 #include "event/json.h"
 
@@ -196,6 +197,22 @@ static int train(int argc, char **argv)
     return rc;
 }
 
+struct anomalies_ctx {
+    const struct clarity_anomalies_options *o;
+    size_t limit;
+};
+
+static int anomalies_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+{
+    const struct anomalies_ctx *ac = ctx;
+    struct clarity_anomalies_result r;
+    if (clarity_anomalies_analyze(a, ac->o, &r)) return -1;
+    if (json) report_anomalies_json(json, a, &r, ac->o->logs);
+    else report_anomalies_text(text, a, &r, ac->o->logs, ac->limit);
+    clarity_anomalies_free(&r);
+    return 0;
+}
+
 int cmd_anomalies(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "train")) return train(argc - 1, argv + 1);
@@ -277,44 +294,10 @@ int cmd_anomalies(int argc, char **argv)
         }
         o.logs = &L;
     }
-    struct loaded_set set;
-    struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true, .quiet = quiet};
-    int rc = load_all_opts((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &lo, &set);
-    FILE *out = rc == EXIT_OK ? open_output(outpath) : NULL;
-    if (rc == EXIT_OK && !out) rc = EXIT_USAGE;
-    if (out) {
-        struct jsonw w;
-        if (json) {
-            jsonw_init(&w, out, !compact);
-            jsonw_obj_begin(&w);
-            jsonw_kstr(&w, "schema", "clarity.anomalies/1");
-            jsonw_key(&w, "applications");
-            jsonw_arr_begin(&w);
-        }
-        for (size_t i = 0; i < set.n; i++) {
-            const struct clarity_app *a = set.apps[i].app;
-            if (!a) continue;
-            struct clarity_anomalies_result r;
-            if (clarity_anomalies_analyze(a, &o, &r)) {
-                fprintf(stderr, "clarity anomalies: out of memory analyzing %s\n", set.apps[i].src->path);
-                rc = EXIT_INPUT;
-                continue;
-            }
-            if (json) report_anomalies_json(&w, a, &r, o.logs);
-            else {
-                if (i) fputc('\n', out);
-                report_anomalies_text(out, a, &r, o.logs, (size_t)limit);
-            }
-            clarity_anomalies_free(&r);
-        }
-        if (json) {
-            jsonw_arr_end(&w);
-            jsonw_obj_end(&w);
-            jsonw_end(&w);
-        }
-        close_output(out);
-    }
-    loaded_set_free(&set);
+    struct anomalies_ctx ac = {.o = &o, .limit = (size_t)limit};
+    struct per_app_cmd pc = {.name = "anomalies", .schema = "clarity.anomalies/1", .json = json, .compact = compact,
+                             .quiet = quiet, .outpath = outpath, .one = anomalies_one, .ctx = &ac};
+    int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
     if (have_logs) clarity_logs_free(&L);
     ladra_model_free(&model);
     return rc;
