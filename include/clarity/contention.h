@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "clarity/model.h"
 
 /* ---- resources (IE, level 2) and their sub-types (DE, level 3) ---- */
@@ -92,6 +93,7 @@ struct iqcar_options {
     int k;                               /* top-k, default 3 */
     double p_orig;                       /* DYNP original priority, default 1 */
     const char *acc_names[7];            /* accumulable names, enum iqcar_acc order */
+    const struct iqcar_sidecar *sidecar; /* --metrics-csv: replaces the accumulables it names */
 };
 /* Instrumented metrics read from task accumulables (decision 2.4a); names configurable. */
 enum iqcar_acc { IQ_A_CPU_BLOCKED, IQ_A_CPU_WAITED, IQ_A_MEM_STORAGE_WAIT, IQ_A_MEM_STORAGE_ASKED,
@@ -115,12 +117,16 @@ struct iqcar_unit_info {                 /* one query (or job, group, pool, appl
     size_t app;
     double tasks;
 };
-struct iqcar_stage_info { size_t app, unit; int64_t stage_id; char *name; double runtime; };
+struct iqcar_stage_info {
+    size_t app, unit; int64_t stage_id; char *name; double runtime;
+    bool critical;                       /* on its query's critical path (6.18) */
+};
 
 /* Where each wait figure came from, for the labels in the output. */
 struct iqcar_sources {
     size_t tasks, apps;
     size_t instrumented_cpu, instrumented_mem, instrumented_slots, scan_time;
+    size_t sidecar_tasks;                /* tasks with a value from the sidecar CSV */
     size_t no_submit;                    /* stages without a submission time (SWT 0) */
     size_t wait_without_data[IQ_NSUB];   /* WT > 0 with DP = 0 (6.5) */
 };
@@ -169,6 +175,33 @@ struct iqcar_result {
 };
 #define IQ_L6_UNKNOWN(r) ((r)->nunits)
 #define IQ_L6_SELF(r) ((r)->nunits + 1)
+
+/* ---- sidecar CSV of instrumented metrics (decision 2.4 b) ----
+ * Lines "task_id,attempt,metric,value" or "app_id,task_id,attempt,metric,value"; metric is an
+ * --acc KEY (cpu.blocked, ...). A header line and '#' comments are skipped. */
+struct iqcar_sidecar_row { int64_t task_id; int32_t attempt; int32_t app; int metric; double value; };
+struct iqcar_sidecar {
+    struct iqcar_sidecar_row *rows; size_t nrows;   /* sorted by task id, attempt, file order */
+    char **apps; size_t napps;           /* application ids of 5-column rows (row.app indexes) */
+    size_t lines, bad;                   /* data lines read, lines rejected (reported on diag) */
+};
+/* "cpu.blocked" -> IQ_A_CPU_BLOCKED ... (len bytes of s), -1 when not a key. */
+int iqcar_acc_key(const char *s, size_t len);
+const char *iqcar_acc_key_name(int k);
+/* Reads path; every rejected line is reported on diag as "path:line: why" and counted in bad.
+ * Returns 0, or -1 when the file cannot be read or memory runs out (message on diag). */
+int iqcar_sidecar_load(const char *path, FILE *diag, struct iqcar_sidecar *sc);
+/* Parses one data line (for the tests); 0 ok, 1 header/comment/blank, -1 bad with *why set. */
+int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, const char **why);
+/* Rows of (task_id, attempt): *first gets the first index; returns how many. */
+size_t iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first);
+/* Whether a row applies to application app_id (rows without an id apply to every one). */
+bool iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_sidecar_row *row, const char *app_id);
+void iqcar_sidecar_free(struct iqcar_sidecar *sc);
+
+/* Marks r->stages[i].critical: per unit, the leaf-to-root path of its stages (Parent IDs)
+ * with the largest summed runtime (6.18). 0, or -1 when out of memory. */
+int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r);
 
 /* Analyses the applications together (their hosts are matched by name). */
 int iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,

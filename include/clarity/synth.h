@@ -60,6 +60,11 @@ struct synth_config {
     double aggressive_scale;       /* their data and CPU multiplier (default 4) */
     char omit[128];                /* tpcds-mix: comma-separated query names left out; the
                                       others keep their arrival times (source elimination) */
+    /* tpcds-mix scheduler overrides, as iQCAR's rules ask (spec 000 section 3.10) */
+    char pool_query[32];           /* this query gets a dedicated FAIR pool ("" none) */
+    double pool_share;             /* ... whose weight is this fraction of the total weight */
+    struct synth_priority { char query[32]; double value; } priority[8];  /* default 1 */
+    int npriority;
     /* JVM */
     int gc_format;                 /* enum synth_gc_format */
     /* faults */

@@ -147,6 +147,7 @@ struct sy_query {
     int jobs[64], njobs, cur_job;
     bool done, started;
     double gap_s;                          /* driver time between its jobs */
+    double priority;                       /* higher: its task sets are offered slots first */
 };
 
 struct sy_pool { char name[16]; double weight; int min_share; int running; };
