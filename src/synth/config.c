@@ -192,6 +192,37 @@ bad:
                              spec);
 }
 
+/* "NAME:NUMBER" with NUMBER in [lo, hi]; the name must fit a query name. */
+static int parse_named(const char *v, char *name, size_t cap, double lo, double hi, double *out)
+{
+    const char *colon = strrchr(v, ':');
+    if (!colon || colon == v || (size_t)(colon - v) >= cap || parse_double(colon + 1, lo, hi, out)) return -1;
+    memcpy(name, v, (size_t)(colon - v));
+    name[colon - v] = '\0';
+    return 0;
+}
+
+/* query-priority: several queries, comma-separated; a later value for a query replaces it */
+static int parse_priorities(struct synth_config *c, const char *v)
+{
+    char item[64];
+    for (const char *p = v; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == 0 || k >= sizeof item) return -1;
+        memcpy(item, p, k);
+        item[k] = '\0';
+        struct synth_priority x;
+        if (parse_named(item, x.query, sizeof x.query, 0, 1e6, &x.value)) return -1;
+        int i;
+        for (i = 0; i < c->npriority && strcmp(c->priority[i].query, x.query); i++) {}
+        if (i == (int)(sizeof c->priority / sizeof *c->priority)) return -1;
+        c->priority[i] = x;
+        if (i == c->npriority) c->npriority++;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
 int synth_config_set(struct synth_config *c, const char *key, const char *v, struct clarity_error *err)
 {
     int bad = 0;
@@ -239,6 +270,9 @@ int synth_config_set(struct synth_config *c, const char *key, const char *v, str
     else if (!strcmp(key, "aggressive")) bad = snprintf(c->aggressive, sizeof c->aggressive, "%s", v) >= (int)sizeof c->aggressive;
     else if (!strcmp(key, "aggressive-scale")) bad = parse_double(v, 0.01, 1000, &c->aggressive_scale);
     else if (!strcmp(key, "omit")) bad = snprintf(c->omit, sizeof c->omit, "%s", v) >= (int)sizeof c->omit;
+    else if (!strcmp(key, "query-pool"))
+        bad = parse_named(v, c->pool_query, sizeof c->pool_query, 0.001, 0.999, &c->pool_share);
+    else if (!strcmp(key, "query-priority")) bad = parse_priorities(c, v);
     else if (!strcmp(key, "gc-log")) {
         if (!strcmp(v, "jdk8") || !strcmp(v, "parallel")) c->gc_format = SYNTH_GC_JDK8_PARALLEL;
         else if (!strcmp(v, "unified") || !strcmp(v, "g1")) c->gc_format = SYNTH_GC_UNIFIED_G1;

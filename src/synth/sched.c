@@ -100,12 +100,17 @@ static int pop(const struct sy_stage *st, const int32_t *q, int n, int *cur)
     return -1;
 }
 
-/* Spark's FairSchedulingAlgorithm on pools (needy pools first, then running/weight), FIFO
- * (job id, then stage id) inside a pool and in FIFO mode. */
+/* Query priority first (query-priority; the scheduler iQCAR's DYNP rules assume: a higher
+ * priority's task sets are offered every free slot first; Spark itself has none), then Spark's
+ * FairSchedulingAlgorithm on pools (needy pools first, then running/weight), FIFO (job id,
+ * then stage id) inside a pool and in FIFO mode. In FIFO mode every query is in pool 0 unless
+ * query-pool gave one a dedicated pool, so pools differ only then. */
 static int compare_stages(const struct sim *s, int a, int b)
 {
     const struct sy_stage *x = &s->stages[a], *y = &s->stages[b];
-    if (s->cfg->fair && x->pool != y->pool) {
+    double px = s->queries[x->query].priority, py = s->queries[y->query].priority;
+    if (px != py) return px > py ? -1 : 1;
+    if (x->pool != y->pool) {
         const struct sy_pool *p = &s->pools[x->pool], *q = &s->pools[y->pool];
         bool pn = p->running < p->min_share, qn = q->running < q->min_share;
         double pr = p->running / fmax(p->min_share, 1.0), qr = q->running / fmax(q->min_share, 1.0);

@@ -11,7 +11,8 @@ static int query_add(struct sim *s, const char *name, const char *desc, bool sql
 {
     if (grow(&s->queries, &s->cap_queries, s->nqueries + 1, sizeof *s->queries)) return -1;
     struct sy_query *q = &s->queries[s->nqueries];
-    *q = (struct sy_query){.idx = s->nqueries, .sql = sql, .sql_id = -1, .pool = pool, .arrival_t = arrival, .gap_s = 0.3};
+    *q = (struct sy_query){.idx = s->nqueries, .sql = sql, .sql_id = -1, .pool = pool, .arrival_t = arrival, .gap_s = 0.3,
+                           .priority = 1};
     snprintf(q->name, sizeof q->name, "%s", name);
     snprintf(q->description, sizeof q->description, "%s", desc);
     return s->nqueries++;
@@ -286,6 +287,39 @@ static int build_tpcds_query(struct sim *s, int n, double arrival)
     return 0;
 }
 
+/* query-pool: the named query alone in pool "dedicated", whose weight is the given share of
+ * the total weight of the pools in use (w / (w + others) = share). The root then compares
+ * pools by Spark's fair algorithm even in FIFO mode: that is what a FIFO deployment must switch
+ * to for a per-query pool, with the other queries left in one FIFO pool ("default"). */
+static void dedicated_pool(struct sim *s, int q)
+{
+    double others = 0;
+    bool used[4] = {false};
+    for (int i = 0; i < s->nqueries; i++)
+        if (i != q) used[s->queries[i].pool] = true;
+    for (int p = 0; p < s->npools; p++)
+        if (used[p]) others += s->pools[p].weight;
+    if (others <= 0) others = 1;
+    double share = s->cfg->pool_share;
+    s->pools[3] = (struct sy_pool){"dedicated", share / (1 - share) * others, 0, 0};
+    s->npools = 4;
+    s->queries[q].pool = 3;
+}
+
+/* query-pool and query-priority, once every query exists (the pool weight depends on the
+ * pools the others use). Names that match no query are ignored, as omit does. */
+static void apply_overrides(struct sim *s)
+{
+    const struct synth_config *c = s->cfg;
+    for (int i = 0; i < s->nqueries; i++) {
+        struct sy_query *q = &s->queries[i];
+        for (int k = 0; k < c->npriority; k++)
+            if (!strcmp(c->priority[k].query, q->name)) q->priority = c->priority[k].value;
+    }
+    for (int i = 0; c->pool_query[0] && i < s->nqueries; i++)
+        if (!strcmp(c->pool_query, s->queries[i].name)) dedicated_pool(s, i);
+}
+
 static int build_tpcds(struct sim *s)
 {
     int n = s->cfg->queries > 0 ? s->cfg->queries : 8;
@@ -296,6 +330,7 @@ static int build_tpcds(struct sim *s)
         if (!in_list(s->cfg->omit, name)) CHECK(build_tpcds_query(s, i, t));
         t += rng_exp(&s->rng_work, s->cfg->arrival_s);
     }
+    apply_overrides(s);
     return 0;
 }
 
