@@ -181,7 +181,7 @@ struct iqcar_result {
  * --acc KEY (cpu.blocked, ...). A header line and '#' comments are skipped. */
 struct iqcar_sidecar_row { int64_t task_id; int32_t attempt; int32_t app; int metric; double value; };
 struct iqcar_sidecar {
-    struct iqcar_sidecar_row *rows; size_t nrows;   /* sorted by task id, attempt, file order */
+    struct iqcar_sidecar_row *rows; size_t nrows;   /* sorted by task id, attempt */
     char **apps; size_t napps;           /* application ids of 5-column rows (row.app indexes) */
     size_t lines, bad;                   /* data lines read, lines rejected (reported on diag) */
 };

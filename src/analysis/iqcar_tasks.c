@@ -78,8 +78,30 @@ static void job_unit_key(const struct clarity_app *a, const struct clarity_job *
 enum { X_SCAN = IQ_NACC, X_N };
 struct acc_vals { double v[X_N]; uint16_t have; };
 
+/* The sidecar CSV's values replace the accumulables of the metrics it gives for a task
+ * (2.4 b: measured outside the log, so it is the better source when both exist). */
+static void sidecar_values(const struct clarity_app *a, const struct iqcar_sidecar *sc, struct acc_vals *t, size_t *n)
+{
+    const char *app_id = clarity_app_str(a, a->app_id);
+    for (size_t i = 0; i < a->tasks.n; i++) {
+        size_t f, m = iqcar_sidecar_find(sc, clarity_icol_get(&a->tasks.task_id, i),
+                                         (int32_t)clarity_icol_get(&a->tasks.attempt, i), &f);
+        uint16_t seen = 0;
+        for (size_t k = f; k < f + m; k++) {
+            const struct iqcar_sidecar_row *row = &sc->rows[k];
+            if (!iqcar_sidecar_row_for(sc, row, app_id)) continue;
+            uint16_t bit = (uint16_t)(1u << row->metric);
+            if (!(seen & bit)) t[i].v[row->metric] = 0;
+            seen |= bit;
+            t[i].v[row->metric] += row->value;
+        }
+        t[i].have |= seen;
+        if (seen) (*n)++;
+    }
+}
+
 /* Per task row: the instrumented accumulables and the SQL scan time, by name. */
-static struct acc_vals *read_accums(const struct clarity_app *a, const struct iqcar_options *o)
+static struct acc_vals *read_accums(const struct clarity_app *a, const struct iqcar_options *o, size_t *n_sidecar)
 {
     struct acc_vals *t = calloc(a->tasks.n ? a->tasks.n : 1, sizeof *t);
     if (!t) return NULL;
@@ -96,6 +118,7 @@ static struct acc_vals *read_accums(const struct clarity_app *a, const struct iq
         t[x->owner].v[k] += (double)x->update;
         t[x->owner].have |= (uint16_t)(1u << k);
     }
+    if (o->sidecar) sidecar_values(a, o->sidecar, t, n_sidecar);
     return t;
 }
 
@@ -211,7 +234,7 @@ static int collect_app(const struct clarity_app *a, size_t ai, struct iqcar_resu
                        size_t *capkeys, size_t *cap_units, size_t *cap_stages, size_t *cap_hosts)
 {
     struct clarity_idmap stage_map = {0};
-    struct acc_vals *acc = read_accums(a, &r->opt);
+    struct acc_vals *acc = read_accums(a, &r->opt, &r->src.sidecar_tasks);
     int rc = -1;
     if (!acc) return -1;
     char key[320], name[256];

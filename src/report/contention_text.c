@@ -22,6 +22,8 @@ static void sources_note(FILE *o, const struct iqcar_result *r)
     fprintf(o, "             NETWORK shuffle fetch wait / remote bytes read\n");
     fprintf(o, "             IO      read: %s; write: shuffle write time / bytes written\n",
             s->scan_time ? "SQL 'scan time' / input bytes" : "no 'scan time' metric in this log: 0");
+    if (s->sidecar_tasks)
+        fprintf(o, "instrumented %zu task(s) take their values from the sidecar CSV (--metrics-csv)\n", s->sidecar_tasks);
     if (s->no_submit) fprintf(o, "note         %zu task(s) of stages without a submission time: SWT 0\n", s->no_submit);
     size_t wd = 0;
     for (int p = 0; p < IQ_NSUB; p++) wd += s->wait_without_data[p];
