@@ -88,9 +88,11 @@ static int ie_medians(const struct iqcar_result *r, double *med)
     return 0;
 }
 
+/* A target task: of an L1 stage (--critical-path: on the critical path, 6.18), and with
+ * --successful-only a successful attempt (6.14). */
 static bool is_target(const struct iqcar_result *r, const struct iqcar_task *t)
 {
-    return !r->opt.successful_only || t->ok;
+    return (!r->opt.successful_only || t->ok) && (!r->opt.critical_path || r->stages[t->stage].critical);
 }
 
 /* L0-L3 and the per-task DE base. */

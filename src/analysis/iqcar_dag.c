@@ -75,3 +75,94 @@ out:
     free(best);
     return len;
 }
+
+/* A stage's runtime for 6.18: Completion - Submission Time over its attempts (first
+ * submission, last completion); when the log lacks them, the span of its tasks that collect
+ * measured (last finish - submission). */
+static double stage_runtime(const struct clarity_app *a, const struct iqcar_stage_info *si)
+{
+    int64_t sub = INT64_MAX, done = 0;
+    for (size_t k = 0; k < a->nstages; k++) {
+        const struct clarity_stage *s = &a->stages[k];
+        if (s->stage_id != si->stage_id) continue;
+        if (s->submit_ms > 0 && s->submit_ms < sub) sub = s->submit_ms;
+        if (s->complete_ms > done) done = s->complete_ms;
+    }
+    return sub != INT64_MAX && done > sub ? (double)(done - sub) : si->runtime;
+}
+
+/* The critical path of one unit's stages us[0..n): edges from Parent IDs inside the unit. */
+static int unit_critical(const struct clarity_app *a, struct iqcar_result *r, const size_t *us, size_t n,
+                         const struct clarity_idmap *local)
+{
+    size_t cap = 16, ne = 0;
+    size_t *from = malloc(cap * sizeof *from), *to = malloc(cap * sizeof *to), *path = malloc(n * sizeof *path);
+    double *rt = malloc(n * sizeof *rt), total;
+    int rc = -1;
+    if (!from || !to || !path || !rt) goto out;
+    for (size_t i = 0; i < n; i++) {
+        const struct iqcar_stage_info *si = &r->stages[us[i]];
+        rt[i] = stage_runtime(a, si);
+        for (size_t k = 0; k < a->nstages; k++) {
+            const struct clarity_stage *s = &a->stages[k];
+            if (s->stage_id != si->stage_id) continue;
+            for (size_t p = 0; p < s->nparents; p++) {
+                uint32_t j;
+                if (!clarity_idmap_get(local, s->parents[p], &j)) continue;   /* not run, or another unit */
+                bool dup = false;
+                for (size_t e = 0; e < ne && !dup; e++) dup = from[e] == j && to[e] == i;
+                if (dup) continue;   /* stage attempts repeat their parents */
+                if (ne == cap) {
+                    cap *= 2;
+                    size_t *f2 = realloc(from, cap * sizeof *f2);
+                    if (!f2) goto out;
+                    from = f2;
+                    size_t *t2 = realloc(to, cap * sizeof *t2);
+                    if (!t2) goto out;
+                    to = t2;
+                }
+                from[ne] = j, to[ne] = i, ne++;
+            }
+        }
+    }
+    size_t len = iqcar_critical_path(n, from, to, ne, rt, path, &total);
+    /* a cycle (a corrupt log) gives no path: keep every stage rather than none */
+    if (!len)
+        for (size_t i = 0; i < n; i++) r->stages[us[i]].critical = true;
+    for (size_t k = 0; k < len; k++) r->stages[us[path[k]]].critical = true;
+    rc = 0;
+out:
+    free(from);
+    free(to);
+    free(path);
+    free(rt);
+    return rc;
+}
+
+int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r)
+{
+    /* stages bucketed by unit (counting sort); within a unit, the DAG is small and the scans
+     * over the application's stage attempts above are fine (only with --critical-path) */
+    size_t *start = calloc(r->nunits + 1, sizeof *start), *us = malloc((r->nstages ? r->nstages : 1) * sizeof *us);
+    int rc = 0;
+    if (!start || !us) rc = -1;
+    for (size_t s = 0; !rc && s < r->nstages; s++) {
+        r->stages[s].critical = false;
+        start[r->stages[s].unit + 1]++;
+    }
+    for (size_t u = 0; !rc && u < r->nunits; u++) start[u + 1] += start[u];
+    for (size_t s = 0; !rc && s < r->nstages; s++) us[start[r->stages[s].unit]++] = s;
+    for (size_t u = r->nunits; !rc && u > 0; u--) start[u] = start[u - 1];   /* back to bucket starts */
+    if (!rc) start[0] = 0;
+    for (size_t u = 0; u < r->nunits && !rc; u++) {
+        size_t n = start[u + 1] - start[u], *b = us + start[u];
+        struct clarity_idmap local = {0};
+        for (size_t i = 0; i < n && !rc; i++)
+            if (clarity_idmap_put(&local, r->stages[b[i]].stage_id, (uint32_t)i)) rc = -1;
+        if (!rc && n) rc = unit_critical(apps[r->stages[b[0]].app], r, b, n, &local);
+        clarity_idmap_free(&local);
+    }
+    free(start);
+    free(us);
+    return rc;
+}

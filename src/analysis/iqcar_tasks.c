@@ -332,7 +332,7 @@ int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iq
     }
     r->src.tasks = r->ntasks;
     r->src.apps = napps;
-    if (slots_offered_proxy(r)) goto out;
+    if (slots_offered_proxy(r) || (r->opt.critical_path && iqcar_mark_critical(apps, r))) goto out;
     for (size_t i = 0; i < r->ntasks; i++) iqcar_task_ratps(&r->tasks[i], &r->src);
     rc = 0;
 out:
