@@ -32,6 +32,12 @@ static void help(FILE *o)
             "  --acc KEY=NAME    accumulable name of an instrumented metric; KEY one of cpu.blocked,\n"
             "                    cpu.waited, mem.storageWait, mem.storageAsked, mem.executionWait,\n"
             "                    mem.executionAsked, sched.slotsOffered (defaults iqcar.<KEY-ish>)\n"
+            "  --metrics-csv FILE  instrumented metrics measured outside the log: lines\n"
+            "                    task_id,attempt,KEY,value (or app_id,task_id,attempt,KEY,value), KEY as\n"
+            "                    for --acc, ms and bytes; they replace the accumulables and the proxies\n"
+            "                    for those tasks. Bad lines are reported as FILE:LINE and counted\n"
+            "  --critical-path   level 1 = each query's critical-path stages only (the leaf-to-root\n"
+            "                    path with the largest summed stage runtime, 6.18); default all stages\n"
             "  --json            machine-readable output (schema clarity.contention/1, docs/contention.md)\n"
             "  --compact         with --json: one line\n"
             "  -o FILE           write to FILE instead of standard output\n"
@@ -50,21 +56,16 @@ static int parse_unit(const char *s)
 
 static int set_acc(struct iqcar_options *o, const char *kv)
 {
-    static const char *const keys[IQ_NACC] = {"cpu.blocked", "cpu.waited", "mem.storageWait", "mem.storageAsked",
-                                              "mem.executionWait", "mem.executionAsked", "sched.slotsOffered"};
     const char *eq = strchr(kv, '=');
-    if (!eq) return -1;
-    for (int i = 0; i < IQ_NACC; i++)
-        if (strlen(keys[i]) == (size_t)(eq - kv) && !strncmp(kv, keys[i], (size_t)(eq - kv))) {
-            o->acc_names[i] = eq + 1;
-            return 0;
-        }
-    return -1;
+    int k = eq ? iqcar_acc_key(kv, (size_t)(eq - kv)) : -1;   /* the sidecar's metric names too */
+    if (k < 0) return -1;
+    o->acc_names[k] = eq + 1;
+    return 0;
 }
 
 struct copts {
     bool json, compact, quiet, all, graph_full;
-    const char *out, *rules, *graph;
+    const char *out, *rules, *graph, *metrics_csv;
     const char **targets; size_t ntargets;
 };
 
@@ -132,7 +133,7 @@ out:
 int cmd_contention(int argc, char **argv)
 {
     enum { O_JSON = 256, O_COMPACT, O_UNIT, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
-           O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC };
+           O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT };
     static const struct option opts[] = {
         {"json", no_argument, 0, O_JSON}, {"compact", no_argument, 0, O_COMPACT}, {"unit", required_argument, 0, O_UNIT},
         {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP},
@@ -141,7 +142,8 @@ int cmd_contention(int argc, char **argv)
         {"ie-normalize", required_argument, 0, O_IEN}, {"vc-time-weighted", no_argument, 0, O_VCT},
         {"successful-only", no_argument, 0, O_SUCC}, {"rank-by", required_argument, 0, O_RANK},
         {"dynp-boost", required_argument, 0, O_DYNP}, {"priority", required_argument, 0, O_PRIO},
-        {"acc", required_argument, 0, O_ACC}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"acc", required_argument, 0, O_ACC}, {"metrics-csv", required_argument, 0, O_CSV},
+        {"critical-path", no_argument, 0, O_CRIT}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct copts c = {0};
     struct iqcar_options opt;
@@ -206,6 +208,8 @@ int cmd_contention(int argc, char **argv)
         case O_ACC:
             if (set_acc(&opt, optarg)) { fprintf(stderr, "clarity contention: --acc takes KEY=NAME (see --help), not '%s'\n", optarg); goto usage; }
             break;
+        case O_CSV: c.metrics_csv = optarg; break;
+        case O_CRIT: opt.critical_path = true; break;
         case 'h': help(stdout); free(targets); return EXIT_OK;
         default: goto usage;
         }
@@ -214,10 +218,23 @@ int cmd_contention(int argc, char **argv)
         fprintf(stderr, "clarity contention: no event log given\n\n");
         goto usage;
     }
+    struct iqcar_sidecar sc = {0};
+    if (c.metrics_csv) {
+        /* read before the logs: a missing file is a usage error worth seeing at once */
+        if (iqcar_sidecar_load(c.metrics_csv, stderr, &sc)) {
+            free(targets);
+            return EXIT_USAGE;
+        }
+        if (sc.bad)
+            fprintf(stderr, "clarity contention: %s: %zu of %zu line(s) rejected (listed above), %zu value(s) used\n",
+                    c.metrics_csv, sc.bad, sc.lines, sc.nrows);
+        opt.sidecar = &sc;
+    }
     struct loaded_set set;
     rc = load_all((const char *const *)argv + optind, (size_t)(argc - optind), c.quiet, &set);
     if (rc == EXIT_OK) rc = run(&c, &opt, &set);
     loaded_set_free(&set);
+    iqcar_sidecar_free(&sc);
     free(targets);
     return rc;
 usage:
