@@ -15,15 +15,16 @@ static void sources_note(FILE *o, const struct iqcar_result *r)
     fprintf(o, "waits        SLOTS   SWT = launch - stage submission; slots_offered %s\n",
             s->instrumented_slots == s->tasks && s->tasks ? "instrumented"
                                                           : "proxy: 1 + launches on the host while the task waited");
-    fprintf(o, "             CPU     %s\n", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables)"
+    fprintf(o, "             CPU     %s\n", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables or --metrics-csv)"
                                                                 : "proxy: run - CPU - fetch wait - shuffle write - GC - scan time, all 'blocked'");
-    fprintf(o, "             MEMORY  %s\n", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables)"
+    fprintf(o, "             MEMORY  %s\n", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables or --metrics-csv)"
                                                                 : "not in standard logs: 0 (no proxy, decision 6.8)");
     fprintf(o, "             NETWORK shuffle fetch wait / remote bytes read\n");
     fprintf(o, "             IO      read: %s; write: shuffle write time / bytes written\n",
             s->scan_time ? "SQL 'scan time' / input bytes" : "no 'scan time' metric in this log: 0");
     if (s->sidecar_tasks)
         fprintf(o, "instrumented %zu task(s) take their values from the sidecar CSV (--metrics-csv)\n", s->sidecar_tasks);
+    if (r->opt.critical_path) fprintf(o, "level 1      each query's critical-path stages only (--critical-path, 6.18)\n");
     if (s->no_submit) fprintf(o, "note         %zu task(s) of stages without a submission time: SWT 0\n", s->no_submit);
     size_t wd = 0;
     for (int p = 0; p < IQ_NSUB; p++) wd += s->wait_without_data[p];
