@@ -218,6 +218,7 @@ static int parse_priorities(struct synth_config *c, const char *v)
         if (i == (int)(sizeof c->priority / sizeof *c->priority)) return -1;
         c->priority[i] = x;
         if (i == c->npriority) c->npriority++;
+        if (p[k] == ',' && !p[k + 1]) return -1;   /* "q42:2," lost a query */
         p += k + (p[k] == ',');
     }
     return 0;

@@ -44,4 +44,62 @@ jq -e '.unit == "app" and (.applications | length) == 2 and .inputs.hosts == 4' 
 "$C" contention >/dev/null 2>&1; [ $? = 2 ] && ok "no log: exit 2" || bad "no log"
 "$C" contention --help >/dev/null 2>&1 && ok "help" || bad "help"
 "$C" contention "$T/missing" >/dev/null 2>&1; [ $? = 3 ] && ok "missing log: exit 3" || bad "missing log"
+# sidecar CSV (--metrics-csv, spec 2.4 b). fixtures/sidecar.json has no CPU wait in its
+# standard metrics (run = CPU time), so without the sidecar nothing is a victim; with it, qt's
+# CPU_BLOCKED RATP 2e-5 against qs's 5e-6 (full overlap, beta 4) and qu's 1e-5 (half the time,
+# beta 0.5 x 2 = 1): Unknown max(0, 3 - 5) = 0, so qs gets 4/5 and qu 1/5 of qt's DOR.
+FX="$(dirname "$0")/fixtures"
+"$C" contention --all --json "$FX/sidecar.json" >"$T/sc0" 2>"$T/err"; san "sidecar fixture without the CSV"
+jq -e '(.targets | length) == 0 and .inputs.cpu_wait == "proxy" and .inputs.sidecar_tasks == 0' "$T/sc0" >/dev/null \
+  && ok "no CSV: proxy, no victims" || bad "no CSV: proxy, no victims"
+"$C" contention --all --json --metrics-csv "$FX/sidecar.csv" "$FX/sidecar.json" >"$T/sc1" 2>"$T/err"; rc=$?
+[ $rc = 0 ] && ok "sidecar exit 0" || bad "sidecar exit $rc"; san "sidecar"
+jq -e '.inputs.cpu_wait == "instrumented" and .inputs.sidecar_tasks == 3' "$T/sc1" >/dev/null \
+  && ok "sidecar labelled instrumented, 3 tasks" || bad "sidecar labels: $(jq -c .inputs "$T/sc1")"
+jq -e '.targets[] | select(.target == "qt") | (.noisy | map({(.query): .dor}) | add) as $d
+       | ($d.qs - 0.8 | fabs) < 1e-9 and ($d.qu - 0.2 | fabs) < 1e-9 and (.dor_from_others - 1 | fabs) < 1e-9' \
+  "$T/sc1" >/dev/null && ok "sidecar values: DOR qs 0.8, qu 0.2 toward qt" || bad "sidecar DOR: $(jq -c '.targets[0]' "$T/sc1")"
+for l in 10 11 12 13; do
+  grep -q "sidecar.csv:$l: " "$T/err" && ok "bad CSV line $l reported with file:line" || bad "bad CSV line $l not reported"
+done
+grep -q 'sidecar.csv: 4 of 9 line(s) rejected' "$T/err" && ok "bad CSV lines counted" || bad "bad CSV lines counted: $(tail -1 "$T/err")"
+"$C" contention --metrics-csv "$FX/sidecar.csv" "$FX/sidecar.json" >"$T/out" 2>/dev/null
+grep -q 'instrumented 3 task(s) take their values from the sidecar CSV' "$T/out" && ok "sidecar in the text report" || bad "sidecar in the text report"
+"$C" contention --metrics-csv "$T/nosuch.csv" "$FX/sidecar.json" >/dev/null 2>&1; [ $? = 2 ] && ok "missing CSV: exit 2" || bad "missing CSV"
+
+# --critical-path on spec section 7 case 2 (Fig. 1): s0, s1, s2 -> s3 -> s4 -> s5, runtimes
+# 5, 20, 10, 8, 6, 2 s: the path is s1, s3, s4, s5 (36 s). Every stage waits only for the
+# network, so each stage's NETWORK IE carries its L1 impact factor = its CPU time (run - fetch
+# wait; s5 has none, so its run time) over that of the Level-1 stages: 18/30, 6/30, 4/30, 2/30
+# on the path, 18/41 ... with all six stages.
+"$C" contention --json --target qa --top 100 "$FX/fig1.json" >"$T/cp0" 2>"$T/err"; san "fig1 all stages"
+"$C" contention --json --target qa --top 100 --critical-path "$FX/fig1.json" >"$T/cp1" 2>"$T/err"; san "fig1 critical path"
+ie() { jq -c '[.targets[0].explanations[] | select(.level == 2) | {(.node | split(" ")[4]): .dor}] | add' "$1"; }
+jq -e '.inputs.level1_stages == "all"' "$T/cp0" >/dev/null && [ "$(ie "$T/cp0" | jq 'keys | length')" = 6 ] \
+  && ok "all six stages at level 1 by default" || bad "default level 1: $(ie "$T/cp0")"
+ie "$T/cp0" | jq -e '(.["1"] - 18/41 | fabs) < 1e-9' >/dev/null && ok "stage 1 IF 18/41 with all stages" || bad "IF all: $(ie "$T/cp0")"
+jq -e '.inputs.level1_stages == "critical_path"' "$T/cp1" >/dev/null && [ "$(ie "$T/cp1" | jq -c 'keys')" = '["1","3","4","5"]' ] \
+  && ok "critical path: stages 1, 3, 4, 5" || bad "critical path stages: $(ie "$T/cp1")"
+ie "$T/cp1" | jq -e '(.["1"] - 0.6 | fabs) < 1e-9 and (.["3"] - 0.2 | fabs) < 1e-9 and (.["4"] - 4/30 | fabs) < 1e-9
+                     and (.["5"] - 2/30 | fabs) < 1e-9' >/dev/null && ok "critical path IFs 18/30, 6/30, 4/30, 2/30" \
+  || bad "critical path IFs: $(ie "$T/cp1")"
+"$C" contention --critical-path --target qa "$FX/fig1.json" 2>/dev/null | grep -q "critical-path stages only" \
+  && ok "critical path said in the text report" || bad "critical path in the text report"
+
+# synth re-runs of iQCAR's rules (query-pool, query-priority): the moved query shows in its
+# own pool, a raised priority changes the schedule, and with neither the run is unchanged
+rs() { { echo "scenario = tpcds-mix"; echo "queries = 10"; echo "arrival = 6s"; echo "aggressive = q67"; echo "$2"; } >"$T/$1.ini"
+       "$CLARITY" synth --scenario "$T/$1.ini" --no-logs --no-truth-tasks -q -o "$T/$1"; }
+rs r0 "" && rs r1 "query-pool = q67:0.125" && rs r2 "query-priority = q42:2" && rs r3 "query-priority = q42:1" || bad "synth rule runs"
+rt() { jq -r --arg q "$2" '.queries[] | select(.name == $q) | .runtime_ms' "$T/$1/truth.json"; }
+[ "$(jq -r '.queries[] | select(.name == "q67") | .pool' "$T/r1/truth.json")" = dedicated ] && ok "query-pool: q67 in pool dedicated" \
+  || bad "query-pool pool"
+[ "$(rt r2 q42)" -lt "$(rt r0 q42)" ] && ok "query-priority: q42 faster ($(rt r0 q42) -> $(rt r2 q42) ms)" || bad "query-priority: q42 not faster"
+cmp -s "$T/r0/truth.json" "$T/r3/truth.json" && ok "priority 1 (the default) changes nothing" || bad "default priority changed the run"
+for v in "query-pool = q67" "query-pool = q67:1.5" "query-priority = q42:high" "query-priority = q42:2,"; do
+  printf 'scenario = tpcds-mix\n%s\n' "$v" >"$T/bad.ini"
+  "$CLARITY" synth --scenario "$T/bad.ini" -q -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+  [ $rc = 2 ] && grep -q 'bad.ini' "$T/err" && ok "synth '$v': exit 2 with the file" || bad "synth '$v': exit $rc"
+done
+
 summary
