@@ -50,9 +50,9 @@ for seed in $(seq 1 "$SEEDS"); do
   done
 done
 
-python3 - "$W" "$SEEDS" <<'PY'
+python3 - "$W" "$SEEDS" "$AGG" <<'PY'
 import json, os, sys, statistics
-W, SEEDS = sys.argv[1], int(sys.argv[2])
+W, SEEDS, AGG = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
 def measure(run):
     """Per query (synth name): slot wait and runtime in ms, from the event log."""
@@ -135,6 +135,10 @@ for r in agg_rows:
 if agg_rows:
     print(f"| **median** | | | | **{med(agg_rows, 'swt'):+.0f}%** | **{med(agg_rows, 'rt'):+.0f}%** | {med(agg_rows, 'qrt'):+.0f}% "
           f"| {med(agg_rows, 'dor'):+.0f}% | | **{med(agg_rows, 'tot'):+.0f}%** |")
+    inj = [r for r in agg_rows if r["q"] == AGG]
+    if inj:   # the runs where iQCAR's top aggressive query is the one made heavier
+        print(f"| median, moved = {AGG} ({len(inj)} runs) | | | | {med(inj, 'swt'):+.0f}% | {med(inj, 'rt'):+.0f}% "
+              f"| {med(inj, 'qrt'):+.0f}% | {med(inj, 'dor'):+.0f}% | | {med(inj, 'tot'):+.0f}% |")
 print("\nR-DYNP: the most-affected query's priority raised to P_orig + 1 (one rule per re-run)\n")
 print("| seed | mode | promoted query (P) | its slot wait (task-s) | its runtime | DOR from the top aggressive query "
       "| DOR from all others | total workload |")
