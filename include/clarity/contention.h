@@ -197,6 +197,10 @@ int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **a
 size_t iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first);
 /* Whether a row applies to application app_id (rows without an id apply to every one). */
 bool iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_sidecar_row *row, const char *app_id);
+/* Rows naming a task attempt (of their application) that none of apps has; *example gets the
+ * first one's index. So that values for the wrong log do not vanish unnoticed. */
+size_t iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
+                               size_t *example);
 void iqcar_sidecar_free(struct iqcar_sidecar *sc);
 
 /* Marks r->stages[i].critical: per unit, the leaf-to-root path of its stages (Parent IDs)

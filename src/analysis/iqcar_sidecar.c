@@ -177,6 +177,27 @@ bool iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_si
     return row->app < 0 || ((size_t)row->app < sc->napps && app_id && !strcmp(sc->apps[row->app], app_id));
 }
 
+size_t iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
+                               size_t *example)
+{
+    bool *hit = calloc(sc->nrows ? sc->nrows : 1, sizeof *hit);
+    size_t n = 0;
+    if (!hit) return 0;
+    for (size_t k = 0; k < napps; k++) {
+        const struct clarity_app *a = apps[k];
+        const char *id = clarity_app_str(a, a->app_id);
+        for (size_t i = 0; i < a->tasks.n; i++) {
+            size_t f, m = iqcar_sidecar_find(sc, clarity_icol_get(&a->tasks.task_id, i),
+                                             (int32_t)clarity_icol_get(&a->tasks.attempt, i), &f);
+            for (size_t j = f; j < f + m; j++) hit[j] |= iqcar_sidecar_row_for(sc, &sc->rows[j], id);
+        }
+    }
+    for (size_t j = 0; j < sc->nrows; j++)
+        if (!hit[j] && n++ == 0) *example = j;
+    free(hit);
+    return n;
+}
+
 void iqcar_sidecar_free(struct iqcar_sidecar *sc)
 {
     for (size_t i = 0; i < sc->napps; i++) free(sc->apps[i]);

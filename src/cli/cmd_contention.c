@@ -76,6 +76,10 @@ static int run(struct copts *c, struct iqcar_options *opt, struct loaded_set *se
     if (!apps) return EXIT_INPUT;
     for (size_t i = 0; i < set->n; i++)
         if (set->apps[i].app) apps[napps++] = set->apps[i].app;
+    size_t ex = 0, nun = opt->sidecar ? iqcar_sidecar_unmatched(opt->sidecar, apps, napps, &ex) : 0;
+    if (nun)
+        fprintf(stderr, "clarity contention: %s: %zu value(s) name task attempts the logs do not have (first: task %lld attempt %d)\n",
+                c->metrics_csv, nun, (long long)opt->sidecar->rows[ex].task_id, (int)opt->sidecar->rows[ex].attempt);
     struct iqcar_result r;
     int rc = EXIT_OK;
     long *tg = NULL;

@@ -63,6 +63,8 @@ for l in 10 11 12 13; do
   grep -q "sidecar.csv:$l: " "$T/err" && ok "bad CSV line $l reported with file:line" || bad "bad CSV line $l not reported"
 done
 grep -q 'sidecar.csv: 4 of 9 line(s) rejected' "$T/err" && ok "bad CSV lines counted" || bad "bad CSV lines counted: $(tail -1 "$T/err")"
+grep -q 'sidecar.csv: 1 value(s) name task attempts the logs do not have (first: task 9 attempt 0)' "$T/err" \
+  && ok "CSV rows for absent tasks reported" || bad "CSV rows for absent tasks: $(cat "$T/err")"
 "$C" contention --metrics-csv "$FX/sidecar.csv" "$FX/sidecar.json" >"$T/out" 2>/dev/null
 grep -q 'instrumented 3 task(s) take their values from the sidecar CSV' "$T/out" && ok "sidecar in the text report" || bad "sidecar in the text report"
 "$C" contention --metrics-csv "$T/nosuch.csv" "$FX/sidecar.json" >/dev/null 2>&1; [ $? = 2 ] && ok "missing CSV: exit 2" || bad "missing CSV"
