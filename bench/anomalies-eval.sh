@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # LADRA evaluation on synth runs with known faults (the paper's Tables 4 and 5).
 # wordcount, sort, kmeans, pagerank x {cpu-hog, memory-hog, disk-hog, network} x intensities
-# {0.5, 0.8} x seeds, plus fault-free runs. Training seeds and test seeds are disjoint: the
-# GRNN is trained (clarity anomalies train) on the training runs only and scored on the test
-# runs, in the log-based mode (--executor-logs --gc-logs) and the event-log-only mode.
+# {0.5, 0.8} x seeds, plus fault-free runs. Two protocols:
+#  - seed-disjoint: the GRNN is trained (clarity anomalies train) on the training seeds only and
+#    scored on the test seeds, in the log-based mode (--executor-logs --gc-logs) and the
+#    event-log-only mode; detection, victim host and root cause per run;
+#  - the paper's (spec 5.5): every run's factors, 100 random 2/3 train : 1/3 test splits,
+#    averaged (clarity anomalies cv).
 # Usage: bench/anomalies-eval.sh [WORKDIR]   (prints markdown tables; CLARITY=path to binary)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,6 +17,7 @@ faults=${FAULTS:-"cpu-hog memory-hog disk-hog network"}
 intensities=${INTENSITIES:-"0.5 0.8"}
 train_seeds=${TRAIN_SEEDS:-"1 2 3"}
 test_seeds=${TEST_SEEDS:-"11 12 13"}
+jobs=${JOBS:-2}
 hosts=4
 mkdir -p "$work/runs"
 
@@ -44,60 +48,79 @@ for sc in $scenarios; do
     done
 done
 "$bin" anomalies train -q -o "$work/model" --note "bench/anomalies-eval.sh training seeds $train_seeds" "${train_dirs[@]}"
+"$bin" anomalies train -q -o "$work/model-all" --note "bench/anomalies-eval.sh all seeds (cv)" "${train_dirs[@]}" "${test_dirs[@]}"
 
-# Per test run and mode: truth label, LADRA detected, speculation detected, GRNN class, rules class.
-label_of() {
-    jq -r 'if (.faults|length)>0 and .faults[0].affected_tasks>0 then (.faults[0].kind|sub("-hog";"")) else "normal" end' "$1/truth.json"
-}
-: > "$work/results.tsv"
-for d in "${test_dirs[@]}"; do
+# Per test run and mode, one line: scenario, mode, truth label, injected, LADRA detected,
+# speculation detected, class by GRNN (extended features), GRNN (paper features), rules,
+# victim host picked, faulty host (truth), LADRA detected with --min-period-tasks 2, run. The class is the run's verdict whether or not a
+# period was found: the GRNN has a normal class of its own, as in the paper.
+one() {
+    local d=$1 bin=$2 model=$3 sc lab injected fhost
     sc=$(basename "$d" | cut -d- -f1)
-    lab=$(label_of "$d")
+    lab=$(jq -r 'if (.faults|length)>0 and .faults[0].affected_tasks>0 then (.faults[0].kind|sub("-hog";"")) else "normal" end' "$d/truth.json")
     injected=$(jq '(.faults|length)>0' "$d/truth.json")
+    fhost=$(jq -r '.faults[0].host // "-"' "$d/truth.json")
     for mode in logs eventlog; do
-        extra=()
+        local extra=()
         [ $mode = logs ] && extra=(--executor-logs "$d/executor-logs" --gc-logs "$d/gc")
-        g=$("$bin" anomalies --json --compact -q --model "$work/model" "${extra[@]}" "$d"/eventlogs/*)
+        local g p r
+        g=$("$bin" anomalies --json --compact -q --model "$model" "${extra[@]}" "$d"/eventlogs/*)
+        p=$("$bin" anomalies --json --compact -q --model "$model" --features paper "${extra[@]}" "$d"/eventlogs/*)
         r=$("$bin" anomalies --json --compact -q --rules "${extra[@]}" "$d"/eventlogs/*)
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sc" "$mode" "$lab" "$injected" \
+        m=$("$bin" anomalies --json --compact -q --rules --min-period-tasks 2 "${extra[@]}" "$d"/eventlogs/*)
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sc" "$mode" "$lab" "$injected" \
             "$(jq -r '.applications[0].detected' <<<"$g")" "$(jq -r '.applications[0].speculation.detected' <<<"$g")" \
-            "$(jq -r '.applications[0] | if .detected then .run.class else "normal" end' <<<"$g")" \
-            "$(jq -r '.applications[0] | if .detected then .run.class else "normal" end' <<<"$r")" >> "$work/results.tsv"
+            "$(jq -r '.applications[0].run.class' <<<"$g")" "$(jq -r '.applications[0].run.class' <<<"$p")" \
+            "$(jq -r '.applications[0].run.class' <<<"$r")" "$(jq -r '.applications[0].run.victim_host' <<<"$g")" "$fhost" \
+            "$(jq -r '.applications[0].detected' <<<"$m")" "$(basename "$d")"
     done
-done
+}
+export -f one
+printf '%s\n' "${test_dirs[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} "$bin" "$work/model" | sort > "$work/results.tsv"
 
 echo "setup: scenarios [$scenarios] x faults [$faults] x intensities [$intensities] on $hosts hosts;"
 echo "training seeds [$train_seeds], test seeds [$test_seeds]; fault on host (seed mod $hosts)+1 from 20% to 80% of the fault-free runtime"
 echo "test runs: $(( ${#test_dirs[@]} )); a run with a fault that delayed no task is labelled normal for root cause and left out of detection"
 echo
-echo "### Detection (per run; standard FPR = FP/(FP+TN))"
+echo "### Detection (per run; standard FPR = FP/(FP+TN); the event log alone decides it, so both modes agree)"
 echo
-echo "| benchmark | mode | runs | LADRA TPR | LADRA FPR | speculation TPR | speculation FPR |"
-echo "|---|---|---:|---:|---:|---:|---:|"
-for mode in logs eventlog; do for sc in $scenarios all; do
+echo "| benchmark | runs | LADRA TPR | LADRA FPR | LADRA, min 2 tasks a period: TPR | FPR | speculation TPR | speculation FPR |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for mode in eventlog; do for sc in $scenarios all; do
     awk -F'\t' -v sc=$sc -v mode=$mode '
         ($1==sc || sc=="all") && $2==mode {
             pos = ($3!="normal"); neg = ($4=="false");
             if (!pos && !neg) next;
             n++;
-            if (pos) { P++; if ($5=="true") tp++; if ($6=="true") stp++ }
-            else { N++; if ($5=="true") fp++; if ($6=="true") sfp++ }
+            if (pos) { P++; if ($5=="true") tp++; if ($6=="true") stp++; if ($12=="true") mtp++ }
+            else { N++; if ($5=="true") fp++; if ($6=="true") sfp++; if ($12=="true") mfp++ }
         }
         function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
-        END { printf "| %s | %s | %d | %s | %s | %s | %s |\n", sc, mode, n, r(tp,P), r(fp,N), r(stp,P), r(sfp,N) }' "$work/results.tsv"
+        END { printf "| %s | %d | %s | %s | %s | %s | %s | %s |\n", sc, n, r(tp,P), r(fp,N), r(mtp,P), r(mfp,N), r(stp,P), r(sfp,N) }' "$work/results.tsv"
 done; done
 echo
-for method in grnn rules; do
-    col=7; [ $method = rules ] && col=8
-    echo "### Root cause, $method (precision P = TP/(TP+FP), recall = TPR)"
-    echo
-    echo "| mode | class | runs | P | recall |"
-    echo "|---|---|---:|---:|---:|"
-    for mode in logs eventlog; do for cl in cpu memory network disk normal; do
-        awk -F'\t' -v cl=$cl -v mode=$mode -v c=$col '
-            $2==mode { if ($3==cl) n++; if ($c==cl && $3==cl) tp++; else if ($c==cl) fp++; else if ($3==cl) fn++ }
-            function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
-            END { printf "| %s | %s | %d | %s | %s |\n", mode, cl, n, r(tp,tp+fp), r(tp,tp+fn) }' "$work/results.tsv"
-    done; done
-    echo
+echo "### Victim host (runs whose fault delayed a task; the host the factors are computed against)"
+echo
+echo "| fault | runs | victim = faulty host |"
+echo "|---|---:|---:|"
+for cl in cpu memory network disk all; do
+    awk -F'\t' -v cl=$cl '$2=="logs" && $3!="normal" && ($3==cl || cl=="all") { n++; k += ($10==$11) }
+        END { printf "| %s | %d | %d (%s) |\n", cl, n, k, n ? sprintf("%.2f", k/n) : "-" }' "$work/results.tsv"
 done
+echo
+echo "### Root cause, seed-disjoint split (precision P = TP/(TP+FP), recall = TPR; the run's class)"
+echo
+echo "| mode | class | runs | GRNN extended P | recall | GRNN paper P | recall | rules P | recall |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for mode in logs eventlog; do for cl in cpu memory network disk normal; do
+    awk -F'\t' -v cl=$cl -v mode=$mode '
+        $2==mode { if ($3==cl) n++;
+                   for (c = 7; c <= 9; c++) { if ($c==cl && $3==cl) tp[c]++; else if ($c==cl) fp[c]++; else if ($3==cl) fn[c]++ } }
+        function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
+        END { printf "| %s | %s | %d", mode, cl, n;
+              for (c = 7; c <= 9; c++) printf " | %s | %s", r(tp[c],tp[c]+fp[c]), r(tp[c],tp[c]+fn[c]); print " |" }' "$work/results.tsv"
+done; done
+echo
+echo "### Root cause, the paper's protocol (all $(( ${#train_dirs[@]} + ${#test_dirs[@]} )) runs, 100 random 2/3 train : 1/3 test splits, averaged)"
+echo
+"$bin" anomalies cv --splits 100 --seed 1 "$work/model-all"

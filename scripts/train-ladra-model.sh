@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Rebuilds models/ladra-default.model, the GRNN's training set (spec 004 section 4.4), from
-# synth runs with injected faults. Reproducible: the scenarios, faults, intensities, hosts,
+# synth runs with injected faults. Every sample holds the paper's seven factors and clarity's
+# six event-log features (clarity.ladra-model/2); sigma 0.5 for the paper's raw factors,
+# xsigma for the z-scored extended set (chosen with `clarity anomalies cv` on these runs). Reproducible: the scenarios, faults, intensities, hosts,
 # windows and seeds below are all there is; the same binary gives the same file.
 #   scripts/train-ladra-model.sh [OUT]     (CLARITY=path to the binary)
 set -euo pipefail
@@ -23,6 +25,6 @@ for sc in wordcount sort kmeans pagerank; do
         done; done
     done
 done
-"$bin" anomalies train -o "$out" \
-    --note "scripts/train-ladra-model.sh: synth wordcount sort kmeans pagerank, 4 hosts, seeds $seeds, faults cpu-hog memory-hog disk-hog network at 0.5 and 0.8 on host (seed mod 4)+1 from 20% to 80% of the fault-free runtime, plus fault-free runs" \
+"$bin" anomalies train -o "$out" --sigma 0.5 --xsigma 1 \
+    --note "scripts/train-ladra-model.sh ($(git -C "$here" log -1 --format=%h -- src/synth 2>/dev/null || echo '?') synth): synth wordcount sort kmeans pagerank, 4 hosts, seeds $seeds, faults cpu-hog memory-hog disk-hog network at 0.5 and 0.8 on host (seed mod 4)+1 from 20% to 80% of the fault-free runtime, plus fault-free runs" \
     "${dirs[@]}"

@@ -14,9 +14,25 @@
 /* D15 class order. */
 enum ladra_class { LADRA_NORMAL, LADRA_CPU, LADRA_MEMORY, LADRA_NETWORK, LADRA_DISK, LADRA_NCLASS };
 const char *ladra_class_name(int c);
-/* Factor order of the GRNN input (D13). */
-enum ladra_factor { LADRA_DAR, LADRA_DAD, LADRA_DCO, LADRA_MCS, LADRA_ARS, LADRA_DMC, LADRA_DLD, LADRA_NFACTOR };
+/* Factor order of the GRNN input (D13): the paper's seven, then clarity's event-log features
+ * (beyond the paper, computed the same way in both modes, each victim over the other hosts):
+ *   CPE  others' CPU efficiency (executorCpuTime / executorRunTime) over the victim's: a CPU
+ *        hog steals the task threads' cycles, so the victim's efficiency drops;
+ *   GCS  the victim's JVM GC share of run time over the others' (+0.01 each): memory pressure;
+ *   FWV  the victim's shuffle fetch-wait share over the others' (+0.05 each);
+ *   FWA  the other hosts' fetch-wait share inside the window over outside it (+0.05 each),
+ *        median over hosts: a throttled sender makes every reader wait (network spread);
+ *   SWT  the victim's shuffle write time per byte over the others': a disk hog slows writes;
+ *   SLD  the victim's mean task slowdown (duration / its stage's median) over the others'. */
+enum ladra_factor {
+    LADRA_DAR, LADRA_DAD, LADRA_DCO, LADRA_MCS, LADRA_ARS, LADRA_DMC, LADRA_DLD, LADRA_NFACTOR,
+    LADRA_CPE = LADRA_NFACTOR, LADRA_GCS, LADRA_FWV, LADRA_FWA, LADRA_SWT, LADRA_SLD, LADRA_NFEAT
+};
 const char *ladra_factor_name(int f);
+/* Which inputs the GRNN sees: the paper's seven raw factors (sigma 0.5, D13) or all
+ * LADRA_NFEAT z-scored on the training set (the default). */
+enum ladra_features { LADRA_FEATURES_EXTENDED, LADRA_FEATURES_PAPER };
+#define LADRA_DEFAULT_XSIGMA 1.0   /* z-scored extended inputs; chosen by `clarity anomalies cv` */
 
 /* One successful task attempt, as LADRA sees it. */
 struct ladra_task {
@@ -27,6 +43,7 @@ struct ladra_task {
     int locality;                   /* enum clarity_locality */
     /* task metrics for the event-log-only factors (-1 when not logged) */
     int64_t run_ms, cpu_ms, gc_ms, fetch_wait_ms, bytes;
+    int64_t sw_ns, sw_bytes;        /* shuffle write time and bytes (0 when none) */
     /* set by detection */
     bool initial, raw, smooth, skew_suspect, speculation;
 };
@@ -44,6 +61,7 @@ struct ladra_options {
     int64_t init_tol_ms;            /* D2: 1000 */
     bool strict_edges;              /* D4: zero-padding instead of edge majority */
     bool skew_filter;               /* D3: on */
+    int min_period_tasks;           /* 1 (spec); 2 clears lone smoothed tasks (spikes) */
     double spec_quantile, spec_multiplier;  /* 0.75, 1.5 */
     int64_t spec_min_ms;            /* 100 */
 };
@@ -85,9 +103,24 @@ double ladra_trapezoid(const double *x, const double *y, size_t n);
 double ladra_ars(const double *abn_prob, size_t nhosts);
 double ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 with < 2 points */
 
+/* Victim j' (deviates from D6, measured better on synth runs: the faulty host was picked in
+ * 111 of 134 fault runs against 89 for "most smoothed-abnormal tasks"): the host whose tasks
+ * spent the most time beyond their stage's median, summed over the whole run. Abnormal-task
+ * counts need 3 neighbours in a row (D4) and a cut at mean + 1.5 sd, so a host slowed by
+ * 30-60% for a while often has none or fewer than a host with a few skewed tasks; the excess
+ * time sees every slowed task. Stage i* (D7): the stage with the most abnormal tasks on j',
+ * else the one where j' has the most excess. host_excess (nhosts, may be NULL) gets the
+ * per-host sums in ms; stage_med (nstages, may be NULL) the stage medians. force >= 0 imposes
+ * j' (a host's own factors) and only picks i*. */
+int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
+                 double *stage_med);
+/* Extended features (LADRA_CPE..LADRA_SLD) of victim v over the window [ws, we). */
+void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
+                    double f[LADRA_NFEAT]);
+
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
 struct ladra_factors {
-    double f[LADRA_NFACTOR];
+    double f[LADRA_NFEAT];          /* the paper's seven, then the extended features */
     int32_t victim, stage;          /* j' (D6) and i* (D7) */
     int64_t win_start_ms, win_end_ms;   /* D8 */
     int flags;                      /* LADRA_APPROX_* and clamps */
@@ -101,22 +134,42 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
 /* Eq. 11-12 with D17's clamp; score and prob hold cpu, memory, network, disk. */
 void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4]);
 
-/* A trained GRNN: samples per mode (log-based and event-log-only factors differ). */
+/* A trained GRNN: samples per mode (log-based and event-log-only factors differ). Each sample
+ * holds every feature; the feature set is chosen when predicting. */
 struct ladra_model {
-    struct ladra_sample { double x[LADRA_NFACTOR]; int label; bool eventlog_only; } *s;
+    struct ladra_sample { double x[LADRA_NFEAT]; int label; bool eventlog_only; } *s;
     size_t n, cap;
-    double sigma;                   /* 0.5 */
-    bool zscore;                    /* D13 alternative: inputs scaled by the training set */
-    char note[256];                 /* provenance (seeds, scenarios) */
+    int nfeat;                      /* features in the file: LADRA_NFEAT, or 7 for a /1 file */
+    double sigma;                   /* paper features: 0.5 */
+    bool zscore;                    /* paper features: D13 alternative, scaled by the training set */
+    double xsigma;                  /* extended features (always z-scored) */
+    char note[512];                 /* provenance (seeds, scenarios) */
 };
-int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFACTOR], int label, bool eventlog_only);
+int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool eventlog_only);
 int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err);
 int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err);
 void ladra_model_free(struct ladra_model *m);
 /* y (sums to 1) and class probabilities for one factor vector; false when the model has no
  * sample of that mode. */
-bool ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFACTOR], bool eventlog_only,
-                         double y[LADRA_NCLASS]);
+bool ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
+                         int features, double y[LADRA_NCLASS]);
+/* Same over an explicit training set (row-major, dim = LADRA_NFEAT): for cross-validation. */
+void ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features, double sigma, bool zscore,
+                        const double q[LADRA_NFEAT], double y[LADRA_NCLASS]);
+
+/* The paper's protocol (spec 5.5): `splits` random splits of the samples of one mode, 1/3 to
+ * test and 2/3 to train, seeded (T8.2: same seed, same numbers). Per class (D15 order) the
+ * precision and recall averaged over the splits where they are defined (-1: never), and how
+ * many. */
+enum ladra_cv_method { LADRA_CV_GRNN_EXTENDED, LADRA_CV_GRNN_PAPER, LADRA_CV_RULES, LADRA_CV_NMETHOD };
+struct ladra_cv_result {
+    size_t samples, splits, per_class[LADRA_NCLASS];
+    double precision[LADRA_CV_NMETHOD][LADRA_NCLASS], recall[LADRA_CV_NMETHOD][LADRA_NCLASS];
+    size_t p_defined[LADRA_CV_NMETHOD][LADRA_NCLASS];   /* splits where the class was predicted */
+    size_t r_defined[LADRA_NCLASS];                      /* splits where the class was in the test third */
+};
+int ladra_cv(const struct ladra_model *m, bool eventlog_only, size_t splits, uint64_t seed,
+             struct ladra_cv_result *r);
 
 /* ---- the whole analysis on one application ---- */
 enum ladra_method { LADRA_METHOD_GRNN, LADRA_METHOD_RULES };
@@ -125,11 +178,13 @@ struct clarity_anomalies_options {
     const struct clarity_logs *logs;    /* NULL: event-log-only mode */
     const struct ladra_model *model;    /* NULL or empty: rules */
     int method;
+    int features;                       /* enum ladra_features */
     bool softmax;                       /* D14 */
 };
 struct clarity_anomalies_host {
     uint32_t host;                      /* string id */
     size_t tasks, raw, smooth, skew, speculation;
+    double excess_ms;                   /* time beyond the stage medians (victim choice) */
     struct ladra_factors factors;
     double y[LADRA_NCLASS], p[LADRA_NCLASS];
     double rule_score[4], rule_prob[4];
@@ -145,7 +200,7 @@ struct clarity_anomalies_result {
     struct clarity_anomalies_host *hosts;               /* in.nhosts */
     struct ladra_factors run;                           /* the run's factors (D6 victim) */
     double run_y[LADRA_NCLASS], run_p[LADRA_NCLASS];
-    int run_class, method;
+    int run_class, method, features;
     bool eventlog_only, softmax, detected, speculation_detected;
     size_t tasks_skipped;                               /* failed/killed/no end (D19) */
     uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */

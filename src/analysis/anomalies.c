@@ -27,7 +27,7 @@ static void classify(const struct clarity_anomalies_options *o, const struct lad
                      double *p, double *rs, double *rp, int *method)
 {
     ladra_rules(f->f, rs, rp);
-    bool grnn = o->method == LADRA_METHOD_GRNN && o->model && ladra_model_predict(o->model, f->f, elo, y);
+    bool grnn = o->method == LADRA_METHOD_GRNN && o->model && ladra_model_predict(o->model, f->f, elo, o->features, y);
     if (!grnn) {
         /* Rules: the four Eq. 12 probabilities and normal = 1 - the largest, normalised to
          * shares that sum to 1 (D17's display). */
@@ -60,6 +60,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
 {
     memset(r, 0, sizeof *r);
     r->softmax = o->softmax;
+    r->features = o->features;
     const struct clarity_tasks *T = &a->tasks;
     struct ladra_input *in = &r->in;
     in->tasks = calloc(T->n ? T->n : 1, sizeof *in->tasks);
@@ -93,6 +94,8 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         t->cpu_ms = m ? clarity_task_metric(a, i, CLARITY_TM_CPU_NS) / 1000000 : -1;
         t->gc_ms = m ? clarity_task_metric(a, i, CLARITY_TM_GC_MS) : -1;
         t->fetch_wait_ms = m ? clarity_task_metric(a, i, CLARITY_TM_SR_FETCH_WAIT_MS) : -1;
+        t->sw_ns = m ? clarity_task_metric(a, i, CLARITY_TM_SW_TIME_NS) : 0;
+        t->sw_bytes = m ? clarity_task_metric(a, i, CLARITY_TM_SW_BYTES) : 0;
         t->bytes = m ? clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) +
                            clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) +
                            clarity_task_metric(a, i, CLARITY_TM_SR_LOCAL_BYTES)
@@ -161,6 +164,13 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         h->skew += in->tasks[i].skew_suspect, h->speculation += in->tasks[i].speculation;
     }
     for (size_t p = 0; p < r->nperiods; p++) r->hosts[r->periods[p].host].has_periods = true;
+    {
+        double *ex = calloc(in->nhosts ? in->nhosts : 1, sizeof *ex);
+        int32_t v, st;
+        if (!ex || ladra_victim(in, -1, &v, &st, ex, NULL)) { free(ex); goto oom; }
+        for (size_t j = 0; j < in->nhosts; j++) r->hosts[j].excess_ms = ex[j];
+        free(ex);
+    }
 
     if (ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run)) goto oom;
     double rs[4], rp[4];

@@ -87,72 +87,23 @@ static double curve_area(const double *x, const double *y, size_t n, double a, d
 
 struct hostgc { double *x, *y, *frac, *real, *user, *sys; size_t n; };
 
-static int32_t pick_victim(const struct ladra_input *in, int32_t *stage_out)
-{
-    size_t nh = in->nhosts, ns = in->nstages;
-    double *abn = calloc(nh ? nh : 1, sizeof *abn), *sum = calloc(nh ? nh : 1, sizeof *sum),
-           *cnt = calloc(nh ? nh : 1, sizeof *cnt);
-    int64_t *s0 = malloc((ns ? ns : 1) * sizeof *s0), *s1 = malloc((ns ? ns : 1) * sizeof *s1);
-    int32_t v = 0;
-    if (!abn || !sum || !cnt || !s0 || !s1) goto out;
-    for (size_t s = 0; s < ns; s++) s0[s] = INT64_MAX, s1[s] = INT64_MIN;
-    for (size_t i = 0; i < in->ntasks; i++) {
-        const struct ladra_task *t = &in->tasks[i];
-        abn[t->host] += t->smooth && !t->skew_suspect;
-        sum[t->host] += dur(t), cnt[t->host]++;
-        s0[t->stage] = t->start_ms < s0[t->stage] ? t->start_ms : s0[t->stage];
-        s1[t->stage] = t->end_ms > s1[t->stage] ? t->end_ms : s1[t->stage];
-    }
-    double best = 0;
-    for (size_t j = 0; j < nh; j++) best = abn[j] > best ? abn[j] : best;
-    int32_t longest = 0;
-    for (size_t s = 1; s < ns; s++)
-        if (s1[s] - s0[s] > s1[longest] - s0[longest]) longest = (int32_t)s;
-    if (best > 0) {
-        /* D6: most smoothed-abnormal tasks; ties to the slower host. */
-        double bavg = -1;
-        for (size_t j = 0; j < nh; j++) {
-            double avg = cnt[j] ? sum[j] / cnt[j] : 0;
-            if (abn[j] == best && avg > bavg) v = (int32_t)j, bavg = avg;
-        }
-        *stage_out = -1;
-    } else {
-        /* D6 for a healthy run: the slowest host of the longest stage. */
-        memset(sum, 0, nh * sizeof *sum), memset(cnt, 0, nh * sizeof *cnt);
-        for (size_t i = 0; i < in->ntasks; i++)
-            if (in->tasks[i].stage == longest) sum[in->tasks[i].host] += dur(&in->tasks[i]), cnt[in->tasks[i].host]++;
-        double bavg = -1;
-        for (size_t j = 0; j < nh; j++) {
-            double avg = cnt[j] ? sum[j] / cnt[j] : -1;
-            if (avg > bavg) v = (int32_t)j, bavg = avg;
-        }
-        *stage_out = longest;
-    }
-out:
-    free(abn), free(sum), free(cnt), free(s0), free(s1);
-    return v;
-}
-
 int ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
                           struct ladra_factors *out)
 {
     memset(out, 0, sizeof *out);
     size_t nh = in->nhosts, ns = in->nstages, n = in->ntasks;
-    for (int f = 0; f < LADRA_NFACTOR; f++) out->f[f] = 1;
+    for (int f = 0; f < LADRA_NFEAT; f++) out->f[f] = 1;
     if (!n || !nh) return 0;
-    int32_t longest = -1;
-    int32_t v = pick_victim(in, &longest);
-    if (victim >= 0) v = victim;
-    out->victim = v;
     if (nh < 2) out->flags |= LADRA_SINGLE_HOST;
-
     int rc = -1;
     double *a = calloc(nh * 8, sizeof *a);
-    double *stage_abn = calloc(ns ? ns : 1, sizeof *stage_abn);
+    double *med = calloc(ns ? ns : 1, sizeof *med);
     int64_t *first = malloc(ns * nh * sizeof *first + 1);
     double *firstd = malloc(ns * nh * sizeof *firstd + 1);
     struct hostgc *hg = calloc(nh, sizeof *hg);
-    if (!a || !stage_abn || !first || !firstd || !hg) goto out;
+    int32_t v, st;
+    if (!a || !med || !first || !firstd || !hg || ladra_victim(in, victim, &v, &st, NULL, med)) goto out;
+    out->victim = v, out->stage = st;
     double *cnt = a, *sum = a + nh, *prob_n = a + 2 * nh, *prob_d = a + 3 * nh, *run = a + 4 * nh, *cpu = a + 5 * nh,
            *gc = a + 6 * nh, *fw = a + 7 * nh;
 
@@ -163,25 +114,6 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
     if (ws == INT64_MAX) ws = in->app_start_ms, we = in->app_end_ms;
     if (we <= ws) we = ws + 1;
     out->win_start_ms = ws, out->win_end_ms = we;
-
-    /* D7 stage: most abnormal tasks on the victim, else the longest stage. */
-    for (size_t i = 0; i < n; i++)
-        if (in->tasks[i].host == v && in->tasks[i].smooth && !in->tasks[i].skew_suspect) stage_abn[in->tasks[i].stage]++;
-    int32_t st = longest >= 0 ? longest : 0;
-    for (size_t s = 0; s < ns; s++)
-        if (stage_abn[s] > stage_abn[st]) st = (int32_t)s;
-    if (longest < 0 && stage_abn[st] == 0) {
-        /* periods came from a host other than this victim: fall back to its longest stage */
-        int64_t best = -1;
-        for (size_t s = 0; s < ns; s++) {
-            int64_t lo = INT64_MAX, hi = INT64_MIN;
-            for (size_t i = 0; i < n; i++)
-                if (in->tasks[i].stage == (int32_t)s) lo = in->tasks[i].start_ms < lo ? in->tasks[i].start_ms : lo,
-                                                      hi = in->tasks[i].end_ms > hi ? in->tasks[i].end_ms : hi;
-            if (hi > lo && hi - lo > best) best = hi - lo, st = (int32_t)s;
-        }
-    }
-    out->stage = st;
 
     for (size_t i = 0; i < ns * nh; i++) first[i] = INT64_MAX, firstd[i] = 0;
     for (size_t i = 0; i < n; i++) {
@@ -296,11 +228,12 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
         }
     }
     if (cl) out->flags |= LADRA_CLAMPED;
+    ladra_extended(in, v, ws, we, med, out->f);
     rc = 0;
 out:
     if (hg)
         for (size_t j = 0; j < nh; j++)
             free(hg[j].x), free(hg[j].y), free(hg[j].frac), free(hg[j].real), free(hg[j].user), free(hg[j].sys);
-    free(hg), free(a), free(stage_abn), free(first), free(firstd);
+    free(hg), free(a), free(med), free(first), free(firstd);
     return rc;
 }

@@ -9,9 +9,10 @@
 #include "clarity/grnn.h"
 
 static const char *const class_names[LADRA_NCLASS] = {"normal", "cpu", "memory", "network", "disk"};
-static const char *const factor_names[LADRA_NFACTOR] = {"DAR", "DAD", "DCO", "MCS", "ARS", "DMC", "DLD"};
+static const char *const factor_names[LADRA_NFEAT] = {"DAR", "DAD", "DCO", "MCS", "ARS", "DMC", "DLD",
+                                                      "CPE", "GCS", "FWV", "FWA", "SWT", "SLD"};
 const char *ladra_class_name(int c) { return c >= 0 && c < LADRA_NCLASS ? class_names[c] : "?"; }
-const char *ladra_factor_name(int f) { return f >= 0 && f < LADRA_NFACTOR ? factor_names[f] : "?"; }
+const char *ladra_factor_name(int f) { return f >= 0 && f < LADRA_NFEAT ? factor_names[f] : "?"; }
 
 void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4])
 {
@@ -27,7 +28,7 @@ double ladra_fpr(double fp, double tn) { return fp + tn > 0 ? fp / (fp + tn) : N
 double ladra_fpr_paper(double fp, double tp, double tn) { return tp + tn > 0 ? fp / (tp + tn) : NAN; }
 double ladra_precision(double tp, double fp) { return tp + fp > 0 ? tp / (tp + fp) : NAN; }
 
-int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFACTOR], int label, bool elo)
+int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool elo)
 {
     if (m->n == m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 64;
@@ -49,49 +50,83 @@ void ladra_model_free(struct ladra_model *m)
 
 /* Text format, one sample a line, so a model can be diffed, reviewed and rebuilt:
  *   # comments (provenance)
- *   clarity.ladra-model/1 sigma 0.5 zscore 0
- *   log|eventlog <class> DAR DAD DCO MCS ARS DMC DLD */
+ *   clarity.ladra-model/2 sigma 0.5 zscore 0 xsigma 1 features DAR DAD ... SLD
+ *   log|eventlog <class> <one value per feature, in the header's order>
+ * sigma and zscore apply to the paper's seven factors, xsigma to the extended set (always
+ * z-scored). A /1 file (seven factors, no extended features) still loads: it can only be
+ * used with --features paper. */
 int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
     if (m->note[0]) fprintf(f, "# %s\n", m->note);
-    fprintf(f, "clarity.ladra-model/1 sigma %g zscore %d\n", m->sigma, m->zscore ? 1 : 0);
+    fprintf(f, "clarity.ladra-model/2 sigma %g zscore %d xsigma %g features", m->sigma, m->zscore ? 1 : 0, m->xsigma);
+    for (int k = 0; k < LADRA_NFEAT; k++) fprintf(f, " %s", factor_names[k]);
+    fputc('\n', f);
     for (size_t i = 0; i < m->n; i++) {
         fprintf(f, "%s %s", m->s[i].eventlog_only ? "eventlog" : "log", ladra_class_name(m->s[i].label));
-        for (int k = 0; k < LADRA_NFACTOR; k++) fprintf(f, " %.9g", m->s[i].x[k]);
+        for (int k = 0; k < LADRA_NFEAT; k++) fprintf(f, " %.9g", m->s[i].x[k]);
         fputc('\n', f);
     }
     if (fclose(f)) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
     return 0;
 }
 
+/* Header of either version; sets nfeat. The feature names of a /2 file must be ours, in our
+ * order: a model built with other features would be silently wrong. */
+static bool read_header(struct ladra_model *m, char *line)
+{
+    int z = 0, used = 0;
+    if (sscanf(line, "clarity.ladra-model/1 sigma %lf zscore %d", &m->sigma, &z) == 2) {
+        m->zscore = z, m->nfeat = LADRA_NFACTOR;
+        return m->sigma > 0;
+    }
+    if (sscanf(line, "clarity.ladra-model/2 sigma %lf zscore %d xsigma %lf features%n", &m->sigma, &z, &m->xsigma,
+               &used) != 3 || !used || m->sigma <= 0 || m->xsigma <= 0)
+        return false;
+    m->zscore = z;
+    char *p = line + used, *save = NULL;
+    int k = 0;
+    for (char *tok = strtok_r(p, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save), k++)
+        if (k >= LADRA_NFEAT || strcmp(tok, factor_names[k])) return false;
+    m->nfeat = k;
+    return k == LADRA_NFEAT;
+}
+
 int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err)
 {
     memset(m, 0, sizeof *m);
-    m->sigma = 0.5;
+    m->sigma = 0.5, m->xsigma = 1;
     FILE *f = fopen(path, "r");
     if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
-    char line[1024], mode[16], cls[16];
+    char line[2048], mode[16], cls[16];
     unsigned long ln = 0;
     bool header = false;
     int rc = 0;
     while (fgets(line, sizeof line, f)) {
         ln++;
         if (line[0] == '#' || line[0] == '\n') continue;
-        int z = 0;
         if (!header) {
-            if (sscanf(line, "clarity.ladra-model/1 sigma %lf zscore %d", &m->sigma, &z) != 2 || m->sigma <= 0) {
-                rc = clarity_error_set(err, CLARITY_EFORMAT, path, ln, 0, "not a clarity.ladra-model/1 file");
+            if (!read_header(m, line)) {
+                rc = clarity_error_set(err, CLARITY_EFORMAT, path, ln, 0,
+                                       "not a clarity.ladra-model/1 or /2 file with this build's features "
+                                       "(rebuild it: scripts/train-ladra-model.sh)");
                 break;
             }
-            m->zscore = z, header = true;
+            header = true;
             continue;
         }
-        double x[LADRA_NFACTOR];
-        if (sscanf(line, "%15s %15s %lf %lf %lf %lf %lf %lf %lf", mode, cls, &x[0], &x[1], &x[2], &x[3], &x[4], &x[5],
-                   &x[6]) != 9) {
-            rc = clarity_error_set(err, CLARITY_EFORMAT, path, ln, 0, "expected: log|eventlog CLASS and 7 factors");
+        double x[LADRA_NFEAT];
+        for (int k = 0; k < LADRA_NFEAT; k++) x[k] = 1;
+        int used = 0, got = 0;
+        char *p = line;
+        if (sscanf(p, "%15s %15s%n", mode, cls, &used) == 2) {
+            p += used;
+            while (got < m->nfeat && sscanf(p, "%lf%n", &x[got], &used) == 1) p += used, got++;
+        }
+        if (got != m->nfeat) {
+            rc = clarity_error_set(err, CLARITY_EFORMAT, path, ln, 0, "expected: log|eventlog CLASS and %d values",
+                                   m->nfeat);
             break;
         }
         int label = -1;
@@ -112,32 +147,51 @@ int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_err
     return rc;
 }
 
-bool ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFACTOR], bool elo, double y[LADRA_NCLASS])
+void ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features, double sigma, bool zscore,
+                        const double q[LADRA_NFEAT], double y[LADRA_NCLASS])
 {
+    size_t dim = features == LADRA_FEATURES_PAPER ? LADRA_NFACTOR : LADRA_NFEAT;
+    double *x = malloc((k ? k : 1) * dim * sizeof *x), qq[LADRA_NFEAT];
+    int *lab = malloc((k ? k : 1) * sizeof *lab);
+    if (!x || !lab) {
+        for (int c = 0; c < LADRA_NCLASS; c++) y[c] = 1.0 / LADRA_NCLASS;
+        free(x), free(lab);
+        return;
+    }
+    for (size_t i = 0; i < k; i++) memcpy(x + i * dim, train[i].x, dim * sizeof *x), lab[i] = train[i].label;
+    memcpy(qq, q, dim * sizeof *qq);
+    if (zscore && k) {
+        /* D13 alternative: ARS and DMC can reach the hundreds and would drown the others;
+         * the extended ratios have very different spreads too. */
+        for (size_t d = 0; d < dim; d++) {
+            double s = 0, v = 0, mu, sd;
+            for (size_t i = 0; i < k; i++) s += x[i * dim + d];
+            mu = s / (double)k;
+            for (size_t i = 0; i < k; i++) v += (x[i * dim + d] - mu) * (x[i * dim + d] - mu);
+            sd = sqrt(v / (double)k);
+            if (sd <= 0) sd = 1;
+            for (size_t i = 0; i < k; i++) x[i * dim + d] = (x[i * dim + d] - mu) / sd;
+            qq[d] = (qq[d] - mu) / sd;
+        }
+    }
+    grnn_predict(x, lab, k, dim, LADRA_NCLASS, sigma, qq, y);
+    free(x), free(lab);
+}
+
+bool ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFEAT], bool elo, int features,
+                         double y[LADRA_NCLASS])
+{
+    if (features == LADRA_FEATURES_EXTENDED && m->nfeat < LADRA_NFEAT) return false;
     size_t k = 0;
     for (size_t i = 0; i < m->n; i++) k += m->s[i].eventlog_only == elo;
     if (!k) return false;
-    double *x = malloc(k * LADRA_NFACTOR * sizeof *x), mu[LADRA_NFACTOR] = {0}, sd[LADRA_NFACTOR], qq[LADRA_NFACTOR];
-    int *lab = malloc(k * sizeof *lab);
-    if (!x || !lab) return free(x), free(lab), false;
+    struct ladra_sample *t = malloc(k * sizeof *t);
+    if (!t) return false;
     size_t r = 0;
     for (size_t i = 0; i < m->n; i++)
-        if (m->s[i].eventlog_only == elo) memcpy(x + r * LADRA_NFACTOR, m->s[i].x, sizeof m->s[i].x), lab[r++] = m->s[i].label;
-    memcpy(qq, q, sizeof qq);
-    if (m->zscore) {
-        /* D13 alternative: ARS and DMC can reach the hundreds and would drown the others. */
-        for (int d = 0; d < LADRA_NFACTOR; d++) {
-            double s = 0, v = 0;
-            for (size_t i = 0; i < k; i++) s += x[i * LADRA_NFACTOR + d];
-            mu[d] = s / (double)k;
-            for (size_t i = 0; i < k; i++) v += (x[i * LADRA_NFACTOR + d] - mu[d]) * (x[i * LADRA_NFACTOR + d] - mu[d]);
-            sd[d] = sqrt(v / (double)k);
-            if (sd[d] <= 0) sd[d] = 1;
-            for (size_t i = 0; i < k; i++) x[i * LADRA_NFACTOR + d] = (x[i * LADRA_NFACTOR + d] - mu[d]) / sd[d];
-            qq[d] = (qq[d] - mu[d]) / sd[d];
-        }
-    }
-    grnn_predict(x, lab, k, LADRA_NFACTOR, LADRA_NCLASS, m->sigma, qq, y);
-    free(x), free(lab);
+        if (m->s[i].eventlog_only == elo) t[r++] = m->s[i];
+    bool paper = features == LADRA_FEATURES_PAPER;
+    ladra_grnn_predict(t, k, features, paper ? m->sigma : m->xsigma, paper ? m->zscore : true, q, y);
+    free(t);
     return true;
 }

@@ -12,7 +12,8 @@ static void help(FILE *o)
 {
     fprintf(o,
             "usage: clarity anomalies [options] <log|dir>...\n"
-            "       clarity anomalies train -o MODEL [--note TEXT] SYNTH_DIR...\n\n"
+            "       clarity anomalies train -o MODEL [--note TEXT] [--sigma S] [--xsigma S] SYNTH_DIR...\n"
+            "       clarity anomalies cv MODEL [--splits N] [--seed N]\n\n"
             "Abnormal tasks and their root cause (LADRA, Lu et al. FGCS 2019; spec 004): per stage, tasks\n"
             "slower than mean + 1.5 sd of their stage (first wave apart), smoothed over a width-5 window\n"
             "per host, grouped into periods (where: host, executor, stage; when: start, end), then the\n"
@@ -25,10 +26,14 @@ static void help(FILE *o)
             "  --model FILE          GRNN model (default: models/ladra-default.model next to the binary,\n"
             "                        or $CLARITY_LADRA_MODEL)\n"
             "  --rules               the weighted-rule method (Eq. 11-12) instead of the GRNN\n"
+            "  --features SET        GRNN inputs: extended (default: the seven factors and six event-log\n"
+            "                        features, z-scored) or paper (the seven factors, raw, as the paper)\n"
             "  --no-softmax          print the GRNN's raw outputs y (they already sum to 1)\n"
             "  --sample-std          sample instead of population standard deviation (D1)\n"
             "  --strict-edges        zero-padded smoothing at the edges instead of edge majority (D4)\n"
             "  --no-skew-filter      keep non-local abnormal tasks (D3)\n"
+            "  --min-period-tasks N  a period needs N smoothed-abnormal tasks in a row (default 1, the spec;\n"
+            "                        2 drops lone spikes: fewer false alarms, fewer mild faults found)\n"
             "  --clock-offset MS     add MS to every executor/GC log time (node clock skew)\n"
             "  --limit N             periods in text output (default 30, 0 = all)\n"
             "  --json                machine-readable output (schema clarity.anomalies/1, docs/anomalies.md)\n"
@@ -38,7 +43,10 @@ static void help(FILE *o)
             "  -h, --help            this help\n\n"
             "train: reads `clarity synth` output directories (event log, executor and GC logs, truth.json),\n"
             "labels each run by its injected fault (normal when none delayed a task), computes the factors\n"
-            "in both modes and writes them as a model file.\n\n"
+            "in both modes and writes them as a model file.\n"
+            "cv: the paper's protocol (spec 5.5) on a model file's samples: N (100) random splits, 1/3 test\n"
+            "and 2/3 train, per mode; precision and recall per class averaged, for the GRNN on the\n"
+            "extended and the paper features and for the rules. Same seed, same numbers.\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
 }
 
@@ -125,9 +133,12 @@ static int truth_label(const char *dir)
 static int train(int argc, char **argv)
 {
     static const struct option opts[] = {{"note", required_argument, 0, 'n'}, {"zscore", no_argument, 0, 'z'},
+                                         {"sigma", required_argument, 0, 's'}, {"xsigma", required_argument, 0, 'x'},
                                          {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *out = NULL, *note = "";
     bool quiet = false, zscore = false;
+    double sigma = 0.5, xsigma = LADRA_DEFAULT_XSIGMA;
+    char *end;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -135,6 +146,17 @@ static int train(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'n': note = optarg; break;
         case 'z': zscore = true; break;
+        case 's':
+        case 'x': {
+            double v = strtod(optarg, &end);
+            if (!*optarg || *end || !(v > 0)) {
+                fprintf(stderr, "clarity anomalies train: --%s needs a number > 0, not '%s'\n", c == 's' ? "sigma" : "xsigma",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            *(c == 's' ? &sigma : &xsigma) = v;
+            break;
+        }
         case 'q': quiet = true; break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
@@ -144,7 +166,7 @@ static int train(int argc, char **argv)
         fprintf(stderr, "clarity anomalies train: needs -o MODEL and at least one synth output directory\n");
         return EXIT_USAGE;
     }
-    struct ladra_model m = {.sigma = 0.5, .zscore = zscore};
+    struct ladra_model m = {.sigma = sigma, .zscore = zscore, .xsigma = xsigma, .nfeat = LADRA_NFEAT};
     snprintf(m.note, sizeof m.note, "%s", note);
     int rc = EXIT_OK;
     size_t count[LADRA_NCLASS] = {0};
@@ -197,6 +219,78 @@ static int train(int argc, char **argv)
     return rc;
 }
 
+/* ---- cv ---- */
+static void cv_value(double v)
+{
+    if (v < 0) printf(" | -");
+    else printf(" | %.2f", v);
+}
+
+static int cv(int argc, char **argv)
+{
+    static const struct option opts[] = {{"splits", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    long long splits = 100, seed = 1;
+    char *end;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+        case 's': {
+            long long v = strtoll(optarg, &end, 10);
+            if (!*optarg || *end || v < (c == 'n')) {
+                fprintf(stderr, "clarity anomalies cv: --%s needs a whole number, not '%s'\n", c == 'n' ? "splits" : "seed",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            *(c == 'n' ? &splits : &seed) = v;
+            break;
+        }
+        case 'h': help(stdout); return EXIT_OK;
+        default: help(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind + 1 != argc) {
+        fprintf(stderr, "clarity anomalies cv: needs one model file (clarity anomalies train -o MODEL ...)\n");
+        return EXIT_USAGE;
+    }
+    struct ladra_model m;
+    struct clarity_error err = {0};
+    char eb[1200];
+    if (ladra_model_load(&m, argv[optind], &err)) {
+        fprintf(stderr, "clarity anomalies cv: %s\n", clarity_error_format(&err, eb, sizeof eb));
+        return EXIT_USAGE;
+    }
+    if (m.nfeat < LADRA_NFEAT) {
+        fprintf(stderr, "clarity anomalies cv: %s has no extended features (a /1 file); retrain it\n", argv[optind]);
+        ladra_model_free(&m);
+        return EXIT_USAGE;
+    }
+    static const char *const method[LADRA_CV_NMETHOD] = {"GRNN extended", "GRNN paper", "rules"};
+    printf("| mode | method | class | runs | P | recall |\n|---|---|---|---:|---:|---:|\n");
+    int rc = EXIT_OK;
+    for (int mode = 0; mode < 2 && !rc; mode++) {
+        struct ladra_cv_result r;
+        if (ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, &r)) {
+            rc = EXIT_INPUT;
+            break;
+        }
+        if (!r.samples) continue;
+        for (int me = 0; me < LADRA_CV_NMETHOD; me++)
+            for (int k = 0; k < LADRA_NCLASS; k++) {
+                int cl = (k + 1) % LADRA_NCLASS;   /* the four causes first, normal last */
+                printf("| %s | %s | %s | %zu", mode ? "eventlog" : "logs", method[me], ladra_class_name(cl),
+                       r.per_class[cl]);
+                cv_value(r.precision[me][cl]);
+                cv_value(r.recall[me][cl]);
+                printf(" |\n");
+            }
+    }
+    ladra_model_free(&m);
+    return rc;
+}
+
 struct anomalies_ctx {
     const struct clarity_anomalies_options *o;
     size_t limit;
@@ -216,11 +310,13 @@ static int anomalies_one(void *ctx, const struct clarity_app *a, FILE *text, str
 int cmd_anomalies(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "train")) return train(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "cv")) return cv(argc - 1, argv + 1);
     static const struct option opts[] = {
         {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"executor-logs", required_argument, 0, 'E'},
         {"gc-logs", required_argument, 0, 'G'}, {"model", required_argument, 0, 'M'}, {"rules", no_argument, 0, 'R'},
+        {"features", required_argument, 0, 'F'},
         {"no-softmax", no_argument, 0, 'S'}, {"sample-std", no_argument, 0, 's'}, {"strict-edges", no_argument, 0, 'e'},
-        {"no-skew-filter", no_argument, 0, 'k'}, {"clock-offset", required_argument, 0, 'C'},
+        {"no-skew-filter", no_argument, 0, 'k'}, {"min-period-tasks", required_argument, 0, 'P'}, {"clock-offset", required_argument, 0, 'C'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     bool json = false, compact = false, quiet = false;
@@ -241,10 +337,28 @@ int cmd_anomalies(int argc, char **argv)
         case 'G': gcdir = optarg; break;
         case 'M': model_path = optarg; break;
         case 'R': o.method = LADRA_METHOD_RULES; break;
+        case 'F':
+            if (!strcmp(optarg, "paper")) o.features = LADRA_FEATURES_PAPER;
+            else if (!strcmp(optarg, "extended")) o.features = LADRA_FEATURES_EXTENDED;
+            else {
+                fprintf(stderr, "clarity anomalies: --features is extended or paper, not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'S': o.softmax = false; break;
         case 's': o.det.sample_std = true; break;
         case 'e': o.det.strict_edges = true; break;
         case 'k': o.det.skew_filter = false; break;
+        case 'P': {
+            long long v = strtoll(optarg, &end, 10);
+            if (!*optarg || *end || v < 1 || v > 1000) {
+                fprintf(stderr, "clarity anomalies: --min-period-tasks needs a whole number from 1 to 1000, not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            o.det.min_period_tasks = (int)v;
+            break;
+        }
         case 'C':
             clock = strtoll(optarg, &end, 10);
             if (!*optarg || *end) {
@@ -280,6 +394,12 @@ int cmd_anomalies(int argc, char **argv)
                 return EXIT_USAGE;
             }
             o.model = &model;
+            if (o.features == LADRA_FEATURES_EXTENDED && model.nfeat < LADRA_NFEAT) {
+                fprintf(stderr, "clarity anomalies: %s has only the paper's seven factors (a /1 file): use --features "
+                                "paper or retrain it\n", path);
+                ladra_model_free(&model);
+                return EXIT_USAGE;
+            }
         } else if (!quiet)
             fprintf(stderr, "clarity anomalies: no GRNN model found (--model FILE); using the weighted rules\n");
     }

@@ -14,7 +14,7 @@ static void factors(struct jsonw *w, const struct clarity_app *a, const struct c
 {
     jsonw_key(w, "factors");
     jsonw_obj_begin(w);
-    for (int k = 0; k < LADRA_NFACTOR; k++) jsonw_kdouble(w, ladra_factor_name(k), f->f[k]);
+    for (int k = 0; k < LADRA_NFEAT; k++) jsonw_kdouble(w, ladra_factor_name(k), f->f[k]);
     jsonw_obj_end(w);
     jsonw_kstr(w, "victim_host", clarity_app_str(a, r->host_ids[f->victim]));
     jsonw_kint(w, "victim_stage", r->stages[f->stage].stage_id);
@@ -39,6 +39,13 @@ void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const s
     jsonw_kstr(w, "mode", r->eventlog_only ? "eventlog" : "logs");
     jsonw_kstr(w, "method", r->method == LADRA_METHOD_GRNN ? "grnn" : "rules");
     jsonw_kbool(w, "softmax", r->softmax && r->method == LADRA_METHOD_GRNN);
+    /* The model's inputs: the rules always read the paper's seven factors. */
+    bool ext = r->method == LADRA_METHOD_GRNN && r->features == LADRA_FEATURES_EXTENDED;
+    jsonw_kstr(w, "features", ext ? "extended" : "paper");
+    jsonw_key(w, "features_used");
+    jsonw_arr_begin(w);
+    for (int k = 0; k < (ext ? LADRA_NFEAT : LADRA_NFACTOR); k++) jsonw_str(w, ladra_factor_name(k));
+    jsonw_arr_end(w);
     jsonw_kint(w, "tasks", (int64_t)in->ntasks);
     jsonw_kint(w, "tasks_left_out", (int64_t)r->tasks_skipped);
     size_t raw = 0, sm = 0, skew = 0, spec = 0;
@@ -91,6 +98,7 @@ void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const s
         jsonw_kint(w, "abnormal_raw", (int64_t)h->raw);
         jsonw_kint(w, "abnormal_smoothed", (int64_t)h->smooth);
         jsonw_kint(w, "speculation", (int64_t)h->speculation);
+        jsonw_kdouble(w, "excess_ms", h->excess_ms);
         if (h->has_periods) {
             causes(w, "causes", h->p);
             factors(w, a, r, &h->factors);

@@ -13,7 +13,8 @@ static void causes_line(FILE *o, const double *p)
 
 static void factors_line(FILE *o, const struct ladra_factors *f)
 {
-    for (int k = 0; k < LADRA_NFACTOR; k++) fprintf(o, "  %s %.3g", ladra_factor_name(k), f->f[k]);
+    for (int k = 0; k < LADRA_NFEAT; k++)
+        fprintf(o, "%s  %s %.3g", k == LADRA_NFACTOR ? "  |" : "", ladra_factor_name(k), f->f[k]);
 }
 
 void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
@@ -23,10 +24,13 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
     const struct ladra_input *in = &r->in;
     fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     fprintf(o, "source       %s\n", a->source_path);
+    bool ext = r->method == LADRA_METHOD_GRNN && r->features == LADRA_FEATURES_EXTENDED;
     fprintf(o, "mode         %s; root cause by %s%s\n",
             r->eventlog_only ? "event log only (DCO, MCS, DMC approximated from task metrics)"
                              : "event log + GC logs",
-            r->method == LADRA_METHOD_GRNN ? "GRNN (sigma 0.5)" : "weighted rules (paper Eq. 11-12)",
+            r->method != LADRA_METHOD_GRNN ? "weighted rules (paper Eq. 11-12)"
+            : ext ? "GRNN on the paper's 7 factors + 6 event-log features (z-scored)"
+                  : "GRNN on the paper's 7 factors (raw)",
             r->method == LADRA_METHOD_GRNN && r->softmax ? ", softmax" : "");
     fprintf(o, "tasks        %zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)\n",
             in->ntasks, in->nstages, in->nhosts, r->tasks_skipped);
@@ -78,7 +82,7 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
         if (shown < r->nperiods) fprintf(o, "(%zu more; --limit 0 shows all)\n", r->nperiods - shown);
     }
 
-    fprintf(o, "\nfactors (about 1 when healthy)\n");
+    fprintf(o, "\nfactors (about 1 when healthy; after | clarity's event-log features, not in the paper)\n");
     fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
             (long long)r->stages[r->run.stage].stage_id, fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
     factors_line(o, &r->run);
@@ -95,6 +99,10 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
         fprintf(o, "  approximated (no GC logs): DCO = max over hosts of wall/CPU time of tasks in the window over all hosts'; "
                    "MCS = victim's GC time per run ms over the others'; DMC = max/min of hosts' shuffle fetch-wait share "
                    "(+0.05)\n");
+    fprintf(o, "  victim = most time beyond the stage medians:");
+    for (size_t j = 0; j < in->nhosts; j++)
+        fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
+    fputc('\n', o);
     if (r->run.flags & LADRA_CLAMPED) fprintf(o, "  a zero denominator was clamped (D10/D16)\n");
     if (r->run.flags & LADRA_SINGLE_HOST) fprintf(o, "  one host only: inter-node factors are 1 (D16)\n");
 

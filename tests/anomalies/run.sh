@@ -60,6 +60,31 @@ expect_rc "train" 0 "$CLARITY_ASAN" anomalies train -q -o "$T/model" "$T/cpu" "$
 [ "$(grep -c '^log ' "$T/model")" = 3 ] && [ "$(grep -c '^eventlog ' "$T/model")" = 3 ] && ok "model has both modes" || bad "model has both modes"
 expect_rc "analysis with a trained model" 0 "$CLARITY_ASAN" anomalies -q --model "$T/model" "$EV"
 
+# clarity's additions: feature sets named in the output, the victim by excess time, CV
+expect_rc "json, extended features" 0 "$CLARITY_ASAN" anomalies --json -q "${LOGS[@]}" "$EV"
+jq -e '.applications[0].features == "extended" and (.applications[0].features_used | length) == 13
+       and (.applications[0].run.factors | keys | length) == 13' "$T/out" >/dev/null \
+  && ok "extended features used and named" || bad "extended features used and named"
+expect_rc "paper features" 0 "$CLARITY_ASAN" anomalies --json -q --features paper "${LOGS[@]}" "$EV"
+jq -e '.applications[0].features == "paper" and .applications[0].features_used == ["DAR","DAD","DCO","MCS","ARS","DMC","DLD"]' "$T/out" >/dev/null \
+  && ok "paper features named" || bad "paper features named"
+# host3 carries the hog: its tasks spent the most time beyond their stage medians (73.0 s
+# against 18.0-21.0 s), and it is the victim the factors are computed against
+jq -e '.applications[0].run.victim_host == "host3" and ([.applications[0].hosts[] | select(.host == "host3") | .excess_ms | floor] == [73009])
+       and ([.applications[0].hosts[] | .excess_ms] | max) == ([.applications[0].hosts[] | select(.host == "host3") | .excess_ms] | max)' "$T/out" >/dev/null \
+  && ok "victim by excess time" || bad "victim by excess time: $(jq -c '[.applications[0].hosts[] | [.host, .excess_ms]]' "$T/out")"
+expect_rc "cv" 0 "$CLARITY" anomalies cv --splits 5 --seed 3 "$ROOT/models/ladra-default.model"
+cp "$T/out" "$T/cv1"
+"$CLARITY" anomalies cv --splits 5 --seed 3 "$ROOT/models/ladra-default.model" >"$T/cv2"
+cmp -s "$T/cv1" "$T/cv2" && ok "cv reproducible" || bad "cv reproducible"
+[ "$(grep -c '^| logs | GRNN extended |' "$T/cv1")" = 5 ] && [ "$(grep -c '^| eventlog | rules |' "$T/cv1")" = 5 ] \
+  && ok "cv table: 3 methods x 5 classes per mode" || bad "cv table"
+printf 'clarity.ladra-model/1 sigma 0.5 zscore 0\nlog normal 1 1 1 1 1 1 1\nlog cpu 2 2 1 1 1 1 1\n' >"$T/v1model"
+expect_rc "a /1 model with the extended features" 2 "$CLARITY" anomalies -q --model "$T/v1model" "$EV"
+expect_rc "a /1 model with --features paper" 0 "$CLARITY_ASAN" anomalies -q --features paper --model "$T/v1model" "$EV"
+expect_rc "min-period-tasks 2" 0 "$CLARITY_ASAN" anomalies --json -q --rules --min-period-tasks 2 "$T/normal"/eventlogs/*
+jq -e 'all(.applications[0].periods[]; .tasks >= 2)' "$T/out" >/dev/null && ok "no one-task period" || bad "no one-task period"
+
 # options and bad input
 expect_rc "help" 0 "$CLARITY" anomalies --help
 expect_rc "no log" 2 "$CLARITY" anomalies
@@ -70,5 +95,10 @@ expect_rc "bad model" 2 "$CLARITY" anomalies --model "$T/badmodel" "$EV"
 expect_rc "missing log dir" 3 "$CLARITY" anomalies --gc-logs "$T/nope" "$EV"
 expect_rc "missing event log" 3 "$CLARITY" anomalies "$T/nope"
 expect_rc "train without -o" 2 "$CLARITY" anomalies train "$T/cpu"
+expect_rc "bad --features" 2 "$CLARITY" anomalies --features all "$EV"
+expect_rc "bad --min-period-tasks" 2 "$CLARITY" anomalies --min-period-tasks 0 "$EV"
+expect_rc "bad --xsigma" 2 "$CLARITY" anomalies train --xsigma 0 -o "$T/m2" "$T/cpu"
+expect_rc "cv without a model" 2 "$CLARITY" anomalies cv
+expect_rc "cv on a /1 model" 2 "$CLARITY" anomalies cv "$T/v1model"
 expect_rc "strict edges, sample std, no skew filter" 0 "$CLARITY_ASAN" anomalies -q --strict-edges --sample-std --no-skew-filter --no-softmax "$EV"
 summary

@@ -1,0 +1,72 @@
+/* clarity's event-log features beyond the paper's seven factors (anomalies.h lists them):
+ * the victim against the other hosts in the metrics real interference moves. Each is about 1
+ * on a healthy run. They need only task metrics, so both modes compute them the same way. */
+#include <math.h>
+#include <stdlib.h>
+#include "clarity/anomalies.h"
+
+struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_out, run_out; };
+
+static double median(double *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)   /* n is the host count: insertion sort is enough */
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
+                    double f[LADRA_NFEAT])
+{
+    for (int k = LADRA_NFACTOR; k < LADRA_NFEAT; k++) f[k] = 1;
+    size_t nh = in->nhosts;
+    if (nh < 2) return;
+    struct acc *h = calloc(nh, sizeof *h);
+    if (!h) return;
+    for (size_t i = 0; i < in->ntasks; i++) {
+        const struct ladra_task *t = &in->tasks[i];
+        struct acc *a = &h[t->host];
+        double d = (double)(t->end_ms - t->start_ms);
+        /* SLD over the whole run: the victim's slowdown is the point, not only in the window */
+        if (stage_med && stage_med[t->stage] > 0) a->slow += d / stage_med[t->stage], a->nslow++;
+        if (t->run_ms <= 0) continue;
+        bool inside = t->start_ms < we && t->end_ms > ws;
+        if (!inside) {
+            a->run_out += (double)t->run_ms;
+            if (t->fetch_wait_ms > 0) a->fw_out += (double)t->fetch_wait_ms;
+            continue;
+        }
+        a->run += (double)t->run_ms;
+        if (t->cpu_ms >= 0) a->cpu += (double)t->cpu_ms;
+        if (t->gc_ms > 0) a->gc += (double)t->gc_ms;
+        if (t->fetch_wait_ms > 0) a->fw += (double)t->fetch_wait_ms;
+        if (t->sw_bytes > 0 && t->sw_ns >= 0) a->swns += (double)t->sw_ns, a->swb += (double)t->sw_bytes;
+    }
+    const struct acc *x = &h[v];
+    double o_cpe = 0, o_gcs = 0, o_fwv = 0, o_swt = 0, o_sld = 0;
+    size_t k_cpe = 0, k_sw = 0, k_sld = 0;
+    double *fwa = malloc(nh * sizeof *fwa);
+    size_t k_fwa = 0;
+    for (size_t j = 0; j < nh; j++) {
+        if ((int32_t)j == v) continue;
+        const struct acc *a = &h[j];
+        if (a->run > 0) {
+            o_cpe += a->cpu / a->run, o_gcs += a->gc / a->run, o_fwv += a->fw / a->run, k_cpe++;
+            if (fwa && a->run_out > 0) fwa[k_fwa++] = (a->fw / a->run + 0.05) / (a->fw_out / a->run_out + 0.05);
+        }
+        if (a->swb > 0) o_swt += a->swns / a->swb, k_sw++;
+        if (a->nslow > 0) o_sld += a->slow / a->nslow, k_sld++;
+    }
+    if (k_cpe && x->run > 0) {
+        double ce = x->cpu / x->run;
+        if (ce > 0) f[LADRA_CPE] = o_cpe / (double)k_cpe / ce;
+        f[LADRA_GCS] = (x->gc / x->run + 0.01) / (o_gcs / (double)k_cpe + 0.01);
+        f[LADRA_FWV] = (x->fw / x->run + 0.05) / (o_fwv / (double)k_cpe + 0.05);
+    }
+    if (k_fwa) f[LADRA_FWA] = median(fwa, k_fwa);
+    if (k_sw && x->swb > 0 && o_swt > 0) f[LADRA_SWT] = (x->swns / x->swb) / (o_swt / (double)k_sw);
+    if (k_sld && x->nslow > 0 && o_sld > 0) f[LADRA_SLD] = (x->slow / x->nslow) / (o_sld / (double)k_sld);
+    free(fwa);
+    free(h);
+}

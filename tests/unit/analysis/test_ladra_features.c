@@ -1,0 +1,216 @@
+/* clarity's additions to LADRA, with worked numbers: the victim host by excess time over the
+ * stage medians, the event-log features beyond the paper (CPE, GCS, FWV, FWA, SWT, SLD), the
+ * lone-task spike removal after smoothing, the model file /2 and the paper's CV protocol. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clarity/anomalies.h"
+
+static struct ladra_task tk(int64_t tid, int32_t stage, int32_t host, int64_t s, int64_t d)
+{
+    return (struct ladra_task){.tid = tid, .stage = stage, .host = host, .exec = host, .start_ms = s, .end_ms = s + d,
+                               .locality = CLARITY_LOC_NODE_LOCAL, .run_ms = d, .cpu_ms = d};
+}
+
+/* Stage median 10 s. Host 1 has one 30 s task (20 s excess), host 2 three 14 s tasks (12 s):
+ * host 1 is the victim. Slow host 2 to 18 s a task (24 s) and it becomes the victim, though
+ * none of its tasks is an outlier on its own. */
+Test(ladra_victim, most_excess_time)
+{
+    int64_t d[9] = {10000, 10000, 10000, 10000, 10000, 30000, 14000, 14000, 14000};
+    struct ladra_task t[9];
+    for (int i = 0; i < 9; i++) t[i] = tk(i, 0, i / 3, (i % 3) * 40000, d[i]);
+    struct ladra_input in = {.tasks = t, .ntasks = 9, .nhosts = 3, .nstages = 1};
+    int32_t v, st;
+    double ex[3], med[1];
+    cr_assert_eq(ladra_victim(&in, -1, &v, &st, ex, med), 0);
+    cr_assert_float_eq(med[0], 10000, 1e-9);
+    cr_assert_float_eq(ex[0], 0, 1e-9);
+    cr_assert_float_eq(ex[1], 20000, 1e-9);
+    cr_assert_float_eq(ex[2], 12000, 1e-9);
+    cr_assert_eq(v, 1);
+    for (int i = 6; i < 9; i++) t[i].end_ms = t[i].start_ms + 18000;
+    cr_assert_eq(ladra_victim(&in, -1, &v, &st, ex, med), 0);
+    cr_assert_float_eq(ex[2], 24000, 1e-9);
+    cr_assert_eq(v, 2);
+    cr_assert_eq(st, 0);
+    cr_assert_eq(ladra_victim(&in, 0, &v, &st, NULL, NULL), 0);   /* imposed */
+    cr_assert_eq(v, 0);
+}
+
+/* i*: with no abnormal task, the stage where the victim has the most excess. */
+Test(ladra_victim, stage_of_the_excess)
+{
+    struct ladra_task t[6] = {tk(1, 0, 0, 0, 1000), tk(2, 0, 1, 0, 1000), tk(3, 0, 2, 0, 1000),
+                              tk(4, 1, 0, 5000, 3000), tk(5, 1, 1, 5000, 1000), tk(6, 1, 2, 5000, 1000)};
+    struct ladra_input in = {.tasks = t, .ntasks = 6, .nhosts = 3, .nstages = 2};
+    int32_t v, st;
+    cr_assert_eq(ladra_victim(&in, -1, &v, &st, NULL, NULL), 0);
+    cr_assert_eq(v, 0);
+    cr_assert_eq(st, 1);
+}
+
+/* Victim host 0 inside the window [0, 5 s): run 2000 ms, CPU 1000, GC 200, fetch wait 400,
+ * shuffle write 4 ms for 1000 B. Hosts 1 and 2: run 1000, CPU 800, no GC, fetch wait 500,
+ * 1 ms for 1000 B; and one task each outside the window with no fetch wait. */
+Test(ladra_features, worked_example)
+{
+    struct ladra_task t[5] = {tk(0, 0, 0, 0, 2000), tk(1, 0, 1, 0, 1000), tk(2, 0, 2, 0, 1000),
+                              tk(3, 1, 1, 6000, 1000), tk(4, 1, 2, 6000, 1000)};
+    t[0].cpu_ms = 1000, t[0].gc_ms = 200, t[0].fetch_wait_ms = 400, t[0].sw_ns = 4000000, t[0].sw_bytes = 1000;
+    for (int i = 1; i <= 2; i++) t[i].cpu_ms = 800, t[i].fetch_wait_ms = 500, t[i].sw_ns = 1000000, t[i].sw_bytes = 1000;
+    for (int i = 3; i <= 4; i++) t[i].cpu_ms = 800;
+    struct ladra_input in = {.tasks = t, .ntasks = 5, .nhosts = 3, .nstages = 2};
+    double med[2] = {1000, 1000}, f[LADRA_NFEAT];
+    ladra_extended(&in, 0, 0, 5000, med, f);
+    cr_assert_float_eq(f[LADRA_CPE], 1.6, 1e-9);                  /* 0.8 / 0.5 */
+    cr_assert_float_eq(f[LADRA_GCS], 11, 1e-9);                   /* (0.1 + 0.01) / (0 + 0.01) */
+    cr_assert_float_eq(f[LADRA_FWV], 0.25 / 0.55, 1e-9);          /* (0.2 + 0.05) / (0.5 + 0.05) */
+    cr_assert_float_eq(f[LADRA_FWA], 11, 1e-9);                   /* (0.5 + 0.05) / (0 + 0.05) */
+    cr_assert_float_eq(f[LADRA_SWT], 4, 1e-9);                    /* 4000 / 1000 ns per byte */
+    cr_assert_float_eq(f[LADRA_SLD], 2, 1e-9);                    /* 2000 / 1000 against 1 */
+    /* the whole run through ladra_factors_compute: same victim, the same extended values */
+    struct ladra_factors fa;
+    cr_assert_eq(ladra_factors_compute(&in, NULL, 0, -1, &fa), 0);
+    cr_assert_eq(fa.victim, 0);
+    cr_assert_float_eq(fa.f[LADRA_SLD], 2, 1e-9);
+    cr_assert_float_eq(fa.f[LADRA_CPE], 0.8 / 0.5, 1e-9);
+    /* one host: nothing to compare with, every feature 1 */
+    in.nhosts = 1;
+    for (int i = 0; i < 5; i++) t[i].host = 0;
+    ladra_extended(&in, 0, 0, 5000, med, f);
+    for (int k = LADRA_NFACTOR; k < LADRA_NFEAT; k++) cr_assert_float_eq(f[k], 1, 1e-12, "%s", ladra_factor_name(k));
+}
+
+/* T4.3's vector on one host: raw [0,1,1,0,1,1,0,0,0,0], edge majority [1,0,1,1,1,0,...]. With
+ * --min-period-tasks 2 the lone 1 at the edge is a spike: one period of three tasks remains. */
+Test(ladra_detect, lone_smoothed_task_is_no_period)
+{
+    struct ladra_task t[40];
+    for (int h = 0; h < 4; h++)
+        for (int k = 0; k < 10; k++) {
+            int i = h * 10 + k;
+            bool slow = h == 0 && (k == 1 || k == 2 || k == 4 || k == 5);
+            t[i] = tk(i, 0, h, k * 10000 + h * 2000, slow ? 5000 : 1000);
+        }
+    struct ladra_input in = {.tasks = t, .ntasks = 40, .nhosts = 4, .nstages = 1, .app_end_ms = 100000};
+    struct ladra_options o;
+    ladra_options_default(&o);
+    struct ladra_period *p;
+    size_t np;
+    cr_assert_eq(ladra_detect(&in, &o, &p, &np), 0);   /* the spec: the lone 1 is a period */
+    cr_assert(t[0].smooth);
+    cr_assert_eq(np, 2);
+    cr_assert_eq(p[0].tasks, 1);
+    free(p);
+    o.min_period_tasks = 2;
+    cr_assert_eq(ladra_detect(&in, &o, &p, &np), 0);
+    int raw = 0;
+    for (int i = 0; i < 40; i++) raw += t[i].raw;
+    cr_assert_eq(raw, 4);   /* mean 1400, sd 1200, threshold 3200 */
+    cr_assert(!t[0].smooth);
+    cr_assert(t[2].smooth && t[3].smooth && t[4].smooth);
+    cr_assert_eq(np, 1);
+    cr_assert_eq(p[0].tasks, 3);
+    cr_assert_eq(p[0].start_ms, 20000);
+    cr_assert_eq(p[0].end_ms, 45000);
+    free(p);
+}
+
+static void add(struct ladra_model *m, int label, double cpe, double gcs, bool elo)
+{
+    double x[LADRA_NFEAT];
+    for (int k = 0; k < LADRA_NFEAT; k++) x[k] = 1;
+    x[LADRA_CPE] = cpe, x[LADRA_GCS] = gcs;
+    cr_assert_eq(ladra_model_add(m, x, label, elo), 0);
+}
+
+Test(ladra_model, v2_round_trip_and_v1)
+{
+    struct ladra_model m = {.sigma = 0.5, .xsigma = 1, .nfeat = LADRA_NFEAT};
+    snprintf(m.note, sizeof m.note, "unit test");
+    add(&m, LADRA_NORMAL, 1, 1, false);
+    add(&m, LADRA_CPU, 1.7, 1, true);
+    char path[] = "/tmp/clarity-ladra-model-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    struct clarity_error err = {0};
+    cr_assert_eq(ladra_model_save(&m, path, &err), 0);
+    struct ladra_model r;
+    cr_assert_eq(ladra_model_load(&r, path, &err), 0);
+    cr_assert_eq(r.n, 2);
+    cr_assert_eq(r.nfeat, LADRA_NFEAT);
+    cr_assert_float_eq(r.xsigma, 1, 1e-12);
+    cr_assert_float_eq(r.s[1].x[LADRA_CPE], 1.7, 1e-9);
+    cr_assert(r.s[1].eventlog_only);
+    cr_assert_eq(r.s[1].label, LADRA_CPU);
+    ladra_model_free(&r);
+    ladra_model_free(&m);
+
+    /* a /1 file: seven factors, usable with the paper's features only */
+    FILE *f = fopen(path, "w");
+    fprintf(f, "clarity.ladra-model/1 sigma 0.5 zscore 0\nlog normal 1 1 1 1 1 1 1\nlog cpu 2 2 1 1 1 1 1\n");
+    fclose(f);
+    cr_assert_eq(ladra_model_load(&r, path, &err), 0);
+    cr_assert_eq(r.nfeat, LADRA_NFACTOR);
+    double y[LADRA_NCLASS], q[LADRA_NFEAT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    cr_assert(!ladra_model_predict(&r, q, false, LADRA_FEATURES_EXTENDED, y));
+    cr_assert(ladra_model_predict(&r, q, false, LADRA_FEATURES_PAPER, y));
+    cr_assert_float_eq(y[LADRA_NORMAL], 0.98201, 1e-5);   /* T7.1 */
+    ladra_model_free(&r);
+
+    /* a /2 file with other feature names is refused */
+    f = fopen(path, "w");
+    fprintf(f, "clarity.ladra-model/2 sigma 0.5 zscore 0 xsigma 1 features DAR DAD DCO MCS ARS DMC DLD CPE GCS FWV FWA SWT XYZ\n");
+    fclose(f);
+    cr_assert_neq(ladra_model_load(&r, path, &err), 0);
+    unlink(path);
+}
+
+/* Extended features are z-scored: CPE spread 0.35 and GCS spread 0.7 weigh the same. */
+Test(ladra_model, extended_predict_zscored)
+{
+    struct ladra_model m = {.sigma = 0.5, .xsigma = 1, .nfeat = LADRA_NFEAT};
+    add(&m, LADRA_NORMAL, 1, 1, false);
+    add(&m, LADRA_CPU, 1.7, 1, false);
+    add(&m, LADRA_MEMORY, 1, 2.4, false);
+    double q[LADRA_NFEAT], y[LADRA_NCLASS];
+    for (int k = 0; k < LADRA_NFEAT; k++) q[k] = 1;
+    q[LADRA_CPE] = 1.6;
+    cr_assert(ladra_model_predict(&m, q, false, LADRA_FEATURES_EXTENDED, y));
+    cr_assert(y[LADRA_CPU] > 0.5 && y[LADRA_CPU] > y[LADRA_NORMAL], "cpu %g normal %g", y[LADRA_CPU], y[LADRA_NORMAL]);
+    cr_assert(!ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y));   /* no event-log sample */
+    ladra_model_free(&m);
+}
+
+/* T8.2: the CV harness gives the same averages on every run; well separated classes are
+ * recovered exactly by the GRNN; the rules read the paper's factors, all 1 here: normal. */
+Test(ladra_cv, t8_2_reproducible)
+{
+    struct ladra_model m = {.sigma = 0.5, .xsigma = 1, .nfeat = LADRA_NFEAT};
+    for (int i = 0; i < 30; i++) {
+        int c = i % 3;
+        add(&m, c, c == 1 ? 2.0 + 0.01 * i : 1 + 0.001 * i, c == 2 ? 3.0 : 1, false);
+    }
+    struct ladra_cv_result a, b;
+    cr_assert_eq(ladra_cv(&m, false, 100, 42, &a), 0);
+    cr_assert_eq(ladra_cv(&m, false, 100, 42, &b), 0);
+    cr_assert_eq(memcmp(&a, &b, sizeof a), 0);
+    cr_assert_eq(a.samples, 30);
+    cr_assert_eq(a.per_class[LADRA_CPU], 10);
+    for (int c = 0; c < 3; c++) {
+        cr_assert_float_eq(a.precision[LADRA_CV_GRNN_EXTENDED][c], 1, 1e-12);
+        cr_assert_float_eq(a.recall[LADRA_CV_GRNN_EXTENDED][c], 1, 1e-12);
+    }
+    cr_assert_float_eq(a.recall[LADRA_CV_RULES][LADRA_NORMAL], 1, 1e-12);
+    cr_assert_float_eq(a.recall[LADRA_CV_RULES][LADRA_CPU], 0, 1e-12);
+    cr_assert_float_eq(a.precision[LADRA_CV_RULES][LADRA_CPU], -1, 1e-12);   /* never predicted */
+    cr_assert_float_eq(a.recall[LADRA_CV_GRNN_EXTENDED][LADRA_DISK], -1, 1e-12);   /* no disk sample */
+    cr_assert_eq(ladra_cv(&m, true, 100, 42, &b), 0);
+    cr_assert_eq(b.samples, 0);
+    ladra_model_free(&m);
+}
