@@ -56,7 +56,11 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
         const struct ladra_factors *f = &r->run;
         fprintf(o, " on %s (stage %lld), most likely %s", clarity_app_str(a, r->host_ids[f->victim]),
                 (long long)r->stages[f->stage].stage_id, ladra_class_name(r->run_class));
-    }
+    } else if (r->run_class != LADRA_NORMAL && in->nhosts)
+        /* The model has a normal class of its own and may still see a slowed host that no
+         * period shows (a mild fault stays under mean + 1.5 sd): say so rather than hide it. */
+        fprintf(o, " (no abnormal period), but the root-cause model says %s on %s", ladra_class_name(r->run_class),
+                clarity_app_str(a, r->host_ids[r->run.victim]));
     fprintf(o, "\n            ");
     causes_line(o, r->run_p);
     fprintf(o, "\n");
