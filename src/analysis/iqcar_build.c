@@ -48,11 +48,13 @@ static void on_pair(void *ctx, size_t wi, size_t si, int64_t ov)
     const struct iqcar_task *tt = &r->tasks[tti], *st = &r->tasks[sti];
     c->pairs++;
     bool self = tt->unit == st->unit;
+    /* the baseline uses the same target tasks as iQCAR (3.12): with --critical-path or
+     * --successful-only the others are no targets for either */
+    if (c->de_base[tti] < 0) return;
     if (!c->slots && !self) {
         double T = (double)(tt->finish - tt->launch);
         if (T > 0) c->overlap[(size_t)tt->unit * r->nunits + st->unit] += (double)ov / T;
     }
-    if (c->de_base[tti] < 0) return;
     uint32_t src = self ? (r->opt.self_mode == IQ_SELF_NODE ? (uint32_t)c->self_src : (uint32_t)c->unk_src) : st->stage;
     int p0 = c->slots ? IQ_S_SLOTS : IQ_S_SLOTS + 1, p1 = c->slots ? IQ_S_SLOTS + 1 : IQ_NSUB;
     double T = c->slots ? (double)(tt->launch - tt->submit) : (double)(tt->finish - tt->launch);

@@ -392,3 +392,40 @@ Test(iqcar_invariants, full_build)
     free(d);
     iqcar_result_free(&r);
 }
+
+/* Simple-overlap (3.12) counts the same target tasks as iQCAR: with --successful-only a failed
+ * target attempt that alone overlapped Q3 gives Q3 no baseline share; Q2 overlaps the
+ * successful one for half its time (0.5 / 0.5 = share 1). Without the option Q3 gets 1.0 of
+ * the failed attempt's overlap against Q2's 0.5: shares 1/3 and 2/3. */
+static void baseline_targets(bool successful_only, double *q2, double *q3)
+{
+    struct iqcar_result r;
+    fx_init(&r);
+    r.opt.successful_only = successful_only;
+    size_t q1 = fx_unit(&r, "Q1"), u2 = fx_unit(&r, "Q2"), u3 = fx_unit(&r, "Q3");
+    size_t a = fx_stage(&r, q1, "a"), b = fx_stage(&r, u2, "b"), c = fx_stage(&r, u3, "c");
+    size_t x = fx_host(&r, "X");
+    fx_task(&r, a, x, 0, 10000, IQ_S_IO_READ, 4000, 1e8);
+    fx_task(&r, a, x, 20000, 30000, IQ_S_IO_READ, 4000, 1e8)->ok = false;
+    fx_task(&r, b, x, 5000, 15000, IQ_S_IO_READ, 1000, 1e8);
+    fx_task(&r, c, x, 20000, 30000, IQ_S_IO_READ, 1000, 1e8);
+    cr_assert_eq(fx_run(&r), 0);
+    *q2 = *q3 = 0;
+    const struct iqcar_target_answer *t = &r.targets[q1];
+    for (size_t i = 0; i < t->noverlap; i++) {
+        if (t->overlap[i].node == u2) *q2 = t->overlap[i].dor;
+        if (t->overlap[i].node == u3) *q3 = t->overlap[i].dor;
+    }
+    iqcar_result_free(&r);
+}
+
+Test(iqcar_spec, c15_baseline_same_targets)
+{
+    double q2, q3;
+    baseline_targets(true, &q2, &q3);
+    NEAR(q2, 1.0);
+    NEAR(q3, 0.0);
+    baseline_targets(false, &q2, &q3);
+    NEAR(q2, 1.0 / 3);
+    NEAR(q3, 2.0 / 3);
+}
