@@ -90,6 +90,8 @@ struct iqcar_options {
     bool rank_by_dor;                    /* slow hosts and hot resources by DOR sum (6.12) */
     bool dynp_reverse;                   /* --dynp-boost=k-rank+1 (6.10) */
     bool include_output_bytes;           /* IO write data includes Output Bytes Written (2.4) */
+    bool slot_blame_wait;                /* --slot-blame=wait: spec 6.6 literally (source RATP = its own
+                                            SWT / slots offered); default held, see iqcar_build.c */
     int k;                               /* top-k, default 3 */
     double p_orig;                       /* DYNP original priority, default 1 */
     const char *acc_names[7];            /* accumulable names, enum iqcar_acc order */

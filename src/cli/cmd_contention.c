@@ -25,6 +25,8 @@ static void help(FILE *o)
             "  --self MODE       blame from the query's own tasks: node (default), unknown or drop\n"
             "  --ie-normalize=median  divide each resource's RATP by its workload median (6.13)\n"
             "  --vc-time-weighted     VC = sum of task time x RATP instead of sum of RATP (6.3)\n"
+            "  --slot-blame=wait  slot blame divided by the source task's own slot wait (spec 6.6\n"
+            "                    literally); default held: every task holding a slot alike\n"
             "  --successful-only  target tasks: successful attempts only\n"
             "  --rank-by=dor     slow hosts ranked by DOR sum instead of IF sum (6.12)\n"
             "  --dynp-boost=k-rank+1  DYNP target boost largest for the most affected (6.10)\n"
@@ -137,7 +139,7 @@ out:
 int cmd_contention(int argc, char **argv)
 {
     enum { O_JSON = 256, O_COMPACT, O_UNIT, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
-           O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT };
+           O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT, O_SLOT };
     static const struct option opts[] = {
         {"json", no_argument, 0, O_JSON}, {"compact", no_argument, 0, O_COMPACT}, {"unit", required_argument, 0, O_UNIT},
         {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP},
@@ -147,7 +149,7 @@ int cmd_contention(int argc, char **argv)
         {"successful-only", no_argument, 0, O_SUCC}, {"rank-by", required_argument, 0, O_RANK},
         {"dynp-boost", required_argument, 0, O_DYNP}, {"priority", required_argument, 0, O_PRIO},
         {"acc", required_argument, 0, O_ACC}, {"metrics-csv", required_argument, 0, O_CSV},
-        {"critical-path", no_argument, 0, O_CRIT}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"critical-path", no_argument, 0, O_CRIT}, {"slot-blame", required_argument, 0, O_SLOT}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct copts c = {0};
     struct iqcar_options opt;
@@ -214,6 +216,10 @@ int cmd_contention(int argc, char **argv)
             break;
         case O_CSV: c.metrics_csv = optarg; break;
         case O_CRIT: opt.critical_path = true; break;
+        case O_SLOT:
+            if (strcmp(optarg, "held") && strcmp(optarg, "wait")) { fprintf(stderr, "clarity contention: --slot-blame takes held or wait\n"); goto usage; }
+            opt.slot_blame_wait = !strcmp(optarg, "wait");
+            break;
         case 'h': help(stdout); free(targets); return EXIT_OK;
         default: goto usage;
         }

@@ -118,6 +118,7 @@ void report_contention_json(struct jsonw *w, const struct iqcar_result *r, const
     jsonw_kstr(w, "io_read_wait", r->src.scan_time ? "scan_time" : "absent");
     jsonw_kint(w, "sidecar_tasks", (int64_t)r->src.sidecar_tasks);
     jsonw_kstr(w, "level1_stages", r->opt.critical_path ? "critical_path" : "all");
+    jsonw_kstr(w, "slot_blame", r->opt.slot_blame_wait ? "wait" : "held");
     jsonw_obj_end(w);
     jsonw_key(w, "targets");
     jsonw_arr_begin(w);

@@ -30,6 +30,9 @@ static void sources_note(FILE *o, const struct iqcar_result *r)
     for (int p = 0; p < IQ_NSUB; p++) wd += s->wait_without_data[p];
     if (wd) fprintf(o, "note         %zu wait figure(s) with no data processed: RATP 0 (decision 6.5)\n", wd);
     fprintf(o, "RATP_h       smallest positive RATP per host and sub-type; Unknown = slowdown not blamed on a task\n");
+    fprintf(o, "slot blame   %s\n", r->opt.slot_blame_wait
+                                    ? "source RATP = its own SWT / slots offered (--slot-blame=wait, spec 6.6)"
+                                    : "every task holding a slot on the host alike (source RATP = RATP_h)");
 }
 
 static void ranked(FILE *o, const struct iqcar_result *r, const char *title, const struct iqcar_ranked *v, size_t n)

@@ -42,6 +42,12 @@ jq -e '.unit == "app" and (.applications | length) == 2 and .inputs.hosts == 4' 
 "$C" contention --target nosuch "$A" >/dev/null 2>"$T/err"; [ $? = 2 ] && ok "unknown target: exit 2" || bad "unknown target"
 "$C" contention --unit nope "$A" >/dev/null 2>&1; [ $? = 2 ] && ok "bad unit: exit 2" || bad "bad unit"
 "$C" contention >/dev/null 2>&1; [ $? = 2 ] && ok "no log: exit 2" || bad "no log"
+# slot blame: every slot holder alike by default, the source's own wait with --slot-blame=wait
+# (spec 6.6 literally); both labelled. Worked numbers: unit test c06_slot_blame_held_vs_wait.
+jq -e '.inputs.slot_blame == "held"' "$T/j" >/dev/null && ok "slot blame held by default" || bad "slot blame label"
+"$C" contention --json --slot-blame=wait --target q52 "$A" 2>"$T/err" | jq -e '.inputs.slot_blame == "wait"' >/dev/null \
+  && ok "--slot-blame=wait labelled" || bad "--slot-blame=wait"; san "--slot-blame=wait"
+"$C" contention --slot-blame=nope "$A" >/dev/null 2>&1; [ $? = 2 ] && ok "bad --slot-blame: exit 2" || bad "bad --slot-blame"
 "$C" contention --help >/dev/null 2>&1 && ok "help" || bad "help"
 "$C" contention "$T/missing" >/dev/null 2>&1; [ $? = 3 ] && ok "missing log: exit 3" || bad "missing log"
 # sidecar CSV (--metrics-csv, spec 2.4 b). fixtures/sidecar.json has no CPU wait in its

@@ -429,3 +429,40 @@ Test(iqcar_spec, c15_baseline_same_targets)
     NEAR(q2, 1.0 / 3);
     NEAR(q3, 2.0 / 3);
 }
+
+/* Slot blame (6.6). tt waits [100000,110000) for a slot: SWT 10000 over 5 offers, RATP 2000
+ * ms/slot, the host's smallest (RATP_h). A holds a slot for the whole wait and launched at
+ * once (RATP 0, floored at RATP_h); B holds one for the second half after queueing 20000 ms
+ * over 2 offers (RATP 10000). Held (default): each holder counts alike, blames 1.0 and
+ * 0.5 x 2000/2000 = 0.5. --slot-blame=wait (6.6 literally): B's own queueing divides its
+ * blame, 0.5 x 2000/10000 = 0.1. */
+static void slot_case(bool wait_mode, double *a, double *b)
+{
+    struct iqcar_result r;
+    fx_init(&r);
+    r.opt.slot_blame_wait = wait_mode;
+    size_t s0 = fx_stage(&r, fx_unit(&r, "Q0"), "s0"), sa = fx_stage(&r, fx_unit(&r, "Q1"), "a"),
+           sb = fx_stage(&r, fx_unit(&r, "Q2"), "b");
+    size_t x = fx_host(&r, "X");
+    struct iqcar_task *t = fx_task(&r, s0, x, 110000, 112000, IQ_S_SLOTS, 10000, 5);
+    t->submit = 100000;
+    fx_task(&r, sa, x, 100000, 110000, IQ_S_SLOTS, 0, 1);
+    t = fx_task(&r, sb, x, 105000, 115000, IQ_S_SLOTS, 20000, 2);
+    t->submit = 85000;
+    cr_assert_eq(fx_run(&r), 0);
+    *a = fx_be_vc(&r, s0, IQ_S_SLOTS, x, IQ_K_NODE, (int)sa);
+    *b = fx_be_vc(&r, s0, IQ_S_SLOTS, x, IQ_K_NODE, (int)sb);
+    NEAR(fx_be_vc(&r, s0, IQ_S_SLOTS, x, IQ_K_UNKNOWN, -1), 0.0);   /* S = (2000 - 2000) / 2000 */
+    iqcar_result_free(&r);
+}
+
+Test(iqcar_spec, c06_slot_blame_held_vs_wait)
+{
+    double a, b;
+    slot_case(false, &a, &b);
+    NEAR(a, 1.0);
+    NEAR(b, 0.5);
+    slot_case(true, &a, &b);
+    NEAR(a, 1.0);
+    NEAR(b, 0.1);
+}
