@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Scores iQCAR and the simple-overlap baseline for bench/contention-eval.sh (read it first).
+
+argv: WORKDIR SEEDS. WORKDIR/mix/<run>/ and WORKDIR/s74/<run>/ each hold truth.json,
+truth-tasks.jsonl, submitted.jsonl (the log's StageSubmitted lines), iq.json, iqn.json and
+wo-<query>/truth.json (the re-run without that query). Prints Markdown tables."""
+import bisect
+import glob
+import json
+import os
+import sys
+
+CF_MIN = 0.02   # a speed-up below 2% of the victim's runtime is schedule noise, not a culprit
+METHODS = {"iQCAR (DOR)": ("iq.json", "noisy", "dor"),
+           "iQCAR, --ie-normalize=median": ("iqn.json", "noisy", "dor"),
+           "iQCAR, --slot-blame=wait (spec 6.6 literally)": ("iqw.json", "noisy", "dor"),
+           "simple-overlap baseline": ("iq.json", "simple_overlap", "share")}
+
+
+def name(u):
+    return u.split(" ")[-1]
+
+
+def ranks(v):
+    o = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0.0] * len(v)
+    i = 0
+    while i < len(o):
+        j = i
+        while j + 1 < len(o) and v[o[j + 1]] == v[o[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[o[k]] = (i + j) / 2.0
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    if len(a) < 3:
+        return None
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    sa = sum((x - ma) ** 2 for x in ra) ** .5
+    sb = sum((x - mb) ** 2 for x in rb) ** .5
+    if sa == 0 or sb == 0:
+        return None
+    return sum((x - ma) * (y - mb) for x, y in zip(ra, rb)) / (sa * sb)
+
+
+def resource_truth(t, names):
+    """victim -> culprit -> ms: synth's cpu + disk + network delay between queries."""
+    d = {}
+    for p in t["contention"]["pairs"]:
+        if p["victim"] != p["culprit"] and p["culprit"] in names:
+            v = d.setdefault(p["victim"], {})
+            v[p["culprit"]] = v.get(p["culprit"], 0) + p["delay_ms"]
+    return d
+
+
+def slot_truth(run, names):
+    """victim -> culprit -> ms: every task's slot wait (stage submission -> launch) split over
+    the queries by their share of the cluster's busy slot-time during that wait (self dropped)."""
+    submit = {}
+    for line in open(run + "/submitted.jsonl"):
+        si = json.loads(line)["Stage Info"]
+        s = si["Stage ID"]
+        submit[s] = min(submit.get(s, si["Submission Time"]), si["Submission Time"])
+    tasks = [json.loads(l) for l in open(run + "/truth-tasks.jsonl")]
+    qs = sorted(names)
+    qi = {q: i for i, q in enumerate(qs)}
+    ev = sorted([(x["launch_ms"], 1, qi[x["query"]]) for x in tasks] +
+                [(x["finish_ms"], -1, qi[x["query"]]) for x in tasks])
+    # step function of slots held per query; cum[k][q] = slot-ms held by q up to times[k]
+    times, cum, occ, acc, last = [], [], [0] * len(qs), [0.0] * len(qs), None
+    for tm, dlt, q in ev:
+        if last is not None and tm != last:
+            for i in range(len(qs)):
+                acc[i] += occ[i] * (tm - last)
+        if not times or times[-1] != tm:
+            times.append(tm)
+            cum.append(None)
+        occ[q] += dlt
+        cum[-1] = (list(acc), list(occ))
+        last = tm
+
+    def held(t):   # slot-ms held per query up to t
+        k = bisect.bisect_right(times, t) - 1
+        if k < 0:
+            return [0.0] * len(qs)
+        a, o = cum[k]
+        return [a[i] + o[i] * (t - times[k]) for i in range(len(qs))]
+
+    d = {}
+    for x in tasks:
+        a, b = submit.get(x["stage_id"], x["launch_ms"]), x["launch_ms"]
+        if b <= a:
+            continue
+        h0, h1 = held(a), held(b)
+        share = [h1[i] - h0[i] for i in range(len(qs))]
+        tot = sum(share)
+        if tot <= 0:
+            continue
+        v = d.setdefault(x["query"], {})
+        for i, q in enumerate(qs):
+            if q != x["query"] and share[i] > 0:
+                v[q] = v.get(q, 0) + (b - a) * share[i] / tot
+    return d
+
+
+def counterfactual(run, t):
+    """victim -> culprit -> ms of runtime saved when the culprit is left out."""
+    base = {q["name"]: q["runtime_ms"] for q in t["queries"]}
+    d = {v: {} for v in base}
+    for q in base:
+        wo = {x["name"]: x["runtime_ms"] for x in json.load(open(f"{run}/wo-{q}/truth.json"))["queries"]}
+        for v, rt in wo.items():
+            d[v][q] = base[v] - rt
+    return d
+
+
+def blame(run):
+    out = {}
+    for m, (f, key, val) in METHODS.items():
+        j = json.load(open(f"{run}/{f}"))
+        out[m] = {name(x["target"]): {name(n["query"]): n[val] for n in x[key]} for x in j["targets"]}
+    return out
+
+
+def ranked(d):
+    return [c for c, _ in sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+class Score:
+    def __init__(self):
+        self.n = 0
+        self.t1 = 0
+        self.t3 = 0.0
+        self.rho = []
+
+    def add(self, true_rank, pred):
+        pr = ranked(pred)
+        self.n += 1
+        self.t1 += 1 if pr and pr[0] == true_rank[0] else 0
+        k = min(3, len(true_rank))
+        self.t3 += len(set(pr[:3]) & set(true_rank[:3])) / k
+
+    def row(self, label, rho=True):
+        r = sorted(self.rho)
+        med = f"{r[len(r) // 2]:+.2f} ({len(r)})" if r else "n/a"
+        s = f"| {label} | {self.n} | {100 * self.t1 / max(1, self.n):.0f}% | {100 * self.t3 / max(1, self.n):.0f}% |"
+        return s + (f" {med} |" if rho else "")
+
+
+def score_mix(W):
+    truths = ["R", "RS", "CF"]
+    sc = {(tr, m): Score() for tr in truths for m in METHODS}
+    runs = sorted(glob.glob(W + "/mix/*"))
+    for run in runs:
+        t = json.load(open(run + "/truth.json"))
+        names = {q["name"] for q in t["queries"]}
+        rt = {q["name"]: q["runtime_ms"] for q in t["queries"]}
+        span = {q["name"]: (q["start_ms"], q["end_ms"]) for q in t["queries"]}
+        r = resource_truth(t, names)
+        s = slot_truth(run, names)
+        rs = {}
+        for dd in (r, s):
+            for v, cul in dd.items():
+                for c, x in cul.items():
+                    rs.setdefault(v, {})[c] = rs.setdefault(v, {}).get(c, 0) + x
+        cf = counterfactual(run, t)
+        cfp = {v: {c: x for c, x in cul.items() if x > CF_MIN * rt[v]} for v, cul in cf.items()}
+        bl = blame(run)
+        for tr, dd in (("R", r), ("RS", rs), ("CF", cfp)):
+            for v, cul in dd.items():
+                cul = {c: x for c, x in cul.items() if x > 0}
+                if not cul:
+                    continue
+                for m in METHODS:
+                    sc[(tr, m)].add(ranked(cul), bl[m].get(v, {}))
+        # Spearman per victim over the queries that overlapped it in time: blame vs speed-up
+        for v in names:
+            src = [q for q in names if q != v and span[q][0] < span[v][1] and span[q][1] > span[v][0]]
+            if not any(cf[v][q] > CF_MIN * rt[v] for q in src):
+                continue
+            for m in METHODS:
+                rho = spearman([bl[m].get(v, {}).get(q, 0.0) for q in src], [float(cf[v][q]) for q in src])
+                if rho is not None:
+                    sc[("CF", m)].rho.append(rho)
+    return len(runs), sc
+
+
+def score_74(W):
+    """Target q3; sources q17 (started with it) and one heavy query started later (4x data).
+    Truth: which removal speeds q3 up more. All runs with a culprit, and the subset where the
+    source with more task overlap is not that one (the situation Section 7.4 is about)."""
+    allr = {m: Score() for m in METHODS}
+    sub = {m: Score() for m in METHODS}
+    runs = sorted(glob.glob(W + "/s74/*"))
+    for run in runs:
+        t = json.load(open(run + "/truth.json"))
+        rt = {q["name"]: q["runtime_ms"] for q in t["queries"]}
+        cf = {c: x for c, x in counterfactual(run, t)["q3"].items() if c != "q3" and x > CF_MIN * rt["q3"]}
+        if not cf:
+            continue
+        truth = ranked(cf)
+        bl = blame(run)
+        ov = ranked(bl["simple-overlap baseline"].get("q3", {}))
+        for m in METHODS:
+            allr[m].add(truth, bl[m].get("q3", {}))
+            if ov and ov[0] != truth[0]:
+                sub[m].add(truth, bl[m].get("q3", {}))
+    return len(runs), allr, sub
+
+
+def main():
+    W, seeds = sys.argv[1], sys.argv[2]
+    n, sc = score_mix(W)
+    print(f"{n} synth runs (tpcds-mix, 10 queries, {seeds} seeds x FIFO/FAIR x aggressive {{q67}} or {{q42,q98}} "
+          f"at 4x data), plus one re-run without each query ({10 * n} runs)\n")
+    labels = {"R": "resource delay (cpu+disk+network)", "RS": "resource + slot delay",
+              "CF": "counterfactual speed-up (re-run without the source)"}
+    print("| truth | method | victims | top-1 noisy found | top-3 noisy found | Spearman blame vs speed-up (median, victims) |")
+    print("|---|---|---:|---:|---:|---:|")
+    for tr in ("R", "RS", "CF"):
+        for m in METHODS:
+            print(sc[(tr, m)].row(f"{labels[tr]} | {m}", rho=True).replace("| n/a |", "| |") if tr != "CF"
+                  else sc[(tr, m)].row(f"{labels[tr]} | {m}"))
+    n74, allr, sub = score_74(W)
+    print(f"\nSection 7.4 comparison (spec 5.5): {n74} runs ({seeds} seeds x heavy query q67/q98/q89), target q3, "
+          f"sources q17 (started with q3) and the heavy query (4x data, own FAIR pool, started later); truth = "
+          f"which removal speeds q3 up more (above 2%)\n")
+    print("| method | runs with a culprit: top-1 | runs where more overlap is not the culprit: top-1 |")
+    print("|---|---:|---:|")
+    for m in METHODS:
+        a, b = allr[m], sub[m]
+        print(f"| {m} | {a.t1}/{a.n} | {b.t1}/{b.n} |")
+
+
+if __name__ == "__main__":
+    main()
