@@ -155,6 +155,8 @@ class Score:
 def score_mix(W):
     truths = ["R", "RS", "CF"]
     sc = {(tr, m): Score() for tr in truths for m in METHODS}
+    # references, not methods: the two synth-side truths used as predictors of the counterfactual
+    ref = {"R": Score(), "RS": Score()}
     runs = sorted(glob.glob(W + "/mix/*"))
     for run in runs:
         t = json.load(open(run + "/truth.json"))
@@ -171,6 +173,10 @@ def score_mix(W):
         cf = counterfactual(run, t)
         cfp = {v: {c: x for c, x in cul.items() if x > CF_MIN * rt[v]} for v, cul in cf.items()}
         bl = blame(run)
+        for v, cul in cfp.items():
+            if cul:
+                ref["R"].add(ranked(cul), r.get(v, {}))
+                ref["RS"].add(ranked(cul), rs.get(v, {}))
         for tr, dd in (("R", r), ("RS", rs), ("CF", cfp)):
             for v, cul in dd.items():
                 cul = {c: x for c, x in cul.items() if x > 0}
@@ -187,7 +193,7 @@ def score_mix(W):
                 rho = spearman([bl[m].get(v, {}).get(q, 0.0) for q in src], [float(cf[v][q]) for q in src])
                 if rho is not None:
                     sc[("CF", m)].rho.append(rho)
-    return len(runs), sc
+    return len(runs), sc, ref
 
 
 def score_74(W):
@@ -215,7 +221,7 @@ def score_74(W):
 
 def main():
     W, seeds = sys.argv[1], sys.argv[2]
-    n, sc = score_mix(W)
+    n, sc, ref = score_mix(W)
     print(f"{n} synth runs (tpcds-mix, 10 queries, {seeds} seeds x FIFO/FAIR x aggressive {{q67}} or {{q42,q98}} "
           f"at 4x data), plus one re-run without each query ({10 * n} runs)\n")
     labels = {"R": "resource delay (cpu+disk+network)", "RS": "resource + slot delay",
@@ -226,6 +232,8 @@ def main():
         for m in METHODS:
             print(sc[(tr, m)].row(f"{labels[tr]} | {m}", rho=True).replace("| n/a |", "| |") if tr != "CF"
                   else sc[(tr, m)].row(f"{labels[tr]} | {m}"))
+    for tr in ("R", "RS"):
+        print(ref[tr].row(f"{labels['CF']} | reference: truth '{labels[tr]}' as the predictor", rho=False) + " |")
     n74, allr, sub = score_74(W)
     print(f"\nSection 7.4 comparison (spec 5.5): {n74} runs ({seeds} seeds x heavy query q67/q98/q89), target q3, "
           f"sources q17 (started with q3) and the heavy query (4x data, own FAIR pool, started later); truth = "
