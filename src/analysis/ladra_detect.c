@@ -145,7 +145,7 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
         /* D4 says a single abnormal task is never reported, yet the edge-majority windows can
          * leave a lone 1 (T4.3: [0,1,1,0,1,1,...] -> [1,0,...]). With min_period_tasks 2 a
          * run of smoothed 1s shorter than that is a spike and is cleared. Default 1 (the
-         * spec as written): on synth runs the spikes were 13 of the 18 false periods of the
+         * spec as written): on synth runs the spikes were 14 of the 18 false periods of the
          * fault-free runs, but also most true detections of mild faults (bench/anomalies-eval.sh). */
         for (size_t i = 0; i < m && o->min_period_tasks > 1;) {
             if (!sm[i]) { i++; continue; }
