@@ -66,10 +66,10 @@ static void on_pair(void *ctx, size_t wi, size_t si, int64_t ov)
          * RATP_h. Spec 6.6 takes the source's own SWT / slots offered instead; that divides the
          * blame of a query by how long its tasks queued, and an aggressive query with many
          * tasks queues the longest behind its own fellow tasks, so it was blamed least for the
-         * slots it held. Measured (bench/contention-eval.sh 5, docs/contention.md): against the
-         * victims' speed-ups when the source is re-simulated away, 6.6 literally finds the
-         * first culprit for 71% of 195 victims and this 74% (Spearman +0.55 -> +0.58); on the
-         * Section 7.4 runs where more overlap is not the culprit, 0/8 -> 4/8.
+         * slots it held. Measured (bench/contention-eval.sh 10, docs/contention.md): against
+         * the victims' speed-ups when the source is re-simulated away, 6.6 literally finds the
+         * first culprit for 68% of 385 victims and this 71% (top-3 73% vs 72%); on the
+         * Section 7.4 runs where more overlap is not the culprit, 1/20 -> 12/20.
          * --slot-blame=wait keeps 6.6. */
         double rst = c->slots && !r->opt.slot_blame_wait ? 0 : st->ratp[p];
         double b = iqcar_blame((double)ov, T, tt->ratp[p], rst, c->ratp_h[p]);
