@@ -26,7 +26,7 @@ static int32_t attempt_alloc(struct sim *s)
     }
     int32_t id = s->att_free[--s->natt_free];
     int32_t timer = s->att[id].timer;
-    s->att[id] = (struct sy_attempt){.used = true, .fault_seen = -1};
+    s->att[id] = (struct sy_attempt){.used = true, .fault_seen = -1, .fault_remote = -1};
     if (timer < 0) timer = timer_new(&s->heap, TK_ATTEMPT, id);
     if (timer < 0) {
         SIM_FAIL(s, "out of memory");

@@ -108,12 +108,14 @@ void host_advance(struct sim *s, struct sy_host *h)
         int q = s->stages[a->stage].query;
         if (paused(s, a, h->last)) {
             a->wait[W_GC] += dt;
-            if (e->pause_len > 0 && e->pause_len > e->pause_nominal && h->fault_mem >= 0) {
+            /* the part of a pause a CPU or memory hog added is the fault's */
+            int fh = h->fault_cpu >= 0 ? h->fault_cpu : h->fault_mem;
+            if (e->pause_len > 0 && e->pause_len > e->pause_nominal && fh >= 0) {
                 double f = dt * (e->pause_len - e->pause_nominal) / e->pause_len;
                 a->wait_fault += f;
-                a->fault_seen = h->fault_mem;
-                s->fault_delay[h->fault_mem] += f;
-                truth_pair(s, q, s->nqueries + h->fault_mem, RES_CPU, h->last, f);
+                a->fault_seen = fh;
+                s->fault_delay[fh] += f;
+                truth_pair(s, q, s->nqueries + fh, RES_CPU, h->last, f);
             }
             continue;
         }
@@ -133,7 +135,7 @@ void host_advance(struct sim *s, struct sy_host *h)
         if (lost_fault > lost) lost_fault = lost;
         double lost_cont = lost - lost_fault;
         int wc = a->res == RES_CPU ? W_CPU : a->res == RES_DISK ? W_DISK : W_NET;
-        int f = fault_for(h, a->res);
+        int f = a->res == RES_NET && a->fault_remote >= 0 ? a->fault_remote : fault_for(h, a->res);
         if (a->res == RES_CPU && h->fault_cpu < 0 && h->fault_mem >= 0) {
             /* a memory hog slows compute through page faults and reclaim: memory wait */
             a->wait[W_MEM] += lost_fault;
@@ -162,16 +164,67 @@ void host_advance(struct sim *s, struct sy_host *h)
     h->last = s->now;
 }
 
-/* New rates for the attempts on the host, from who is using what now; moves their timers. */
+/* tc shapes a host's egress, so a throttled host also serves its shuffle blocks slowly to
+ * every fetcher elsewhere. A fetcher pulls 1/(H-1) of its remote bytes from each other host, in
+ * parallel; a sender whose egress N fetchers share caps each at (H-1) * egress / N. Returns the
+ * lowest cap on fetchers of host h and the fault behind it. */
+static double sender_cap(const struct sim *s, const struct sy_host *h, int *fault)
+{
+    int total = 0;
+    for (int v = 0; v < s->nhosts; v++) total += s->hosts[v].fetching;
+    double cap = INFINITY;
+    *fault = -1;
+    for (int v = 0; v < s->nhosts; v++) {
+        const struct sy_host *x = &s->hosts[v];
+        int n = total - x->fetching;
+        if (x == h || x->net_factor >= 1 || n <= 0) continue;
+        double c = s->cfg->nic_bw * x->net_factor * (s->nhosts - 1) / n;
+        if (c < cap) cap = c, *fault = x->fault_net;
+    }
+    return cap;
+}
+
+/* What the remote caps depend on: 0 while no NIC is throttled. */
+static double net_signature(const struct sim *s)
+{
+    double thr = 0;
+    int total = 0;
+    for (int v = 0; v < s->nhosts; v++) thr += 1 - s->hosts[v].net_factor, total += s->hosts[v].fetching;
+    return thr > 0 ? 1e6 * thr + total : 0;
+}
+
+static void reschedule(struct sim *s, struct sy_host *h);
+
+/* New rates for the attempts on the host, from who is using what now; moves their timers.
+ * When a throttled sender's fetchers changed, fetchers on the other hosts get new caps too. */
 void host_reschedule(struct sim *s, struct sy_host *h)
+{
+    reschedule(s, h);
+    double sig = net_signature(s);
+    if (sig == s->net_sig) return;
+    s->net_sig = sig;
+    for (int v = 0; v < s->nhosts; v++) {
+        struct sy_host *x = &s->hosts[v];
+        if (x == h || !x->fetching) continue;
+        host_advance(s, x);
+        reschedule(s, x);
+    }
+}
+
+static void reschedule(struct sim *s, struct sy_host *h)
 {
     const struct synth_config *c = s->cfg;
     h->last = s->now;
     int n[RES_COUNT] = {0};
+    h->fetching = 0;
     for (int i = 0; i < h->natt; i++) {
         struct sy_attempt *a = &s->att[h->att[i]];
-        if (!paused(s, a, s->now)) n[a->res]++;
+        if (paused(s, a, s->now)) continue;
+        n[a->res]++;
+        h->fetching += a->phase == PH_FETCH_NET && a->res == RES_NET;
     }
+    int capf = -1;
+    double cap = s->net_sig > 0 || net_signature(s) > 0 ? sender_cap(s, h, &capf) : INFINITY;
     double rate[RES_COUNT], nofault[RES_COUNT], maxr[RES_COUNT];
     rate[RES_NONE] = nofault[RES_NONE] = maxr[RES_NONE] = 1;
     double nc = n[RES_CPU] ? n[RES_CPU] : 1;
@@ -197,6 +250,8 @@ void host_reschedule(struct sim *s, struct sy_host *h)
             continue;
         }
         a->rate = rate[a->res];
+        a->fault_remote = -1;
+        if (a->phase == PH_FETCH_NET && a->res == RES_NET && cap < a->rate) a->rate = cap, a->fault_remote = capf;
         a->rate_nofault = nofault[a->res];
         a->max_rate = maxr[a->res];
         if (a->res == RES_CPU && a->phase == PH_COMPUTE) s->execs[a->exec].alloc_rate += a->rate * a->alloc_per_cpu;

@@ -31,7 +31,7 @@ void fault_timer(struct sim *s)
         for (int i = 0; i < s->cfg->nfaults; i++) {
             const struct synth_fault *f = &s->cfg->faults[i];
             if (f->host - 1 != hi || !active(f, s->now)) continue;
-            double x = fmin(f->intensity, 0.95);
+            double x = fmin(f->intensity, f->kind == SYNTH_FAULT_NETWORK ? 0.99 : 0.95);
             switch (f->kind) {
             /* intensity = the share of the resource the hog takes when the tasks saturate it */
             case SYNTH_FAULT_CPU: hog += h->cores * x / (1 - x); fc = i; break;

@@ -47,6 +47,7 @@ struct sy_host {
     /* active faults (intensity 0 = none) and which fault is behind each */
     double hog_threads, disk_hog_streams, net_factor, mem_intensity;
     int fault_cpu, fault_disk, fault_net, fault_mem;
+    int fetching;                          /* attempts fetching shuffle blocks over the network */
     int execs[16], nexecs;                 /* alive executors on this host */
 };
 
@@ -167,6 +168,7 @@ struct sy_attempt {
     double wait[W_COUNT];                  /* truth: time lost per resource */
     double wait_fault, wait_other, wait_self; /* truth: by culprit class */
     int fault_seen;                        /* a fault that slowed it, -1 none */
+    int fault_remote;                      /* a throttled sender capping its shuffle fetch, -1 none */
     double in_bytes, sr_remote, sr_local, sw_bytes, out_bytes, mem_bytes, alloc_per_cpu, spill_mem, spill_disk;
     double result_bytes;
     int64_t records_in, records_sr, records_sw, records_out;
@@ -217,6 +219,7 @@ struct sim {
     FILE *driver_log, *truth_tasks;
     uint64_t events;
     struct contention *cont;
+    double net_sig;                        /* throttled NICs and fetchers when remote caps were last set */
     int64_t *fault_tasks[SYNTH_MAX_FAULTS]; int nfault_tasks[SYNTH_MAX_FAULTS], cap_fault_tasks[SYNTH_MAX_FAULTS];
     double fault_delay[SYNTH_MAX_FAULTS];
     uint64_t abnormal, tasks_done;
@@ -305,7 +308,8 @@ void log_exec_start(struct sim *s, struct sy_exec *e);
 void log_task_start(struct sim *s, struct sy_attempt *a);
 void log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t dur_ms);
 void log_driver(struct sim *s, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void log_gc(struct sim *s, struct sy_exec *e, bool full, double pause, double y_before, double y_after,
+struct gc_times { double real, user, sys; };   /* seconds, as the GC log's Times block */
+void log_gc(struct sim *s, struct sy_exec *e, bool full, struct gc_times t, double y_before, double y_after,
             double heap_before, double heap_after, double old_before, double old_after);
 
 /* truth.c */

@@ -203,14 +203,14 @@ void log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t dur_ms)
                 t, a->index, a->attempt, st->spark_id, (long long)a->tid);
 }
 
-void log_gc(struct sim *s, struct sy_exec *e, bool full, double pause, double y_before, double y_after,
+void log_gc(struct sim *s, struct sy_exec *e, bool full, struct gc_times tm, double y_before, double y_after,
             double heap_before, double heap_after, double old_before, double old_after)
 {
     if (!e->gc) return;
     char iso[48];
     iso_time(s, s->now, iso, sizeof iso);
     double up = s->now - e->jvm_start;
-    double user = pause * (2.5 + (double)(e->gc_seq % 5) * 0.3), sys = pause * 0.1;
+    double pause = tm.real, user = tm.user, sys = tm.sys;
     long long K = 1024;
     if (s->cfg->gc_format == SYNTH_GC_JDK8_PARALLEL) {
         if (!full)
