@@ -27,7 +27,7 @@ BA := build-asan
 
 all: $(B)/clarity
 
-.PHONY: all check demo bench install clean deps test-deps asan tools
+.PHONY: all check demo bench install clean deps test-deps asan tools model
 
 deps:
 	@scripts/bootstrap.sh
@@ -77,6 +77,12 @@ check: test-deps
 demo: deps
 	@$(MAKE) --no-print-directory $(B)/clarity
 	@scripts/demo.sh
+
+# The default LADRA model (GRNN training samples) from synth runs with injected faults; the
+# seeds and the synth commit are written into the file (scripts/train-ladra-model.sh).
+model: test-deps
+	@$(MAKE) --no-print-directory $(B)/clarity
+	@scripts/train-ladra-model.sh models/ladra-default.model
 
 bench: deps
 	@$(MAKE) --no-print-directory $(B)/clarity $(TOOLS)

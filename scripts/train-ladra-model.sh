@@ -18,7 +18,9 @@ for sc in wordcount sort kmeans pagerank; do
         dirs+=("$work/$sc-none-$seed")
         rt=$(jq '.application.runtime_ms' "$work/$sc-none-$seed/truth.json")
         a=$(( rt / 5000 )) b=$(( rt * 4 / 5000 )) h=$(( seed % 4 + 1 ))
-        for f in cpu-hog memory-hog disk-hog network; do for x in 0.5 0.8; do
+        for f in cpu-hog memory-hog disk-hog network; do
+            xs="0.5 0.8"; [ $f = network ] && xs="0.9 0.98"   # tc at 1 Gbps and 250 Mbps of 10 GbE
+            for x in $xs; do
             d="$work/$sc-$f-$x-$seed"
             "$bin" synth "$sc" --seed "$seed" --hosts 4 --fault "$f@host$h:${a}s-${b}s:$x" -q -o "$d"
             dirs+=("$d")
@@ -26,5 +28,5 @@ for sc in wordcount sort kmeans pagerank; do
     done
 done
 "$bin" anomalies train -o "$out" --sigma 0.5 --xsigma 1 \
-    --note "scripts/train-ladra-model.sh ($(git -C "$here" log -1 --format=%h -- src/synth 2>/dev/null || echo '?') synth): synth wordcount sort kmeans pagerank, 4 hosts, seeds $seeds, faults cpu-hog memory-hog disk-hog network at 0.5 and 0.8 on host (seed mod 4)+1 from 20% to 80% of the fault-free runtime, plus fault-free runs" \
+    --note "scripts/train-ladra-model.sh ($(git -C "$here" log -1 --format=%h -- src/synth 2>/dev/null || echo '?') synth): synth wordcount sort kmeans pagerank, 4 hosts, seeds $seeds, faults cpu-hog memory-hog disk-hog at 0.5 and 0.8 and network at 0.9 and 0.98 on host (seed mod 4)+1 from 20% to 80% of the fault-free runtime, plus fault-free runs" \
     "${dirs[@]}"
