@@ -23,16 +23,29 @@ const char *ladra_class_name(int c);
  *   FWA  the other hosts' fetch-wait share inside the window over outside it (+0.05 each),
  *        median over hosts: a throttled sender makes every reader wait (network spread);
  *   SWT  the victim's shuffle write time per byte over the others': a disk hog slows writes;
- *   SLD  the victim's mean task slowdown (duration / its stage's median) over the others'. */
+ *   SLD  the victim's mean task slowdown (duration / its stage's median) over the others'.
+ * With GC logs, DCO, MCS and DMC come from the GC records, which are sparse (a 16 GB heap may
+ * collect twice in a short run, and not inside the window); the event-log approximations of the
+ * three are then kept as features of their own (eDCO, eMCS, eDMC) so that the log-based mode
+ * sees everything the event-log-only mode sees. Without GC logs they equal DCO, MCS and DMC and
+ * the GRNN leaves them out (LADRA_NFEAT_EVENTLOG inputs). */
 enum ladra_factor {
     LADRA_DAR, LADRA_DAD, LADRA_DCO, LADRA_MCS, LADRA_ARS, LADRA_DMC, LADRA_DLD, LADRA_NFACTOR,
-    LADRA_CPE = LADRA_NFACTOR, LADRA_GCS, LADRA_FWV, LADRA_FWA, LADRA_SWT, LADRA_SLD, LADRA_NFEAT
+    LADRA_CPE = LADRA_NFACTOR, LADRA_GCS, LADRA_FWV, LADRA_FWA, LADRA_SWT, LADRA_SLD,
+    LADRA_EDCO, LADRA_EMCS, LADRA_EDMC, LADRA_NFEAT
 };
+#define LADRA_NFEAT_EVENTLOG LADRA_EDCO
+/* Inputs of the extended GRNN in a mode. */
+static inline int ladra_nfeat_mode(bool eventlog_only) { return eventlog_only ? LADRA_NFEAT_EVENTLOG : LADRA_NFEAT; }
 const char *ladra_factor_name(int f);
 /* Which inputs the GRNN sees: the paper's seven raw factors (sigma 0.5, D13) or all
  * LADRA_NFEAT z-scored on the training set (the default). */
 enum ladra_features { LADRA_FEATURES_EXTENDED, LADRA_FEATURES_PAPER };
 #define LADRA_DEFAULT_XSIGMA 1.0   /* z-scored extended inputs; chosen by `clarity anomalies cv` */
+/* The GRNN names a cause only when it holds at least this share of the model's weight (y);
+ * below it the verdict is "normal, cause unclear". Chosen by cross-validation on the training
+ * runs (docs/anomalies.md): it trades a little recall for precision; 0 = plain argmax. */
+#define LADRA_DEFAULT_MIN_CAUSE 0.4
 
 /* One successful task attempt, as LADRA sees it. */
 struct ladra_task {
@@ -153,6 +166,9 @@ void ladra_model_free(struct ladra_model *m);
  * sample of that mode. */
 bool ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
                          int features, double y[LADRA_NCLASS]);
+/* The verdict from GRNN outputs y: the likeliest class, or normal when that is a cause with
+ * less than min_cause of the weight. */
+int ladra_verdict(const double y[LADRA_NCLASS], double min_cause);
 /* Same over an explicit training set (row-major, dim = LADRA_NFEAT): for cross-validation. */
 void ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features, double sigma, bool zscore,
                         const double q[LADRA_NFEAT], double y[LADRA_NCLASS]);
@@ -161,14 +177,16 @@ void ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features
  * test and 2/3 to train, seeded (T8.2: same seed, same numbers). Per class (D15 order) the
  * precision and recall averaged over the splits where they are defined (-1: never), and how
  * many. */
-enum ladra_cv_method { LADRA_CV_GRNN_EXTENDED, LADRA_CV_GRNN_PAPER, LADRA_CV_RULES, LADRA_CV_NMETHOD };
+enum ladra_cv_method { LADRA_CV_GRNN_EXTENDED, LADRA_CV_GRNN_CONFIDENT, LADRA_CV_GRNN_PAPER, LADRA_CV_RULES,
+                       LADRA_CV_NMETHOD };
 struct ladra_cv_result {
     size_t samples, splits, per_class[LADRA_NCLASS];
     double precision[LADRA_CV_NMETHOD][LADRA_NCLASS], recall[LADRA_CV_NMETHOD][LADRA_NCLASS];
     size_t p_defined[LADRA_CV_NMETHOD][LADRA_NCLASS];   /* splits where the class was predicted */
     size_t r_defined[LADRA_NCLASS];                      /* splits where the class was in the test third */
 };
-int ladra_cv(const struct ladra_model *m, bool eventlog_only, size_t splits, uint64_t seed,
+/* LADRA_CV_GRNN_CONFIDENT: the extended GRNN's verdict with min_cause. */
+int ladra_cv(const struct ladra_model *m, bool eventlog_only, size_t splits, uint64_t seed, double min_cause,
              struct ladra_cv_result *r);
 
 /* ---- the whole analysis on one application ---- */
@@ -180,6 +198,7 @@ struct clarity_anomalies_options {
     int method;
     int features;                       /* enum ladra_features */
     bool softmax;                       /* D14 */
+    double min_cause;                   /* GRNN verdict threshold (LADRA_DEFAULT_MIN_CAUSE) */
 };
 struct clarity_anomalies_host {
     uint32_t host;                      /* string id */
@@ -201,6 +220,8 @@ struct clarity_anomalies_result {
     struct ladra_factors run;                           /* the run's factors (D6 victim) */
     double run_y[LADRA_NCLASS], run_p[LADRA_NCLASS];
     int run_class, method, features;
+    int run_likeliest;                  /* argmax of run_y; run_class is normal when it is under min_cause */
+    double min_cause;
     bool eventlog_only, softmax, detected, speculation_detected;
     size_t tasks_skipped;                               /* failed/killed/no end (D19) */
     uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */

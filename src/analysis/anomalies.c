@@ -175,7 +175,10 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     if (ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run)) goto oom;
     double rs[4], rp[4];
     classify(o, &r->run, r->eventlog_only, r->run_y, r->run_p, rs, rp, &r->method);
-    r->run_class = argmax(r->run_p, LADRA_NCLASS);
+    r->run_likeliest = argmax(r->run_p, LADRA_NCLASS);
+    /* the GRNN's weights y decide a verdict; the rules have no such weight to weigh */
+    r->min_cause = r->method == LADRA_METHOD_GRNN ? o->min_cause : 0;
+    r->run_class = r->method == LADRA_METHOD_GRNN ? ladra_verdict(r->run_y, o->min_cause) : r->run_likeliest;
     for (size_t j = 0; j < in->nhosts; j++) {
         struct clarity_anomalies_host *h = &r->hosts[j];
         if (!h->has_periods) continue;

@@ -31,7 +31,8 @@ static int rules_class(const double *f)
     return argmax(y, LADRA_NCLASS);
 }
 
-int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed, struct ladra_cv_result *r)
+int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed, double min_cause,
+             struct ladra_cv_result *r)
 {
     memset(r, 0, sizeof *r);
     size_t n = 0;
@@ -60,6 +61,7 @@ int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed
             double y[LADRA_NCLASS];
             ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_EXTENDED, m->xsigma, true, q->x, y);
             pred[LADRA_CV_GRNN_EXTENDED] = argmax(y, LADRA_NCLASS);
+            pred[LADRA_CV_GRNN_CONFIDENT] = ladra_verdict(y, min_cause);
             ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_PAPER, m->sigma, m->zscore, q->x, y);
             pred[LADRA_CV_GRNN_PAPER] = argmax(y, LADRA_NCLASS);
             pred[LADRA_CV_RULES] = rules_class(q->x);

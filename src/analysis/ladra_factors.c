@@ -196,36 +196,41 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
             if (varea <= 0) varea = 1e-9, cl = true;   /* D10: clamp and say so */
             out->f[LADRA_MCS] = oarea / (double)narea / varea;
         }
-    } else {
-        /* Event-log-only: no GC curve and no Times block.
-         * DCO ~ wall over CPU time of the tasks in the window (what real/(user+sys) measures for
-         *       GC threads), per host, over the same ratio on all hosts; max over hosts.
-         * MCS ~ the victim's GC time per run ms over the others' (its heap churned harder).
-         * DMC ~ max over min of each host's shuffle fetch-wait share of run time (+0.05 so a
-         *       host that never waits does not divide by zero). */
+    }
+    /* The event-log approximations, computed in both modes: they are eDCO, eMCS and eDMC, and
+     * without GC logs also DCO, MCS and DMC.
+     * DCO ~ wall over CPU time of the tasks in the window (what real/(user+sys) measures for
+     *       GC threads), per host, over the same ratio on all hosts; max over hosts.
+     * MCS ~ the victim's GC time per run ms over the others' (its heap churned harder).
+     * DMC ~ max over min of each host's shuffle fetch-wait share of run time (+0.05 so a
+     *       host that never waits does not divide by zero). */
+    out->f[LADRA_EDCO] = out->f[LADRA_EMCS] = out->f[LADRA_EDMC] = 1;
+    double tr = 0, tc = 0;
+    for (size_t j = 0; j < nh; j++) tr += run[j], tc += cpu[j];
+    if (tc > 0) {
+        double all = tr / tc, mx = 0;
+        for (size_t j = 0; j < nh; j++)
+            if (cpu[j] > 0) mx = fmax(mx, run[j] / cpu[j] / all);
+        if (mx > 0) out->f[LADRA_EDCO] = mx;
+    }
+    if (nh >= 2) {
+        double o = 0;
+        size_t k = 0;
+        for (size_t j = 0; j < nh; j++)
+            if ((int32_t)j != v && run[j] > 0) o += gc[j] / run[j], k++;
+        if (k && run[v] > 0) out->f[LADRA_EMCS] = (gc[v] / run[v] + 0.01) / (o / (double)k + 0.01);
+        double mx = -1, mn = INFINITY;
+        for (size_t j = 0; j < nh; j++)
+            if (run[j] > 0) {
+                double w = fw[j] / run[j] + 0.05;
+                mx = fmax(mx, w), mn = fmin(mn, w);
+            }
+        if (mx > 0) out->f[LADRA_EDMC] = mx / mn;
+    }
+    if (!in->ngc) {
         out->flags |= LADRA_APPROX_DCO | LADRA_APPROX_MCS | LADRA_APPROX_DMC;
-        double tr = 0, tc = 0;
-        for (size_t j = 0; j < nh; j++) tr += run[j], tc += cpu[j];
-        if (tc > 0) {
-            double all = tr / tc, mx = 0;
-            for (size_t j = 0; j < nh; j++)
-                if (cpu[j] > 0) mx = fmax(mx, run[j] / cpu[j] / all);
-            if (mx > 0) out->f[LADRA_DCO] = mx;
-        }
-        if (nh >= 2) {
-            double o = 0;
-            size_t k = 0;
-            for (size_t j = 0; j < nh; j++)
-                if ((int32_t)j != v && run[j] > 0) o += gc[j] / run[j], k++;
-            if (k && run[v] > 0) out->f[LADRA_MCS] = (gc[v] / run[v] + 0.01) / (o / (double)k + 0.01);
-            double mx = -1, mn = INFINITY;
-            for (size_t j = 0; j < nh; j++)
-                if (run[j] > 0) {
-                    double w = fw[j] / run[j] + 0.05;
-                    mx = fmax(mx, w), mn = fmin(mn, w);
-                }
-            if (mx > 0) out->f[LADRA_DMC] = mx / mn;
-        }
+        out->f[LADRA_DCO] = out->f[LADRA_EDCO], out->f[LADRA_MCS] = out->f[LADRA_EMCS];
+        out->f[LADRA_DMC] = out->f[LADRA_EDMC];
     }
     if (cl) out->flags |= LADRA_CLAMPED;
     ladra_extended(in, v, ws, we, med, out->f);

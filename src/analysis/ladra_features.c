@@ -19,7 +19,7 @@ static double median(double *v, size_t n)
 void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
                     double f[LADRA_NFEAT])
 {
-    for (int k = LADRA_NFACTOR; k < LADRA_NFEAT; k++) f[k] = 1;
+    for (int k = LADRA_NFACTOR; k < LADRA_EDCO; k++) f[k] = 1;
     size_t nh = in->nhosts;
     if (nh < 2) return;
     struct acc *h = calloc(nh, sizeof *h);

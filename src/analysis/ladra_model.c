@@ -10,7 +10,8 @@
 
 static const char *const class_names[LADRA_NCLASS] = {"normal", "cpu", "memory", "network", "disk"};
 static const char *const factor_names[LADRA_NFEAT] = {"DAR", "DAD", "DCO", "MCS", "ARS", "DMC", "DLD",
-                                                      "CPE", "GCS", "FWV", "FWA", "SWT", "SLD"};
+                                                      "CPE", "GCS", "FWV", "FWA", "SWT", "SLD",
+                                                      "eDCO", "eMCS", "eDMC"};
 const char *ladra_class_name(int c) { return c >= 0 && c < LADRA_NCLASS ? class_names[c] : "?"; }
 const char *ladra_factor_name(int f) { return f >= 0 && f < LADRA_NFEAT ? factor_names[f] : "?"; }
 
@@ -150,7 +151,9 @@ int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_err
 void ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features, double sigma, bool zscore,
                         const double q[LADRA_NFEAT], double y[LADRA_NCLASS])
 {
-    size_t dim = features == LADRA_FEATURES_PAPER ? LADRA_NFACTOR : LADRA_NFEAT;
+    /* a training set holds one mode's samples (the callers filter by mode) */
+    size_t dim = features == LADRA_FEATURES_PAPER ? LADRA_NFACTOR
+               : (size_t)ladra_nfeat_mode(k && train[0].eventlog_only);
     double *x = malloc((k ? k : 1) * dim * sizeof *x), qq[LADRA_NFEAT];
     int *lab = malloc((k ? k : 1) * sizeof *lab);
     if (!x || !lab) {
@@ -176,6 +179,14 @@ void ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features
     }
     grnn_predict(x, lab, k, dim, LADRA_NCLASS, sigma, qq, y);
     free(x), free(lab);
+}
+
+int ladra_verdict(const double y[LADRA_NCLASS], double min_cause)
+{
+    int b = 0;
+    for (int c = 1; c < LADRA_NCLASS; c++)
+        if (y[c] > y[b]) b = c;
+    return b != LADRA_NORMAL && y[b] < min_cause ? LADRA_NORMAL : b;
 }
 
 bool ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFEAT], bool elo, int features,

@@ -13,7 +13,7 @@ static void help(FILE *o)
     fprintf(o,
             "usage: clarity anomalies [options] <log|dir>...\n"
             "       clarity anomalies train -o MODEL [--note TEXT] [--sigma S] [--xsigma S] SYNTH_DIR...\n"
-            "       clarity anomalies cv MODEL [--splits N] [--seed N]\n\n"
+            "       clarity anomalies cv MODEL [--splits N] [--seed N] [--min-cause P]\n\n"
             "Abnormal tasks and their root cause (LADRA, Lu et al. FGCS 2019; spec 004): per stage, tasks\n"
             "slower than mean + 1.5 sd of their stage (first wave apart), smoothed over a width-5 window\n"
             "per host, grouped into periods (where: host, executor, stage; when: start, end), then the\n"
@@ -27,7 +27,11 @@ static void help(FILE *o)
             "                        or $CLARITY_LADRA_MODEL)\n"
             "  --rules               the weighted-rule method (Eq. 11-12) instead of the GRNN\n"
             "  --features SET        GRNN inputs: extended (default: the seven factors and six event-log\n"
-            "                        features, z-scored) or paper (the seven factors, raw, as the paper)\n"
+            "                        features, z-scored; with GC logs also the event-log approximations\n"
+            "                        eDCO, eMCS, eDMC) or paper (the seven factors, raw, as the paper)\n"
+            "  --min-cause P         the GRNN names a cause only when it holds at least P of the model's\n"
+            "                        weight, else the verdict is normal, cause unclear (default 0.4;\n"
+            "                        0 = the likeliest class, as the paper)\n"
             "  --no-softmax          print the GRNN's raw outputs y (they already sum to 1)\n"
             "  --sample-std          sample instead of population standard deviation (D1)\n"
             "  --strict-edges        zero-padded smoothing at the edges instead of edge majority (D4)\n"
@@ -46,7 +50,8 @@ static void help(FILE *o)
             "in both modes and writes them as a model file.\n"
             "cv: the paper's protocol (spec 5.5) on a model file's samples: N (100) random splits, 1/3 test\n"
             "and 2/3 train, per mode; precision and recall per class averaged, for the GRNN on the\n"
-            "extended and the paper features and for the rules. Same seed, same numbers.\n\n"
+            "extended features (likeliest class, and the verdict with --min-cause), on the paper features\n"
+            "and for the rules. Same seed, same numbers.\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
 }
 
@@ -226,11 +231,25 @@ static void cv_value(double v)
     else printf(" | %.2f", v);
 }
 
+static int parse_min_cause(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !(v >= 0 && v <= 1)) {
+        fprintf(stderr, "clarity anomalies: --min-cause needs a share from 0 to 1, not '%s'\n", s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 static int cv(int argc, char **argv)
 {
     static const struct option opts[] = {{"splits", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+                                         {"min-cause", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     long long splits = 100, seed = 1;
+    double min_cause = LADRA_DEFAULT_MIN_CAUSE;
     char *end;
     int c;
     optind = 1;
@@ -247,6 +266,9 @@ static int cv(int argc, char **argv)
             *(c == 'n' ? &splits : &seed) = v;
             break;
         }
+        case 'm':
+            if (parse_min_cause(optarg, &min_cause)) return EXIT_USAGE;
+            break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
@@ -267,12 +289,14 @@ static int cv(int argc, char **argv)
         ladra_model_free(&m);
         return EXIT_USAGE;
     }
-    static const char *const method[LADRA_CV_NMETHOD] = {"GRNN extended", "GRNN paper", "rules"};
+    char confident[64];
+    snprintf(confident, sizeof confident, "GRNN extended, min cause %g", min_cause);
+    const char *const method[LADRA_CV_NMETHOD] = {"GRNN extended", confident, "GRNN paper", "rules"};
     printf("| mode | method | class | runs | P | recall |\n|---|---|---|---:|---:|---:|\n");
     int rc = EXIT_OK;
     for (int mode = 0; mode < 2 && !rc; mode++) {
         struct ladra_cv_result r;
-        if (ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, &r)) {
+        if (ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, min_cause, &r)) {
             rc = EXIT_INPUT;
             break;
         }
@@ -314,7 +338,7 @@ int cmd_anomalies(int argc, char **argv)
     static const struct option opts[] = {
         {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"executor-logs", required_argument, 0, 'E'},
         {"gc-logs", required_argument, 0, 'G'}, {"model", required_argument, 0, 'M'}, {"rules", no_argument, 0, 'R'},
-        {"features", required_argument, 0, 'F'},
+        {"features", required_argument, 0, 'F'}, {"min-cause", required_argument, 0, 'm'},
         {"no-softmax", no_argument, 0, 'S'}, {"sample-std", no_argument, 0, 's'}, {"strict-edges", no_argument, 0, 'e'},
         {"no-skew-filter", no_argument, 0, 'k'}, {"min-period-tasks", required_argument, 0, 'P'}, {"clock-offset", required_argument, 0, 'C'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
@@ -322,7 +346,8 @@ int cmd_anomalies(int argc, char **argv)
     bool json = false, compact = false, quiet = false;
     const char *outpath = NULL, *exdir = NULL, *gcdir = NULL, *model_path = NULL;
     long long clock = 0, limit = 30;
-    struct clarity_anomalies_options o = {.method = LADRA_METHOD_GRNN, .softmax = true};
+    struct clarity_anomalies_options o = {.method = LADRA_METHOD_GRNN, .softmax = true,
+                                          .min_cause = LADRA_DEFAULT_MIN_CAUSE};
     ladra_options_default(&o.det);
     int c;
     char *end;
@@ -346,6 +371,9 @@ int cmd_anomalies(int argc, char **argv)
             }
             break;
         case 'S': o.softmax = false; break;
+        case 'm':
+            if (parse_min_cause(optarg, &o.min_cause)) return EXIT_USAGE;
+            break;
         case 's': o.det.sample_std = true; break;
         case 'e': o.det.strict_edges = true; break;
         case 'k': o.det.skew_filter = false; break;

@@ -44,7 +44,7 @@ void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const s
     jsonw_kstr(w, "features", ext ? "extended" : "paper");
     jsonw_key(w, "features_used");
     jsonw_arr_begin(w);
-    for (int k = 0; k < (ext ? LADRA_NFEAT : LADRA_NFACTOR); k++) jsonw_str(w, ladra_factor_name(k));
+    for (int k = 0; k < (ext ? ladra_nfeat_mode(r->eventlog_only) : LADRA_NFACTOR); k++) jsonw_str(w, ladra_factor_name(k));
     jsonw_arr_end(w);
     jsonw_kint(w, "tasks", (int64_t)in->ntasks);
     jsonw_kint(w, "tasks_left_out", (int64_t)r->tasks_skipped);
@@ -64,6 +64,8 @@ void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const s
     jsonw_key(w, "run");
     jsonw_obj_begin(w);
     jsonw_kstr(w, "class", ladra_class_name(r->run_class));
+    jsonw_kstr(w, "likeliest", ladra_class_name(r->run_likeliest));
+    jsonw_kdouble(w, "min_cause", r->min_cause);
     causes(w, "causes", r->run_p);
     causes(w, "y", r->run_y);
     factors(w, a, r, &r->run);

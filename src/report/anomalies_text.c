@@ -11,9 +11,11 @@ static void causes_line(FILE *o, const double *p)
     for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, "  %s %3.0f%%", ladra_class_name(c), 100 * p[c]);
 }
 
+/* eDCO, eMCS and eDMC only when GC logs gave DCO, MCS and DMC (otherwise they are the same) */
 static void factors_line(FILE *o, const struct ladra_factors *f)
 {
-    for (int k = 0; k < LADRA_NFEAT; k++)
+    int nf = f->flags & LADRA_APPROX_DCO ? LADRA_NFEAT_EVENTLOG : LADRA_NFEAT;
+    for (int k = 0; k < nf; k++)
         fprintf(o, "%s  %s %.3g", k == LADRA_NFACTOR ? "  |" : "", ladra_factor_name(k), f->f[k]);
 }
 
@@ -29,7 +31,8 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
             r->eventlog_only ? "event log only (DCO, MCS, DMC approximated from task metrics)"
                              : "event log + GC logs",
             r->method != LADRA_METHOD_GRNN ? "weighted rules (paper Eq. 11-12)"
-            : ext ? "GRNN on the paper's 7 factors + 6 event-log features (z-scored)"
+            : ext ? (r->eventlog_only ? "GRNN on the paper's 7 factors + 6 event-log features (z-scored)"
+                                      : "GRNN on the paper's 7 factors + 9 event-log features (z-scored)")
                   : "GRNN on the paper's 7 factors (raw)",
             r->method == LADRA_METHOD_GRNN && r->softmax ? ", softmax" : "");
     fprintf(o, "tasks        %zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)\n",
@@ -52,18 +55,35 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
                 (unsigned long long)r->log_tids_unjoined);
 
     fprintf(o, "\nverdict      %s", r->detected ? "abnormal" : "normal");
+    bool unclear = r->run_class != r->run_likeliest;
     if (r->detected) {
         const struct ladra_factors *f = &r->run;
-        fprintf(o, " on %s (stage %lld), most likely %s", clarity_app_str(a, r->host_ids[f->victim]),
-                (long long)r->stages[f->stage].stage_id, ladra_class_name(r->run_class));
-    } else if (r->run_class != LADRA_NORMAL && in->nhosts)
+        fprintf(o, " on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
+                (long long)r->stages[f->stage].stage_id);
+        if (unclear)
+            fprintf(o, "cause unclear: %s is likeliest with %.0f%% of the model's weight, under the %.0f%% a verdict needs",
+                    ladra_class_name(r->run_likeliest), 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
+        else
+            fprintf(o, "most likely %s", ladra_class_name(r->run_class));
+    } else if (unclear && in->nhosts)
+        fprintf(o, " (no abnormal period; the root-cause model leans to %s on %s with %.0f%% of its weight, under the %.0f%% a verdict needs)",
+                ladra_class_name(r->run_likeliest), clarity_app_str(a, r->host_ids[r->run.victim]),
+                100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
+    else if (r->run_class != LADRA_NORMAL && in->nhosts)
         /* The model has a normal class of its own and may still see a slowed host that no
          * period shows (a mild fault stays under mean + 1.5 sd): say so rather than hide it. */
         fprintf(o, " (no abnormal period), but the root-cause model says %s on %s", ladra_class_name(r->run_class),
                 clarity_app_str(a, r->host_ids[r->run.victim]));
     fprintf(o, "\n            ");
     causes_line(o, r->run_p);
-    fprintf(o, "\n");
+    /* D14: the softmax flattens the GRNN's weights; the verdict reads the weights themselves */
+    bool soft = r->method == LADRA_METHOD_GRNN && r->softmax;
+    fprintf(o, "%s\n", soft ? "   (softmax, Eq. 15)" : "");
+    if (soft) {
+        fprintf(o, "            ");
+        causes_line(o, r->run_y);
+        fprintf(o, "   (the GRNN's weights y)\n");
+    }
 
     if (r->nperiods) {
         fprintf(o, "\nabnormal periods (where and when)\n");

@@ -62,15 +62,33 @@ expect_rc "analysis with a trained model" 0 "$CLARITY_ASAN" anomalies -q --model
 
 # clarity's additions: feature sets named in the output, the victim by excess time, CV
 expect_rc "json, extended features" 0 "$CLARITY_ASAN" anomalies --json -q "${LOGS[@]}" "$EV"
-jq -e '.applications[0].features == "extended" and (.applications[0].features_used | length) == 13
-       and (.applications[0].run.factors | keys | length) == 13' "$T/out" >/dev/null \
+# with GC logs: 7 + 6 + the three event-log approximations (eDCO, eMCS, eDMC); without: 7 + 6
+jq -e '.applications[0].features == "extended" and (.applications[0].features_used | length) == 16
+       and .applications[0].features_used[13:] == ["eDCO","eMCS","eDMC"]
+       and (.applications[0].run.factors | keys | length) == 16' "$T/out" >/dev/null \
   && ok "extended features used and named" || bad "extended features used and named"
+expect_rc "json, extended features, event log only" 0 "$CLARITY_ASAN" anomalies --json -q "$EV"
+jq -e '(.applications[0].features_used | length) == 13
+       and (.applications[0].run.factors | .DCO == .eDCO and .MCS == .eMCS and .DMC == .eDMC)' "$T/out" >/dev/null \
+  && ok "event log only: 13 features, eDCO = DCO" || bad "event log only: 13 features, eDCO = DCO"
+# the verdict: a cause only with --min-cause (0.4) of the GRNN's weight y, else normal
+jq -e '.applications[0].run | .min_cause == 0.4 and .likeliest == "cpu" and .class == "cpu" and .y.cpu >= 0.4' "$T/out" >/dev/null \
+  && ok "verdict: cpu above min cause" || bad "verdict: cpu above min cause: $(jq -c '.applications[0].run | [.class, .likeliest, .y]' "$T/out")"
+expect_rc "min cause 1" 0 "$CLARITY_ASAN" anomalies --json -q --min-cause 1 "${LOGS[@]}" "$EV"
+jq -e '.applications[0].run | .min_cause == 1 and .likeliest == "cpu" and .y.cpu < 1 and .class == "normal"' "$T/out" >/dev/null \
+  && ok "min cause 1: cause unclear, class normal" || bad "min cause 1: $(jq -c '.applications[0].run | [.class, .likeliest, .y]' "$T/out")"
+expect_rc "min cause 1, text" 0 "$CLARITY_ASAN" anomalies -q --min-cause 1 "${LOGS[@]}" "$EV"
+grep -q "^verdict      abnormal on host3 (stage 1), cause unclear: cpu is likeliest with [0-9]*% of the model's weight, under the 100% a verdict needs" "$T/out" \
+  && ok "min cause 1, text says cause unclear" || bad "min cause 1, text: $(grep ^verdict "$T/out")"
+expect_rc "rules: no min cause" 0 "$CLARITY_ASAN" anomalies --json -q --rules "${LOGS[@]}" "$EV"
+jq -e '.applications[0].run | .min_cause == 0 and .class == .likeliest' "$T/out" >/dev/null \
+  && ok "rules: class is the likeliest" || bad "rules: class is the likeliest"
 expect_rc "paper features" 0 "$CLARITY_ASAN" anomalies --json -q --features paper "${LOGS[@]}" "$EV"
 jq -e '.applications[0].features == "paper" and .applications[0].features_used == ["DAR","DAD","DCO","MCS","ARS","DMC","DLD"]' "$T/out" >/dev/null \
   && ok "paper features named" || bad "paper features named"
-# host3 carries the hog: its tasks spent the most time beyond their stage medians (73.0 s
-# against 18.0-21.0 s), and it is the victim the factors are computed against
-jq -e '.applications[0].run.victim_host == "host3" and ([.applications[0].hosts[] | select(.host == "host3") | .excess_ms | floor] == [73009])
+# host3 carries the hog: its tasks spent the most time beyond their stage medians (80.9 s
+# against 17.9-21.1 s), and it is the victim the factors are computed against
+jq -e '.applications[0].run.victim_host == "host3" and ([.applications[0].hosts[] | select(.host == "host3") | .excess_ms | floor] == [80868])
        and ([.applications[0].hosts[] | .excess_ms] | max) == ([.applications[0].hosts[] | select(.host == "host3") | .excess_ms] | max)' "$T/out" >/dev/null \
   && ok "victim by excess time" || bad "victim by excess time: $(jq -c '[.applications[0].hosts[] | [.host, .excess_ms]]' "$T/out")"
 expect_rc "cv" 0 "$CLARITY" anomalies cv --splits 5 --seed 3 "$ROOT/models/ladra-default.model"
@@ -78,7 +96,8 @@ cp "$T/out" "$T/cv1"
 "$CLARITY" anomalies cv --splits 5 --seed 3 "$ROOT/models/ladra-default.model" >"$T/cv2"
 cmp -s "$T/cv1" "$T/cv2" && ok "cv reproducible" || bad "cv reproducible"
 [ "$(grep -c '^| logs | GRNN extended |' "$T/cv1")" = 5 ] && [ "$(grep -c '^| eventlog | rules |' "$T/cv1")" = 5 ] \
-  && ok "cv table: 3 methods x 5 classes per mode" || bad "cv table"
+  && [ "$(grep -c '^| logs | GRNN extended, min cause 0.4 |' "$T/cv1")" = 5 ] \
+  && ok "cv table: 4 methods x 5 classes per mode" || bad "cv table"
 printf 'clarity.ladra-model/1 sigma 0.5 zscore 0\nlog normal 1 1 1 1 1 1 1\nlog cpu 2 2 1 1 1 1 1\n' >"$T/v1model"
 expect_rc "a /1 model with the extended features" 2 "$CLARITY" anomalies -q --model "$T/v1model" "$EV"
 expect_rc "a /1 model with --features paper" 0 "$CLARITY_ASAN" anomalies -q --features paper --model "$T/v1model" "$EV"
@@ -98,6 +117,8 @@ expect_rc "train without -o" 2 "$CLARITY" anomalies train "$T/cpu"
 expect_rc "bad --features" 2 "$CLARITY" anomalies --features all "$EV"
 expect_rc "bad --min-period-tasks" 2 "$CLARITY" anomalies --min-period-tasks 0 "$EV"
 expect_rc "bad --xsigma" 2 "$CLARITY" anomalies train --xsigma 0 -o "$T/m2" "$T/cpu"
+expect_rc "bad --min-cause" 2 "$CLARITY" anomalies --min-cause 1.5 "$EV"
+expect_rc "cv, bad --min-cause" 2 "$CLARITY" anomalies cv --min-cause x "$ROOT/models/ladra-default.model"
 expect_rc "cv without a model" 2 "$CLARITY" anomalies cv
 expect_rc "cv on a /1 model" 2 "$CLARITY" anomalies cv "$T/v1model"
 expect_rc "strict edges, sample std, no skew filter" 0 "$CLARITY_ASAN" anomalies -q --strict-edges --sample-std --no-skew-filter --no-softmax "$EV"

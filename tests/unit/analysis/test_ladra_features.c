@@ -82,7 +82,7 @@ Test(ladra_features, worked_example)
     in.nhosts = 1;
     for (int i = 0; i < 5; i++) t[i].host = 0;
     ladra_extended(&in, 0, 0, 5000, med, f);
-    for (int k = LADRA_NFACTOR; k < LADRA_NFEAT; k++) cr_assert_float_eq(f[k], 1, 1e-12, "%s", ladra_factor_name(k));
+    for (int k = LADRA_NFACTOR; k < LADRA_EDCO; k++) cr_assert_float_eq(f[k], 1, 1e-12, "%s", ladra_factor_name(k));
 }
 
 /* T4.3's vector on one host: raw [0,1,1,0,1,1,0,0,0,0], edge majority [1,0,1,1,1,0,...]. With
@@ -197,20 +197,79 @@ Test(ladra_cv, t8_2_reproducible)
         add(&m, c, c == 1 ? 2.0 + 0.01 * i : 1 + 0.001 * i, c == 2 ? 3.0 : 1, false);
     }
     struct ladra_cv_result a, b;
-    cr_assert_eq(ladra_cv(&m, false, 100, 42, &a), 0);
-    cr_assert_eq(ladra_cv(&m, false, 100, 42, &b), 0);
+    cr_assert_eq(ladra_cv(&m, false, 100, 42, 0.4, &a), 0);
+    cr_assert_eq(ladra_cv(&m, false, 100, 42, 0.4, &b), 0);
     cr_assert_eq(memcmp(&a, &b, sizeof a), 0);
     cr_assert_eq(a.samples, 30);
     cr_assert_eq(a.per_class[LADRA_CPU], 10);
     for (int c = 0; c < 3; c++) {
         cr_assert_float_eq(a.precision[LADRA_CV_GRNN_EXTENDED][c], 1, 1e-12);
         cr_assert_float_eq(a.recall[LADRA_CV_GRNN_EXTENDED][c], 1, 1e-12);
+        cr_assert_float_eq(a.precision[LADRA_CV_GRNN_CONFIDENT][c], 1, 1e-12);   /* far apart: sure */
+        cr_assert_float_eq(a.recall[LADRA_CV_GRNN_CONFIDENT][c], 1, 1e-12);
     }
     cr_assert_float_eq(a.recall[LADRA_CV_RULES][LADRA_NORMAL], 1, 1e-12);
     cr_assert_float_eq(a.recall[LADRA_CV_RULES][LADRA_CPU], 0, 1e-12);
     cr_assert_float_eq(a.precision[LADRA_CV_RULES][LADRA_CPU], -1, 1e-12);   /* never predicted */
     cr_assert_float_eq(a.recall[LADRA_CV_GRNN_EXTENDED][LADRA_DISK], -1, 1e-12);   /* no disk sample */
-    cr_assert_eq(ladra_cv(&m, true, 100, 42, &b), 0);
+    cr_assert_eq(ladra_cv(&m, true, 100, 42, 0.4, &b), 0);
     cr_assert_eq(b.samples, 0);
     ladra_model_free(&m);
+}
+
+/* The verdict names a cause only with min_cause of the GRNN's weight. */
+Test(ladra_model, verdict_min_cause)
+{
+    double unsure[LADRA_NCLASS] = {0.32, 0.21, 0.34, 0.09, 0.04};   /* memory likeliest at 0.34 */
+    cr_assert_eq(ladra_verdict(unsure, 0.4), LADRA_NORMAL);
+    cr_assert_eq(ladra_verdict(unsure, 0.34), LADRA_MEMORY);
+    cr_assert_eq(ladra_verdict(unsure, 0), LADRA_MEMORY);
+    double sure[LADRA_NCLASS] = {0, 1, 0, 0, 0};
+    cr_assert_eq(ladra_verdict(sure, 0.4), LADRA_CPU);
+    double normal[LADRA_NCLASS] = {0.3, 0.25, 0.25, 0.1, 0.1};   /* normal needs no threshold */
+    cr_assert_eq(ladra_verdict(normal, 0.9), LADRA_NORMAL);
+}
+
+/* eDCO, eMCS and eDMC are inputs in the log mode only: without GC logs they repeat DCO, MCS
+ * and DMC, and counting them twice would weigh those three double. */
+Test(ladra_model, event_log_approximations_only_in_log_mode)
+{
+    struct ladra_model m = {.sigma = 0.5, .xsigma = 1, .nfeat = LADRA_NFEAT};
+    double x[LADRA_NFEAT];
+    for (int elo = 0; elo < 2; elo++) {
+        for (int k = 0; k < LADRA_NFEAT; k++) x[k] = 1;
+        x[LADRA_CPE] = 2;   /* a spread in the shared features, so z-scores are defined */
+        cr_assert_eq(ladra_model_add(&m, x, LADRA_NORMAL, elo), 0);
+        x[LADRA_EDCO] = 3;
+        cr_assert_eq(ladra_model_add(&m, x, LADRA_CPU, elo), 0);
+    }
+    double q[LADRA_NFEAT], y[LADRA_NCLASS];
+    for (int k = 0; k < LADRA_NFEAT; k++) q[k] = 1;
+    q[LADRA_CPE] = 2, q[LADRA_EDCO] = 3;
+    cr_assert(ladra_model_predict(&m, q, false, LADRA_FEATURES_EXTENDED, y));
+    /* log mode: z(eDCO) is -1 and +1 for the two samples, the query at +1: distances 4 and 0,
+     * weights e^-2 and 1 */
+    cr_assert_float_eq(y[LADRA_CPU], 1 / (1 + exp(-2.0)), 1e-9);
+    cr_assert(ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y));
+    cr_assert_float_eq(y[LADRA_CPU], 0.5, 1e-12);   /* event log only: the two are the same point */
+    cr_assert_float_eq(y[LADRA_NORMAL], 0.5, 1e-12);
+    ladra_model_free(&m);
+}
+
+/* A model written by a build with the thirteen features before eDCO, eMCS, eDMC is refused
+ * with a message, not read with the columns shifted. */
+Test(ladra_model, thirteen_feature_file_refused)
+{
+    char path[] = "/tmp/clarity-ladra-model-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "clarity.ladra-model/2 sigma 0.5 zscore 0 xsigma 1 features DAR DAD DCO MCS ARS DMC DLD CPE GCS FWV FWA SWT SLD\n"
+               "log normal 1 1 1 1 1 1 1 1 1 1 1 1 1\n");
+    fclose(f);
+    struct ladra_model r;
+    struct clarity_error err = {0};
+    cr_assert_neq(ladra_model_load(&r, path, &err), 0);
+    cr_assert(strstr(err.msg, "rebuild it") != NULL, "%s", err.msg);
+    unlink(path);
 }
