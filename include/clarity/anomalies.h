@@ -21,7 +21,8 @@ const char *ladra_class_name(int c);
  *   GCS  the victim's JVM GC share of run time over the others' (+0.01 each): memory pressure;
  *   FWV  the victim's shuffle fetch-wait share over the others' (+0.05 each);
  *   FWA  the other hosts' fetch-wait share inside the window over outside it (+0.05 each),
- *        median over hosts: a throttled sender makes every reader wait (network spread);
+ *        over tasks that fetch remote blocks, median over hosts: a throttled sender makes
+ *        every reader wait (network spread);
  *   SWT  the victim's shuffle write time per byte over the others': a disk hog slows writes;
  *   SLD  the victim's mean task slowdown (duration / its stage's median) over the others'.
  * With GC logs, DCO, MCS and DMC come from the GC records, which are sparse (a 16 GB heap may
@@ -57,6 +58,7 @@ struct ladra_task {
     /* task metrics for the event-log-only factors (-1 when not logged) */
     int64_t run_ms, cpu_ms, gc_ms, fetch_wait_ms, bytes;
     int64_t sw_ns, sw_bytes;        /* shuffle write time and bytes (0 when none) */
+    bool fetches;                   /* read remote shuffle blocks (FWA compares such tasks only) */
     /* set by detection */
     bool initial, raw, smooth, skew_suspect, speculation;
 };

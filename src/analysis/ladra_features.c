@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include "clarity/anomalies.h"
 
-struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_out, run_out; };
+/* fw_in/run_in and fw_out/run_out: tasks that fetch remote blocks, inside and outside the
+ * window. Over every task, a window holding the reduce stage and not the map stage would look
+ * like a network spread in a healthy run. */
+struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_in, run_in, fw_out, run_out; };
 
 static double median(double *v, size_t n)
 {
@@ -32,11 +35,12 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
         if (stage_med && stage_med[t->stage] > 0) a->slow += d / stage_med[t->stage], a->nslow++;
         if (t->run_ms <= 0) continue;
         bool inside = t->start_ms < we && t->end_ms > ws;
-        if (!inside) {
-            a->run_out += (double)t->run_ms;
-            if (t->fetch_wait_ms > 0) a->fw_out += (double)t->fetch_wait_ms;
-            continue;
+        if (t->fetches) {
+            double fw = t->fetch_wait_ms > 0 ? (double)t->fetch_wait_ms : 0;
+            if (inside) a->run_in += (double)t->run_ms, a->fw_in += fw;
+            else a->run_out += (double)t->run_ms, a->fw_out += fw;
         }
+        if (!inside) continue;
         a->run += (double)t->run_ms;
         if (t->cpu_ms >= 0) a->cpu += (double)t->cpu_ms;
         if (t->gc_ms > 0) a->gc += (double)t->gc_ms;
@@ -53,7 +57,8 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
         const struct acc *a = &h[j];
         if (a->run > 0) {
             o_cpe += a->cpu / a->run, o_gcs += a->gc / a->run, o_fwv += a->fw / a->run, k_cpe++;
-            if (fwa && a->run_out > 0) fwa[k_fwa++] = (a->fw / a->run + 0.05) / (a->fw_out / a->run_out + 0.05);
+            if (fwa && a->run_in > 0 && a->run_out > 0)
+                fwa[k_fwa++] = (a->fw_in / a->run_in + 0.05) / (a->fw_out / a->run_out + 0.05);
         }
         if (a->swb > 0) o_swt += a->swns / a->swb, k_sw++;
         if (a->nslow > 0) o_sld += a->slow / a->nslow, k_sld++;

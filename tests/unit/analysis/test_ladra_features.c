@@ -55,7 +55,8 @@ Test(ladra_victim, stage_of_the_excess)
 
 /* Victim host 0 inside the window [0, 5 s): run 2000 ms, CPU 1000, GC 200, fetch wait 400,
  * shuffle write 4 ms for 1000 B. Hosts 1 and 2: run 1000, CPU 800, no GC, fetch wait 500,
- * 1 ms for 1000 B; and one task each outside the window with no fetch wait. */
+ * 1 ms for 1000 B; and one task each outside the window with no fetch wait. Every task
+ * reads remote shuffle blocks. */
 Test(ladra_features, worked_example)
 {
     struct ladra_task t[5] = {tk(0, 0, 0, 0, 2000), tk(1, 0, 1, 0, 1000), tk(2, 0, 2, 0, 1000),
@@ -63,8 +64,14 @@ Test(ladra_features, worked_example)
     t[0].cpu_ms = 1000, t[0].gc_ms = 200, t[0].fetch_wait_ms = 400, t[0].sw_ns = 4000000, t[0].sw_bytes = 1000;
     for (int i = 1; i <= 2; i++) t[i].cpu_ms = 800, t[i].fetch_wait_ms = 500, t[i].sw_ns = 1000000, t[i].sw_bytes = 1000;
     for (int i = 3; i <= 4; i++) t[i].cpu_ms = 800;
+    for (int i = 0; i <= 4; i++) t[i].fetches = true;
     struct ladra_input in = {.tasks = t, .ntasks = 5, .nhosts = 3, .nstages = 2};
     double med[2] = {1000, 1000}, f[LADRA_NFEAT];
+    /* FWA compares tasks that fetch: outside the window none fetch, nothing to compare with */
+    t[3].fetches = t[4].fetches = false;
+    ladra_extended(&in, 0, 0, 5000, med, f);
+    cr_assert_float_eq(f[LADRA_FWA], 1, 1e-12);
+    t[3].fetches = t[4].fetches = true;
     ladra_extended(&in, 0, 0, 5000, med, f);
     cr_assert_float_eq(f[LADRA_CPE], 1.6, 1e-9);                  /* 0.8 / 0.5 */
     cr_assert_float_eq(f[LADRA_GCS], 11, 1e-9);                   /* (0.1 + 0.01) / (0 + 0.01) */
