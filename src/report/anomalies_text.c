@@ -131,7 +131,10 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
     if (r->run.flags & LADRA_SINGLE_HOST) fprintf(o, "  one host only: inter-node factors are 1 (D16)\n");
 
     if (logs && logs->nunknown) {
-        fprintf(o, "\nlog lines not understood, by pattern (top 10 of %zu)\n", logs->nunknown);
+        if (logs->nunknown > 10)
+            fprintf(o, "\nlog lines not understood, by pattern (the 10 most frequent of %zu patterns)\n", logs->nunknown);
+        else
+            fprintf(o, "\nlog lines not understood, by pattern (%zu pattern%s)\n", logs->nunknown, logs->nunknown == 1 ? "" : "s");
         bool *done = calloc(logs->nunknown, 1);
         for (int k = 0; done && k < 10; k++) {
             size_t best = SIZE_MAX;
