@@ -24,7 +24,11 @@ const char *ladra_class_name(int c);
  *        over tasks that fetch remote blocks, median over hosts: a throttled sender makes
  *        every reader wait (network spread);
  *   SWT  the victim's shuffle write time per byte over the others': a disk hog slows writes;
- *   SLD  the victim's mean task slowdown (duration / its stage's median) over the others'.
+ *   SLD  the victim's mean task slowdown (duration / its stage's median) over the others';
+ *   FWB  fetch wait per remote MB read, all hosts, tasks in the window (ms/MB). Absolute, not a
+ *        ratio: a throttled sender slows every reader alike (Sort's one shuffle), which no
+ *        victim-against-others ratio sees. The shipped model learned it on synth's 10 GbE;
+ *        on a much slower network retrain it (scripts/train-ladra-model.sh, SYNTH_ARGS).
  * With GC logs, DCO, MCS and DMC come from the GC records, which are sparse (a 16 GB heap may
  * collect twice in a short run, and not inside the window); the event-log approximations of the
  * three are then kept as features of their own (eDCO, eMCS, eDMC) so that the log-based mode
@@ -32,7 +36,7 @@ const char *ladra_class_name(int c);
  * the GRNN leaves them out (LADRA_NFEAT_EVENTLOG inputs). */
 enum ladra_factor {
     LADRA_DAR, LADRA_DAD, LADRA_DCO, LADRA_MCS, LADRA_ARS, LADRA_DMC, LADRA_DLD, LADRA_NFACTOR,
-    LADRA_CPE = LADRA_NFACTOR, LADRA_GCS, LADRA_FWV, LADRA_FWA, LADRA_SWT, LADRA_SLD,
+    LADRA_CPE = LADRA_NFACTOR, LADRA_GCS, LADRA_FWV, LADRA_FWA, LADRA_SWT, LADRA_SLD, LADRA_FWB,
     LADRA_EDCO, LADRA_EMCS, LADRA_EDMC, LADRA_NFEAT
 };
 #define LADRA_NFEAT_EVENTLOG LADRA_EDCO
@@ -58,7 +62,7 @@ struct ladra_task {
     /* task metrics for the event-log-only factors (-1 when not logged) */
     int64_t run_ms, cpu_ms, gc_ms, fetch_wait_ms, bytes;
     int64_t sw_ns, sw_bytes;        /* shuffle write time and bytes (0 when none) */
-    bool fetches;                   /* read remote shuffle blocks (FWA compares such tasks only) */
+    int64_t remote_bytes;           /* remote shuffle bytes read (FWA compares such tasks only) */
     /* set by detection */
     bool initial, raw, smooth, skew_suspect, speculation;
 };
@@ -129,7 +133,7 @@ double ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 w
  * j' (a host's own factors) and only picks i*. */
 int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
                  double *stage_med);
-/* Extended features (LADRA_CPE..LADRA_SLD) of victim v over the window [ws, we). */
+/* Extended features (LADRA_CPE..LADRA_FWB) of victim v over the window [ws, we). */
 void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
                     double f[LADRA_NFEAT]);
 

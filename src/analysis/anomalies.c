@@ -96,7 +96,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         t->fetch_wait_ms = m ? clarity_task_metric(a, i, CLARITY_TM_SR_FETCH_WAIT_MS) : -1;
         t->sw_ns = m ? clarity_task_metric(a, i, CLARITY_TM_SW_TIME_NS) : 0;
         t->sw_bytes = m ? clarity_task_metric(a, i, CLARITY_TM_SW_BYTES) : 0;
-        t->fetches = m && clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) > 0;
+        t->remote_bytes = m ? clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) : 0;
         t->bytes = m ? clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) +
                            clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) +
                            clarity_task_metric(a, i, CLARITY_TM_SR_LOCAL_BYTES)

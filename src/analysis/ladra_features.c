@@ -8,7 +8,7 @@
 /* fw_in/run_in and fw_out/run_out: tasks that fetch remote blocks, inside and outside the
  * window. Over every task, a window holding the reduce stage and not the map stage would look
  * like a network spread in a healthy run. */
-struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_in, run_in, fw_out, run_out; };
+struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_in, run_in, fw_out, run_out, rb_in; };
 
 static double median(double *v, size_t n)
 {
@@ -35,9 +35,9 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
         if (stage_med && stage_med[t->stage] > 0) a->slow += d / stage_med[t->stage], a->nslow++;
         if (t->run_ms <= 0) continue;
         bool inside = t->start_ms < we && t->end_ms > ws;
-        if (t->fetches) {
+        if (t->remote_bytes > 0) {
             double fw = t->fetch_wait_ms > 0 ? (double)t->fetch_wait_ms : 0;
-            if (inside) a->run_in += (double)t->run_ms, a->fw_in += fw;
+            if (inside) a->run_in += (double)t->run_ms, a->fw_in += fw, a->rb_in += (double)t->remote_bytes;
             else a->run_out += (double)t->run_ms, a->fw_out += fw;
         }
         if (!inside) continue;
@@ -70,6 +70,9 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
         f[LADRA_FWV] = (x->fw / x->run + 0.05) / (o_fwv / (double)k_cpe + 0.05);
     }
     if (k_fwa) f[LADRA_FWA] = median(fwa, k_fwa);
+    double fw_all = 0, rb_all = 0;
+    for (size_t j = 0; j < nh; j++) fw_all += h[j].fw_in, rb_all += h[j].rb_in;
+    f[LADRA_FWB] = rb_all > 0 ? fw_all / (rb_all / 1048576.0) : 0;
     if (k_sw && x->swb > 0 && o_swt > 0) f[LADRA_SWT] = (x->swns / x->swb) / (o_swt / (double)k_sw);
     if (k_sld && x->nslow > 0 && o_sld > 0) f[LADRA_SLD] = (x->slow / x->nslow) / (o_sld / (double)k_sld);
     free(fwa);

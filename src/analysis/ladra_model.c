@@ -10,7 +10,7 @@
 
 static const char *const class_names[LADRA_NCLASS] = {"normal", "cpu", "memory", "network", "disk"};
 static const char *const factor_names[LADRA_NFEAT] = {"DAR", "DAD", "DCO", "MCS", "ARS", "DMC", "DLD",
-                                                      "CPE", "GCS", "FWV", "FWA", "SWT", "SLD",
+                                                      "CPE", "GCS", "FWV", "FWA", "SWT", "SLD", "FWB",
                                                       "eDCO", "eMCS", "eDMC"};
 const char *ladra_class_name(int c) { return c >= 0 && c < LADRA_NCLASS ? class_names[c] : "?"; }
 const char *ladra_factor_name(int f) { return f >= 0 && f < LADRA_NFEAT ? factor_names[f] : "?"; }

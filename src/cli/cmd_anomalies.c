@@ -26,7 +26,7 @@ static void help(FILE *o)
             "  --model FILE          GRNN model (default: models/ladra-default.model next to the binary,\n"
             "                        or $CLARITY_LADRA_MODEL)\n"
             "  --rules               the weighted-rule method (Eq. 11-12) instead of the GRNN\n"
-            "  --features SET        GRNN inputs: extended (default: the seven factors and six event-log\n"
+            "  --features SET        GRNN inputs: extended (default: the seven factors and seven event-log\n"
             "                        features, z-scored; with GC logs also the event-log approximations\n"
             "                        eDCO, eMCS, eDMC) or paper (the seven factors, raw, as the paper)\n"
             "  --min-cause P         the GRNN names a cause only when it holds at least P of the model's\n"

@@ -31,8 +31,8 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
             r->eventlog_only ? "event log only (DCO, MCS, DMC approximated from task metrics)"
                              : "event log + GC logs",
             r->method != LADRA_METHOD_GRNN ? "weighted rules (paper Eq. 11-12)"
-            : ext ? (r->eventlog_only ? "GRNN on the paper's 7 factors + 6 event-log features (z-scored)"
-                                      : "GRNN on the paper's 7 factors + 9 event-log features (z-scored)")
+            : ext ? (r->eventlog_only ? "GRNN on the paper's 7 factors + 7 event-log features (z-scored)"
+                                      : "GRNN on the paper's 7 factors + 10 event-log features (z-scored)")
                   : "GRNN on the paper's 7 factors (raw)",
             r->method == LADRA_METHOD_GRNN && r->softmax ? ", softmax" : "");
     fprintf(o, "tasks        %zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)\n",
@@ -106,7 +106,7 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
         if (shown < r->nperiods) fprintf(o, "(%zu more; --limit 0 shows all)\n", r->nperiods - shown);
     }
 
-    fprintf(o, "\nfactors (about 1 when healthy; after | clarity's event-log features, not in the paper)\n");
+    fprintf(o, "\nfactors (about 1 when healthy but FWB, ms of fetch wait per remote MB; after | clarity's event-log features, not in the paper)\n");
     fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
             (long long)r->stages[r->run.stage].stage_id, fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
     factors_line(o, &r->run);

@@ -62,15 +62,15 @@ expect_rc "analysis with a trained model" 0 "$CLARITY_ASAN" anomalies -q --model
 
 # clarity's additions: feature sets named in the output, the victim by excess time, CV
 expect_rc "json, extended features" 0 "$CLARITY_ASAN" anomalies --json -q "${LOGS[@]}" "$EV"
-# with GC logs: 7 + 6 + the three event-log approximations (eDCO, eMCS, eDMC); without: 7 + 6
-jq -e '.applications[0].features == "extended" and (.applications[0].features_used | length) == 16
-       and .applications[0].features_used[13:] == ["eDCO","eMCS","eDMC"]
-       and (.applications[0].run.factors | keys | length) == 16' "$T/out" >/dev/null \
+# with GC logs: 7 + 7 + the three event-log approximations (eDCO, eMCS, eDMC); without: 7 + 7
+jq -e '.applications[0].features == "extended" and (.applications[0].features_used | length) == 17
+       and .applications[0].features_used[13:] == ["FWB","eDCO","eMCS","eDMC"]
+       and (.applications[0].run.factors | keys | length) == 17' "$T/out" >/dev/null \
   && ok "extended features used and named" || bad "extended features used and named"
 expect_rc "json, extended features, event log only" 0 "$CLARITY_ASAN" anomalies --json -q "$EV"
-jq -e '(.applications[0].features_used | length) == 13
+jq -e '(.applications[0].features_used | length) == 14
        and (.applications[0].run.factors | .DCO == .eDCO and .MCS == .eMCS and .DMC == .eDMC)' "$T/out" >/dev/null \
-  && ok "event log only: 13 features, eDCO = DCO" || bad "event log only: 13 features, eDCO = DCO"
+  && ok "event log only: 14 features, eDCO = DCO" || bad "event log only: 14 features, eDCO = DCO"
 # the verdict: a cause only with --min-cause (0.4) of the GRNN's weight y, else normal
 jq -e '.applications[0].run | .min_cause == 0.4 and .likeliest == "cpu" and .class == "cpu" and .y.cpu >= 0.4' "$T/out" >/dev/null \
   && ok "verdict: cpu above min cause" || bad "verdict: cpu above min cause: $(jq -c '.applications[0].run | [.class, .likeliest, .y]' "$T/out")"

@@ -64,14 +64,14 @@ Test(ladra_features, worked_example)
     t[0].cpu_ms = 1000, t[0].gc_ms = 200, t[0].fetch_wait_ms = 400, t[0].sw_ns = 4000000, t[0].sw_bytes = 1000;
     for (int i = 1; i <= 2; i++) t[i].cpu_ms = 800, t[i].fetch_wait_ms = 500, t[i].sw_ns = 1000000, t[i].sw_bytes = 1000;
     for (int i = 3; i <= 4; i++) t[i].cpu_ms = 800;
-    for (int i = 0; i <= 4; i++) t[i].fetches = true;
+    for (int i = 0; i <= 4; i++) t[i].remote_bytes = 1048576;
     struct ladra_input in = {.tasks = t, .ntasks = 5, .nhosts = 3, .nstages = 2};
     double med[2] = {1000, 1000}, f[LADRA_NFEAT];
     /* FWA compares tasks that fetch: outside the window none fetch, nothing to compare with */
-    t[3].fetches = t[4].fetches = false;
+    t[3].remote_bytes = t[4].remote_bytes = 0;
     ladra_extended(&in, 0, 0, 5000, med, f);
     cr_assert_float_eq(f[LADRA_FWA], 1, 1e-12);
-    t[3].fetches = t[4].fetches = true;
+    t[3].remote_bytes = t[4].remote_bytes = 1048576;
     ladra_extended(&in, 0, 0, 5000, med, f);
     cr_assert_float_eq(f[LADRA_CPE], 1.6, 1e-9);                  /* 0.8 / 0.5 */
     cr_assert_float_eq(f[LADRA_GCS], 11, 1e-9);                   /* (0.1 + 0.01) / (0 + 0.01) */
