@@ -97,8 +97,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         t->sw_ns = m ? clarity_task_metric(a, i, CLARITY_TM_SW_TIME_NS) : 0;
         t->sw_bytes = m ? clarity_task_metric(a, i, CLARITY_TM_SW_BYTES) : 0;
         t->remote_bytes = m ? clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) : 0;
-        t->bytes = m ? clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) +
-                           clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) +
+        t->bytes = m ? clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) + t->remote_bytes +
                            clarity_task_metric(a, i, CLARITY_TM_SR_LOCAL_BYTES)
                      : -1;
         if (!in->app_start_ms || t->start_ms < in->app_start_ms) in->app_start_ms = t->start_ms;

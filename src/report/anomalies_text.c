@@ -14,8 +14,7 @@ static void causes_line(FILE *o, const double *p)
 /* eDCO, eMCS and eDMC only when GC logs gave DCO, MCS and DMC (otherwise they are the same) */
 static void factors_line(FILE *o, const struct ladra_factors *f)
 {
-    int nf = f->flags & LADRA_APPROX_DCO ? LADRA_NFEAT_EVENTLOG : LADRA_NFEAT;
-    for (int k = 0; k < nf; k++)
+    for (int k = 0; k < ladra_nfeat_mode(f->flags & LADRA_APPROX_DCO); k++)
         fprintf(o, "%s  %s %.3g", k == LADRA_NFACTOR ? "  |" : "", ladra_factor_name(k), f->f[k]);
 }
 
@@ -27,12 +26,14 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
     fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     fprintf(o, "source       %s\n", a->source_path);
     bool ext = r->method == LADRA_METHOD_GRNN && r->features == LADRA_FEATURES_EXTENDED;
+    char grnn[96];
+    snprintf(grnn, sizeof grnn, "GRNN on the paper's %d factors + %d event-log features (z-scored)", LADRA_NFACTOR,
+             ladra_nfeat_mode(r->eventlog_only) - LADRA_NFACTOR);
     fprintf(o, "mode         %s; root cause by %s%s\n",
             r->eventlog_only ? "event log only (DCO, MCS, DMC approximated from task metrics)"
                              : "event log + GC logs",
             r->method != LADRA_METHOD_GRNN ? "weighted rules (paper Eq. 11-12)"
-            : ext ? (r->eventlog_only ? "GRNN on the paper's 7 factors + 7 event-log features (z-scored)"
-                                      : "GRNN on the paper's 7 factors + 10 event-log features (z-scored)")
+            : ext ? grnn
                   : "GRNN on the paper's 7 factors (raw)",
             r->method == LADRA_METHOD_GRNN && r->softmax ? ", softmax" : "");
     fprintf(o, "tasks        %zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)\n",

@@ -184,13 +184,15 @@ static double sender_cap(const struct sim *s, const struct sy_host *h, int *faul
     return cap;
 }
 
-/* What the remote caps depend on: 0 while no NIC is throttled. */
+/* What the remote caps depend on: 0 while no NIC is throttled (then nothing is summed, so
+ * runs without a network fault pay nothing per event). */
 static double net_signature(const struct sim *s)
 {
+    if (!s->nthrottled) return 0;
     double thr = 0;
     int total = 0;
     for (int v = 0; v < s->nhosts; v++) thr += 1 - s->hosts[v].net_factor, total += s->hosts[v].fetching;
-    return thr > 0 ? 1e6 * thr + total : 0;
+    return 1e6 * thr + total;
 }
 
 static void reschedule(struct sim *s, struct sy_host *h);
@@ -200,6 +202,7 @@ static void reschedule(struct sim *s, struct sy_host *h);
 void host_reschedule(struct sim *s, struct sy_host *h)
 {
     reschedule(s, h);
+    if (!s->nthrottled && s->net_sig == 0) return;
     double sig = net_signature(s);
     if (sig == s->net_sig) return;
     s->net_sig = sig;
@@ -224,7 +227,7 @@ static void reschedule(struct sim *s, struct sy_host *h)
         h->fetching += a->phase == PH_FETCH_NET && a->res == RES_NET;
     }
     int capf = -1;
-    double cap = s->net_sig > 0 || net_signature(s) > 0 ? sender_cap(s, h, &capf) : INFINITY;
+    double cap = s->nthrottled ? sender_cap(s, h, &capf) : INFINITY;
     double rate[RES_COUNT], nofault[RES_COUNT], maxr[RES_COUNT];
     rate[RES_NONE] = nofault[RES_NONE] = maxr[RES_NONE] = 1;
     double nc = n[RES_CPU] ? n[RES_CPU] : 1;

@@ -43,6 +43,7 @@ void fault_timer(struct sim *s)
         if (hog == h->hog_threads && disk == h->disk_hog_streams && net == h->net_factor && mem == h->mem_intensity)
             continue;
         host_advance(s, h);
+        s->nthrottled += (net < 1) - (h->net_factor < 1);
         h->hog_threads = hog; h->disk_hog_streams = disk; h->net_factor = net; h->mem_intensity = mem;
         h->fault_cpu = fc; h->fault_disk = fd; h->fault_net = fn; h->fault_mem = fm;
         host_reschedule(s, h);

@@ -219,6 +219,7 @@ struct sim {
     FILE *driver_log, *truth_tasks;
     uint64_t events;
     struct contention *cont;
+    int nthrottled;                        /* hosts whose NIC a network fault throttles now */
     double net_sig;                        /* throttled NICs and fetchers when remote caps were last set */
     int64_t *fault_tasks[SYNTH_MAX_FAULTS]; int nfault_tasks[SYNTH_MAX_FAULTS], cap_fault_tasks[SYNTH_MAX_FAULTS];
     double fault_delay[SYNTH_MAX_FAULTS];
