@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Proves a refactor changed no output: builds REV (default: the commit before the reshaping,
+# 8fd130d) in a temporary worktree, records every command's output with it and with the
+# current build (tests/snapshot/record.py), and diffs the two recordings.
+#   tests/snapshot/compare.sh [REV]      exit 0 when byte-identical, 1 with the diff's head
+# Not part of `make check` (it builds a second tree); run it after every refactor step.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rev="${1:-8fd130d}"
+base="${SNAPSHOT_DIR:-/tmp/clarity-snapshot}"
+wt="$base/tree-$rev"
+if [ ! -x "$wt/build/clarity" ]; then
+  rm -rf "$wt"; git worktree prune
+  git worktree add --detach "$wt" "$rev" >/dev/null
+  make -C "$wt" -j2 build/clarity >/dev/null
+fi
+make -j2 build/clarity >/dev/null
+[ -d "$base/rec-$rev" ] || python3 tests/snapshot/record.py "$base/rec-$rev" --clarity "$wt/build/clarity" >/dev/null
+rm -rf "$base/rec-now"
+python3 tests/snapshot/record.py "$base/rec-now" --clarity build/clarity
+n=$(ls "$base/rec-now" | wc -l)
+if diff -r "$base/rec-$rev" "$base/rec-now" >"$base/diff.txt"; then
+  echo "identical: $n files of $rev and the working tree"
+else
+  echo "DIFFERENT: $(grep -c '^diff ' "$base/diff.txt") files differ ($base/diff.txt)"; head -40 "$base/diff.txt"; exit 1
+fi
