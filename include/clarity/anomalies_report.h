@@ -3,7 +3,7 @@
 #define CLARITY_ANOMALIES_REPORT_H
 #include <stdio.h>
 #include "clarity/anomalies.h"
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 
 void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                            const struct clarity_logs *logs, size_t limit);

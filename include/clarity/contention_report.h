@@ -3,7 +3,7 @@
 #define CLARITY_CONTENTION_REPORT_H
 #include <stdio.h>
 #include "clarity/contention.h"
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 
 /* targets: unit indices to show (NULL = every unit with contention, victims first). */
 void report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets);

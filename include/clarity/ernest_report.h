@@ -4,7 +4,7 @@
 #define CLARITY_ERNEST_REPORT_H
 #include <stdio.h>
 #include "clarity/ernest.h"
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 
 struct ernest_target { double scale, machines, predicted_s; struct ernest_extrapolation extrap; };
 

@@ -4,7 +4,7 @@
 #define CLARITY_EXPLAIN_REPORT_H
 #include <stdio.h>
 #include "clarity/blocked.h"
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include "clarity/stragglers.h"
 
 /* Why each resource's figure is an approximation (or missing) on this log; NULL if exact. */

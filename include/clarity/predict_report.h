@@ -3,7 +3,7 @@
 #define CLARITY_PREDICT_REPORT_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include "clarity/peridot.h"
 
 struct predict_report {

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "clarity/aggregate.h"
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include "clarity/model.h"
 
 struct summary_options {

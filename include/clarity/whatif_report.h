@@ -3,7 +3,7 @@
 #ifndef CLARITY_WHATIF_REPORT_H
 #define CLARITY_WHATIF_REPORT_H
 #include <stdio.h>
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include "clarity/whatif.h"
 
 struct whatif_report {

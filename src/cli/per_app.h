@@ -5,7 +5,7 @@
 #define CLARITY_CLI_PER_APP_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include "clarity/model.h"
 
 struct per_app_cmd {

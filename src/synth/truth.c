@@ -4,7 +4,7 @@
  * written at the end. Schema: docs/synth.md. */
 #include <math.h>
 #include <stdlib.h>
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include "synth/internal.h"
 
 #define MAX_CONT_QUERIES 64

@@ -16,11 +16,11 @@ if [ ! -x "$wt/build/clarity" ]; then
 fi
 make -j2 build/clarity >/dev/null
 [ -d "$base/rec-$rev" ] || python3 tests/snapshot/record.py "$base/rec-$rev" --clarity "$wt/build/clarity" >/dev/null
-rm -rf "$base/rec-now"
-python3 tests/snapshot/record.py "$base/rec-now" --clarity build/clarity
-n=$(ls "$base/rec-now" | wc -l)
-if diff -r "$base/rec-$rev" "$base/rec-now" >"$base/diff.txt"; then
+now="$base/rec-now-$(basename "$PWD")"; rm -rf "$now"
+python3 tests/snapshot/record.py "$now" --clarity build/clarity
+n=$(ls "$now" | wc -l)
+if diff -r "$base/rec-$rev" "$now" >"$now.diff"; then
   echo "identical: $n files of $rev and the working tree"
 else
-  echo "DIFFERENT: $(grep -c '^diff ' "$base/diff.txt") files differ ($base/diff.txt)"; head -40 "$base/diff.txt"; exit 1
+  echo "DIFFERENT: $(grep -c '^diff ' "$now.diff") files differ ($now.diff)"; head -40 "$now.diff"; exit 1
 fi

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 static int64_t mtime_ms(const char *path)
 {

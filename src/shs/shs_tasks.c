@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 const char *shs_task_status(const struct clarity_app *a, size_t row)
 {

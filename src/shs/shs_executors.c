@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "event/json.h"
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 /* Task CPUs for a resource profile: its "cpus" task request, else spark.task.cpus, else 1. */
 static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)

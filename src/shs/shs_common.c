@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 enum shs_status shs_fail(struct shs_ctx *c, enum shs_status st, const char *fmt, ...)
 {

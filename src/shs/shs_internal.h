@@ -4,7 +4,7 @@
 #define CLARITY_REPORT_SHS_INTERNAL_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include "clarity/model.h"
 #include "clarity/shs.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "event/json.h"
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 /* spark.redaction.regex default: (?i)secret|password|token|access[.]?key */
 static bool redact_match(const char *s)

@@ -6,7 +6,7 @@
  * Resubmitted. */
 #include <stdlib.h>
 #include <string.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 void shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
 {

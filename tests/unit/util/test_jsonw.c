@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 
 static char *render(void (*fn)(struct jsonw *), bool pretty)
 {

@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 #define MAX_SEG 16
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 /* Stages SHS has in its store: announced by a JobStart or submitted/completed. */
 static bool stage_visible(const struct clarity_stage *s)

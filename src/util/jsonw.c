@@ -1,4 +1,4 @@
-#include "clarity/jsonw.h"
+#include "util/jsonw.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 size_t shs_quantile_index(double q, size_t count)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 static const char *job_status(int s)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "event/json.h"
-#include "report/shs_internal.h"
+#include "shs/shs_internal.h"
 
 struct buf { char *p; size_t n, cap; };
 
