@@ -146,6 +146,8 @@ def main():
         jobs.append((name + ".summary.sort", ["summary", "--sort", "core-hours", d]))
         jobs.append((name + ".summary.since", ["summary", "--since", "2099-01-01", d]))
         jobs.append((name + ".summary.name", ["summary", "--name", "local", d]))
+        jobs.append((name + ".summary.since.json", ["summary", "--json", "--since", "2099-01-01", d]))
+        jobs.append((name + ".summary.name.json", ["summary", "--json", "--name", "local", d]))
         jobs.append((name + ".api.apps", ["api", d, "/applications"]))
         jobs.append((name + ".api.apps.q", ["api", d, "/applications?status=completed&limit=3"]))
 
