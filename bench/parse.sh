@@ -97,6 +97,10 @@ echo "timing on $LOG ($LOG_BYTES bytes), best of $RUNS" >&2
 # the issue's targets are per core: time one thread, and show the default (all cores) beside it
 best_of clarity build/clarity summary --json --threads 1 "$LOG"
 best_of clarity2 build/clarity summary --json "$LOG"
+# BASE_CLARITY=path/to/another/build/clarity times that binary in the same run (before/after
+# a change: machines are shared and noisy, so only a same-run ratio means anything)
+BEST_base=0; RSS_base=0
+[[ -n ${BASE_CLARITY:-} ]] && best_of base "$BASE_CLARITY" summary --json --threads 1 "$LOG"
 best_of wc wc -l "$LOG"
 best_of simdjson build/tools/simdjson_pass "$LOG"
 best_of jq jq -c .Event "$JQ_LOG"
@@ -113,7 +117,7 @@ CPU=$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo 2>/dev/null || tr
 awk -v logf="$LOG" -v bytes="$LOG_BYTES" -v jqbytes="$JQ_LOG_BYTES" -v src="$SRC_NAME" \
     -v tasks="$TASKS" -v nproc="$NPROC" -v cpu="${CPU:-unknown}" -v runs="$RUNS" \
     -v tc="$BEST_clarity" -v rc="$RSS_clarity" -v tw="$BEST_wc" -v rw="$RSS_wc" \
-    -v tc2="$BEST_clarity2" -v rc2="$RSS_clarity2" \
+    -v tc2="$BEST_clarity2" -v rc2="$RSS_clarity2" -v tb="$BEST_base" -v rb="$RSS_base" -v base="${BASE_CLARITY:-}" \
     -v ts="$BEST_simdjson" -v rs="$RSS_simdjson" -v tj="$BEST_jq" -v rj="$RSS_jq" \
     -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v rev="$(git rev-parse --short HEAD 2>/dev/null || echo '?')" '
 function gbps(b, t) { return t > 0 ? b / t / 1e9 : 0 }
@@ -134,6 +138,7 @@ BEGIN {
     printf "|---|---:|---:|---:|---:|---:|\n"
     row("`clarity summary --json --threads 1`", bytes, tc, rc, "")
     row("`clarity summary --json` (default: all cores)", bytes, tc2, rc2, "")
+    if (tb > 0) row("`" base " summary --json --threads 1` (BASE_CLARITY)", bytes, tb, rb, "")
     row("`wc -l`", bytes, tw, rw, "")
     row("`simdjson_pass` (simdjson DOM, every line, touches \"Event\")", bytes, ts, rs, "")
     row("`jq -c .Event` (first 100 MB only *)", jqbytes, tj, rj, "")
@@ -145,6 +150,7 @@ BEGIN {
     printf "| target | measured | verdict |\n|---|---|---|\n"
     printf "| clarity >= 1 GB/s per core on plain JSON | %.3f GB/s on 1 core | %s |\n", gc, verdict(gc >= 1)
     printf "| clarity within 2.5x of the raw simdjson pass | %.2fx the simdjson time | %s |\n", tc / ts, verdict(tc / ts <= 2.5)
+    if (tb > 0) printf "| no slower than BASE_CLARITY (same run) | %.3fx its time | %s |\n", tc / tb, verdict(tc / tb <= 1.05)
     printf "| clarity at least 15x faster than jq | %.1fx jq throughput | %s |\n", gc / gj, verdict(gc / gj >= 15)
 }' | tee "$OUT/parse-results.md"
 echo "(written to $OUT/parse-results.md)" >&2
