@@ -140,7 +140,7 @@ static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct
 int cmd_whatif(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"hw", required_argument, 0, 'H'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"hw", required_argument, 0, 'H'},
         {"hosts", required_argument, 0, 1}, {"cores-per-host", required_argument, 0, 2},
         {"disks", required_argument, 0, 3}, {"disk-mbps", required_argument, 0, 4},
         {"network", required_argument, 0, 5}, {"input-on-disk", required_argument, 0, 6},
@@ -155,17 +155,14 @@ int cmd_whatif(int argc, char **argv)
     memset(&op, 0, sizeof op);
     op.nask = -1;
     op.limit = 20;
-    bool json = false, compact = false, quiet = false;
-    const char *outpath = NULL, *ini = NULL;
+    struct common_opts co = {.cmd = "whatif"};
+    const char *ini = NULL;
     char err[512];
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&co, c, optarg)) continue;
         switch (c) {
-        case 'j': json = true; break;
-        case 'c': compact = true; break;
-        case 'q': quiet = true; break;
-        case 'o': outpath = optarg; break;
         case 'H': ini = optarg; break;
         case 1: case 2: case 3: case 4: case 5: case 6: case 7:
             if (set_flag(&op, fields[c], optarg)) return EXIT_USAGE;
@@ -183,23 +180,11 @@ int cmd_whatif(int argc, char **argv)
             }
             break;
         case 's':
-            if (!strcmp(optarg, "observed")) op.mode = CLARITY_SLOTS_OBSERVED;
-            else if (!strcmp(optarg, "configured")) op.mode = CLARITY_SLOTS_CONFIGURED;
-            else {
-                fprintf(stderr, "clarity whatif: --slots takes observed or configured, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
+            if (!opt_slots(co.cmd, optarg, &op.mode)) return EXIT_USAGE;
             break;
-        case 'l': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || end == optarg || v < 0) {
-                fprintf(stderr, "clarity whatif: --limit takes a count, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            op.limit = (size_t)v;
+        case 'l':
+            if (!opt_count(co.cmd, "limit", optarg, &op.limit)) return EXIT_USAGE;
             break;
-        }
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
@@ -208,12 +193,7 @@ int cmd_whatif(int argc, char **argv)
         fprintf(stderr, "clarity whatif: %s\n", err);
         return EXIT_USAGE;
     }
-    if (optind >= argc) {
-        fprintf(stderr, "clarity whatif: no event log given\n\n");
-        help(stderr);
-        return EXIT_USAGE;
-    }
-    struct per_app_cmd pc = {.name = "whatif", .schema = "clarity.whatif/1", .json = json, .compact = compact,
-                             .quiet = quiet, .outpath = outpath, .one = whatif_one, .ctx = &op};
+    if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
+    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .one = whatif_one, .ctx = &op};
     return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }
