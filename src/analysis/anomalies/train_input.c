@@ -54,7 +54,8 @@ int clarity_ladra_truth_label(const char *dir)
     fseek(f, 0, SEEK_SET);
     int label = -1;
     char *buf = n >= 0 ? malloc((size_t)n + CJ_PADDING) : NULL;
-    cj_parser *ps = n >= 0 ? cj_parser_new((size_t)n + 1) : NULL;
+    /* headroom: with a capacity of n + 1 simdjson refused a 15-byte truth.json (too big) */
+    cj_parser *ps = n >= 0 ? cj_parser_new((size_t)n + 4096) : NULL;
     if (buf && ps && fread(buf, 1, (size_t)n, f) == (size_t)n) {
         memset(buf + n, 0, CJ_PADDING);
         cj_val root;
