@@ -9,5 +9,10 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
                            const struct clarity_logs *logs, size_t limit);
 void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                            const struct clarity_logs *logs);
+/* `clarity anomalies cv`: a Markdown table; the header, then per mode the rows of every
+ * method and class (the four causes first, normal last): runs, precision, recall ("-" where
+ * never defined). A mode without samples prints nothing. */
+void report_ladra_cv_header(FILE *o);
+void report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause, const struct ladra_cv_result *r);
 
 #endif

@@ -262,4 +262,42 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
                      struct clarity_app **out, struct clarity_error *err);
 void clarity_app_free(struct clarity_app *a);
 
+/* ---- many applications at once ---- */
+/* One application of a set: its source and either its model or why it could not be read. */
+struct clarity_loaded_app {
+    const struct clarity_app_source *src;    /* points into the set's sources */
+    struct clarity_app *app;                 /* NULL when loading failed */
+    struct clarity_error err;                /* why, when app is NULL */
+};
+/* Everything some paths name, loaded: the applications in source order (sorted by path, so
+ * output does not depend on which load finished first), with every problem kept for the
+ * caller to report. */
+struct clarity_app_set {
+    struct clarity_source_list sources;      /* what the paths resolved to; notes: what was not taken */
+    struct clarity_error resolve_err;        /* a named path unreadable, or no log found (code 0: none).
+                                                The applications found beside it are still loaded. */
+    struct clarity_loaded_app *apps;
+    size_t n, nfailed;
+};
+struct clarity_load_set_options {
+    /* For each application. Its progress hook is used only when the paths hold a single
+     * application; with many, each is read on one thread (threads = 1) since the
+     * applications already keep every core busy. NULL: every field default. */
+    const struct clarity_load_options *app;
+    int workers;                             /* applications read at once; 0 = one per core */
+    /* Called about every 200 ms from the calling thread while many applications load (that
+     * thread then only watches), with how many are done, and once more when all are
+     * (done == total). NULL for none. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
+};
+/* Resolves paths (clarity_source_resolve) and loads every application found, one worker per
+ * core. Returns CLARITY_OK when at least one application loaded; otherwise the error of the
+ * first problem (no application found, or every load failed) with err a copy of it. *out is
+ * filled in every case and must be freed: problems are reported from it (resolve_err,
+ * sources.notes, apps[i].err), since err names only one of them. opt may be NULL. */
+int clarity_load_set(const char *const *paths, size_t npaths, const struct clarity_load_set_options *opt,
+                     struct clarity_app_set *out, struct clarity_error *err);
+void clarity_app_set_free(struct clarity_app_set *s);
+
 #endif

@@ -6,7 +6,7 @@
 #include "cli/commands.h"
 #include "cli/per_app.h"
 #include "clarity/anomalies_report.h"
-#include "event/json.h"
+#include "clarity/ladra_train.h"
 
 static void help(FILE *o)
 {
@@ -76,63 +76,31 @@ static bool default_model(char *out, size_t cap)
     return false;
 }
 
+/* Executor and GC logs for the log-based mode; problems on stderr. */
 static int read_logs(struct clarity_logs *L, const char *ex, const char *gc, int64_t off, bool quiet)
 {
-    clarity_logs_init(L);
-    L->clock_offset_ms = off;
     struct clarity_error err = {0};
     char eb[1200];
-    if (ex && clarity_logs_read_dir(L, ex, false, &err)) {
+    if (clarity_ladra_logs_read(L, ex, gc, off, &err)) {
         fprintf(stderr, "clarity anomalies: %s\n", clarity_error_format(&err, eb, sizeof eb));
         return EXIT_INPUT;
     }
-    if (gc && clarity_logs_read_dir(L, gc, true, &err)) {
-        fprintf(stderr, "clarity anomalies: %s\n", clarity_error_format(&err, eb, sizeof eb));
-        return EXIT_INPUT;
-    }
-    clarity_logs_finish(L);
     if (!quiet && !L->gc_records && gc) fprintf(stderr, "clarity anomalies: no GC record found under %s\n", gc);
     return EXIT_OK;
 }
 
 /* ---- train ---- */
-static int truth_label(const char *dir)
+/* What became of each run directory, as it is done. */
+static void train_run(void *ctx, const struct clarity_ladra_train_run *run)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/truth.json", dir);
-    FILE *f = fopen(p, "rb");
-    if (!f) return -1;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + CJ_PADDING);
-    int label = -1;
-    cj_parser *ps = cj_parser_new((size_t)n + 1);
-    if (buf && ps && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        memset(buf + n, 0, CJ_PADDING);
-        cj_val root, faults, fl;
-        const char *why;
-        if (!cj_parse(ps, buf, (size_t)n, &root, &why)) {
-            label = LADRA_NORMAL;
-            cj_iter it;
-            if (cj_get(root, "faults", &faults) && cj_array_begin(faults, &it) && cj_array_next(&it, &fl)) {
-                const char *k;
-                size_t kl;
-                int64_t affected = 0;
-                cj_get_int(fl, "affected_tasks", &affected);
-                if (affected > 0 && cj_get_str(fl, "kind", &k, &kl)) {
-                    if (!strncmp(k, "cpu", 3)) label = LADRA_CPU;
-                    else if (!strncmp(k, "memory", 6)) label = LADRA_MEMORY;
-                    else if (!strncmp(k, "network", 7)) label = LADRA_NETWORK;
-                    else if (!strncmp(k, "disk", 4)) label = LADRA_DISK;
-                }
-            }
-        }
-    }
-    if (ps) cj_parser_free(ps);
-    free(buf);
-    fclose(f);
-    return label;
+    (void)ctx;
+    char eb[1200];
+    if (run->status == CLARITY_LADRA_RUN_NO_TRUTH)
+        fprintf(stderr, "clarity anomalies train: %s: no readable truth.json, skipped\n", run->dir);
+    if (run->events) print_set_problems(run->events, true);
+    if (run->status == CLARITY_LADRA_RUN_NO_EVENT_LOG)
+        fprintf(stderr, "clarity anomalies train: %s: no event log, skipped\n", run->dir);
+    if (run->logs_err.code) fprintf(stderr, "clarity anomalies: %s\n", clarity_error_format(&run->logs_err, eb, sizeof eb));
 }
 
 static int train(int argc, char **argv)
@@ -173,47 +141,12 @@ static int train(int argc, char **argv)
     }
     struct ladra_model m = {.sigma = sigma, .zscore = zscore, .xsigma = xsigma, .nfeat = LADRA_NFEAT};
     snprintf(m.note, sizeof m.note, "%s", note);
-    int rc = EXIT_OK;
     size_t count[LADRA_NCLASS] = {0};
-    for (int i = optind; i < argc; i++) {
-        int label = truth_label(argv[i]);
-        if (label < 0) {
-            fprintf(stderr, "clarity anomalies train: %s: no readable truth.json, skipped\n", argv[i]);
-            continue;
-        }
-        char ev[4096], ex[4096], gc[4096];
-        snprintf(ev, sizeof ev, "%s/eventlogs", argv[i]);
-        snprintf(ex, sizeof ex, "%s/executor-logs", argv[i]);
-        snprintf(gc, sizeof gc, "%s/gc", argv[i]);
-        const char *paths[1] = {ev};
-        struct loaded_set set;
-        struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true, .quiet = true};
-        if (load_all_opts(paths, 1, true, &lo, &set) != EXIT_OK || !set.n || !set.apps[0].app) {
-            loaded_set_free(&set);
-            fprintf(stderr, "clarity anomalies train: %s: no event log, skipped\n", argv[i]);
-            continue;
-        }
-        struct clarity_logs L;
-        bool have_logs = !access(gc, R_OK) && read_logs(&L, access(ex, R_OK) ? NULL : ex, gc, 0, true) == EXIT_OK;
-        for (int mode = 0; mode < 2; mode++) {
-            bool elo = mode == 1;
-            if (!elo && !have_logs) continue;
-            struct clarity_anomalies_options o = {.logs = elo ? NULL : &L, .method = LADRA_METHOD_RULES};
-            ladra_options_default(&o.det);
-            struct clarity_anomalies_result r;
-            if (clarity_anomalies_analyze(set.apps[0].app, &o, &r)) {
-                rc = EXIT_INPUT;
-                continue;
-            }
-            if (ladra_model_add(&m, r.run.f, label, elo)) rc = EXIT_INPUT;
-            count[label] += !elo || !have_logs;
-            clarity_anomalies_free(&r);
-        }
-        if (have_logs) clarity_logs_free(&L);
-        loaded_set_free(&set);
-    }
     struct clarity_error err = {0};
     char eb[1200];
+    /* a run that could not be analyzed is left out; the model is written all the same */
+    int rc = clarity_ladra_train((const char *const *)argv + optind, (size_t)(argc - optind), &m, count, train_run, NULL,
+                                 &err) ? EXIT_INPUT : EXIT_OK;
     if (ladra_model_save(&m, out, &err)) {
         fprintf(stderr, "clarity anomalies train: %s\n", clarity_error_format(&err, eb, sizeof eb));
         rc = EXIT_USAGE;
@@ -225,12 +158,6 @@ static int train(int argc, char **argv)
 }
 
 /* ---- cv ---- */
-static void cv_value(double v)
-{
-    if (v < 0) printf(" | -");
-    else printf(" | %.2f", v);
-}
-
 static int parse_min_cause(const char *s, double *out)
 {
     char *end;
@@ -289,27 +216,15 @@ static int cv(int argc, char **argv)
         ladra_model_free(&m);
         return EXIT_USAGE;
     }
-    char confident[64];
-    snprintf(confident, sizeof confident, "GRNN extended, min cause %g", min_cause);
-    const char *const method[LADRA_CV_NMETHOD] = {"GRNN extended", confident, "GRNN paper", "rules"};
-    printf("| mode | method | class | runs | P | recall |\n|---|---|---|---:|---:|---:|\n");
+    report_ladra_cv_header(stdout);
     int rc = EXIT_OK;
-    for (int mode = 0; mode < 2 && !rc; mode++) {
+    for (int mode = 0; mode < 2; mode++) {
         struct ladra_cv_result r;
         if (ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, min_cause, &r)) {
             rc = EXIT_INPUT;
             break;
         }
-        if (!r.samples) continue;
-        for (int me = 0; me < LADRA_CV_NMETHOD; me++)
-            for (int k = 0; k < LADRA_NCLASS; k++) {
-                int cl = (k + 1) % LADRA_NCLASS;   /* the four causes first, normal last */
-                printf("| %s | %s | %s | %zu", mode ? "eventlog" : "logs", method[me], ladra_class_name(cl),
-                       r.per_class[cl]);
-                cv_value(r.precision[me][cl]);
-                cv_value(r.recall[me][cl]);
-                printf(" |\n");
-            }
+        report_ladra_cv_text(stdout, mode == 1, min_cause, &r);
     }
     ladra_model_free(&m);
     return rc;
@@ -336,16 +251,19 @@ int cmd_anomalies(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "train")) return train(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "cv")) return cv(argc - 1, argv + 1);
     static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"executor-logs", required_argument, 0, 'E'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"executor-logs", required_argument, 0, 'E'},
         {"gc-logs", required_argument, 0, 'G'}, {"model", required_argument, 0, 'M'}, {"rules", no_argument, 0, 'R'},
         {"features", required_argument, 0, 'F'}, {"min-cause", required_argument, 0, 'm'},
         {"no-softmax", no_argument, 0, 'S'}, {"sample-std", no_argument, 0, 's'}, {"strict-edges", no_argument, 0, 'e'},
         {"no-skew-filter", no_argument, 0, 'k'}, {"min-period-tasks", required_argument, 0, 'P'}, {"clock-offset", required_argument, 0, 'C'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    bool json = false, compact = false, quiet = false;
-    const char *outpath = NULL, *exdir = NULL, *gcdir = NULL, *model_path = NULL;
-    long long clock = 0, limit = 30;
+    static const struct opt_choice feature_sets[] = {
+        {"extended", LADRA_FEATURES_EXTENDED, false}, {"paper", LADRA_FEATURES_PAPER, false}, {0}};
+    struct common_opts co = {.cmd = "anomalies"};
+    const char *exdir = NULL, *gcdir = NULL, *model_path = NULL;
+    long long clock = 0, v;
+    size_t limit = 30;
     struct clarity_anomalies_options o = {.method = LADRA_METHOD_GRNN, .softmax = true,
                                           .min_cause = LADRA_DEFAULT_MIN_CAUSE};
     ladra_options_default(&o.det);
@@ -353,22 +271,14 @@ int cmd_anomalies(int argc, char **argv)
     char *end;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&co, c, optarg)) continue;
         switch (c) {
-        case 'j': json = true; break;
-        case 'c': compact = true; break;
-        case 'q': quiet = true; break;
-        case 'o': outpath = optarg; break;
         case 'E': exdir = optarg; break;
         case 'G': gcdir = optarg; break;
         case 'M': model_path = optarg; break;
         case 'R': o.method = LADRA_METHOD_RULES; break;
         case 'F':
-            if (!strcmp(optarg, "paper")) o.features = LADRA_FEATURES_PAPER;
-            else if (!strcmp(optarg, "extended")) o.features = LADRA_FEATURES_EXTENDED;
-            else {
-                fprintf(stderr, "clarity anomalies: --features is extended or paper, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
+            if (!opt_choice(co.cmd, "features", optarg, feature_sets, &o.features)) return EXIT_USAGE;
             break;
         case 'S': o.softmax = false; break;
         case 'm':
@@ -377,16 +287,10 @@ int cmd_anomalies(int argc, char **argv)
         case 's': o.det.sample_std = true; break;
         case 'e': o.det.strict_edges = true; break;
         case 'k': o.det.skew_filter = false; break;
-        case 'P': {
-            long long v = strtoll(optarg, &end, 10);
-            if (!*optarg || *end || v < 1 || v > 1000) {
-                fprintf(stderr, "clarity anomalies: --min-period-tasks needs a whole number from 1 to 1000, not '%s'\n",
-                        optarg);
-                return EXIT_USAGE;
-            }
+        case 'P':
+            if (!opt_int_range(co.cmd, "min-period-tasks", optarg, 1, 1000, &v)) return EXIT_USAGE;
             o.det.min_period_tasks = (int)v;
             break;
-        }
         case 'C':
             clock = strtoll(optarg, &end, 10);
             if (!*optarg || *end) {
@@ -395,21 +299,13 @@ int cmd_anomalies(int argc, char **argv)
             }
             break;
         case 'l':
-            limit = strtoll(optarg, &end, 10);
-            if (!*optarg || *end || limit < 0) {
-                fprintf(stderr, "clarity anomalies: --limit needs a whole number >= 0, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
+            if (!opt_count(co.cmd, "limit", optarg, &limit)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
-        fprintf(stderr, "clarity anomalies: no event log given\n\n");
-        help(stderr);
-        return EXIT_USAGE;
-    }
+    if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     struct ladra_model model = {0};
     char mp[PATH_MAX + 64];
     struct clarity_error err = {0};
@@ -428,13 +324,13 @@ int cmd_anomalies(int argc, char **argv)
                 ladra_model_free(&model);
                 return EXIT_USAGE;
             }
-        } else if (!quiet)
+        } else if (!co.quiet)
             fprintf(stderr, "clarity anomalies: no GRNN model found (--model FILE); using the weighted rules\n");
     }
     struct clarity_logs L;
     bool have_logs = exdir || gcdir;
     if (have_logs) {
-        int rc = read_logs(&L, exdir, gcdir, clock, quiet);
+        int rc = read_logs(&L, exdir, gcdir, clock, co.quiet);
         if (rc) {
             clarity_logs_free(&L);
             ladra_model_free(&model);
@@ -442,9 +338,8 @@ int cmd_anomalies(int argc, char **argv)
         }
         o.logs = &L;
     }
-    struct anomalies_ctx ac = {.o = &o, .limit = (size_t)limit};
-    struct per_app_cmd pc = {.name = "anomalies", .schema = "clarity.anomalies/1", .json = json, .compact = compact,
-                             .quiet = quiet, .outpath = outpath, .one = anomalies_one, .ctx = &ac};
+    struct anomalies_ctx ac = {.o = &o, .limit = limit};
+    struct per_app_cmd pc = {.schema = "clarity.anomalies/1", .out = &co, .one = anomalies_one, .ctx = &ac};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
     if (have_logs) clarity_logs_free(&L);
     ladra_model_free(&model);

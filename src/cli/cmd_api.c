@@ -59,11 +59,11 @@ int cmd_api(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *rest = pos[npos - 1];
-    struct loaded_set set;
-    int rc = load_all(pos, npos - 1, false, &set);
+    struct clarity_app_set set;
+    int rc = load_set(pos, npos - 1, false, NULL, &set);
     free(pos);
     if (rc != EXIT_OK) {
-        loaded_set_free(&set);
+        clarity_app_set_free(&set);
         return rc;
     }
     struct clarity_app **apps = calloc(set.n ? set.n : 1, sizeof *apps);
@@ -73,7 +73,7 @@ int cmd_api(int argc, char **argv)
     FILE *out = apps ? open_output(out_path) : NULL;
     if (!out) {
         free(apps);
-        loaded_set_free(&set);
+        clarity_app_set_free(&set);
         return EXIT_INPUT;
     }
     char err[512] = "";
@@ -81,6 +81,6 @@ int cmd_api(int argc, char **argv)
     close_output(out);
     if (st != SHS_OK) fprintf(stderr, "clarity api: %s\n", err);
     free(apps);
-    loaded_set_free(&set);
+    clarity_app_set_free(&set);
     return st == SHS_OK ? EXIT_OK : st == SHS_BAD_PATH ? EXIT_USAGE : EXIT_INPUT;
 }

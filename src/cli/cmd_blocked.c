@@ -60,49 +60,34 @@ static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struc
 int cmd_blocked(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"group", required_argument, 0, 'g'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"group", required_argument, 0, 'g'},
         {"slots", required_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    bool json = false, compact = false, quiet = false;
-    const char *outpath = NULL;
-    int kinds = 0, c;
-    enum clarity_slot_mode mode = CLARITY_SLOTS_OBSERVED;
+    struct common_opts co = {.cmd = "blocked"};
+    struct blocked_ctx bc = {.kinds = 0, .mode = CLARITY_SLOTS_OBSERVED};
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&co, c, optarg)) continue;
         switch (c) {
-        case 'j': json = true; break;
-        case 'c': compact = true; break;
-        case 'q': quiet = true; break;
-        case 'o': outpath = optarg; break;
         case 'g': {
             int m = parse_groups(optarg);
             if (!m) {
                 fprintf(stderr, "clarity blocked: --group takes job, sql or app, not '%s'\n", optarg);
                 return EXIT_USAGE;
             }
-            kinds |= m;
+            bc.kinds |= m;
             break;
         }
         case 's':
-            if (!strcmp(optarg, "observed")) mode = CLARITY_SLOTS_OBSERVED;
-            else if (!strcmp(optarg, "configured")) mode = CLARITY_SLOTS_CONFIGURED;
-            else {
-                fprintf(stderr, "clarity blocked: --slots takes observed or configured, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
+            if (!opt_slots(co.cmd, optarg, &bc.mode)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
     }
-    if (!kinds) kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;
-    if (optind >= argc) {
-        fprintf(stderr, "clarity blocked: no event log given\n\n");
-        help(stderr);
-        return EXIT_USAGE;
-    }
-    struct blocked_ctx bc = {.kinds = kinds, .mode = mode};
-    struct per_app_cmd pc = {.name = "blocked", .schema = "clarity.blocked/1", .json = json, .compact = compact,
-                             .quiet = quiet, .outpath = outpath, .one = blocked_one, .ctx = &bc};
+    if (!bc.kinds) bc.kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;
+    if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
+    struct per_app_cmd pc = {.schema = "clarity.blocked/1", .out = &co, .one = blocked_one, .ctx = &bc};
     return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

@@ -48,12 +48,24 @@ static void help(FILE *o)
             "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
 }
 
-static int parse_unit(const char *s)
+/* The words of the options that choose among a few modes. */
+static const struct opt_choice units[] = {
+    {"auto", IQ_UNIT_AUTO, true}, {"sql", IQ_UNIT_SQL, false}, {"job", IQ_UNIT_JOB, false},
+    {"group", IQ_UNIT_GROUP, false}, {"pool", IQ_UNIT_POOL, false}, {"app", IQ_UNIT_APP, false}, {0}};
+static const struct opt_choice self_modes[] = {
+    {"node", IQ_SELF_NODE, false}, {"unknown", IQ_SELF_UNKNOWN, false}, {"drop", IQ_SELF_DROP, false}, {0}};
+static const struct opt_choice ie_normalize[] = {{"median", true, false}, {"none", false, false}, {0}};
+static const struct opt_choice rank_by[] = {{"if", false, false}, {"dor", true, false}, {0}};
+static const struct opt_choice dynp_boost[] = {{"rank", false, false}, {"k-rank+1", true, false}, {0}};
+static const struct opt_choice slot_blame[] = {{"held", false, false}, {"wait", true, false}, {0}};
+
+/* A yes/no option given as one of two words. */
+static bool choose_flag(const char *opt, const char *s, const struct opt_choice *words, bool *out)
 {
-    static const char *const n[] = {"auto", "sql", "job", "group", "pool", "app"};
-    for (int i = 0; i < 6; i++)
-        if (!strcmp(s, n[i])) return i;
-    return -1;
+    int v;
+    if (!opt_choice("contention", opt, s, words, &v)) return false;
+    *out = v;
+    return true;
 }
 
 static int set_acc(struct iqcar_options *o, const char *kv)
@@ -66,12 +78,13 @@ static int set_acc(struct iqcar_options *o, const char *kv)
 }
 
 struct copts {
-    bool json, compact, quiet, all, graph_full;
-    const char *out, *rules, *graph, *metrics_csv;
+    struct common_opts co;
+    bool all, graph_full;
+    const char *rules, *graph, *metrics_csv;
     const char **targets; size_t ntargets;
 };
 
-static int run(struct copts *c, struct iqcar_options *opt, struct loaded_set *set)
+static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_set *set)
 {
     const struct clarity_app **apps = malloc((set->n ? set->n : 1) * sizeof *apps);
     size_t napps = 0;
@@ -108,11 +121,11 @@ static int run(struct copts *c, struct iqcar_options *opt, struct loaded_set *se
         if (c->all)
             for (size_t i = 0; i < r.nvictims; i++) tg[nt++] = (long)r.victims[i].node;
     }
-    FILE *o = open_output(c->out);
+    FILE *o = open_output(c->co.outpath);
     if (!o) { rc = EXIT_USAGE; goto out; }
-    if (c->json) {
+    if (c->co.json) {
         struct jsonw w;
-        jsonw_init(&w, o, !c->compact);
+        jsonw_init(&w, o, !c->co.compact);
         report_contention_json(&w, &r, tg, nt);
         jsonw_end(&w);
     } else report_contention_text(o, &r, tg, nt);
@@ -138,10 +151,10 @@ out:
 
 int cmd_contention(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_COMPACT, O_UNIT, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
+    enum { O_UNIT = 256, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
            O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT, O_SLOT };
     static const struct option opts[] = {
-        {"json", no_argument, 0, O_JSON}, {"compact", no_argument, 0, O_COMPACT}, {"unit", required_argument, 0, O_UNIT},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"unit", required_argument, 0, O_UNIT},
         {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP},
         {"rules", required_argument, 0, O_RULES}, {"graph", required_argument, 0, O_GRAPH},
         {"graph-full", no_argument, 0, O_GRAPH_FULL}, {"self", required_argument, 0, O_SELF},
@@ -151,7 +164,7 @@ int cmd_contention(int argc, char **argv)
         {"acc", required_argument, 0, O_ACC}, {"metrics-csv", required_argument, 0, O_CSV},
         {"critical-path", no_argument, 0, O_CRIT}, {"slot-blame", required_argument, 0, O_SLOT}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    struct copts c = {0};
+    struct copts c = {.co = {.cmd = "contention"}};
     struct iqcar_options opt;
     iqcar_options_default(&opt);
     const char **targets = calloc((size_t)argc + 1, sizeof *targets);
@@ -161,51 +174,34 @@ int cmd_contention(int argc, char **argv)
     optind = 1;
     while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         char *end;
+        long long v;
+        if (common_option(&c.co, ch, optarg)) continue;
         switch (ch) {
-        case O_JSON: c.json = true; break;
-        case O_COMPACT: c.compact = true; break;
-        case 'q': c.quiet = true; break;
-        case 'o': c.out = optarg; break;
         case O_UNIT:
-            if ((opt.unit = parse_unit(optarg)) < 0) {
-                fprintf(stderr, "clarity contention: --unit takes sql, job, group, pool or app, not '%s'\n", optarg);
-                goto usage;
-            }
+            if (!opt_choice(c.co.cmd, "unit", optarg, units, &opt.unit)) goto usage;
             break;
         case O_TARGET: targets[c.ntargets++] = optarg; break;
         case O_ALL: c.all = true; break;
         case O_TOP:
-            opt.k = (int)strtol(optarg, &end, 10);
-            if (*end || opt.k <= 0 || opt.k > 1000) {
-                fprintf(stderr, "clarity contention: --top takes a number from 1 to 1000, not '%s'\n", optarg);
-                goto usage;
-            }
+            if (!opt_int_range(c.co.cmd, "top", optarg, 1, 1000, &v)) goto usage;
+            opt.k = (int)v;
             break;
         case O_RULES: c.rules = optarg; break;
         case O_GRAPH: c.graph = optarg; break;
         case O_GRAPH_FULL: c.graph_full = true; break;
         case O_SELF:
-            if (!strcmp(optarg, "node")) opt.self_mode = IQ_SELF_NODE;
-            else if (!strcmp(optarg, "unknown")) opt.self_mode = IQ_SELF_UNKNOWN;
-            else if (!strcmp(optarg, "drop")) opt.self_mode = IQ_SELF_DROP;
-            else { fprintf(stderr, "clarity contention: --self takes node, unknown or drop\n"); goto usage; }
+            if (!opt_choice(c.co.cmd, "self", optarg, self_modes, &opt.self_mode)) goto usage;
             break;
         case O_IEN:
-            if (strcmp(optarg, "median") && strcmp(optarg, "none")) {
-                fprintf(stderr, "clarity contention: --ie-normalize takes median or none\n");
-                goto usage;
-            }
-            opt.ie_normalize = !strcmp(optarg, "median");
+            if (!choose_flag("ie-normalize", optarg, ie_normalize, &opt.ie_normalize)) goto usage;
             break;
         case O_VCT: opt.vc_time_weighted = true; break;
         case O_SUCC: opt.successful_only = true; break;
         case O_RANK:
-            if (strcmp(optarg, "dor") && strcmp(optarg, "if")) { fprintf(stderr, "clarity contention: --rank-by takes if or dor\n"); goto usage; }
-            opt.rank_by_dor = !strcmp(optarg, "dor");
+            if (!choose_flag("rank-by", optarg, rank_by, &opt.rank_by_dor)) goto usage;
             break;
         case O_DYNP:
-            if (strcmp(optarg, "k-rank+1") && strcmp(optarg, "rank")) { fprintf(stderr, "clarity contention: --dynp-boost takes rank or k-rank+1\n"); goto usage; }
-            opt.dynp_reverse = !strcmp(optarg, "k-rank+1");
+            if (!choose_flag("dynp-boost", optarg, dynp_boost, &opt.dynp_reverse)) goto usage;
             break;
         case O_PRIO:
             opt.p_orig = strtod(optarg, &end);
@@ -217,8 +213,7 @@ int cmd_contention(int argc, char **argv)
         case O_CSV: c.metrics_csv = optarg; break;
         case O_CRIT: opt.critical_path = true; break;
         case O_SLOT:
-            if (strcmp(optarg, "held") && strcmp(optarg, "wait")) { fprintf(stderr, "clarity contention: --slot-blame takes held or wait\n"); goto usage; }
-            opt.slot_blame_wait = !strcmp(optarg, "wait");
+            if (!choose_flag("slot-blame", optarg, slot_blame, &opt.slot_blame_wait)) goto usage;
             break;
         case 'h': help(stdout); free(targets); return EXIT_OK;
         default: goto usage;
@@ -240,10 +235,10 @@ int cmd_contention(int argc, char **argv)
                     c.metrics_csv, sc.bad, sc.lines, sc.nrows);
         opt.sidecar = &sc;
     }
-    struct loaded_set set;
-    rc = load_all((const char *const *)argv + optind, (size_t)(argc - optind), c.quiet, &set);
+    struct clarity_app_set set;
+    rc = load_set((const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, NULL, &set);
     if (rc == EXIT_OK) rc = run(&c, &opt, &set);
-    loaded_set_free(&set);
+    clarity_app_set_free(&set);
     iqcar_sidecar_free(&sc);
     free(targets);
     return rc;

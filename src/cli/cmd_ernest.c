@@ -7,9 +7,8 @@
 #include "cli/predict_args.h"
 #include "clarity/aggregate.h"
 #include "clarity/ernest_csv.h"
+#include "clarity/ernest_points.h"
 #include "clarity/ernest_report.h"
-#include "clarity/peridot.h"
-#include "event/json.h"
 
 #define MAXT 256
 
@@ -59,8 +58,9 @@ static void help(FILE *o)
 
 struct eopts {
     const char *sub;
-    const char *outpath, *actual;
-    bool json, compact, quiet, hourly, pow2, no_norm;
+    struct common_opts co;
+    const char *actual;
+    bool hourly, pow2, no_norm;
     const char *terms_list;
     double rows, full_size, loo_threshold, budget, threshold, total_parts, deadline, price, margin;
     int points, cores_per_machine, mlo, mhi, machines_per_log;
@@ -89,7 +89,7 @@ static int parse(int argc, char **argv, struct eopts *o)
         {"max-loo-error", required_argument, 0, 'L'}, {"actual", required_argument, 0, 'a'},
         {"deadline", required_argument, 0, 'd'}, {"price-per-machine-hour", required_argument, 0, 'p'},
         {"hourly", no_argument, 0, 'H'}, {"margin", required_argument, 0, 'g'},
-        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'k'}, {"quiet", no_argument, 0, 'q'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     o->full_size = 1e9;
     o->loo_threshold = 10;
@@ -102,6 +102,7 @@ static int parse(int argc, char **argv, struct eopts *o)
     double v;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&o->co, c, optarg)) continue;
         switch (c) {
         case 'm':
             if (parse_int_range(optarg, &o->mlo, &o->mhi) && !strchr(optarg, ',')) o->have_mrange = true;
@@ -147,56 +148,11 @@ static int parse(int argc, char **argv, struct eopts *o)
             if (*end || o->margin < 0) return usage_err("--margin needs a number >= 0 (0.15 = 15%), not", optarg);
             break;
         }
-        case 'j': o->json = true; break;
-        case 'k': o->compact = true; break;
-        case 'q': o->quiet = true; break;
-        case 'o': o->outpath = optarg; break;
         case 'h': help(stdout); return -1;
         default: help(stderr); return EXIT_USAGE;
         }
     }
     return EXIT_OK;
-}
-
-/* One training point per log: machines = distinct executor hosts, scale = largest stage input. */
-static int points_from_logs(char **paths, int n, const struct eopts *o, struct ernest_point **pts, size_t *np)
-{
-    *pts = calloc((size_t)n, sizeof **pts);
-    *np = 0;
-    if (!*pts) return EXIT_INPUT;
-    for (int i = 0; i < n; i++) {
-        struct loaded_set set;
-        const char *p[1] = {paths[i]};
-        int rc = load_all(p, 1, o->quiet, &set);
-        for (size_t k = 0; rc == EXIT_OK && k < set.n; k++) {
-            struct clarity_app *a = set.apps[k].app;
-            if (!a) continue;
-            struct peridot_ref ref;
-            struct clarity_error err = {0};
-            if (peridot_ref_from_app(a, &ref, &err) != CLARITY_OK) continue;
-            int hosts = 0;
-            for (size_t e = 0; e < a->nexecs; e++) {
-                if (a->execs[e].is_driver) continue;
-                bool seen = false;
-                for (size_t f = 0; f < e; f++) seen |= !a->execs[f].is_driver && a->execs[f].host == a->execs[e].host;
-                hosts += !seen;
-            }
-            if (o->machines_per_log) hosts = o->machines_per_log;
-            if (!hosts || !ref.input_bytes) {
-                fprintf(stderr, "clarity ernest: %s: %s; use a CSV of machines,scale,seconds%s\n", a->source_path,
-                        !ref.input_bytes ? "no input bytes in the log (no task metrics)" : "no executors in the log",
-                        !hosts ? " or --machines-per-log" : "");
-                peridot_ref_free(&ref);
-                continue;
-            }
-            if (*np == (size_t)n) { void *q = realloc(*pts, (*np + 16) * sizeof **pts); if (!q) break; *pts = q; }
-            (*pts)[(*np)++] = (struct ernest_point){.machines = hosts, .scale = (double)ref.input_bytes / o->full_size,
-                                                    .seconds = (double)ref.total_ms / 1000};
-            peridot_ref_free(&ref);
-        }
-        loaded_set_free(&set);
-    }
-    return *np ? EXIT_OK : EXIT_INPUT;
 }
 
 static bool ends_with(const char *s, const char *suf)
@@ -205,68 +161,33 @@ static bool ends_with(const char *s, const char *suf)
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* A model.json gives its training points and terms back; the fit is redone (it is exact and
- * cheap) so the model never drifts from its evidence. */
-static int points_from_model_json(const char *path, struct ernest_point **pts, size_t *np, struct ernest_terms *terms,
-                                  const char **unit_out, char *unitbuf, size_t unitcap)
+/* One training point per application of each log (loaded one path after another). */
+static int points_from_logs(char **paths, int n, const struct eopts *o, struct ernest_point **pts, size_t *np)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { fprintf(stderr, "clarity ernest: %s: cannot open\n", path); return EXIT_INPUT; }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = len > 0 && len < (64 << 20) ? calloc((size_t)len + CJ_PADDING + 1, 1) : NULL;
-    int rc = EXIT_INPUT;
-    if (buf && fread(buf, 1, (size_t)len, f) == (size_t)len) {
-        cj_parser *p = cj_parser_new((size_t)len + 1);
-        cj_val root, arr, x;
-        const char *why = NULL;
-        const char *s;
-        size_t sl;
-        if (p && cj_parse(p, buf, (size_t)len, &root, &why) == 0 && cj_get_str(root, "schema", &s, &sl) &&
-            sl == 16 && !strncmp(s, "clarity.ernest/1", 16) && cj_get(root, "training_points", &arr)) {
-            ernest_terms_default(terms);
-            terms->n = 0;
-            cj_iter it;
-            if (cj_get(root, "terms", &x) && cj_array_begin(x, &it)) {
-                cj_val t;
-                while (cj_array_next(&it, &t))
-                    if (cj_str(t, &s, &sl) && sl < 32) {
-                        char name[32];
-                        memcpy(name, s, sl);
-                        name[sl] = 0;
-                        int k = ernest_term_parse(name);
-                        if (k >= 0 && terms->n < ERNEST_MAX_TERMS) terms->t[terms->n++] = (enum ernest_term)k;
-                    }
-            }
-            if (cj_get(root, "rows", &x)) cj_double(x, &terms->rows);
-            if (cj_get_str(root, "scale_unit", &s, &sl) && sl + 1 < unitcap) {
-                memcpy(unitbuf, s, sl);
-                unitbuf[sl] = 0;
-                *unit_out = unitbuf;
-            }
-            size_t cap = 0;
-            *np = 0;
-            if (cj_array_begin(arr, &it)) {
-                cj_val pt, v;
-                while (cj_array_next(&it, &pt)) {
-                    struct ernest_point e = {0};
-                    if (!cj_get(pt, "machines", &v) || !cj_double(v, &e.machines)) continue;
-                    if (!cj_get(pt, "scale", &v) || !cj_double(v, &e.scale)) continue;
-                    if (!cj_get(pt, "seconds", &v) || !cj_double(v, &e.seconds)) continue;
-                    if (*np == cap) { cap = cap ? 2 * cap : 16; void *q = realloc(*pts, cap * sizeof **pts); if (!q) break; *pts = q; }
-                    (*pts)[(*np)++] = e;
-                }
-            }
-            if (*np && terms->n) rc = EXIT_OK;
+    *pts = calloc((size_t)n, sizeof **pts);
+    *np = 0;
+    if (!*pts) return EXIT_INPUT;
+    for (int i = 0; i < n; i++) {
+        struct clarity_app_set set;
+        const char *p[1] = {paths[i]};
+        int rc = load_set(p, 1, o->co.quiet, NULL, &set);
+        for (size_t k = 0; rc == EXIT_OK && k < set.n; k++) {
+            struct clarity_app *a = set.apps[k].app;
+            if (!a) continue;
+            struct ernest_point pt;
+            struct clarity_error err = {0};
+            int missing;
+            int prc = clarity_ernest_point_from_app(a, o->full_size, o->machines_per_log, &pt, &missing, &err);
+            if (prc == CLARITY_ENOTFOUND)
+                fprintf(stderr, "clarity ernest: %s: %s; use a CSV of machines,scale,seconds%s\n", a->source_path, err.msg,
+                        missing & CLARITY_ERNEST_NO_HOSTS ? " or --machines-per-log" : "");
+            if (prc != CLARITY_OK) continue;
+            if (*np == (size_t)n) { void *q = realloc(*pts, (*np + 16) * sizeof **pts); if (!q) break; *pts = q; }
+            (*pts)[(*np)++] = pt;
         }
-        if (rc != EXIT_OK) fprintf(stderr, "clarity ernest: %s: not a clarity.ernest/1 model with training points%s%s\n", path,
-                                   why ? ": " : "", why ? why : "");
-        cj_parser_free(p);
+        clarity_app_set_free(&set);
     }
-    free(buf);
-    fclose(f);
-    return rc;
+    return *np ? EXIT_OK : EXIT_INPUT;
 }
 
 static int load_points(char **paths, int n, const struct eopts *o, struct ernest_point **pts, size_t *np,
@@ -275,14 +196,16 @@ static int load_points(char **paths, int n, const struct eopts *o, struct ernest
     ernest_terms_default(terms);
     *pts = NULL;
     *np = 0;
-    if (n == 1 && ends_with(paths[0], ".json")) {
-        FILE *f = fopen(paths[0], "r");
-        char head[256] = {0};
-        if (f) { size_t k = fread(head, 1, sizeof head - 1, f); head[k] = 0; fclose(f); }
-        if (strstr(head, "clarity.ernest/1")) return points_from_model_json(paths[0], pts, np, terms, unit, unitbuf, unitcap);
+    struct clarity_error err = {0};
+    if (n == 1 && clarity_ernest_is_model_file(paths[0])) {
+        if (clarity_ernest_model_read(paths[0], pts, np, terms, unitbuf, unitcap, &err) != CLARITY_OK) {
+            fprintf(stderr, "clarity ernest: %s: %s\n", paths[0], err.msg);
+            return EXIT_INPUT;
+        }
+        if (unitbuf[0]) *unit = unitbuf;
+        return EXIT_OK;
     }
     if (n == 1 && ends_with(paths[0], ".csv")) {
-        struct clarity_error err = {0};
         char buf[1200];
         if (ernest_csv_read(paths[0], pts, np, &err) != CLARITY_OK) {
             fprintf(stderr, "clarity ernest: %s\n", clarity_error_format(&err, buf, sizeof buf));
@@ -299,11 +222,11 @@ static int load_points(char **paths, int n, const struct eopts *o, struct ernest
 
 static int emit(const struct eopts *o, const struct ernest_report *rep)
 {
-    FILE *out = open_output(o->outpath);
+    FILE *out = open_output(o->co.outpath);
     if (!out) return EXIT_USAGE;
-    if (o->json) {
+    if (o->co.json) {
         struct jsonw w;
-        jsonw_init(&w, out, !o->compact);
+        jsonw_init(&w, out, !o->co.compact);
         report_ernest_json(&w, rep);
         jsonw_end(&w);
     } else report_ernest_text(out, rep);
@@ -355,14 +278,14 @@ static int actual_point(const struct eopts *o, struct ernest_point *pt)
     int rc = EXIT_OK;
     if (o->nm == 1 && o->ns == 1) {
         /* the target is given; the log only gives the time */
-        struct loaded_set set;
+        struct clarity_app_set set;
         const char *q[1] = {o->actual};
-        rc = load_all(q, 1, o->quiet, &set);
+        rc = load_set(q, 1, o->co.quiet, NULL, &set);
         if (rc == EXIT_OK && set.n == 1 && set.apps[0].app) {
             int64_t ms = clarity_app_duration_ms(set.apps[0].app);
             *pt = (struct ernest_point){o->mlist[0], o->slist[0], (double)ms / 1000};
         } else rc = EXIT_INPUT;
-        loaded_set_free(&set);
+        clarity_app_set_free(&set);
         return rc;
     }
     rc = points_from_logs(p, 1, o, &pts, &n);
@@ -377,7 +300,7 @@ int cmd_ernest(int argc, char **argv)
         help(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
-    struct eopts o = {.sub = argv[1]};
+    struct eopts o = {.sub = argv[1], .co = {.cmd = "ernest"}};
     int rc = parse(argc - 1, argv + 1, &o);
     if (rc == -1) return EXIT_OK;
     if (rc != EXIT_OK) return rc;

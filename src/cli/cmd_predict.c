@@ -45,10 +45,11 @@ static void help(FILE *o)
             "references that do not run the same stages\n");
 }
 
-static struct clarity_app *load_one(const char *path, bool quiet, struct loaded_set *set)
+static struct clarity_app *load_one(const char *path, bool quiet, struct clarity_app_set *set)
 {
     const char *p[1] = {path};
-    if (load_all_lean(p, 1, quiet, set) != EXIT_OK) return NULL;
+    struct clarity_load_options lean = lean_load_options(quiet);
+    if (load_set(p, 1, quiet, &lean, set) != EXIT_OK) return NULL;
     if (set->n != 1) {
         fprintf(stderr, "clarity predict: %s holds %zu applications; name one log\n", path, set->n);
         return NULL;
@@ -63,8 +64,9 @@ struct popts {
     double sizes[MAXT]; int nsizes;
     double cores[MAXT]; int ncores;
     bool units;
-    const char *actual, *outpath;
-    bool json, compact, quiet, detail;
+    struct common_opts co;
+    const char *actual;
+    bool detail;
     struct peridot_options po;
 };
 
@@ -76,18 +78,23 @@ static int usage_err(const char *msg, const char *arg)
 
 static int parse(int argc, char **argv, struct popts *o)
 {
+    static const struct opt_choice fixed[] = {
+        {"auto", PERIDOT_FIXED_AUTO, false}, {"constant", PERIDOT_FIXED_CONSTANT, false}, {"data", PERIDOT_FIXED_DATA, false}, {0}};
+    static const struct opt_choice grouping[] = {
+        {"overlap", PERIDOT_GROUP_OVERLAP, false}, {"tolerance", PERIDOT_GROUP_TOLERANCE, false}, {0}};
     static const struct option opts[] = {
         {"ref", required_argument, 0, 'r'}, {"ref-size", required_argument, 0, 'S'},
         {"ref-cores", required_argument, 0, 'C'}, {"data-size", required_argument, 0, 's'},
         {"cores", required_argument, 0, 'c'}, {"actual", required_argument, 0, 'a'},
         {"fixed-groups", required_argument, 0, 'f'}, {"scale-fixed", no_argument, 0, 'F'},
         {"grouping", required_argument, 0, 'g'}, {"delta", required_argument, 0, 'd'},
-        {"detail", no_argument, 0, 'D'}, {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'k'},
+        {"detail", no_argument, 0, 'D'}, {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     peridot_options_default(&o->po);
-    int c, n;
+    int c, n, v;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&o->co, c, optarg)) continue;
         switch (c) {
         case 'r':
             if (o->nrefs == PERIDOT_MAX_REFS) return usage_err("too many --ref (at most 8)", NULL);
@@ -115,16 +122,13 @@ static int parse(int argc, char **argv, struct popts *o)
             break;
         case 'a': o->actual = optarg; break;
         case 'f':
-            if (!strcmp(optarg, "auto")) o->po.fixed = PERIDOT_FIXED_AUTO;
-            else if (!strcmp(optarg, "constant")) o->po.fixed = PERIDOT_FIXED_CONSTANT;
-            else if (!strcmp(optarg, "data")) o->po.fixed = PERIDOT_FIXED_DATA;
-            else return usage_err("--fixed-groups is auto, constant or data, not", optarg);
+            if (!opt_choice(o->co.cmd, "fixed-groups", optarg, fixed, &v)) return EXIT_USAGE;
+            o->po.fixed = v;
             break;
         case 'F': o->po.scale_fixed = true; break;
         case 'g':
-            if (!strcmp(optarg, "overlap")) o->po.grouping = PERIDOT_GROUP_OVERLAP;
-            else if (!strcmp(optarg, "tolerance")) o->po.grouping = PERIDOT_GROUP_TOLERANCE;
-            else return usage_err("--grouping is overlap or tolerance, not", optarg);
+            if (!opt_choice(o->co.cmd, "grouping", optarg, grouping, &v)) return EXIT_USAGE;
+            o->po.grouping = v;
             break;
         case 'd': {
             char *end;
@@ -134,10 +138,6 @@ static int parse(int argc, char **argv, struct popts *o)
             break;
         }
         case 'D': o->detail = true; break;
-        case 'j': o->json = true; break;
-        case 'k': o->compact = true; break;
-        case 'q': o->quiet = true; break;
-        case 'o': o->outpath = optarg; break;
         case 'h': help(stdout); return -1;
         default: help(stderr); return EXIT_USAGE;
         }
@@ -156,12 +156,12 @@ static int parse(int argc, char **argv, struct popts *o)
 
 int cmd_predict(int argc, char **argv)
 {
-    struct popts o = {0};
+    struct popts o = {.co = {.cmd = "predict"}};
     int rc = parse(argc, argv, &o);
     if (rc == -1) return EXIT_OK;
     if (rc != EXIT_OK) return rc;
 
-    struct loaded_set sets[PERIDOT_MAX_REFS + 1] = {0};
+    struct clarity_app_set sets[PERIDOT_MAX_REFS + 1] = {0};
     struct peridot_ref refs[PERIDOT_MAX_REFS] = {0};
     struct peridot_model model = {0};
     struct peridot_prediction preds[MAXT] = {0};
@@ -172,7 +172,7 @@ int cmd_predict(int argc, char **argv)
     int nloaded = 0;
     rc = EXIT_OK;
     for (int i = 0; i < o.nrefs && rc == EXIT_OK; i++) {
-        struct clarity_app *a = load_one(o.refs[i], o.quiet, &sets[i]);
+        struct clarity_app *a = load_one(o.refs[i], o.co.quiet, &sets[i]);
         nloaded = i + 1;
         if (!a) { rc = EXIT_INPUT; break; }
         if (peridot_ref_from_app(a, &refs[i], &err) != CLARITY_OK) {
@@ -189,7 +189,7 @@ int cmd_predict(int argc, char **argv)
         rc = err.code == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
     }
     if (rc == EXIT_OK && o.actual) {
-        struct clarity_app *a = load_one(o.actual, o.quiet, &sets[PERIDOT_MAX_REFS]);
+        struct clarity_app *a = load_one(o.actual, o.co.quiet, &sets[PERIDOT_MAX_REFS]);
         struct peridot_ref act = {0};
         if (!a || peridot_ref_from_app(a, &act, &err) != CLARITY_OK) {
             if (a) fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
@@ -228,12 +228,12 @@ int cmd_predict(int argc, char **argv)
         struct predict_report rep = {.refs = refs, .nrefs = (size_t)o.nrefs, .opt = &o.po, .model = &model,
                                      .preds = preds, .npreds = npreds, .sizes_in_bytes = bytes, .detail = o.detail,
                                      .actual_source = o.actual, .actual_ms = actual_ms};
-        FILE *out = open_output(o.outpath);
+        FILE *out = open_output(o.co.outpath);
         if (!out) rc = EXIT_USAGE;
         else {
-            if (o.json) {
+            if (o.co.json) {
                 struct jsonw w;
-                jsonw_init(&w, out, !o.compact);
+                jsonw_init(&w, out, !o.co.compact);
                 report_predict_json(&w, &rep);
                 jsonw_end(&w);
             } else report_predict_text(out, &rep);
@@ -243,6 +243,6 @@ int cmd_predict(int argc, char **argv)
     for (size_t k = 0; k < npreds; k++) peridot_prediction_free(&preds[k]);
     peridot_model_free(&model);
     for (int i = 0; i < nloaded; i++) peridot_ref_free(&refs[i]);
-    for (int i = 0; i <= PERIDOT_MAX_REFS; i++) loaded_set_free(&sets[i]);
+    for (int i = 0; i <= PERIDOT_MAX_REFS; i++) clarity_app_set_free(&sets[i]);
     return rc;
 }

@@ -25,15 +25,6 @@ static void help(FILE *o)
             "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
 }
 
-static bool whole(const char *s, size_t *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 0) return false;
-    *out = (size_t)v;
-    return true;
-}
-
 struct stragglers_ctx {
     size_t top;
     const struct stragglers_report_options *ro;
@@ -53,44 +44,29 @@ static int stragglers_one(void *ctx, const struct clarity_app *a, FILE *text, st
 int cmd_stragglers(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"top", required_argument, 0, 't'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"top", required_argument, 0, 't'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    bool json = false, compact = false, quiet = false;
-    const char *outpath = NULL;
+    struct common_opts co = {.cmd = "stragglers"};
     size_t top = 10;
     struct stragglers_report_options ro = {.stage_limit = 50};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&co, c, optarg)) continue;
         switch (c) {
-        case 'j': json = true; break;
-        case 'c': compact = true; break;
-        case 'q': quiet = true; break;
-        case 'o': outpath = optarg; break;
         case 't':
-            if (!whole(optarg, &top)) {
-                fprintf(stderr, "clarity stragglers: --top needs a whole number >= 0, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
+            if (!opt_count(co.cmd, "top", optarg, &top)) return EXIT_USAGE;
             break;
         case 'l':
-            if (!whole(optarg, &ro.stage_limit)) {
-                fprintf(stderr, "clarity stragglers: --limit needs a whole number >= 0, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
+            if (!opt_count(co.cmd, "limit", optarg, &ro.stage_limit)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
-        fprintf(stderr, "clarity stragglers: no event log given\n\n");
-        help(stderr);
-        return EXIT_USAGE;
-    }
+    if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     struct stragglers_ctx sc = {.top = top, .ro = &ro};
-    struct per_app_cmd pc = {.name = "stragglers", .schema = "clarity.stragglers/1", .json = json, .compact = compact,
-                             .quiet = quiet, .outpath = outpath, .one = stragglers_one, .ctx = &sc};
+    struct per_app_cmd pc = {.schema = "clarity.stragglers/1", .out = &co, .one = stragglers_one, .ctx = &sc};
     return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

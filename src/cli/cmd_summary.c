@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli/commands.h"
+#include "cli/per_app.h"
 #include "clarity/report.h"
 
 static void help(FILE *o)
@@ -43,155 +44,101 @@ static int parse_date_ms(const char *s, int64_t *out)
     return 0;
 }
 
-static bool keep(const struct clarity_app *a, int64_t since_ms, const char *name)
+struct summary_ctx {
+    struct summary_options so;
+    bool detail, csv;
+    int sort;                    /* enum fleet_sort */
+};
+
+static int summary_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
 {
-    if (since_ms && a->start_ms < since_ms) return false;
-    if (name && !strstr(clarity_app_str(a, a->name), name) && !strstr(clarity_app_str(a, a->app_id), name))
-        return false;
-    return true;
+    (void)ctx;
+    (void)text;
+    report_summary_json(json, a);
+    return 0;
+}
+
+/* One full summary per application (a single log, or --detail), else one row per
+ * application, the ones that could not be read included. */
+static void summary_text(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o)
+{
+    const struct summary_ctx *sc = ctx;
+    if ((set->n == 1 && !sc->csv) || sc->detail) {
+        for (size_t i = 0; i < set->n; i++) {
+            if (!set->apps[i].app || !app_filter_keep(f, set->apps[i].app)) continue;
+            if (i) fputc('\n', o);
+            report_summary_text(o, set->apps[i].app, &sc->so);
+        }
+        return;
+    }
+    struct fleet_row *rows = calloc(set->n, sizeof *rows);
+    char (*errs)[1200] = calloc(set->n, sizeof *errs);
+    size_t n = 0;
+    for (size_t i = 0; rows && errs && i < set->n; i++) {
+        const struct clarity_app *a = set->apps[i].app;
+        if (a && !app_filter_keep(f, a)) continue;
+        if (a) fleet_row_fill(&rows[n], a);
+        else {
+            rows[n].source = set->apps[i].src->path;
+            rows[n].error = clarity_error_format(&set->apps[i].err, errs[i], sizeof errs[i]);
+        }
+        n++;
+    }
+    fleet_sort(rows, n, (enum fleet_sort)sc->sort);
+    if (sc->csv) report_fleet_csv(o, rows, n);
+    else report_fleet_text(o, rows, n);
+    free(rows);
+    free(errs);
 }
 
 int cmd_summary(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"limit", required_argument, 0, 'l'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"limit", required_argument, 0, 'l'},
         {"detail", no_argument, 0, 'd'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {"csv", no_argument, 0, 'C'}, {"sort", required_argument, 0, 'S'}, {"since", required_argument, 0, 's'},
         {"name", required_argument, 0, 'n'}, {"threads", required_argument, 0, 't'},
         {0, 0, 0, 0}};
-    bool json = false, compact = false, detail = false, quiet = false, csv = false;
-    int sort = FLEET_SORT_SOURCE, threads = 0;
-    int64_t since_ms = 0;
-    const char *name_filter = NULL;
-    const char *outpath = NULL;
-    struct summary_options so = {.limit = 50};
+    struct common_opts co = {.cmd = "summary"};
+    struct summary_ctx sc = {.so = {.limit = 50}, .sort = FLEET_SORT_SOURCE};
+    struct app_filter filter = {0};
+    long long threads = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&co, c, optarg)) continue;
         switch (c) {
-        case 'j': json = true; break;
-        case 'c': compact = true; break;
-        case 'd': detail = true; break;
-        case 'q': quiet = true; break;
-        case 'o': outpath = optarg; break;
-        case 'C': csv = true; break;
-        case 'n': name_filter = optarg; break;
+        case 'd': sc.detail = true; break;
+        case 'C': sc.csv = true; break;
+        case 'n': filter.name = optarg; break;
         case 'S':
-            if ((sort = fleet_sort_parse(optarg)) < 0) {
+            if ((sc.sort = fleet_sort_parse(optarg)) < 0) {
                 fprintf(stderr, "clarity summary: unknown --sort key '%s'\n", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 's':
-            if (parse_date_ms(optarg, &since_ms) != 0) {
+            if (parse_date_ms(optarg, &filter.since_ms) != 0) {
                 fprintf(stderr, "clarity summary: --since needs YYYY-MM-DD or YYYY-MM-DDTHH:MM (UTC), not '%s'\n", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 't': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 64) {
-                fprintf(stderr, "clarity summary: --threads needs 1 to 64, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            threads = (int)v;
+        case 't':
+            if (!opt_int_range(co.cmd, "threads", optarg, 1, 64, &threads)) return EXIT_USAGE;
             break;
-        }
-        case 'l': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 0) {
-                fprintf(stderr, "clarity summary: --limit needs a whole number >= 0, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            so.limit = (size_t)v;
+        case 'l':
+            if (!opt_count(co.cmd, "limit", optarg, &sc.so.limit)) return EXIT_USAGE;
             break;
-        }
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
     }
-    if (optind >= argc) {
-        fprintf(stderr, "clarity summary: no event log given\n\n");
-        help(stderr);
-        return EXIT_USAGE;
-    }
-    struct loaded_set set;
+    if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     /* the summary never reads task accumulables or per-task executor metrics: skipping them
      * saves memory and a third of the parsing */
-    struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true,
-                                      .quiet = quiet, .threads = threads};
-    int rc = load_all_opts((const char *const *)argv + optind, (size_t)(argc - optind), quiet, &lo, &set);
-    if (rc != EXIT_OK) {
-        loaded_set_free(&set);
-        return rc;
-    }
-    FILE *o = open_output(outpath);
-    if (!o) {
-        loaded_set_free(&set);
-        return EXIT_USAGE;
-    }
-    char buf[1200];
-    if (json) {
-        struct jsonw w;
-        jsonw_init(&w, o, !compact);
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "schema", "clarity.summary/1");
-        jsonw_key(&w, "applications");
-        jsonw_arr_begin(&w);
-        for (size_t i = 0; i < set.n; i++)
-            if (set.apps[i].app) report_summary_json(&w, set.apps[i].app);
-        jsonw_arr_end(&w);
-        jsonw_key(&w, "failed");
-        jsonw_arr_begin(&w);
-        for (size_t i = 0; i < set.n; i++)
-            if (!set.apps[i].app) {
-                jsonw_obj_begin(&w);
-                jsonw_kstr(&w, "source", set.apps[i].src->path);
-                jsonw_kstr(&w, "error", clarity_error_format(&set.apps[i].err, buf, sizeof buf));
-                jsonw_kstr(&w, "kind", clarity_status_name(set.apps[i].err.code));
-                jsonw_obj_end(&w);
-            }
-        jsonw_arr_end(&w);
-        jsonw_key(&w, "skipped");
-        jsonw_arr_begin(&w);
-        for (size_t i = 0; i < set.sources.nnotes; i++) {
-            jsonw_obj_begin(&w);
-            jsonw_kstr(&w, "path", set.sources.notes[i].path);
-            jsonw_kstr(&w, "why", set.sources.notes[i].why);
-            jsonw_obj_end(&w);
-        }
-        jsonw_arr_end(&w);
-        jsonw_obj_end(&w);
-        jsonw_end(&w);
-    } else if ((set.n == 1 && !csv) || detail) {
-        for (size_t i = 0; i < set.n; i++) {
-            if (!set.apps[i].app || !keep(set.apps[i].app, since_ms, name_filter)) continue;
-            if (i) fputc('\n', o);
-            report_summary_text(o, set.apps[i].app, &so);
-        }
-    } else {
-        struct fleet_row *rows = calloc(set.n, sizeof *rows);
-        char (*errs)[1200] = calloc(set.n, sizeof *errs);
-        size_t n = 0;
-        for (size_t i = 0; rows && errs && i < set.n; i++) {
-            const struct clarity_app *a = set.apps[i].app;
-            if (a && !keep(a, since_ms, name_filter)) continue;
-            if (a) fleet_row_fill(&rows[n], a);
-            else {
-                rows[n].source = set.apps[i].src->path;
-                rows[n].error = clarity_error_format(&set.apps[i].err, errs[i], sizeof errs[i]);
-            }
-            n++;
-        }
-        fleet_sort(rows, n, (enum fleet_sort)sort);
-        if (csv) report_fleet_csv(o, rows, n);
-        else report_fleet_text(o, rows, n);
-        free(rows);
-        free(errs);
-    }
-    close_output(o);
-    loaded_set_free(&set);
-    return EXIT_OK;
+    struct clarity_load_options lo = lean_load_options(co.quiet);
+    lo.threads = (int)threads;
+    struct per_app_cmd pc = {.schema = "clarity.summary/1", .out = &co, .load = &lo, .filter = filter,
+                             .list_problems = true, .one = summary_one, .text = summary_text, .ctx = &sc};
+    return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

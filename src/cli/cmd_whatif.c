@@ -1,10 +1,10 @@
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
 #include "cli/per_app.h"
 #include "clarity/whatif_report.h"
+#include "clarity/whatif_run.h"
 
 static void help(FILE *o)
 {
@@ -43,18 +43,15 @@ static void help(FILE *o)
 #define MAX_POINTS 64
 
 struct whatif_opts {
-    struct clarity_hw_change flags, ini_cluster, ini_whatif;
-    struct clarity_curve_ask ask[MAX_POINTS];
-    int nask;                    /* -1: no curve asked */
-    enum clarity_curve_unit unit;
-    enum clarity_slot_mode mode;
+    struct clarity_whatif_ask ask;
+    struct clarity_curve_ask points[MAX_POINTS];
     size_t limit;
 };
 
 static int set_flag(struct whatif_opts *w, enum clarity_hw_field f, const char *v)
 {
     char err[200];
-    if (clarity_hw_parse_value(f, v, &w->flags.f[f], err, sizeof err)) {
+    if (clarity_hw_parse_value(f, v, &w->ask.flags.f[f], err, sizeof err)) {
         fprintf(stderr, "clarity whatif: %s\n", err);
         return -1;
     }
@@ -75,72 +72,25 @@ static void label(const struct clarity_hw_change *c, char *buf, size_t cap)
     }
 }
 
-/* later wins: INI then flags */
-static void merge(struct clarity_hw_change *into, const struct clarity_hw_change *from)
-{
-    for (int f = 0; f < CLARITY_HW_NFIELDS; f++) if (from->f[f].set) into->f[f] = from->f[f];
-}
-
-static int analyze_one(FILE *o, struct jsonw *w, bool json, const struct clarity_app *a, const struct whatif_opts *op)
-{
-    struct clarity_hw base, scen;
-    clarity_hw_from_log(a, &base);
-    struct clarity_hw tmp = base;
-    clarity_hw_apply(&tmp, &op->ini_cluster, CLARITY_HWS_INI, &base);
-    struct clarity_hw_change change = op->ini_whatif;
-    merge(&change, &op->flags);
-    bool whatif = clarity_hw_change_any(&change);
-    clarity_hw_apply(&base, &change, CLARITY_HWS_FLAG, &scen);
-    for (int f = 0; f < CLARITY_HW_NFIELDS; f++)   /* say which of the two gave it */
-        if (change.f[f].set && !op->flags.f[f].set) scen.src[f] = CLARITY_HWS_INI;
-
-    bool want_res = whatif || op->nask < 0;
-    struct clarity_curve_ask dflt[] = {{0.5, true}, {1, true}, {2, true}, {4, true}};
-    const struct clarity_curve_ask *ask = op->nask > 0 ? op->ask : dflt;
-    size_t nask = op->nask > 0 ? (size_t)op->nask : 4;
-    bool want_curve = op->nask > 0 || !whatif;
-
-    struct clarity_resource_result res;
-    struct clarity_curve_result cur, slot;
-    bool have_res = false, have_cur = false, have_slot = false;
-    int rc = 0;
-    if (want_res) {
-        if (clarity_resources_analyze(a, &base, whatif ? &scen : NULL, &res)) rc = -1;
-        else have_res = true;
-    }
-    if (!rc && want_curve) {
-        if (clarity_curve_analyze(a, &base, op->mode, op->unit, ask, nask, &cur)) rc = -1;
-        else have_cur = true;
-    }
-    /* a what-if that changes the cores also gets the plain slot replay at its core count */
-    if (!rc && whatif && fabs(clarity_hw_cores(&scen) - clarity_hw_cores(&base)) > 1e-9) {
-        struct clarity_curve_ask one = {clarity_hw_cores(&scen), false};
-        if (clarity_curve_analyze(a, &base, op->mode, CLARITY_CURVE_CORES, &one, 1, &slot)) rc = -1;
-        else have_slot = true;
-    }
-    char lbl[512];
-    label(&change, lbl, sizeof lbl);
-    if (!rc) {
-        struct whatif_report r = {&base, have_res ? &res : NULL, whatif ? lbl : NULL, have_cur ? &cur : NULL,
-                                  have_slot ? &slot : NULL, op->limit};
-        if (json) report_whatif_json(w, a, &r);
-        else report_whatif_text(o, a, &r);
-    }
-    if (have_res) clarity_resources_free(&res);
-    if (have_cur) clarity_curve_free(&cur);
-    if (have_slot) clarity_curve_free(&slot);
-    return rc;
-}
-
 static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
 {
-    return analyze_one(text, json, json != NULL, a, ctx);
+    const struct whatif_opts *op = ctx;
+    struct clarity_whatif_result wr;
+    if (clarity_whatif_run(a, &op->ask, &wr)) return -1;
+    char lbl[512];
+    label(&wr.change, lbl, sizeof lbl);
+    struct whatif_report r = {&wr.base, wr.have_res ? &wr.res : NULL, wr.whatif ? lbl : NULL,
+                              wr.have_curve ? &wr.curve : NULL, wr.have_slot ? &wr.slot : NULL, op->limit};
+    if (json) report_whatif_json(json, a, &r);
+    else report_whatif_text(text, a, &r);
+    clarity_whatif_result_free(&wr);
+    return 0;
 }
 
 int cmd_whatif(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"compact", no_argument, 0, 'c'}, {"hw", required_argument, 0, 'H'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"hw", required_argument, 0, 'H'},
         {"hosts", required_argument, 0, 1}, {"cores-per-host", required_argument, 0, 2},
         {"disks", required_argument, 0, 3}, {"disk-mbps", required_argument, 0, 4},
         {"network", required_argument, 0, 5}, {"input-on-disk", required_argument, 0, 6},
@@ -153,67 +103,49 @@ int cmd_whatif(int argc, char **argv)
                                                    CLARITY_HW_INPUT_ON_DISK, CLARITY_HW_REPLICATION};
     struct whatif_opts op;
     memset(&op, 0, sizeof op);
-    op.nask = -1;
+    op.ask.curve = op.points;
     op.limit = 20;
-    bool json = false, compact = false, quiet = false;
-    const char *outpath = NULL, *ini = NULL;
+    struct common_opts co = {.cmd = "whatif"};
+    const char *ini = NULL;
     char err[512];
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&co, c, optarg)) continue;
         switch (c) {
-        case 'j': json = true; break;
-        case 'c': compact = true; break;
-        case 'q': quiet = true; break;
-        case 'o': outpath = optarg; break;
         case 'H': ini = optarg; break;
         case 1: case 2: case 3: case 4: case 5: case 6: case 7:
             if (set_flag(&op, fields[c], optarg)) return EXIT_USAGE;
             break;
-        case 'E': case 'C':
-            if (op.nask > 0) {
+        case 'E': case 'C': {
+            if (op.ask.ncurve > 0) {
                 fprintf(stderr, "clarity whatif: give one of --executors and --cores\n");
                 return EXIT_USAGE;
             }
-            op.unit = c == 'E' ? CLARITY_CURVE_EXECUTORS : CLARITY_CURVE_CORES;
-            op.nask = clarity_curve_parse(optarg, op.ask, MAX_POINTS, err, sizeof err);
-            if (op.nask < 0) {
+            op.ask.unit = c == 'E' ? CLARITY_CURVE_EXECUTORS : CLARITY_CURVE_CORES;
+            int n = clarity_curve_parse(optarg, op.points, MAX_POINTS, err, sizeof err);
+            if (n < 0) {
                 fprintf(stderr, "clarity whatif: --%s: %s\n", c == 'E' ? "executors" : "cores", err);
                 return EXIT_USAGE;
             }
-            break;
-        case 's':
-            if (!strcmp(optarg, "observed")) op.mode = CLARITY_SLOTS_OBSERVED;
-            else if (!strcmp(optarg, "configured")) op.mode = CLARITY_SLOTS_CONFIGURED;
-            else {
-                fprintf(stderr, "clarity whatif: --slots takes observed or configured, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'l': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || end == optarg || v < 0) {
-                fprintf(stderr, "clarity whatif: --limit takes a count, not '%s'\n", optarg);
-                return EXIT_USAGE;
-            }
-            op.limit = (size_t)v;
+            op.ask.ncurve = (size_t)n;
             break;
         }
+        case 's':
+            if (!opt_slots(co.cmd, optarg, &op.ask.mode)) return EXIT_USAGE;
+            break;
+        case 'l':
+            if (!opt_count(co.cmd, "limit", optarg, &op.limit)) return EXIT_USAGE;
+            break;
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
     }
-    if (ini && clarity_hw_ini_load(ini, &op.ini_cluster, &op.ini_whatif, err, sizeof err)) {
+    if (ini && clarity_hw_ini_load(ini, &op.ask.cluster, &op.ask.ini, err, sizeof err)) {
         fprintf(stderr, "clarity whatif: %s\n", err);
         return EXIT_USAGE;
     }
-    if (optind >= argc) {
-        fprintf(stderr, "clarity whatif: no event log given\n\n");
-        help(stderr);
-        return EXIT_USAGE;
-    }
-    struct per_app_cmd pc = {.name = "whatif", .schema = "clarity.whatif/1", .json = json, .compact = compact,
-                             .quiet = quiet, .outpath = outpath, .one = whatif_one, .ctx = &op};
+    if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
+    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .one = whatif_one, .ctx = &op};
     return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

@@ -1,44 +1,101 @@
-#include "cli/per_app.h"
+#include <string.h>
 #include "cli/commands.h"
+#include "cli/per_app.h"
+
+bool app_filter_keep(const struct app_filter *f, const struct clarity_app *a)
+{
+    if (f->since_ms && a->start_ms < f->since_ms) return false;
+    if (f->name && !strstr(clarity_app_str(a, a->name), f->name) && !strstr(clarity_app_str(a, a->app_id), f->name))
+        return false;
+    return true;
+}
+
+/* Runs c->one on app i; reports an analysis that ran out of memory. */
+static int one(const struct per_app_cmd *c, const struct clarity_app_set *set, size_t i, FILE *o, struct jsonw *w)
+{
+    if (c->one(c->ctx, set->apps[i].app, o, w) == 0) return EXIT_OK;
+    fprintf(stderr, "clarity %s: out of memory analyzing %s\n", c->out->cmd, set->apps[i].src->path);
+    return EXIT_INPUT;
+}
+
+static void problems_json(struct jsonw *w, const struct clarity_app_set *set)
+{
+    char buf[1200];
+    jsonw_key(w, "failed");
+    jsonw_arr_begin(w);
+    for (size_t i = 0; i < set->n; i++)
+        if (!set->apps[i].app) {
+            jsonw_obj_begin(w);
+            jsonw_kstr(w, "source", set->apps[i].src->path);
+            jsonw_kstr(w, "error", clarity_error_format(&set->apps[i].err, buf, sizeof buf));
+            jsonw_kstr(w, "kind", clarity_status_name(set->apps[i].err.code));
+            jsonw_obj_end(w);
+        }
+    jsonw_arr_end(w);
+    jsonw_key(w, "skipped");
+    jsonw_arr_begin(w);
+    for (size_t i = 0; i < set->sources.nnotes; i++) {
+        jsonw_obj_begin(w);
+        jsonw_kstr(w, "path", set->sources.notes[i].path);
+        jsonw_kstr(w, "why", set->sources.notes[i].why);
+        jsonw_obj_end(w);
+    }
+    jsonw_arr_end(w);
+}
+
+/* The one JSON envelope of every per-application command. */
+static int write_json(const struct per_app_cmd *c, const struct clarity_app_set *set, FILE *o)
+{
+    int rc = EXIT_OK;
+    struct jsonw w;
+    jsonw_init(&w, o, !c->out->compact);
+    jsonw_obj_begin(&w);
+    jsonw_kstr(&w, "schema", c->schema);
+    jsonw_key(&w, "applications");
+    jsonw_arr_begin(&w);
+    for (size_t i = 0; i < set->n; i++)
+        if (set->apps[i].app && app_filter_keep(&c->filter, set->apps[i].app) && one(c, set, i, o, &w) != EXIT_OK)
+            rc = EXIT_INPUT;
+    jsonw_arr_end(&w);
+    if (c->list_problems) problems_json(&w, set);
+    jsonw_obj_end(&w);
+    jsonw_end(&w);
+    return rc;
+}
+
+static int write_text(const struct per_app_cmd *c, const struct clarity_app_set *set, FILE *o)
+{
+    if (c->text) {
+        c->text(c->ctx, set, &c->filter, o);
+        return EXIT_OK;
+    }
+    int rc = EXIT_OK;
+    bool first = true;
+    for (size_t i = 0; i < set->n; i++) {
+        if (!set->apps[i].app || !app_filter_keep(&c->filter, set->apps[i].app)) continue;
+        if (!first) fputc('\n', o);
+        if (one(c, set, i, o, NULL) != EXIT_OK) rc = EXIT_INPUT;
+        first = false;
+    }
+    return rc;
+}
 
 int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
 {
-    struct loaded_set set;
-    int rc = load_all_lean((const char *const *)paths, npaths, c->quiet, &set);
+    struct clarity_app_set set;
+    struct clarity_load_options lean = lean_load_options(c->out->quiet);
+    int rc = load_set((const char *const *)paths, npaths, c->out->quiet, c->load ? c->load : &lean, &set);
     if (rc != EXIT_OK) {
-        loaded_set_free(&set);
+        clarity_app_set_free(&set);
         return rc;
     }
-    FILE *o = open_output(c->outpath);
+    FILE *o = open_output(c->out->outpath);
     if (!o) {
-        loaded_set_free(&set);
+        clarity_app_set_free(&set);
         return EXIT_USAGE;
     }
-    struct jsonw w;
-    if (c->json) {
-        jsonw_init(&w, o, !c->compact);
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "schema", c->schema);
-        jsonw_key(&w, "applications");
-        jsonw_arr_begin(&w);
-    }
-    bool first = true;
-    for (size_t i = 0; i < set.n; i++) {
-        const struct clarity_app *a = set.apps[i].app;
-        if (!a) continue;
-        if (!c->json && !first) fputc('\n', o);
-        if (c->one(c->ctx, a, o, c->json ? &w : NULL) != 0) {
-            fprintf(stderr, "clarity %s: out of memory analyzing %s\n", c->name, set.apps[i].src->path);
-            rc = EXIT_INPUT;
-        }
-        first = false;
-    }
-    if (c->json) {
-        jsonw_arr_end(&w);
-        jsonw_obj_end(&w);
-        jsonw_end(&w);
-    }
+    rc = c->out->json ? write_json(c, &set, o) : write_text(c, &set, o);
     close_output(o);
-    loaded_set_free(&set);
+    clarity_app_set_free(&set);
     return rc;
 }

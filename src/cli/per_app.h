@@ -1,26 +1,40 @@
-/* The shape most analysis commands share: load every application named, then for each one
- * that loaded, analyze it and print text (separated by blank lines) or one JSON document
- * {"schema": ..., "applications": [...]}. */
+/* The shape every per-application command shares: load every application named, keep those
+ * the filter lets through, and for each one print text (separated by blank lines) or one
+ * element of the one JSON document {"schema": ..., "applications": [...]}. */
 #ifndef CLARITY_CLI_PER_APP_H
 #define CLARITY_CLI_PER_APP_H
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include "cli/options.h"
 #include "util/jsonw.h"
 #include "clarity/model.h"
 
+/* Which applications a command reports on (summary --since/--name); zero: all of them. */
+struct app_filter {
+    int64_t since_ms;            /* started at or after (epoch ms); 0: any time */
+    const char *name;            /* name or id contains it; NULL: any */
+};
+bool app_filter_keep(const struct app_filter *f, const struct clarity_app *a);
+
 struct per_app_cmd {
-    const char *name;            /* "blocked", for messages */
     const char *schema;          /* "clarity.blocked/1" */
-    bool json, compact, quiet;
-    const char *outpath;         /* NULL or "-": standard output */
+    const struct common_opts *out;
+    const struct clarity_load_options *load;   /* NULL: lean (lean_load_options) */
+    struct app_filter filter;
+    /* JSON: after "applications", "failed" (the applications that could not be read) and
+     * "skipped" (paths not taken as logs) */
+    bool list_problems;
     /* Analyzes and prints one application to text (json NULL) or json; 0, or -1 when the
      * analysis ran out of memory (reported, and the command exits 3). */
     int (*one)(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json);
+    /* When set, the text output of the whole set instead of `one` per application (summary's
+     * table of many applications); it applies the filter itself. */
+    void (*text)(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o);
     void *ctx;
 };
 
-/* Loads paths lean (no task accumulables, no per-task executor metrics) and runs c->one on
- * each application. Returns the command's exit code. */
+/* Loads paths and prints as above. Returns the command's exit code. */
 int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths);
 
 #endif

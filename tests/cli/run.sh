@@ -90,8 +90,24 @@ expect_rc "fleet text, sorted, filtered" 0 "$CLARITY" summary --sort tasks --nam
 grep -q 'app-20240101000000-0001' "$T/out" && ! grep -q 'terryk' "$T/out" && ok "--name filters" || bad "--name filters"
 expect_rc "fleet --since" 0 "$CLARITY" summary --csv --since 2024-01-01 "$T/fleet"
 grep -q 'app-cut' "$T/out" && bad "--since keeps a 2020 app" || ok "--since drops older apps"
+# the filter applies to --json as to the text (it once listed every application)
+expect_rc "summary --json --since 2099" 0 "$CLARITY_ASAN" summary --json --since 2099-01-01 "$ROOT/tests/data"
+jq -e '(.applications | length) == 0 and (.failed | length) == 0 and (.skipped | length) == 2' "$T/out" >/dev/null \
+  && ok "--since 2099 leaves 0 applications in JSON" || bad "--since 2099 leaves 0 applications in JSON: $(jq -c '.applications | length' "$T/out")"
+expect_rc "summary --json --name local" 0 "$CLARITY_ASAN" summary --json --name local "$ROOT/tests/data"
+jq -e '[.applications[] | .app_id] == ["local-1430917381534", "local-1422981780767"]' "$T/out" >/dev/null \
+  && ok "--name keeps only the matching applications in JSON" || bad "--name in JSON: $(jq -c '[.applications[].app_id]' "$T/out")"
+expect_rc "summary --json --since 2024-01-01" 0 "$CLARITY" summary --json --since 2024-01-01 "$ROOT/tests/data"
+jq -e '[.applications[] | .app_id] == ["app-20240101000000-0001"]' "$T/out" >/dev/null \
+  && ok "--since keeps the 2024 application in JSON" || bad "--since in JSON: $(jq -c '[.applications[].app_id]' "$T/out")"
 expect_rc "bad --sort" 2 "$CLARITY" summary --sort bogus "$T/fleet"
 expect_rc "bad --since" 2 "$CLARITY" summary --since yesterday "$T/fleet"
+
+# --- layering: the library (and its public headers) never include the CLI's ---
+if grep -rl '#include "cli/' "$ROOT/src" "$ROOT/include" --include='*.c' --include='*.h' --include='*.cpp' \
+     | grep -v "^$ROOT/src/cli/" | grep -q .; then
+  bad "the library includes cli headers: $(grep -rl '#include "cli/' "$ROOT/src" "$ROOT/include" | grep -v "^$ROOT/src/cli/" | head -3)"
+else ok "the library includes no cli header"; fi
 
 # --- every shared log ---
 if have_shared; then

@@ -1,0 +1,140 @@
+/* Ernest's training points from a model file and from event logs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "clarity/ernest_points.h"
+#include "clarity/peridot.h"
+#include "event/json.h"
+
+#define SCHEMA "clarity.ernest/1"
+
+bool clarity_ernest_is_model_file(const char *path)
+{
+    size_t a = strlen(path), b = strlen(".json");
+    if (a < b || strcmp(path + a - b, ".json")) return false;
+    FILE *f = fopen(path, "r");
+    char head[256] = {0};
+    if (f) {
+        size_t k = fread(head, 1, sizeof head - 1, f);
+        head[k] = 0;
+        fclose(f);
+    }
+    return strstr(head, SCHEMA) != NULL;
+}
+
+/* "terms": ["1", "s/m", ...] in the model's order; names this build does not know are left out. */
+static void read_terms(cj_val root, struct ernest_terms *terms)
+{
+    cj_val x, t;
+    cj_iter it;
+    const char *s;
+    size_t sl;
+    ernest_terms_default(terms);
+    terms->n = 0;
+    if (cj_get(root, "terms", &x) && cj_array_begin(x, &it))
+        while (cj_array_next(&it, &t))
+            if (cj_str(t, &s, &sl) && sl < 32) {
+                char name[32];
+                memcpy(name, s, sl);
+                name[sl] = 0;
+                int k = ernest_term_parse(name);
+                if (k >= 0 && terms->n < ERNEST_MAX_TERMS) terms->t[terms->n++] = (enum ernest_term)k;
+            }
+    if (cj_get(root, "rows", &x)) cj_double(x, &terms->rows);
+}
+
+/* "training_points": [{"machines": m, "scale": s, "seconds": t, ...}]; incomplete points are skipped. */
+static void read_points(cj_val arr, struct ernest_point **pts, size_t *np)
+{
+    size_t cap = 0;
+    cj_iter it;
+    cj_val pt, v;
+    if (!cj_array_begin(arr, &it)) return;
+    while (cj_array_next(&it, &pt)) {
+        struct ernest_point e = {0};
+        if (!cj_get(pt, "machines", &v) || !cj_double(v, &e.machines)) continue;
+        if (!cj_get(pt, "scale", &v) || !cj_double(v, &e.scale)) continue;
+        if (!cj_get(pt, "seconds", &v) || !cj_double(v, &e.seconds)) continue;
+        if (*np == cap) {
+            cap = cap ? 2 * cap : 16;
+            void *q = realloc(*pts, cap * sizeof **pts);
+            if (!q) break;
+            *pts = q;
+        }
+        (*pts)[(*np)++] = e;
+    }
+}
+
+int clarity_ernest_model_read(const char *path, struct ernest_point **pts, size_t *np, struct ernest_terms *terms,
+                              char *unit, size_t unitcap, struct clarity_error *err)
+{
+    *pts = NULL;
+    *np = 0;
+    if (unitcap) unit[0] = 0;
+    ernest_terms_default(terms);
+    FILE *f = fopen(path, "rb");
+    if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot open");
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = len > 0 && len < (64 << 20) ? calloc((size_t)len + CJ_PADDING + 1, 1) : NULL;
+    bool read = buf && fread(buf, 1, (size_t)len, f) == (size_t)len;
+    fclose(f);
+    if (!read) {
+        free(buf);
+        return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot read");
+    }
+    cj_parser *p = cj_parser_new((size_t)len + 1);
+    cj_val root, arr;
+    const char *why = NULL, *s;
+    size_t sl;
+    if (p && cj_parse(p, buf, (size_t)len, &root, &why) == 0 && cj_get_str(root, "schema", &s, &sl) &&
+        sl == strlen(SCHEMA) && !strncmp(s, SCHEMA, sl) && cj_get(root, "training_points", &arr)) {
+        read_terms(root, terms);
+        if (cj_get_str(root, "scale_unit", &s, &sl) && sl + 1 < unitcap) {
+            memcpy(unit, s, sl);
+            unit[sl] = 0;
+        }
+        read_points(arr, pts, np);
+    }
+    int rc = CLARITY_OK;
+    if (!*np || !terms->n)
+        rc = clarity_error_set(err, CLARITY_EFORMAT, path, 0, 0, "not a " SCHEMA " model with training points%s%s",
+                               why ? ": " : "", why ? why : "");
+    cj_parser_free(p);
+    free(buf);
+    return rc;
+}
+
+/* Executor hosts, each once; the driver's apart. */
+static int distinct_hosts(const struct clarity_app *a)
+{
+    int hosts = 0;
+    for (size_t e = 0; e < a->nexecs; e++) {
+        if (a->execs[e].is_driver) continue;
+        bool seen = false;
+        for (size_t f = 0; f < e; f++) seen |= !a->execs[f].is_driver && a->execs[f].host == a->execs[e].host;
+        hosts += !seen;
+    }
+    return hosts;
+}
+
+int clarity_ernest_point_from_app(const struct clarity_app *a, double full_size, int machines,
+                                  struct ernest_point *out, int *missing, struct clarity_error *err)
+{
+    *missing = 0;
+    struct peridot_ref ref;
+    int rc = peridot_ref_from_app(a, &ref, err);
+    if (rc != CLARITY_OK) return rc;
+    int hosts = machines > 0 ? machines : distinct_hosts(a);
+    if (!ref.input_bytes) *missing |= CLARITY_ERNEST_NO_INPUT;
+    if (!hosts) *missing |= CLARITY_ERNEST_NO_HOSTS;
+    if (*missing)
+        rc = clarity_error_set(err, CLARITY_ENOTFOUND, a->source_path, 0, 0, "%s",
+                               !ref.input_bytes ? "no input bytes in the log (no task metrics)" : "no executors in the log");
+    else
+        *out = (struct ernest_point){.machines = hosts, .scale = (double)ref.input_bytes / full_size,
+                                     .seconds = (double)ref.total_ms / 1000};
+    peridot_ref_free(&ref);
+    return rc;
+}

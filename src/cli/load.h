@@ -1,0 +1,27 @@
+/* Loading for a command: the library's clarity_load_set, plus what only a terminal program
+ * does with it: a progress line on stderr and every problem printed. */
+#ifndef CLARITY_CLI_LOAD_H
+#define CLARITY_CLI_LOAD_H
+#include <stdbool.h>
+#include "clarity/model.h"
+
+/* Options for commands that read only task metrics and times: no task accumulables, no
+ * per-task executor metrics (a third of a log's bytes, skipped before parsing). */
+static inline struct clarity_load_options lean_load_options(bool quiet)
+{
+    return (struct clarity_load_options){.keep_task_accumulables = false, .skip_task_executor_metrics = true,
+                                         .quiet = quiet};
+}
+
+/* Resolves and loads every application under paths (opt NULL: everything kept; opt->threads
+ * also caps how many applications are read at once). On a terminal, unless quiet, a progress
+ * line on stderr once loading has taken a second, erased when done. Then prints each problem
+ * on stderr as "clarity: file:line: byte N: message" (and, unless quiet, each path skipped).
+ * Returns EXIT_OK if at least one application loaded, EXIT_INPUT otherwise; free *out with
+ * clarity_app_set_free in both cases. */
+int load_set(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
+             struct clarity_app_set *out);
+/* The problems a set holds, as load_set prints them (skipped paths only when !quiet). */
+void print_set_problems(const struct clarity_app_set *s, bool quiet);
+
+#endif
