@@ -7,7 +7,7 @@
 #  - seed-disjoint: the GRNN is trained (clarity anomalies train) on the training seeds only and
 #    scored on the test seeds, in the log-based mode (--executor-logs --gc-logs) and the
 #    event-log-only mode; detection, victim host and root cause per run;
-#  - the paper's (spec 5.5): every run's factors, 100 random 2/3 train : 1/3 test splits,
+#  - the paper's (its section 7.4): every run's factors, 100 random 2/3 train : 1/3 test splits,
 #    averaged (clarity anomalies cv).
 # Usage: bench/anomalies-eval.sh [WORKDIR]   (prints markdown tables; CLARITY=path to binary)
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# iQCAR against ground truth on synth tpcds-mix workloads (spec 000 sections 5.3 and 5.5; issue 9
-# item 6). For each seed, scheduler mode (FIFO, FAIR) and set of aggressive queries (data x4)
+# iQCAR against ground truth on synth tpcds-mix workloads (the paper's sections 7.2 and 7.4;
+# issue 9 item 6). For each seed, scheduler mode (FIFO, FAIR) and set of aggressive queries (data x4)
 # the BASE workload is simulated once, then once more without each of its queries (synth
 # `omit`): the victims' runtimes in those re-runs are the paper's own validation (source
 # elimination, 7.2.1) for every victim at once. Scoring (bench/contention-eval.py) against three
@@ -11,10 +11,10 @@
 #  CF counterfactual: the victim's speed-up when the culprit is removed and re-simulated
 #     (culprits = speed-up above 2% of the victim's runtime: smaller changes are simulation
 #     noise from the shifted schedule).
-# Plus the paper's Section 7.4 comparison (spec 5.5) as a separate table: 3-query workloads, the
+# Plus the paper's Section 7.4 comparison as a separate table: 3-query workloads, the
 # target, a source started with it and a heavy source started later and later; truth =
-# counterfactual. Methods: iQCAR (DOR; --ie-normalize=median; --slot-blame=wait, spec 6.6
-# literally) and the simple-overlap baseline.
+# counterfactual. Methods: iQCAR (DOR; --ie-normalize=median; --slot-blame=wait, the
+# source's own slot wait / slots offered as its RATP) and the simple-overlap baseline.
 # Usage: bench/contention-eval.sh [SEEDS]   (default 5 seeds); prints Markdown tables.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -53,7 +53,7 @@ for seed in $(seq 1 "$SEEDS"); do
     done
   done
 done
-# Section 7.4 (spec 5.5): target q3; q17 starts with it (mean gap 1 s); one heavy query (4x
+# Section 7.4: target q3; q17 starts with it (mean gap 1 s); one heavy query (4x
 # data, alone in a FAIR pool with share 0.4 so that it gets slots as soon as it arrives)
 # starts 1, 2 or 3 mean gaps later still (q67, q98 or q89, every other query left out): the
 # later it starts, the less it overlaps q3.

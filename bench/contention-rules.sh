@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# iQCAR's scheduler rules applied in a re-run (spec 000 sections 3.10 and 5.4; the paper's
+# iQCAR's scheduler rules applied in a re-run (AGG and DYNP, the paper's section 6.3; its
 # Section 7.3: victim's slot wait -56%, runtime -53%, total workload -31%).
 # For each seed and scheduler mode (FIFO, FAIR), on synth tpcds-mix with one aggressive query:
 #  1. run the workload (BASE) and `clarity contention --rules`;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Rebuilds models/ladra-default.model, the GRNN's training set (spec 004 section 4.4), from
+# Rebuilds models/ladra-default.model, the GRNN's training set (one sample per
+# run and mode; training a GRNN is storing its samples), from
 # synth runs with injected faults. Every sample holds the paper's seven factors and clarity's
 # six event-log features (clarity.ladra-model/2); sigma 0.5 for the paper's raw factors,
 # xsigma for the z-scored extended set (chosen with `clarity anomalies cv` on these runs). Reproducible: the scenarios, faults, intensities, hosts,

@@ -1,4 +1,4 @@
-/* LADRA (Lu et al., FGCS 2019; spec 004): abnormal tasks per stage (mean + 1.5 sigma, first
+/* LADRA (Lu et al., FGCS 2019): abnormal tasks per stage (mean + 1.5 sigma, first
  * wave apart, width-5 smoothing per node, stage and set), where and when they happened, and
  * the probability of each root cause (CPU, memory, network, disk, normal) from seven factors
  * through a GRNN or the paper's weighted rules. Works from the event log alone (factors from
@@ -11,10 +11,10 @@
 #include "clarity/logs.h"
 #include "clarity/model.h"
 
-/* D15 class order. */
+/* Class order of every output vector: normal, cpu, memory, network, disk. */
 enum ladra_class { LADRA_NORMAL, LADRA_CPU, LADRA_MEMORY, LADRA_NETWORK, LADRA_DISK, LADRA_NCLASS };
 const char *ladra_class_name(int c);
-/* Factor order of the GRNN input (D13): the paper's seven, then clarity's event-log features
+/* Factor order of the GRNN input: the paper's seven (DAR, DAD, DCO, MCS, ARS, DMC, DLD), then clarity's event-log features
  * (beyond the paper, computed the same way in both modes, each victim over the other hosts):
  *   CPE  others' CPU efficiency (executorCpuTime / executorRunTime) over the victim's: a CPU
  *        hog steals the task threads' cycles, so the victim's efficiency drops;
@@ -43,7 +43,7 @@ enum ladra_factor {
 /* Inputs of the extended GRNN in a mode. */
 static inline int ladra_nfeat_mode(bool eventlog_only) { return eventlog_only ? LADRA_NFEAT_EVENTLOG : LADRA_NFEAT; }
 const char *ladra_factor_name(int f);
-/* Which inputs the GRNN sees: the paper's seven raw factors (sigma 0.5, D13) or all
+/* Which inputs the GRNN sees: the paper's seven raw factors (sigma 0.5, as the paper) or all
  * LADRA_NFEAT z-scored on the training set (the default). */
 enum ladra_features { LADRA_FEATURES_EXTENDED, LADRA_FEATURES_PAPER };
 #define LADRA_DEFAULT_XSIGMA 1.0   /* z-scored extended inputs; chosen by `clarity anomalies cv` */
@@ -76,22 +76,23 @@ struct ladra_gc {
 
 struct ladra_options {
     double lambda;                  /* 1.5 */
-    bool sample_std;                /* D1: population by default */
-    int64_t init_tol_ms;            /* D2: 1000 */
-    bool strict_edges;              /* D4: zero-padding instead of edge majority */
-    bool skew_filter;               /* D3: on */
-    int min_period_tasks;           /* 1 (spec); 2 clears lone smoothed tasks (spikes) */
+    bool sample_std;                /* population sd (divide by N) by default */
+    int64_t init_tol_ms;            /* first wave: started within this of the stage's first task; 1000 */
+    bool strict_edges;              /* zero-padding at the edges instead of edge majority */
+    bool skew_filter;               /* non-local abnormal tasks without a local one on the host are skew; on */
+    int min_period_tasks;           /* 1 (lone smoothed tasks kept); 2 clears them (spikes) */
     double spec_quantile, spec_multiplier;  /* 0.75, 1.5 */
     int64_t spec_min_ms;            /* 100 */
 };
 void ladra_options_default(struct ladra_options *o);
 
-/* ---- detection kernels (pure; tested on the spec's numbers) ---- */
+/* ---- detection kernels (pure; unit tests check them on worked numbers) ---- */
 /* Mean + lambda*std over d[0..n); std population unless sample. */
 double ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std);
-/* Width-5 smoothing of in into out (no recursion, D4). */
+/* Width-5 smoothing of in into out: 1 when the window sum > 2, read from in and written to out
+ * (no recursion); truncated edge windows vote by majority unless strict (zero padding). */
 void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict);
-/* Spark's speculation rule offline (spec 3.5): durations in finish order; flags[i] set for the
+/* Spark's speculation rule offline (checkSpeculatableTasks): durations in finish order; flags[i] set for the
  * tasks still running once quantile of them finished and longer than max(mult*median, min). */
 size_t ladra_speculation(const double *dur_by_finish, size_t n, double quantile, double mult, double min_ms,
                          uint8_t *flags, double *threshold);
@@ -122,12 +123,12 @@ double ladra_trapezoid(const double *x, const double *y, size_t n);
 double ladra_ars(const double *abn_prob, size_t nhosts);
 double ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 with < 2 points */
 
-/* Victim j' (deviates from D6, measured better on synth runs: the faulty host was picked in
- * 111 of 134 fault runs against 89 for "most smoothed-abnormal tasks"): the host whose tasks
+/* Victim j' (not the paper's implied "most smoothed-abnormal tasks", which picked the faulty
+ * host in 89 of 134 synth fault runs; this rule picked it in 111): the host whose tasks
  * spent the most time beyond their stage's median, summed over the whole run. Abnormal-task
- * counts need 3 neighbours in a row (D4) and a cut at mean + 1.5 sd, so a host slowed by
+ * counts need 3 neighbours in a row (the width-5 smoothing) and a cut at mean + 1.5 sd, so a host slowed by
  * 30-60% for a while often has none or fewer than a host with a few skewed tasks; the excess
- * time sees every slowed task. Stage i* (D7): the stage with the most abnormal tasks on j',
+ * time sees every slowed task. Stage i*: the stage with the most abnormal tasks on j',
  * else the one where j' has the most excess. host_excess (nhosts, may be NULL) gets the
  * per-host sums in ms; stage_med (nstages, may be NULL) the stage medians. force >= 0 imposes
  * j' (a host's own factors) and only picks i*. */
@@ -140,17 +141,17 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
 struct ladra_factors {
     double f[LADRA_NFEAT];          /* the paper's seven, then the extended features */
-    int32_t victim, stage;          /* j' (D6) and i* (D7) */
-    int64_t win_start_ms, win_end_ms;   /* D8 */
+    int32_t victim, stage;          /* victim host j' and stage i* */
+    int64_t win_start_ms, win_end_ms;   /* the victim's abnormal periods, else the run */
     int flags;                      /* LADRA_APPROX_* and clamps */
 };
-/* The seven factors with j' = victim (or D6's choice when victim < 0). With no GC records,
+/* The seven factors with j' = victim (or ladra_victim's choice when victim < 0). With no GC records,
  * DCO, MCS and DMC come from task metrics (flags say so). */
 int ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
                           struct ladra_factors *out);
 
 /* ---- root cause ---- */
-/* Eq. 11-12 with D17's clamp; score and prob hold cpu, memory, network, disk. */
+/* Eq. 11-12, a score below 1 giving probability 0; score and prob hold cpu, memory, network, disk. */
 void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4]);
 
 /* A trained GRNN: samples per mode (log-based and event-log-only factors differ). Each sample
@@ -160,7 +161,7 @@ struct ladra_model {
     size_t n, cap;
     int nfeat;                      /* features in the file: LADRA_NFEAT, or 7 for a /1 file */
     double sigma;                   /* paper features: 0.5 */
-    bool zscore;                    /* paper features: D13 alternative, scaled by the training set */
+    bool zscore;                    /* paper features z-scored on the training set (off: raw, as the paper) */
     double xsigma;                  /* extended features (always z-scored) */
     char note[512];                 /* provenance (seeds, scenarios) */
 };
@@ -179,10 +180,10 @@ int ladra_verdict(const double y[LADRA_NCLASS], double min_cause);
 void ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features, double sigma, bool zscore,
                         const double q[LADRA_NFEAT], double y[LADRA_NCLASS]);
 
-/* The paper's protocol (spec 5.5): `splits` random splits of the samples of one mode, 1/3 to
- * test and 2/3 to train, seeded (T8.2: same seed, same numbers). Per class (D15 order) the
- * precision and recall averaged over the splits where they are defined (-1: never), and how
- * many. */
+/* The paper's protocol (its section 7.4): `splits` random splits of the samples of one mode,
+ * 1/3 to test and 2/3 to train, seeded (same seed, same numbers). Per class (normal, cpu,
+ * memory, network, disk) the precision and recall averaged over the splits where they are
+ * defined (-1: never), and how many. */
 enum ladra_cv_method { LADRA_CV_GRNN_EXTENDED, LADRA_CV_GRNN_CONFIDENT, LADRA_CV_GRNN_PAPER, LADRA_CV_RULES,
                        LADRA_CV_NMETHOD };
 struct ladra_cv_result {
@@ -203,7 +204,7 @@ struct clarity_anomalies_options {
     const struct ladra_model *model;    /* NULL or empty: rules */
     int method;
     int features;                       /* enum ladra_features */
-    bool softmax;                       /* D14 */
+    bool softmax;                       /* as the paper; y is printed too */
     double min_cause;                   /* GRNN verdict threshold (LADRA_DEFAULT_MIN_CAUSE) */
 };
 struct clarity_anomalies_host {
@@ -223,13 +224,13 @@ struct clarity_anomalies_result {
     struct clarity_anomalies_stage *stages;
     struct ladra_period *periods; size_t nperiods;
     struct clarity_anomalies_host *hosts;               /* in.nhosts */
-    struct ladra_factors run;                           /* the run's factors (D6 victim) */
+    struct ladra_factors run;                           /* the run's factors (against its victim host) */
     double run_y[LADRA_NCLASS], run_p[LADRA_NCLASS];
     int run_class, method, features;
     int run_likeliest;                  /* argmax of run_y; run_class is normal when it is under min_cause */
     double min_cause;
     bool eventlog_only, softmax, detected, speculation_detected;
-    size_t tasks_skipped;                               /* failed/killed/no end (D19) */
+    size_t tasks_skipped;                               /* failed/killed/no end: left out */
     uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */
     uint64_t log_tids_joined, log_tids_unjoined;
 };
@@ -237,7 +238,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
                               struct clarity_anomalies_result *r);
 void clarity_anomalies_free(struct clarity_anomalies_result *r);
 
-/* ---- evaluation helpers (T8.1) ---- */
+/* ---- evaluation helpers: TPR, standard FPR = FP/(FP+TN), precision ---- */
 double ladra_tpr(double tp, double fn);
 double ladra_fpr(double fp, double tn);
 double ladra_fpr_paper(double fp, double tp, double tn);

@@ -1,4 +1,4 @@
-/* Blocked-time analysis (thesis ch. 3; spec 003 section 1): for a job, a SQL query or the
+/* Blocked-time analysis (thesis ch. 3): for a job, a SQL query or the
  * application, how much faster it would have finished had its tasks never blocked on a
  * resource. Per task, runtime without R; then the group's tasks are replayed on the slots
  * they had (sim.h), once with the real runtimes (t_s) and once without R (t_R). The

@@ -1,12 +1,13 @@
-/* iQCAR (Kalmegh, Babu, Roy 2018; spec ../shared/specs/000-iqcar.md): which concurrent
- * queries slowed a query, on which resource and host, and by how much.
+/* iQCAR (Kalmegh, Babu, Roy 2018): which concurrent queries slowed a query, on which resource
+ * and host, and by how much.
  *
- * Three layers, each usable alone (the spec's worked examples test them one by one):
+ * Three layers, each usable alone (unit tests check each on worked examples):
  *   iqcar_graph  the 7-level iQC-Graph: nodes with vertex contributions, impact factors,
- *                degree of responsibility per target query (spec 3.4-3.7);
+ *                degree of responsibility per target query (paper Table 2, App. B);
  *   iqcar_tasks  per task attempt: wait components, data processed and RATP per resource
- *                sub-type, from one or several models (spec 2.2-2.4, 6.7, 6.8);
- *   iqcar_build  blame from overlapping tasks per host (interval sweep, spec 3.3, 6.4-6.6),
+ *                sub-type, from one or several models: instrumented accumulables, a sidecar
+ *                CSV, or labelled proxies where standard logs lack the wait;
+ *   iqcar_build  blame from overlapping tasks per host (interval sweep, Eq. 6, Unknown),
  *                the graph from it, and the answers (top-k, noisy, aggressive, victims, slow
  *                hosts, hot resources, rules, the simple-overlap baseline). */
 #ifndef CLARITY_CONTENTION_H
@@ -50,7 +51,7 @@ long iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, doub
 int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to);
 /* Impact factors (Algorithm 1): IF_uv = VC_u / sum of VC over v's parents; 0 when that sum is
  * 0, except that a node with VC > 0 whose parents all have VC 0 gives IF 1 to its Unknown
- * parent (decision 6.4.4, which keeps DOR conserved). Sorts the edges by child level. */
+ * parent, which keeps DOR conserved. Sorts the edges by child level. */
 int iqcar_graph_finish(struct iqcar_graph *g);
 /* DOR toward target t (Algorithm 2, L0 node t seeded 1, every other L0 0), O(V+E). dor has
  * nnodes entries. */
@@ -58,7 +59,7 @@ void iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor);
 /* Sum of the IFs into node v (1 or 0 by construction; for the invariant tests). */
 double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v);
 
-/* ---- stage DAG helpers (spec 2.1, 6.18) ---- */
+/* ---- stage DAG helpers (Level 1: all stages, or the critical path) ---- */
 /* depth[i] = stages on the longest directed path from i to a root, both ends counted. Edges
  * from[k] -> to[k] (child to parent stage). Returns 0, -1 on a cycle or no memory. */
 int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth);
@@ -67,11 +68,13 @@ int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedge
 size_t iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges,
                            const double *runtime, size_t *path, double *total);
 
-/* ---- formulas (spec 3.1-3.3, 3.11-3.12, 6.4) ---- */
+/* ---- formulas (RATP, blame, Unknown, hit%) ---- */
 static inline double iqcar_ratp(double wait, double data) { return data > 0 ? wait / data : 0; }
-/* Eq. 6: overlap / T_tt x RATP_tt / RATP_st, with RATP_st floored at ratp_h (6.5). */
+/* Eq. 6: overlap / T_tt x RATP_tt / RATP_st, with RATP_st floored at ratp_h: no task consumes
+ * faster than capacity, so a source that did not wait gets RATP_h. */
 double iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h);
-/* Decision 6.4: max(0, max(0, (RATP_tt - RATP_h)/RATP_h) - sum of blames - known). */
+/* The Unknown node's share of tt's slowdown (the paper gives no formula):
+ * max(0, max(0, (RATP_tt - RATP_h)/RATP_h) - sum of blames - known). */
 double iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known);
 double iqcar_hit_pct(double runtime, double unconstrained);
 
@@ -82,22 +85,23 @@ enum iqcar_self { IQ_SELF_NODE, IQ_SELF_UNKNOWN, IQ_SELF_DROP };
 
 struct iqcar_options {
     int unit;                            /* enum iqcar_unit; AUTO = sql when any job has one */
-    int self_mode;                       /* enum iqcar_self (decision 6.2) */
-    bool ie_normalize;                   /* --ie-normalize=median (6.13) */
-    bool vc_time_weighted;               /* --vc-time-weighted (6.3) */
-    bool successful_only;                /* targets: successful attempts only (6.14) */
-    bool critical_path;                  /* L1 = critical-path stages only (6.18) */
-    bool rank_by_dor;                    /* slow hosts and hot resources by DOR sum (6.12) */
-    bool dynp_reverse;                   /* --dynp-boost=k-rank+1 (6.10) */
-    bool include_output_bytes;           /* IO write data includes Output Bytes Written (2.4) */
-    bool slot_blame_wait;                /* --slot-blame=wait: spec 6.6 literally (source RATP = its own
+    int self_mode;                       /* enum iqcar_self: the query's own tasks' blame */
+    bool ie_normalize;                   /* --ie-normalize=median: RATPs over their median */
+    bool vc_time_weighted;               /* --vc-time-weighted: VC = sum of T x RATP */
+    bool successful_only;                /* targets: successful attempts only */
+    bool critical_path;                  /* L1 = critical-path stages only */
+    bool rank_by_dor;                    /* slow hosts and hot resources by DOR sum */
+    bool dynp_reverse;                   /* --dynp-boost=k-rank+1: most affected most */
+    bool include_output_bytes;           /* IO write data includes Output Bytes Written */
+    bool slot_blame_wait;                /* --slot-blame=wait: the original rule (source RATP = its own
                                             SWT / slots offered); default held, see iqcar_build.c */
     int k;                               /* top-k, default 3 */
     double p_orig;                       /* DYNP original priority, default 1 */
     const char *acc_names[7];            /* accumulable names, enum iqcar_acc order */
     const struct iqcar_sidecar *sidecar; /* --metrics-csv: replaces the accumulables it names */
 };
-/* Instrumented metrics read from task accumulables (decision 2.4a); names configurable. */
+/* Instrumented metrics read from task accumulables (iqcar.cpu.blockedTime, ...); names
+ * configurable with --acc. */
 enum iqcar_acc { IQ_A_CPU_BLOCKED, IQ_A_CPU_WAITED, IQ_A_MEM_STORAGE_WAIT, IQ_A_MEM_STORAGE_ASKED,
                  IQ_A_MEM_EXEC_WAIT, IQ_A_MEM_EXEC_ASKED, IQ_A_SLOTS_OFFERED, IQ_NACC };
 void iqcar_options_default(struct iqcar_options *o);
@@ -121,7 +125,7 @@ struct iqcar_unit_info {                 /* one query (or job, group, pool, appl
 };
 struct iqcar_stage_info {
     size_t app, unit; int64_t stage_id; char *name; double runtime;
-    bool critical;                       /* on its query's critical path (6.18) */
+    bool critical;                       /* on its query's critical path */
 };
 
 /* Where each wait figure came from, for the labels in the output. */
@@ -130,7 +134,7 @@ struct iqcar_sources {
     size_t instrumented_cpu, instrumented_mem, instrumented_slots, scan_time;
     size_t sidecar_tasks;                /* tasks with a value from the sidecar CSV */
     size_t no_submit;                    /* stages without a submission time (SWT 0) */
-    size_t wait_without_data[IQ_NSUB];   /* WT > 0 with DP = 0 (6.5) */
+    size_t wait_without_data[IQ_NSUB];   /* WT > 0 with DP = 0: RATP 0, counted */
 };
 
 struct iqcar_ranked { uint32_t node; double dor; double aux; };
@@ -178,7 +182,7 @@ struct iqcar_result {
 #define IQ_L6_UNKNOWN(r) ((r)->nunits)
 #define IQ_L6_SELF(r) ((r)->nunits + 1)
 
-/* ---- sidecar CSV of instrumented metrics (decision 2.4 b) ----
+/* ---- sidecar CSV of instrumented metrics (--metrics-csv) ----
  * Lines "task_id,attempt,metric,value" or "app_id,task_id,attempt,metric,value"; metric is an
  * --acc KEY (cpu.blocked, ...). A header line and '#' comments are skipped. */
 struct iqcar_sidecar_row { int64_t task_id; int32_t attempt; int32_t app; int metric; double value; };
@@ -206,7 +210,8 @@ size_t iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clar
 void iqcar_sidecar_free(struct iqcar_sidecar *sc);
 
 /* Marks r->stages[i].critical: per unit, the leaf-to-root path of its stages (Parent IDs)
- * with the largest summed runtime (6.18). 0, or -1 when out of memory. */
+ * with the largest summed runtime (Completion - Submission), ties to the smaller stage id. 0,
+ * or -1 when out of memory. */
 int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r);
 
 /* Analyses the applications together (their hosts are matched by name). */

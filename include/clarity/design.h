@@ -3,7 +3,7 @@
  *   minimize trace(M(l)^-1),  M(l) = sum_i l_i a_i a_i^T,  0 <= l_i <= 1,  sum_i c_i l_i <= B
  *
  * solved by spectral projected gradient with an exact projection onto the box-and-budget
- * polytope (the spec's recommendation; ref-code used CVXPY). */
+ * polytope: no solver dependency in C (Ernest's reference code used CVXPY). */
 #ifndef CLARITY_DESIGN_H
 #define CLARITY_DESIGN_H
 #include <stdbool.h>

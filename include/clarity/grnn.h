@@ -1,4 +1,4 @@
-/* General regression neural network (Specht 1991) as LADRA uses it (spec 004, Eq. 13-15):
+/* General regression neural network (Specht 1991) as LADRA uses it (Eq. 13-15):
  * one Gaussian pattern neuron per training sample, outputs = kernel-weighted mean of the
  * samples' one-hot labels. Training is storing the samples. */
 #ifndef CLARITY_GRNN_H
@@ -7,7 +7,7 @@
 
 /* x: n samples of dim values (row-major); label[i] in [0, nclass). Writes y[nclass]
  * (sums to 1). The kernel exponents are shifted by the smallest squared distance before
- * exp (D13): y is unchanged and a far query still gets its nearest samples' labels, never
+ * exp, so nothing underflows: y is unchanged and a far query still gets its nearest samples' labels, never
  * NaN. With n == 0, y is uniform. */
 void grnn_predict(const double *x, const int *label, size_t n, size_t dim, size_t nclass, double sigma,
                   const double *q, double *y);

@@ -1,7 +1,7 @@
 /* Logs Spark writes besides the event log: driver and executor log4j text (Spark 1.6-3.x
  * layouts, Spark 4 JSON structured logging, YARN-aggregated files) and JVM GC logs (JDK 8
  * ParallelGC/G1 -XX:+PrintGCDetails with date or uptime stamps, JDK 9+ -Xlog:gc*). LADRA
- * (spec 004) reads them; every line that matches no template is counted by pattern so the
+ * (anomalies) reads them; every line that matches no template is counted by pattern so the
  * user can see what was not understood. Times are epoch ms, UTC unless a clock offset is set. */
 #ifndef CLARITY_LOGS_H
 #define CLARITY_LOGS_H
@@ -82,7 +82,7 @@ struct clarity_log_task {               /* a task seen in a log4j log */
 };
 struct clarity_log_exec {
     char id[32], host[CLARITY_L4J_NAME_LEN];
-    int64_t first_log_ms;               /* first log4j timestamp (JVM start estimate, D5) */
+    int64_t first_log_ms;               /* first log4j timestamp: JVM start estimate for uptime-only GC stamps */
     struct clarity_gc_rec *gc; size_t ngc, capgc;
     bool gc_uptime_only;                /* times were uptime + first_log_ms */
 };
@@ -93,7 +93,7 @@ struct clarity_logs {
     uint64_t files, lines, l4j_lines, l4j_used, gc_records, gc_lines_ignored, yarn_headers, json_lines;
     uint64_t l4j_kind_count[CLARITY_L4J_KINDS];
     struct clarity_log_pattern *unknown; size_t nunknown, capunknown; /* not understood, by pattern */
-    int64_t clock_offset_ms;            /* added to every log time (node clock skew, D5) */
+    int64_t clock_offset_ms;            /* added to every log time (node clocks are assumed in sync otherwise) */
 };
 void clarity_logs_init(struct clarity_logs *l);
 /* Reads every file under dir (executor logs: <host>/<exec>/stderr, <app>/<exec>/stderr,
@@ -104,7 +104,7 @@ int clarity_logs_read_dir(struct clarity_logs *l, const char *dir, bool gc_dir, 
 int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char *exec_hint,
                            const char *host_hint, struct clarity_error *err);
 /* After reading: GC records known only by uptime get absolute times from the executor's first
- * log4j line (D5), and every executor's records are sorted by time. */
+ * log4j line (the JVM started about then), and every executor's records are sorted by time. */
 void clarity_logs_finish(struct clarity_logs *l);
 struct clarity_log_exec *clarity_logs_exec(struct clarity_logs *l, const char *id, bool create);
 void clarity_logs_free(struct clarity_logs *l);

@@ -5,7 +5,7 @@
  *
  * Beyond the paper: a fixed group whose time grew with the data (a fixed partition count, so
  * each task reads more) can be scaled by data per task instead of held constant, and fixed
- * groups can be wave-scaled with cores (the spec's --scale-fixed). Both are labelled.
+ * groups with P > 1 can be wave-scaled with cores (--scale-fixed). Both are labelled.
  * Everything returns plain structs and prints nothing. */
 #ifndef CLARITY_PERIDOT_H
 #define CLARITY_PERIDOT_H
@@ -58,7 +58,7 @@ struct peridot_options {
     enum peridot_grouping grouping;
     int64_t delta_ms;          /* tolerance grouping; default 50 */
     enum peridot_fixed_mode fixed;
-    bool scale_fixed;          /* spec 6.11: fixed groups with P > 1 take ceil(P/E) waves */
+    bool scale_fixed;          /* fixed groups with P > 1 take ceil(P/E) waves (off: the paper) */
     double growth_threshold;   /* AUTO: elasticity d ln S / d ln D at or above this; default 0.5 */
 };
 void peridot_options_default(struct peridot_options *o);
@@ -116,10 +116,11 @@ struct peridot_prediction {
 int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out);
 void peridot_prediction_free(struct peridot_prediction *p);
 
-/* Waves with the spec's epsilon: ceil(x - 1e-9), at least 1 for any positive work. */
+/* Waves with an epsilon, ceil(x - 1e-9), so floating-point error adds no spurious wave; at
+ * least 1 for any positive work. */
 double peridot_waves(double tasks, double cores);
 
-/* Ideal-scaling baseline (spec 001 section 4): T_ref * (D / D_ref) * (E_ref / E), the mean
+/* Ideal-scaling baseline (the paper's IS comparison): T_ref * (D / D_ref) * (E_ref / E), the mean
  * of the predictions from every reference. */
 double peridot_ideal_scaling(const struct peridot_model *m, double data_size, double cores);
 double peridot_ideal_scaling_ref(const struct peridot_model *m, size_t ref, double data_size, double cores);

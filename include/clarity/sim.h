@@ -1,5 +1,5 @@
 /* Slot replay: list scheduling of task runtimes on N slots, the way Ousterhout's blocked-time
- * analysis re-simulates a job (thesis 3.3.2; spec 003 section 1.5). Shared by blocked time,
+ * analysis re-simulates a job (thesis 3.3.2). Shared by blocked time,
  * stragglers (Dolly impact), core-count what-ifs and prediction.
  *
  * Two layers:

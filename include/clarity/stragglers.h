@@ -1,4 +1,4 @@
-/* Stragglers and their causes (thesis 4.7; spec 003 section 2.3): per stage attempt, tasks
+/* Stragglers and their causes (thesis 4.7): per stage attempt, tasks
  * whose inverse progress rate (runtime per input byte) is at least 1.5x the stage median, and
  * which resource, had it taken no time in every task of the stage, would make them ordinary.
  * Beyond the thesis: stragglers concentrated on one host or executor, and data skew. */

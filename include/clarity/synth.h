@@ -60,7 +60,8 @@ struct synth_config {
     double aggressive_scale;       /* their data and CPU multiplier (default 4) */
     char omit[128];                /* tpcds-mix: comma-separated query names left out; the
                                       others keep their arrival times (source elimination) */
-    /* tpcds-mix scheduler overrides, as iQCAR's rules ask (spec 000 section 3.10) */
+    /* tpcds-mix scheduler overrides, as iQCAR's rules ask (AGG: a query alone in a FAIR pool;
+     * DYNP: a query's priority raised; the paper's section 6.3) */
     char pool_query[32];           /* this query gets a dedicated FAIR pool ("" none) */
     double pool_share;             /* ... whose weight is this fraction of the total weight */
     struct synth_priority { char query[32]; double value; } priority[8];  /* default 1 */

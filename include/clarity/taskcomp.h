@@ -1,4 +1,5 @@
-/* Where one task attempt's time went, from standard event-log metrics (spec 003 section 1.4),
+/* Where one task attempt's time went, from standard event-log metrics (as the thesis' scripts
+ * derive them; input read, output write and local shuffle read times are not logged),
  * and its runtime with one resource removed. Times in ms as doubles: Shuffle Write Time and
  * CPU time are logged in ns. */
 #ifndef CLARITY_TASKCOMP_H

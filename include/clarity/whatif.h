@@ -1,4 +1,4 @@
-/* What-if analyses (thesis 5.6; spec 003 section 3 and decision 13):
+/* What-if analyses (thesis 5.6):
  *  - the hardware an application ran on, from its log where the log says, defaults otherwise;
  *  - a monotask-style resource model per stage (ideal CPU, disk and network times, the max is
  *    the stage's time, the sum over stages the job's) used to predict other hardware as

@@ -1,7 +1,9 @@
-/* JVM GC logs (spec 004 section 2.3, D5): JDK 8 -XX:+PrintGCDetails for ParallelGC (young and
+/* JVM GC logs (LADRA's Fig. 3 and later layouts): JDK 8 -XX:+PrintGCDetails for ParallelGC (young and
  * Full records, `user=0.03 sys=0.01,` with or without the comma, records wrapped over lines),
  * G1 (detail blocks with `[Eden: ... Heap: A(C)->B(C)]`), date and/or uptime stamps; and JDK 9+
- * unified logging (-Xlog:gc*: a pause line and a gc,cpu line per collection). */
+ * unified logging (-Xlog:gc*: a pause line and a gc,cpu line per collection). Absolute date
+ * stamps are preferred; uptime-only records are placed later, from the executor's first log4j
+ * time (logdir.c). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

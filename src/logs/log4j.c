@@ -1,4 +1,4 @@
-/* log4j lines of Spark's driver and executors (spec 004 section 2.2, D20): the timestamp
+/* log4j lines of Spark's driver and executors (LADRA's Fig. 2 and every later wording): the timestamp
  * layouts Spark shipped (yy/MM/dd HH:mm:ss with and without .SSS, ISO with ,SSS), optional
  * [thread] before the level, and the task templates LADRA needs, in every wording Spark 1.6 to
  * 3.5 used. Spark 4 JSON structured lines are read by log4j_json.c. */

@@ -1,4 +1,4 @@
-/* Directories of executor, driver and GC logs, joined to executors (spec 004 D5): a file's
+/* Directories of executor, driver and GC logs, joined to executors: a file's
  * executor comes from its path (<host>/<exec>/stderr, work/<app>/<exec>/stdout,
  * gc/<host>-<exec>.log) or from its "Starting executor ID" line; YARN-aggregated files carry
  * several containers, each announced by a header. Lines nobody understood are counted by a
@@ -179,7 +179,7 @@ int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char 
             }
             l->l4j_used++;
             if (k == CLARITY_L4J_LAUNCH && x.executor[0] && x.host[0]) {
-                /* driver log: the executor -> host map (D5) */
+                /* driver log: the executor -> host map, from its "Launching task" lines */
                 struct clarity_log_exec *e = clarity_logs_exec(l, x.executor, true);
                 if (!e) goto oom;
                 if (!e->host[0]) snprintf(e->host, sizeof e->host, "%s", x.host);
@@ -343,7 +343,8 @@ void clarity_logs_finish(struct clarity_logs *l)
         struct clarity_log_exec *e = &l->execs[i];
         for (size_t g = 0; g < e->ngc; g++)
             if (e->gc[g].ts_ms < 0 && e->gc[g].uptime_s >= 0 && e->first_log_ms) {
-                /* D5 fallback: the JVM started about when its first log4j line was written */
+                /* uptime-only GC stamps (no -XX:+PrintGCDateStamps): the JVM started about when its
+                 * first log4j line was written; node clocks are assumed in sync (--clock-offset) */
                 e->gc[g].ts_ms = e->first_log_ms + (int64_t)(e->gc[g].uptime_s * 1000);
                 e->gc_uptime_only = true;
             }

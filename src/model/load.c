@@ -211,7 +211,8 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
             a->integrity.lines_blank++;
             continue;
         }
-        /* a pre-release 1.3 plain-text header, tolerated as the spec says */
+        /* a pre-release 1.3 plain-text header (ending "=== LOG_HEADER_END ==="); some forks still
+         * write it, so it is tolerated */
         if (line_no == 1 && line[i] != '{' && line[i] != '[') header = true;
         if (header) {
             if (len >= 22 && memmem(line, len, "=== LOG_HEADER_END ===", 22)) header = false;

@@ -77,7 +77,8 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
                 clarity_app_str(a, r->host_ids[r->run.victim]));
     fprintf(o, "\n            ");
     causes_line(o, r->run_p);
-    /* D14: the softmax flattens the GRNN's weights; the verdict reads the weights themselves */
+    /* The softmax (on by default, as the paper) only flattens the GRNN's weights, which already
+     * sum to 1, so the weights y are printed under it; the verdict reads the weights themselves */
     bool soft = r->method == LADRA_METHOD_GRNN && r->softmax;
     fprintf(o, "%s\n", soft ? "   (softmax, Eq. 15)" : "");
     if (soft) {

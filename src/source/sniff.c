@@ -1,7 +1,8 @@
 /* Is a file found on disk an event log? Decided from its name and its first bytes, so that
  * MANIFEST.tsv or a README in a log directory becomes a note instead of a failed app.
- * The magic table mirrors spec section 3 (and clarity_codec_sniff) so that listing a
- * directory does not depend on the decoders being linked. */
+ * The magic table (LZ4Block, \x82SNAPPY\0, ZV, zstd 28 B5 2F FD, gzip 1F 8B, '{') mirrors
+ * clarity_codec_sniff so that listing a directory does not depend on the decoders being
+ * linked. */
 #include "source/internal.h"
 #include <errno.h>
 #include <fcntl.h>

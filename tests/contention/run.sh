@@ -43,14 +43,14 @@ jq -e '.unit == "app" and (.applications | length) == 2 and .inputs.hosts == 4' 
 "$C" contention --unit nope "$A" >/dev/null 2>&1; [ $? = 2 ] && ok "bad unit: exit 2" || bad "bad unit"
 "$C" contention >/dev/null 2>&1; [ $? = 2 ] && ok "no log: exit 2" || bad "no log"
 # slot blame: every slot holder alike by default, the source's own wait with --slot-blame=wait
-# (spec 6.6 literally); both labelled. Worked numbers: unit test c06_slot_blame_held_vs_wait.
+# (the original rule: source RATP = its own slot wait / slots offered); both labelled. Worked numbers: unit test c06_slot_blame_held_vs_wait.
 jq -e '.inputs.slot_blame == "held"' "$T/j" >/dev/null && ok "slot blame held by default" || bad "slot blame label"
 "$C" contention --json --slot-blame=wait --target q52 "$A" 2>"$T/err" | jq -e '.inputs.slot_blame == "wait"' >/dev/null \
   && ok "--slot-blame=wait labelled" || bad "--slot-blame=wait"; san "--slot-blame=wait"
 "$C" contention --slot-blame=nope "$A" >/dev/null 2>&1; [ $? = 2 ] && ok "bad --slot-blame: exit 2" || bad "bad --slot-blame"
 "$C" contention --help >/dev/null 2>&1 && ok "help" || bad "help"
 "$C" contention "$T/missing" >/dev/null 2>&1; [ $? = 3 ] && ok "missing log: exit 3" || bad "missing log"
-# sidecar CSV (--metrics-csv, spec 2.4 b). fixtures/sidecar.json has no CPU wait in its
+# sidecar CSV (--metrics-csv). fixtures/sidecar.json has no CPU wait in its
 # standard metrics (run = CPU time), so without the sidecar nothing is a victim; with it, qt's
 # CPU_BLOCKED RATP 2e-5 against qs's 5e-6 (full overlap, beta 4) and qu's 1e-5 (half the time,
 # beta 0.5 x 2 = 1): Unknown max(0, 3 - 5) = 0, so qs gets 4/5 and qu 1/5 of qt's DOR.
@@ -75,7 +75,7 @@ grep -q 'sidecar.csv: 1 value(s) name task attempts the logs do not have (first:
 grep -q 'instrumented 3 task(s) take their values from the sidecar CSV' "$T/out" && ok "sidecar in the text report" || bad "sidecar in the text report"
 "$C" contention --metrics-csv "$T/nosuch.csv" "$FX/sidecar.json" >/dev/null 2>&1; [ $? = 2 ] && ok "missing CSV: exit 2" || bad "missing CSV"
 
-# --critical-path on spec section 7 case 2 (Fig. 1): s0, s1, s2 -> s3 -> s4 -> s5, runtimes
+# --critical-path on the DAG of the iQCAR paper's Fig. 1: s0, s1, s2 -> s3 -> s4 -> s5, runtimes
 # 5, 20, 10, 8, 6, 2 s: the path is s1, s3, s4, s5 (36 s). Every stage waits only for the
 # network, so each stage's NETWORK IE carries its L1 impact factor = its CPU time (run - fetch
 # wait; s5 has none, so its run time) over that of the Level-1 stages: 18/30, 6/30, 4/30, 2/30

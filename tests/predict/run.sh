@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `clarity predict` and `clarity ernest` end to end: spec numbers through the CLI (ASan build),
+# `clarity predict` and `clarity ernest` end to end: worked numbers through the CLI (ASan build),
 # JSON schemas, usage errors, and the shared stage-only logs when present.
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -15,7 +15,8 @@ jqok() { # NAME FILTER: the last output satisfies the jq filter
   if jq -e "$2" "$T/out" >/dev/null 2>&1; then ok "$1"; else bad "$1"; fi
 }
 
-# --- PERIDOT on the own fixtures (spec 001 test 3 as full logs; sizes in bytes from the logs) ---
+# --- PERIDOT on the own fixtures (one variable and one fixed group, refs of 30 s and 48 s at 1 and 2
+#     units of data, as full logs; sizes in bytes from the logs) ---
 expect_rc "predict text" 0 "$CLARITY_ASAN" predict --ref "$D/peridot-ref-1.json" --ref "$D/peridot-ref-2.json" --data-size 10M --cores 20
 grep -q 'training points' "$T/out" && grep -q '49.0 s' "$T/out" && ok "predict prints training points and 49.0 s" || bad "predict text values"
 expect_rc "predict json grid" 0 "$CLARITY_ASAN" predict --json --ref "$D/peridot-ref-1.json" --ref "$D/peridot-ref-2.json" \

@@ -1,6 +1,7 @@
-/* LADRA on one application: successful attempts from the event log (D19), GC records from the
- * GC logs joined to hosts through the executors, detection, factors for the run (D6 victim)
- * and for every host with an abnormal period, then the cause probabilities. */
+/* LADRA on one application: successful attempts from the event log (failed, killed and
+ * unfinished ones are counted and left out), GC records from the GC logs joined to hosts through
+ * the executors, detection, factors for the run (against its victim host, ladra_victim.c) and
+ * for every host with an abnormal period, then the cause probabilities. */
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/anomalies.h"
@@ -30,7 +31,7 @@ static void classify(const struct clarity_anomalies_options *o, const struct lad
     bool grnn = o->method == LADRA_METHOD_GRNN && o->model && ladra_model_predict(o->model, f->f, elo, o->features, y);
     if (!grnn) {
         /* Rules: the four Eq. 12 probabilities and normal = 1 - the largest, normalised to
-         * shares that sum to 1 (D17's display). */
+         * shares that sum to 1, the paper's "80% network / 20% CPU" style. */
         double mx = 0, s = 0;
         for (int c = 0; c < 4; c++) mx = rp[c] > mx ? rp[c] : mx;
         y[LADRA_NORMAL] = 1 - mx;
@@ -72,7 +73,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     for (size_t i = 0; i < T->n; i++) {
         int64_t fl = clarity_task_flags(a, i);
         if (clarity_icol_get(&T->end, i) != CLARITY_END_SUCCESS || !(fl & CLARITY_TF_ENDED)) {
-            r->tasks_skipped++;   /* D19: failed, killed and unfinished attempts stay out */
+            r->tasks_skipped++;   /* failed, killed and unfinished attempts stay out of the statistics */
             continue;
         }
         struct ladra_task *t = &in->tasks[in->ntasks];

@@ -1,11 +1,12 @@
-/* The paper's evaluation protocol for the root-cause models (spec 004 section 5.5): random
+/* The paper's evaluation protocol for the root-cause models (LADRA section 7.4, Table 5): random
  * splits of the labelled runs, 1/3 to test and 2/3 to train, repeated and averaged. Runs of
  * one mode only (a run's log and event-log samples must not sit on both sides). */
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/anomalies.h"
 
-/* splitmix64: the generator's state lives in the caller, so splits are reproducible (T8.2). */
+/* splitmix64: the generator's state lives in the caller, so splits are reproducible: the
+ * same seed gives the same averages on every run (a unit test checks it). */
 static uint64_t next(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);

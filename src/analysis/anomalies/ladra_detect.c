@@ -1,6 +1,8 @@
-/* LADRA detection (spec 004 sections 3.2-3.5, decisions D1-D4, D19): per stage, a threshold
- * for the first wave and one for the rest; labels smoothed per (host, stage, set) in start
- * order; runs of smoothed 1s become abnormal periods. Spark's speculation rule beside it. */
+/* LADRA detection (paper section 4, Eq. 1-2): per stage, over successful attempts only, a
+ * threshold mean + 1.5 population sd for the first wave (tasks starting within 1 s of the
+ * stage's first) and one for the rest; a set of fewer than 3 tasks is merged into the other.
+ * Labels are smoothed per (host, stage, set) in start order with a width-5 window, without
+ * recursion; runs of smoothed 1s become abnormal periods. Spark's speculation rule beside it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,8 @@ void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict)
         for (size_t k = lo; k <= hi; k++) sum += in[k] ? 1 : 0;
         size_t len = hi - lo + 1;
         /* Strict: missing neighbours count as 0, so the paper's "sum > 2" applies as is.
-         * Edge majority (D4): a truncated window votes by majority, equal to the paper inside. */
+         * Edge majority (the default; --strict-edges gives zero padding): a truncated window
+         * votes by majority, which equals the paper's rule inside. */
         out[i] = strict || len == 5 ? sum > 2 : 2 * sum > len;
     }
 }
@@ -92,7 +95,8 @@ static void flag_set(struct ladra_task *t, const size_t *ix, size_t n, bool init
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (t[ix[i]].initial == initial) buf[k++] = (double)(t[ix[i]].end_ms - t[ix[i]].start_ms);
-    /* D1: mean + 1.5 sigma cannot flag anything useful in a set of fewer than 3 tasks. */
+    /* Sets of fewer than 3 tasks are skipped: mean + 1.5 sigma cannot flag anything useful there
+     * ({10, 10, 40}: threshold 41.2, nothing flagged). */
     if (k < 3) return;
     double thr = ladra_threshold(buf, k, o->lambda, o->sample_std, NULL, NULL);
     for (size_t i = 0; i < n; i++)
@@ -118,7 +122,8 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
     for (size_t i = 0; i < n; i++) first = t[ix[i]].start_ms < first ? t[ix[i]].start_ms : first;
     size_t ninit = 0;
     for (size_t i = 0; i < n; i++) ninit += (t[ix[i]].initial = t[ix[i]].start_ms <= first + o->init_tol_ms);
-    /* D2: a set of fewer than 3 tasks gets no threshold of its own; merge it into the other. */
+    /* First wave = started within init_tol_ms (1 s) of the stage's first task. A set of fewer
+     * than 3 tasks gets no threshold of its own; merge it into the other. */
     if (ninit < 3 || n - ninit < 3)
         for (size_t i = 0; i < n; i++) t[ix[i]].initial = ninit >= 3 && n - ninit < 3;
     double *buf = malloc(n * sizeof *buf);
@@ -133,7 +138,8 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
     ladra_speculation(buf, n, o->spec_quantile, o->spec_multiplier, (double)o->spec_min_ms, lab, NULL);
     for (size_t i = 0; i < n; i++) t[ix[i]].speculation = lab[i];
 
-    /* D4: one vector per (host, set), in start order. */
+    /* One label vector per (host, set), in start order, so a host's neighbours are its own
+     * tasks and a single abnormal task on a host is never a period on its own. */
     qsort_r(ix, n, sizeof *ix, by_start, t);
     int rc = 0;
     for (size_t a = 0; a < n && !rc;) {
@@ -142,11 +148,11 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
         size_t m = b - a;
         for (size_t i = 0; i < m; i++) lab[i] = t[ix[a + i]].raw;
         ladra_smooth(lab, sm, m, o->strict_edges);
-        /* D4 says a single abnormal task is never reported, yet the edge-majority windows can
-         * leave a lone 1 (T4.3: [0,1,1,0,1,1,...] -> [1,0,...]). With min_period_tasks 2 a
-         * run of smoothed 1s shorter than that is a spike and is cleared. Default 1 (the
-         * spec as written): on synth runs the spikes were 14 of the 18 false periods of the
-         * fault-free runs, but also most true detections of mild faults (bench/anomalies-eval.sh). */
+        /* Smoothing is meant to drop a single abnormal task, yet the edge-majority windows can
+         * leave a lone 1 ([0,1,1,0,1,1,0,0,0,0] -> [1,0,1,1,1,0,...]). With min_period_tasks 2 a
+         * run of smoothed 1s shorter than that is a spike and is cleared. Default 1 (lone 1s
+         * kept): on synth runs the spikes were 14 of the 18 false periods of the fault-free
+         * runs, but also most true detections of mild faults (bench/anomalies-eval.sh). */
         for (size_t i = 0; i < m && o->min_period_tasks > 1;) {
             if (!sm[i]) { i++; continue; }
             size_t j = i;
@@ -156,8 +162,9 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
             i = j;
         }
         for (size_t i = 0; i < m; i++) t[ix[a + i]].smooth = sm[i];
-        /* D3 skew filter: a non-local abnormal task is data skew unless a local task on the same
-         * host is abnormal too; a lone skewed read says nothing about the host. */
+        /* Skew filter (on by default, --no-skew-filter): a non-local (RACK_LOCAL or ANY)
+         * abnormal task is data skew unless a local task on the same host is abnormal too; a
+         * lone skewed read says nothing about the host. Suspects stay in the output, marked. */
         bool local_abn = false;
         for (size_t i = 0; i < m; i++)
             if (sm[i] && t[ix[a + i]].locality <= CLARITY_LOC_NO_PREF) local_abn = true;

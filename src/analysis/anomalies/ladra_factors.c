@@ -1,4 +1,4 @@
-/* The seven LADRA factors (spec 004 section 4.2, decisions D6-D12, D16). Each is about 1 on a
+/* The seven LADRA factors (paper section 5, Eq. 3-10). Each is about 1 on a
  * healthy run and grows with the victim's trouble. Without GC logs, DCO, MCS and DMC are
  * approximated from task metrics and flagged (the issue's event-log-only mode). */
 #include <math.h>
@@ -11,7 +11,7 @@ double ladra_dar(const double *count, size_t nh, size_t v, bool *clamped)
     if (nh < 2) return 1;
     double others = 0, kv = count[v];
     for (size_t j = 0; j < nh; j++) others += j == v ? 0 : count[j];
-    if (kv <= 0) kv = 1, *clamped = true;   /* D16 */
+    if (kv <= 0) kv = 1, *clamped = true;   /* zero counts clamp to 1 task, flagged */
     return others / (double)(nh - 1) / kv;
 }
 
@@ -31,7 +31,7 @@ double ladra_dco_node(const double *real, const double *user, const double *sys,
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         double cpu = user[i] + sys[i];
-        if (cpu < 0.01) continue;   /* D9: 0.00+0.00 is common and says nothing */
+        if (cpu < 0.01) continue;   /* skip user+sys < 0.01 s: 0.00+0.00 is common and says nothing */
         s += real[i] / cpu, k++;
     }
     return k ? s / (double)k : -1;
@@ -68,8 +68,10 @@ double ladra_dmc_node(const double *x, const double *y, size_t n)
 static bool overlaps(const struct ladra_task *t, int64_t a, int64_t b) { return t->start_ms < b && t->end_ms > a; }
 static double dur(const struct ladra_task *t) { return (double)(t->end_ms - t->start_ms); }
 
-/* Area under a node's heap-after-GC curve over [a, b] (D10): piecewise linear through the
- * points, held flat before the first and after the last so every node covers the same span. */
+/* Area under a node's heap-after-GC curve (the live data, KB) over [a, b], by trapezoids. Every
+ * node is integrated over the same window, a simplification of the paper's separate stable
+ * points: piecewise linear through the points, held flat before the first and after the last so
+ * every node covers the same span. */
 static double curve_area(const double *x, const double *y, size_t n, double a, double b)
 {
     if (!n || b <= a) return 0;
@@ -107,7 +109,8 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
     double *cnt = a, *sum = a + nh, *prob_n = a + 2 * nh, *prob_d = a + 3 * nh, *run = a + 4 * nh, *cpu = a + 5 * nh,
            *gc = a + 6 * nh, *fw = a + 7 * nh;
 
-    /* D8 window: the victim's abnormal periods, else the whole application. */
+    /* Window for ARS, MCS, DCO and DMC: [earliest start, latest end] of the victim's abnormal
+     * periods, else the whole application. */
     int64_t ws = INT64_MAX, we = INT64_MIN;
     for (size_t i = 0; i < np; i++)
         if (p[i].host == v) ws = p[i].start_ms < ws ? p[i].start_ms : ws, we = p[i].end_ms > we ? p[i].end_ms : we;
@@ -137,7 +140,8 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
         out->f[LADRA_DAD] = ladra_dad(sum, nh, (size_t)v, &cl);
         for (size_t j = 0; j < nh; j++) prob_n[j] = prob_d[j] ? prob_n[j] / prob_d[j] : 0;
         out->f[LADRA_ARS] = ladra_ars(prob_n, nh);
-        /* D12 DLD: first task per stage, over stages with tasks on the victim and elsewhere. */
+        /* DLD: mean duration of the victim's first task (earliest start) per stage over the other
+         * hosts' first tasks, over stages with tasks on the victim and elsewhere. */
         double vs = 0, os = 0;
         size_t vk = 0, ok = 0;
         for (size_t s = 0; s < ns; s++) {
@@ -193,7 +197,7 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
         if (dco > 0) out->f[LADRA_DCO] = dco;
         if (nH >= 2) out->f[LADRA_DMC] = hmin > 0 ? hmax / hmin : 1e6;
         if (narea) {
-            if (varea <= 0) varea = 1e-9, cl = true;   /* D10: clamp and say so */
+            if (varea <= 0) varea = 1e-9, cl = true;   /* a zero victim area: clamp and say so */
             out->f[LADRA_MCS] = oarea / (double)narea / varea;
         }
     }

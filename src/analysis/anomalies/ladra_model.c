@@ -1,5 +1,6 @@
-/* Root cause from the factor vector: the paper's weighted rules (Eq. 11-12, D17) and the GRNN
- * (Eq. 13-15) over stored training samples, with the model file that holds them. */
+/* Root cause from the factor vector: the paper's weighted rules (Eq. 11-12; a score below 1
+ * gives probability 0) and the GRNN (Eq. 13-15) over stored training samples, with the model
+ * file that holds them. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4])
     score[1] = 0.25 * f[LADRA_DAR] + 0.25 * f[LADRA_DAD] + 0.5 * f[LADRA_MCS];
     score[2] = 0.1 * f[LADRA_DAD] + 0.4 * f[LADRA_ARS] + 0.5 * f[LADRA_DMC];
     score[3] = 0.2 * f[LADRA_DCO] + 0.2 * f[LADRA_MCS] + 0.6 * f[LADRA_DLD];
-    for (int c = 0; c < 4; c++) prob[c] = score[c] > 1 ? 1 - 1 / score[c] : 0;   /* D17 clamp */
+    for (int c = 0; c < 4; c++) prob[c] = score[c] > 1 ? 1 - 1 / score[c] : 0;   /* scores below 1: probability 0 */
 }
 
 double ladra_tpr(double tp, double fn) { return tp + fn > 0 ? tp / (tp + fn) : NAN; }
@@ -164,8 +165,9 @@ void ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features
     for (size_t i = 0; i < k; i++) memcpy(x + i * dim, train[i].x, dim * sizeof *x), lab[i] = train[i].label;
     memcpy(qq, q, dim * sizeof *qq);
     if (zscore && k) {
-        /* D13 alternative: ARS and DMC can reach the hundreds and would drown the others;
-         * the extended ratios have very different spreads too. */
+        /* z-scores on the training samples instead of the paper's raw factors: ARS and DMC
+         * can reach the hundreds and would drown the others; the extended ratios have very
+         * different spreads too. */
         for (size_t d = 0; d < dim; d++) {
             double s = 0, v = 0, mu, sd;
             for (size_t i = 0; i < k; i++) s += x[i * dim + d];

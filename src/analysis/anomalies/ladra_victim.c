@@ -1,5 +1,7 @@
-/* LADRA's victim host j' and stage i* (spec 004 D6-D7, with a measured deviation for j'):
- * the host whose tasks spent the most time beyond their stage's median. */
+/* LADRA's victim host j' and stage i*. j' is the host whose tasks spent the most time beyond
+ * their stage's median, not the one with the most smoothed-abnormal tasks: measured on synth
+ * runs, that picked the faulty host more often (include/clarity/anomalies.h). Factors are
+ * computed for normal runs too, since the GRNN trains on them. */
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/anomalies.h"
@@ -61,7 +63,7 @@ int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, i
     for (size_t j = 1; j < nh; j++)
         if (ex[j] > ex[v]) v = (int32_t)j;
     if (force >= 0 && (size_t)force < nh) v = force;
-    /* i*: the most abnormal tasks on j' (D7), else the most excess of j'. */
+    /* i*: the stage with the most abnormal tasks on j', else the most excess time of j'. */
     for (size_t i = 0; i < in->ntasks; i++) {
         const struct ladra_task *t = &in->tasks[i];
         if (t->host == v && t->smooth && !t->skew_suspect) abn[t->stage]++;

@@ -1,4 +1,7 @@
-/* Per-task time components from standard metrics (spec 003 section 1.4). */
+/* Per-task time components from standard metrics, as the thesis' analysis scripts derive them:
+ * scheduler delay = max(0, runtime - run - deserialize - result serialization - getting result),
+ * fetch wait in ms, shuffle write ns -> ms, GC as logged (an executor-wide delta). Input read,
+ * output write and local shuffle read times are not in standard logs and count as 0. */
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/taskcomp.h"

@@ -1,4 +1,4 @@
-/* The questions iQCAR answers (spec 3.9-3.12) from the finished graph: top-k per level and
+/* The questions iQCAR answers (paper sections 6-7) from the finished graph: top-k per level and
  * noisy queries per target, aggressive queries, victims, slow hosts, hot resources, impact
  * paths, scheduler rules, and the simple-overlap baseline beside them. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include "clarity/contention.h"
 
 
-/* DOR descending, then name ascending (decision 6.17). */
+/* DOR descending, then name ascending: ties in a top-k list break the same way every run. */
 static int cmp_ranked(const void *x, const void *y, void *ctx)
 {
     const struct iqcar_ranked *a = x, *b = y;
@@ -114,7 +114,8 @@ static int target_answer(struct iqcar_result *r, size_t t, const double *dor, st
             if (!(a->paths = take(buf, a->npaths))) return -1;
         }
     }
-    /* the simple-overlap baseline, normalised over source queries (3.12) */
+    /* the simple-overlap baseline of the paper's section 7.4 (each source query's summed overlap
+     * fraction with the target's tasks), normalised over source queries */
     double sum = 0;
     size_t n = 0;
     for (size_t s = 0; s < r->nunits; s++) sum += r->overlap_matrix[t * r->nunits + s];

@@ -1,6 +1,8 @@
 /* Builds the iQC-Graph from the task table: L0 target queries, L1 their stages (CPU time),
  * L2 one IE node per resource, L3 one DE node per sub-type and host, L4 blame per source
- * stage (Eq. 9) plus Unknown (6.4) and Self (6.2), L5 source stages, L6 source queries. */
+ * stage (Eq. 9) plus Unknown (slowdown no overlapping task explains) and Self (blame from the
+ * target query's own tasks, kept apart from other queries by default), L5 source stages, L6
+ * source queries. */
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/contention.h"
@@ -10,7 +12,7 @@ struct be { uint32_t de; uint32_t src; double vc; };   /* src: stage, or SELF/UN
 struct bctx {
     struct iqcar_result *r;
     const uint32_t *idx;             /* task indices on the host being swept */
-    bool slots;                      /* slot windows (6.6) rather than run windows */
+    bool slots;                      /* slot windows [submission, launch) rather than run windows */
     double ratp_h[IQ_NSUB];
     double *blames;                  /* ntasks x IQ_NSUB: sum of blames on each target task */
     double *overlap;                 /* nunits x nunits: simple-overlap baseline */
@@ -48,7 +50,7 @@ static void on_pair(void *ctx, size_t wi, size_t si, int64_t ov)
     const struct iqcar_task *tt = &r->tasks[tti], *st = &r->tasks[sti];
     c->pairs++;
     bool self = tt->unit == st->unit;
-    /* the baseline uses the same target tasks as iQCAR (3.12): with --critical-path or
+    /* the simple-overlap baseline uses the same target tasks as iQCAR: with --critical-path or
      * --successful-only the others are no targets for either */
     if (c->de_base[tti] < 0) return;
     if (!c->slots && !self) {
@@ -59,18 +61,19 @@ static void on_pair(void *ctx, size_t wi, size_t si, int64_t ov)
     int p0 = c->slots ? IQ_S_SLOTS : IQ_S_SLOTS + 1, p1 = c->slots ? IQ_S_SLOTS + 1 : IQ_NSUB;
     double T = c->slots ? (double)(tt->launch - tt->submit) : (double)(tt->finish - tt->launch);
     for (int p = p0; p < p1; p++) {
-        if (st->data[p] <= 0) continue;   /* the source did not use r (6.5) */
+        if (st->data[p] <= 0) continue;   /* DP_st = 0: the source did not use r, no blame */
         /* Slots: a running task holds one slot however long it waited to get it, so every
          * holder consumes the slot capacity alike: its RATP is the host's floor RATP_h, as for a
-         * source that did not wait (6.5), and the blame is tt's overlap fraction x RATP_tt /
-         * RATP_h. Spec 6.6 takes the source's own SWT / slots offered instead; that divides the
-         * blame of a query by how long its tasks queued, and an aggressive query with many
-         * tasks queues the longest behind its own fellow tasks, so it was blamed least for the
-         * slots it held. Measured (bench/contention-eval.sh 10, docs/contention.md): against
-         * the victims' speed-ups when the source is re-simulated away, 6.6 literally finds the
-         * first culprit for 68% of 385 victims and this 71% (top-3 73% vs 72%); on the
+         * source that did not wait (a zero wait floors RATP_st at RATP_h), and the blame is tt's
+         * overlap fraction x RATP_tt / RATP_h. The original design took the source's own
+         * SWT / slots offered as its RATP instead; that divides the blame of a query by how
+         * long its tasks queued, and an aggressive query with many tasks queues the longest
+         * behind its own fellow tasks, so it was blamed least for the slots it held. Measured
+         * (bench/contention-eval.sh 10, docs/contention.md): against the victims' speed-ups
+         * when the source is re-simulated away, the own-wait rule finds the first culprit
+         * for 68% of 385 victims and this 71% (top-3 73% vs 72%); on the
          * Section 7.4 runs where more overlap is not the culprit, 1/20 -> 12/20.
-         * --slot-blame=wait keeps 6.6. */
+         * --slot-blame=wait keeps the own-wait rule. */
         double rst = c->slots && !r->opt.slot_blame_wait ? 0 : st->ratp[p];
         double b = iqcar_blame((double)ov, T, tt->ratp[p], rst, c->ratp_h[p]);
         if (b <= 0) continue;
@@ -86,7 +89,10 @@ static int cmp_d(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Workload-wide median positive IE RATP per resource (decision 6.13, --ie-normalize). */
+/* Workload-wide median positive IE RATP per resource, for --ie-normalize=median: L2 sums slot
+ * waits in ms/slot (~1e2-1e4) with byte-based RATPs in ms/byte (~1e-6), so the raw sum is all
+ * slots; dividing each resource by its median makes them comparable. Raw stays the default, as
+ * the paper. */
 static int ie_medians(const struct iqcar_result *r, double *med)
 {
     double *v = malloc((r->ntasks ? r->ntasks : 1) * sizeof *v);
@@ -102,8 +108,8 @@ static int ie_medians(const struct iqcar_result *r, double *med)
     return 0;
 }
 
-/* A target task: of an L1 stage (--critical-path: on the critical path, 6.18), and with
- * --successful-only a successful attempt (6.14). */
+/* A target task: of an L1 stage (--critical-path: on the query's critical path), and with
+ * --successful-only a successful attempt (by default every attempt with metrics counts). */
 static bool is_target(const struct iqcar_result *r, const struct iqcar_task *t)
 {
     return (!r->opt.successful_only || t->ok) && (!r->opt.critical_path || r->stages[t->stage].critical);
@@ -199,7 +205,7 @@ static int sweep_hosts(struct bctx *c)
         for (size_t k = 0; k < m; k++) {
             const struct iqcar_task *t = &r->tasks[c->idx[k]];
             sub[k] = t->submit, lau[k] = t->launch, fin[k] = t->finish;
-            for (int p = 0; p < IQ_NSUB; p++)   /* RATP_h: smallest positive on the host (6.4.3) */
+            for (int p = 0; p < IQ_NSUB; p++)   /* RATP_h (1 / capacity): smallest positive on the host */
                 if (t->ratp[p] > 0 && (c->ratp_h[p] == 0 || t->ratp[p] < c->ratp_h[p])) c->ratp_h[p] = t->ratp[p];
         }
         c->slots = false;
@@ -207,7 +213,8 @@ static int sweep_hosts(struct bctx *c)
         c->slots = true;
         if (iqcar_interval_join(sub, lau, m, lau, fin, m, true, on_pair, c)) goto out;
         if (c->fail) goto out;
-        /* Unknown (6.4): what the host's capacity says tt lost beyond the blames */
+        /* Unknown: what the host's capacity says tt lost beyond the blames,
+         * max(0, (RATP_tt - RATP_h) / RATP_h - sum of blames) */
         for (size_t k = 0; k < m; k++) {
             uint32_t ti = c->idx[k];
             if (c->de_base[ti] < 0) continue;
@@ -230,7 +237,8 @@ out:
 static int build_sources(struct iqcar_result *r, struct bctx *c)
 {
     struct iqcar_graph *g = &r->g;
-    /* every DE with VC > 0 gets an Unknown parent, so 6.4.4 has somewhere to send IF = 1 */
+    /* every DE with VC > 0 gets an Unknown parent: a DE whose parents all have VC 0 sends IF = 1
+     * to Unknown, which keeps DOR conserved */
     size_t nn = g->nnodes;
     for (size_t v = 0; v < nn; v++)
         if (g->nodes[v].level == 3 && g->nodes[v].vc > 0) be_add(c, (uint32_t)v, (uint32_t)c->unk_src, 0);

@@ -1,5 +1,5 @@
-/* Stage DAG helpers for Level-1 selection (spec 2.1 and decision 6.18): depth of each stage
- * and the critical path. Edges point from a stage to the stage that consumes its output. */
+/* Stage DAG helpers for Level-1 selection (all stages, or the critical path with
+ * --critical-path): depth of each stage and the critical path. Edges point from a stage to the stage that consumes its output. */
 #include <stdlib.h>
 #include "clarity/contention.h"
 
@@ -76,7 +76,8 @@ out:
     return len;
 }
 
-/* A stage's runtime for 6.18: Completion - Submission Time over its attempts (first
+/* A stage's runtime for the critical path (the leaf-to-root path with the largest sum, ties to
+ * the smaller stage id): Completion - Submission Time over its attempts (first
  * submission, last completion); when the log lacks them, the span of its tasks that collect
  * measured (last finish - submission). */
 static double stage_runtime(const struct clarity_app *a, const struct iqcar_stage_info *si)

@@ -1,4 +1,4 @@
-/* The iQC-Graph (spec 3.4-3.7): nodes carry a vertex contribution; impact factors normalise
+/* The iQC-Graph (paper Table 2, Fig. 4, App. B): nodes carry a vertex contribution; impact factors normalise
  * it over the parents of each node; the degree of responsibility is the sum over paths of
  * the product of impact factors, propagated level by level from the target query. */
 #include <stdlib.h>
@@ -103,7 +103,7 @@ double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v)
 double iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h)
 {
     if (t_tt <= 0 || overlap <= 0 || ratp_tt <= 0) return 0;
-    if (ratp_st < ratp_h) ratp_st = ratp_h;   /* nobody consumes faster than capacity (6.5) */
+    if (ratp_st < ratp_h) ratp_st = ratp_h;   /* no task consumes faster than capacity */
     if (ratp_st <= 0) return 0;
     return overlap / t_tt * (ratp_tt / ratp_st);
 }

@@ -1,4 +1,4 @@
-/* The sidecar CSV of instrumented task metrics (spec 000 decision 2.4 b): for a Spark that
+/* The sidecar CSV of instrumented task metrics: for a Spark that
  * measured iQCAR's waits (CPU blocked/waited, memory acquire waits, slots offered) but could
  * not put them in the event log as accumulables. One value per line:
  *   task_id,attempt,metric,value            or   app_id,task_id,attempt,metric,value

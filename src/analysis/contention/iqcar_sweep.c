@@ -1,5 +1,6 @@
-/* Which tasks overlap which (decision 6.15): a sweep over windows sorted by start with the
- * set of runs active at each window's start, plus the runs starting inside the window.
+/* Which tasks overlap which (tasks on the same host string, executors merged): a sweep over
+ * windows sorted by start with the set of runs active at each window's start, plus the runs
+ * starting inside the window.
  * Every step either reports an overlapping pair or retires a run for good, so the cost is
  * O(n log n + overlaps), not O(n^2). Intervals are half-open [start, end) in ms. */
 #include <stdlib.h>

@@ -1,7 +1,8 @@
-/* From models to iQCAR's task table: units of analysis (decision 6.1), stages merged over
- * attempts (6.14), hosts matched by name across applications, and per task the wait time and
- * data processed of each resource sub-type (Table 4) from the log, its instrumented
- * accumulables, or the labelled standard-log proxies (6.7, 6.8). */
+/* From models to iQCAR's task table: units of analysis (a query is its SQL execution, else its
+ * job group, else its job; or one per application), stages merged over attempts, every task
+ * attempt with metrics a source, hosts matched by name across applications, and per task the
+ * wait time and data processed of each resource sub-type (Table 4) from the log, its
+ * instrumented accumulables, or the labelled standard-log proxies (slots offered, CPU wait). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ enum { X_SCAN = IQ_NACC, X_N };
 struct acc_vals { double v[X_N]; uint16_t have; };
 
 /* The sidecar CSV's values replace the accumulables of the metrics it gives for a task
- * (2.4 b: measured outside the log, so it is the better source when both exist). */
+ * (measured outside the log, so it is the better source when both exist). */
 static void sidecar_values(const struct clarity_app *a, const struct iqcar_sidecar *sc, struct acc_vals *t, size_t *n)
 {
     const char *app_id = clarity_app_str(a, a->app_id);
@@ -138,7 +139,8 @@ static void task_waits(const struct clarity_app *a, size_t i, const struct acc_v
         t->wait[IQ_S_CPU_WAITED] = x->v[IQ_A_CPU_WAITED];
         src->instrumented_cpu++;
     } else {
-        /* proxy (6.8), less the scan time: that is IO read wait and would be counted twice */
+        /* proxy: run - CPU - fetch wait - shuffle write - GC, all "blocked", less the scan time:
+         * that is IO read wait and would be counted twice */
         t->wait[IQ_S_CPU_BLOCKED] = dmax0(run - cpu_ms - fetch - sw_ms - gc - scan);
     }
     t->data[IQ_S_CPU_BLOCKED] = t->data[IQ_S_CPU_WAITED] = input;
@@ -167,7 +169,8 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Proxy 6.7: slots_offered = 1 + launches on the task's host during its wait window. */
+/* Proxy without instrumentation: slots_offered = 1 + launches on the task's host during its
+ * wait window (the +1 is the slot it finally got, and avoids 0/0). */
 static int slots_offered_proxy(struct iqcar_result *r)
 {
     size_t *cnt = calloc(r->nhosts + 1, sizeof *cnt);

@@ -1,6 +1,7 @@
-/* PERIDOT's model (spec 001 sections 3.2-3.6) and prediction, with the spec's decisions:
- * groups by "submitted before any member completed", mean wave times, rho = sum P / sum D,
- * ceil with an epsilon, mismatched references refused. */
+/* PERIDOT's model (Shah et al.) and prediction, with the choices the paper leaves
+ * open: groups by "submitted before any member completed", mean wave times, rho = sum P / sum D
+ * (the paper's garbled P_hat, algebraically its Eq. 3), waves = ceil(P/E - 1e-9) so rounding
+ * error adds no spurious wave, references whose groups do not match by position refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +37,8 @@ double peridot_waves(double tasks, double cores)
 
 static int64_t stage_end(const struct peridot_stage *s, bool for_span)
 {
-    /* Grouping asks "had it completed?", the span asks "when did its last task finish?"
-     * (spec decisions 1 and 3); each falls back to the other. */
+    /* Grouping asks "had it completed?" (stage Completion Time), the span asks "when did its
+     * last task finish?" (max successful Finish Time); each falls back to the other. */
     int64_t first = for_span ? s->last_finish_ms : s->complete_ms;
     int64_t second = for_span ? s->complete_ms : s->last_finish_ms;
     return first ? first : second;
@@ -261,7 +262,8 @@ int peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct perid
         }
         out->all_fixed = out->nvariable == 0 && out->ndata_scaled == 0;
         out->negative_fixed = out->fixed_hat_ms < 0;
-        /* spec decision 13: user sizes against the logs' input bytes */
+        /* sizes may be in any unit; check the given sizes' ratio against the logs' input bytes
+         * and warn when they disagree by more than 10% */
         bool all_bytes = true;
         for (size_t r = 0; r < nrefs; r++) all_bytes &= refs[r].input_bytes > 0;
         if (all_bytes)

@@ -1,4 +1,5 @@
-/* PERIDOT's view of one reference log: stage records (spec 001 section 3.1), T, cores and
+/* PERIDOT's view of one reference log: stage records (id, name, tasks, submission, last task
+ * finish, completion; stages without tasks or submission left out), T, cores and
  * input bytes. Works on logs with only application, job and stage events: a stage's end is
  * then its completion time. */
 #include <stdlib.h>
@@ -23,7 +24,8 @@ static double task_cpus(const struct clarity_app *a)
     return 1;
 }
 
-/* Task slots alive when the first stage was submitted (spec decision 5). */
+/* Task slots alive when the first stage was submitted: executor cores / spark.task.cpus
+ * (--ref-cores overrides it; a later change of cores is warned about). */
 static void infer_cores(const struct clarity_app *a, int64_t t0, int64_t t1, struct peridot_ref *r)
 {
     double cores = 0;

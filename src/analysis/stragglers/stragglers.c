@@ -22,7 +22,7 @@ int64_t clarity_task_input_bytes(const struct clarity_task_comp *c)
 
 /* 1.5 x m, less a relative epsilon so that a rate exactly at the threshold (by decimal
  * arithmetic) counts as reaching it despite binary rounding: ">= threshold" is a straggler,
- * "< threshold" is explained (spec 003 decision 6). */
+ * "< threshold" is explained, as the thesis' own scripts do. */
 static double threshold(double m) { return CLARITY_STRAGGLER_FACTOR * m * (1 - 1e-9); }
 
 static double rate_without(const struct clarity_task_comp *c, int cause)

@@ -1,5 +1,7 @@
-/* The monotask-style resource model over Spark logs (thesis 5.6; spec 003 decision 13): per
- * stage, the time each resource would need if perfectly used; the slowest is the stage. */
+/* The monotask-style resource model over Spark logs (thesis 5.6): per stage, the time each
+ * resource would need if perfectly used; the slowest is the stage. The thesis measured 20-30%
+ * typical error for it on Spark even with perfect resource counters, and logs hold less; every
+ * result says so. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +79,9 @@ void clarity_resources_free(struct clarity_resource_result *r)
 }
 
 /* Adds one task's usage: CPU = executor + deserialize CPU time; without CPU time (before
- * Spark 2.1) the run time minus what it was blocked on (fetch wait, shuffle write). Disk
- * and network bytes as decision 13. */
+ * Spark 2.1) the run time minus what it was blocked on (fetch wait, shuffle write). Disk bytes =
+ * shuffle write + shuffle read (local + remote: read from the map side's disks) + input when on
+ * disk + output x replication + 2 x spilled bytes; network bytes = remote shuffle bytes read. */
 static void add_task(const struct clarity_app *a, const struct clarity_task_comp *c, const struct clarity_hw *hw,
                      struct clarity_whatif_stage *s)
 {

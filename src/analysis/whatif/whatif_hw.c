@@ -124,8 +124,8 @@ void clarity_hw_from_log(const struct clarity_app *a, struct clarity_hw *out)
     out->v[CLARITY_HW_DISKS_PER_HOST] = 1;
     out->v[CLARITY_HW_DISK_MB_S] = CLARITY_HW_DEFAULT_DISK_MB_S;
     out->v[CLARITY_HW_NET_GBPS] = CLARITY_HW_DEFAULT_NET_GBPS;
-    /* Whether input came from disk or a cache is unknowable in 2.x+ logs (decision 13):
-     * default to disk whenever the input metrics show input. */
+    /* Whether input came from disk or a cache is unknowable in 2.x+ logs: default to disk
+     * whenever the input metrics show input (--input-on-disk overrides it). */
     out->v[CLARITY_HW_INPUT_ON_DISK] = any_input;
     out->src[CLARITY_HW_INPUT_ON_DISK] = CLARITY_HWS_LOG;
     const char *rep = prop(&a->hadoop_props, a, "dfs.replication");

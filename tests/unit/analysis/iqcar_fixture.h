@@ -1,5 +1,6 @@
 /* Builds an iQCAR task table by hand (units, stages, hosts, tasks with chosen waits), so the
- * spec's section 7 cases can check blame, graph and answers with exact numbers. */
+ * worked cases derived from the iQCAR paper (numbered cNN in the test names) can check blame,
+ * graph and answers with exact numbers. */
 #ifndef TEST_IQCAR_FIXTURE_H
 #define TEST_IQCAR_FIXTURE_H
 #include <stdlib.h>

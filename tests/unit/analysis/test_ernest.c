@@ -1,4 +1,4 @@
-/* Ernest on the spec's numbers (spec 002 section 8): RCV1 fit, predictions, LOOCV, the
+/* Ernest on worked numbers: RCV1 fit, predictions, LOOCV, the
  * 83-candidate design, Table 1 arithmetic, and the deadline decision. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -146,7 +146,8 @@ Test(ernest, csv_errors_name_the_line)
 
 Test(ernest, two_points_at_one_node_split_the_constant)
 {
-    /* PERIDOT spec test 12: only theta1 and theta0 + theta3 are identified */
+    /* two points on one machine (PERIDOT's Ernest comparison): only theta1 and theta0 + theta3
+     * are identified */
     const struct ernest_point p[] = {{1, 1, 30}, {1, 2, 48}};
     struct ernest_terms t;
     ernest_terms_default(&t);
@@ -156,7 +157,7 @@ Test(ernest, two_points_at_one_node_split_the_constant)
     cr_assert_float_eq(coef(&m, ERNEST_S_PER_M), 18, 1e-9);
     cr_assert_float_eq(coef(&m, ERNEST_CONST) + coef(&m, ERNEST_M), 12, 1e-9);
     cr_assert_float_eq(coef(&m, ERNEST_LOG_M), 0, 1e-12);
-    /* NNLS enters the constant first (the larger dual), so theta3 = 0: the spec's tie-break */
+    /* NNLS enters the constant first (the larger dual), so theta3 = 0: the tie-break we chose */
     cr_assert_float_eq(coef(&m, ERNEST_M), 0, 1e-9);
     cr_assert_float_eq(ernest_predict(&m, 100, 8), 237, 1e-9);
     ernest_model_free(&m);

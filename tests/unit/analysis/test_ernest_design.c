@@ -1,5 +1,6 @@
-/* Experiment design on the spec's reference scenario (spec 002 section 8.4) and the
- * deadline decision (section 8.6). */
+/* Experiment design on the reference scenario of Ernest's reference code README (parts 4-32 of
+ * 256, machines 1-8, 4 cores per machine, budget 20: 83 candidates, trace 3.4622016) and the
+ * deadline decision. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "clarity/ernest.h"
@@ -161,7 +162,7 @@ Test(ernest_design, single_machine_count_is_refused)
     cr_assert_not_null(why);
 }
 
-/* spec 8.6: per-iteration time x 40 iterations x 1.15 first meets 3600 s at 16 machines */
+/* a synthetic model: per-iteration time x 40 iterations x 1.15 first meets 3600 s at 16 machines */
 Test(ernest_choose, deadline_fewest_and_cheapest)
 {
     struct ernest_model m = {0};

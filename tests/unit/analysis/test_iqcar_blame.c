@@ -1,4 +1,4 @@
-/* Spec 000 section 7, cases on task tables: partial overlap with Unknown (6), no target wait
+/* iQCAR worked cases (numbered as in the test names) on task tables: partial overlap with Unknown (6), no target wait
  * (7), other host or no overlap (8), BE structure (10), skew vs contention (11), simple-overlap
  * vs iQCAR (15), rules (16), induced contention (17), source elimination (18), Self (19),
  * units from a real log (20), and the per-level conservation invariant on a full build. */
@@ -393,7 +393,7 @@ Test(iqcar_invariants, full_build)
     iqcar_result_free(&r);
 }
 
-/* Simple-overlap (3.12) counts the same target tasks as iQCAR: with --successful-only a failed
+/* The simple-overlap baseline counts the same target tasks as iQCAR: with --successful-only a failed
  * target attempt that alone overlapped Q3 gives Q3 no baseline share; Q2 overlaps the
  * successful one for half its time (0.5 / 0.5 = share 1). Without the option Q3 gets 1.0 of
  * the failed attempt's overlap against Q2's 0.5: shares 1/3 and 2/3. */
@@ -430,7 +430,7 @@ Test(iqcar_spec, c15_baseline_same_targets)
     NEAR(q3, 2.0 / 3);
 }
 
-/* Slot blame (6.6). tt waits [100000,110000) for a slot: SWT 10000 over 5 offers, RATP 2000
+/* Slot blame, held (default) against the original own-wait rule. tt waits [100000,110000) for a slot: SWT 10000 over 5 offers, RATP 2000
  * ms/slot, the host's smallest (RATP_h). A holds a slot for the whole wait and launched at
  * once (RATP 0, floored at RATP_h); B holds one for the second half after queueing 20000 ms
  * over 2 offers (RATP 10000). Held (default): each holder counts alike, blames 1.0 and

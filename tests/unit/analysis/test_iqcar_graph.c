@@ -1,4 +1,4 @@
-/* Spec 000 section 7, cases computed without logs: DAG depth and critical path (1, 2), RATP
+/* iQCAR worked cases (numbered as in the test names), computed without logs: DAG depth and critical path (1, 2), RATP
  * (3, 4), the App. A identity (5), the fully computed graph example (12), no pruning (13),
  * multi-target maps (14), hit% (22), scalability and conservation (21). */
 #include <criterion/criterion.h>

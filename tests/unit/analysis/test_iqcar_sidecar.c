@@ -1,4 +1,4 @@
-/* The sidecar CSV (spec 000 decision 2.4 b): line parsing, rejection reasons, lookup by
+/* The sidecar CSV (--metrics-csv): line parsing, rejection reasons, lookup by
  * (task, attempt) with values that add up, and application filtering. */
 #include <criterion/criterion.h>
 #include <stdio.h>

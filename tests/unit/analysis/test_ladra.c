@@ -1,5 +1,5 @@
-/* LADRA spec 004 section 7: detection (T3), smoothing (T4), factors (T5), rules (T6),
- * evaluation helpers and speculation (T8), with the spec's numbers. */
+/* LADRA on worked numbers derived from the paper (test names tN_M number them): detection
+ * (t3), smoothing (t4), factors (t5), rules (t6), evaluation helpers and speculation (t8). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -108,7 +108,7 @@ Test(ladra_smooth, t4_3_edges)
     smooth_eq(in, 10, false, edge);
 }
 
-/* T4.4: a run of smoothed 1s gives [min start, max finish]; one vector per host (D4), so a
+/* T4.4: a run of smoothed 1s gives [min start, max finish]; one vector per host, so a
  * victim's abnormal tasks are not diluted by the other hosts. */
 Test(ladra_smooth, t4_4_period_bounds_per_host)
 {
@@ -142,7 +142,7 @@ Test(ladra_factors, t5_1_dar)
     cr_assert_float_eq(ladra_dar(e, 6, 0, &cl), 1.0, 1e-9);
     cr_assert(!cl);
     double z[3] = {0, 4, 4};
-    cr_assert_float_eq(ladra_dar(z, 3, 0, &cl), 4.0, 1e-9);   /* D16: clamped to 1 task */
+    cr_assert_float_eq(ladra_dar(z, 3, 0, &cl), 4.0, 1e-9);   /* a zero count clamps to 1 task */
     cr_assert(cl);
 }
 
@@ -162,7 +162,7 @@ Test(ladra_factors, t5_3_dco)
     cr_assert_float_eq(b, 1.5, 1e-9);
     cr_assert_float_eq(fmax(a, b), 1.5, 1e-9);
     double r0[1] = {0.01}, z[1] = {0};
-    cr_assert_eq(ladra_dco_node(r0, z, z, 1), -1);   /* D9: user+sys < 0.01 skipped */
+    cr_assert_eq(ladra_dco_node(r0, z, z, 1), -1);   /* records with user+sys < 0.01 s are skipped */
 }
 
 Test(ladra_factors, t5_4_mcs)
@@ -193,7 +193,7 @@ Test(ladra_factors, t5_6_dmc)
     cr_assert_float_eq(h3, 9.90050, 1e-5);
     cr_assert_float_eq(h1 / h2, 3.06060, 1e-5);
     cr_assert_float_eq(fmax(h1, fmax(h2, h3)) / fmin(h1, fmin(h2, h3)), 3.06060, 1e-5);
-    cr_assert_eq(ladra_dmc_node(x1, y1, 1), -1);   /* D11: fewer than 2 records */
+    cr_assert_eq(ladra_dmc_node(x1, y1, 1), -1);   /* a node with fewer than 2 records has no H */
 }
 
 /* T5.7 DLD and T5.8 balanced run through the whole factor computation. */

@@ -92,7 +92,7 @@ Test(ladra_features, worked_example)
     for (int k = LADRA_NFACTOR; k < LADRA_EDCO; k++) cr_assert_float_eq(f[k], 1, 1e-12, "%s", ladra_factor_name(k));
 }
 
-/* T4.3's vector on one host: raw [0,1,1,0,1,1,0,0,0,0], edge majority [1,0,1,1,1,0,...]. With
+/* One host's vector: raw [0,1,1,0,1,1,0,0,0,0], edge majority [1,0,1,1,1,0,...]. With
  * --min-period-tasks 2 the lone 1 at the edge is a spike: one period of three tasks remains. */
 Test(ladra_detect, lone_smoothed_task_is_no_period)
 {
@@ -108,7 +108,7 @@ Test(ladra_detect, lone_smoothed_task_is_no_period)
     ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np), 0);   /* the spec: the lone 1 is a period */
+    cr_assert_eq(ladra_detect(&in, &o, &p, &np), 0);   /* default: the lone 1 is a period */
     cr_assert(t[0].smooth);
     cr_assert_eq(np, 2);
     cr_assert_eq(p[0].tasks, 1);
@@ -167,7 +167,7 @@ Test(ladra_model, v2_round_trip_and_v1)
     double y[LADRA_NCLASS], q[LADRA_NFEAT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     cr_assert(!ladra_model_predict(&r, q, false, LADRA_FEATURES_EXTENDED, y));
     cr_assert(ladra_model_predict(&r, q, false, LADRA_FEATURES_PAPER, y));
-    cr_assert_float_eq(y[LADRA_NORMAL], 0.98201, 1e-5);   /* T7.1 */
+    cr_assert_float_eq(y[LADRA_NORMAL], 0.98201, 1e-5);   /* X1 against {X1 normal, X2 cpu}: y = (0.98201, ...) */
     ladra_model_free(&r);
 
     /* a /2 file with other feature names is refused */
@@ -194,7 +194,7 @@ Test(ladra_model, extended_predict_zscored)
     ladra_model_free(&m);
 }
 
-/* T8.2: the CV harness gives the same averages on every run; well separated classes are
+/* The CV harness gives the same averages on every run; well separated classes are
  * recovered exactly by the GRNN; the rules read the paper's factors, all 1 here: normal. */
 Test(ladra_cv, t8_2_reproducible)
 {

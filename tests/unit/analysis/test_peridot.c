@@ -1,4 +1,7 @@
-/* PERIDOT: spec 001 section 7, tests 1-13 (test 14, parsing a log, is in test_peridot_log.c). */
+/* PERIDOT on worked cases derived from the paper: wave counts (Fig. 2), partial waves, variable
+ * and fixed groups, a parallel group, the floating-point wave boundary, identity, properties,
+ * structure mismatch, Table II arithmetic, the IS baseline, MAPE (parsing a log is in
+ * test_peridot_log.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "clarity/ernest.h"
@@ -315,7 +318,7 @@ Test(peridot, fixed_partitions_scale_with_data_per_task)
     cr_assert(m.all_fixed);
     cr_assert_float_eq(predict(&m, 20, 40), 32000, 1e-6);
     peridot_model_free(&m);
-    o.scale_fixed = true;                    /* spec 6.11: wave-scaled with cores only */
+    o.scale_fixed = true;                    /* --scale-fixed: wave-scaled with cores only */
     cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     cr_assert_eq(m.groups[0].kind, PERIDOT_FIXED_WAVE_SCALED);
     cr_assert_float_eq(predict(&m, 20, 80), 15000 + 2000, 1e-6);

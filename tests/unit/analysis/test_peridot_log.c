@@ -1,4 +1,5 @@
-/* PERIDOT from event logs: spec 001 tests 9 and 14 on tests/data/peridot-ref-{1,2}.json (full
+/* PERIDOT from event logs: skipped and retried stages, and the stage records and T a log
+ * yields, on tests/data/peridot-ref-{1,2}.json (full
  * Spark 3.3 logs, written by tests/data/peridot-fixtures.py), and the stage-only shared logs. */
 #include <criterion/criterion.h>
 #include <math.h>

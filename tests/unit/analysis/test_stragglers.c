@@ -1,4 +1,5 @@
-/* Straggler detection, attribution and Dolly impact: T6-T9 of spec 003 section 6. */
+/* Straggler detection, attribution and Dolly impact, on worked cases built from the thesis'
+ * rules (section 4.7: >= 1.5x the median runtime per byte is a straggler, < 1.5x explained). */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "clarity/sim.h"

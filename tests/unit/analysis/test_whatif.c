@@ -1,5 +1,5 @@
-/* The monotask-style resource model and the what-if arithmetic: spec 003 section 6, T10-T17,
- * with the thesis' own numbers. */
+/* The monotask-style resource model and the what-if arithmetic on worked cases (T10-T17 in the
+ * names) with the thesis' own numbers (section 5.6). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Log parsers (spec 004 T1.1-T1.7) on lines as Spark 1.6, 2.x, 3.x and 4.x and JDK 8/17 write them. */
+/* Log parsers on LADRA's Fig. 2 and Fig. 3 lines and on lines as Spark 1.6, 2.x, 3.x and 4.x and JDK 8/17 write them. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -194,7 +194,7 @@ Test(gclog, unified_g1)
 }
 
 /* A YARN-aggregated file with two containers, each announcing its executor; uptime-only GC
- * lines get times from the executor's first log4j line (D5); noise is counted by pattern. */
+ * lines get times from the executor's first log4j line (the JVM started about then); noise is counted by pattern. */
 Test(logdir, yarn_aggregated_join)
 {
     char path[] = "/tmp/clarity-logs-XXXXXX";

@@ -1,4 +1,5 @@
-/* The A-optimal design solver: closed forms (spec 002 section 8.3) and the KKT certificate. */
+/* The A-optimal design solver: closed forms (orthogonal candidates, a line and a quadratic on
+ * {-1, 0, 1}, a budget that does not bind, scaling) and the KKT certificate. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* GRNN (spec 004 T7): kernels, outputs, softmax, far queries, order and duplicate invariance. */
+/* GRNN on LADRA's worked numbers (sigma 0.5, two samples): kernels, outputs, softmax, far queries, order and duplicate invariance. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "clarity/grnn.h"

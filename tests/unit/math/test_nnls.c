@@ -1,4 +1,4 @@
-/* NNLS against the spec's cases, brute-force enumeration of supports, and the KKT conditions. */
+/* NNLS against worked cases (Ernest's NNLS fits computed by hand), brute-force enumeration of supports, and the KKT conditions. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>

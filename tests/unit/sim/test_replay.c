@@ -1,4 +1,6 @@
-/* Slot replay: the worked cases T1, T2, T3 and T5 of spec 003 section 6, and edges. */
+/* Slot replay: worked cases of the thesis' list scheduling (t1: 2 slots, launch-ordered runtimes
+ * [10,4,6,3] -> makespan 13; t2, t3: slot inference from peak and average concurrency; t5: a job
+ * is the sum of its stages' makespans), overlapping stages pooled, and edges. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include "clarity/sim.h"
