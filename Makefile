@@ -89,11 +89,12 @@ bench: deps
 	@bench/parse.sh
 
 install: $(B)/clarity $(B)/libclarity.a
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/clarity $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/clarity $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/clarity
 	install -m 755 $(B)/clarity $(DESTDIR)$(PREFIX)/bin/clarity
 	install -m 644 $(B)/libclarity.a $(DESTDIR)$(PREFIX)/lib/libclarity.a
 	install -m 644 include/clarity/*.h $(DESTDIR)$(PREFIX)/include/clarity/
 	install -m 644 man/clarity.1 $(DESTDIR)$(PREFIX)/share/man/man1/clarity.1
+	install -m 644 models/ladra-default.model $(DESTDIR)$(PREFIX)/share/clarity/ladra-default.model
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' clarity.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clarity.pc
 
 clean:
