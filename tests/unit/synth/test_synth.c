@@ -11,7 +11,6 @@
 #include "clarity/model.h"
 #include "clarity/synth.h"
 #include "synth/heap.h"
-#include "util/strbuf.h"
 
 Test(synth_heap, pops_in_time_then_set_order)
 {
@@ -54,21 +53,6 @@ Test(synth_heap, many_random_timers_come_out_sorted)
     }
     cr_assert_eq(n, 2000 - 667);
     theap_free(&h);
-}
-
-Test(synth_sbuf, numbers_and_escapes)
-{
-    struct clarity_strbuf b = {0};
-    clarity_sb_int(&b, -9223372036854775807LL - 1);
-    clarity_sb_ch(&b, ' ');
-    clarity_sb_int(&b, 0);
-    clarity_sb_ch(&b, ' ');
-    clarity_sb_fixed(&b, 12.3456, 3);
-    clarity_sb_ch(&b, ' ');
-    clarity_sb_jstr(&b, "a\"b\\c\nd\x01");
-    clarity_sb_ch(&b, '\0');
-    cr_assert_str_eq(b.p, "-9223372036854775808 0 12.346 \"a\\\"b\\\\c\\nd\\u0001\"");
-    clarity_sb_free(&b);
 }
 
 Test(synth_config, fault_specs)
