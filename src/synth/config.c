@@ -1,6 +1,4 @@
 /* Scenario defaults, options by name (shared by the CLI and the INI file), fault specs. */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
