@@ -48,9 +48,9 @@ for gb in ${SCALE_GB:-1}; do
   dir="$OUT/wc-${gb}g"
   parts=$((gb * 100000))
   if [ ! -d "$dir/eventlogs" ]; then
-    $C synth wordcount --hosts 20 --cores 16 --data "$((gb * 16))G" --split 160K --partitions "$parts" \
+    $C synth wordcount --hosts 20 --cores 16 --data "$((gb * 16))Gi" --split 160Ki --partitions "$parts" \
       --no-logs --no-truth-tasks --seed 7 -q -o "$dir"
-    $C synth wordcount --hosts 20 --cores 16 --data "$((gb * 16))G" --split 160K --partitions "$parts" \
+    $C synth wordcount --hosts 20 --cores 16 --data "$((gb * 16))Gi" --split 160Ki --partitions "$parts" \
       --no-logs --no-truth-tasks --seed 7 --codec zstd -q -o "$dir-zstd"
   fi
   plain=$(ls "$dir"/eventlogs/* | head -1)
@@ -94,7 +94,7 @@ fleet="$OUT/fleet-$n"
 if [ ! -d "$fleet" ]; then
   mkdir -p "$fleet"
   for i in $(seq "$n"); do
-    $C synth wordcount --hosts 2 --cores 4 --data 256M --partitions 8 --no-logs --no-truth-tasks --seed "$i" \
+    $C synth wordcount --hosts 2 --cores 4 --data 256Mi --partitions 8 --no-logs --no-truth-tasks --seed "$i" \
       --name "fleet-$i" --start-ms $((1700000000000 + i * 60000)) -q -o "$OUT/.one"
     mv "$OUT"/.one/eventlogs/* "$fleet/app-$i"
     rm -rf "$OUT/.one"
@@ -113,7 +113,7 @@ say ""
 
 if [ "${BIG:-0}" = 1 ]; then
   big="$OUT/wc-10m"
-  [ -d "$big/eventlogs" ] || $C synth wordcount --hosts 100 --cores 32 --data 640G --split 128K --partitions 5242880 \
+  [ -d "$big/eventlogs" ] || $C synth wordcount --hosts 100 --cores 32 --data 640Gi --split 128Ki --partitions 5242880 \
     --codec zstd --no-logs --no-truth-tasks --seed 7 -q -o "$big"
   log=$(ls "$big"/eventlogs/* | head -1)
   say "### 10-million-task log ($(awk -v b="$(stat -c %s "$log")" 'BEGIN{printf "%.0f", b/1e6}') MB zstd)"

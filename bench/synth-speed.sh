@@ -17,6 +17,6 @@ run() { # run LABEL TASKS ARGS...
   rm -rf "${OUT:?}/$label"
 }
 # 1M tasks, every output: 512k map + 512k reduce
-run "1M-all-outputs" 1048576 wordcount --hosts 64 --cores 16 --data 64G --split 128K --partitions 524288 --codec zstd
+run "1M-all-outputs" 1048576 wordcount --hosts 64 --cores 16 --data 64Gi --split 128Ki --partitions 524288 --codec zstd
 # 10M tasks: 5M map + 5M reduce, zstd event log, truth.json only
-run "10M-eventlog-zstd" 10485760 wordcount --hosts 100 --cores 32 --data 640G --split 128K --partitions 5242880 --codec zstd --no-logs --no-truth-tasks
+run "10M-eventlog-zstd" 10485760 wordcount --hosts 100 --cores 32 --data 640Gi --split 128Ki --partitions 5242880 --codec zstd --no-logs --no-truth-tasks

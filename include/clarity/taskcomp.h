@@ -71,7 +71,4 @@ const char *clarity_resource_name(enum clarity_resource r);   /* JSON key: "netw
  * STRAGGLERS, return the runtime unchanged. */
 double clarity_task_without(const struct clarity_task_comp *c, enum clarity_resource r);
 
-/* Median with the numpy convention (mean of the two middle values); reorders v. 0 for n = 0. */
-double clarity_median_numpy(double *v, size_t n);
-
 #endif

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "clarity/error.h"
 #include "clarity/model.h"
 #include "clarity/sim.h"
 
@@ -51,10 +52,12 @@ void clarity_hw_from_log(const struct clarity_app *a, struct clarity_hw *out);
 struct clarity_hw_value { double v; bool relative, set; };
 struct clarity_hw_change { struct clarity_hw_value f[CLARITY_HW_NFIELDS]; };
 
-/* Parses a value for field f; network accepts Gbps (default), Mbps, Gb/s, Mb/s suffixes;
- * input_on_disk yes/no/true/false/1/0. Returns 0, or -1 with a message in err. */
-int clarity_hw_parse_value(enum clarity_hw_field f, const char *s, struct clarity_hw_value *out, char *err,
-                           size_t errcap);
+/* Parses a value for field f. network_gbps: Gbps without a unit, else bits per second with a
+ * decimal or binary prefix (10Gbps, 100Mb/s, 10G) or bytes per second (1.25GB/s); disk_mb_s:
+ * MB/s without a unit, else bytes per second (200MB/s, 1.5G/s, 150MiB/s); input_on_disk
+ * yes/no/true/false/1/0. Returns 0, or CLARITY_EUSAGE with the message in err. */
+int clarity_hw_parse_value(enum clarity_hw_field f, const char *s, struct clarity_hw_value *out,
+                           struct clarity_error *err);
 /* Applies a change: set fields replace (or multiply) base's; src marks them. */
 void clarity_hw_apply(const struct clarity_hw *base, const struct clarity_hw_change *c, enum clarity_hw_source src,
                       struct clarity_hw *out);
@@ -62,9 +65,9 @@ bool clarity_hw_change_any(const struct clarity_hw_change *c);
 
 /* INI profile: [cluster] describes the hardware the log ran on (absolute values), [whatif]
  * the hardware to predict for (absolute or relative). Keys: clarity_hw_field_name(). '#' and
- * ';' start comments. Returns 0, or -1 with "file:line: message" in err. */
+ * ';' start comments. Returns 0, or nonzero with the file and line of the problem in err. */
 int clarity_hw_ini_load(const char *path, struct clarity_hw_change *cluster, struct clarity_hw_change *whatif,
-                        char *err, size_t errcap);
+                        struct clarity_error *err);
 
 /* ---- resource model (monotask style) ---- */
 
@@ -150,8 +153,9 @@ void clarity_resources_free(struct clarity_resource_result *r);
 /* A point asked for: relative to the observed executors/cores ("2x") or absolute. */
 struct clarity_curve_ask { double v; bool relative; };
 enum clarity_curve_unit { CLARITY_CURVE_EXECUTORS, CLARITY_CURVE_CORES };
-/* "0.5x,1x,2x,4x" or "8,16,32": all relative or all absolute. Returns the count, or -1 with err. */
-int clarity_curve_parse(const char *s, struct clarity_curve_ask *out, size_t cap, char *err, size_t errcap);
+/* "0.5x,1x,2x,4x" or "8,16,32": all relative or all absolute, at most cap points, their count
+ * in *n. Returns 0, or CLARITY_EUSAGE with err saying why. */
+int clarity_curve_parse(const char *s, struct clarity_curve_ask *out, size_t cap, size_t *n, struct clarity_error *err);
 
 struct clarity_curve_point {
     struct clarity_curve_ask ask;

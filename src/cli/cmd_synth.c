@@ -21,7 +21,8 @@ static void help(FILE *o)
             "scenarios:\n");
     for (size_t i = 0; i < n; i++) fprintf(o, "  %-10s %s\n", sc[i].name, sc[i].what);
     fprintf(o,
-            "\noptions (sizes take K/M/G/T, times ms/s/m/h):\n"
+            "\noptions (sizes: k, M, G, T = 10^3..10^12 or Ki, Mi, Gi, Ti = 2^10..2^40, e.g. 100G or\n"
+            "64Gi; rates: SIZE/s, e.g. 1.25G/s; times: ms, s, m, h, e.g. 1.5h):\n"
             "  -o, --out DIR            output directory (required)\n"
             "  --scenario FILE          INI file: 'scenario = NAME' then any option below as key = value\n"
             "  --seed N                 random seed (default 1)\n"

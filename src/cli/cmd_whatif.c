@@ -22,6 +22,8 @@ static void help(FILE *o)
             "  --hosts N             machines                 --cores-per-host N   cores per machine\n"
             "  --disks N             disks per machine        --disk-mbps N        MB/s per disk\n"
             "  --network N           Gbps per machine (10Gbps, 100Mbps, x10)\n"
+            "  speeds may carry units: --disk-mbps 1.5GB/s or 150MiB/s (bytes), --network 10Gbps (bits)\n"
+            "  or 1.25GB/s (bytes); prefixes k, M, G, T are decimal, Ki, Mi, Gi, Ti binary\n"
             "  --input-on-disk yes|no   whether input is read from disk (default: yes when tasks read input)\n"
             "  --replication N       copies of output written to disk (default dfs.replication, else 1)\n"
             "  --hw FILE             INI profile: [cluster] = the hardware the log ran on, [whatif] = the\n"
@@ -50,9 +52,9 @@ struct whatif_opts {
 
 static int set_flag(struct whatif_opts *w, enum clarity_hw_field f, const char *v)
 {
-    char err[200];
-    if (clarity_hw_parse_value(f, v, &w->ask.flags.f[f], err, sizeof err)) {
-        fprintf(stderr, "clarity whatif: %s\n", err);
+    struct clarity_error err = {0};
+    if (clarity_hw_parse_value(f, v, &w->ask.flags.f[f], &err)) {
+        fprintf(stderr, "clarity whatif: %s\n", err.msg);
         return -1;
     }
     return 0;
@@ -107,7 +109,7 @@ int cmd_whatif(int argc, char **argv)
     op.limit = 20;
     struct common_opts co = {.cmd = "whatif"};
     const char *ini = NULL;
-    char err[512];
+    struct clarity_error err = {0};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -123,12 +125,12 @@ int cmd_whatif(int argc, char **argv)
                 return EXIT_USAGE;
             }
             op.ask.unit = c == 'E' ? CLARITY_CURVE_EXECUTORS : CLARITY_CURVE_CORES;
-            int n = clarity_curve_parse(optarg, op.points, MAX_POINTS, err, sizeof err);
-            if (n < 0) {
-                fprintf(stderr, "clarity whatif: --%s: %s\n", c == 'E' ? "executors" : "cores", err);
+            size_t nask;
+            if (clarity_curve_parse(optarg, op.points, MAX_POINTS, &nask, &err)) {
+                fprintf(stderr, "clarity whatif: --%s: %s\n", c == 'E' ? "executors" : "cores", err.msg);
                 return EXIT_USAGE;
             }
-            op.ask.ncurve = (size_t)n;
+            op.ask.ncurve = nask;
             break;
         }
         case 's':
@@ -141,8 +143,9 @@ int cmd_whatif(int argc, char **argv)
         default: help(stderr); return EXIT_USAGE;
         }
     }
-    if (ini && clarity_hw_ini_load(ini, &op.ask.cluster, &op.ask.ini, err, sizeof err)) {
-        fprintf(stderr, "clarity whatif: %s\n", err);
+    if (ini && clarity_hw_ini_load(ini, &op.ask.cluster, &op.ask.ini, &err)) {
+        if (err.line) fprintf(stderr, "clarity whatif: %s:%llu: %s\n", err.file, (unsigned long long)err.line, err.msg);
+        else fprintf(stderr, "clarity whatif: %s: %s\n", err.file, err.msg);
         return EXIT_USAGE;
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;

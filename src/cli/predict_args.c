@@ -2,40 +2,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/predict_args.h"
+#include "util/units.h"
 
 bool parse_size(const char *s, double *out, bool *had_unit)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v <= 0) return false;
-    double mult = 1;
-    bool unit = false;
-    switch (*end) {
-    case 'k': case 'K': mult = 1e3; unit = true; end++; break;
-    case 'M': mult = 1e6; unit = true; end++; break;
-    case 'G': mult = 1e9; unit = true; end++; break;
-    case 'T': mult = 1e12; unit = true; end++; break;
-    case 'P': mult = 1e15; unit = true; end++; break;
-    default: break;
-    }
-    if (*end == 'B' || *end == 'b') { unit = true; end++; }
-    if (*end) return false;
-    *out = v * mult;
+    const char *rest;
+    double v;
+    bool unit;
+    if (clarity_scan_size(s, &rest, &v, &unit, NULL) || *rest || !(v > 0)) return false;
+    *out = v;
     if (had_unit && unit) *had_unit = true;
     return true;
 }
 
 bool parse_duration_s(const char *s, double *out)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v <= 0) return false;
-    double mult = 1;
-    if (!strcmp(end, "ms")) mult = 1e-3;
-    else if (!strcmp(end, "m") || !strcmp(end, "min")) mult = 60;
-    else if (!strcmp(end, "h")) mult = 3600;
-    else if (*end && strcmp(end, "s")) return false;
-    *out = v * mult;
+    double v;
+    if (clarity_parse_duration(s, &v, NULL) || !(v > 0)) return false;
+    *out = v;
     return true;
 }
 

@@ -4,10 +4,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* "100G", "1.5e9", "512M": decimal units k/K, M, G, T, P (as Spark's UI), optional trailing
- * 'B'. *had_unit says whether a unit was given. Returns false on anything else. */
+/* A positive size in util/units.h's units: "100G" (10^11), "1.5e9", "512Mi" (2^29), "2TB".
+ * *had_unit is set when a unit was given. Returns false on anything else. */
 bool parse_size(const char *s, double *out, bool *had_unit);
-/* "30m", "1h", "90s", "45" (seconds) */
+/* A positive duration in util/units.h's units: "30m", "1.5h", "90s", "500ms", "45" (seconds) */
 bool parse_duration_s(const char *s, double *out);
 /* Comma-separated list of sizes; appends to out (cap entries). Returns count or -1. */
 int parse_size_list(const char *s, double *out, int cap, bool *had_unit);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "clarity/design.h"
 #include "clarity/linalg.h"
+#include "util/stats.h"
 
 #define MAX_D 16
 
@@ -84,12 +85,6 @@ static double stationarity(const struct clarity_design_problem *p, const double 
     return m;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int clarity_design_solve(const struct clarity_design_problem *p, struct clarity_design_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -157,8 +152,7 @@ int clarity_design_solve(const struct clarity_design_problem *p, struct clarity_
     for (size_t i = 0; i < n; i++)
         if (x[i] > 1e-6 && x[i] < 1 - 1e-6) tmp[nf++] = -g[i] / p->cost[i];
     if (nf) {
-        qsort(tmp, nf, sizeof *tmp, cmp_double);
-        r->nu = tmp[nf / 2];
+        r->nu = clarity_median_upper(tmp, nf);
     }
     free(buf);
     return 0;

@@ -3,16 +3,6 @@
 #include <stdio.h>
 #include "model/build.h"
 
-int grow_array(void **p, size_t *cap, size_t elem)
-{
-    size_t ncap = *cap ? *cap * 2 : 8;
-    void *np = realloc(*p, ncap * elem);
-    if (!np) return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
-
 uint32_t intern(struct apply_ctx *c, const char *s, size_t len)
 {
     uint32_t id = clarity_strtab_intern(&c->app->strs, s, len);
@@ -67,7 +57,7 @@ void problem(struct apply_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    struct clarity_problem *p = VEC_PUSH(in->problems, in->nproblems, in->cap_problems);
+    struct clarity_problem *p = CLARITY_VEC_PUSH(in->problems, in->nproblems, in->cap_problems);
     if (!p) {
         c->failed = 1;
         return;
@@ -92,7 +82,7 @@ void unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t
         }
     if (in->nunknown_fields >= 100) return;   /* the first hundred names; the total counts all */
     size_t cap = in->cap_unknown_fields;
-    struct clarity_kv *kv = VEC_PUSH(in->unknown_fields, in->nunknown_fields, in->cap_unknown_fields);
+    struct clarity_kv *kv = CLARITY_VEC_PUSH(in->unknown_fields, in->nunknown_fields, in->cap_unknown_fields);
     if (!kv) {
         c->failed = 1;
         return;
@@ -194,7 +184,7 @@ void peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int
             if (v > pk->p[i].value) pk->p[i].value = v;
             return;
         }
-    struct clarity_metric_peak *p = VEC_PUSH(pk->p, pk->n, pk->cap);
+    struct clarity_metric_peak *p = CLARITY_VEC_PUSH(pk->p, pk->n, pk->cap);
     if (!p) {
         c->failed = 1;
         return;
@@ -251,7 +241,7 @@ void push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t
 {
     for (size_t i = 0; i < *n; i++)
         if ((*arr)[i] == v) return;
-    if (*n == *cap && grow_array((void **)arr, cap, sizeof **arr) != 0) {
+    if (CLARITY_VEC_RESERVE(*arr, *cap, *n + 1)) {
         c->failed = 1;
         return;
     }
@@ -264,7 +254,7 @@ struct clarity_executor *exec_get_or_add(struct apply_ctx *c, const char *id, si
     uint32_t sid = intern(c, id, len);
     uint32_t row;
     if (clarity_idmap_get(&a->exec_by_name, sid, &row)) return &a->execs[row];
-    struct clarity_executor *e = VEC_PUSH(a->execs, a->nexecs, a->cap_execs);
+    struct clarity_executor *e = CLARITY_VEC_PUSH(a->execs, a->nexecs, a->cap_execs);
     if (!e || clarity_idmap_put(&a->exec_by_name, sid, (uint32_t)(a->nexecs - 1)) != 0) {
         c->failed = 1;
         return NULL;
@@ -284,7 +274,7 @@ struct clarity_stage *stage_get_or_add(struct apply_ctx *c, int64_t stage_id, in
     struct clarity_app *a = c->app;
     uint32_t row;
     if (clarity_idmap_get(&a->stage_by_key, stage_key(stage_id, attempt), &row)) return &a->stages[row];
-    struct clarity_stage *s = VEC_PUSH(a->stages, a->nstages, a->cap_stages);
+    struct clarity_stage *s = CLARITY_VEC_PUSH(a->stages, a->nstages, a->cap_stages);
     if (!s || clarity_idmap_put(&a->stage_by_key, stage_key(stage_id, attempt), (uint32_t)(a->nstages - 1)) != 0) {
         c->failed = 1;
         return NULL;
@@ -300,7 +290,7 @@ struct clarity_job *job_get_or_add(struct apply_ctx *c, int64_t job_id)
     struct clarity_app *a = c->app;
     uint32_t row;
     if (clarity_idmap_get(&a->job_by_id, job_id, &row)) return &a->jobs[row];
-    struct clarity_job *j = VEC_PUSH(a->jobs, a->njobs, a->cap_jobs);
+    struct clarity_job *j = CLARITY_VEC_PUSH(a->jobs, a->njobs, a->cap_jobs);
     if (!j || clarity_idmap_put(&a->job_by_id, job_id, (uint32_t)(a->njobs - 1)) != 0) {
         c->failed = 1;
         return NULL;
@@ -316,7 +306,7 @@ struct clarity_sql *sql_get_or_add(struct apply_ctx *c, int64_t id)
     struct clarity_app *a = c->app;
     uint32_t row;
     if (clarity_idmap_get(&a->sql_by_id, id, &row)) return &a->sqls[row];
-    struct clarity_sql *q = VEC_PUSH(a->sqls, a->nsqls, a->cap_sqls);
+    struct clarity_sql *q = CLARITY_VEC_PUSH(a->sqls, a->nsqls, a->cap_sqls);
     if (!q || clarity_idmap_put(&a->sql_by_id, id, (uint32_t)(a->nsqls - 1)) != 0) {
         c->failed = 1;
         return NULL;

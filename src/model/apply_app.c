@@ -50,7 +50,7 @@ void apply_env(struct apply_ctx *c, cj_val ev)
 void apply_resource_profile(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
-    struct clarity_resource_profile *p = VEC_PUSH(a->profiles, a->nprofiles, a->cap_profiles);
+    struct clarity_resource_profile *p = CLARITY_VEC_PUSH(a->profiles, a->nprofiles, a->cap_profiles);
     if (!p) {
         c->failed = 1;
         return;
@@ -62,7 +62,7 @@ void apply_resource_profile(struct apply_ctx *c, cj_val ev)
 void apply_misc_process(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
-    struct clarity_misc_process *m = VEC_PUSH(a->misc, a->nmisc, a->cap_misc);
+    struct clarity_misc_process *m = CLARITY_VEC_PUSH(a->misc, a->nmisc, a->cap_misc);
     if (!m) {
         c->failed = 1;
         return;

@@ -84,7 +84,7 @@ static void stage_exec_peaks(struct apply_ctx *c, struct clarity_stage *st, uint
             read_peaks(c, metrics, &st->exec_peaks[i].peaks);
             return;
         }
-    struct clarity_stage_exec_peaks *p = VEC_PUSH(st->exec_peaks, st->nexec_peaks, st->cap_exec_peaks);
+    struct clarity_stage_exec_peaks *p = CLARITY_VEC_PUSH(st->exec_peaks, st->nexec_peaks, st->cap_exec_peaks);
     if (!p) {
         c->failed = 1;
         return;

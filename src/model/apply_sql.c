@@ -19,7 +19,7 @@ static void read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node)
     cj_iter it;
     if (cj_get(node, "metrics", &metrics) && cj_array_begin(metrics, &it))
         while (cj_array_next(&it, &m)) {
-            struct clarity_sql_metric *x = VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
+            struct clarity_sql_metric *x = CLARITY_VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
             if (!x) {
                 c->failed = 1;
                 return;
@@ -71,7 +71,7 @@ void apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev)
     cj_iter it;
     if (!q || !cj_get(ev, "sqlPlanMetrics", &arr) || !cj_array_begin(arr, &it)) return;
     while (cj_array_next(&it, &m)) {
-        struct clarity_sql_metric *x = VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
+        struct clarity_sql_metric *x = CLARITY_VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
         if (!x) {
             c->failed = 1;
             return;

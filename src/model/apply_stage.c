@@ -10,7 +10,7 @@ static void read_rdd(struct apply_ctx *c, cj_val r)
     struct clarity_rdd *d;
     if (clarity_idmap_get(&a->rdd_by_id, id, &row)) d = &a->rdds[row];
     else {
-        d = VEC_PUSH(a->rdds, a->nrdds, a->cap_rdds);
+        d = CLARITY_VEC_PUSH(a->rdds, a->nrdds, a->cap_rdds);
         if (!d || clarity_idmap_put(&a->rdd_by_id, id, (uint32_t)(a->nrdds - 1)) != 0) {
             c->failed = 1;
             return;
@@ -97,7 +97,7 @@ void read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct c
     cj_val a, v;
     if (!cj_array_begin(arr, &it)) return;
     while (cj_array_next(&it, &a)) {
-        struct clarity_accum *x = VEC_PUSH(acc->p, acc->n, acc->cap);
+        struct clarity_accum *x = CLARITY_VEC_PUSH(acc->p, acc->n, acc->cap);
         if (!x) {
             c->failed = 1;
             return;

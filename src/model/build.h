@@ -5,6 +5,7 @@
 #include <string.h>
 #include "clarity/model.h"
 #include "event/json.h"
+#include "util/vec.h"
 
 /* Context for one event being applied: where it came from, for problem reports. */
 struct apply_ctx {
@@ -18,12 +19,6 @@ struct apply_ctx {
     uint32_t metric_name_ids[32];
     uint32_t last_host, last_exec; /* most recent task host / executor string ids */
 };
-
-/* Grows a (ptr, n, cap) array by one zeroed element; evaluates to the new element or NULL. */
-#define VEC_PUSH(ptr, n, cap) \
-    ((n) < (cap) || grow_array((void **)&(ptr), &(cap), sizeof *(ptr)) == 0 \
-         ? (memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++]) : NULL)
-int grow_array(void **p, size_t *cap, size_t elem);
 
 uint32_t intern(struct apply_ctx *c, const char *s, size_t len);
 /* intern() with a one-entry memo, for strings that repeat from one event to the next. */

@@ -84,7 +84,7 @@ static void count_unknown(struct apply_ctx *c, const char *name, size_t n)
             return;
         }
     size_t cap = in->cap_unknown_events;
-    struct clarity_kv *kv = VEC_PUSH(in->unknown_events, in->nunknown_events, in->cap_unknown_events);
+    struct clarity_kv *kv = CLARITY_VEC_PUSH(in->unknown_events, in->nunknown_events, in->cap_unknown_events);
     if (!kv) {
         c->failed = 1;
         return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/stats.h"
 
 void shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
 {
@@ -47,12 +48,6 @@ void shs_counts_free(struct shs_counts *c)
 static void add_metrics(int64_t *dst, const struct clarity_app *a, size_t row)
 {
     for (int m = 0; m < CLARITY_TM_COUNT; m++) dst[m] += clarity_task_metric(a, row, (enum clarity_tm)m);
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
 }
 
 /* Task rows grouped by stage row (counting sort), so per-stage work can use scratch arrays. */
@@ -199,7 +194,7 @@ int shs_agg_build(struct shs_agg *g, const struct clarity_app *a)
         s->first_launch = INT64_MAX;
         size_t nidx = 0;
         for (size_t k = start[si]; k < start[si + 1]; k++) one_task(g, s, order[k], slot, idx, &nidx);
-        qsort(idx, nidx, sizeof *idx, cmp_i64);
+        qsort(idx, nidx, sizeof *idx, clarity_cmp_i64);
         for (size_t k = 0; k < nidx; k++) s->completed_indices += k == 0 || idx[k] != idx[k - 1];
         for (size_t k = 0; k < s->nex; k++) {
             size_t erow;

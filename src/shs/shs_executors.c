@@ -5,6 +5,7 @@
 #include <string.h>
 #include "event/json.h"
 #include "shs/shs_internal.h"
+#include "util/stats.h"
 
 /* Task CPUs for a resource profile: its "cpus" task request, else spark.task.cpus, else 1. */
 static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
@@ -35,12 +36,6 @@ static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
     return cpus;
 }
 
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* SHS drops a stage from excludedInStages when the stage completes. */
 static void excluded_stages(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_executor *e)
 {
@@ -52,7 +47,7 @@ static void excluded_stages(struct jsonw *w, const char *key, const struct clari
             done = a->stages[k].stage_id == e->excluded_stages[i] && a->stages[k].seen_completed;
         if (!done) v[n++] = e->excluded_stages[i];
     }
-    if (v) qsort(v, n, sizeof *v, cmp_i64);
+    if (v) qsort(v, n, sizeof *v, clarity_cmp_i64);
     jsonw_key(w, key);
     jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++)

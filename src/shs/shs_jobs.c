@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "shs/shs_internal.h"
+#include "util/stats.h"
 
 static const char *job_status(int s)
 {
@@ -25,12 +26,6 @@ static bool in_window(const struct clarity_job *j, int64_t t)
     if (j->submit_ms > 0 && t && t < j->submit_ms) return false;
     if (j->end_ms > 0 && t > j->end_ms) return false;
     return true;
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
 }
 
 struct job_agg {
@@ -99,7 +94,7 @@ static void job_agg(const struct shs_agg *g, const struct clarity_job *j, struct
         }
     }
     if (idx) {
-        qsort(idx, nidx, sizeof *idx, cmp_i64);
+        qsort(idx, nidx, sizeof *idx, clarity_cmp_i64);
         for (size_t k = 0; k < nidx; k++) ja->completed_indices += k == 0 || idx[k] != idx[k - 1];
     }
     free(idx);

@@ -7,71 +7,46 @@
 #include <string.h>
 #include "event/json.h"
 #include "shs/shs_internal.h"
+#include "util/strbuf.h"
 
-struct buf { char *p; size_t n, cap; };
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t ncap = (b->n + n + 1) * 2;
-        char *np = realloc(b->p, ncap);
-        if (!np) return;
-        b->p = np;
-        b->cap = ncap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-static void puts_(struct buf *b, const char *s) { put(b, s, strlen(s)); }
-static void printf_(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void printf_(struct buf *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-static void put_key(struct buf *b, cj_val o, const char *key, const char *dflt)
+static void put_key(struct clarity_strbuf *b, cj_val o, const char *key, const char *dflt)
 {
     const char *s;
     size_t n;
-    if (cj_get_str(o, key, &s, &n)) put(b, s, n);
-    else if (dflt) puts_(b, dflt);
+    if (cj_get_str(o, key, &s, &n)) clarity_sb_mem(b, s, n);
+    else if (dflt) clarity_sb_str(b, dflt);
 }
 
 /* StackTraceElement.toString: "cls.method(File.java:12)" */
-static void stack_trace(struct buf *b, cj_val st)
+static void stack_trace(struct clarity_strbuf *b, cj_val st)
 {
     cj_iter it;
     cj_val e;
     bool first = true;
     if (!cj_array_begin(st, &it)) return;
     while (cj_array_next(&it, &e)) {
-        if (!first) puts_(b, "\n");
+        if (!first) clarity_sb_str(b, "\n");
         first = false;
-        puts_(b, "        ");
+        clarity_sb_str(b, "        ");
         put_key(b, e, "Declaring Class", "");
-        puts_(b, ".");
+        clarity_sb_str(b, ".");
         put_key(b, e, "Method Name", "");
         const char *f;
         size_t fn;
         int64_t line = -1;
         cj_get_int(e, "Line Number", &line);
         if (cj_get_str(e, "File Name", &f, &fn)) {
-            puts_(b, "(");
-            put(b, f, fn);
-            if (line >= 0) printf_(b, ":%lld", (long long)line);
-            puts_(b, ")");
+            clarity_sb_str(b, "(");
+            clarity_sb_mem(b, f, fn);
+            if (line >= 0) clarity_sb_printf(b, ":%lld", (long long)line);
+            clarity_sb_str(b, ")");
         } else {
-            puts_(b, line == -2 ? "(Native Method)" : "(Unknown Source)");
+            clarity_sb_str(b, line == -2 ? "(Native Method)" : "(Unknown Source)");
         }
     }
 }
 
-static void describe(struct buf *b, cj_val r, const char *reason)
+static void describe(struct clarity_strbuf *b, cj_val r, const char *reason)
 {
     const char *s;
     size_t n;
@@ -79,56 +54,56 @@ static void describe(struct buf *b, cj_val r, const char *reason)
     bool flag;
     if (!strcmp(reason, "ExceptionFailure")) {
         if (cj_get_str(r, "Full Stack Trace", &s, &n) && n) {
-            put(b, s, n);
+            clarity_sb_mem(b, s, n);
             return;
         }
         put_key(b, r, "Class Name", "");
-        puts_(b, ": ");
+        clarity_sb_str(b, ": ");
         put_key(b, r, "Description", "");
-        puts_(b, "\n");
+        clarity_sb_str(b, "\n");
         cj_val st;
         if (cj_get(r, "Stack Trace", &st)) stack_trace(b, st);
     } else if (!strcmp(reason, "FetchFailed")) {
         cj_val bm;
-        puts_(b, "FetchFailed(");
+        clarity_sb_str(b, "FetchFailed(");
         if (cj_get(r, "Block Manager Address", &bm) && cj_type(bm) == CJ_OBJECT) {
-            puts_(b, "BlockManagerId(");
+            clarity_sb_str(b, "BlockManagerId(");
             put_key(b, bm, "Executor ID", "");
-            puts_(b, ", ");
+            clarity_sb_str(b, ", ");
             put_key(b, bm, "Host", "");
-            printf_(b, ", %lld, None)", cj_get_int(bm, "Port", &x) ? (long long)x : 0LL);
+            clarity_sb_printf(b, ", %lld, None)", cj_get_int(bm, "Port", &x) ? (long long)x : 0LL);
         } else {
-            puts_(b, "null");
+            clarity_sb_str(b, "null");
         }
-        printf_(b, ", shuffleId=%lld", cj_get_int(r, "Shuffle ID", &x) ? (long long)x : 0LL);
-        printf_(b, ", mapIndex=%lld", cj_get_int(r, "Map Index", &x) ? (long long)x : -1LL);
-        printf_(b, ", mapId=%lld", cj_get_int(r, "Map ID", &x) ? (long long)x : 0LL);
-        printf_(b, ", reduceId=%lld, message=\n", cj_get_int(r, "Reduce ID", &x) ? (long long)x : 0LL);
+        clarity_sb_printf(b, ", shuffleId=%lld", cj_get_int(r, "Shuffle ID", &x) ? (long long)x : 0LL);
+        clarity_sb_printf(b, ", mapIndex=%lld", cj_get_int(r, "Map Index", &x) ? (long long)x : -1LL);
+        clarity_sb_printf(b, ", mapId=%lld", cj_get_int(r, "Map ID", &x) ? (long long)x : 0LL);
+        clarity_sb_printf(b, ", reduceId=%lld, message=\n", cj_get_int(r, "Reduce ID", &x) ? (long long)x : 0LL);
         put_key(b, r, "Message", "");
-        puts_(b, "\n)");
+        clarity_sb_str(b, "\n)");
     } else if (!strcmp(reason, "TaskKilled")) {
         put_key(b, r, "Kill Reason", "unknown reason");
     } else if (!strcmp(reason, "TaskCommitDenied")) {
-        printf_(b, "TaskCommitDenied (Driver denied task commit) for job: %lld",
+        clarity_sb_printf(b, "TaskCommitDenied (Driver denied task commit) for job: %lld",
                 cj_get_int(r, "Job ID", &x) ? (long long)x : -1LL);
-        printf_(b, ", partition: %lld", cj_get_int(r, "Partition ID", &x) ? (long long)x : -1LL);
-        printf_(b, ", attemptNumber: %lld", cj_get_int(r, "Attempt Number", &x) ? (long long)x : -1LL);
+        clarity_sb_printf(b, ", partition: %lld", cj_get_int(r, "Partition ID", &x) ? (long long)x : -1LL);
+        clarity_sb_printf(b, ", attemptNumber: %lld", cj_get_int(r, "Attempt Number", &x) ? (long long)x : -1LL);
     } else if (!strcmp(reason, "ExecutorLostFailure")) {
         flag = true;
         cj_get_bool(r, "Exit Caused By App", &flag);
-        puts_(b, "ExecutorLostFailure (executor ");
+        clarity_sb_str(b, "ExecutorLostFailure (executor ");
         put_key(b, r, "Executor ID", "Unknown");
-        puts_(b, flag ? " exited caused by one of the running tasks)" : " exited unrelated to the running tasks)");
+        clarity_sb_str(b, flag ? " exited caused by one of the running tasks)" : " exited unrelated to the running tasks)");
         if (cj_get_str(r, "Loss Reason", &s, &n)) {
-            puts_(b, " Reason: ");
-            put(b, s, n);
+            clarity_sb_str(b, " Reason: ");
+            clarity_sb_mem(b, s, n);
         }
     } else if (!strcmp(reason, "TaskResultLost")) {
-        puts_(b, "TaskResultLost (result lost from block manager)");
+        clarity_sb_str(b, "TaskResultLost (result lost from block manager)");
     } else if (!strcmp(reason, "Resubmitted")) {
-        puts_(b, "Resubmitted (resubmitted due to lost executor)");
+        clarity_sb_str(b, "Resubmitted (resubmitted due to lost executor)");
     } else {
-        puts_(b, "UnknownReason");
+        clarity_sb_str(b, "UnknownReason");
     }
 }
 
@@ -141,7 +116,7 @@ static char *reason_text(const struct shs_agg *g, size_t row, bool killed_key)
     size_t len = strlen(json);
     char *copy = calloc(len + CJ_PADDING + 1, 1);
     cj_parser *p = cj_parser_new(len + 1);
-    struct buf b = {0};
+    struct clarity_strbuf b = {0};
     cj_val root;
     const char *why;
     const char *rs;

@@ -5,19 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/stats.h"
 
-size_t shs_quantile_index(double q, size_t count)
-{
-    double x = q * (double)count;
-    int64_t i = x >= 0 ? (int64_t)x : 0;   /* Scala's toLong truncates */
-    return (size_t)i < count - 1 ? (size_t)i : count - 1;
-}
-
-static int cmp_dbl(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
+size_t shs_quantile_index(double q, size_t count) { return clarity_spark_quantile_index(q, count); }
 
 bool shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq)
 {
@@ -29,7 +19,7 @@ bool shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq)
         qs[(*nq)++] = v;
         s = *end ? end + 1 : end;
     }
-    qsort(qs, *nq, sizeof *qs, cmp_dbl);
+    qsort(qs, *nq, sizeof *qs, clarity_cmp_double);
     return *nq > 0;
 }
 
@@ -67,7 +57,7 @@ static void dist(struct jsonw *w, struct dist_ctx *d, const char *key, int m)
         int64_t v = metric_value(d->a, d->rows[i], m);
         if (v >= 0) d->scratch[n++] = (double)v;
     }
-    qsort(d->scratch, n, sizeof *d->scratch, cmp_dbl);
+    qsort(d->scratch, n, sizeof *d->scratch, clarity_cmp_double);
     jsonw_key(w, key);
     jsonw_arr_begin(w);
     for (size_t i = 0; i < d->nq; i++) {

@@ -6,39 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/dag_replay.h"
+#include "util/heap.h"
 
 struct hent { double key; uint32_t u; };
 struct heap { struct hent *v; size_t n; };
 
-static bool less(struct hent a, struct hent b) { return a.key < b.key || (a.key == b.key && a.u < b.u); }
+/* earlier key first; the unit breaks ties, so the order is total and the replay deterministic */
+#define HENT_LESS(ctx, a, b) ((a).key < (b).key || ((a).key == (b).key && (a).u < (b).u))
+CLARITY_HEAP_DEFINE(hq, struct hent, void *, HENT_LESS, CLARITY_HEAP_NOT_INDEXED)
 
-static void hpush(struct heap *h, double key, uint32_t u)
-{
-    size_t i = h->n++;
-    h->v[i] = (struct hent){key, u};
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!less(h->v[i], h->v[p])) break;
-        struct hent t = h->v[p]; h->v[p] = h->v[i]; h->v[i] = t;
-        i = p;
-    }
-}
-
-static struct hent hpop(struct heap *h)
-{
-    struct hent top = h->v[0];
-    h->v[0] = h->v[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->n && less(h->v[l], h->v[m])) m = l;
-        if (r < h->n && less(h->v[r], h->v[m])) m = r;
-        if (m == i) break;
-        struct hent t = h->v[m]; h->v[m] = h->v[i]; h->v[i] = t;
-        i = m;
-    }
-    return top;
-}
+static void hpush(struct heap *h, double key, uint32_t u) { hq_push(NULL, h->v, &h->n, (struct hent){key, u}); }
+static struct hent hpop(struct heap *h) { return hq_pop(NULL, h->v, &h->n); }
 
 double clarity_dag_makespan(const double *runtime, const uint32_t *unit, size_t n, size_t nunits,
                             const size_t *par_off, const uint32_t *par, int slots)

@@ -2,28 +2,10 @@
  * of the times slots become free; each task takes the slot that frees first. */
 #include <stdlib.h>
 #include "clarity/sim.h"
+#include "util/heap.h"
 
-static void sift_up(double *h, size_t i)
-{
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (h[p] <= h[i]) break;
-        double t = h[p]; h[p] = h[i]; h[i] = t;
-        i = p;
-    }
-}
-
-static void sift_down(double *h, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && h[l] < h[m]) m = l;
-        if (r < n && h[r] < h[m]) m = r;
-        if (m == i) return;
-        double t = h[m]; h[m] = h[i]; h[i] = t;
-        i = m;
-    }
-}
+#define SLOT_LESS(ctx, a, b) ((a) < (b))
+CLARITY_HEAP_DEFINE(freeq, double, void *, SLOT_LESS, CLARITY_HEAP_NOT_INDEXED)
 
 double clarity_sim_makespan(const double *runtimes, size_t n, int slots, double *scratch)
 {
@@ -39,13 +21,11 @@ double clarity_sim_makespan(const double *runtimes, size_t n, int slots, double 
         double finish;
         if (size < cap) {
             finish = r;
-            heap[size] = finish;
-            sift_up(heap, size++);
+            freeq_push(NULL, heap, &size, finish);
         } else {
             /* replace the earliest-free slot in place: pop + push in one sift */
             finish = heap[0] + r;
-            heap[0] = finish;
-            sift_down(heap, size, 0);
+            freeq_replace_top(NULL, heap, size, finish);
         }
         if (finish > end) end = finish;
     }

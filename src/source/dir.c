@@ -45,7 +45,7 @@ int src_dir_read(const char *path, struct src_dir *d)
         }
         struct src_entry *e = &d->e[d->n];
         memset(e, 0, sizeof *e);
-        e->name = src_strdup(de->d_name);
+        e->name = strdup(de->d_name);
         if (!e->name) { rc = ENOMEM; break; }
         d->n++;
         /* stat follows symlinks: a link to a log or to an application directory is what

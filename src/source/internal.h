@@ -8,10 +8,7 @@
 #include "clarity/source.h"
 
 /* ---- strings (strutil.c) ---- */
-char *src_strdup(const char *s);
-char *src_strndup(const char *s, size_t n);
 char *src_join(const char *dir, const char *name);
-char *src_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool src_has_prefix(const char *s, const char *prefix);
 bool src_has_suffix(const char *s, const char *suffix);
 /* Parses s[0..n) as an unsigned decimal with no sign or spaces; false if empty/non-digit/overflow. */

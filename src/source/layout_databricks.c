@@ -108,7 +108,7 @@ int src_databricks_add(const char *path, const struct src_dir *d,
     /* The app id is only inside the events (the directory is named after the cluster), and
      * the names say nothing about completion, so base stays NULL and in_progress false:
      * the loader learns both from the events. */
-    app.path = src_strdup(path);
+    app.path = strdup(path);
     if (!app.path) rc = CLARITY_ENOMEM;
     for (size_t i = 0; i < ns && rc == CLARITY_OK; i++)
         rc = src_app_add_file(&app, src_join(path, seg[i].name),

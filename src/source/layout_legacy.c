@@ -52,7 +52,7 @@ int src_legacy_add(const char *path, const char *dirname, const struct src_dir *
             src_parse_index(n + strlen(LOG_PREFIX), strlen(n + strlen(LOG_PREFIX)), &idx)) {
             parts[np++] = (struct part){.index = idx, .name = n};
         } else if (src_has_prefix(n, VERSION_PREFIX) && !app.version_hint) {
-            app.version_hint = src_strdup(n + strlen(VERSION_PREFIX));
+            app.version_hint = strdup(n + strlen(VERSION_PREFIX));
             if (!app.version_hint) rc = CLARITY_ENOMEM;
         } else if (src_has_prefix(n, CODEC_PREFIX)) {
             codec = src_codec_from_class(n + strlen(CODEC_PREFIX));
@@ -76,8 +76,8 @@ int src_legacy_add(const char *path, const char *dirname, const struct src_dir *
     /* Spark 1.0's FileLogger could roll EVENT_LOG_1, EVENT_LOG_2, ...; numeric order keeps
      * EVENT_LOG_10 after EVENT_LOG_9. */
     qsort(parts, np, sizeof *parts, cmp_part);
-    app.path = src_strdup(path);
-    app.base = src_strdup(dirname);
+    app.path = strdup(path);
+    app.base = strdup(dirname);
     if (!app.path || !app.base) rc = CLARITY_ENOMEM;
     for (size_t i = 0; i < np && rc == CLARITY_OK; i++)
         rc = src_app_add_file(&app, src_join(path, parts[i].name), codec, false);

@@ -103,9 +103,9 @@ int src_rolling_add(const char *path, const char *dirname, const struct src_dir 
         if (r[i].compact) first = i;
 
     struct clarity_app_source app = {.layout = CLARITY_LAYOUT_ROLLING_DIR};
-    app.path = src_strdup(path);
+    app.path = strdup(path);
     if (src_has_prefix(dirname, ROLLING_PREFIX))
-        app.base = src_strdup(dirname + strlen(ROLLING_PREFIX));
+        app.base = strdup(dirname + strlen(ROLLING_PREFIX));
     else
         rc = base_from_events(r, nr, &app.base);
     if (!app.path || !app.base) rc = CLARITY_ENOMEM;

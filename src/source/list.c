@@ -1,5 +1,6 @@
 /* The result list: growing it, sorting it for stable output, and freeing everything. */
 #include "source/internal.h"
+#include "util/strbuf.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,20 +47,15 @@ int src_add_note(struct clarity_source_list *out, const char *path, const char *
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *why = clarity_str_vprintf(fmt, ap);
     va_end(ap);
-    if (n < 0) return CLARITY_ENOMEM;
-    char *why = malloc((size_t)n + 1);
-    char *p = src_strdup(path);
+    char *p = strdup(path);
     struct clarity_source_note *nn = why && p ? realloc(out->notes, (out->nnotes + 1) * sizeof *nn) : NULL;
     if (!nn) {
         free(why);
         free(p);
         return CLARITY_ENOMEM;
     }
-    va_start(ap, fmt);
-    vsnprintf(why, (size_t)n + 1, fmt, ap);
-    va_end(ap);
     out->notes = nn;
     out->notes[out->nnotes++] = (struct clarity_source_note){.path = p, .why = why};
     return CLARITY_OK;

@@ -74,6 +74,6 @@ int src_parse_name(const char *name, struct src_name *out)
             if (out->codec != CLARITY_CODEC_UNKNOWN) n = (size_t)(dot - name);
         }
     }
-    out->base = src_strndup(name, n);
+    out->base = strndup(name, n);
     return out->base ? CLARITY_OK : CLARITY_ENOMEM;
 }

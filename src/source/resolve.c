@@ -20,9 +20,9 @@ static int add_single(struct clarity_source_list *out, const char *path, const c
         .layout = CLARITY_LAYOUT_SINGLE,
         .base = nm.base,
         .in_progress = nm.in_progress,
-        .path = src_strdup(path),
+        .path = strdup(path),
     };
-    int rc = app.path ? src_app_add_file(&app, src_strdup(path), nm.codec, nm.compact) : CLARITY_ENOMEM;
+    int rc = app.path ? src_app_add_file(&app, strdup(path), nm.codec, nm.compact) : CLARITY_ENOMEM;
     if (rc != CLARITY_OK) {
         src_app_free(&app);
         return rc;
@@ -96,7 +96,7 @@ static char *normalize(const char *path)
 {
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
-    return src_strndup(path, n);
+    return strndup(path, n);
 }
 
 static const char *base_name(const char *path)

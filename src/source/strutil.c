@@ -1,23 +1,10 @@
 /* Small string helpers; NULL on allocation failure so callers map it to CLARITY_ENOMEM. */
 #include "source/internal.h"
+#include "util/strbuf.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-char *src_strndup(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-    if (!p) return NULL;
-    memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
-}
-
-char *src_strdup(const char *s)
-{
-    return src_strndup(s, strlen(s));
-}
 
 char *src_join(const char *dir, const char *name)
 {
@@ -25,22 +12,7 @@ char *src_join(const char *dir, const char *name)
     /* "/" and "dir/" already end in a separator; doubling it would make paths that compare
      * unequal to the same file named another way. */
     bool sep = dl > 0 && dir[dl - 1] != '/';
-    return src_printf("%s%s%s", dir, sep ? "/" : "", name);
-}
-
-char *src_printf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) return NULL;
-    char *p = malloc((size_t)n + 1);
-    if (!p) return NULL;
-    va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return p;
+    return clarity_str_printf("%s%s%s", dir, sep ? "/" : "", name);
 }
 
 bool src_has_prefix(const char *s, const char *prefix)

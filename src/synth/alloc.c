@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "synth/internal.h"
+#include "util/vec.h"
 
 #define BACKLOG_TIMEOUT 1.0
 #define IDLE_TIMEOUT 60.0
@@ -12,7 +13,7 @@ int exec_create(struct sim *s, int host, double ready_t)
 {
     struct sy_host *h = &s->hosts[host];
     if (h->nexecs >= 16) return -1;
-    if (grow(&s->execs, &s->cap_execs, s->nexecs + 1, sizeof *s->execs)) {
+    if (CLARITY_VEC_RESERVE(s->execs, s->cap_execs, (size_t)s->nexecs + 1)) {
         SIM_FAIL(s, "out of memory");
         return -1;
     }

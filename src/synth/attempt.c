@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "synth/internal.h"
+#include "util/vec.h"
 
 static int32_t attempt_alloc(struct sim *s)
 {
@@ -193,7 +194,7 @@ void attempt_timer(struct sim *s, int32_t id)
     bool first = ok && !st->tasks[index].done;
     if (first) {
         st->tasks[index].done = 1;
-        if (!grow(&st->succ_dur, &st->cap_succ_dur, st->nsucc_dur + 1, sizeof *st->succ_dur))
+        if (!CLARITY_VEC_RESERVE(st->succ_dur, st->cap_succ_dur, (size_t)st->nsucc_dur + 1))
             st->succ_dur[st->nsucc_dur++] = dur;
         if (st->caches) st->tasks[index].cache_exec = exec;
     }

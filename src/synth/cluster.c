@@ -4,18 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "synth/internal.h"
-
-int grow(void *pp, int *cap, int need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    int nc = *cap ? *cap : 8;
-    while (nc < need) nc *= 2;
-    void *p = realloc(*(void **)pp, (size_t)nc * elem);
-    if (!p) return -1;
-    *(void **)pp = p;
-    *cap = nc;
-    return 0;
-}
+#include "util/vec.h"
 
 static const int phase_res_default[PH_COUNT] = {
     [PH_LAUNCH] = RES_NONE, [PH_DESER] = RES_CPU, [PH_INPUT] = RES_DISK, [PH_FETCH_NET] = RES_NET,
@@ -49,7 +38,7 @@ void phase_enter(struct sim *s, struct sy_attempt *a, int phase)
 
 void host_add_attempt(struct sim *s, struct sy_host *h, int32_t id)
 {
-    if (grow(&h->att, &h->cap_att, h->natt + 1, sizeof *h->att)) {
+    if (CLARITY_VEC_RESERVE(h->att, h->cap_att, (size_t)h->natt + 1)) {
         SIM_FAIL(s, "out of memory");
         return;
     }

@@ -1,11 +1,11 @@
 /* Scenario defaults, options by name (shared by the CLI and the INI file), fault specs. */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/synth.h"
+#include "util/ini.h"
+#include "util/units.h"
 
 static const struct synth_scenario_info scenarios[] = {
     {"wordcount", "HiBench WordCount: scan text, count words (map-side combine), save; CPU and disk"},
@@ -80,54 +80,6 @@ int synth_config_init(struct synth_config *c, const char *scenario, struct clari
     return CLARITY_OK;
 }
 
-static int parse_size(const char *v, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || errno || x < 0) return -1;
-    double m = 1;
-    switch (toupper((unsigned char)*end)) {
-    case 'K': m = 1024.0; break;
-    case 'M': m = MiB; break;
-    case 'G': m = GiB; break;
-    case 'T': m = GiB * 1024; break;
-    case '\0': break;
-    default: return -1;
-    }
-    if (*end) {
-        end++;
-        if (toupper((unsigned char)*end) == 'I') end++;
-        if (toupper((unsigned char)*end) == 'B') end++;
-        if (*end) return -1;
-    }
-    *out = x * m;
-    return 0;
-}
-
-/* "60s", "2m", "1h", "500ms", "90" (seconds) */
-static int parse_time(const char *v, const char **rest, double *out)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || x < 0) return -1;
-    if (!strncmp(end, "ms", 2)) {
-        x /= 1000;
-        end += 2;
-    } else if (*end == 's') end++;
-    else if (*end == 'm') {
-        x *= 60;
-        end++;
-    } else if (*end == 'h') {
-        x *= 3600;
-        end++;
-    }
-    *out = x;
-    if (rest) *rest = end;
-    else if (*end) return -1;
-    return 0;
-}
-
 static int parse_int(const char *v, long lo, long hi, int *out)
 {
     char *end;
@@ -177,8 +129,8 @@ int synth_fault_parse(const char *spec, struct synth_fault *f, struct clarity_er
         const char *colon = strchr(p, ':'), *dash = strchr(p, '-');
         if (dash && (!colon || dash < colon)) {
             const char *r;
-            if (parse_time(p, &r, &f->start_s) || r != dash) goto bad;
-            if (parse_time(dash + 1, &r, &f->end_s) || (*r && *r != ':') || f->end_s <= f->start_s) goto bad;
+            if (clarity_scan_duration(p, &r, &f->start_s, NULL) || r != dash) goto bad;
+            if (clarity_scan_duration(dash + 1, &r, &f->end_s, NULL) || (*r && *r != ':') || f->end_s <= f->start_s) goto bad;
             p = r;
             if (*p == ':') p++;
         }
@@ -228,6 +180,7 @@ int synth_config_set(struct synth_config *c, const char *key, const char *v, str
 {
     int bad = 0;
     double d;
+    struct clarity_error uerr = {0};   /* why a size, rate or duration did not parse */
     if (!strcmp(key, "seed")) {
         char *end;
         unsigned long long x = strtoull(v, &end, 10);
@@ -242,17 +195,17 @@ int synth_config_set(struct synth_config *c, const char *key, const char *v, str
     } else if (!strcmp(key, "hosts")) bad = parse_int(v, 1, 1000, &c->hosts);
     else if (!strcmp(key, "cores")) bad = parse_int(v, 1, 1024, &c->cores);
     else if (!strcmp(key, "disks")) bad = parse_int(v, 1, 64, &c->disks);
-    else if (!strcmp(key, "host-memory")) bad = parse_size(v, &c->host_memory) || c->host_memory < GiB;
-    else if (!strcmp(key, "disk-bw")) bad = parse_size(v, &c->disk_bw) || c->disk_bw < 1024;
-    else if (!strcmp(key, "nic-bw")) bad = parse_size(v, &c->nic_bw) || c->nic_bw < 1024;
+    else if (!strcmp(key, "host-memory")) bad = clarity_parse_size(v, &c->host_memory, &uerr) || c->host_memory < GiB;
+    else if (!strcmp(key, "disk-bw")) bad = clarity_parse_rate(v, &c->disk_bw, &uerr) || c->disk_bw < 1024;
+    else if (!strcmp(key, "nic-bw")) bad = clarity_parse_rate(v, &c->nic_bw, &uerr) || c->nic_bw < 1024;
     else if (!strcmp(key, "executors-per-host")) bad = parse_int(v, 1, 16, &c->executors_per_host);
     else if (!strcmp(key, "executor-cores")) bad = parse_int(v, 1, 1024, &c->executor_cores);
-    else if (!strcmp(key, "executor-memory")) bad = parse_size(v, &c->executor_heap) || c->executor_heap < 512 * MiB;
+    else if (!strcmp(key, "executor-memory")) bad = clarity_parse_size(v, &c->executor_heap, &uerr) || c->executor_heap < 512 * MiB;
     else if (!strcmp(key, "pool")) {
         if (!strcmp(v, "fair")) c->fair = true;
         else if (!strcmp(v, "fifo")) c->fair = false;
         else bad = 1;
-    } else if (!strcmp(key, "locality-wait")) bad = parse_time(v, NULL, &c->locality_wait_s);
+    } else if (!strcmp(key, "locality-wait")) bad = clarity_parse_duration(v, &c->locality_wait_s, &uerr);
     else if (!strcmp(key, "dynamic-allocation")) bad = parse_bool(v, &c->dynalloc);
     else if (!strcmp(key, "min-executors")) bad = parse_int(v, 0, 100000, &c->dyn_min);
     else if (!strcmp(key, "max-executors")) bad = parse_int(v, 1, 100000, &c->dyn_max);
@@ -260,13 +213,13 @@ int synth_config_set(struct synth_config *c, const char *key, const char *v, str
     else if (!strcmp(key, "speculation-multiplier")) bad = parse_double(v, 1, 100, &c->spec_multiplier);
     else if (!strcmp(key, "speculation-quantile")) bad = parse_double(v, 0.01, 1, &c->spec_quantile);
     else if (!strcmp(key, "failure-rate")) bad = parse_double(v, 0, 0.5, &c->failure_rate);
-    else if (!strcmp(key, "data")) bad = parse_size(v, &c->data_bytes) || c->data_bytes < 1;
-    else if (!strcmp(key, "split")) bad = parse_size(v, &c->split_bytes) || c->split_bytes < 1024;
+    else if (!strcmp(key, "data")) bad = clarity_parse_size(v, &c->data_bytes, &uerr) || c->data_bytes < 1;
+    else if (!strcmp(key, "split")) bad = clarity_parse_size(v, &c->split_bytes, &uerr) || c->split_bytes < 1024;
     else if (!strcmp(key, "partitions")) bad = parse_int(v, 0, 10000000, &c->partitions);
     else if (!strcmp(key, "queries")) bad = parse_int(v, 1, 100000, &c->queries);
     else if (!strcmp(key, "iterations")) bad = parse_int(v, 1, 1000, &c->iterations);
     else if (!strcmp(key, "skew")) bad = parse_double(v, 0, 3, &c->skew);
-    else if (!strcmp(key, "arrival")) bad = parse_time(v, NULL, &c->arrival_s) || c->arrival_s <= 0;
+    else if (!strcmp(key, "arrival")) bad = clarity_parse_duration(v, &c->arrival_s, &uerr) || c->arrival_s <= 0;
     else if (!strcmp(key, "cpu-scale")) bad = parse_double(v, 0.001, 1000, &c->cpu_scale);
     else if (!strcmp(key, "aggressive")) bad = snprintf(c->aggressive, sizeof c->aggressive, "%s", v) >= (int)sizeof c->aggressive;
     else if (!strcmp(key, "aggressive-scale")) bad = parse_double(v, 0.01, 1000, &c->aggressive_scale);
@@ -292,66 +245,38 @@ int synth_config_set(struct synth_config *c, const char *key, const char *v, str
     } else if (!strcmp(key, "logs")) bad = parse_bool(v, &c->logs);
     else if (!strcmp(key, "truth-tasks")) bad = parse_bool(v, &c->truth_tasks);
     else if (!strcmp(key, "instrument")) bad = parse_bool(v, &c->instrument);
-    else if (!strcmp(key, "truth-bucket")) bad = parse_time(v, NULL, &d) || d < 0.1 || (c->bucket_s = d, 0);
+    else if (!strcmp(key, "truth-bucket")) bad = clarity_parse_duration(v, &d, &uerr) || d < 0.1 || (c->bucket_s = d, 0);
     else return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "unknown option '%s'", key);
+    if (bad && uerr.msg[0]) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "bad value '%s' for %s: %s", v, key, uerr.msg);
     if (bad) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "bad value '%s' for %s", v, key);
     return CLARITY_OK;
 }
 
-static char *trim(char *s)
+struct ini_ctx { struct synth_config *c; bool have_scenario; };
+
+static int ini_setting(void *ctx, const char *section, const char *k, const char *v, struct clarity_error *err)
 {
-    while (isspace((unsigned char)*s)) s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
-    return s;
+    struct ini_ctx *x = ctx;
+    (void)section;   /* sections only group the settings for the reader */
+    if (!k) return CLARITY_OK;
+    if (!strcmp(k, "scenario")) {
+        if (x->have_scenario) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "scenario given twice");
+        struct synth_config keep = *x->c;
+        int rc = synth_config_init(x->c, v, err);
+        if (rc) *x->c = keep;
+        x->have_scenario = true;
+        return rc;
+    }
+    if (!x->have_scenario)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "the first setting must be 'scenario = NAME'");
+    return synth_config_set(x->c, k, v, err);
 }
 
 int synth_config_load_ini(struct synth_config *c, const char *path, struct clarity_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    char buf[1024];
-    uint64_t ln = 0;
-    int rc = CLARITY_OK;
-    bool have_scenario = false;
-    while (rc == CLARITY_OK && fgets(buf, sizeof buf, f)) {
-        ln++;
-        char *l = trim(buf);
-        if (!*l || *l == '#' || *l == ';' || *l == '[') continue;
-        char *eq = strchr(l, '=');
-        if (!eq) {
-            rc = clarity_error_set(err, CLARITY_EUSAGE, path, ln, 0, "expected key = value");
-            break;
-        }
-        *eq = '\0';
-        char *k = trim(l), *v = trim(eq + 1);
-        if (!strcmp(k, "scenario")) {
-            if (have_scenario) {
-                rc = clarity_error_set(err, CLARITY_EUSAGE, path, ln, 0, "scenario given twice");
-                break;
-            }
-            struct synth_config keep = *c;
-            rc = synth_config_init(c, v, err);
-            if (rc) {
-                *c = keep;
-                err->line = ln;
-                snprintf(err->file, sizeof err->file, "%s", path);
-            }
-            have_scenario = true;
-            continue;
-        }
-        if (!have_scenario) {
-            rc = clarity_error_set(err, CLARITY_EUSAGE, path, ln, 0, "the first setting must be 'scenario = NAME'");
-            break;
-        }
-        rc = synth_config_set(c, k, v, err);
-        if (rc) {
-            err->line = ln;
-            snprintf(err->file, sizeof err->file, "%s", path);
-        }
-    }
-    if (rc == CLARITY_OK && !have_scenario) rc = clarity_error_set(err, CLARITY_EUSAGE, path, 0, 0, "no 'scenario = NAME' line");
-    fclose(f);
+    struct ini_ctx x = {c, false};
+    int rc = clarity_ini_read(path, 0, ini_setting, &x, err);
+    if (rc == CLARITY_OK && !x.have_scenario) rc = clarity_error_set(err, CLARITY_EUSAGE, path, 0, 0, "no 'scenario = NAME' line");
     return rc;
 }
 

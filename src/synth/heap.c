@@ -1,5 +1,7 @@
 #include "synth/heap.h"
 #include <stdlib.h>
+#include "util/heap.h"
+#include "util/vec.h"
 
 int theap_init(struct theap *h)
 {
@@ -15,43 +17,11 @@ void theap_free(struct theap *h)
     *h = (struct theap){0};
 }
 
-static bool before(const struct theap *h, int32_t a, int32_t b)
-{
-    const struct timer *x = &h->timers[a], *y = &h->timers[b];
-    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
-}
-
-static void place(struct theap *h, int32_t i, int32_t id)
-{
-    h->heap[i] = id;
-    h->timers[id].pos = i;
-}
-
-static void sift_up(struct theap *h, int32_t i)
-{
-    int32_t id = h->heap[i];
-    while (i > 0) {
-        int32_t p = (i - 1) / 2;
-        if (!before(h, id, h->heap[p])) break;
-        place(h, i, h->heap[p]);
-        i = p;
-    }
-    place(h, i, id);
-}
-
-static void sift_down(struct theap *h, int32_t i)
-{
-    int32_t id = h->heap[i];
-    for (;;) {
-        int32_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && before(h, h->heap[c + 1], h->heap[c])) c++;
-        if (!before(h, h->heap[c], id)) break;
-        place(h, i, h->heap[c]);
-        i = c;
-    }
-    place(h, i, id);
-}
+#define TIMER_BEFORE(h, a, b)                                                                    \
+    ((h)->timers[a].t < (h)->timers[b].t ||                                                      \
+     ((h)->timers[a].t == (h)->timers[b].t && (h)->timers[a].seq < (h)->timers[b].seq))
+#define TIMER_MOVED(h, arr, i) ((h)->timers[(arr)[i]].pos = (int32_t)(i))
+CLARITY_HEAP_DEFINE(tq, int32_t, struct theap *, TIMER_BEFORE, TIMER_MOVED)
 
 int32_t timer_new(struct theap *h, int kind, int32_t ref)
 {
@@ -59,14 +29,8 @@ int32_t timer_new(struct theap *h, int kind, int32_t ref)
     if (h->nfree) {
         id = h->free_ids[--h->nfree];
     } else {
-        if (h->ntimers == h->cap_timers) {
-            int32_t nc = h->cap_timers ? h->cap_timers * 2 : 1024;
-            struct timer *t = realloc(h->timers, (size_t)nc * sizeof *t);
-            if (!t) return -1;
-            h->timers = t;
-            h->cap_timers = nc;
-        }
-        id = h->ntimers++;
+        if (h->ntimers >= INT32_MAX || CLARITY_VEC_RESERVE(h->timers, h->cap_timers, h->ntimers + 1)) return -1;
+        id = (int32_t)h->ntimers++;
     }
     h->timers[id] = (struct timer){.t = 0, .seq = 0, .pos = -1, .ref = ref, .kind = (uint8_t)kind};
     return id;
@@ -77,23 +41,13 @@ void timer_cancel(struct theap *h, int32_t id)
     int32_t i = h->timers[id].pos;
     if (i < 0) return;
     h->timers[id].pos = -1;
-    int32_t last = h->heap[--h->n];
-    if (i == h->n) return;
-    place(h, i, last);
-    sift_up(h, i);
-    sift_down(h, h->timers[last].pos);
+    tq_remove(h, h->heap, &h->n, (size_t)i);
 }
 
 void timer_release(struct theap *h, int32_t id)
 {
     timer_cancel(h, id);
-    if (h->nfree == h->cap_free) {
-        int32_t nc = h->cap_free ? h->cap_free * 2 : 256;
-        int32_t *f = realloc(h->free_ids, (size_t)nc * sizeof *f);
-        if (!f) return;   /* the id is simply not recycled */
-        h->free_ids = f;
-        h->cap_free = nc;
-    }
+    if (CLARITY_VEC_RESERVE(h->free_ids, h->cap_free, h->nfree + 1)) return;   /* the id is simply not recycled */
     h->free_ids[h->nfree++] = id;
 }
 
@@ -103,19 +57,11 @@ int timer_set(struct theap *h, int32_t id, double t)
     tm->t = t;
     tm->seq = ++h->seq;
     if (tm->pos >= 0) {
-        sift_up(h, tm->pos);
-        sift_down(h, h->timers[id].pos);
+        tq_update(h, h->heap, h->n, (size_t)tm->pos);
         return 0;
     }
-    if (h->n == h->cap) {
-        int32_t nc = h->cap ? h->cap * 2 : 1024;
-        int32_t *p = realloc(h->heap, (size_t)nc * sizeof *p);
-        if (!p) return -1;
-        h->heap = p;
-        h->cap = nc;
-    }
-    place(h, h->n++, id);
-    sift_up(h, h->n - 1);
+    if (CLARITY_VEC_RESERVE(h->heap, h->cap, h->n + 1)) return -1;
+    tq_push(h, h->heap, &h->n, id);
     return 0;
 }
 

@@ -1,8 +1,10 @@
-/* Timers in an indexed binary min-heap ordered by (time, sequence): rescheduling a timer is
- * O(log n), and equal times fire in the order they were set, which keeps runs deterministic. */
+/* Timers in an indexed binary min-heap (util/heap.h) ordered by (time, sequence): rescheduling
+ * a timer is O(log n), and equal times fire in the order they were set, which keeps runs
+ * deterministic. Timer ids are recycled through a free list. */
 #ifndef CLARITY_SYNTH_HEAP_H
 #define CLARITY_SYNTH_HEAP_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct timer {
@@ -13,9 +15,9 @@ struct timer {
     uint8_t kind;
 };
 struct theap {
-    struct timer *timers; int32_t ntimers, cap_timers;
-    int32_t *free_ids; int32_t nfree, cap_free;
-    int32_t *heap; int32_t n, cap;
+    struct timer *timers; size_t ntimers, cap_timers;
+    int32_t *free_ids; size_t nfree, cap_free;
+    int32_t *heap; size_t n, cap;
     uint64_t seq;
 };
 

@@ -10,7 +10,7 @@
 #include "synth/heap.h"
 #include "synth/out.h"
 #include "synth/rng.h"
-#include "synth/sbuf.h"
+#include "util/strbuf.h"
 
 /* Resources shared by processor sharing on each host. */
 enum { RES_NONE, RES_CPU, RES_DISK, RES_NET, RES_COUNT };
@@ -42,7 +42,7 @@ struct sy_host {
     char name[32];
     int idx;
     double cores, disks;
-    int32_t *att; int natt, cap_att;       /* running attempts on this host */
+    int32_t *att; int natt; size_t cap_att;       /* running attempts on this host */
     double last;                           /* time the attempts' progress was last advanced */
     /* active faults (intensity 0 = none) and which fault is behind each */
     double hog_threads, disk_hog_streams, net_factor, mem_intensity;
@@ -112,22 +112,22 @@ struct sy_stage {
     int succeeded, running, launched_total, spec_running;
     int pool;
     /* task set: pending queues (indices; a popped index may no longer be pending) */
-    int32_t *pend_all; int npend_all, cap_pend_all, cur_all;
-    int32_t **pend_host; int *npend_host, *cap_pend_host, *cur_host;
-    int32_t **pend_exec; int *npend_exec, *cap_pend_exec, *cur_exec; int nexec_q;
+    int32_t *pend_all; int npend_all, cur_all; size_t cap_pend_all;
+    int32_t **pend_host; int *npend_host, *cur_host; size_t *cap_pend_host;
+    int32_t **pend_exec; int *npend_exec, *cur_exec; size_t *cap_pend_exec; int nexec_q;
     int pending;                           /* indices waiting for a (re)launch */
     int loc_level;                         /* delay scheduling: current allowed level */
     double loc_last;                       /* last launch at the current level */
     int32_t loc_timer;
     int nlevels, levels[3];
-    int32_t *spec_q; int nspec_q, cap_spec_q, cur_spec;
+    int32_t *spec_q; int nspec_q, cur_spec; size_t cap_spec_q;
     /* metrics */
     int64_t acc_base;                      /* first internal.metrics accumulator id */
     struct sql_metric sql[SQL_COUNT];
     int rdd_base, nrdds;
     int64_t acc_sum[ACC_COUNT];            /* stage totals of the internal.metrics accumulables */
-    double *succ_dur; int nsucc_dur, cap_succ_dur;
-    struct task_truth *tt; int ntt, cap_tt;
+    double *succ_dur; int nsucc_dur; size_t cap_succ_dur;
+    struct task_truth *tt; int ntt; size_t cap_tt;
 };
 
 struct sy_job {
@@ -194,14 +194,14 @@ struct sim {
     struct theap heap;
     double now;
     struct sy_host *hosts; int nhosts;
-    struct sy_exec *execs; int nexecs, cap_execs;
+    struct sy_exec *execs; int nexecs; size_t cap_execs;
     int execs_alive, execs_requested, next_exec_id;
     struct sy_pool pools[4]; int npools;
-    struct sy_query *queries; int nqueries, cap_queries;
-    struct sy_job *jobs; int njobs, cap_jobs;
-    struct sy_stage *stages; int nstages, cap_stages;
+    struct sy_query *queries; int nqueries; size_t cap_queries;
+    struct sy_job *jobs; int njobs; size_t cap_jobs;
+    struct sy_stage *stages; int nstages; size_t cap_stages;
     struct sy_attempt *att; int cap_att; int32_t *att_free; int natt_free;
-    int *active; int nactive, cap_active;  /* stages with a task set */
+    int *active; int nactive; size_t cap_active;  /* stages with a task set */
     int64_t next_tid, next_accum;
     int next_job_id, next_stage_id, next_rdd_id, next_sql_id;
     int queries_done;
@@ -214,14 +214,14 @@ struct sim {
     char outdir[3072];
     char app_id[64];
     struct out_stream *ev;
-    struct sbuf line;                      /* event being written */
-    struct sbuf tmp;
+    struct clarity_strbuf line;                      /* event being written */
+    struct clarity_strbuf tmp;
     FILE *driver_log, *truth_tasks;
     uint64_t events;
     struct contention *cont;
     int nthrottled;                        /* hosts whose NIC a network fault throttles now */
     double net_sig;                        /* throttled NICs and fetchers when remote caps were last set */
-    int64_t *fault_tasks[SYNTH_MAX_FAULTS]; int nfault_tasks[SYNTH_MAX_FAULTS], cap_fault_tasks[SYNTH_MAX_FAULTS];
+    int64_t *fault_tasks[SYNTH_MAX_FAULTS]; int nfault_tasks[SYNTH_MAX_FAULTS]; size_t cap_fault_tasks[SYNTH_MAX_FAULTS];
     double fault_delay[SYNTH_MAX_FAULTS];
     uint64_t abnormal, tasks_done;
     int err;                               /* first I/O or memory error */
@@ -233,7 +233,6 @@ struct sim {
 static inline int64_t sim_ms(const struct sim *s, double t) { return s->cfg->start_ms + (int64_t)llround(t * 1000.0); }
 
 /* arrays */
-int grow(void *pp, int *cap, int need, size_t elem);
 
 /* workload.c: builds queries, jobs and stages of the scenario */
 int workload_build(struct sim *s);
@@ -300,7 +299,7 @@ void ev_sql_end(struct sim *s, struct sy_query *q);
 void ev_app_end(struct sim *s);
 void ev_emit(struct sim *s, bool flush);   /* s->line + '\n' to the log */
 void task_metrics(const struct sim *s, const struct sy_attempt *a, struct tmetrics *m);
-void sql_plan_json(struct sim *s, struct sbuf *b, struct sy_query *q);
+void sql_plan_json(struct sim *s, struct clarity_strbuf *b, struct sy_query *q);
 
 /* write_logs.c: log4j text of executors and driver, GC logs */
 void logs_open(struct sim *s);

@@ -4,10 +4,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include "synth/internal.h"
+#include "util/stats.h"
+#include "util/vec.h"
 
-static void push(struct sim *s, int32_t **q, int *n, int *cap, int32_t v)
+static void push(struct sim *s, int32_t **q, int *n, size_t *cap, int32_t v)
 {
-    if (grow(q, cap, *n + 1, sizeof **q)) {
+    if (CLARITY_VEC_RESERVE(*q, *cap, (size_t)*n + 1)) {
         SIM_FAIL(s, "out of memory");
         return;
     }
@@ -38,7 +40,7 @@ void taskset_create(struct sim *s, struct sy_stage *st)
     if (host_pref || exec_pref) {
         st->pend_host = calloc((size_t)s->nhosts, sizeof *st->pend_host);
         st->npend_host = calloc((size_t)s->nhosts, sizeof(int));
-        st->cap_pend_host = calloc((size_t)s->nhosts, sizeof(int));
+        st->cap_pend_host = calloc((size_t)s->nhosts, sizeof *st->cap_pend_host);
         st->cur_host = calloc((size_t)s->nhosts, sizeof(int));
         if (!st->pend_host || !st->npend_host || !st->cap_pend_host || !st->cur_host) SIM_FAIL(s, "out of memory");
     }
@@ -46,7 +48,7 @@ void taskset_create(struct sim *s, struct sy_stage *st)
         st->nexec_q = s->nexecs;
         st->pend_exec = calloc((size_t)st->nexec_q, sizeof *st->pend_exec);
         st->npend_exec = calloc((size_t)st->nexec_q, sizeof(int));
-        st->cap_pend_exec = calloc((size_t)st->nexec_q, sizeof(int));
+        st->cap_pend_exec = calloc((size_t)st->nexec_q, sizeof *st->cap_pend_exec);
         st->cur_exec = calloc((size_t)st->nexec_q, sizeof(int));
         if (!st->pend_exec || !st->npend_exec || !st->cap_pend_exec || !st->cur_exec) SIM_FAIL(s, "out of memory");
         /* cached blocks on this host also make a task NODE_LOCAL there */
@@ -63,7 +65,7 @@ void taskset_create(struct sim *s, struct sy_stage *st)
     st->loc_last = s->now;
     st->loc_timer = timer_new(&s->heap, TK_LOCALITY, st->idx);
     for (int i = 0; i < st->ntasks; i++) taskset_enqueue(s, st, i);
-    if (grow(&s->active, &s->cap_active, s->nactive + 1, sizeof *s->active)) {
+    if (CLARITY_VEC_RESERVE(s->active, s->cap_active, (size_t)s->nactive + 1)) {
         SIM_FAIL(s, "out of memory");
         return;
     }
@@ -237,12 +239,6 @@ void sched_locality_timer(struct sim *s, int stage)
     sched_offer_all(s);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* TaskSetManager.checkSpeculatableTasks: once a quantile of the stage has succeeded, a task
  * running longer than multiplier x the median success (and 100 ms) gets a copy. */
 void spec_tick(struct sim *s)
@@ -256,8 +252,8 @@ void spec_tick(struct sim *s)
         double *d = malloc((size_t)st->nsucc_dur * sizeof *d);
         if (!d) return;
         memcpy(d, st->succ_dur, (size_t)st->nsucc_dur * sizeof *d);
-        qsort(d, (size_t)st->nsucc_dur, sizeof *d, cmp_double);
-        double med = d[(int)lround(0.5 * (st->nsucc_dur - 1))];
+        /* the element at index round(0.5 * (n - 1)) of the sorted durations, i.e. n / 2 */
+        double med = clarity_median_upper(d, (size_t)st->nsucc_dur);
         free(d);
         double thr = fmax(s->cfg->spec_multiplier * med, 0.1);
         for (int a = 0; a < s->cap_att; a++) {

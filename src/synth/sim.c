@@ -51,8 +51,8 @@ static void sim_free(struct sim *s)
     if (s->ev) out_close(s->ev, NULL);
     free(s->hosts); free(s->execs); free(s->queries); free(s->jobs); free(s->stages);
     free(s->att); free(s->att_free); free(s->active);
-    sb_free(&s->line);
-    sb_free(&s->tmp);
+    clarity_sb_free(&s->line);
+    clarity_sb_free(&s->tmp);
     truth_free(s);
     theap_free(&s->heap);
     free(s);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include "util/jsonw.h"
 #include "synth/internal.h"
+#include "util/stats.h"
+#include "util/vec.h"
 
 #define MAX_CONT_QUERIES 64
 
@@ -79,12 +81,12 @@ void truth_attempt_end(struct sim *s, struct sy_attempt *a, int end)
     double dur = a->t_phase[PH_COUNT] - a->t_launch;
     if (a->fault_seen >= 0 && a->wait_fault > fmax(0.05, 0.05 * dur)) {
         int f = a->fault_seen;
-        if (!grow(&s->fault_tasks[f], &s->cap_fault_tasks[f], s->nfault_tasks[f] + 1, sizeof(int64_t)))
+        if (!CLARITY_VEC_RESERVE(s->fault_tasks[f], s->cap_fault_tasks[f], (size_t)s->nfault_tasks[f] + 1))
             s->fault_tasks[f][s->nfault_tasks[f]++] = a->tid;
     }
     s->tasks_done++;
     if (!c->truth_tasks) return;
-    if (grow(&st->tt, &st->cap_tt, st->ntt + 1, sizeof *st->tt)) {
+    if (CLARITY_VEC_RESERVE(st->tt, st->cap_tt, (size_t)st->ntt + 1)) {
         SIM_FAIL(s, "out of memory");
         return;
     }
@@ -118,23 +120,10 @@ void truth_attempt_end(struct sim *s, struct sy_attempt *a, int end)
                a->work[PH_RESULT_SEND];
 }
 
-static int cmp_double(const void *x, const void *y)
+static void ms_field(struct clarity_strbuf *b, const char *k, double sec)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(double *v, int n)
-{
-    if (!n) return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void ms_field(struct sbuf *b, const char *k, double sec)
-{
-    sb_raw(b, k);
-    sb_int(b, llround(sec * 1000));
+    clarity_sb_str(b, k);
+    clarity_sb_int(b, llround(sec * 1000));
 }
 
 /* A task is abnormal when it took over 1.5x its stage's median successful attempt (and at
@@ -155,29 +144,29 @@ void truth_stage_done(struct sim *s, struct sy_stage *st)
             d[k] = st->tt[i].finish - st->tt[i].launch;
             id[k++] = st->tt[i].ideal;
         }
-    double med = median_of(d, k), med_ideal = median_of(id, k);
+    double med = clarity_median_mean_mid(d, (size_t)k), med_ideal = clarity_median_mean_mid(id, (size_t)k);
     free(d);
     free(id);
-    struct sbuf *b = &s->tmp;
+    struct clarity_strbuf *b = &s->tmp;
     for (int i = 0; i < n && s->truth_tasks; i++) {
         const struct task_truth *r = &st->tt[i];
         double dur = r->finish - r->launch, excess = dur - med;
         bool abnormal = r->end == 0 && k >= 3 && dur > 1.5 * med && excess >= 0.5;
         b->n = 0;
-        sb_kint(b, "{\"task_id\":", r->tid);
-        sb_kint(b, ",\"stage_id\":", st->spark_id);
-        sb_kint(b, ",\"stage_attempt\":0,\"index\":", r->index);
-        sb_kint(b, ",\"attempt\":", r->attempt);
-        sb_raw(b, ",\"query\":");
-        sb_jstr(b, s->queries[r->query].name);
-        sb_raw(b, ",\"host\":\"");
-        sb_raw(b, s->hosts[r->host].name);
-        sb_raw(b, "\",\"executor\":\"");
-        sb_raw(b, s->execs[r->exec].id);
-        sb_raw(b, r->end == 0 ? "\",\"end\":\"success\"" : r->end == 1 ? "\",\"end\":\"failed\"" : "\",\"end\":\"killed\"");
-        sb_raw(b, r->speculative ? ",\"speculative\":true" : ",\"speculative\":false");
-        sb_kint(b, ",\"launch_ms\":", sim_ms(s, r->launch));
-        sb_kint(b, ",\"finish_ms\":", sim_ms(s, r->finish));
+        clarity_sb_kint(b, "{\"task_id\":", r->tid);
+        clarity_sb_kint(b, ",\"stage_id\":", st->spark_id);
+        clarity_sb_kint(b, ",\"stage_attempt\":0,\"index\":", r->index);
+        clarity_sb_kint(b, ",\"attempt\":", r->attempt);
+        clarity_sb_str(b, ",\"query\":");
+        clarity_sb_jstr(b, s->queries[r->query].name);
+        clarity_sb_str(b, ",\"host\":\"");
+        clarity_sb_str(b, s->hosts[r->host].name);
+        clarity_sb_str(b, "\",\"executor\":\"");
+        clarity_sb_str(b, s->execs[r->exec].id);
+        clarity_sb_str(b, r->end == 0 ? "\",\"end\":\"success\"" : r->end == 1 ? "\",\"end\":\"failed\"" : "\",\"end\":\"killed\"");
+        clarity_sb_str(b, r->speculative ? ",\"speculative\":true" : ",\"speculative\":false");
+        clarity_sb_kint(b, ",\"launch_ms\":", sim_ms(s, r->launch));
+        clarity_sb_kint(b, ",\"finish_ms\":", sim_ms(s, r->finish));
         ms_field(b, ",\"duration_ms\":", dur);
         ms_field(b, ",\"ideal_ms\":", r->ideal);
         ms_field(b, ",\"service_ms\":{\"cpu\":", r->service_cpu);
@@ -191,18 +180,18 @@ void truth_stage_done(struct sim *s, struct sy_stage *st)
         ms_field(b, "},\"wait_by_cause_ms\":{\"fault\":", r->wait_fault);
         ms_field(b, ",\"other_queries\":", r->wait_other);
         ms_field(b, ",\"same_query\":", r->wait_self);
-        sb_raw(b, "},\"skew\":");
-        sb_fixed(b, r->skew, 3);
-        if (r->fault >= 0) sb_kint(b, ",\"fault\":", r->fault);
-        sb_raw(b, abnormal ? ",\"abnormal\":true,\"why\":[" : ",\"abnormal\":false,\"why\":[");
+        clarity_sb_str(b, "},\"skew\":");
+        clarity_sb_fixed(b, r->skew, 3);
+        if (r->fault >= 0) clarity_sb_kint(b, ",\"fault\":", r->fault);
+        clarity_sb_str(b, abnormal ? ",\"abnormal\":true,\"why\":[" : ",\"abnormal\":false,\"why\":[");
         if (abnormal) {
             s->abnormal++;
             int nw = 0;
-#define WHY(cond, text) do { if (cond) { if (nw++) sb_ch(b, ','); sb_raw(b, text); } } while (0)
+#define WHY(cond, text) do { if (cond) { if (nw++) clarity_sb_ch(b, ','); clarity_sb_str(b, text); } } while (0)
             WHY(r->ideal > 1.5 * med_ideal, "\"skew\"");
             if (r->fault >= 0 && r->wait_fault >= 0.25 * excess) {
-                if (nw++) sb_ch(b, ',');
-                sb_printf(b, "\"fault:%d:%s\"", r->fault, synth_fault_kind_name(s->cfg->faults[r->fault].kind));
+                if (nw++) clarity_sb_ch(b, ',');
+                clarity_sb_printf(b, "\"fault:%d:%s\"", r->fault, synth_fault_kind_name(s->cfg->faults[r->fault].kind));
             }
             WHY(r->wait_other >= 0.25 * excess, "\"other-queries\"");
             WHY(r->wait_self >= 0.25 * excess, "\"same-query\"");
@@ -215,7 +204,7 @@ void truth_stage_done(struct sim *s, struct sy_stage *st)
             WHY(nw == 0, "\"other\"");
 #undef WHY
         }
-        sb_raw(b, "]}\n");
+        clarity_sb_str(b, "]}\n");
         if (b->oom || fwrite(b->p, 1, b->n, s->truth_tasks) != b->n) SIM_FAIL(s, "cannot write truth-tasks.jsonl");
     }
     if (!s->truth_tasks)

@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 #include "synth/internal.h"
+#include "util/vec.h"
 
 #define MB (1024.0 * 1024.0)
 
 static int query_add(struct sim *s, const char *name, const char *desc, bool sql, int pool, double arrival)
 {
-    if (grow(&s->queries, &s->cap_queries, s->nqueries + 1, sizeof *s->queries)) return -1;
+    if (CLARITY_VEC_RESERVE(s->queries, s->cap_queries, (size_t)s->nqueries + 1)) return -1;
     struct sy_query *q = &s->queries[s->nqueries];
     *q = (struct sy_query){.idx = s->nqueries, .sql = sql, .sql_id = -1, .pool = pool, .arrival_t = arrival, .gap_s = 0.3,
                            .priority = 1};
@@ -21,7 +22,7 @@ static int query_add(struct sim *s, const char *name, const char *desc, bool sql
 static int job_add(struct sim *s, int q, const char *call_site)
 {
     struct sy_query *qq = &s->queries[q];
-    if (qq->njobs >= 64 || grow(&s->jobs, &s->cap_jobs, s->njobs + 1, sizeof *s->jobs)) return -1;
+    if (qq->njobs >= 64 || CLARITY_VEC_RESERVE(s->jobs, s->cap_jobs, (size_t)s->njobs + 1)) return -1;
     struct sy_job *j = &s->jobs[s->njobs];
     *j = (struct sy_job){.idx = s->njobs, .query = q, .spark_id = -1};
     snprintf(j->call_site, sizeof j->call_site, "%s", call_site);
@@ -33,7 +34,7 @@ static int job_add(struct sim *s, int q, const char *call_site)
 static int stage_new(struct sim *s, int j, const char *name, int ntasks, const int *parents, int np)
 {
     struct sy_job *jb = &s->jobs[j];
-    if (jb->nstages >= 16 || grow(&s->stages, &s->cap_stages, s->nstages + 1, sizeof *s->stages)) return -1;
+    if (jb->nstages >= 16 || CLARITY_VEC_RESERVE(s->stages, s->cap_stages, (size_t)s->nstages + 1)) return -1;
     struct sy_stage *st = &s->stages[s->nstages];
     *st = (struct sy_stage){.idx = s->nstages, .spark_id = -1, .query = jb->query, .job = j, .ntasks = ntasks < 1 ? 1 : ntasks,
                             .cache_src = -1, .loc_timer = -1, .alloc_per_cpu = 300 * MB, .mem_bytes = 32 * MB,

@@ -22,7 +22,7 @@ static const char *const acc_names[ACC_COUNT] = {
     "internal.metrics.output.recordsWritten",
 };
 
-static struct sbuf *line(struct sim *s)
+static struct clarity_strbuf *line(struct sim *s)
 {
     s->line.n = 0;
     return &s->line;
@@ -30,7 +30,7 @@ static struct sbuf *line(struct sim *s)
 
 void ev_emit(struct sim *s, bool flush)
 {
-    sb_ch(&s->line, '\n');
+    clarity_sb_ch(&s->line, '\n');
     if (s->line.oom) {
         SIM_FAIL(s, "out of memory");
         return;
@@ -40,15 +40,15 @@ void ev_emit(struct sim *s, bool flush)
     s->events++;
 }
 
-static void kstr(struct sbuf *b, const char *k, const char *v)
+static void kstr(struct clarity_strbuf *b, const char *k, const char *v)
 {
-    sb_raw(b, k);
-    sb_jstr(b, v);
+    clarity_sb_str(b, k);
+    clarity_sb_jstr(b, v);
 }
 
-static void exec_log_urls(struct sim *s, struct sbuf *b, const struct sy_exec *e)
+static void exec_log_urls(struct sim *s, struct clarity_strbuf *b, const struct sy_exec *e)
 {
-    sb_printf(b, "{\"stdout\":\"http://%s:8081/logPage/?appId=%s&executorId=%s&logType=stdout\","
+    clarity_sb_printf(b, "{\"stdout\":\"http://%s:8081/logPage/?appId=%s&executorId=%s&logType=stdout\","
                  "\"stderr\":\"http://%s:8081/logPage/?appId=%s&executorId=%s&logType=stderr\"}",
               s->hosts[e->host].name, s->app_id, e->id, s->hosts[e->host].name, s->app_id, e->id);
 }
@@ -56,11 +56,11 @@ static void exec_log_urls(struct sim *s, struct sbuf *b, const struct sy_exec *e
 void ev_preamble(struct sim *s)
 {
     const struct synth_config *c = s->cfg;
-    struct sbuf *b = line(s);
-    sb_raw(b, "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"" SPARK_VERSION "\"}");
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"" SPARK_VERSION "\"}");
     ev_emit(s, true);
     b = line(s);
-    sb_printf(b, "{\"Event\":\"SparkListenerResourceProfileAdded\",\"Resource Profile Id\":0,\"Executor Resource Requests\":"
+    clarity_sb_printf(b, "{\"Event\":\"SparkListenerResourceProfileAdded\",\"Resource Profile Id\":0,\"Executor Resource Requests\":"
                  "{\"cores\":{\"Resource Name\":\"cores\",\"Amount\":%d,\"Discovery Script\":\"\",\"Vendor\":\"\"},"
                  "\"memory\":{\"Resource Name\":\"memory\",\"Amount\":%lld,\"Discovery Script\":\"\",\"Vendor\":\"\"},"
                  "\"offHeap\":{\"Resource Name\":\"offHeap\",\"Amount\":0,\"Discovery Script\":\"\",\"Vendor\":\"\"}},"
@@ -68,68 +68,68 @@ void ev_preamble(struct sim *s)
               c->executor_cores, (long long)(c->executor_heap / 1048576));
     ev_emit(s, true);
     b = line(s);
-    sb_printf(b, "{\"Event\":\"SparkListenerBlockManagerAdded\",\"Block Manager ID\":{\"Executor ID\":\"driver\","
+    clarity_sb_printf(b, "{\"Event\":\"SparkListenerBlockManagerAdded\",\"Block Manager ID\":{\"Executor ID\":\"driver\","
                  "\"Host\":\"driver-host\",\"Port\":41000},\"Maximum Memory\":2101975449,\"Timestamp\":%lld,"
                  "\"Maximum Onheap Memory\":2101975449,\"Maximum Offheap Memory\":0}",
               (long long)sim_ms(s, -0.3));
     ev_emit(s, true);
     b = line(s);
     const char *codec = c->codec == SYNTH_CODEC_ZSTD ? "zstd" : c->codec == SYNTH_CODEC_LZ4 ? "lz4" : NULL;
-    sb_raw(b, "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"JVM Information\":{\"Java Home\":\"/usr/lib/jvm/java-17-openjdk-amd64\","
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"JVM Information\":{\"Java Home\":\"/usr/lib/jvm/java-17-openjdk-amd64\","
               "\"Java Version\":\"17.0.10 (Eclipse Adoptium)\",\"Scala Version\":\"version 2.12.18\"},\"Spark Properties\":{");
     kstr(b, "\"spark.app.name\":", c->app_name);
     kstr(b, ",\"spark.app.id\":", s->app_id);
-    sb_printf(b, ",\"spark.app.startTime\":\"%lld\"", (long long)c->start_ms);
-    sb_raw(b, ",\"spark.master\":\"spark://driver-host:7077\",\"spark.driver.host\":\"driver-host\","
+    clarity_sb_printf(b, ",\"spark.app.startTime\":\"%lld\"", (long long)c->start_ms);
+    clarity_sb_str(b, ",\"spark.master\":\"spark://driver-host:7077\",\"spark.driver.host\":\"driver-host\","
               "\"spark.eventLog.enabled\":\"true\",\"spark.eventLog.dir\":\"hdfs:///spark-logs\"");
-    sb_printf(b, ",\"spark.eventLog.compress\":\"%s\"", codec ? "true" : "false");
-    if (codec) sb_printf(b, ",\"spark.eventLog.compression.codec\":\"%s\"", codec);
-    sb_printf(b, ",\"spark.executor.cores\":\"%d\",\"spark.executor.memory\":\"%lldm\"", c->executor_cores,
+    clarity_sb_printf(b, ",\"spark.eventLog.compress\":\"%s\"", codec ? "true" : "false");
+    if (codec) clarity_sb_printf(b, ",\"spark.eventLog.compression.codec\":\"%s\"", codec);
+    clarity_sb_printf(b, ",\"spark.executor.cores\":\"%d\",\"spark.executor.memory\":\"%lldm\"", c->executor_cores,
               (long long)(c->executor_heap / 1048576));
     if (c->dynalloc)
-        sb_printf(b, ",\"spark.dynamicAllocation.enabled\":\"true\",\"spark.dynamicAllocation.minExecutors\":\"%d\","
+        clarity_sb_printf(b, ",\"spark.dynamicAllocation.enabled\":\"true\",\"spark.dynamicAllocation.minExecutors\":\"%d\","
                      "\"spark.dynamicAllocation.maxExecutors\":\"%d\",\"spark.shuffle.service.enabled\":\"true\"",
                   c->dyn_min, c->dyn_max);
-    else sb_printf(b, ",\"spark.executor.instances\":\"%d\"", c->hosts * c->executors_per_host);
-    sb_printf(b, ",\"spark.scheduler.mode\":\"%s\",\"spark.locality.wait\":\"%lldms\",\"spark.speculation\":\"%s\"",
+    else clarity_sb_printf(b, ",\"spark.executor.instances\":\"%d\"", c->hosts * c->executors_per_host);
+    clarity_sb_printf(b, ",\"spark.scheduler.mode\":\"%s\",\"spark.locality.wait\":\"%lldms\",\"spark.speculation\":\"%s\"",
               c->fair ? "FAIR" : "FIFO", (long long)llround(c->locality_wait_s * 1000), c->speculation ? "true" : "false");
     if (c->speculation)
-        sb_printf(b, ",\"spark.speculation.multiplier\":\"%g\",\"spark.speculation.quantile\":\"%g\"", c->spec_multiplier,
+        clarity_sb_printf(b, ",\"spark.speculation.multiplier\":\"%g\",\"spark.speculation.quantile\":\"%g\"", c->spec_multiplier,
                   c->spec_quantile);
     if (c->gc_format == SYNTH_GC_JDK8_PARALLEL)
-        sb_raw(b, ",\"spark.executor.extraJavaOptions\":\"-XX:+UseParallelGC -XX:+PrintGCDetails -XX:+PrintGCDateStamps\"");
-    else sb_raw(b, ",\"spark.executor.extraJavaOptions\":\"-XX:+UseG1GC -Xlog:gc*:stdout:time,uptime,level,tags\"");
-    sb_printf(b, ",\"spark.sql.shuffle.partitions\":\"%d\",\"spark.submit.deployMode\":\"client\"}",
+        clarity_sb_str(b, ",\"spark.executor.extraJavaOptions\":\"-XX:+UseParallelGC -XX:+PrintGCDetails -XX:+PrintGCDateStamps\"");
+    else clarity_sb_str(b, ",\"spark.executor.extraJavaOptions\":\"-XX:+UseG1GC -Xlog:gc*:stdout:time,uptime,level,tags\"");
+    clarity_sb_printf(b, ",\"spark.sql.shuffle.partitions\":\"%d\",\"spark.submit.deployMode\":\"client\"}",
               c->partitions > 0 ? c->partitions : 200);
-    sb_raw(b, ",\"Hadoop Properties\":{\"fs.defaultFS\":\"hdfs://namenode:8020\",\"dfs.blocksize\":\"");
-    sb_int(b, (int64_t)c->split_bytes);
-    sb_raw(b, "\"},\"System Properties\":{\"java.vm.name\":\"OpenJDK 64-Bit Server VM\",\"os.name\":\"Linux\","
+    clarity_sb_str(b, ",\"Hadoop Properties\":{\"fs.defaultFS\":\"hdfs://namenode:8020\",\"dfs.blocksize\":\"");
+    clarity_sb_int(b, (int64_t)c->split_bytes);
+    clarity_sb_str(b, "\"},\"System Properties\":{\"java.vm.name\":\"OpenJDK 64-Bit Server VM\",\"os.name\":\"Linux\","
               "\"user.timezone\":\"UTC\",\"file.encoding\":\"UTF-8\"},\"Metrics Properties\":{},"
               "\"Classpath Entries\":{\"/opt/spark/jars/spark-core_2.12-" SPARK_VERSION ".jar\":\"System Classpath\"}}");
     ev_emit(s, true);
     b = line(s);
-    sb_raw(b, "{\"Event\":\"SparkListenerApplicationStart\",");
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerApplicationStart\",");
     kstr(b, "\"App Name\":", c->app_name);
     kstr(b, ",\"App ID\":", s->app_id);
-    sb_printf(b, ",\"Timestamp\":%lld,\"User\":\"spark\"}", (long long)c->start_ms);
+    clarity_sb_printf(b, ",\"Timestamp\":%lld,\"User\":\"spark\"}", (long long)c->start_ms);
     ev_emit(s, true);
 }
 
 void ev_executor_added(struct sim *s, struct sy_exec *e)
 {
-    struct sbuf *b = line(s);
+    struct clarity_strbuf *b = line(s);
     int64_t t = sim_ms(s, s->now);
-    sb_printf(b, "{\"Event\":\"SparkListenerExecutorAdded\",\"Timestamp\":%lld,\"Executor ID\":\"%s\",\"Executor Info\":"
+    clarity_sb_printf(b, "{\"Event\":\"SparkListenerExecutorAdded\",\"Timestamp\":%lld,\"Executor ID\":\"%s\",\"Executor Info\":"
                  "{\"Host\":\"%s\",\"Total Cores\":%d,\"Log Urls\":",
               (long long)t, e->id, s->hosts[e->host].name, e->cores);
     exec_log_urls(s, b, e);
-    sb_printf(b, ",\"Attributes\":{},\"Resources\":{},\"Resource Profile Id\":0,\"Registration Time\":%lld,"
+    clarity_sb_printf(b, ",\"Attributes\":{},\"Resources\":{},\"Resource Profile Id\":0,\"Registration Time\":%lld,"
                  "\"Request Time\":%lld}}",
               (long long)t, (long long)sim_ms(s, e->jvm_start - 1.0));
     ev_emit(s, true);
     b = line(s);
     int64_t maxmem = (int64_t)((e->heap - 300.0 * 1048576) * 0.6);
-    sb_printf(b, "{\"Event\":\"SparkListenerBlockManagerAdded\",\"Block Manager ID\":{\"Executor ID\":\"%s\",\"Host\":\"%s\","
+    clarity_sb_printf(b, "{\"Event\":\"SparkListenerBlockManagerAdded\",\"Block Manager ID\":{\"Executor ID\":\"%s\",\"Host\":\"%s\","
                  "\"Port\":%d},\"Maximum Memory\":%lld,\"Timestamp\":%lld,\"Maximum Onheap Memory\":%lld,"
                  "\"Maximum Offheap Memory\":0}",
               e->id, s->hosts[e->host].name, 40000 + e->idx, (long long)maxmem, (long long)t + 20, (long long)maxmem);
@@ -138,95 +138,95 @@ void ev_executor_added(struct sim *s, struct sy_exec *e)
 
 void ev_executor_removed(struct sim *s, struct sy_exec *e, const char *reason)
 {
-    struct sbuf *b = line(s);
-    sb_printf(b, "{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":%lld,\"Executor ID\":\"%s\",\"Removed Reason\":",
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_printf(b, "{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":%lld,\"Executor ID\":\"%s\",\"Removed Reason\":",
               (long long)sim_ms(s, s->now), e->id);
-    sb_jstr(b, reason);
-    sb_ch(b, '}');
+    clarity_sb_jstr(b, reason);
+    clarity_sb_ch(b, '}');
     ev_emit(s, true);
 }
 
-static void rdd_infos(struct sbuf *b, const struct sy_stage *st)
+static void rdd_infos(struct clarity_strbuf *b, const struct sy_stage *st)
 {
-    sb_raw(b, "\"RDD Info\":[");
+    clarity_sb_str(b, "\"RDD Info\":[");
     for (int i = st->nrdds - 1; i >= 0; i--) {
         int id = st->rdd_base + i;
         bool hdfs = st->input_kind == IN_HDFS && i == 0, last = i == st->nrdds - 1;
         bool cached = st->caches && last;
         const char *name = hdfs ? "hdfs://namenode:8020/data/input" : i == 0 ? "ShuffledRDD" : "MapPartitionsRDD";
-        if (i != st->nrdds - 1) sb_ch(b, ',');
-        sb_printf(b, "{\"RDD ID\":%d,\"Name\":\"%s\",\"Scope\":\"{\\\"id\\\":\\\"%d\\\",\\\"name\\\":\\\"%s\\\"}\",\"Callsite\":",
+        if (i != st->nrdds - 1) clarity_sb_ch(b, ',');
+        clarity_sb_printf(b, "{\"RDD ID\":%d,\"Name\":\"%s\",\"Scope\":\"{\\\"id\\\":\\\"%d\\\",\\\"name\\\":\\\"%s\\\"}\",\"Callsite\":",
                   id, name, id, hdfs ? "textFile" : st->op ? st->op : "map");
-        sb_jstr(b, st->name);
-        sb_raw(b, ",\"Parent IDs\":[");
-        if (i > 0) sb_int(b, id - 1);
-        sb_printf(b, "],\"Storage Level\":{\"Use Disk\":false,\"Use Memory\":%s,\"Deserialized\":%s,\"Replication\":1},"
+        clarity_sb_jstr(b, st->name);
+        clarity_sb_str(b, ",\"Parent IDs\":[");
+        if (i > 0) clarity_sb_int(b, id - 1);
+        clarity_sb_printf(b, "],\"Storage Level\":{\"Use Disk\":false,\"Use Memory\":%s,\"Deserialized\":%s,\"Replication\":1},"
                      "\"Barrier\":false,\"DeterministicLevel\":\"DETERMINATE\",\"Number of Partitions\":%d,"
                      "\"Number of Cached Partitions\":%d,\"Memory Size\":%lld,\"Disk Size\":0}",
                   cached ? "true" : "false", cached ? "true" : "false", st->ntasks,
                   cached && st->status == ST_DONE ? st->ntasks : 0,
                   (long long)(cached && st->status == ST_DONE ? st->mem_bytes * 0.5 * st->ntasks : 0));
     }
-    sb_ch(b, ']');
+    clarity_sb_ch(b, ']');
 }
 
-static void acc_internal(struct sbuf *b, bool *first, int64_t id, const char *name, int64_t upd, bool with_upd, int64_t val)
+static void acc_internal(struct clarity_strbuf *b, bool *first, int64_t id, const char *name, int64_t upd, bool with_upd, int64_t val)
 {
-    if (!*first) sb_ch(b, ',');
+    if (!*first) clarity_sb_ch(b, ',');
     *first = false;
-    sb_raw(b, "{\"ID\":");
-    sb_int(b, id);
-    sb_raw(b, ",\"Name\":\"");
-    sb_raw(b, name);
+    clarity_sb_str(b, "{\"ID\":");
+    clarity_sb_int(b, id);
+    clarity_sb_str(b, ",\"Name\":\"");
+    clarity_sb_str(b, name);
     if (with_upd) {
-        sb_raw(b, "\",\"Update\":");
-        sb_int(b, upd);
-        sb_raw(b, ",\"Value\":");
-    } else sb_raw(b, "\",\"Value\":");
-    sb_int(b, val);
-    sb_raw(b, ",\"Internal\":true,\"Count Failed Values\":true}");
+        clarity_sb_str(b, "\",\"Update\":");
+        clarity_sb_int(b, upd);
+        clarity_sb_str(b, ",\"Value\":");
+    } else clarity_sb_str(b, "\",\"Value\":");
+    clarity_sb_int(b, val);
+    clarity_sb_str(b, ",\"Internal\":true,\"Count Failed Values\":true}");
 }
 
-static void acc_string(struct sbuf *b, bool *first, int64_t id, const char *name, int64_t upd, bool with_upd, int64_t val,
+static void acc_string(struct clarity_strbuf *b, bool *first, int64_t id, const char *name, int64_t upd, bool with_upd, int64_t val,
                        bool sql)
 {
-    if (!*first) sb_ch(b, ',');
+    if (!*first) clarity_sb_ch(b, ',');
     *first = false;
-    sb_raw(b, "{\"ID\":");
-    sb_int(b, id);
-    sb_raw(b, ",\"Name\":\"");
-    sb_raw(b, name);
+    clarity_sb_str(b, "{\"ID\":");
+    clarity_sb_int(b, id);
+    clarity_sb_str(b, ",\"Name\":\"");
+    clarity_sb_str(b, name);
     if (with_upd) {
-        sb_raw(b, "\",\"Update\":\"");
-        sb_int(b, upd);
-        sb_raw(b, "\",\"Value\":\"");
-    } else sb_raw(b, "\",\"Value\":\"");
-    sb_int(b, val);
-    sb_raw(b, sql ? "\",\"Internal\":true,\"Count Failed Values\":true,\"Metadata\":\"sql\"}"
+        clarity_sb_str(b, "\",\"Update\":\"");
+        clarity_sb_int(b, upd);
+        clarity_sb_str(b, "\",\"Value\":\"");
+    } else clarity_sb_str(b, "\",\"Value\":\"");
+    clarity_sb_int(b, val);
+    clarity_sb_str(b, sql ? "\",\"Internal\":true,\"Count Failed Values\":true,\"Metadata\":\"sql\"}"
                   : "\",\"Internal\":false,\"Count Failed Values\":false}");
 }
 
-static void stage_info(struct sim *s, struct sbuf *b, const struct sy_stage *st, bool submitted, bool completed)
+static void stage_info(struct sim *s, struct clarity_strbuf *b, const struct sy_stage *st, bool submitted, bool completed)
 {
-    sb_raw(b, "{\"Stage ID\":");
-    sb_int(b, st->spark_id);
-    sb_raw(b, ",\"Stage Attempt ID\":0,\"Stage Name\":");
-    sb_jstr(b, st->name);
-    sb_raw(b, ",\"Number of Tasks\":");
-    sb_int(b, st->ntasks);
-    sb_ch(b, ',');
+    clarity_sb_str(b, "{\"Stage ID\":");
+    clarity_sb_int(b, st->spark_id);
+    clarity_sb_str(b, ",\"Stage Attempt ID\":0,\"Stage Name\":");
+    clarity_sb_jstr(b, st->name);
+    clarity_sb_str(b, ",\"Number of Tasks\":");
+    clarity_sb_int(b, st->ntasks);
+    clarity_sb_ch(b, ',');
     rdd_infos(b, st);
-    sb_raw(b, ",\"Parent IDs\":[");
+    clarity_sb_str(b, ",\"Parent IDs\":[");
     for (int i = 0; i < st->nparents; i++) {
-        if (i) sb_ch(b, ',');
-        sb_int(b, s->stages[st->parents[i]].spark_id);
+        if (i) clarity_sb_ch(b, ',');
+        clarity_sb_int(b, s->stages[st->parents[i]].spark_id);
     }
-    sb_raw(b, "],\"Details\":");
-    sb_printf(b, "\"org.apache.spark.rdd.RDD.%s\\norg.apache.spark.examples.Main.main(Main.scala:%d)\"",
+    clarity_sb_str(b, "],\"Details\":");
+    clarity_sb_printf(b, "\"org.apache.spark.rdd.RDD.%s\\norg.apache.spark.examples.Main.main(Main.scala:%d)\"",
               st->result ? "collect(RDD.scala:1049)" : "mapPartitions(RDD.scala:858)", 20 + st->spark_id);
-    if (submitted) sb_kint(b, ",\"Submission Time\":", sim_ms(s, st->submit_t));
-    if (completed) sb_kint(b, ",\"Completion Time\":", sim_ms(s, st->done_t));
-    sb_raw(b, ",\"Accumulables\":[");
+    if (submitted) clarity_sb_kint(b, ",\"Submission Time\":", sim_ms(s, st->submit_t));
+    if (completed) clarity_sb_kint(b, ",\"Completion Time\":", sim_ms(s, st->done_t));
+    clarity_sb_str(b, ",\"Accumulables\":[");
     if (completed) {
         bool first = true;
         for (int k = 0; k < ACC_COUNT; k++)
@@ -234,111 +234,111 @@ static void stage_info(struct sim *s, struct sbuf *b, const struct sy_stage *st,
         for (int k = 0; k < SQL_COUNT; k++)
             if (st->sql[k].id) acc_string(b, &first, st->sql[k].id, st->sql[k].name, 0, false, st->sql[k].total, true);
     }
-    sb_raw(b, "],\"Resource Profile Id\":0,\"Shuffle Push Enabled\":false,\"Shuffle Push Mergers Count\":0}");
+    clarity_sb_str(b, "],\"Resource Profile Id\":0,\"Shuffle Push Enabled\":false,\"Shuffle Push Mergers Count\":0}");
 }
 
-static void properties(struct sim *s, struct sbuf *b, const struct sy_job *j)
+static void properties(struct sim *s, struct clarity_strbuf *b, const struct sy_job *j)
 {
     const struct sy_query *q = &s->queries[j->query];
-    sb_raw(b, "\"Properties\":{\"callSite.short\":");
-    sb_jstr(b, j->call_site);
+    clarity_sb_str(b, "\"Properties\":{\"callSite.short\":");
+    clarity_sb_jstr(b, j->call_site);
     if (q->sql) {
-        sb_printf(b, ",\"spark.sql.execution.id\":\"%lld\",\"spark.sql.execution.root.id\":\"%lld\",\"spark.job.description\":",
+        clarity_sb_printf(b, ",\"spark.sql.execution.id\":\"%lld\",\"spark.sql.execution.root.id\":\"%lld\",\"spark.job.description\":",
                   (long long)q->sql_id, (long long)q->sql_id);
-        sb_jstr(b, q->description);
-        sb_raw(b, ",\"spark.rdd.scope\":\"{\\\"id\\\":\\\"1\\\",\\\"name\\\":\\\"Exchange\\\"}\"");
+        clarity_sb_jstr(b, q->description);
+        clarity_sb_str(b, ",\"spark.rdd.scope\":\"{\\\"id\\\":\\\"1\\\",\\\"name\\\":\\\"Exchange\\\"}\"");
     }
     if (s->cfg->fair) {
-        sb_raw(b, ",\"spark.scheduler.pool\":");
-        sb_jstr(b, s->pools[q->pool].name);
+        clarity_sb_str(b, ",\"spark.scheduler.pool\":");
+        clarity_sb_jstr(b, s->pools[q->pool].name);
     }
-    sb_ch(b, '}');
+    clarity_sb_ch(b, '}');
 }
 
 void ev_job_start(struct sim *s, struct sy_job *j)
 {
-    struct sbuf *b = line(s);
-    sb_raw(b, "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":");
-    sb_int(b, j->spark_id);
-    sb_kint(b, ",\"Submission Time\":", sim_ms(s, s->now));
-    sb_raw(b, ",\"Stage Infos\":[");
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":");
+    clarity_sb_int(b, j->spark_id);
+    clarity_sb_kint(b, ",\"Submission Time\":", sim_ms(s, s->now));
+    clarity_sb_str(b, ",\"Stage Infos\":[");
     for (int k = 0; k < j->nstages; k++) {
-        if (k) sb_ch(b, ',');
+        if (k) clarity_sb_ch(b, ',');
         const struct sy_stage *st = &s->stages[j->stages[k]];
         stage_info(s, b, st, false, false);
     }
-    sb_raw(b, "],\"Stage IDs\":[");
+    clarity_sb_str(b, "],\"Stage IDs\":[");
     for (int k = 0; k < j->nstages; k++) {
-        if (k) sb_ch(b, ',');
-        sb_int(b, s->stages[j->stages[k]].spark_id);
+        if (k) clarity_sb_ch(b, ',');
+        clarity_sb_int(b, s->stages[j->stages[k]].spark_id);
     }
-    sb_raw(b, "],");
+    clarity_sb_str(b, "],");
     properties(s, b, j);
-    sb_ch(b, '}');
+    clarity_sb_ch(b, '}');
     ev_emit(s, true);
 }
 
 void ev_job_end(struct sim *s, struct sy_job *j)
 {
-    struct sbuf *b = line(s);
-    sb_printf(b, "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":%d,\"Completion Time\":%lld,\"Job Result\":{\"Result\":\"JobSucceeded\"}}",
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_printf(b, "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":%d,\"Completion Time\":%lld,\"Job Result\":{\"Result\":\"JobSucceeded\"}}",
               j->spark_id, (long long)sim_ms(s, s->now));
     ev_emit(s, true);
 }
 
 void ev_stage_submitted(struct sim *s, struct sy_stage *st)
 {
-    struct sbuf *b = line(s);
-    sb_raw(b, "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":");
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":");
     stage_info(s, b, st, true, false);
-    sb_ch(b, ',');
+    clarity_sb_ch(b, ',');
     properties(s, b, &s->jobs[s->queries[st->query].jobs[s->queries[st->query].cur_job]]);
-    sb_ch(b, '}');
+    clarity_sb_ch(b, '}');
     ev_emit(s, false);
 }
 
 void ev_stage_completed(struct sim *s, struct sy_stage *st)
 {
-    struct sbuf *b = line(s);
-    sb_raw(b, "{\"Event\":\"SparkListenerStageCompleted\",\"Stage Info\":");
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerStageCompleted\",\"Stage Info\":");
     stage_info(s, b, st, true, true);
-    sb_ch(b, '}');
+    clarity_sb_ch(b, '}');
     ev_emit(s, true);
 }
 
 static const char *const loc_names[] = {"PROCESS_LOCAL", "NODE_LOCAL", "NO_PREF", "RACK_LOCAL", "ANY"};
 
-static void task_info(struct sim *s, struct sbuf *b, const struct sy_attempt *a, int64_t finish, bool failed, bool killed)
+static void task_info(struct sim *s, struct clarity_strbuf *b, const struct sy_attempt *a, int64_t finish, bool failed, bool killed)
 {
     const struct sy_stage *st = &s->stages[a->stage];
-    sb_raw(b, "\"Task Info\":{\"Task ID\":");
-    sb_int(b, a->tid);
-    sb_kint(b, ",\"Index\":", a->index);
-    sb_kint(b, ",\"Attempt\":", a->attempt);
-    sb_kint(b, ",\"Partition ID\":", a->index);
-    sb_kint(b, ",\"Launch Time\":", sim_ms(s, a->t_launch));
-    sb_raw(b, ",\"Executor ID\":\"");
-    sb_raw(b, s->execs[a->exec].id);
-    sb_raw(b, "\",\"Host\":\"");
-    sb_raw(b, s->hosts[a->host].name);
-    sb_raw(b, "\",\"Locality\":\"");
-    sb_raw(b, loc_names[a->locality]);
-    sb_raw(b, a->speculative ? "\",\"Speculative\":true" : "\",\"Speculative\":false");
-    sb_raw(b, ",\"Getting Result Time\":0,\"Finish Time\":");
-    sb_int(b, finish);
-    sb_raw(b, failed ? ",\"Failed\":true" : ",\"Failed\":false");
-    sb_raw(b, killed ? ",\"Killed\":true" : ",\"Killed\":false");
+    clarity_sb_str(b, "\"Task Info\":{\"Task ID\":");
+    clarity_sb_int(b, a->tid);
+    clarity_sb_kint(b, ",\"Index\":", a->index);
+    clarity_sb_kint(b, ",\"Attempt\":", a->attempt);
+    clarity_sb_kint(b, ",\"Partition ID\":", a->index);
+    clarity_sb_kint(b, ",\"Launch Time\":", sim_ms(s, a->t_launch));
+    clarity_sb_str(b, ",\"Executor ID\":\"");
+    clarity_sb_str(b, s->execs[a->exec].id);
+    clarity_sb_str(b, "\",\"Host\":\"");
+    clarity_sb_str(b, s->hosts[a->host].name);
+    clarity_sb_str(b, "\",\"Locality\":\"");
+    clarity_sb_str(b, loc_names[a->locality]);
+    clarity_sb_str(b, a->speculative ? "\",\"Speculative\":true" : "\",\"Speculative\":false");
+    clarity_sb_str(b, ",\"Getting Result Time\":0,\"Finish Time\":");
+    clarity_sb_int(b, finish);
+    clarity_sb_str(b, failed ? ",\"Failed\":true" : ",\"Failed\":false");
+    clarity_sb_str(b, killed ? ",\"Killed\":true" : ",\"Killed\":false");
     (void)st;
 }
 
 void ev_task_start(struct sim *s, struct sy_attempt *a)
 {
-    struct sbuf *b = line(s);
-    sb_raw(b, "{\"Event\":\"SparkListenerTaskStart\",\"Stage ID\":");
-    sb_int(b, s->stages[a->stage].spark_id);
-    sb_raw(b, ",\"Stage Attempt ID\":0,");
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerTaskStart\",\"Stage ID\":");
+    clarity_sb_int(b, s->stages[a->stage].spark_id);
+    clarity_sb_str(b, ",\"Stage Attempt ID\":0,");
     task_info(s, b, a, 0, false, false);
-    sb_raw(b, ",\"Accumulables\":[]}}");
+    clarity_sb_str(b, ",\"Accumulables\":[]}}");
     ev_emit(s, false);
 }
 
@@ -416,66 +416,66 @@ void task_metrics(const struct sim *s, const struct sy_attempt *a, struct tmetri
     m->mem_asked = (int64_t)a->mem_bytes;
 }
 
-static void task_metrics_json(struct sbuf *b, const struct tmetrics *m)
+static void task_metrics_json(struct clarity_strbuf *b, const struct tmetrics *m)
 {
     const int64_t *v = m->v;
-    sb_kint(b, "\"Task Metrics\":{\"Executor Deserialize Time\":", v[ACC_DESER_MS]);
-    sb_kint(b, ",\"Executor Deserialize CPU Time\":", v[ACC_DESER_CPU]);
-    sb_kint(b, ",\"Executor Run Time\":", v[ACC_RUN_MS]);
-    sb_kint(b, ",\"Executor CPU Time\":", v[ACC_CPU_NS]);
-    sb_kint(b, ",\"Peak Execution Memory\":", v[ACC_PEAK_MEM]);
-    sb_kint(b, ",\"Result Size\":", v[ACC_RESULT_SIZE]);
-    sb_kint(b, ",\"JVM GC Time\":", v[ACC_GC_MS]);
-    sb_kint(b, ",\"Result Serialization Time\":", v[ACC_SER_MS]);
-    sb_kint(b, ",\"Memory Bytes Spilled\":", v[ACC_MEM_SPILL]);
-    sb_kint(b, ",\"Disk Bytes Spilled\":", v[ACC_DISK_SPILL]);
-    sb_kint(b, ",\"Shuffle Read Metrics\":{\"Remote Blocks Fetched\":", v[ACC_SR_REMOTE_BLOCKS]);
-    sb_kint(b, ",\"Local Blocks Fetched\":", v[ACC_SR_LOCAL_BLOCKS]);
-    sb_kint(b, ",\"Fetch Wait Time\":", v[ACC_SR_FETCH_WAIT]);
-    sb_kint(b, ",\"Remote Bytes Read\":", v[ACC_SR_REMOTE_BYTES]);
-    sb_raw(b, ",\"Remote Bytes Read To Disk\":0");
-    sb_kint(b, ",\"Local Bytes Read\":", v[ACC_SR_LOCAL_BYTES]);
-    sb_kint(b, ",\"Total Records Read\":", v[ACC_SR_RECORDS]);
-    sb_kint(b, ",\"Remote Requests Duration\":", v[ACC_SR_REMOTE_BLOCKS] ? v[ACC_SR_FETCH_WAIT] / 2 : 0);
-    sb_raw(b, ",\"Push Based Shuffle\":{\"Corrupt Merged Block Chunks\":0,\"Merged Fetch Fallback Count\":0,"
+    clarity_sb_kint(b, "\"Task Metrics\":{\"Executor Deserialize Time\":", v[ACC_DESER_MS]);
+    clarity_sb_kint(b, ",\"Executor Deserialize CPU Time\":", v[ACC_DESER_CPU]);
+    clarity_sb_kint(b, ",\"Executor Run Time\":", v[ACC_RUN_MS]);
+    clarity_sb_kint(b, ",\"Executor CPU Time\":", v[ACC_CPU_NS]);
+    clarity_sb_kint(b, ",\"Peak Execution Memory\":", v[ACC_PEAK_MEM]);
+    clarity_sb_kint(b, ",\"Result Size\":", v[ACC_RESULT_SIZE]);
+    clarity_sb_kint(b, ",\"JVM GC Time\":", v[ACC_GC_MS]);
+    clarity_sb_kint(b, ",\"Result Serialization Time\":", v[ACC_SER_MS]);
+    clarity_sb_kint(b, ",\"Memory Bytes Spilled\":", v[ACC_MEM_SPILL]);
+    clarity_sb_kint(b, ",\"Disk Bytes Spilled\":", v[ACC_DISK_SPILL]);
+    clarity_sb_kint(b, ",\"Shuffle Read Metrics\":{\"Remote Blocks Fetched\":", v[ACC_SR_REMOTE_BLOCKS]);
+    clarity_sb_kint(b, ",\"Local Blocks Fetched\":", v[ACC_SR_LOCAL_BLOCKS]);
+    clarity_sb_kint(b, ",\"Fetch Wait Time\":", v[ACC_SR_FETCH_WAIT]);
+    clarity_sb_kint(b, ",\"Remote Bytes Read\":", v[ACC_SR_REMOTE_BYTES]);
+    clarity_sb_str(b, ",\"Remote Bytes Read To Disk\":0");
+    clarity_sb_kint(b, ",\"Local Bytes Read\":", v[ACC_SR_LOCAL_BYTES]);
+    clarity_sb_kint(b, ",\"Total Records Read\":", v[ACC_SR_RECORDS]);
+    clarity_sb_kint(b, ",\"Remote Requests Duration\":", v[ACC_SR_REMOTE_BLOCKS] ? v[ACC_SR_FETCH_WAIT] / 2 : 0);
+    clarity_sb_str(b, ",\"Push Based Shuffle\":{\"Corrupt Merged Block Chunks\":0,\"Merged Fetch Fallback Count\":0,"
               "\"Merged Remote Blocks Fetched\":0,\"Merged Local Blocks Fetched\":0,\"Merged Remote Chunks Fetched\":0,"
               "\"Merged Local Chunks Fetched\":0,\"Merged Remote Bytes Read\":0,\"Merged Local Bytes Read\":0,"
               "\"Merged Remote Requests Duration\":0}}");
-    sb_kint(b, ",\"Shuffle Write Metrics\":{\"Shuffle Bytes Written\":", v[ACC_SW_BYTES]);
-    sb_kint(b, ",\"Shuffle Write Time\":", v[ACC_SW_TIME]);
-    sb_kint(b, ",\"Shuffle Records Written\":", v[ACC_SW_RECORDS]);
-    sb_kint(b, "},\"Input Metrics\":{\"Bytes Read\":", v[ACC_IN_BYTES]);
-    sb_kint(b, ",\"Records Read\":", v[ACC_IN_RECORDS]);
-    sb_kint(b, "},\"Output Metrics\":{\"Bytes Written\":", v[ACC_OUT_BYTES]);
-    sb_kint(b, ",\"Records Written\":", v[ACC_OUT_RECORDS]);
-    sb_raw(b, "},\"Updated Blocks\":[]}");
+    clarity_sb_kint(b, ",\"Shuffle Write Metrics\":{\"Shuffle Bytes Written\":", v[ACC_SW_BYTES]);
+    clarity_sb_kint(b, ",\"Shuffle Write Time\":", v[ACC_SW_TIME]);
+    clarity_sb_kint(b, ",\"Shuffle Records Written\":", v[ACC_SW_RECORDS]);
+    clarity_sb_kint(b, "},\"Input Metrics\":{\"Bytes Read\":", v[ACC_IN_BYTES]);
+    clarity_sb_kint(b, ",\"Records Read\":", v[ACC_IN_RECORDS]);
+    clarity_sb_kint(b, "},\"Output Metrics\":{\"Bytes Written\":", v[ACC_OUT_BYTES]);
+    clarity_sb_kint(b, ",\"Records Written\":", v[ACC_OUT_RECORDS]);
+    clarity_sb_str(b, "},\"Updated Blocks\":[]}");
 }
 
-static void executor_metrics_json(struct sbuf *b, const struct sy_exec *e, const struct tmetrics *m)
+static void executor_metrics_json(struct clarity_strbuf *b, const struct sy_exec *e, const struct tmetrics *m)
 {
     int64_t heap = (int64_t)(e->young_used + e->old_used), exec_mem = m->v[ACC_PEAK_MEM] * e->running;
     int64_t storage = (int64_t)e->cached_bytes;
-    sb_kint(b, "\"Task Executor Metrics\":{\"JVMHeapMemory\":", (int64_t)e->peak_heap > heap ? (int64_t)e->peak_heap : heap);
-    sb_raw(b, ",\"JVMOffHeapMemory\":183565360");
-    sb_kint(b, ",\"OnHeapExecutionMemory\":", exec_mem);
-    sb_raw(b, ",\"OffHeapExecutionMemory\":0");
-    sb_kint(b, ",\"OnHeapStorageMemory\":", storage);
-    sb_raw(b, ",\"OffHeapStorageMemory\":0");
-    sb_kint(b, ",\"OnHeapUnifiedMemory\":", exec_mem + storage);
-    sb_raw(b, ",\"OffHeapUnifiedMemory\":0,\"DirectPoolMemory\":16793,\"MappedPoolMemory\":0,\"ProcessTreeJVMVMemory\":0,"
+    clarity_sb_kint(b, "\"Task Executor Metrics\":{\"JVMHeapMemory\":", (int64_t)e->peak_heap > heap ? (int64_t)e->peak_heap : heap);
+    clarity_sb_str(b, ",\"JVMOffHeapMemory\":183565360");
+    clarity_sb_kint(b, ",\"OnHeapExecutionMemory\":", exec_mem);
+    clarity_sb_str(b, ",\"OffHeapExecutionMemory\":0");
+    clarity_sb_kint(b, ",\"OnHeapStorageMemory\":", storage);
+    clarity_sb_str(b, ",\"OffHeapStorageMemory\":0");
+    clarity_sb_kint(b, ",\"OnHeapUnifiedMemory\":", exec_mem + storage);
+    clarity_sb_str(b, ",\"OffHeapUnifiedMemory\":0,\"DirectPoolMemory\":16793,\"MappedPoolMemory\":0,\"ProcessTreeJVMVMemory\":0,"
               "\"ProcessTreeJVMRSSMemory\":0,\"ProcessTreePythonVMemory\":0,\"ProcessTreePythonRSSMemory\":0,"
               "\"ProcessTreeOtherVMemory\":0,\"ProcessTreeOtherRSSMemory\":0");
-    sb_kint(b, ",\"MinorGCCount\":", e->minor_gc);
-    sb_kint(b, ",\"MinorGCTime\":", llround(e->minor_gc_s * 1000));
-    sb_kint(b, ",\"MajorGCCount\":", e->major_gc);
-    sb_kint(b, ",\"MajorGCTime\":", llround(e->major_gc_s * 1000));
-    sb_kint(b, ",\"TotalGCTime\":", llround((e->minor_gc_s + e->major_gc_s) * 1000));
-    sb_ch(b, '}');
+    clarity_sb_kint(b, ",\"MinorGCCount\":", e->minor_gc);
+    clarity_sb_kint(b, ",\"MinorGCTime\":", llround(e->minor_gc_s * 1000));
+    clarity_sb_kint(b, ",\"MajorGCCount\":", e->major_gc);
+    clarity_sb_kint(b, ",\"MajorGCTime\":", llround(e->major_gc_s * 1000));
+    clarity_sb_kint(b, ",\"TotalGCTime\":", llround((e->minor_gc_s + e->major_gc_s) * 1000));
+    clarity_sb_ch(b, '}');
 }
 
 /* Task accumulables: the non-zero internal metrics, the SQL metrics of the plan nodes the
  * stage runs, and (with --instrument) the waits iQCAR needs an instrumented Spark for. */
-static void task_accumulables(struct sim *s, struct sbuf *b, const struct sy_attempt *a, const struct tmetrics *m, bool ok)
+static void task_accumulables(struct sim *s, struct clarity_strbuf *b, const struct sy_attempt *a, const struct tmetrics *m, bool ok)
 {
     struct sy_stage *st = &s->stages[a->stage];
     bool first = true;
@@ -505,41 +505,41 @@ void ev_task_end(struct sim *s, struct sy_attempt *a, int end)
     struct tmetrics m;
     task_metrics(s, a, &m);
     const struct sy_stage *st = &s->stages[a->stage];
-    struct sbuf *b = line(s);
-    sb_raw(b, "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":");
-    sb_int(b, st->spark_id);
-    sb_raw(b, st->result ? ",\"Stage Attempt ID\":0,\"Task Type\":\"ResultTask\",\"Task End Reason\":"
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_str(b, "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":");
+    clarity_sb_int(b, st->spark_id);
+    clarity_sb_str(b, st->result ? ",\"Stage Attempt ID\":0,\"Task Type\":\"ResultTask\",\"Task End Reason\":"
                          : ",\"Stage Attempt ID\":0,\"Task Type\":\"ShuffleMapTask\",\"Task End Reason\":");
-    if (end == 0) sb_raw(b, "{\"Reason\":\"Success\"}");
-    else if (end == 2) sb_raw(b, "{\"Reason\":\"TaskKilled\",\"Kill Reason\":\"another attempt succeeded\",\"Accumulator Updates\":[]}");
-    else sb_raw(b, "{\"Reason\":\"ExceptionFailure\",\"Class Name\":\"java.io.IOException\",\"Description\":"
+    if (end == 0) clarity_sb_str(b, "{\"Reason\":\"Success\"}");
+    else if (end == 2) clarity_sb_str(b, "{\"Reason\":\"TaskKilled\",\"Kill Reason\":\"another attempt succeeded\",\"Accumulator Updates\":[]}");
+    else clarity_sb_str(b, "{\"Reason\":\"ExceptionFailure\",\"Class Name\":\"java.io.IOException\",\"Description\":"
                    "\"Connection reset by peer\",\"Stack Trace\":[{\"Declaring Class\":\"sun.nio.ch.FileDispatcherImpl\","
                    "\"Method Name\":\"read0\",\"File Name\":\"FileDispatcherImpl.java\",\"Line Number\":-2}],"
                    "\"Full Stack Trace\":\"java.io.IOException: Connection reset by peer\\n\\tat "
                    "sun.nio.ch.FileDispatcherImpl.read0(Native Method)\\n\",\"Accumulator Updates\":[]}");
-    sb_ch(b, ',');
+    clarity_sb_ch(b, ',');
     task_info(s, b, a, m.finish_ms, end == 1, end == 2);
-    sb_raw(b, ",\"Accumulables\":[");
+    clarity_sb_str(b, ",\"Accumulables\":[");
     task_accumulables(s, b, a, &m, end == 0);
-    sb_raw(b, "]},");
+    clarity_sb_str(b, "]},");
     executor_metrics_json(b, &s->execs[a->exec], &m);
-    sb_ch(b, ',');
+    clarity_sb_ch(b, ',');
     task_metrics_json(b, &m);
-    sb_ch(b, '}');
+    clarity_sb_ch(b, '}');
     ev_emit(s, false);
 }
 
 void ev_sql_end(struct sim *s, struct sy_query *q)
 {
-    struct sbuf *b = line(s);
-    sb_printf(b, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\",\"executionId\":%lld,\"time\":%lld}",
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_printf(b, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\",\"executionId\":%lld,\"time\":%lld}",
               (long long)q->sql_id, (long long)sim_ms(s, q->end_t));
     ev_emit(s, true);
 }
 
 void ev_app_end(struct sim *s)
 {
-    struct sbuf *b = line(s);
-    sb_printf(b, "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":%lld}", (long long)sim_ms(s, s->now));
+    struct clarity_strbuf *b = line(s);
+    clarity_sb_printf(b, "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":%lld}", (long long)sim_ms(s, s->now));
     ev_emit(s, true);
 }

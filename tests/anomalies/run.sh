@@ -17,7 +17,7 @@ golden() { # golden NAME: $T/out (paths folded) against $G/NAME
   if diff -u "$G/$1" "$T/norm" >"$T/diff"; then ok "golden $1"; else bad "golden $1"; head -30 "$T/diff"; fi
 }
 
-"$CLARITY" synth wordcount --seed 3 --hosts 4 --data 20G --fault cpu-hog@host3:20s-100s:0.8 -q -o "$T/cpu" || bad "synth cpu run"
+"$CLARITY" synth wordcount --seed 3 --hosts 4 --data 20Gi --fault cpu-hog@host3:20s-100s:0.8 -q -o "$T/cpu" || bad "synth cpu run"
 "$CLARITY" synth sort --seed 4 --hosts 4 -q -o "$T/normal" || bad "synth normal run"
 "$CLARITY" synth kmeans --seed 2 --hosts 4 --gc-log unified --fault network@host2:5s-30s:0.8 -q -o "$T/net" || bad "synth network run"
 EV="$T/cpu/eventlogs/app-20240301090000-0003"

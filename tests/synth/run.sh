@@ -31,7 +31,7 @@ invariants() {
 
 for sc in wordcount sort kmeans pagerank tpcds-mix; do
   d="$T/$sc"
-  extra=(--data 2G); [ "$sc" = tpcds-mix ] && extra=(--data 4G --queries 4 --pool fair --arrival 2s)
+  extra=(--data 2Gi); [ "$sc" = tpcds-mix ] && extra=(--data 4Gi --queries 4 --pool fair --arrival 2s)
   if gen "$d" "$sc" "${extra[@]}" --speculation --failure-rate 0.02 --seed 3; then ok "$sc generates"; else bad "$sc generates"; continue; fi
   L=$(log_of "$d")
   flags=$("$CLARITY_ASAN" summary --json "$L" | jq -r '.applications[0].integrity.flags')
@@ -59,13 +59,13 @@ jq -e '[.contention.pairs[] | select(.victim != .culprit)] | length > 0' "$T/tpc
   && ok "concurrent queries slow each other in the truth" || bad "no cross-query contention in tpcds-mix truth"
 
 # same seed: byte-identical output; another seed: a different log
-gen "$T/det1" tpcds-mix --queries 3 --data 2G --seed 9 --fault cpu-hog@host2:5s-60s:0.8 && gen "$T/det2" tpcds-mix --queries 3 --data 2G --seed 9 --fault cpu-hog@host2:5s-60s:0.8
+gen "$T/det1" tpcds-mix --queries 3 --data 2Gi --seed 9 --fault cpu-hog@host2:5s-60s:0.8 && gen "$T/det2" tpcds-mix --queries 3 --data 2Gi --seed 9 --fault cpu-hog@host2:5s-60s:0.8
 diff -r "$T/det1" "$T/det2" >/dev/null && ok "same seed, byte-identical output" || bad "same seed, byte-identical output"
-gen "$T/det3" tpcds-mix --queries 3 --data 2G --seed 10
+gen "$T/det3" tpcds-mix --queries 3 --data 2Gi --seed 10
 cmp -s "$(log_of "$T/det1")" "$(log_of "$T/det3")" && bad "another seed gives another log" || ok "another seed gives another log"
 
 # a fault shows in the truth, on its host and window
-gen "$T/fault" sort --data 4G --fault cpu-hog@host2:5s-300s:0.8 --cpu-scale 4
+gen "$T/fault" sort --data 4Gi --fault cpu-hog@host2:5s-300s:0.8 --cpu-scale 4
 jq -e '.faults[0].affected_tasks > 0 and .faults[0].delay_ms > 0 and .faults[0].host == "host2"' "$T/fault/truth.json" >/dev/null \
   && ok "cpu-hog: affected tasks and delay in truth" || bad "cpu-hog truth"
 wrong=$(jq -r 'select(.fault == 0 and .host != "host2") | .task_id' "$T/fault/truth-tasks.jsonl" | wc -l)
@@ -73,7 +73,7 @@ wrong=$(jq -r 'select(.fault == 0 and .host != "host2") | .task_id' "$T/fault/tr
 jq -e 'select(.abnormal and (.why|any(startswith("fault:0")))) ' "$T/fault/truth-tasks.jsonl" >/dev/null \
   && ok "cpu-hog makes abnormal tasks with the fault as cause" || bad "no abnormal task blamed on the cpu-hog"
 for f in memory-hog disk-hog network; do
-  gen "$T/f-$f" sort --data 4G --fault "$f@host1:0.7" && jq -e '.faults[0].delay_ms > 0' "$T/f-$f/truth.json" >/dev/null \
+  gen "$T/f-$f" sort --data 4Gi --fault "$f@host1:0.7" && jq -e '.faults[0].delay_ms > 0' "$T/f-$f/truth.json" >/dev/null \
     && ok "$f delays tasks" || bad "$f delays tasks"
 done
 
@@ -82,26 +82,26 @@ stage_ms() { # stage_ms LOG NAME-PREFIX: summed stage durations
   decode "$1" | jq -s --arg p "$2" '[.[] | select(.Event=="SparkListenerStageCompleted") | .["Stage Info"] | select(.["Stage Name"]|startswith($p)) | .["Completion Time"] - .["Submission Time"]] | add'
 }
 ratio_ok() { awk -v a="$1" -v b="$2" 'BEGIN { r = b / a; printf "%.2f", r; exit !(r > 0.40 && r < 0.65) }'; }
-gen "$T/c4" kmeans --data 8G --cores 4 --skew 0 && gen "$T/c8" kmeans --data 8G --cores 8 --skew 0
+gen "$T/c4" kmeans --data 8Gi --cores 4 --skew 0 && gen "$T/c8" kmeans --data 8Gi --cores 8 --skew 0
 a=$(stage_ms "$(log_of "$T/c4")" mapPartitions); b=$(stage_ms "$(log_of "$T/c8")" mapPartitions)
 r=$(ratio_ok "$a" "$b") && ok "CPU-bound kmeans iterations: 2x cores -> x$r time" || bad "2x cores -> x$r time ($a -> $b ms)"
-gen "$T/d1" sort --data 8G --disks 1 --skew 0 && gen "$T/d2" sort --data 8G --disks 2 --skew 0
+gen "$T/d1" sort --data 8Gi --disks 1 --skew 0 && gen "$T/d2" sort --data 8Gi --disks 2 --skew 0
 a=$(stage_ms "$(log_of "$T/d1")" sortByKey); b=$(stage_ms "$(log_of "$T/d2")" sortByKey)
 r=$(ratio_ok "$a" "$b") && ok "disk-bound sort map stage: 2x disks -> x$r time" || bad "2x disks -> x$r time ($a -> $b ms)"
 
 # codecs, dynamic allocation, GC log formats, INI scenarios, CLI errors
 for c in zstd lz4; do
-  gen "$T/$c" wordcount --data 2G --codec "$c" --no-logs
+  gen "$T/$c" wordcount --data 2Gi --codec "$c" --no-logs
   flags=$("$CLARITY_ASAN" summary --json "$(log_of "$T/$c")" | jq -r '.applications[0].integrity.flags')
   [ "$flags" = ok ] && ok "$c event log reads clean" || bad "$c event log: $flags"
 done
-gen "$T/dyn" tpcds-mix --queries 6 --data 8G --dynamic-allocation --min-executors 1 --arrival 40s
+gen "$T/dyn" tpcds-mix --queries 6 --data 8Gi --dynamic-allocation --min-executors 1 --arrival 40s
 n=$(jq '.cluster.executors|length' "$T/dyn/truth.json"); rm=$(jq '[.cluster.executors[]|select(.removed_ms != null)]|length' "$T/dyn/truth.json")
 flags=$("$CLARITY_ASAN" summary --json "$(log_of "$T/dyn")" | jq -r '.applications[0].integrity.flags')
 [ "$n" -gt 1 ] && [ "$flags" = ok ] && ok "dynamic allocation adds executors ($n, $rm removed when idle)" || bad "dynamic allocation: $n executors, $flags"
-gen "$T/g1" pagerank --data 1G --gc-log unified
+gen "$T/g1" pagerank --data 1Gi --gc-log unified
 grep -qE '^\[[0-9T:.+-]+\]\[[0-9.]+s\]\[info\]\[gc +\] GC\([0-9]+\) Pause (Young|Full)' "$T"/g1/gc/*.log && ok "unified GC log" || bad "unified GC log"
-printf '# test\n[workload]\nscenario = wordcount\ndata = 1G\n[cluster]\nhosts = 3\nfault = network@host3:0.5\n' >"$T/s.ini"
+printf '# test\n[workload]\nscenario = wordcount\ndata = 1Gi\n[cluster]\nhosts = 3\nfault = network@host3:0.5\n' >"$T/s.ini"
 gen "$T/ini" --scenario "$T/s.ini" && jq -e '(.cluster.hosts|length)==3 and .faults[0].kind=="network"' "$T/ini/truth.json" >/dev/null \
   && ok "INI scenario" || bad "INI scenario"
 "$CLARITY" synth --list | grep -q '^tpcds-mix' && ok "--list" || bad "--list"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/anomalies.h"
+#include "util/stats.h"
 
 void ladra_options_default(struct ladra_options *o)
 {
@@ -40,12 +41,6 @@ void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 size_t ladra_speculation(const double *dur, size_t n, double quantile, double mult, double min_ms, uint8_t *flags,
                          double *threshold)
 {
@@ -56,11 +51,10 @@ size_t ladra_speculation(const double *dur, size_t n, double quantile, double mu
     double *s = malloc(q * sizeof *s);
     if (!s) return 0;
     memcpy(s, dur, q * sizeof *s);
-    qsort(s, q, sizeof *s, cmp_double);
     /* Spark's checkSpeculatableTasks: the element at index round(0.5 * n) of the sorted durations. */
     size_t mi = (size_t)llround(0.5 * (double)q);
     if (mi >= q) mi = q - 1;
-    double thr = fmax(mult * s[mi], min_ms);
+    double thr = fmax(mult * clarity_select_kth(s, q, mi), min_ms);
     free(s);
     if (threshold) *threshold = thr;
     size_t hit = 0;

@@ -4,20 +4,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include "clarity/anomalies.h"
+#include "util/stats.h"
 
 /* fw_in/run_in and fw_out/run_out: tasks that fetch remote blocks, inside and outside the
  * window. Over every task, a window holding the reduce stage and not the map stage would look
  * like a network spread in a healthy run. */
 struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_in, run_in, fw_out, run_out, rb_in; };
-
-static double median(double *v, size_t n)
-{
-    for (size_t i = 1; i < n; i++)   /* n is the host count: insertion sort is enough */
-        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
                     double f[LADRA_NFEAT])
@@ -69,7 +61,7 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
         f[LADRA_GCS] = (x->gc / x->run + 0.01) / (o_gcs / (double)k_cpe + 0.01);
         f[LADRA_FWV] = (x->fw / x->run + 0.05) / (o_fwv / (double)k_cpe + 0.05);
     }
-    if (k_fwa) f[LADRA_FWA] = median(fwa, k_fwa);
+    if (k_fwa) f[LADRA_FWA] = clarity_median_mean_mid(fwa, k_fwa);
     double fw_all = 0, rb_all = 0;
     for (size_t j = 0; j < nh; j++) fw_all += h[j].fw_in, rb_all += h[j].rb_in;
     f[LADRA_FWB] = rb_all > 0 ? fw_all / (rb_all / 1048576.0) : 0;

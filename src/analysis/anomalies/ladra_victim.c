@@ -5,12 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/anomalies.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "util/stats.h"
 
 static int by_stage(const void *a, const void *b, void *ctx)
 {
@@ -35,8 +30,7 @@ static int stage_medians(const struct ladra_input *in, double *med)
         while (b < n && in->tasks[ix[b]].stage == s) b++;
         size_t m = b - a;
         for (size_t i = 0; i < m; i++) d[i] = (double)(in->tasks[ix[a + i]].end_ms - in->tasks[ix[a + i]].start_ms);
-        qsort(d, m, sizeof *d, cmp_double);
-        med[s] = m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2;
+        med[s] = clarity_median_mean_mid(d, m);
         a = b;
     }
     free(ix), free(d);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/contention.h"
+#include "util/stats.h"
 
 struct be { uint32_t de; uint32_t src; double vc; };   /* src: stage, or SELF/UNK below */
 
@@ -83,12 +84,6 @@ static void on_pair(void *ctx, size_t wi, size_t si, int64_t ov)
     }
 }
 
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* Workload-wide median positive IE RATP per resource, for --ie-normalize=median: L2 sums slot
  * waits in ms/slot (~1e2-1e4) with byte-based RATPs in ms/byte (~1e-6), so the raw sum is all
  * slots; dividing each resource by its median makes them comparable. Raw stays the default, as
@@ -101,8 +96,7 @@ static int ie_medians(const struct iqcar_result *r, double *med)
         size_t n = 0;
         for (size_t i = 0; i < r->ntasks; i++)
             if (r->tasks[i].ie_ratp[res] > 0) v[n++] = r->tasks[i].ie_ratp[res];
-        qsort(v, n, sizeof *v, cmp_d);
-        med[res] = n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 1;
+        med[res] = n ? clarity_median_mean_mid(v, n) : 1;
     }
     free(v);
     return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/contention.h"
+#include "util/vec.h"
 
 void iqcar_graph_init(struct iqcar_graph *g) { memset(g, 0, sizeof *g); }
 
@@ -15,21 +16,9 @@ void iqcar_graph_free(struct iqcar_graph *g)
     memset(g, 0, sizeof *g);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    size_t n = *cap ? *cap * 2 : 64;
-    while (n < need) n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q) return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 long iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc)
 {
-    if (grow((void **)&g->nodes, &g->cap_nodes, g->nnodes + 1, sizeof *g->nodes)) return -1;
+    if (CLARITY_VEC_RESERVE(g->nodes, g->cap_nodes, g->nnodes + 1)) return -1;
     if (level == 0) {
         uint32_t *l0 = realloc(g->l0, (g->nl0 + 1) * sizeof *l0);
         if (!l0) return -1;
@@ -44,7 +33,7 @@ long iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, doub
 
 int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to)
 {
-    if (grow((void **)&g->edges, &g->cap_edges, g->nedges + 1, sizeof *g->edges)) return -1;
+    if (CLARITY_VEC_RESERVE(g->edges, g->cap_edges, g->nedges + 1)) return -1;
     g->edges[g->nedges++] = (struct iqcar_edge){.from = from, .to = to};
     g->finished = false;
     return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/contention.h"
+#include "util/stats.h"
 
 static const char *const res_names[IQ_NRES] = {"SLOTS", "CPU", "MEMORY", "NETWORK", "IO"};
 static const char *const sub_names[IQ_NSUB] = {
@@ -163,12 +164,6 @@ static void task_waits(const struct clarity_app *a, size_t i, const struct acc_v
 #undef M
 }
 
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* Proxy without instrumentation: slots_offered = 1 + launches on the task's host during its
  * wait window (the +1 is the slot it finally got, and avoids 0/0). */
 static int slots_offered_proxy(struct iqcar_result *r)
@@ -190,7 +185,7 @@ static int slots_offered_proxy(struct iqcar_result *r)
     }
     memcpy(pos, cnt, (r->nhosts + 1) * sizeof *pos);
     for (size_t i = 0; i < r->ntasks; i++) l[pos[r->tasks[i].host]++] = r->tasks[i].launch;
-    for (size_t h = 0; h < r->nhosts; h++) qsort(l + cnt[h], cnt[h + 1] - cnt[h], sizeof *l, cmp_i64);
+    for (size_t h = 0; h < r->nhosts; h++) qsort(l + cnt[h], cnt[h + 1] - cnt[h], sizeof *l, clarity_cmp_i64);
     for (size_t i = 0; i < r->ntasks; i++) {
         struct iqcar_task *t = &r->tasks[i];
         if (t->data[IQ_S_SLOTS] > 0) continue;   /* instrumented */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "clarity/ernest.h"
 #include "clarity/nnls.h"
+#include "util/stats.h"
 
 static const char *const term_names[ERNEST_TERM_COUNT] = {
     "1", "s/m", "log(m)", "m", "sqrt(m)", "s^2/m", "n*log(n)^2/m", "s",
@@ -108,12 +109,6 @@ static int fit_theta(const struct ernest_point *pts, size_t n, size_t skip, cons
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int loocv(struct ernest_model *m)
 {
     size_t n = m->npoints;
@@ -132,8 +127,7 @@ static int loocv(struct ernest_model *m)
         m->loo.mean_pct += pct[i] / (double)n;
         if (pct[i] > m->loo.max_pct) m->loo.max_pct = pct[i];
     }
-    qsort(pct, n, sizeof *pct, cmp_double);
-    m->loo.median_pct = n % 2 ? pct[n / 2] : 0.5 * (pct[n / 2 - 1] + pct[n / 2]);
+    m->loo.median_pct = clarity_median_mean_mid(pct, n);
     m->loo.done = true;
     free(pct);
     return 0;

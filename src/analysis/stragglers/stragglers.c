@@ -4,6 +4,7 @@
 #include <string.h>
 #include "clarity/arena.h"
 #include "clarity/stragglers.h"
+#include "util/stats.h"
 
 static const char *const cause_names[CLARITY_SC_COUNT] = {
     "scheduler_delay", "shuffle_read", "shuffle_write", "gc", "output_skew", "first_task", "slow_host", "slow_executor",
@@ -48,7 +49,7 @@ static double median_over(const struct clarity_task_comp *all, const size_t *idx
         const struct clarity_task_comp *c = &all[idx[k]];
         if (clarity_task_input_bytes(c) > 0) buf[m++] = rate_without(c, cause);
     }
-    return clarity_median_numpy(buf, m);
+    return clarity_median_mean_mid(buf, m);
 }
 
 /* The host (or executor) holding most stragglers, if they cluster there: at least two, at
@@ -106,18 +107,18 @@ static void data_skew(const struct clarity_task_comp *all, const size_t *idx, si
         int64_t b = clarity_task_input_bytes(&all[idx[k]]);
         if (b > 0) { buf[m++] = (double)b; if (b > maxb) maxb = (double)b; }
     }
-    double medb = clarity_median_numpy(buf, m);
+    double medb = clarity_median_mean_mid(buf, m);
     m = 0;
     for (size_t k = 0; k < n; k++) {
         const struct clarity_task_comp *c = &all[idx[k]];
         int64_t r = c->shuffle_read_bytes > 0 ? c->shuffle_read_records : c->input_records;
         if (r > 0) { buf[m++] = (double)r; if (r > maxr) maxr = (double)r; }
     }
-    double medr = clarity_median_numpy(buf, m);
+    double medr = clarity_median_mean_mid(buf, m);
     out->bytes_max_over_median = medb > 0 ? maxb / medb : 0;
     out->records_max_over_median = medr > 0 ? maxr / medr : 0;
     for (size_t k = 0; k < n; k++) buf[k] = all[idx[k]].runtime_ms;
-    double medt = clarity_median_numpy(buf, n);
+    double medt = clarity_median_mean_mid(buf, n);
     if (n < 2 || medt <= 0) return;
     for (size_t k = 0; k < n; k++) {
         const struct clarity_task_comp *c = &all[idx[k]];
@@ -209,7 +210,7 @@ void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t 
             int64_t ob = c->shuffle_write_bytes + c->output_bytes;
             if (ob > 0) buf[m++] = c->runtime_ms / (double)ob;
         }
-        double mo = clarity_median_numpy(buf, m);
+        double mo = clarity_median_mean_mid(buf, m);
         for (size_t k = 0; k < n; k++) {
             const struct clarity_task_comp *c = &all[idx[k]];
             int64_t ob = c->shuffle_write_bytes + c->output_bytes;
@@ -229,7 +230,7 @@ void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t 
                 if (first[k] && clarity_task_input_bytes(c) > 0)
                     buf[m++] = clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c);
             }
-            double mf = clarity_median_numpy(buf, m);
+            double mf = clarity_median_mean_mid(buf, m);
             for (size_t k = 0; k < n; k++) {
                 const struct clarity_task_comp *c = &all[idx[k]];
                 if ((flags[k] & CLARITY_SF_STRAGGLER) && !(flags[k] & CLARITY_SC_THESIS_MASK) && first[k] &&

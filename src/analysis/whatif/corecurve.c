@@ -9,37 +9,34 @@
 #include "clarity/taskcomp.h"
 #include "clarity/whatif.h"
 
-int clarity_curve_parse(const char *s, struct clarity_curve_ask *out, size_t cap, char *err, size_t errcap)
+int clarity_curve_parse(const char *s, struct clarity_curve_ask *out, size_t cap, size_t *count, struct clarity_error *err)
 {
     size_t n = 0;
     int rel = -1;
+    *count = 0;
     while (*s) {
         size_t len = strcspn(s, ",");
         char buf[32];
+        struct clarity_hw_value v;
         if (len == 0 || len >= sizeof buf) goto bad;
         memcpy(buf, s, len);
         buf[len] = 0;
-        struct clarity_hw_value v;
-        char msg[160];
-        if (clarity_hw_parse_value(CLARITY_HW_EXECUTORS, buf, &v, msg, sizeof msg)) goto bad;
-        if (rel >= 0 && rel != v.relative) {
-            snprintf(err, errcap, "mix of relative (2x) and absolute (16) points in '%s': use one kind", s);
-            return -1;
-        }
+        if (clarity_hw_parse_value(CLARITY_HW_EXECUTORS, buf, &v, NULL)) goto bad;
+        if (rel >= 0 && rel != v.relative)
+            return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                     "mix of relative (2x) and absolute (16) points in '%s': use one kind", s);
         rel = v.relative;
-        if (n == cap) {
-            snprintf(err, errcap, "more than %zu points", cap);
-            return -1;
-        }
+        if (n == cap) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "more than %zu points", cap);
         out[n++] = (struct clarity_curve_ask){v.v, v.relative};
         s += len + (s[len] == ',');
         continue;
     bad:
-        snprintf(err, errcap, "'%.*s' is neither a factor (0.5x, x2) nor a positive count", (int)len, s);
-        return -1;
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "'%.*s' is neither a factor (0.5x, x2) nor a positive count",
+                                 (int)len, s);
     }
-    if (n == 0) snprintf(err, errcap, "no points given");
-    return n ? (int)n : -1;
+    if (n == 0) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "no points given");
+    *count = n;
+    return 0;
 }
 
 void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_replay_plan *p,

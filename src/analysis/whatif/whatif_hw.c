@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 #include "clarity/whatif.h"
+#include "util/ini.h"
+#include "util/units.h"
 
 static const char *const field_names[CLARITY_HW_NFIELDS] = {
     "hosts", "executors", "cores_per_host", "disks_per_host", "disk_mb_s", "network_gbps", "input_on_disk",
@@ -135,16 +137,34 @@ void clarity_hw_from_log(const struct clarity_app *a, struct clarity_hw *out)
     out->src[CLARITY_HW_REPLICATION] = r >= 1 && r <= 64 ? CLARITY_HWS_LOG : CLARITY_HWS_DEFAULT;
 }
 
-static bool suffix(const char *s, const char *sfx, double *scale, double by)
+/* An absolute network or disk speed with a unit, in the field's unit (Gbps, MB/s); false when
+ * the unit is not one. Network counts bits: "10Gbps", "100Mb/s", "10G" (a prefix alone: bits
+ * per second), and bytes with B: "1.25GB/s". Disk counts bytes: "200MB/s", "1.5G/s",
+ * "150MiB/s", "200M", and "200MBps" or "200mbps" as the flag's name spells it. The prefixes
+ * are util/units.h's: decimal k, M, G, T, binary Ki, Mi, Gi, Ti. */
+static bool speed_unit(enum clarity_hw_field f, double v, const char *u, double *out)
 {
-    size_t n = strlen(s), m = strlen(sfx);
-    if (n < m || strcasecmp(s + n - m, sfx)) return false;
-    *scale = by;
-    return true;
+    const char *rest;
+    double per_s = v * clarity_unit_prefix(u, &rest);   /* per second, in bits or bytes */
+    bool prefix = rest != u;
+    if (f == CLARITY_HW_NET_GBPS) {
+        bool bits = !strcasecmp(rest, "bps") || !strcmp(rest, "b/s") || (!*rest && prefix);
+        bool bytes = !strcmp(rest, "B/s");
+        if (!bits && !bytes) return false;
+        *out = per_s * (bytes ? 8 : 1) / 1e9;
+        return true;
+    }
+    if (f == CLARITY_HW_DISK_MB_S) {
+        if (strcasecmp(rest, "bps") && strcasecmp(rest, "b/s") && strcasecmp(rest, "b") && strcmp(rest, "/s") &&
+            !(!*rest && prefix))
+            return false;
+        *out = per_s / 1e6;
+        return true;
+    }
+    return false;
 }
 
-int clarity_hw_parse_value(enum clarity_hw_field f, const char *s, struct clarity_hw_value *out, char *err,
-                           size_t errcap)
+int clarity_hw_parse_value(enum clarity_hw_field f, const char *s, struct clarity_hw_value *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     while (isspace((unsigned char)*s)) s++;
@@ -166,24 +186,17 @@ int clarity_hw_parse_value(enum clarity_hw_field f, const char *s, struct clarit
     else if (n > 1 && (buf[n - 1] == 'x' || buf[n - 1] == 'X')) { out->relative = true; buf[--n] = 0; }
     char *end;
     double v = strtod(p, &end);
-    double scale = 1;
-    if (*end) {
-        bool okunit = false;
-        if (!out->relative && f == CLARITY_HW_NET_GBPS)
-            okunit = suffix(end, "gbps", &scale, 1) || suffix(end, "gb/s", &scale, 1) || suffix(end, "mbps", &scale, 1e-3) ||
-                     suffix(end, "mb/s", &scale, 1e-3) || suffix(end, "g", &scale, 1);
-        else if (!out->relative && f == CLARITY_HW_DISK_MB_S)
-            okunit = suffix(end, "mb/s", &scale, 1) || suffix(end, "mbps", &scale, 1) || suffix(end, "gb/s", &scale, 1e3);
-        if (!okunit || strlen(end) > 4 || end == p) goto bad;
-    }
     if (end == p || !isfinite(v) || v <= 0) goto bad;
-    out->v = v * scale;
+    if (*end && (out->relative || !speed_unit(f, v, end, &v))) goto bad;
+    if (!isfinite(v) || v <= 0) goto bad;
+    out->v = v;
     out->set = true;
     return 0;
 bad:
-    snprintf(err, errcap, "%s: '%s' is not a positive number%s", clarity_hw_field_name(f), s,
-             f == CLARITY_HW_NET_GBPS ? " (e.g. 10Gbps, 100Mbps, x10)" : " (or a factor like x2)");
-    return -1;
+    return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "%s: '%s' is not a positive number%s", clarity_hw_field_name(f), s,
+                             f == CLARITY_HW_NET_GBPS    ? " (e.g. 10Gbps, 100Mbps, 1.25GB/s, x10)"
+                             : f == CLARITY_HW_DISK_MB_S ? " (e.g. 200MB/s, 1.5GB/s, 150MiB/s, x2)"
+                                                         : " (or a factor like x2)");
 }
 
 bool clarity_hw_change_any(const struct clarity_hw_change *c)
@@ -210,75 +223,32 @@ void clarity_hw_apply(const struct clarity_hw *base, const struct clarity_hw_cha
     *out = h;
 }
 
-static char *trim(char *s)
+struct profile_ctx { struct clarity_hw_change *cluster, *whatif, *sec; };
+
+static int profile_line(void *ctx, const char *section, const char *key, const char *val, struct clarity_error *err)
 {
-    while (isspace((unsigned char)*s)) s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
-    return s;
+    struct profile_ctx *x = ctx;
+    if (!key) {
+        if (!strcmp(section, "cluster")) x->sec = x->cluster;
+        else if (!strcmp(section, "whatif")) x->sec = x->whatif;
+        else return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "unknown section [%s] (cluster or whatif)", section);
+        return 0;
+    }
+    if (!x->sec) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "key before a [cluster] or [whatif] section");
+    int fld = -1;
+    for (int i = 0; i < CLARITY_HW_NFIELDS; i++) if (!strcmp(key, field_names[i])) fld = i;
+    if (fld < 0) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "unknown key '%s'", key);
+    int rc = clarity_hw_parse_value((enum clarity_hw_field)fld, val, &x->sec->f[fld], err);
+    if (rc) return rc;
+    if (x->sec == x->cluster && x->sec->f[fld].relative)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                 "[cluster] describes the hardware the log ran on: give %s absolutely", key);
+    return 0;
 }
 
 int clarity_hw_ini_load(const char *path, struct clarity_hw_change *cluster, struct clarity_hw_change *whatif,
-                        char *err, size_t errcap)
+                        struct clarity_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errcap, "%s: cannot open", path);
-        return -1;
-    }
-    char line[512];
-    struct clarity_hw_change *sec = NULL;
-    unsigned lineno = 0;
-    int rc = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *c = strpbrk(line, "#;");
-        if (c) *c = 0;
-        char *s = trim(line);
-        if (!*s) continue;
-        if (*s == '[') {
-            char *e = strchr(s, ']');
-            if (!e) { snprintf(err, errcap, "%s:%u: unterminated section", path, lineno); rc = -1; break; }
-            *e = 0;
-            char *name = trim(s + 1);
-            if (!strcmp(name, "cluster")) sec = cluster;
-            else if (!strcmp(name, "whatif")) sec = whatif;
-            else {
-                snprintf(err, errcap, "%s:%u: unknown section [%s] (cluster or whatif)", path, lineno, name);
-                rc = -1;
-                break;
-            }
-            continue;
-        }
-        char *eq = strchr(s, '=');
-        if (!eq || !sec) {
-            snprintf(err, errcap, "%s:%u: %s", path, lineno, !sec ? "key before a [cluster] or [whatif] section"
-                                                                   : "expected key = value");
-            rc = -1;
-            break;
-        }
-        *eq = 0;
-        char *key = trim(s), *val = trim(eq + 1);
-        int fld = -1;
-        for (int i = 0; i < CLARITY_HW_NFIELDS; i++) if (!strcmp(key, field_names[i])) fld = i;
-        if (fld < 0) {
-            snprintf(err, errcap, "%s:%u: unknown key '%s'", path, lineno, key);
-            rc = -1;
-            break;
-        }
-        char msg[160];
-        if (clarity_hw_parse_value((enum clarity_hw_field)fld, val, &sec->f[fld], msg, sizeof msg)) {
-            snprintf(err, errcap, "%s:%u: %s", path, lineno, msg);
-            rc = -1;
-            break;
-        }
-        if (sec == cluster && sec->f[fld].relative) {
-            snprintf(err, errcap, "%s:%u: [cluster] describes the hardware the log ran on: give %s absolutely", path,
-                     lineno, key);
-            rc = -1;
-            break;
-        }
-    }
-    fclose(f);
-    return rc;
+    struct profile_ctx x = {cluster, whatif, NULL};
+    return clarity_ini_read(path, CLARITY_INI_INLINE_COMMENTS, profile_line, &x, err);
 }

@@ -77,11 +77,3 @@ Test(taskcomp, clamps_never_negative)
     }
     cr_assert(clarity_task_compute_ms(&c) >= 0);
 }
-
-Test(taskcomp, median_numpy_convention)
-{
-    double even[] = {4, 1, 3, 2}, odd[] = {5, 1, 3};
-    cr_assert_float_eq(clarity_median_numpy(even, 4), 2.5, EPS);
-    cr_assert_float_eq(clarity_median_numpy(odd, 3), 3, EPS);
-    cr_assert_float_eq(clarity_median_numpy(NULL, 0), 0, EPS);
-}

@@ -66,9 +66,8 @@ Test(whatif, t11_whatif_scaling_and_best_cases)
 
     /* twice the disk throughput, given as a user would: --disks x2 */
     struct clarity_hw_change ch = {0};
-    char err[160];
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISKS_PER_HOST, "x2", &ch.f[CLARITY_HW_DISKS_PER_HOST], err,
-                                        sizeof err), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISKS_PER_HOST, "x2", &ch.f[CLARITY_HW_DISKS_PER_HOST], &err), 0);
     clarity_hw_apply(&hw, &ch, CLARITY_HWS_FLAG, &hw2);
     cr_assert_float_eq(hw2.v[CLARITY_HW_DISKS_PER_HOST], 2, EPS);
     cr_assert_eq(hw2.src[CLARITY_HW_DISKS_PER_HOST], CLARITY_HWS_FLAG);
@@ -81,7 +80,7 @@ Test(whatif, t11_whatif_scaling_and_best_cases)
 
     /* 4x machines with the same bytes: every ideal time / 4 */
     struct clarity_hw_change four = {0};
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "40", &four.f[CLARITY_HW_HOSTS], err, sizeof err), 0);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "40", &four.f[CLARITY_HW_HOSTS], &err), 0);
     clarity_hw_apply(&hw, &four, CLARITY_HWS_FLAG, &hw2);
     struct clarity_ideal a, b;
     for (int s = 0; s < 2; s++) {
@@ -109,9 +108,8 @@ Test(whatif, t13_evenly_bottlenecked_stage_halving_disks_predicts_2x)
     clarity_ideal_compute(&u, &hw, -1, &id);
     for (int r = 0; r < CLARITY_WRES_COUNT; r++) cr_assert_float_eq(id.ms[r], 10000, EPS);
     struct clarity_hw_change ch = {0};
-    char err[160];
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISKS_PER_HOST, "0.5x", &ch.f[CLARITY_HW_DISKS_PER_HOST], err,
-                                        sizeof err), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISKS_PER_HOST, "0.5x", &ch.f[CLARITY_HW_DISKS_PER_HOST], &err), 0);
     clarity_hw_apply(&hw, &ch, CLARITY_HWS_FLAG, &half);
     struct clarity_ideal h;
     clarity_ideal_compute(&u, &half, -1, &h);
@@ -126,9 +124,8 @@ Test(whatif, t14_spark_slot_model)
     /* a disk change leaves the slots unchanged: no predicted change */
     struct clarity_hw hw = thesis_hw(), more;
     struct clarity_hw_change ch = {0};
-    char err[160];
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISKS_PER_HOST, "x2", &ch.f[CLARITY_HW_DISKS_PER_HOST], err,
-                                        sizeof err), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISKS_PER_HOST, "x2", &ch.f[CLARITY_HW_DISKS_PER_HOST], &err), 0);
     clarity_hw_apply(&hw, &ch, CLARITY_HWS_FLAG, &more);
     cr_assert_float_eq(clarity_hw_slots(&more), clarity_hw_slots(&hw), EPS);
     cr_assert_float_eq(clarity_slot_model_predict(10, clarity_hw_slots(&hw), clarity_hw_slots(&more)), 10, EPS);
@@ -161,31 +158,49 @@ Test(whatif, t17_mb_per_cpu_second)
 Test(whatif, value_parsing)
 {
     struct clarity_hw_value v;
-    char err[160];
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "10Gbps", &v, err, sizeof err), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "10Gbps", &v, &err), 0);
     cr_assert(v.set && !v.relative);
     cr_assert_float_eq(v.v, 10, EPS);
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "100Mbps", &v, err, sizeof err), 0);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "100Mbps", &v, &err), 0);
     cr_assert_float_eq(v.v, 0.1, EPS);
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "x10", &v, err, sizeof err), 0);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "x10", &v, &err), 0);
     cr_assert(v.relative);
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISK_MB_S, "200MB/s", &v, err, sizeof err), 0);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISK_MB_S, "200MB/s", &v, &err), 0);
     cr_assert_float_eq(v.v, 200, EPS);
-    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_INPUT_ON_DISK, "no", &v, err, sizeof err), 0);
+    /* the units of util/units.h: B counts bytes, bps and b/s bits; k M G T decimal, Ki Mi Gi binary */
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "1.25GB/s", &v, &err), 0);
+    cr_assert_float_eq(v.v, 10, EPS);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "10G", &v, &err), 0);
+    cr_assert_float_eq(v.v, 10, EPS);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "100Mb/s", &v, &err), 0);
+    cr_assert_float_eq(v.v, 0.1, EPS);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISK_MB_S, "1.5GB/s", &v, &err), 0);
+    cr_assert_float_eq(v.v, 1500, EPS);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISK_MB_S, "150MiB/s", &v, &err), 0);
+    cr_assert_float_eq(v.v, 157.28640, EPS);
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISK_MB_S, "200mbps", &v, &err), 0);
+    cr_assert_float_eq(v.v, 200, EPS, "the flag's own spelling, MB/s");
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_DISK_MB_S, "200MB/h", &v, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "disk_mb_s: '200MB/h' is not a positive number (e.g. 200MB/s, 1.5GB/s, 150MiB/s, x2)");
+    cr_assert_eq(clarity_hw_parse_value(CLARITY_HW_INPUT_ON_DISK, "no", &v, &err), 0);
     cr_assert_float_eq(v.v, 0, EPS);
-    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "-3", &v, err, sizeof err), 0);
-    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "10Gbps", &v, err, sizeof err), 0);
-    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "", &v, err, sizeof err), 0);
-    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "x10Gbps", &v, err, sizeof err), 0);
+    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "-3", &v, &err), 0);
+    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "10Gbps", &v, &err), 0);
+    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_HOSTS, "", &v, &err), 0);
+    cr_assert_neq(clarity_hw_parse_value(CLARITY_HW_NET_GBPS, "x10Gbps", &v, &err), 0);
 
     struct clarity_curve_ask ask[8];
-    cr_assert_eq(clarity_curve_parse("0.5x,1x,2x,x4", ask, 8, err, sizeof err), 4);
+    size_t nask;
+    cr_assert_eq(clarity_curve_parse("0.5x,1x,2x,x4", ask, 8, &nask, &err), 0);
+    cr_assert_eq(nask, 4);
     cr_assert(ask[0].relative && ask[0].v == 0.5 && ask[3].v == 4);
-    cr_assert_eq(clarity_curve_parse("8,16", ask, 8, err, sizeof err), 2);
+    cr_assert_eq(clarity_curve_parse("8,16", ask, 8, &nask, &err), 0);
+    cr_assert_eq(nask, 2);
     cr_assert(!ask[1].relative && ask[1].v == 16);
-    cr_assert_eq(clarity_curve_parse("8,2x", ask, 8, err, sizeof err), -1);
-    cr_assert_eq(clarity_curve_parse("8,,2", ask, 8, err, sizeof err), -1);
-    cr_assert_eq(clarity_curve_parse("", ask, 8, err, sizeof err), -1);
+    cr_assert_eq(clarity_curve_parse("8,2x", ask, 8, &nask, &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_curve_parse("8,,2", ask, 8, &nask, &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_curve_parse("", ask, 8, &nask, &err), CLARITY_EUSAGE);
 }
 
 Test(whatif, ini_profile)
@@ -198,8 +213,8 @@ Test(whatif, ini_profile)
           "network_gbps = 10Gbps\n\n[whatif]\nhosts = x2\ninput_on_disk = no\n", f);
     fclose(f);
     struct clarity_hw_change cl = {0}, wi = {0};
-    char err[256];
-    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, err, sizeof err), 0, "%s", err);
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, &err), 0, "%s", err.msg);
     cr_assert_float_eq(cl.f[CLARITY_HW_DISKS_PER_HOST].v, 2, EPS);
     cr_assert_float_eq(cl.f[CLARITY_HW_DISK_MB_S].v, 150, EPS);
     cr_assert_float_eq(cl.f[CLARITY_HW_NET_GBPS].v, 10, EPS);
@@ -211,13 +226,16 @@ Test(whatif, ini_profile)
     fputs("[cluster]\nhosts = x2\n", f);
     fclose(f);
     memset(&cl, 0, sizeof cl);
-    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, err, sizeof err), -1);
-    cr_assert(strstr(err, ":2:") != NULL, "%s", err);
+    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.file, path);
+    cr_assert_eq(err.line, 2);
+    cr_assert_str_eq(err.msg, "[cluster] describes the hardware the log ran on: give hosts absolutely");
     f = fopen(path, "w");
     fputs("[cluster]\nspindles = 4\n", f);
     fclose(f);
-    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, err, sizeof err), -1);
-    cr_assert(strstr(err, "unknown key 'spindles'") != NULL, "%s", err);
+    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, &err), CLARITY_EUSAGE);
+    cr_assert_eq(err.line, 2);
+    cr_assert_str_eq(err.msg, "unknown key 'spindles'");
     remove(path);
-    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, err, sizeof err), -1);
+    cr_assert_eq(clarity_hw_ini_load(path, &cl, &wi, &err), CLARITY_EIO);
 }

@@ -11,7 +11,7 @@
 #include "clarity/model.h"
 #include "clarity/synth.h"
 #include "synth/heap.h"
-#include "synth/sbuf.h"
+#include "util/units.h"
 
 Test(synth_heap, pops_in_time_then_set_order)
 {
@@ -56,21 +56,6 @@ Test(synth_heap, many_random_timers_come_out_sorted)
     theap_free(&h);
 }
 
-Test(synth_sbuf, numbers_and_escapes)
-{
-    struct sbuf b = {0};
-    sb_int(&b, -9223372036854775807LL - 1);
-    sb_ch(&b, ' ');
-    sb_int(&b, 0);
-    sb_ch(&b, ' ');
-    sb_fixed(&b, 12.3456, 3);
-    sb_ch(&b, ' ');
-    sb_jstr(&b, "a\"b\\c\nd\x01");
-    sb_ch(&b, '\0');
-    cr_assert_str_eq(b.p, "-9223372036854775808 0 12.346 \"a\\\"b\\\\c\\nd\\u0001\"");
-    sb_free(&b);
-}
-
 Test(synth_config, fault_specs)
 {
     struct synth_fault f;
@@ -95,7 +80,16 @@ Test(synth_config, options_and_ini)
     cr_assert_eq(synth_config_init(&c, "nosuch", &err), CLARITY_EUSAGE);
     cr_assert_eq(synth_config_init(&c, "sort", &err), CLARITY_OK);
     cr_assert_eq(synth_config_set(&c, "data", "100G", &err), CLARITY_OK);
-    cr_assert_eq(c.data_bytes, 100.0 * 1024 * 1024 * 1024);
+    cr_assert_eq(c.data_bytes, 100e9, "G is decimal");
+    cr_assert_eq(synth_config_set(&c, "data", "100GiB", &err), CLARITY_OK);
+    cr_assert_eq(c.data_bytes, 100.0 * 1024 * 1024 * 1024, "Gi is binary");
+    cr_assert_eq(synth_config_set(&c, "nic-bw", "125M/s", &err), CLARITY_OK);
+    cr_assert_eq(c.nic_bw, 125e6);
+    cr_assert_eq(synth_config_set(&c, "arrival", "1.5m", &err), CLARITY_OK);
+    cr_assert_eq(c.arrival_s, 90);
+    cr_assert_eq(synth_config_set(&c, "split", "64Q", &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "bad value '64Q' for split: unknown unit 'Q' (sizes take " CLARITY_SIZE_UNITS ")");
+    cr_assert_eq(synth_config_set(&c, "host-memory", "1G", &err), CLARITY_EUSAGE, "10^9 is under the 1Gi minimum");
     cr_assert_eq(synth_config_set(&c, "hosts", "0", &err), CLARITY_EUSAGE);
     cr_assert_eq(synth_config_set(&c, "frob", "1", &err), CLARITY_EUSAGE);
     cr_assert_eq(synth_config_set(&c, "fault", "cpu-hog@host9", &err), CLARITY_OK);

@@ -1,0 +1,24 @@
+/* Growable arrays: any `T *ptr; size_t n, cap;` triple. The capacity doubles, so n pushes
+ * cost O(n) copies in all; the caller keeps the count and frees ptr. */
+#ifndef CLARITY_UTIL_VEC_H
+#define CLARITY_UTIL_VEC_H
+#include <stddef.h>
+#include <string.h>
+
+/* Grows *p (elements of elem bytes, capacity *cap) to hold at least need elements: the
+ * capacity doubles from 8 until it does. 0, or -1 when out of memory (*p, *cap unchanged). */
+int clarity_vec_grow(void **p, size_t *cap, size_t need, size_t elem);
+static inline int clarity_vec_reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+    return need <= *cap ? 0 : clarity_vec_grow(p, cap, need, elem);
+}
+
+/* The typed forms: ptr is the array lvalue, cap its size_t capacity. */
+#define CLARITY_VEC_RESERVE(ptr, cap, need) clarity_vec_reserve((void **)&(ptr), &(cap), (need), sizeof *(ptr))
+/* Appends one zeroed element: evaluates to a pointer to it (n grows by one), or NULL when
+ * out of memory. */
+#define CLARITY_VEC_PUSH(ptr, n, cap)                                                              \
+    (CLARITY_VEC_RESERVE(ptr, cap, (size_t)(n) + 1) == 0 ? (memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++]) \
+                                                        : NULL)
+
+#endif
