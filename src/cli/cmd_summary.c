@@ -133,6 +133,7 @@ int cmd_summary(int argc, char **argv)
         return EXIT_USAGE;
     }
     char buf[1200];
+    struct clarity_error err = {0}, first = {0};   /* first: the first report error, reported at the end */
     if (json) {
         struct jsonw w;
         jsonw_init(&w, o, !compact);
@@ -141,7 +142,7 @@ int cmd_summary(int argc, char **argv)
         jsonw_key(&w, "applications");
         jsonw_arr_begin(&w);
         for (size_t i = 0; i < set.n; i++)
-            if (set.apps[i].app) report_summary_json(&w, set.apps[i].app);
+            if (set.apps[i].app && report_summary_json(&w, set.apps[i].app, &err) && !first.code) first = err;
         jsonw_arr_end(&w);
         jsonw_key(&w, "failed");
         jsonw_arr_begin(&w);
@@ -169,7 +170,7 @@ int cmd_summary(int argc, char **argv)
         for (size_t i = 0; i < set.n; i++) {
             if (!set.apps[i].app || !keep(set.apps[i].app, since_ms, name_filter)) continue;
             if (i) fputc('\n', o);
-            report_summary_text(o, set.apps[i].app, &so);
+            if (report_summary_text(o, set.apps[i].app, &so, &err) && !first.code) first = err;
         }
     } else {
         struct fleet_row *rows = calloc(set.n, sizeof *rows);
@@ -178,20 +179,23 @@ int cmd_summary(int argc, char **argv)
         for (size_t i = 0; rows && errs && i < set.n; i++) {
             const struct clarity_app *a = set.apps[i].app;
             if (a && !keep(a, since_ms, name_filter)) continue;
-            if (a) fleet_row_fill(&rows[n], a);
-            else {
+            if (a && fleet_row_fill(&rows[n], a, &err)) {
+                if (!first.code) first = err;
+                snprintf(errs[i], sizeof errs[i], "%s", err.msg);
+                rows[n].error = errs[i];
+            } else if (!a) {
                 rows[n].source = set.apps[i].src->path;
                 rows[n].error = clarity_error_format(&set.apps[i].err, errs[i], sizeof errs[i]);
             }
             n++;
         }
         fleet_sort(rows, n, (enum fleet_sort)sort);
-        if (csv) report_fleet_csv(o, rows, n);
-        else report_fleet_text(o, rows, n);
+        if ((csv ? report_fleet_csv(o, rows, n, &err) : report_fleet_text(o, rows, n, &err)) && !first.code) first = err;
         free(rows);
         free(errs);
     }
     close_output(o);
     loaded_set_free(&set);
-    return EXIT_OK;
+    if (first.code) fprintf(stderr, "clarity summary: %s\n", first.msg);
+    return first.code ? EXIT_INPUT : EXIT_OK;
 }

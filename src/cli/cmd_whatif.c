@@ -81,7 +81,8 @@ static void merge(struct clarity_hw_change *into, const struct clarity_hw_change
     for (int f = 0; f < CLARITY_HW_NFIELDS; f++) if (from->f[f].set) into->f[f] = from->f[f];
 }
 
-static int analyze_one(FILE *o, struct jsonw *w, bool json, const struct clarity_app *a, const struct whatif_opts *op)
+static int analyze_one(FILE *o, struct jsonw *w, bool json, const struct clarity_app *a, const struct whatif_opts *op,
+                       struct clarity_error *err)
 {
     struct clarity_hw base, scen;
     clarity_hw_from_log(a, &base);
@@ -105,26 +106,25 @@ static int analyze_one(FILE *o, struct jsonw *w, bool json, const struct clarity
     bool have_res = false, have_cur = false, have_slot = false;
     int rc = 0;
     if (want_res) {
-        if (clarity_resources_analyze(a, &base, whatif ? &scen : NULL, &res)) rc = -1;
-        else have_res = true;
+        rc = clarity_resources_analyze(a, &base, whatif ? &scen : NULL, &res, err);
+        have_res = !rc;
     }
     if (!rc && want_curve) {
-        if (clarity_curve_analyze(a, &base, op->mode, op->unit, ask, nask, &cur)) rc = -1;
-        else have_cur = true;
+        rc = clarity_curve_analyze(a, &base, op->mode, op->unit, ask, nask, &cur, err);
+        have_cur = !rc;
     }
     /* a what-if that changes the cores also gets the plain slot replay at its core count */
     if (!rc && whatif && fabs(clarity_hw_cores(&scen) - clarity_hw_cores(&base)) > 1e-9) {
         struct clarity_curve_ask one = {clarity_hw_cores(&scen), false};
-        if (clarity_curve_analyze(a, &base, op->mode, CLARITY_CURVE_CORES, &one, 1, &slot)) rc = -1;
-        else have_slot = true;
+        rc = clarity_curve_analyze(a, &base, op->mode, CLARITY_CURVE_CORES, &one, 1, &slot, err);
+        have_slot = !rc;
     }
     char lbl[512];
     label(&change, lbl, sizeof lbl);
     if (!rc) {
         struct whatif_report r = {&base, have_res ? &res : NULL, whatif ? lbl : NULL, have_cur ? &cur : NULL,
                                   have_slot ? &slot : NULL, op->limit};
-        if (json) report_whatif_json(w, a, &r);
-        else report_whatif_text(o, a, &r);
+        rc = json ? report_whatif_json(w, a, &r, err) : report_whatif_text(o, a, &r, err);
     }
     if (have_res) clarity_resources_free(&res);
     if (have_cur) clarity_curve_free(&cur);
@@ -132,9 +132,10 @@ static int analyze_one(FILE *o, struct jsonw *w, bool json, const struct clarity
     return rc;
 }
 
-static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
+                      struct clarity_error *err)
 {
-    return analyze_one(text, json, json != NULL, a, ctx);
+    return analyze_one(text, json, json != NULL, a, ctx, err);
 }
 
 int cmd_whatif(int argc, char **argv)

@@ -27,8 +27,9 @@ int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
         const struct clarity_app *a = set.apps[i].app;
         if (!a) continue;
         if (!c->json && !first) fputc('\n', o);
-        if (c->one(c->ctx, a, o, c->json ? &w : NULL) != 0) {
-            fprintf(stderr, "clarity %s: out of memory analyzing %s\n", c->name, set.apps[i].src->path);
+        struct clarity_error err = {0};
+        if (c->one(c->ctx, a, o, c->json ? &w : NULL, &err) != 0) {
+            fprintf(stderr, "clarity %s: %s: %s\n", c->name, set.apps[i].src->path, err.msg);
             rc = EXIT_INPUT;
         }
         first = false;

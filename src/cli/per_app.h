@@ -13,9 +13,9 @@ struct per_app_cmd {
     const char *schema;          /* "clarity.blocked/1" */
     bool json, compact, quiet;
     const char *outpath;         /* NULL or "-": standard output */
-    /* Analyzes and prints one application to text (json NULL) or json; 0, or -1 when the
-     * analysis ran out of memory (reported, and the command exits 3). */
-    int (*one)(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json);
+    /* Analyzes and prints one application to text (json NULL) or json; 0, or an error code
+     * with err filled (out of memory, a write error): reported, and the command exits 3. */
+    int (*one)(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json, struct clarity_error *err);
     void *ctx;
 };
 
