@@ -191,12 +191,12 @@ struct iqcar_result {
  * Lines "task_id,attempt,metric,value" or "app_id,task_id,attempt,metric,value"; metric is an
  * --acc KEY (cpu.blocked, ...). A header line and '#' comments are skipped. */
 struct iqcar_sidecar_row { int64_t task_id; int32_t attempt; int32_t app; int metric; double value; };
-struct iqcar_sidecar_reject { unsigned long line; const char *why; };   /* why: static text */
+struct iqcar_sidecar_reject { unsigned long line; char *why; };
 struct iqcar_sidecar {
     struct iqcar_sidecar_row *rows; size_t nrows;   /* sorted by task id, attempt */
     char **apps; size_t napps;           /* application ids of 5-column rows (row.app indexes) */
     size_t lines, bad;                   /* data lines read, lines rejected */
-    struct iqcar_sidecar_reject *rejects;   /* the bad rejected lines, in file order */
+    struct iqcar_sidecar_reject *rejects;   /* the rejected lines (bad of them), in file order */
 };
 /* "cpu.blocked" -> IQ_A_CPU_BLOCKED ... (len bytes of s), -1 when not a key. */
 int iqcar_acc_key(const char *s, size_t len);
@@ -206,8 +206,11 @@ const char *iqcar_acc_key_name(int k);
  * err->msg names the file ("cannot read PATH: reason", "error reading PATH", "out of memory
  * reading PATH"). On an error sc holds only the rejects seen before it. Free sc in every case. */
 int iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarity_error *err);
-/* Parses one data line (for the tests); 0 ok, 1 header/comment/blank, -1 bad with *why set. */
-int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, const char **why);
+/* Parses one line (for the tests). Returns 0 with *data set and row/app filled for a data line,
+ * 0 with *data false for a header, comment or blank line, or CLARITY_EFORMAT with the reason in
+ * err->msg. */
+int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
+                             struct clarity_error *err);
 /* Rows of (task_id, attempt): *first gets the first index; returns how many. */
 size_t iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first);
 /* Whether a row applies to application app_id (rows without an id apply to every one). */

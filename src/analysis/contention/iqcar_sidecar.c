@@ -45,12 +45,20 @@ static int parse_i64(const char *s, long long lo, long long *out)
     return 0;
 }
 
-int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, const char **why)
+/* A rejected line: its reason in err */
+static int bad(struct clarity_error *err, const char *why)
 {
+    return clarity_error_set(err, CLARITY_EFORMAT, NULL, 0, 0, "%s", why);
+}
+
+int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
+                             struct clarity_error *err)
+{
+    *data = false;
     char *f[6];
     int n = 0;
     line = trim(line);
-    if (!*line || *line == '#') return 1;
+    if (!*line || *line == '#') return 0;
     for (char *p = line; n < 6;) {
         char *c = strchr(p, ',');
         f[n++] = p;
@@ -59,28 +67,24 @@ int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **a
         p = c + 1;
     }
     for (int i = 0; i < n; i++) f[i] = trim(f[i]);
-    if (n != 4 && n != 5) {
-        *why = "want 4 fields (task_id,attempt,metric,value) or 5 (app_id first)";
-        return -1;
-    }
+    if (n != 4 && n != 5) return bad(err, "want 4 fields (task_id,attempt,metric,value) or 5 (app_id first)");
     int o = n - 4;
-    if (!strcmp(f[o], "task_id")) return 1;   /* the header */
+    if (!strcmp(f[o], "task_id")) return 0;   /* the header */
     long long tid, att;
-    if (parse_i64(f[o], 0, &tid)) { *why = "task_id is not a non-negative integer"; return -1; }
-    if (parse_i64(f[o + 1], 0, &att) || att > INT32_MAX) { *why = "attempt is not a non-negative integer"; return -1; }
+    if (parse_i64(f[o], 0, &tid)) return bad(err, "task_id is not a non-negative integer");
+    if (parse_i64(f[o + 1], 0, &att) || att > INT32_MAX) return bad(err, "attempt is not a non-negative integer");
     int k = iqcar_acc_key(f[o + 2], strlen(f[o + 2]));
-    if (k < 0) {
-        *why = "unknown metric (cpu.blocked, cpu.waited, mem.storageWait, mem.storageAsked, mem.executionWait, "
-               "mem.executionAsked, sched.slotsOffered)";
-        return -1;
-    }
+    if (k < 0)
+        return bad(err, "unknown metric (cpu.blocked, cpu.waited, mem.storageWait, mem.storageAsked, "
+                        "mem.executionWait, mem.executionAsked, sched.slotsOffered)");
     char *end;
     errno = 0;
     double v = strtod(f[o + 3], &end);
-    if (end == f[o + 3] || *end || errno || !isfinite(v) || v < 0) { *why = "value is not a finite number >= 0"; return -1; }
-    if (o && !*f[0]) { *why = "empty app_id"; return -1; }
+    if (end == f[o + 3] || *end || errno || !isfinite(v) || v < 0) return bad(err, "value is not a finite number >= 0");
+    if (o && !*f[0]) return bad(err, "empty app_id");
     *row = (struct iqcar_sidecar_row){.task_id = tid, .attempt = (int32_t)att, .app = -1, .metric = k, .value = v};
     *app = o ? f[0] : NULL;
+    *data = true;
     return 0;
 }
 
@@ -111,7 +115,9 @@ static int add_reject(struct iqcar_sidecar *sc, size_t *cap, unsigned long ln, c
         if (!p) return -1;
         sc->rejects = p, *cap = c;
     }
-    sc->rejects[sc->bad++] = (struct iqcar_sidecar_reject){ln, why};
+    char *w = strdup(why);
+    if (!w) return -1;
+    sc->rejects[sc->bad++] = (struct iqcar_sidecar_reject){ln, w};
     return 0;
 }
 
@@ -128,12 +134,13 @@ int iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarit
         ln++;
         struct iqcar_sidecar_row row;
         char *app;
-        const char *why = "";
-        int k = iqcar_sidecar_parse_line(line, &row, &app, &why);
-        if (k > 0) continue;
+        bool data;
+        struct clarity_error why;
+        int k = iqcar_sidecar_parse_line(line, &row, &app, &data, &why);
+        if (!k && !data) continue;
         sc->lines++;
-        if (k < 0) {
-            if (add_reject(sc, &bcap, ln, why)) goto oom;
+        if (k) {
+            if (add_reject(sc, &bcap, ln, why.msg)) goto oom;
             continue;
         }
         if (app) {
@@ -220,6 +227,7 @@ void iqcar_sidecar_free(struct iqcar_sidecar *sc)
     for (size_t i = 0; i < sc->napps; i++) free(sc->apps[i]);
     free(sc->apps);
     free(sc->rows);
+    for (size_t i = 0; i < sc->bad && sc->rejects; i++) free(sc->rejects[i].why);
     free(sc->rejects);
     memset(sc, 0, sizeof *sc);
 }

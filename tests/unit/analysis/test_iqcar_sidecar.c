@@ -6,11 +6,20 @@
 #include <unistd.h>
 #include "clarity/contention.h"
 
+/* 0 data line, 1 header/comment/blank, -1 rejected with *why set (CLARITY_EFORMAT), -2 any
+ * other result */
 static int parse(const char *text, struct iqcar_sidecar_row *row, char **app, const char **why)
 {
     static char buf[256];
+    static struct clarity_error err;
     snprintf(buf, sizeof buf, "%s", text);
-    return iqcar_sidecar_parse_line(buf, row, app, why);
+    bool data = false;
+    int rc = iqcar_sidecar_parse_line(buf, row, app, &data, &err);
+    if (rc) {
+        *why = err.msg;
+        return rc == CLARITY_EFORMAT ? -1 : -2;
+    }
+    return data ? 0 : 1;
 }
 
 Test(iqcar_sidecar, lines)
