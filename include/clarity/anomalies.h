@@ -177,7 +177,7 @@ int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int labe
                     struct clarity_error *err);
 /* The model file's text (format in ladra_model.c) on f; CLARITY_EIO when f reports a write
  * error. ladra_model_save writes it to a file it creates at path. */
-int ladra_model_write(const struct ladra_model *m, FILE *f, struct clarity_error *err);
+int clarity_ladra_model_write(const struct ladra_model *m, FILE *f, struct clarity_error *err);
 int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err);
 int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err);
 void ladra_model_free(struct ladra_model *m);

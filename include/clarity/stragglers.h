@@ -49,7 +49,8 @@ struct clarity_stage_strag {
  * CLARITY_SF_* and a bit per cause; ratio (optional) gets ipr / median ipr (0 without input).
  * Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
-                             struct clarity_stage_strag *out, uint16_t *flags, double *ratio, struct clarity_error *err);
+                             struct clarity_stage_strag *out, uint16_t *flags, double *ratio,
+                             struct clarity_error *err);
 
 struct clarity_straggler_group {
     int kind; int64_t id; size_t row;

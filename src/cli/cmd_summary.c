@@ -190,7 +190,8 @@ int cmd_summary(int argc, char **argv)
             n++;
         }
         fleet_sort(rows, n, (enum fleet_sort)sort);
-        if ((csv ? report_fleet_csv(o, rows, n, &err) : report_fleet_text(o, rows, n, &err)) && !first.code) first = err;
+        int frc = csv ? report_fleet_csv(o, rows, n, &err) : report_fleet_text(o, rows, n, &err);
+        if (frc && !first.code) first = err;
         free(rows);
         free(errs);
     }

@@ -4,11 +4,16 @@
 #include <string.h>
 #include "clarity/linalg.h"
 
+static int oom(struct clarity_error *err)
+{
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in least squares");
+}
+
 int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b, double *x,
                       double *rnorm, int *rank_out, struct clarity_error *err)
 {
     double *R = malloc(sizeof *R * (rows * cols + rows));
-    if (!R) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in least squares");
+    if (!R) return oom(err);
     double *qb = R + rows * cols;
     memcpy(R, A, sizeof *R * rows * cols);
     memcpy(qb, b, sizeof *qb * rows);
@@ -20,7 +25,7 @@ int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b
     double tol = amax * 1e-12 * (double)(rows > cols ? rows : cols);
     int rank = 0;
     char *dep = calloc(cols ? cols : 1, 1);
-    if (!dep) { free(R); return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in least squares"); }
+    if (!dep) { free(R); return oom(err); }
     size_t r = 0;                            /* next row to reduce */
     for (size_t j = 0; j < cols && r < rows; j++) {
         double norm = 0;
@@ -49,7 +54,7 @@ int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b
     /* Back substitution over the independent columns; R's row for column j is the row it
      * was reduced in. */
     size_t *rowof = malloc(sizeof *rowof * (cols ? cols : 1));
-    if (!rowof) { free(R); free(dep); return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in least squares"); }
+    if (!rowof) { free(R); free(dep); return oom(err); }
     r = 0;
     for (size_t j = 0; j < cols; j++) {
         if (dep[j] || r >= rows) { dep[j] = 1; continue; }

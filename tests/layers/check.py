@@ -17,8 +17,8 @@ prints: outside src/cli no `printf( vprintf( puts( putchar( perror( dprintf( exi
   `STDOUT_FILENO`, `STDERR_FILENO` at all (so no `fprintf(stderr, ...)` and no storing them).
   Writes to a stream (`fprintf vfprintf fputs fputc putc fwrite fflush` ...) must name, as
   their stream, a `FILE *` parameter of the function they are in: the caller chose the stream
-  (report writers, ladra_model_write). Two exceptions write to streams they keep in a struct:
-  src/synth/ (the event and executor logs it generates, opened by itself) and
+  (report writers, clarity_ladra_model_write). Two exceptions write to streams they keep in a
+  struct: src/synth/ (the event and executor logs it generates, opened by itself) and
   src/util/jsonw.c (the FILE * its caller gave jsonw_init). Comments and string literals are
   ignored.
 

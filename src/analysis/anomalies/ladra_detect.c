@@ -6,6 +6,11 @@
 #include <string.h>
 #include "clarity/anomalies.h"
 
+static int oom(struct clarity_error *err)
+{
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+}
+
 void ladra_options_default(struct ladra_options *o)
 {
     *o = (struct ladra_options){.lambda = 1.5, .init_tol_ms = 1000, .skew_filter = true, .min_period_tasks = 1,
@@ -52,7 +57,7 @@ int ladra_speculation(const double *dur, size_t n, double quantile, double mult,
     size_t q = (size_t)floor(quantile * (double)n);
     if (n < 2 || q < 1) return 0;
     double *s = malloc(q * sizeof *s);
-    if (!s) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+    if (!s) return oom(err);
     memcpy(s, dur, q * sizeof *s);
     qsort(s, q, sizeof *s, cmp_double);
     /* Spark's checkSpeculatableTasks: the element at index round(0.5 * n) of the sorted durations. */
@@ -125,7 +130,7 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
         for (size_t i = 0; i < n; i++) t[ix[i]].initial = ninit >= 3 && n - ninit < 3;
     double *buf = malloc(n * sizeof *buf);
     uint8_t *lab = malloc(n), *sm = malloc(n);
-    if (!buf || !lab || !sm) return free(buf), free(lab), free(sm), clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+    if (!buf || !lab || !sm) return free(buf), free(lab), free(sm), oom(err);
     flag_set(t, ix, n, true, o, buf);
     flag_set(t, ix, n, false, o, buf);
 
@@ -180,7 +185,7 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
                 if (x->exec != p.exec) p.exec = -1;   /* several executors on the host */
                 p.tasks++;
             }
-            if (add_period(periods, np, cap, &p)) rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+            if (add_period(periods, np, cap, &p)) rc = oom(err);
         }
         a = b;
     }
@@ -201,7 +206,7 @@ int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct l
     *periods = NULL, *nperiods = 0;
     size_t cap = 0, n = in->ntasks;
     size_t *ix = malloc((n ? n : 1) * sizeof *ix);
-    if (!ix) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+    if (!ix) return oom(err);
     for (size_t i = 0; i < n; i++) {
         ix[i] = i;
         in->tasks[i].raw = in->tasks[i].smooth = in->tasks[i].skew_suspect = in->tasks[i].speculation = false;

@@ -57,7 +57,7 @@ void ladra_model_free(struct ladra_model *m)
  * sigma and zscore apply to the paper's seven factors, xsigma to the extended set (always
  * z-scored). A /1 file (seven factors, no extended features) still loads: it can only be
  * used with --features paper. */
-int ladra_model_write(const struct ladra_model *m, FILE *f, struct clarity_error *err)
+int clarity_ladra_model_write(const struct ladra_model *m, FILE *f, struct clarity_error *err)
 {
     if (m->note[0]) fprintf(f, "# %s\n", m->note);
     fprintf(f, "clarity.ladra-model/2 sigma %g zscore %d xsigma %g features", m->sigma, m->zscore ? 1 : 0, m->xsigma);
@@ -76,7 +76,7 @@ int ladra_model_save(const struct ladra_model *m, const char *path, struct clari
 {
     FILE *f = fopen(path, "w");
     if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
-    int rc = ladra_model_write(m, f, err);
+    int rc = clarity_ladra_model_write(m, f, err);
     if (fclose(f) && !rc) rc = clarity_error_set(err, CLARITY_EIO, NULL, 0, 0, "cannot write: %s", strerror(errno));
     if (rc && err) snprintf(err->file, sizeof err->file, "%s", path);
     return rc;

@@ -120,7 +120,8 @@ int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity
     if (rc) return rc;
     dolly = malloc((out->comps.n ? out->comps.n : 1) * sizeof *dolly);
     if (!dolly) goto oom;
-    if ((rc = clarity_dolly_runtimes(&out->comps, dolly, err)) || (rc = clarity_groups_build(a, &out->comps, kinds, &g, err)))
+    if ((rc = clarity_dolly_runtimes(&out->comps, dolly, err)) ||
+        (rc = clarity_groups_build(a, &out->comps, kinds, &g, err)))
         goto fail;
     out->groups = calloc(g.n ? g.n : 1, sizeof *out->groups);
     if (!out->groups) goto oom;

@@ -286,7 +286,8 @@ int iqcar_build(struct iqcar_result *r, struct clarity_error *err)
     int rc = -1;
     if (!de_base || !c.blames || !c.overlap) goto out;
     c.de_base = de_base;
-    if (build_targets(r, de_base) || sweep_hosts(&c) || build_sources(r, &c) || iqcar_graph_finish(&r->g, NULL)) goto out;
+    if (build_targets(r, de_base) || sweep_hosts(&c) || build_sources(r, &c) || iqcar_graph_finish(&r->g, NULL))
+        goto out;
     r->overlap_pairs = c.pairs;
     r->overlap_matrix = c.overlap;
     c.overlap = NULL;

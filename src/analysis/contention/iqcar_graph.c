@@ -15,6 +15,11 @@ void iqcar_graph_free(struct iqcar_graph *g)
     memset(g, 0, sizeof *g);
 }
 
+static int oom(struct clarity_error *err)
+{
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
+}
+
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) return 0;
@@ -30,10 +35,10 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 int iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc, uint32_t *index,
                    struct clarity_error *err)
 {
-    if (grow((void **)&g->nodes, &g->cap_nodes, g->nnodes + 1, sizeof *g->nodes)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
+    if (grow((void **)&g->nodes, &g->cap_nodes, g->nnodes + 1, sizeof *g->nodes)) return oom(err);
     if (level == 0) {
         uint32_t *l0 = realloc(g->l0, (g->nl0 + 1) * sizeof *l0);
-        if (!l0) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
+        if (!l0) return oom(err);
         g->l0 = l0;
         g->l0[g->nl0++] = (uint32_t)g->nnodes;
     }
@@ -47,7 +52,7 @@ int iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, doubl
 
 int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct clarity_error *err)
 {
-    if (grow((void **)&g->edges, &g->cap_edges, g->nedges + 1, sizeof *g->edges)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
+    if (grow((void **)&g->edges, &g->cap_edges, g->nedges + 1, sizeof *g->edges)) return oom(err);
     g->edges[g->nedges++] = (struct iqcar_edge){.from = from, .to = to};
     g->finished = false;
     return 0;
@@ -64,7 +69,7 @@ int iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err)
     if (!sorted || !in) {
         free(sorted);
         free(in);
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
+        return oom(err);
     }
     for (size_t i = 0; i < g->nedges; i++) sorted[cnt[g->nodes[g->edges[i].to].level]++] = g->edges[i];
     free(g->edges);

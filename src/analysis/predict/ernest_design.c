@@ -83,7 +83,9 @@ int ernest_design_run(const struct ernest_design_options *o, struct ernest_desig
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
     size_t n = out->n, d = o->terms.n;
-    if (!n) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "no candidate passes the one-partition-per-core filter");
+    if (!n)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                 "no candidate passes the one-partition-per-core filter");
     double *a = malloc(sizeof *a * n * d), *cost = malloc(sizeof *cost * n);
     out->order = malloc(sizeof *out->order * n);
     if (!a || !cost || !out->order) {

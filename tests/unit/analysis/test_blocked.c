@@ -46,7 +46,8 @@ Test(blocked, edge_attempts_and_empty_stages)
     struct clarity_error err = {0};
     cr_assert_eq(load_text(log, &a, &err), CLARITY_OK, "%s", err.msg);
     struct clarity_blocked_result r;
-    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &r, NULL), 0);
+    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &r, &err), 0,
+                 "%s", err.msg);
     cr_assert_eq(r.comps.n, 3);
     cr_assert_eq(r.comps.killed, 1);
     cr_assert_eq(r.comps.without_end, 1);

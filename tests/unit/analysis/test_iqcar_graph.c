@@ -80,7 +80,10 @@ static long add_node(struct iqcar_graph *g, int level, int kind, int target, dou
     return (long)i;
 }
 static long node(struct iqcar_graph *g, int level, int kind, double vc) { return add_node(g, level, kind, 0, vc); }
-static void edge(struct iqcar_graph *g, long from, long to) { cr_assert_eq(iqcar_edge_add(g, (uint32_t)from, (uint32_t)to, NULL), 0); }
+static void edge(struct iqcar_graph *g, long from, long to)
+{
+    cr_assert_eq(iqcar_edge_add(g, (uint32_t)from, (uint32_t)to, NULL), 0);
+}
 
 static void build12(struct ex12 *x)
 {

@@ -190,7 +190,8 @@ Test(ladra_model, extended_predict_zscored)
     q[LADRA_CPE] = 1.6;
     cr_assert_eq(ladra_model_predict(&m, q, false, LADRA_FEATURES_EXTENDED, y, NULL), 0);
     cr_assert(y[LADRA_CPU] > 0.5 && y[LADRA_CPU] > y[LADRA_NORMAL], "cpu %g normal %g", y[LADRA_CPU], y[LADRA_NORMAL]);
-    cr_assert_eq(ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y, NULL), CLARITY_ENOTFOUND);   /* no event-log sample */
+    /* no event-log sample */
+    cr_assert_eq(ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y, NULL), CLARITY_ENOTFOUND);
     ladra_model_free(&m);
 }
 
