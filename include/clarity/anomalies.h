@@ -2,12 +2,15 @@
  * wave apart, width-5 smoothing per node, stage and set), where and when they happened, and
  * the probability of each root cause (CPU, memory, network, disk, normal) from seven factors
  * through a GRNN or the paper's weighted rules. Works from the event log alone (factors from
- * task metrics, labelled approximations) or with executor and GC logs. Prints nothing. */
+ * task metrics, labelled approximations) or with executor and GC logs. Prints nothing; every
+ * function that can fail returns 0 or a CLARITY_E* code with its struct clarity_error filled. */
 #ifndef CLARITY_ANOMALIES_H
 #define CLARITY_ANOMALIES_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include "clarity/error.h"
 #include "clarity/logs.h"
 #include "clarity/model.h"
 
@@ -93,9 +96,11 @@ double ladra_threshold(const double *d, size_t n, double lambda, bool sample, do
  * (no recursion); truncated edge windows vote by majority unless strict (zero padding). */
 void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict);
 /* Spark's speculation rule offline (checkSpeculatableTasks): durations in finish order; flags[i] set for the
- * tasks still running once quantile of them finished and longer than max(mult*median, min). */
-size_t ladra_speculation(const double *dur_by_finish, size_t n, double quantile, double mult, double min_ms,
-                         uint8_t *flags, double *threshold);
+ * tasks still running once quantile of them finished and longer than max(mult*median, min).
+ * threshold and flagged (may be NULL) get the duration threshold and how many were flagged.
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int ladra_speculation(const double *dur_by_finish, size_t n, double quantile, double mult, double min_ms,
+                      uint8_t *flags, double *threshold, size_t *flagged, struct clarity_error *err);
 
 struct ladra_period {
     int32_t host, exec, stage;
@@ -111,9 +116,10 @@ struct ladra_input {
     int64_t app_start_ms, app_end_ms;
 };
 
-/* Marks initial/raw/smooth/skew/speculation on every task and fills periods (malloc'd). */
+/* Marks initial/raw/smooth/skew/speculation on every task and fills periods (malloc'd).
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
 int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods,
-                 size_t *nperiods);
+                 size_t *nperiods, struct clarity_error *err);
 
 /* ---- factors ---- */
 double ladra_dar(const double *count, size_t nhosts, size_t victim, bool *clamped);
@@ -131,12 +137,13 @@ double ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 w
  * time sees every slowed task. Stage i*: the stage with the most abnormal tasks on j',
  * else the one where j' has the most excess. host_excess (nhosts, may be NULL) gets the
  * per-host sums in ms; stage_med (nstages, may be NULL) the stage medians. force >= 0 imposes
- * j' (a host's own factors) and only picks i*. */
+ * j' (a host's own factors) and only picks i*. Returns 0, or CLARITY_ENOMEM with err filled. */
 int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
-                 double *stage_med);
-/* Extended features (LADRA_CPE..LADRA_FWB) of victim v over the window [ws, we). */
-void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
-                    double f[LADRA_NFEAT]);
+                 double *stage_med, struct clarity_error *err);
+/* Extended features (LADRA_CPE..LADRA_FWB) of victim v over the window [ws, we). Returns 0, or
+ * CLARITY_ENOMEM with err filled. */
+int ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
+                   double f[LADRA_NFEAT], struct clarity_error *err);
 
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
 struct ladra_factors {
@@ -146,9 +153,10 @@ struct ladra_factors {
     int flags;                      /* LADRA_APPROX_* and clamps */
 };
 /* The seven factors with j' = victim (or ladra_victim's choice when victim < 0). With no GC records,
- * DCO, MCS and DMC come from task metrics (flags say so). */
+ * DCO, MCS and DMC come from task metrics (flags say so). Returns 0, or CLARITY_ENOMEM with
+ * err filled. */
 int ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
-                          struct ladra_factors *out);
+                          struct ladra_factors *out, struct clarity_error *err);
 
 /* ---- root cause ---- */
 /* Eq. 11-12, a score below 1 giving probability 0; score and prob hold cpu, memory, network, disk. */
@@ -165,20 +173,27 @@ struct ladra_model {
     double xsigma;                  /* extended features (always z-scored) */
     char note[512];                 /* provenance (seeds, scenarios) */
 };
-int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool eventlog_only);
+/* Returns 0, or CLARITY_ENOMEM with err filled. */
+int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool eventlog_only,
+                    struct clarity_error *err);
+/* The model file's text (format in ladra_model.c) on f; CLARITY_EIO when f reports a write
+ * error. ladra_model_save writes it to a file it creates at path. */
+int clarity_ladra_model_write(const struct ladra_model *m, FILE *f, struct clarity_error *err);
 int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err);
 int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err);
 void ladra_model_free(struct ladra_model *m);
-/* y (sums to 1) and class probabilities for one factor vector; false when the model has no
- * sample of that mode. */
-bool ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
-                         int features, double y[LADRA_NCLASS]);
+/* y (sums to 1) for one factor vector. Returns 0; CLARITY_ENOTFOUND when the model has no
+ * sample of that mode (or only the paper's features and the extended ones are asked): the
+ * caller falls back to the rules; CLARITY_ENOMEM. */
+int ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
+                        int features, double y[LADRA_NCLASS], struct clarity_error *err);
 /* The verdict from GRNN outputs y: the likeliest class, or normal when that is a cause with
  * less than min_cause of the weight. */
 int ladra_verdict(const double y[LADRA_NCLASS], double min_cause);
-/* Same over an explicit training set (row-major, dim = LADRA_NFEAT): for cross-validation. */
-void ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features, double sigma, bool zscore,
-                        const double q[LADRA_NFEAT], double y[LADRA_NCLASS]);
+/* Same over an explicit training set (row-major, dim = LADRA_NFEAT): for cross-validation.
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features, double sigma, bool zscore,
+                       const double q[LADRA_NFEAT], double y[LADRA_NCLASS], struct clarity_error *err);
 
 /* The paper's protocol (its section 7.4): `splits` random splits of the samples of one mode,
  * 1/3 to test and 2/3 to train, seeded (same seed, same numbers). Per class (normal, cpu,
@@ -192,9 +207,10 @@ struct ladra_cv_result {
     size_t p_defined[LADRA_CV_NMETHOD][LADRA_NCLASS];   /* splits where the class was predicted */
     size_t r_defined[LADRA_NCLASS];                      /* splits where the class was in the test third */
 };
-/* LADRA_CV_GRNN_CONFIDENT: the extended GRNN's verdict with min_cause. */
+/* LADRA_CV_GRNN_CONFIDENT: the extended GRNN's verdict with min_cause. Returns 0, or
+ * CLARITY_ENOMEM with err filled. */
 int ladra_cv(const struct ladra_model *m, bool eventlog_only, size_t splits, uint64_t seed, double min_cause,
-             struct ladra_cv_result *r);
+             struct ladra_cv_result *r, struct clarity_error *err);
 
 /* ---- the whole analysis on one application ---- */
 enum ladra_method { LADRA_METHOD_GRNN, LADRA_METHOD_RULES };
@@ -234,8 +250,9 @@ struct clarity_anomalies_result {
     uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */
     uint64_t log_tids_joined, log_tids_unjoined;
 };
+/* Returns 0, or CLARITY_ENOMEM with err filled (r is then empty). */
 int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_anomalies_options *o,
-                              struct clarity_anomalies_result *r);
+                              struct clarity_anomalies_result *r, struct clarity_error *err);
 void clarity_anomalies_free(struct clarity_anomalies_result *r);
 
 /* ---- evaluation helpers: TPR, standard FPR = FP/(FP+TN), precision ---- */

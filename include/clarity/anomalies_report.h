@@ -3,12 +3,14 @@
 #define CLARITY_ANOMALIES_REPORT_H
 #include <stdio.h>
 #include "clarity/anomalies.h"
+#include "clarity/error.h"
 #include "util/jsonw.h"
 
-void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
-                           const struct clarity_logs *logs, size_t limit);
-void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
-                           const struct clarity_logs *logs);
+/* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
+int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                          const struct clarity_logs *logs, size_t limit, struct clarity_error *err);
+int report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                          const struct clarity_logs *logs, struct clarity_error *err);
 /* `clarity anomalies cv`: a Markdown table; the header, then per mode the rows of every
  * method and class (the four causes first, normal last): runs, precision, recall ("-" where
  * never defined). A mode without samples prints nothing. */

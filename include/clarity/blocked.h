@@ -5,6 +5,7 @@
  * improvement 1 - t_R/t_s divides simulated by simulated, so replay error cancels out. */
 #ifndef CLARITY_BLOCKED_H
 #define CLARITY_BLOCKED_H
+#include "clarity/error.h"
 #include "clarity/groups.h"
 #include "clarity/sim.h"
 #include "clarity/taskcomp.h"
@@ -39,14 +40,16 @@ struct clarity_blocked_result {
 };
 
 /* Replays one group: tasks are comps->t[idx[0..n-1]]; dolly holds Dolly runtimes for every
- * comps task (NULL: no straggler what-if). Fills everything but kind/id/row. Returns 0 or -1. */
+ * comps task (NULL: no straggler what-if). Fills everything but kind/id/row. Returns 0, or
+ * CLARITY_ENOMEM with err filled. */
 int clarity_blocked_group_compute(const struct clarity_app *a, const struct clarity_task_comps *comps,
                                   const size_t *idx, size_t n, const double *dolly, enum clarity_slot_mode mode,
-                                  struct clarity_blocked_group *out);
+                                  struct clarity_blocked_group *out, struct clarity_error *err);
 
-/* Groups of the kinds asked (CLARITY_GROUP_* mask). Returns 0, or -1 on allocation failure. */
+/* Groups of the kinds asked (CLARITY_GROUP_* mask). Returns 0, or CLARITY_ENOMEM with err
+ * filled (out is then empty). */
 int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode,
-                            struct clarity_blocked_result *out);
+                            struct clarity_blocked_result *out, struct clarity_error *err);
 void clarity_blocked_free(struct clarity_blocked_result *r);
 
 #endif

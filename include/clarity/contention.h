@@ -9,13 +9,15 @@
  *                CSV, or labelled proxies where standard logs lack the wait;
  *   iqcar_build  blame from overlapping tasks per host (interval sweep, Eq. 6, Unknown),
  *                the graph from it, and the answers (top-k, noisy, aggressive, victims, slow
- *                hosts, hot resources, rules, the simple-overlap baseline). */
+ *                hosts, hot resources, rules, the simple-overlap baseline).
+ * Nothing here prints: every function that can fail returns 0 or a CLARITY_E* code and fills
+ * its struct clarity_error. */
 #ifndef CLARITY_CONTENTION_H
 #define CLARITY_CONTENTION_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+#include "clarity/error.h"
 #include "clarity/model.h"
 
 /* ---- resources (IE, level 2) and their sub-types (DE, level 3) ---- */
@@ -46,13 +48,17 @@ struct iqcar_graph {
 };
 void iqcar_graph_init(struct iqcar_graph *g);
 void iqcar_graph_free(struct iqcar_graph *g);
-/* Returns the node index, or -1 when out of memory. */
-long iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc);
-int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to);
+/* Adds a node; *index (may be NULL) gets its index. Returns 0, or CLARITY_ENOMEM with err
+ * filled. */
+int iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc, uint32_t *index,
+                   struct clarity_error *err);
+/* Returns 0, or CLARITY_ENOMEM with err filled. */
+int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct clarity_error *err);
 /* Impact factors (Algorithm 1): IF_uv = VC_u / sum of VC over v's parents; 0 when that sum is
  * 0, except that a node with VC > 0 whose parents all have VC 0 gives IF 1 to its Unknown
- * parent, which keeps DOR conserved. Sorts the edges by child level. */
-int iqcar_graph_finish(struct iqcar_graph *g);
+ * parent, which keeps DOR conserved. Sorts the edges by child level. Returns 0, or
+ * CLARITY_ENOMEM with err filled. */
+int iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err);
 /* DOR toward target t (Algorithm 2, L0 node t seeded 1, every other L0 0), O(V+E). dor has
  * nnodes entries. */
 void iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor);
@@ -61,12 +67,15 @@ double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v);
 
 /* ---- stage DAG helpers (Level 1: all stages, or the critical path) ---- */
 /* depth[i] = stages on the longest directed path from i to a root, both ends counted. Edges
- * from[k] -> to[k] (child to parent stage). Returns 0, -1 on a cycle or no memory. */
-int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth);
+ * from[k] -> to[k] (child to parent stage). Returns 0; CLARITY_EFORMAT on a cycle;
+ * CLARITY_ENOMEM. */
+int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth,
+                    struct clarity_error *err);
 /* Leaf-to-root path maximising the summed runtime; ties by smaller stage index. Writes the
- * path (leaf first) into path (n entries), returns its length in stages, *total its runtime. */
-size_t iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges,
-                           const double *runtime, size_t *path, double *total);
+ * path (leaf first) into path (n entries), its length in stages into *length, its runtime into
+ * *total. Returns 0 (length 0 when n is 0); CLARITY_EFORMAT on a cycle; CLARITY_ENOMEM. */
+int iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges, const double *runtime,
+                        size_t *path, size_t *length, double *total, struct clarity_error *err);
 
 /* ---- formulas (RATP, blame, Unknown, hit%) ---- */
 static inline double iqcar_ratp(double wait, double data) { return data > 0 ? wait / data : 0; }
@@ -186,37 +195,46 @@ struct iqcar_result {
  * Lines "task_id,attempt,metric,value" or "app_id,task_id,attempt,metric,value"; metric is an
  * --acc KEY (cpu.blocked, ...). A header line and '#' comments are skipped. */
 struct iqcar_sidecar_row { int64_t task_id; int32_t attempt; int32_t app; int metric; double value; };
+struct iqcar_sidecar_reject { unsigned long line; char *why; };
 struct iqcar_sidecar {
     struct iqcar_sidecar_row *rows; size_t nrows;   /* sorted by task id, attempt */
     char **apps; size_t napps;           /* application ids of 5-column rows (row.app indexes) */
-    size_t lines, bad;                   /* data lines read, lines rejected (reported on diag) */
+    size_t lines, bad;                   /* data lines read, lines rejected */
+    struct iqcar_sidecar_reject *rejects;   /* the rejected lines (bad of them), in file order */
 };
 /* "cpu.blocked" -> IQ_A_CPU_BLOCKED ... (len bytes of s), -1 when not a key. */
 int iqcar_acc_key(const char *s, size_t len);
 const char *iqcar_acc_key_name(int k);
-/* Reads path; every rejected line is reported on diag as "path:line: why" and counted in bad.
- * Returns 0, or -1 when the file cannot be read or memory runs out (message on diag). */
-int iqcar_sidecar_load(const char *path, FILE *diag, struct iqcar_sidecar *sc);
-/* Parses one data line (for the tests); 0 ok, 1 header/comment/blank, -1 bad with *why set. */
-int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, const char **why);
+/* Reads path; every rejected line is kept in rejects (line number and why) and counted in bad,
+ * for the caller to report. Returns 0; CLARITY_EIO when the file cannot be read; CLARITY_ENOMEM.
+ * err->msg names the file ("cannot read PATH: reason", "error reading PATH", "out of memory
+ * reading PATH"). On an error sc holds only the rejects seen before it. Free sc in every case. */
+int iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarity_error *err);
+/* Parses one line (for the tests). Returns 0 with *data set and row/app filled for a data line,
+ * 0 with *data false for a header, comment or blank line, or CLARITY_EFORMAT with the reason in
+ * err->msg. */
+int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
+                             struct clarity_error *err);
 /* Rows of (task_id, attempt): *first gets the first index; returns how many. */
 size_t iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first);
 /* Whether a row applies to application app_id (rows without an id apply to every one). */
 bool iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_sidecar_row *row, const char *app_id);
-/* Rows naming a task attempt (of their application) that none of apps has; *example gets the
- * first one's index. So that values for the wrong log do not vanish unnoticed. */
-size_t iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
-                               size_t *example);
+/* *count = rows naming a task attempt (of their application) that none of apps has; *example
+ * gets the first one's index. So that values for the wrong log do not vanish unnoticed.
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
+                            size_t *count, size_t *example, struct clarity_error *err);
 void iqcar_sidecar_free(struct iqcar_sidecar *sc);
 
 /* Marks r->stages[i].critical: per unit, the leaf-to-root path of its stages (Parent IDs)
- * with the largest summed runtime (Completion - Submission), ties to the smaller stage id. 0,
- * or -1 when out of memory. */
-int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r);
+ * with the largest summed runtime (Completion - Submission), ties to the smaller stage id.
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r, struct clarity_error *err);
 
-/* Analyses the applications together (their hosts are matched by name). */
+/* Analyses the applications together (their hosts are matched by name). Returns 0, or
+ * CLARITY_ENOMEM with err filled; free r with iqcar_result_free in every case. */
 int iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
-                  struct iqcar_result *r);
+                  struct iqcar_result *r, struct clarity_error *err);
 void iqcar_result_free(struct iqcar_result *r);
 /* "stage 3 of q17", "NETWORK of stage 3 (q17)", ...: a node's name (buf of cap bytes). */
 const char *iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
@@ -226,14 +244,17 @@ long iqcar_unit_find(const struct iqcar_result *r, const char *name);
 /* Internal steps, public for the tests. */
 /* RATP of every sub-type and resource from a task's waits and data (Table 4). */
 void iqcar_task_ratps(struct iqcar_task *t, struct iqcar_sources *src);
-int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r);
-int iqcar_build(struct iqcar_result *r);
-int iqcar_answers(struct iqcar_result *r);
+/* Each returns 0, or CLARITY_ENOMEM with err filled. */
+int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r,
+                  struct clarity_error *err);
+int iqcar_build(struct iqcar_result *r, struct clarity_error *err);
+int iqcar_answers(struct iqcar_result *r, struct clarity_error *err);
 
 /* Interval join: for every window w and run s with [ws,we) and [rs,re) overlapping (and w != s
- * when same is set), calls fn(ctx, w, s, overlap ms). O(n log n + overlaps). */
+ * when same is set), calls fn(ctx, w, s, overlap ms). O(n log n + overlaps). Returns 0, or
+ * CLARITY_ENOMEM with err filled. */
 typedef void (*iqcar_pair_fn)(void *ctx, size_t w, size_t s, int64_t overlap);
 int iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const int64_t *rs, const int64_t *re,
-                        size_t nr, bool same, iqcar_pair_fn fn, void *ctx);
+                        size_t nr, bool same, iqcar_pair_fn fn, void *ctx, struct clarity_error *err);
 
 #endif

@@ -32,28 +32,32 @@ struct clarity_dag_plan {
 
 /* Builds the blocked-time plan (same components, order and slots) and keeps the edges whose
  * two ends fall in one component (the others are already honoured by running components in
- * order). Duplicate and self edges are ignored. Returns 0, or -1 when allocation fails. */
+ * order). Duplicate and self edges are ignored. Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_dag_plan_build(const struct clarity_sim_task *t, size_t n, enum clarity_slot_mode mode,
                            const struct clarity_app *a, const struct clarity_dag_edge *edges, size_t nedges,
-                           struct clarity_dag_plan *out);
+                           struct clarity_dag_plan *out, struct clarity_error *err);
 void clarity_dag_plan_free(struct clarity_dag_plan *p);
 
 /* Slots component c gets: `absolute` when > 0, else max(1, round(factor x its plan slots)). */
 int clarity_dag_component_slots(const struct clarity_dag_plan *p, size_t c, double factor, int absolute);
 
-/* Sum over components of their DAG-constrained makespans with runtime[i] for task i (the
- * caller's indexing) and the slots above. Never above the sum of runtimes, never below the
- * critical path. Returns -1 when allocation fails. */
-double clarity_dag_plan_run(const struct clarity_dag_plan *p, const double *runtime, double factor, int absolute);
+/* *makespan = sum over components of their DAG-constrained makespans with runtime[i] for task
+ * i (the caller's indexing) and the slots above. Never above the sum of runtimes, never below
+ * the critical path. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_dag_plan_run(const struct clarity_dag_plan *p, const double *runtime, double factor, int absolute,
+                         double *makespan, struct clarity_error *err);
 
-/* Infinite slots: per component the longest chain of units, each weighted by its longest
- * task; summed over components. */
-double clarity_dag_plan_critical_path(const struct clarity_dag_plan *p, const double *runtime);
+/* Infinite slots: *length = per component the longest chain of units, each weighted by its
+ * longest task; summed over components. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_dag_plan_critical_path(const struct clarity_dag_plan *p, const double *runtime, double *length,
+                                   struct clarity_error *err);
 
 /* One component alone: tasks 0..n-1 in list order, unit[k] < nunits their unit, parents of
  * unit u in par[par_off[u] .. par_off[u+1]) (an acyclic relation; a cycle is broken by
- * releasing the waiting units). The kernel under clarity_dag_plan_run; -1 on allocation failure. */
-double clarity_dag_makespan(const double *runtime, const uint32_t *unit, size_t n, size_t nunits,
-                            const size_t *par_off, const uint32_t *par, int slots);
+ * releasing the waiting units). The kernel under clarity_dag_plan_run: *makespan gets the
+ * makespan. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_dag_makespan(const double *runtime, const uint32_t *unit, size_t n, size_t nunits,
+                         const size_t *par_off, const uint32_t *par, int slots, double *makespan,
+                         struct clarity_error *err);
 
 #endif

@@ -8,6 +8,7 @@
 #define CLARITY_DESIGN_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "clarity/error.h"
 
 struct clarity_design_problem {
     const double *a;        /* n x d feature vectors, row-major */
@@ -26,9 +27,10 @@ struct clarity_design_result {
     bool converged;
 };
 
-/* Returns 0; -1 when the candidates do not span R^d (the objective is infinite everywhere)
- * or memory runs out. */
-int clarity_design_solve(const struct clarity_design_problem *p, struct clarity_design_result *r);
+/* Returns 0; CLARITY_EUSAGE when there is no candidate, d is too large, or the candidates do
+ * not span R^d (the objective is infinite everywhere); CLARITY_ENOMEM. err says which. */
+int clarity_design_solve(const struct clarity_design_problem *p, struct clarity_design_result *r,
+                         struct clarity_error *err);
 void clarity_design_result_free(struct clarity_design_result *r);
 
 /* trace(M^-1) for given weights (INFINITY when M is singular); grad (may be NULL) gets

@@ -7,6 +7,7 @@
 #define CLARITY_ERNEST_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "clarity/error.h"
 
 /* Feature terms. The first four are the paper's model, in the canonical order
  * [1, s/m, log m, m] (natural log); the others are the paper's named extensions. */
@@ -28,8 +29,9 @@ struct ernest_terms {
     double rows;          /* for n log^2 n / m: rows at s = 1 (0 when not given) */
 };
 void ernest_terms_default(struct ernest_terms *t);
-/* Adds a comma-separated list of extra terms; returns 0 or -1 naming the bad one in *bad. */
-int ernest_terms_add(struct ernest_terms *t, const char *list, const char **bad, size_t *badlen);
+/* Adds a comma-separated list of extra terms. Returns 0, or CLARITY_EUSAGE with err->offset
+ * the byte offset in list of the first unknown term (err->msg names it). */
+int ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_error *err);
 double ernest_feature(const struct ernest_terms *t, size_t k, double s, double m);
 
 struct ernest_point { double machines, scale, seconds; };
@@ -52,9 +54,10 @@ struct ernest_model {
     double min_scale, max_scale, min_machines, max_machines;
 };
 
-/* Fits theta by NNLS and runs LOOCV. Returns 0, -1 on no points or memory. */
+/* Fits theta by NNLS and runs LOOCV. Returns 0; CLARITY_EUSAGE without points or terms;
+ * CLARITY_ENOMEM. err says which. */
 int ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_terms *terms,
-               struct ernest_model *out);
+               struct ernest_model *out, struct clarity_error *err);
 void ernest_model_free(struct ernest_model *m);
 double ernest_predict(const struct ernest_model *m, double scale, double machines);
 
@@ -91,9 +94,10 @@ struct ernest_design {
     int iterations;
     bool converged, rank_padded;   /* rank_padded: points added below the threshold for rank d */
 };
-/* Returns 0; -1 with *why set when there is no candidate, the candidates do not determine
- * the model, or memory runs out. */
-int ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, const char **why);
+/* Returns 0; CLARITY_EUSAGE when the ranges are invalid, there is no candidate or the
+ * candidates do not determine the model; CLARITY_ENOMEM. err->msg says why, in words for the
+ * user. */
+int ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, struct clarity_error *err);
 void ernest_design_free(struct ernest_design *d);
 
 /* ---- configuration choice ---- */

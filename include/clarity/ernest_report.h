@@ -3,6 +3,7 @@
 #ifndef CLARITY_ERNEST_REPORT_H
 #define CLARITY_ERNEST_REPORT_H
 #include <stdio.h>
+#include "clarity/error.h"
 #include "clarity/ernest.h"
 #include "util/jsonw.h"
 
@@ -19,7 +20,8 @@ struct ernest_report {
     const char *actual_source; double actual_s;   /* --actual: compared with targets[0] */
 };
 
-void report_ernest_text(FILE *o, const struct ernest_report *r);
-void report_ernest_json(struct jsonw *w, const struct ernest_report *r);
+/* Both return 0, or CLARITY_EIO with err filled (report.h). */
+int report_ernest_text(FILE *o, const struct ernest_report *r, struct clarity_error *err);
+int report_ernest_json(struct jsonw *w, const struct ernest_report *r, struct clarity_error *err);
 
 #endif

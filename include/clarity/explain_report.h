@@ -4,6 +4,7 @@
 #define CLARITY_EXPLAIN_REPORT_H
 #include <stdio.h>
 #include "clarity/blocked.h"
+#include "clarity/error.h"
 #include "util/jsonw.h"
 #include "clarity/stragglers.h"
 
@@ -14,12 +15,16 @@ void blocked_verdict(const struct clarity_blocked_group *g, char *buf, size_t ca
 /* "job 3", "sql 7", "app" and the group's name, for headings */
 const char *blocked_group_name(const struct clarity_app *a, int kind, size_t row);
 
-void report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r);
-void report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r);
+/* The writers return 0, or CLARITY_EIO with err filled (report.h). */
+int report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                        struct clarity_error *err);
+int report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                        struct clarity_error *err);
 
 struct stragglers_report_options { size_t stage_limit; };
-void report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
-                            const struct stragglers_report_options *opt);
-void report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r);
+int report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+                           const struct stragglers_report_options *opt, struct clarity_error *err);
+int report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+                           struct clarity_error *err);
 
 #endif

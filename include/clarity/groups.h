@@ -1,7 +1,8 @@
 /* Which successful task attempts make up a job, a SQL query or the application: the units
- * blocked-time and straggler analyses report on. */
+ * blocked-time, straggler and what-if analyses report on (src/sim, their shared lower module). */
 #ifndef CLARITY_GROUPS_H
 #define CLARITY_GROUPS_H
+#include "clarity/error.h"
 #include "clarity/taskcomp.h"
 
 enum clarity_group_kind { CLARITY_GROUP_JOB = 1, CLARITY_GROUP_SQL = 2, CLARITY_GROUP_APP = 4 };
@@ -22,9 +23,9 @@ struct clarity_groups { struct clarity_group *g; size_t n; size_t *pool; };
  * earlier job's shuffle output lists that stage as skipped; counting its tasks there too, as
  * the thesis' scripts do, would stretch the later job over both. SQL queries take their
  * jobs' tasks. Groups come jobs first (by id), then SQL queries (by id), then the app.
- * Returns 0, or -1 on allocation failure. */
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_groups_build(const struct clarity_app *a, const struct clarity_task_comps *c, int kinds,
-                         struct clarity_groups *out);
+                         struct clarity_groups *out, struct clarity_error *err);
 void clarity_groups_free(struct clarity_groups *g);
 
 #endif

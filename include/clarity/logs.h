@@ -106,7 +106,10 @@ int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char 
 /* After reading: GC records known only by uptime get absolute times from the executor's first
  * log4j line (the JVM started about then), and every executor's records are sorted by time. */
 void clarity_logs_finish(struct clarity_logs *l);
-struct clarity_log_exec *clarity_logs_exec(struct clarity_logs *l, const char *id, bool create);
+/* *out gets the executor named id (created when create is set and there is none). Returns 0;
+ * CLARITY_ENOTFOUND without create when there is none; CLARITY_ENOMEM. */
+int clarity_logs_exec(struct clarity_logs *l, const char *id, bool create, struct clarity_log_exec **out,
+                      struct clarity_error *err);
 void clarity_logs_free(struct clarity_logs *l);
 
 #endif

@@ -113,7 +113,9 @@ struct peridot_prediction {
     double variable_ms, scaled_fixed_ms;   /* sums over variable and beyond-paper groups */
     struct peridot_group_pred *groups;     /* per model group (malloc'd) */
 };
-int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out);
+/* Returns 0, or CLARITY_ENOMEM with err filled. */
+int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out,
+                    struct clarity_error *err);
 void peridot_prediction_free(struct peridot_prediction *p);
 
 /* Waves with an epsilon, ceil(x - 1e-9), so floating-point error adds no spurious wave; at

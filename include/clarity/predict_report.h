@@ -3,6 +3,7 @@
 #define CLARITY_PREDICT_REPORT_H
 #include <stdbool.h>
 #include <stdio.h>
+#include "clarity/error.h"
 #include "util/jsonw.h"
 #include "clarity/peridot.h"
 
@@ -21,7 +22,8 @@ struct predict_report {
 /* The warnings that apply (static strings), for both formats. */
 size_t predict_warnings(const struct predict_report *r, const char **out, size_t cap);
 
-void report_predict_text(FILE *o, const struct predict_report *r);
-void report_predict_json(struct jsonw *w, const struct predict_report *r);
+/* Both return 0, or CLARITY_EIO with err filled (report.h). */
+int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err);
+int report_predict_json(struct jsonw *w, const struct predict_report *r, struct clarity_error *err);
 
 #endif

@@ -2,6 +2,11 @@
  * analysis re-simulates a job (thesis 3.3.2). Shared by blocked time,
  * stragglers (Dolly impact), core-count what-ifs and prediction.
  *
+ * src/sim is the shared lower module of the analyses: what more than one analysis feature needs
+ * lives here (task time components, taskcomp.h; job/SQL/app task groups, groups.h; Dolly's
+ * straggler-free runtimes, dolly.h; the replay plans, this file and dag_replay.h), so that the
+ * feature folders under src/analysis never include one another (tests/layers checks it).
+ *
  * Two layers:
  *  - kernels on plain arrays (makespan, slot inference), independent of the model;
  *  - a replay plan: a set of tasks split into units (stage attempts), units pooled into
@@ -11,6 +16,7 @@
 #define CLARITY_SIM_H
 #include <stddef.h>
 #include <stdint.h>
+#include "clarity/error.h"
 #include "clarity/model.h"
 
 /* Above this many tasks a stage's slot count is its average concurrency; at or below it, its
@@ -72,12 +78,21 @@ struct clarity_replay_plan {
  * into one component, as [R] pools concurrent map stages, generalized to several groups.
  * Each component gets one slot count: observed, or configured (app required) with observed
  * as fallback. Tasks keep launch order within a component (ties by array index). O(n log n).
- * Returns 0, or -1 when allocation fails. */
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_replay_plan_build(const struct clarity_sim_task *t, size_t n, enum clarity_slot_mode mode,
-                              const struct clarity_app *a, struct clarity_replay_plan *out);
+                              const struct clarity_app *a, struct clarity_replay_plan *out, struct clarity_error *err);
 /* Sum over components of their makespans with runtime[i] for task i (the caller's indexing).
  * Components run back to back: inter-stage gaps and driver time are not modelled. */
 double clarity_replay_plan_run(const struct clarity_replay_plan *p, const double *runtime);
 void clarity_replay_plan_free(struct clarity_replay_plan *p);
+
+/* Wall time of the application and, of it, the time no task of the plan ran (before the
+ * first, between components, after the last): driver work a replay leaves as measured. */
+void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_replay_plan *p,
+                             int64_t *actual_ms, int64_t *driver_ms);
+/* Fraction of a span's slot time that tasks used: busy / (slots x span) (thesis 5.6.6
+ * concurrent-job attribution; also the core-count curve's efficiency). 0 when slots or span
+ * is 0. */
+double clarity_slot_share(double busy_ms, double slots, double span_ms);
 
 #endif

@@ -4,6 +4,8 @@
  * Beyond the thesis: stragglers concentrated on one host or executor, and data skew. */
 #ifndef CLARITY_STRAGGLERS_H
 #define CLARITY_STRAGGLERS_H
+#include "clarity/dolly.h"
+#include "clarity/error.h"
 #include "clarity/groups.h"
 #include "clarity/taskcomp.h"
 
@@ -40,17 +42,15 @@ struct clarity_stage_strag {
     size_t slow_tasks_more_data; /* ... that also had >= 1.5x the median input bytes or records */
 };
 
-/* Input a task's rate is measured against: shuffle bytes read if any, else input bytes. */
-int64_t clarity_task_input_bytes(const struct clarity_task_comp *c);
+/* Rates are runtime per clarity_task_input_bytes() (dolly.h, shared with blocked time's
+ * Dolly case). */
 
 /* One stage: all[idx[0..n-1]] are its successful attempts. flags[k] (for idx[k]) gets
- * CLARITY_SF_* and a bit per cause; ratio (optional) gets ipr / median ipr (0 without input). */
-void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
-                              struct clarity_stage_strag *out, uint16_t *flags, double *ratio);
-
-/* Dolly's rule: a task slower than the stage's median rate runs at the median rate
- * (input x median ipr); others, and tasks without input, keep their runtime. */
-void clarity_dolly_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *runtime);
+ * CLARITY_SF_* and a bit per cause; ratio (optional) gets ipr / median ipr (0 without input).
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
+                             struct clarity_stage_strag *out, uint16_t *flags, double *ratio,
+                             struct clarity_error *err);
 
 struct clarity_straggler_group {
     int kind; int64_t id; size_t row;
@@ -69,15 +69,9 @@ struct clarity_stragglers_result {
 };
 
 /* Every stage attempt of the application; groups of the kinds asked (CLARITY_GROUP_*);
- * the top_n slowest successful attempts. Returns 0, or -1 on allocation failure. */
+ * the top_n slowest successful attempts. Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t top_n,
-                               struct clarity_stragglers_result *out);
+                               struct clarity_stragglers_result *out, struct clarity_error *err);
 void clarity_stragglers_free(struct clarity_stragglers_result *r);
-
-/* Runtimes of every task in comps under Dolly's rule, stage by stage (runtime[i] for
- * comps->t[i]). Returns 0 or -1. */
-int clarity_dolly_runtimes(const struct clarity_task_comps *comps, double *runtime);
-/* Stage attempts' tasks: idx sorted by (stage, row); starts[s]..starts[s+1] per distinct stage. */
-int clarity_tasks_by_stage(const struct clarity_task_comps *comps, size_t **idx, size_t **starts, size_t *nstages);
 
 #endif

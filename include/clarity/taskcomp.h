@@ -1,12 +1,14 @@
 /* Where one task attempt's time went, from standard event-log metrics (as the thesis' scripts
  * derive them; input read, output write and local shuffle read times are not logged),
  * and its runtime with one resource removed. Times in ms as doubles: Shuffle Write Time and
- * CPU time are logged in ns. */
+ * CPU time are logged in ns. Part of src/sim, the analyses' shared lower module: blocked
+ * time, stragglers and the what-if models all start from these components. */
 #ifndef CLARITY_TASKCOMP_H
 #define CLARITY_TASKCOMP_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "clarity/error.h"
 #include "clarity/model.h"
 
 struct clarity_task_comp {
@@ -37,7 +39,7 @@ struct clarity_task_comp {
 void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct clarity_task_comp *c);
 
 /* Successful attempts of the application in row order (Task End Reason "Success"), with
- * counts of what was left out. Returns 0 or -1 on allocation failure. */
+ * counts of what was left out. Returns 0, or CLARITY_ENOMEM with err filled. */
 struct clarity_task_comps {
     struct clarity_task_comp *t;
     size_t n;
@@ -46,7 +48,7 @@ struct clarity_task_comps {
     size_t cpu_logged;           /* included tasks with a CPU time */
     size_t clamped;
 };
-int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out);
+int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out, struct clarity_error *err);
 void clarity_task_comps_free(struct clarity_task_comps *c);
 
 /* Compute time: runtime - scheduler delay - shuffle write - input read - output write

@@ -93,9 +93,6 @@ double clarity_whatif_predict(double actual, double model_old, double model_new)
 double clarity_prediction_error(double predicted, double actual);   /* |p - a| / a; 0 when a is 0 */
 /* The plain Spark slot model (thesis 5.6.6): time inversely proportional to slots. */
 double clarity_slot_model_predict(double actual, double old_slots, double new_slots);
-/* Fraction of a span's slot time that tasks used: busy / (slots x span) (thesis 5.6.6
- * concurrent-job attribution; also the curve's efficiency). 0 when slots or span is 0. */
-double clarity_slot_share(double busy_ms, double slots, double span_ms);
 /* Multitasks MonoSpark runs per machine: cores + disk concurrency (1 per HDD, 4 per SSD) +
  * network (4 multitasks outstanding) + 1 (thesis 5.3). */
 int clarity_monospark_multitasks(int cores, int disks, bool ssd, int network);
@@ -143,9 +140,10 @@ struct clarity_resource_result {
 };
 
 /* The model on base, with `whatif` as the WHATIF scenario when non-NULL. Successful attempts
- * only. Returns 0, or -1 on allocation failure. */
+ * only. Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_hw *base,
-                              const struct clarity_hw *whatif, struct clarity_resource_result *out);
+                              const struct clarity_hw *whatif, struct clarity_resource_result *out,
+                              struct clarity_error *err);
 void clarity_resources_free(struct clarity_resource_result *r);
 
 /* ---- core-count curve ---- */
@@ -185,15 +183,11 @@ struct clarity_curve_result {
     bool cores_observed;                    /* no executor cores logged: observed concurrency */
 };
 
-/* Replays the successful attempts at each asked point. Returns 0, or -1 on allocation failure. */
+/* Replays the successful attempts at each asked point (driver time, clarity_app_driver_time
+ * in sim.h, added back as measured). Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *hw, enum clarity_slot_mode mode,
                           enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask,
-                          struct clarity_curve_result *out);
+                          struct clarity_curve_result *out, struct clarity_error *err);
 void clarity_curve_free(struct clarity_curve_result *r);
-
-/* Wall time of the application and, of it, the time no successful task ran (before the
- * first, between stage groups, after the last): driver work the replay leaves as measured. */
-void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_replay_plan *p,
-                             const struct clarity_sim_task *t, int64_t *actual_ms, int64_t *driver_ms);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef CLARITY_WHATIF_REPORT_H
 #define CLARITY_WHATIF_REPORT_H
 #include <stdio.h>
+#include "clarity/error.h"
 #include "util/jsonw.h"
 #include "clarity/whatif.h"
 
@@ -18,8 +19,10 @@ struct whatif_report {
 /* The thesis' caveat, printed with every resource-model result. */
 extern const char *const whatif_caveat;
 
-void report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r);
+/* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
+int report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err);
 /* One object per application of the clarity.whatif/1 schema (docs/whatif.md). */
-void report_whatif_json(struct jsonw *w, const struct clarity_app *a, const struct whatif_report *r);
+int report_whatif_json(struct jsonw *w, const struct clarity_app *a, const struct whatif_report *r,
+                       struct clarity_error *err);
 
 #endif

@@ -30,7 +30,8 @@ struct clarity_whatif_result {
 };
 
 /* Returns 0, or -1 on allocation failure (r then holds nothing to free). */
-int clarity_whatif_run(const struct clarity_app *a, const struct clarity_whatif_ask *ask, struct clarity_whatif_result *r);
+int clarity_whatif_run(const struct clarity_app *a, const struct clarity_whatif_ask *ask, struct clarity_whatif_result *r,
+                       struct clarity_error *err);
 void clarity_whatif_result_free(struct clarity_whatif_result *r);
 
 #endif

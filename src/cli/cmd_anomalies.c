@@ -220,7 +220,8 @@ static int cv(int argc, char **argv)
     int rc = EXIT_OK;
     for (int mode = 0; mode < 2; mode++) {
         struct ladra_cv_result r;
-        if (ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, min_cause, &r)) {
+        if (ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, min_cause, &r, &err)) {
+            fprintf(stderr, "clarity anomalies cv: %s\n", err.msg);
             rc = EXIT_INPUT;
             break;
         }
@@ -235,15 +236,17 @@ struct anomalies_ctx {
     size_t limit;
 };
 
-static int anomalies_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+static int anomalies_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
+                         struct clarity_error *err)
 {
     const struct anomalies_ctx *ac = ctx;
     struct clarity_anomalies_result r;
-    if (clarity_anomalies_analyze(a, ac->o, &r)) return -1;
-    if (json) report_anomalies_json(json, a, &r, ac->o->logs);
-    else report_anomalies_text(text, a, &r, ac->o->logs, ac->limit);
+    int rc = clarity_anomalies_analyze(a, ac->o, &r, err);
+    if (rc) return rc;
+    rc = json ? report_anomalies_json(json, a, &r, ac->o->logs, err)
+              : report_anomalies_text(text, a, &r, ac->o->logs, ac->limit, err);
     clarity_anomalies_free(&r);
-    return 0;
+    return rc;
 }
 
 int cmd_anomalies(int argc, char **argv)

@@ -46,15 +46,16 @@ struct blocked_ctx {
     enum clarity_slot_mode mode;
 };
 
-static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
+                       struct clarity_error *err)
 {
     const struct blocked_ctx *bc = ctx;
     struct clarity_blocked_result r;
-    if (clarity_blocked_analyze(a, bc->kinds, bc->mode, &r)) return -1;
-    if (json) report_blocked_json(json, a, &r);
-    else report_blocked_text(text, a, &r);
+    int rc = clarity_blocked_analyze(a, bc->kinds, bc->mode, &r, err);
+    if (rc) return rc;
+    rc = json ? report_blocked_json(json, a, &r, err) : report_blocked_text(text, a, &r, err);
     clarity_blocked_free(&r);
-    return 0;
+    return rc;
 }
 
 int cmd_blocked(int argc, char **argv)

@@ -91,15 +91,21 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     if (!apps) return EXIT_INPUT;
     for (size_t i = 0; i < set->n; i++)
         if (set->apps[i].app) apps[napps++] = set->apps[i].app;
-    size_t ex = 0, nun = opt->sidecar ? iqcar_sidecar_unmatched(opt->sidecar, apps, napps, &ex) : 0;
+    struct clarity_error err = {0};
+    size_t ex = 0, nun = 0;
+    if (opt->sidecar && iqcar_sidecar_unmatched(opt->sidecar, apps, napps, &nun, &ex, &err)) {
+        fprintf(stderr, "clarity contention: %s\n", err.msg);
+        free(apps);
+        return EXIT_INPUT;
+    }
     if (nun)
         fprintf(stderr, "clarity contention: %s: %zu value(s) name task attempts the logs do not have (first: task %lld attempt %d)\n",
                 c->metrics_csv, nun, (long long)opt->sidecar->rows[ex].task_id, (int)opt->sidecar->rows[ex].attempt);
     struct iqcar_result r;
     int rc = EXIT_OK;
     long *tg = NULL;
-    if (iqcar_analyze(apps, napps, opt, &r)) {
-        fprintf(stderr, "clarity contention: out of memory\n");
+    if (iqcar_analyze(apps, napps, opt, &r, &err)) {
+        fprintf(stderr, "clarity contention: %s\n", err.msg);
         rc = EXIT_INPUT;
         goto out;
     }
@@ -126,20 +132,30 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     if (c->co.json) {
         struct jsonw w;
         jsonw_init(&w, o, !c->co.compact);
-        report_contention_json(&w, &r, tg, nt);
+        if (report_contention_json(&w, &r, tg, nt, &err)) rc = EXIT_INPUT;
         jsonw_end(&w);
-    } else report_contention_text(o, &r, tg, nt);
+    } else if (report_contention_text(o, &r, tg, nt, &err)) rc = EXIT_INPUT;
     close_output(o);
+    if (rc) {
+        fprintf(stderr, "clarity contention: %s\n", err.msg);
+        goto out;
+    }
     if (c->rules) {
         FILE *f = fopen(c->rules, "w");
         if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->rules); rc = EXIT_USAGE; goto out; }
-        report_contention_rules(f, &r);
+        if (report_contention_rules(f, &r, &err)) {
+            fprintf(stderr, "clarity contention: %s: %s\n", c->rules, err.msg);
+            rc = EXIT_INPUT;
+        }
         fclose(f);
     }
     if (c->graph) {
         FILE *f = fopen(c->graph, "w");
         if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->graph); rc = EXIT_USAGE; goto out; }
-        report_contention_dot(f, &r, tg, nt, c->graph_full);
+        if (report_contention_dot(f, &r, tg, nt, c->graph_full, &err)) {
+            fprintf(stderr, "clarity contention: %s: %s\n", c->graph, err.msg);
+            rc = EXIT_INPUT;
+        }
         fclose(f);
     }
 out:
@@ -226,7 +242,13 @@ int cmd_contention(int argc, char **argv)
     struct iqcar_sidecar sc = {0};
     if (c.metrics_csv) {
         /* read before the logs: a missing file is a usage error worth seeing at once */
-        if (iqcar_sidecar_load(c.metrics_csv, stderr, &sc)) {
+        struct clarity_error err = {0};
+        int lrc = iqcar_sidecar_load(c.metrics_csv, &sc, &err);
+        for (size_t i = 0; i < sc.bad; i++)
+            fprintf(stderr, "%s:%lu: %s; line skipped\n", c.metrics_csv, sc.rejects[i].line, sc.rejects[i].why);
+        if (lrc) {
+            fprintf(stderr, "clarity contention: %s\n", err.msg);
+            iqcar_sidecar_free(&sc);
             free(targets);
             return EXIT_USAGE;
         }

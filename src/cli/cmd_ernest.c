@@ -225,14 +225,17 @@ static int emit(const struct eopts *o, const struct ernest_report *rep)
 {
     FILE *out = open_output(o->co.outpath);
     if (!out) return EXIT_USAGE;
+    struct clarity_error err = {0};
+    int rc;
     if (o->co.json) {
         struct jsonw w;
         jsonw_init(&w, out, !o->co.compact);
-        report_ernest_json(&w, rep);
+        rc = report_ernest_json(&w, rep, &err);
         jsonw_end(&w);
-    } else report_ernest_text(out, rep);
+    } else rc = report_ernest_text(out, rep, &err);
     close_output(out);
-    return EXIT_OK;
+    if (rc) fprintf(stderr, "clarity ernest: %s\n", err.msg);
+    return rc ? EXIT_INPUT : EXIT_OK;
 }
 
 static int run_design(const struct eopts *o)
@@ -256,13 +259,12 @@ static int run_design(const struct eopts *o)
     d.powers_of_two = o->pow2;
     d.no_normalize = o->no_norm;
     d.terms.rows = o->rows;
-    const char *bad;
-    size_t badlen;
-    if (o->terms_list && ernest_terms_add(&d.terms, o->terms_list, &bad, &badlen) < 0) return usage_err("unknown term in --terms:", bad);
+    struct clarity_error err = {0};
+    if (o->terms_list && ernest_terms_add(&d.terms, o->terms_list, &err))
+        return usage_err("unknown term in --terms:", o->terms_list + err.offset);
     struct ernest_design res;
-    const char *why;
-    if (ernest_design_run(&d, &res, &why) < 0) {
-        fprintf(stderr, "clarity ernest design: %s\n", why);
+    if (ernest_design_run(&d, &res, &err)) {
+        fprintf(stderr, "clarity ernest design: %s\n", err.msg);
         return EXIT_USAGE;
     }
     struct ernest_report rep = {.command = "design", .design = &res, .design_opt = &d};
@@ -332,14 +334,13 @@ int cmd_ernest(int argc, char **argv)
         return rc;
     }
     terms.rows = o.rows > 0 ? o.rows : terms.rows;
-    const char *bad;
-    size_t badlen;
-    if (o.terms_list && ernest_terms_add(&terms, o.terms_list, &bad, &badlen) < 0) {
+    struct clarity_error err = {0};
+    if (o.terms_list && ernest_terms_add(&terms, o.terms_list, &err)) {
         free(pts);
-        return usage_err("unknown term in --terms:", bad);
+        return usage_err("unknown term in --terms:", o.terms_list + err.offset);
     }
     struct ernest_model m;
-    if (ernest_fit(pts, np, &terms, &m) < 0) {
+    if (ernest_fit(pts, np, &terms, &m, &err)) {
         free(pts);
         fprintf(stderr, "clarity ernest: fit failed\n");
         return EXIT_INPUT;

@@ -222,7 +222,10 @@ int cmd_predict(int argc, char **argv)
     }
     for (int s = 0; rc == EXIT_OK && s < o.nsizes; s++)
         for (int c = 0; c < o.ncores && npreds < MAXT; c++)
-            if (peridot_predict(&model, o.sizes[s], o.cores[c], &preds[npreds++]) < 0) rc = EXIT_INPUT;
+            if (peridot_predict(&model, o.sizes[s], o.cores[c], &preds[npreds++], &err)) {
+                fprintf(stderr, "clarity predict: %s\n", err.msg);
+                rc = EXIT_INPUT;
+            }
     if (rc == EXIT_OK) {
         bool bytes = o.units;
         for (int i = 0; i < o.nrefs; i++) bytes |= refs[i].size_from == PERIDOT_FROM_LOG;
@@ -232,13 +235,18 @@ int cmd_predict(int argc, char **argv)
         FILE *out = open_output(o.co.outpath);
         if (!out) rc = EXIT_USAGE;
         else {
+            int wrc;
             if (o.co.json) {
                 struct jsonw w;
                 jsonw_init(&w, out, !o.co.compact);
-                report_predict_json(&w, &rep);
+                wrc = report_predict_json(&w, &rep, &err);
                 jsonw_end(&w);
-            } else report_predict_text(out, &rep);
+            } else wrc = report_predict_text(out, &rep, &err);
             close_output(out);
+            if (wrc) {
+                fprintf(stderr, "clarity predict: %s\n", err.msg);
+                rc = EXIT_INPUT;
+            }
         }
     }
     for (size_t k = 0; k < npreds; k++) peridot_prediction_free(&preds[k]);

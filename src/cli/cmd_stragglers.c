@@ -30,15 +30,16 @@ struct stragglers_ctx {
     const struct stragglers_report_options *ro;
 };
 
-static int stragglers_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+static int stragglers_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
+                          struct clarity_error *err)
 {
     const struct stragglers_ctx *sc = ctx;
     struct clarity_stragglers_result r;
-    if (clarity_stragglers_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP, sc->top, &r)) return -1;
-    if (json) report_stragglers_json(json, a, &r);
-    else report_stragglers_text(text, a, &r, sc->ro);
+    int rc = clarity_stragglers_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP, sc->top, &r, err);
+    if (rc) return rc;
+    rc = json ? report_stragglers_json(json, a, &r, err) : report_stragglers_text(text, a, &r, sc->ro, err);
     clarity_stragglers_free(&r);
-    return 0;
+    return rc;
 }
 
 int cmd_stragglers(int argc, char **argv)

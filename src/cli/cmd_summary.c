@@ -50,45 +50,58 @@ struct summary_ctx {
     int sort;                    /* enum fleet_sort */
 };
 
-static int summary_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+static int summary_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
+                       struct clarity_error *err)
 {
     (void)ctx;
     (void)text;
-    report_summary_json(json, a);
-    return 0;
+    return report_summary_json(json, a, err);
 }
 
 /* One full summary per application (a single log, or --detail), else one row per
  * application, the ones that could not be read included. */
-static void summary_text(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o)
+static int summary_text(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o,
+                        struct clarity_error *err)
 {
     const struct summary_ctx *sc = ctx;
+    struct clarity_error one = {0};
+    int rc = 0;   /* the first report error; the other applications are still written */
     if ((set->n == 1 && !sc->csv) || sc->detail) {
         for (size_t i = 0; i < set->n; i++) {
             if (!set->apps[i].app || !app_filter_keep(f, set->apps[i].app)) continue;
             if (i) fputc('\n', o);
-            report_summary_text(o, set->apps[i].app, &sc->so);
+            if (report_summary_text(o, set->apps[i].app, &sc->so, &one) && !rc) rc = one.code, *err = one;
         }
-        return;
+        return rc;
     }
     struct fleet_row *rows = calloc(set->n, sizeof *rows);
     char (*errs)[1200] = calloc(set->n, sizeof *errs);
+    if (!rows || !errs) {
+        free(rows);
+        free(errs);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     size_t n = 0;
-    for (size_t i = 0; rows && errs && i < set->n; i++) {
+    for (size_t i = 0; i < set->n; i++) {
         const struct clarity_app *a = set->apps[i].app;
         if (a && !app_filter_keep(f, a)) continue;
-        if (a) fleet_row_fill(&rows[n], a);
-        else {
+        if (a && fleet_row_fill(&rows[n], a, &one)) {
+            /* the row still appears, with what went wrong in place of its figures */
+            if (!rc) rc = one.code, *err = one;
+            snprintf(errs[i], sizeof errs[i], "%s", one.msg);
+            rows[n].error = errs[i];
+        } else if (!a) {
             rows[n].source = set->apps[i].src->path;
             rows[n].error = clarity_error_format(&set->apps[i].err, errs[i], sizeof errs[i]);
         }
         n++;
     }
     fleet_sort(rows, n, (enum fleet_sort)sc->sort);
-    if (sc->csv) report_fleet_csv(o, rows, n);
-    else report_fleet_text(o, rows, n);
+    int frc = sc->csv ? report_fleet_csv(o, rows, n, &one) : report_fleet_text(o, rows, n, &one);
+    if (frc && !rc) rc = frc, *err = one;
     free(rows);
     free(errs);
+    return rc;
 }
 
 int cmd_summary(int argc, char **argv)

@@ -74,19 +74,20 @@ static void label(const struct clarity_hw_change *c, char *buf, size_t cap)
     }
 }
 
-static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json)
+static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
+                      struct clarity_error *err)
 {
     const struct whatif_opts *op = ctx;
     struct clarity_whatif_result wr;
-    if (clarity_whatif_run(a, &op->ask, &wr)) return -1;
+    int rc = clarity_whatif_run(a, &op->ask, &wr, err);
+    if (rc) return rc;
     char lbl[512];
     label(&wr.change, lbl, sizeof lbl);
     struct whatif_report r = {&wr.base, wr.have_res ? &wr.res : NULL, wr.whatif ? lbl : NULL,
                               wr.have_curve ? &wr.curve : NULL, wr.have_slot ? &wr.slot : NULL, op->limit};
-    if (json) report_whatif_json(json, a, &r);
-    else report_whatif_text(text, a, &r);
+    rc = json ? report_whatif_json(json, a, &r, err) : report_whatif_text(text, a, &r, err);
     clarity_whatif_result_free(&wr);
-    return 0;
+    return rc;
 }
 
 int cmd_whatif(int argc, char **argv)

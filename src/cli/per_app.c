@@ -10,11 +10,13 @@ bool app_filter_keep(const struct app_filter *f, const struct clarity_app *a)
     return true;
 }
 
-/* Runs c->one on app i; reports an analysis that ran out of memory. */
+/* Runs c->one on app i; reports an analysis or report that failed (out of memory, a write
+ * error) with the application's path, and the command then exits 3. */
 static int one(const struct per_app_cmd *c, const struct clarity_app_set *set, size_t i, FILE *o, struct jsonw *w)
 {
-    if (c->one(c->ctx, set->apps[i].app, o, w) == 0) return EXIT_OK;
-    fprintf(stderr, "clarity %s: out of memory analyzing %s\n", c->out->cmd, set->apps[i].src->path);
+    struct clarity_error err = {0};
+    if (c->one(c->ctx, set->apps[i].app, o, w, &err) == 0) return EXIT_OK;
+    fprintf(stderr, "clarity %s: %s: %s\n", c->out->cmd, set->apps[i].src->path, err.msg);
     return EXIT_INPUT;
 }
 
@@ -66,8 +68,10 @@ static int write_json(const struct per_app_cmd *c, const struct clarity_app_set 
 static int write_text(const struct per_app_cmd *c, const struct clarity_app_set *set, FILE *o)
 {
     if (c->text) {
-        c->text(c->ctx, set, &c->filter, o);
-        return EXIT_OK;
+        struct clarity_error err = {0};
+        if (c->text(c->ctx, set, &c->filter, o, &err) == 0) return EXIT_OK;
+        fprintf(stderr, "clarity %s: %s\n", c->out->cmd, err.msg);
+        return EXIT_INPUT;
     }
     int rc = EXIT_OK;
     bool first = true;

@@ -25,12 +25,13 @@ struct per_app_cmd {
     /* JSON: after "applications", "failed" (the applications that could not be read) and
      * "skipped" (paths not taken as logs) */
     bool list_problems;
-    /* Analyzes and prints one application to text (json NULL) or json; 0, or -1 when the
-     * analysis ran out of memory (reported, and the command exits 3). */
-    int (*one)(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json);
+    /* Analyzes and prints one application to text (json NULL) or json; 0, or an error code
+     * with err filled (out of memory, a write error): reported, and the command exits 3. */
+    int (*one)(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json, struct clarity_error *err);
     /* When set, the text output of the whole set instead of `one` per application (summary's
-     * table of many applications); it applies the filter itself. */
-    void (*text)(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o);
+     * table of many applications); it applies the filter itself. 0, or an error as `one`. */
+    int (*text)(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o,
+                struct clarity_error *err);
     void *ctx;
 };
 

@@ -21,24 +21,31 @@ void clarity_logs_free(struct clarity_logs *l)
     memset(l, 0, sizeof *l);
 }
 
-struct clarity_log_exec *clarity_logs_exec(struct clarity_logs *l, const char *id, bool create)
+int clarity_logs_exec(struct clarity_logs *l, const char *id, bool create, struct clarity_log_exec **out,
+                      struct clarity_error *err)
 {
+    *out = NULL;
     for (size_t i = 0; i < l->nexecs; i++)
-        if (!strcmp(l->execs[i].id, id)) return &l->execs[i];
-    if (!create) return NULL;
+        if (!strcmp(l->execs[i].id, id)) {
+            *out = &l->execs[i];
+            return 0;
+        }
+    if (!create) return clarity_error_set(err, CLARITY_ENOTFOUND, NULL, 0, 0, "no executor '%s' in the logs", id);
     if (l->nexecs == l->capexecs) {
         size_t nc = l->capexecs ? l->capexecs * 2 : 16;
         void *p = realloc(l->execs, nc * sizeof *l->execs);
-        if (!p) return NULL;
+        if (!p) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
         l->execs = p, l->capexecs = nc;
     }
     struct clarity_log_exec *e = &l->execs[l->nexecs++];
     memset(e, 0, sizeof *e);
     snprintf(e->id, sizeof e->id, "%s", id);
-    return e;
+    *out = e;
+    return 0;
 }
 
-static void count_unknown(struct clarity_logs *l, const char *prefix, const char *s, size_t len)
+/* -1 when out of memory */
+static int count_unknown(struct clarity_logs *l, const char *prefix, const char *s, size_t len)
 {
     char key[64];
     size_t k = (size_t)snprintf(key, sizeof key, "%s", prefix);
@@ -55,22 +62,23 @@ static void count_unknown(struct clarity_logs *l, const char *prefix, const char
     for (size_t i = 0; i < l->nunknown; i++)
         if (!strcmp(l->unknown[i].key, key)) {
             l->unknown[i].count++;
-            return;
+            return 0;
         }
     if (l->nunknown >= 256) key[0] = 0, snprintf(key, sizeof key, "(other patterns)");
     for (size_t i = 0; i < l->nunknown; i++)
         if (!strcmp(l->unknown[i].key, key)) {
             l->unknown[i].count++;
-            return;
+            return 0;
         }
     if (l->nunknown == l->capunknown) {
         size_t nc = l->capunknown ? l->capunknown * 2 : 32;
         void *p = realloc(l->unknown, nc * sizeof *l->unknown);
-        if (!p) return;
+        if (!p) return -1;
         l->unknown = p, l->capunknown = nc;
     }
     snprintf(l->unknown[l->nunknown].key, sizeof l->unknown[0].key, "%s", key);
     l->unknown[l->nunknown++].count = 1;
+    return 0;
 }
 
 static int add_gc(struct clarity_log_exec *e, const struct clarity_gc_rec *r)
@@ -136,8 +144,8 @@ int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char 
     char host[CLARITY_L4J_NAME_LEN] = "";
     if (host_hint) snprintf(host, sizeof host, "%s", host_hint);
     if (exec_hint && *exec_hint) {
-        struct clarity_log_exec *e = clarity_logs_exec(l, exec_hint, true);
-        if (!e) goto oom;
+        struct clarity_log_exec *e;
+        if (clarity_logs_exec(l, exec_hint, true, &e, NULL)) goto oom;
         cur = e - l->execs;
         if (host[0] && !e->host[0]) snprintf(e->host, sizeof e->host, "%s", host);
     }
@@ -161,8 +169,8 @@ int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char 
             l->json_lines += x.json;
             l->l4j_kind_count[k]++;
             if (k == CLARITY_L4J_EXECUTOR_ID) {
-                struct clarity_log_exec *e = clarity_logs_exec(l, x.executor, true);
-                if (!e) goto oom;
+                struct clarity_log_exec *e;
+                if (clarity_logs_exec(l, x.executor, true, &e, NULL)) goto oom;
                 cur = e - l->execs;
                 if (x.host[0]) snprintf(e->host, sizeof e->host, "%s", x.host);
                 else if (host[0] && !e->host[0]) snprintf(e->host, sizeof e->host, "%s", host);
@@ -174,21 +182,21 @@ int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char 
             if (cur >= 0 && (!l->execs[cur].first_log_ms || x.ts_ms < l->execs[cur].first_log_ms))
                 l->execs[cur].first_log_ms = x.ts_ms;
             if (k == CLARITY_L4J_OTHER) {
-                count_unknown(l, "log4j ", x.logger, strlen(x.logger));
+                if (count_unknown(l, "log4j ", x.logger, strlen(x.logger))) goto oom;
                 continue;
             }
             l->l4j_used++;
             if (k == CLARITY_L4J_LAUNCH && x.executor[0] && x.host[0]) {
                 /* driver log: the executor -> host map, from its "Launching task" lines */
-                struct clarity_log_exec *e = clarity_logs_exec(l, x.executor, true);
-                if (!e) goto oom;
+                struct clarity_log_exec *e;
+                if (clarity_logs_exec(l, x.executor, true, &e, NULL)) goto oom;
                 if (!e->host[0]) snprintf(e->host, sizeof e->host, "%s", x.host);
             }
             if (k == CLARITY_L4J_FINISH || k == CLARITY_L4J_EXEC_FINISHED) {
                 long ex = cur;
                 if (x.executor[0]) {
-                    struct clarity_log_exec *e = clarity_logs_exec(l, x.executor, true);
-                    if (!e) goto oom;
+                    struct clarity_log_exec *e;
+                    if (clarity_logs_exec(l, x.executor, true, &e, NULL)) goto oom;
                     ex = e - l->execs;
                     if (x.host[0] && !e->host[0]) snprintf(e->host, sizeof e->host, "%s", x.host);
                 }
@@ -208,9 +216,9 @@ int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char 
                 orphan[norphan++] = rec;
             }
         } else if (!gp.blen && gp.pend_id < 0 && !(line[0] == '[' || line[0] == '\t' || line[0] == ' ')) {
-            count_unknown(l, "text ", line, len);
+            if (count_unknown(l, "text ", line, len)) goto oom;
         } else if (!gp.blen && gp.pend_id < 0 && line[0] == '\t') {
-            count_unknown(l, "stack trace ", "", 0);
+            if (count_unknown(l, "stack trace ", "", 0)) goto oom;
         }
     }
     if (clarity_gc_finish(&gp, &rec)) {
@@ -219,8 +227,8 @@ int clarity_logs_read_file(struct clarity_logs *l, const char *path, const char 
     }
     l->gc_lines_ignored += gp.ignored;
     if (norphan) {
-        struct clarity_log_exec *e = clarity_logs_exec(l, "", true);   /* never joined: counted as unjoined */
-        if (!e) goto oom;
+        struct clarity_log_exec *e;   /* never joined: counted as unjoined */
+        if (clarity_logs_exec(l, "", true, &e, NULL)) goto oom;
         for (size_t i = 0; i < norphan; i++)
             if (add_gc(e, &orphan[i])) goto oom;
     }

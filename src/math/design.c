@@ -24,7 +24,7 @@ double clarity_design_objective(const struct clarity_design_problem *p, const do
     }
     for (size_t r = 0; r < d; r++)
         for (size_t c = r + 1; c < d; c++) L[r * d + c] = L[c * d + r];
-    if (clarity_cholesky(L, d) < 0) return INFINITY;
+    if (clarity_cholesky(L, d, NULL)) return INFINITY;   /* singular: no finite objective */
     double f = 0, e[MAX_D], col[MAX_D];
     for (size_t k = 0; k < d; k++) {         /* trace(M^-1) = sum_k e_k^T M^-1 e_k */
         memset(e, 0, sizeof e);
@@ -85,21 +85,31 @@ static double stationarity(const struct clarity_design_problem *p, const double 
     return m;
 }
 
-int clarity_design_solve(const struct clarity_design_problem *p, struct clarity_design_result *r)
+int clarity_design_solve(const struct clarity_design_problem *p, struct clarity_design_result *r,
+                         struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     size_t n = p->n;
-    if (!n || p->d > MAX_D) return -1;
+    if (!n) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "no candidate");
+    if (p->d > MAX_D) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "more than %d features", MAX_D);
     double *buf = malloc(sizeof *buf * n * 6);
     r->lambda = malloc(sizeof *r->lambda * n);
-    if (!buf || !r->lambda) { free(buf); clarity_design_result_free(r); return -1; }
+    if (!buf || !r->lambda) {
+        free(buf);
+        clarity_design_result_free(r);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the experiment design");
+    }
     double *x = r->lambda, *g = buf, *xn = buf + n, *gn = buf + 2 * n, *dir = buf + 3 * n, *tmp = buf + 4 * n;
     double csum = 0;
     for (size_t i = 0; i < n; i++) csum += p->cost[i];
     double start = csum > p->budget ? p->budget / csum : 1;
     for (size_t i = 0; i < n; i++) x[i] = start;
     double f = clarity_design_objective(p, x, g);
-    if (!isfinite(f)) { free(buf); clarity_design_result_free(r); return -1; }
+    if (!isfinite(f)) {
+        free(buf);
+        clarity_design_result_free(r);
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "the candidates do not span every feature");
+    }
 
     enum { MEMORY = 10, MAXIT = 20000 };
     double hist[MEMORY];

@@ -4,11 +4,16 @@
 #include <string.h>
 #include "clarity/linalg.h"
 
+static int oom(struct clarity_error *err)
+{
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in least squares");
+}
+
 int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b, double *x,
-                      double *rnorm)
+                      double *rnorm, int *rank_out, struct clarity_error *err)
 {
     double *R = malloc(sizeof *R * (rows * cols + rows));
-    if (!R) return -1;
+    if (!R) return oom(err);
     double *qb = R + rows * cols;
     memcpy(R, A, sizeof *R * rows * cols);
     memcpy(qb, b, sizeof *qb * rows);
@@ -20,7 +25,7 @@ int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b
     double tol = amax * 1e-12 * (double)(rows > cols ? rows : cols);
     int rank = 0;
     char *dep = calloc(cols ? cols : 1, 1);
-    if (!dep) { free(R); return -1; }
+    if (!dep) { free(R); return oom(err); }
     size_t r = 0;                            /* next row to reduce */
     for (size_t j = 0; j < cols && r < rows; j++) {
         double norm = 0;
@@ -49,7 +54,7 @@ int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b
     /* Back substitution over the independent columns; R's row for column j is the row it
      * was reduced in. */
     size_t *rowof = malloc(sizeof *rowof * (cols ? cols : 1));
-    if (!rowof) { free(R); free(dep); return -1; }
+    if (!rowof) { free(R); free(dep); return oom(err); }
     r = 0;
     for (size_t j = 0; j < cols; j++) {
         if (dep[j] || r >= rows) { dep[j] = 1; continue; }
@@ -75,16 +80,18 @@ int clarity_lsq_solve(const double *A, size_t rows, size_t cols, const double *b
     free(rowof);
     free(dep);
     free(R);
-    return rank;
+    if (rank_out) *rank_out = rank;
+    return 0;
 }
 
-int clarity_cholesky(double *L, size_t n)
+int clarity_cholesky(double *L, size_t n, struct clarity_error *err)
 {
     for (size_t j = 0; j < n; j++) {
         double d = L[j * n + j], orig = d;
         for (size_t k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
         /* a pivot that cancels to rounding noise means the matrix is singular */
-        if (!(d > 1e-13 * orig) || !isfinite(d)) return -1;
+        if (!(d > 1e-13 * orig) || !isfinite(d))
+            return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "matrix is not positive definite");
         d = sqrt(d);
         L[j * n + j] = d;
         for (size_t i = j + 1; i < n; i++) {

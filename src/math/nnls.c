@@ -21,7 +21,7 @@ double clarity_nnls_tolerance(const double *A, size_t rows, size_t cols)
 
 /* z[P] = least squares on the passive columns; z elsewhere 0. */
 static int solve_passive(const double *A, size_t rows, size_t cols, const double *b,
-                         const char *passive, double *sub, double *zs, double *z)
+                         const char *passive, double *sub, double *zs, double *z, struct clarity_error *err)
 {
     size_t k = 0;
     for (size_t j = 0; j < cols; j++)
@@ -31,21 +31,22 @@ static int solve_passive(const double *A, size_t rows, size_t cols, const double
         for (size_t j = 0; j < cols; j++)
             if (passive[j]) sub[i * k + c++] = A[i * cols + j];
     }
-    int rank = clarity_lsq_solve(sub, rows, k, b, zs, NULL);
-    if (rank < 0) return -1;
+    int rc = clarity_lsq_solve(sub, rows, k, b, zs, NULL, NULL, err);
+    if (rc) return rc;
     size_t c = 0;
     for (size_t j = 0; j < cols; j++) z[j] = passive[j] ? zs[c++] : 0;
-    return rank;
+    return 0;
 }
 
 int clarity_nnls(const double *A, size_t rows, size_t cols, const double *b, double *x,
-                 struct clarity_nnls_result *res)
+                 struct clarity_nnls_result *res, struct clarity_error *err)
 {
     struct clarity_nnls_result r = {0};
+    int rc = 0;
     size_t n = cols ? cols : 1;
     double *As = malloc(sizeof *As * (rows * n * 2 + 5 * n + rows));
     char *passive = calloc(n, 2);
-    if (!As || !passive) { free(As); free(passive); return -1; }
+    if (!As || !passive) goto oom;
     double *sub = As + rows * n, *scale = sub + rows * n, *z = scale + n, *zs = z + n, *w = zs + n;
     double *xs = w + n, *resid = xs + n;
     char *rejected = passive + n;
@@ -59,9 +60,11 @@ int clarity_nnls(const double *A, size_t rows, size_t cols, const double *b, dou
     }
     {
         double *tmp = malloc(sizeof *tmp * (cols ? cols : 1));
-        int rk = tmp ? clarity_lsq_solve(As, rows, cols, b, tmp, NULL) : -1;
+        int rk = 0;
+        if (!tmp) goto oom;
+        rc = clarity_lsq_solve(As, rows, cols, b, tmp, NULL, &rk, err);
         free(tmp);
-        if (rk < 0) { free(As); free(passive); return -1; }
+        if (rc) goto fail;
         r.rank_deficient = (size_t)rk < cols;
     }
     double tol = clarity_nnls_tolerance(As, rows, cols);
@@ -86,7 +89,7 @@ int clarity_nnls(const double *A, size_t rows, size_t cols, const double *b, dou
         if (r.iterations >= maxit) { r.converged = false; break; }
         r.iterations++;
         passive[best] = 1;
-        if (solve_passive(As, rows, cols, b, passive, sub, zs, z) < 0) goto oom;
+        if ((rc = solve_passive(As, rows, cols, b, passive, sub, zs, z, err))) goto fail;
         /* A column that enters with a non-positive coefficient would leave again at once
          * (a zero step): degenerate, so skip it until the residual changes. */
         if (z[best] <= 0) {
@@ -116,7 +119,7 @@ int clarity_nnls(const double *A, size_t rows, size_t cols, const double *b, dou
                     xs[j] = 0;
                 }
             }
-            if (solve_passive(As, rows, cols, b, passive, sub, zs, z) < 0) goto oom;
+            if ((rc = solve_passive(As, rows, cols, b, passive, sub, zs, z, err))) goto fail;
         }
         memcpy(xs, z, sizeof *xs * cols);
     }
@@ -136,7 +139,9 @@ int clarity_nnls(const double *A, size_t rows, size_t cols, const double *b, dou
     free(passive);
     return 0;
 oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in NNLS");
+fail:
     free(As);
     free(passive);
-    return -1;
+    return rc;
 }

@@ -1,5 +1,6 @@
 /* clarity.anomalies/1 (docs/anomalies.md): one object per application. */
 #include "clarity/anomalies_report.h"
+#include "clarity/report.h"
 
 static void causes(struct jsonw *w, const char *key, const double *p)
 {
@@ -29,8 +30,8 @@ static void factors(struct jsonw *w, const struct clarity_app *a, const struct c
     jsonw_kbool(w, "clamped", f->flags & LADRA_CLAMPED);
 }
 
-void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
-                           const struct clarity_logs *logs)
+int report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                          const struct clarity_logs *logs, struct clarity_error *err)
 {
     const struct ladra_input *in = &r->in;
     jsonw_obj_begin(w);
@@ -134,4 +135,5 @@ void report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const s
         jsonw_obj_end(w);
     }
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

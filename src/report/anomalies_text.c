@@ -18,8 +18,8 @@ static void factors_line(FILE *o, const struct ladra_factors *f)
         fprintf(o, "%s  %s %.3g", k == LADRA_NFACTOR ? "  |" : "", ladra_factor_name(k), f->f[k]);
 }
 
-void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
-                           const struct clarity_logs *logs, size_t limit)
+int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                          const struct clarity_logs *logs, size_t limit, struct clarity_error *err)
 {
     char b1[48], b2[48], b3[32];
     const struct ladra_input *in = &r->in;
@@ -138,7 +138,8 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
         else
             fprintf(o, "\nlog lines not understood, by pattern (%zu pattern%s)\n", logs->nunknown, logs->nunknown == 1 ? "" : "s");
         bool *done = calloc(logs->nunknown, 1);
-        for (int k = 0; done && k < 10; k++) {
+        if (!done) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+        for (int k = 0; k < 10; k++) {
             size_t best = SIZE_MAX;
             for (size_t i = 0; i < logs->nunknown; i++)
                 if (!done[i] && (best == SIZE_MAX || logs->unknown[i].count > logs->unknown[best].count)) best = i;
@@ -148,4 +149,5 @@ void report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cl
         }
         free(done);
     }
+    return clarity_report_status(o, err);
 }

@@ -1,6 +1,7 @@
 /* `clarity blocked --json`: one application object of the clarity.blocked/1 schema
  * (docs/blocked-json.md). */
 #include "clarity/explain_report.h"
+#include "clarity/report.h"
 
 static void without(struct jsonw *w, const struct clarity_blocked_result *r, const struct clarity_blocked_without *x,
                     enum clarity_resource res)
@@ -21,7 +22,8 @@ static void without(struct jsonw *w, const struct clarity_blocked_result *r, con
     jsonw_obj_end(w);
 }
 
-void report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r)
+int report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                        struct clarity_error *err)
 {
     const struct clarity_task_comps *c = &r->comps;
     char v[512];
@@ -84,4 +86,5 @@ void report_blocked_json(struct jsonw *w, const struct clarity_app *a, const str
     jsonw_str(w, "local_shuffle_read_ms");
     jsonw_arr_end(w);
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

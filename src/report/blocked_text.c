@@ -12,7 +12,8 @@ static void pct(FILE *o, const struct clarity_blocked_without *w)
 static const int columns[] = {CLARITY_RES_NETWORK, CLARITY_RES_DISK, CLARITY_RES_SHUFFLE_WRITE, CLARITY_RES_GC,
                               CLARITY_RES_SCHED_DELAY, CLARITY_RES_STRAGGLERS, CLARITY_RES_NON_CPU};
 
-void report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r)
+int report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                        struct clarity_error *err)
 {
     char b1[32], b2[32], v[512];
     const struct clarity_task_comps *c = &r->comps;
@@ -65,4 +66,5 @@ void report_blocked_text(FILE *o, const struct clarity_app *a, const struct clar
         else snprintf(id, sizeof id, "%s %lld", clarity_group_kind_name(g->kind), (long long)g->id);
         fprintf(o, "  %-9s %s\n", id, v);
     }
+    return clarity_report_status(o, err);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/contention_report.h"
+#include "clarity/report.h"
 
 static void dot_str(FILE *o, const char *s)
 {
@@ -14,14 +15,15 @@ static void dot_str(FILE *o, const char *s)
     fputc('"', o);
 }
 
-int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full)
+int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
+                          struct clarity_error *err)
 {
     const struct iqcar_graph *g = &r->g;
     double *dor = malloc((g->nnodes ? g->nnodes : 1) * sizeof *dor), *sum = calloc(g->nnodes ? g->nnodes : 1, sizeof *sum);
     if (!dor || !sum) {
         free(dor);
         free(sum);
-        return -1;
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     }
     size_t nt = targets ? ntargets : r->nunits;
     for (size_t i = 0; i < nt; i++) {
@@ -53,5 +55,5 @@ int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *tar
     fprintf(o, "}\n");
     free(dor);
     free(sum);
-    return 0;
+    return clarity_report_status(o, err);
 }

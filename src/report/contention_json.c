@@ -2,6 +2,7 @@
  * their DOR, noisy queries beside the simple-overlap baseline; aggressive, victims, slow
  * hosts, hot resources and the rules. */
 #include "clarity/contention_report.h"
+#include "clarity/report.h"
 
 static const char *const level_key[7] = {"target", "stage", "IE", "DE", "BE", "source_stage", "source_query"};
 
@@ -89,15 +90,17 @@ static void rules_json(struct jsonw *w, const struct iqcar_result *r)
     jsonw_arr_end(w);
 }
 
-void report_contention_rules(FILE *o, const struct iqcar_result *r)
+int report_contention_rules(FILE *o, const struct iqcar_result *r, struct clarity_error *err)
 {
     struct jsonw w;
     jsonw_init(&w, o, true);
     rules_json(&w, r);
     jsonw_end(&w);
+    return clarity_report_status(o, err);
 }
 
-void report_contention_json(struct jsonw *w, const struct iqcar_result *r, const long *targets, size_t ntargets)
+int report_contention_json(struct jsonw *w, const struct iqcar_result *r, const long *targets, size_t ntargets,
+                           struct clarity_error *err)
 {
     jsonw_obj_begin(w);
     jsonw_kstr(w, "schema", "clarity.contention/1");
@@ -153,4 +156,5 @@ void report_contention_json(struct jsonw *w, const struct iqcar_result *r, const
     jsonw_key(w, "rules");
     rules_json(w, r);
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

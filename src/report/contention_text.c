@@ -2,6 +2,7 @@
  * target the explanations per level, then the workload-wide answers. */
 #include <stdlib.h>
 #include "clarity/contention_report.h"
+#include "clarity/report.h"
 
 static const char *const level_name[7] = {"target", "stage", "resource (IE)", "host (DE)", "blame (BE)",
                                           "source stage", "source query"};
@@ -77,7 +78,8 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t)
     }
 }
 
-void report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets)
+int report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
+                           struct clarity_error *err)
 {
     sources_note(o, r);
     size_t k = (size_t)r->opt.k;
@@ -104,20 +106,19 @@ void report_contention_text(FILE *o, const struct iqcar_result *r, const long *t
     }
     fprintf(o, "slow hosts (sum of IF out of DE nodes | sum of DOR)%s\n", r->opt.rank_by_dor ? ", by DOR" : "");
     size_t *ord = malloc((r->nhosts ? r->nhosts : 1) * sizeof *ord);
-    if (ord) {
-        for (size_t h = 0; h < r->nhosts; h++) ord[h] = h;
-        for (size_t i = 1; i < r->nhosts; i++)   /* insertion sort: hosts are few */
-            for (size_t j = i; j > 0; j--) {
-                const struct iqcar_host_score *a = &r->host_score[ord[j - 1]], *b = &r->host_score[ord[j]];
-                double ka = r->opt.rank_by_dor ? a->dor_sum : a->if_sum, kb = r->opt.rank_by_dor ? b->dor_sum : b->if_sum;
-                if (kb <= ka) break;
-                size_t x = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = x;
-            }
-        for (size_t i = 0; i < r->nhosts && i < k; i++)
-            fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, r->hosts[ord[i]], r->host_score[ord[i]].if_sum,
-                    r->host_score[ord[i]].dor_sum);
-        free(ord);
-    }
+    if (!ord) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+    for (size_t h = 0; h < r->nhosts; h++) ord[h] = h;
+    for (size_t i = 1; i < r->nhosts; i++)   /* insertion sort: hosts are few */
+        for (size_t j = i; j > 0; j--) {
+            const struct iqcar_host_score *a = &r->host_score[ord[j - 1]], *b = &r->host_score[ord[j]];
+            double ka = r->opt.rank_by_dor ? a->dor_sum : a->if_sum, kb = r->opt.rank_by_dor ? b->dor_sum : b->if_sum;
+            if (kb <= ka) break;
+            size_t x = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = x;
+        }
+    for (size_t i = 0; i < r->nhosts && i < k; i++)
+        fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, r->hosts[ord[i]], r->host_score[ord[i]].if_sum,
+                r->host_score[ord[i]].dor_sum);
+    free(ord);
     fprintf(o, "hot resources (sum of IF out of IE nodes | sum of DOR)\n");
     for (int res = 0; res < IQ_NRES; res++)
         fprintf(o, "  %-8s IF %.4f | DOR %.4f\n", iqcar_res_name(res), r->res_score[res].if_sum, r->res_score[res].dor_sum);
@@ -127,4 +128,5 @@ void report_contention_text(FILE *o, const struct iqcar_result *r, const long *t
         fprintf(o, "  %d. %-4s %-6s %-40s value %g, order %d\n", x->id, x->type, x->qtype, r->units[x->unit].name,
                 x->value, x->order);
     }
+    return clarity_report_status(o, err);
 }

@@ -1,5 +1,6 @@
 /* clarity.ernest/1: see docs/ernest-json.md. Times in seconds. */
 #include "clarity/ernest_report.h"
+#include "clarity/report.h"
 
 static void extrap_json(struct jsonw *w, const struct ernest_extrapolation *e)
 {
@@ -101,7 +102,7 @@ static void design_json(struct jsonw *w, const struct ernest_report *r)
     jsonw_obj_end(w);
 }
 
-void report_ernest_json(struct jsonw *w, const struct ernest_report *r)
+int report_ernest_json(struct jsonw *w, const struct ernest_report *r, struct clarity_error *err)
 {
     jsonw_obj_begin(w);
     jsonw_kstr(w, "schema", "clarity.ernest/1");
@@ -156,4 +157,5 @@ void report_ernest_json(struct jsonw *w, const struct ernest_report *r)
         jsonw_obj_end(w);
     }
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

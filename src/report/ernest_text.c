@@ -105,13 +105,14 @@ static void design_text(FILE *o, const struct ernest_report *r)
     if (d->rank_padded) fprintf(o, "note         runs below the threshold were added so that the runs determine every term\n");
 }
 
-void report_ernest_text(FILE *o, const struct ernest_report *r)
+int report_ernest_text(FILE *o, const struct ernest_report *r, struct clarity_error *err)
 {
     if (r->design) {
         design_text(o, r);
-        return;
+    } else {
+        model_text(o, r);
+        if (r->ntargets) targets_text(o, r);
+        if (r->choice) choice_text(o, r);
     }
-    model_text(o, r);
-    if (r->ntargets) targets_text(o, r);
-    if (r->choice) choice_text(o, r);
+    return clarity_report_status(o, err);
 }

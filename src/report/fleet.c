@@ -19,11 +19,12 @@ static double capacity_core_ms(const struct clarity_app *a)
     return sum;
 }
 
-static void top_blocked(struct fleet_row *r, const struct clarity_app *a)
+static int top_blocked(struct fleet_row *r, const struct clarity_app *a, struct clarity_error *err)
 {
     r->top_blocked = "";
     struct clarity_blocked_result br;
-    if (clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &br) != 0) return;
+    int rc = clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &br, err);
+    if (rc) return rc;
     for (size_t g = 0; g < br.ngroups; g++)
         for (int res = 0; res < CLARITY_RES_COUNT; res++) {
             /* "all non-CPU" is a bound over every resource, not one to name */
@@ -35,9 +36,10 @@ static void top_blocked(struct fleet_row *r, const struct clarity_app *a)
             }
         }
     clarity_blocked_free(&br);
+    return 0;
 }
 
-void fleet_row_fill(struct fleet_row *r, const struct clarity_app *a)
+int fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     r->source = a->source_path;
@@ -52,18 +54,18 @@ void fleet_row_fill(struct fleet_row *r, const struct clarity_app *a)
             r->cores += a->execs[i].total_cores;
         }
     struct clarity_app_totals t;
-    if (clarity_totals_compute(a, &t) == 0) {
-        r->tasks = t.app.tasks;
-        r->failed_tasks = t.app.failed + t.app.killed;
-        r->core_hours_used = (double)t.app.task_ms / 3.6e6;
-        double cap = capacity_core_ms(a) / 3.6e6;
-        r->core_hours_idle = cap > r->core_hours_used ? cap - r->core_hours_used : 0;
-        r->gc_share = t.app.run_ms ? (double)t.app.gc_ms / (double)t.app.run_ms : 0;
-        r->shuffle_bytes = t.app.shuffle_read_bytes;
-        clarity_totals_free(&t);
-    }
-    top_blocked(r, a);
+    if (clarity_totals_compute(a, &t) != 0)
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
+    r->tasks = t.app.tasks;
+    r->failed_tasks = t.app.failed + t.app.killed;
+    r->core_hours_used = (double)t.app.task_ms / 3.6e6;
+    double cap = capacity_core_ms(a) / 3.6e6;
+    r->core_hours_idle = cap > r->core_hours_used ? cap - r->core_hours_used : 0;
+    r->gc_share = t.app.run_ms ? (double)t.app.gc_ms / (double)t.app.run_ms : 0;
+    r->shuffle_bytes = t.app.shuffle_read_bytes;
+    clarity_totals_free(&t);
     report_integrity_flags(a, r->flags, sizeof r->flags);
+    return top_blocked(r, a, err);
 }
 
 int fleet_sort_parse(const char *s)
@@ -104,7 +106,7 @@ void fleet_sort(struct fleet_row *rows, size_t n, enum fleet_sort key)
 
 static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 
-void report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n)
+int report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
     fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-20s  %s\n", "application",
             "name", "user", "start (UTC)", "duration", "execs", "cores", "tasks", "core-h", "idle core-h", "GC %",
@@ -131,6 +133,7 @@ void report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n)
     fprintf(o, "\n%zu application(s), %zu failed to load. core-h: task time in core-hours; idle core-h: executor "
                "cores x lifetime minus task time (driver excluded); top blocked: blocked-time analysis, "
                "application level.\n", n, failed);
+    return clarity_report_status(o, err);
 }
 
 /* RFC 4180 quoting: names and errors can hold commas and quotes. */
@@ -144,7 +147,7 @@ static void csv_str(FILE *o, const char *s)
     fputc('"', o);
 }
 
-void report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n)
+int report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
     fputs("source,app_id,name,user,start_ms,duration_ms,executors,cores,tasks,failed_tasks,core_hours_used,"
           "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error\n", o);
@@ -166,4 +169,5 @@ void report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n)
         csv_str(o, r->error);
         fputc('\n', o);
     }
+    return clarity_report_status(o, err);
 }

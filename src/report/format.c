@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "clarity/report.h"
 
@@ -43,4 +45,11 @@ const char *fmt_time(char *buf, size_t cap, int64_t ms)
     strftime(d, sizeof d, "%Y-%m-%d %H:%M:%S", &tm);
     snprintf(buf, cap, "%s.%03d", d, (int)(ms % 1000));
     return buf;
+}
+
+int clarity_report_status(FILE *o, struct clarity_error *err)
+{
+    if (!ferror(o)) return 0;
+    int e = errno ? errno : EIO;
+    return clarity_error_set(err, CLARITY_EIO, NULL, 0, 0, "cannot write the report: %s", strerror(e));
 }

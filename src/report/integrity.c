@@ -25,7 +25,7 @@ void report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap)
     if (!n) snprintf(buf, cap, "ok");
 }
 
-void report_integrity_text(FILE *o, const struct clarity_app *a)
+int report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err)
 {
     const struct clarity_integrity *in = &a->integrity;
     char f[256];
@@ -71,9 +71,10 @@ void report_integrity_text(FILE *o, const struct clarity_app *a)
     }
     if (in->problems_total > 10)
         fprintf(o, "  ...          %zu more problem(s) (--json lists the first %zu)\n", in->problems_total - 10, in->nproblems);
+    return clarity_report_status(o, err);
 }
 
-void report_integrity_json(struct jsonw *w, const struct clarity_app *a)
+int report_integrity_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err)
 {
     const struct clarity_integrity *in = &a->integrity;
     char f[256];
@@ -129,4 +130,5 @@ void report_integrity_json(struct jsonw *w, const struct clarity_app *a)
     }
     jsonw_arr_end(w);
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

@@ -1,6 +1,7 @@
 /* clarity.predict/1: see docs/predict-json.md. Times in ms, sizes in the references' unit. */
 #include <math.h>
 #include "clarity/predict_report.h"
+#include "clarity/report.h"
 
 static const char *from_name(int f)
 {
@@ -42,7 +43,7 @@ static void group_json(struct jsonw *w, const struct peridot_model *m, size_t g)
     jsonw_obj_end(w);
 }
 
-void report_predict_json(struct jsonw *w, const struct predict_report *r)
+int report_predict_json(struct jsonw *w, const struct predict_report *r, struct clarity_error *err)
 {
     const struct peridot_model *m = r->model;
     jsonw_obj_begin(w);
@@ -137,4 +138,5 @@ void report_predict_json(struct jsonw *w, const struct predict_report *r)
     }
     jsonw_arr_end(w);
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

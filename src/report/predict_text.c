@@ -64,7 +64,7 @@ static void breakdown(FILE *o, const struct predict_report *r, const struct peri
     }
 }
 
-void report_predict_text(FILE *o, const struct predict_report *r)
+int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err)
 {
     const struct peridot_model *m = r->model;
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
@@ -122,4 +122,5 @@ void report_predict_text(FILE *o, const struct predict_report *r)
         fprintf(o, "\nactual       %s in %s: predicted %s, error %+.1f%%\n", fmt_ms(b1, sizeof b1, llround(r->actual_ms)),
                 r->actual_source, fmt_ms(b2, sizeof b2, llround(r->preds[0].total_ms)), e);
     }
+    return clarity_report_status(o, err);
 }

@@ -1,6 +1,7 @@
 /* `clarity stragglers --json`: one application object of the clarity.stragglers/1 schema
  * (docs/stragglers-json.md). */
 #include "clarity/explain_report.h"
+#include "clarity/report.h"
 
 static void causes(struct jsonw *w, const size_t *by, size_t n)
 {
@@ -33,7 +34,8 @@ static void frac(struct jsonw *w, const char *k, size_t a, size_t n)
     else { jsonw_key(w, k); jsonw_null(w); }
 }
 
-void report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r)
+int report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+                           struct clarity_error *err)
 {
     const struct clarity_task_comps *c = &r->comps;
     jsonw_obj_begin(w);
@@ -144,4 +146,5 @@ void report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const 
     }
     jsonw_arr_end(w);
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

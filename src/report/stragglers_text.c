@@ -24,8 +24,8 @@ static void frac(FILE *o, size_t k, size_t n)
     else fprintf(o, " %6.0f%%", 100.0 * (double)k / (double)n);
 }
 
-void report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
-                            const struct stragglers_report_options *opt)
+int report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+                           const struct stragglers_report_options *opt, struct clarity_error *err)
 {
     char b1[64], b2[64], cz[256];
     const struct clarity_task_comps *c = &r->comps;
@@ -104,4 +104,5 @@ void report_stragglers_text(FILE *o, const struct clarity_app *a, const struct c
                 fmt_ms(b2, sizeof b2, (int64_t)t->runtime_ms), rat, causes_text(r->flags[i], cz, sizeof cz));
     }
     fprintf(o, "  x median: runtime per input byte over the stage's median\n");
+    return clarity_report_status(o, err);
 }

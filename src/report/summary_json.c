@@ -54,10 +54,11 @@ static const char *job_status(int s)
     return (unsigned)s <= CLARITY_JOB_UNKNOWN ? n[s] : "UNKNOWN";
 }
 
-void report_summary_json(struct jsonw *w, const struct clarity_app *a)
+int report_summary_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err)
 {
     struct clarity_app_totals t;
-    if (clarity_totals_compute(a, &t) != 0) return;
+    if (clarity_totals_compute(a, &t) != 0)
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
     jsonw_obj_begin(w);
     jsonw_kstr(w, "source", a->source_path);
     jsonw_kstr(w, "app_id", S(a->app_id));
@@ -169,7 +170,8 @@ void report_summary_json(struct jsonw *w, const struct clarity_app *a)
     jsonw_arr_end(w);
 
     jsonw_key(w, "integrity");
-    report_integrity_json(w, a);
+    int rc = report_integrity_json(w, a, err);
     jsonw_obj_end(w);
     clarity_totals_free(&t);
+    return rc ? rc : clarity_report_status(w->out, err);
 }

@@ -133,19 +133,19 @@ static void sqls(FILE *o, const struct clarity_app *a, const struct clarity_app_
     more_rows(o, shown, a->nsqls);
 }
 
-void report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt)
+int report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
+                        struct clarity_error *err)
 {
     struct clarity_app_totals t;
-    if (clarity_totals_compute(a, &t) != 0) {
-        fprintf(o, "out of memory\n");
-        return;
-    }
+    if (clarity_totals_compute(a, &t) != 0)
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
     size_t limit = opt ? opt->limit : 50;
     header(o, a, &t);
     jobs(o, a, &t, limit);
     stages(o, a, &t, limit);
     executors(o, a, &t, limit);
     sqls(o, a, &t, limit);
-    report_integrity_text(o, a);
+    int rc = report_integrity_text(o, a, err);
     clarity_totals_free(&t);
+    return rc ? rc : clarity_report_status(o, err);
 }

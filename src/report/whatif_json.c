@@ -1,5 +1,6 @@
 /* `clarity whatif --json`: schema clarity.whatif/1 (docs/whatif.md). Times in ms, bytes. */
 #include "clarity/whatif_report.h"
+#include "clarity/report.h"
 
 static void hardware(struct jsonw *w, const struct clarity_hw *h)
 {
@@ -170,7 +171,8 @@ static void curve(struct jsonw *w, const struct clarity_curve_result *c)
     jsonw_obj_end(w);
 }
 
-void report_whatif_json(struct jsonw *w, const struct clarity_app *a, const struct whatif_report *r)
+int report_whatif_json(struct jsonw *w, const struct clarity_app *a, const struct whatif_report *r,
+                       struct clarity_error *err)
 {
     jsonw_obj_begin(w);
     jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
@@ -181,4 +183,5 @@ void report_whatif_json(struct jsonw *w, const struct clarity_app *a, const stru
     if (r->res) resources(w, a, r);
     if (r->curve) curve(w, r->curve);
     jsonw_obj_end(w);
+    return clarity_report_status(w->out, err);
 }

@@ -60,18 +60,20 @@ static size_t *rows(const double *size, size_t n, size_t limit, size_t *shown)
     return r;
 }
 
-static void stages(FILE *o, const struct clarity_app *a, const struct clarity_resource_result *r, size_t limit)
+/* false when out of memory */
+static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_resource_result *r, size_t limit)
 {
     char b[4][32];
     fprintf(o, "\nresource model per stage (time each resource needs if perfectly used; the stage takes the max)\n");
     fprintf(o, "%9s %5s %6s %10s %10s %10s %10s %10s %10s  %-10s %8s\n", "stage.att", "job", "tasks", "CPU time",
             "disk bytes", "net bytes", "ideal cpu", "disk", "network", "bottleneck", "MB/CPU-s");
     double *size = malloc((r->nstages ? r->nstages : 1) * sizeof *size);
-    if (!size) return;
+    if (!size) return false;
     for (size_t i = 0; i < r->nstages; i++) size[i] = r->stages[i].ideal.model_ms;
     size_t shown, *idx = rows(size, r->nstages, limit, &shown);
     free(size);
-    for (size_t q = 0; idx && q < shown; q++) {
+    if (!idx) return false;
+    for (size_t q = 0; q < shown; q++) {
         const struct clarity_whatif_stage *s = &r->stages[idx[q]];
         const struct clarity_stage *st = &a->stages[s->row];
         char sid[32], job[24];
@@ -93,9 +95,11 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_re
                    "wait, shuffle write and scheduler delay\n", r->cpu_fallback_tasks);
     fprintf(o, "  disk bytes = shuffle write + shuffle read + input (if on disk) + output x replication + 2 x spill; "
                "net bytes = remote shuffle read\n");
+    return true;
 }
 
-static void jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, size_t limit)
+/* false when out of memory */
+static bool jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, size_t limit)
 {
     char b[5][32];
     fprintf(o, "\njobs (predicted = actual x new model / observed model, the thesis' job-level scaling)\n");
@@ -103,11 +107,12 @@ static void jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
     if (whatif) fprintf(o, " %10s %10s", "whatif", "change");
     fprintf(o, " %10s %10s %10s\n", "cpu inf", "disk inf", "net inf");
     double *size = malloc((r->njobs ? r->njobs : 1) * sizeof *size);
-    if (!size) return;
+    if (!size) return false;
     for (size_t i = 0; i < r->njobs; i++) size[i] = (double)r->jobs[i].actual_ms;
     size_t shown, *idx = rows(size, r->njobs, limit, &shown);
     free(size);
-    for (size_t q = 0; idx && q < shown; q++) {
+    if (!idx) return false;
+    for (size_t q = 0; q < shown; q++) {
         const struct clarity_whatif_job *j = &r->jobs[idx[q]];
         fprintf(o, "%6lld %6zu %10s %10s  %-10s", (long long)j->job_id, j->stages, fmt_ms(b[0], 32, j->actual_ms),
                 ms(b[1], 32, j->model_ms[CLARITY_SCEN_BASE]), clarity_wres_name(j->bottleneck));
@@ -123,6 +128,7 @@ static void jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
     }
     free(idx);
     if (shown < r->njobs) fprintf(o, "  the %zu longest; %zu more job(s)\n", shown, r->njobs - shown);
+    return true;
 }
 
 static void scenarios(FILE *o, const struct whatif_report *rep)
@@ -194,7 +200,7 @@ static void curve(FILE *o, const struct clarity_curve_result *c)
     fprintf(o, "  efficiency = task time / (slots x replay); core-hours = cores x predicted\n");
 }
 
-void report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r)
+int report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err)
 {
     fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     fprintf(o, "source       %s\n", a->source_path ? a->source_path : "-");
@@ -203,9 +209,10 @@ void report_whatif_text(FILE *o, const struct clarity_app *a, const struct whati
                "(90 MB/s per disk, 1 Gbps: the thesis' figures), [ini]/[flag] given\n");
     if (r->res) {
         fprintf(o, "caveat       %s\n", whatif_caveat);
-        stages(o, a, r->res, r->limit);
-        jobs(o, r->res, r->res->scen[CLARITY_SCEN_WHATIF].present, r->limit);
+        if (!stages(o, a, r->res, r->limit) || !jobs(o, r->res, r->res->scen[CLARITY_SCEN_WHATIF].present, r->limit))
+            return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
         scenarios(o, r);
     }
     if (r->curve) curve(o, r->curve);
+    return clarity_report_status(o, err);
 }

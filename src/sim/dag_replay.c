@@ -18,9 +18,11 @@ CLARITY_HEAP_DEFINE(hq, struct hent, void *, HENT_LESS, CLARITY_HEAP_NOT_INDEXED
 static void hpush(struct heap *h, double key, uint32_t u) { hq_push(NULL, h->v, &h->n, (struct hent){key, u}); }
 static struct hent hpop(struct heap *h) { return hq_pop(NULL, h->v, &h->n); }
 
-double clarity_dag_makespan(const double *runtime, const uint32_t *unit, size_t n, size_t nunits,
-                            const size_t *par_off, const uint32_t *par, int slots)
+int clarity_dag_makespan(const double *runtime, const uint32_t *unit, size_t n, size_t nunits,
+                         const size_t *par_off, const uint32_t *par, int slots, double *makespan,
+                         struct clarity_error *err)
 {
+    *makespan = 0;
     if (n == 0) return 0;
     size_t cap = slots < 1 ? 1 : (size_t)slots;
     if (cap > n) cap = n;
@@ -100,7 +102,9 @@ double clarity_dag_makespan(const double *runtime, const uint32_t *unit, size_t 
 out:
     free(toff); free(tpos); free(coff); free(started); free(child); free(waiting);
     free(ready_at); free(finish); free(run.v); free(rel.v); free(rdy.v);
-    return end;
+    if (end < 0) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory replaying a stage DAG");
+    *makespan = end;
+    return 0;
 }
 
 void clarity_dag_plan_free(struct clarity_dag_plan *p)
@@ -136,10 +140,11 @@ static uint32_t key_index(const uint32_t *keys, size_t n, uint32_t key)
 
 int clarity_dag_plan_build(const struct clarity_sim_task *t, size_t n, enum clarity_slot_mode mode,
                            const struct clarity_app *a, const struct clarity_dag_edge *edges, size_t nedges,
-                           struct clarity_dag_plan *out)
+                           struct clarity_dag_plan *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (clarity_replay_plan_build(t, n, mode, a, &out->base)) return -1;
+    int rc = clarity_replay_plan_build(t, n, mode, a, &out->base, err);
+    if (rc) return rc;
     const struct clarity_replay_plan *b = &out->base;
     size_t cap = n ? n : 1;
     out->comp_unit = calloc(b->ncomp + 1, sizeof *out->comp_unit);
@@ -199,7 +204,7 @@ int clarity_dag_plan_build(const struct clarity_sim_task *t, size_t n, enum clar
 oom:
     free(keys); free(unit_of); free(comp_of_unit); free(e);
     clarity_dag_plan_free(out);
-    return -1;
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the stage DAG replay");
 }
 
 int clarity_dag_component_slots(const struct clarity_dag_plan *p, size_t c, double factor, int absolute)
@@ -216,32 +221,41 @@ static void local_offsets(const struct clarity_dag_plan *p, size_t c, size_t *of
     for (size_t u = lo; u <= hi; u++) off[u - lo] = p->par_off[u] - p->par_off[lo];
 }
 
-double clarity_dag_plan_run(const struct clarity_dag_plan *p, const double *runtime, double factor, int absolute)
+int clarity_dag_plan_run(const struct clarity_dag_plan *p, const double *runtime, double factor, int absolute,
+                         double *makespan, struct clarity_error *err)
 {
     const struct clarity_replay_plan *b = &p->base;
+    *makespan = 0;
     size_t *off = malloc((p->nunits + 1) * sizeof *off);
-    if (!off) return -1;
+    if (!off) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory replaying a stage DAG");
     double total = 0;
     for (size_t c = 0; c < b->ncomp; c++) {
         const struct clarity_replay_component *pc = &b->comp[c];
         double *r = b->scratch;
         for (size_t i = 0; i < pc->n; i++) r[i] = runtime[b->order[pc->first + i]];
         local_offsets(p, c, off);
-        double m = clarity_dag_makespan(r, p->pos_unit + pc->first, pc->n, p->comp_unit[c + 1] - p->comp_unit[c], off,
-                                        p->par + p->par_off[p->comp_unit[c]],
-                                        clarity_dag_component_slots(p, c, factor, absolute));
-        if (m < 0) { free(off); return -1; }
+        double m;
+        int rc = clarity_dag_makespan(r, p->pos_unit + pc->first, pc->n, p->comp_unit[c + 1] - p->comp_unit[c], off,
+                                      p->par + p->par_off[p->comp_unit[c]],
+                                      clarity_dag_component_slots(p, c, factor, absolute), &m, err);
+        if (rc) { free(off); return rc; }
         total += m;
     }
     free(off);
-    return total;
+    *makespan = total;
+    return 0;
 }
 
-double clarity_dag_plan_critical_path(const struct clarity_dag_plan *p, const double *runtime)
+int clarity_dag_plan_critical_path(const struct clarity_dag_plan *p, const double *runtime, double *length,
+                                   struct clarity_error *err)
 {
     const struct clarity_replay_plan *b = &p->base;
+    *length = 0;
     double *longest = calloc(p->nunits + 1, sizeof *longest), *chain = calloc(p->nunits + 1, sizeof *chain);
-    if (!longest || !chain) { free(longest); free(chain); return -1; }
+    if (!longest || !chain) {
+        free(longest); free(chain);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing the critical path");
+    }
     double total = 0;
     for (size_t c = 0; c < b->ncomp; c++) {
         const struct clarity_replay_component *pc = &b->comp[c];
@@ -268,5 +282,6 @@ double clarity_dag_plan_critical_path(const struct clarity_dag_plan *p, const do
         total += best;
     }
     free(longest); free(chain);
-    return total;
+    *length = total;
+    return 0;
 }

@@ -39,7 +39,7 @@ void clarity_replay_plan_free(struct clarity_replay_plan *p)
 }
 
 int clarity_replay_plan_build(const struct clarity_sim_task *t, size_t n, enum clarity_slot_mode mode,
-                              const struct clarity_app *a, struct clarity_replay_plan *out)
+                              const struct clarity_app *a, struct clarity_replay_plan *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->ntasks = n;
@@ -54,7 +54,7 @@ int clarity_replay_plan_build(const struct clarity_sim_task *t, size_t n, enum c
     if (!k || !u || !tmp || !buf || !out->order || !out->comp || !out->scratch) {
         free(k); free(u); free(tmp); free(buf);
         clarity_replay_plan_free(out);
-        return -1;
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building a replay plan");
     }
     for (size_t i = 0; i < n; i++) k[i] = (struct key){t[i].launch_ms, t[i].unit, i};
     qsort(k, n, sizeof *k, by_unit_launch);

@@ -24,11 +24,21 @@ static int cmp_gc(const void *a, const void *b)
     return x->ts_ms < y->ts_ms ? -1 : x->ts_ms > y->ts_ms;
 }
 
-static void classify(const struct clarity_anomalies_options *o, const struct ladra_factors *f, bool elo, double *y,
-                     double *p, double *rs, double *rp, int *method)
+/* The GRNN when asked and the model has samples of this mode, else the rules. */
+static int classify(const struct clarity_anomalies_options *o, const struct ladra_factors *f, bool elo, double *y,
+                    double *p, double *rs, double *rp, int *method, struct clarity_error *err)
 {
     ladra_rules(f->f, rs, rp);
-    bool grnn = o->method == LADRA_METHOD_GRNN && o->model && ladra_model_predict(o->model, f->f, elo, o->features, y);
+    bool grnn = false;
+    if (o->method == LADRA_METHOD_GRNN && o->model) {
+        struct clarity_error why;
+        int rc = ladra_model_predict(o->model, f->f, elo, o->features, y, &why);
+        if (rc && rc != CLARITY_ENOTFOUND) {
+            if (err) *err = why;
+            return rc;
+        }
+        grnn = rc == 0;
+    }
     if (!grnn) {
         /* Rules: the four Eq. 12 probabilities and normal = 1 - the largest, normalised to
          * shares that sum to 1, the paper's "80% network / 20% CPU" style. */
@@ -46,6 +56,7 @@ static void classify(const struct clarity_anomalies_options *o, const struct lad
         for (int c = 0; c < LADRA_NCLASS; c++) s += p[c] = __builtin_exp(y[c] - mx);
         for (int c = 0; c < LADRA_NCLASS; c++) p[c] /= s;
     } else memcpy(p, y, LADRA_NCLASS * sizeof *p);
+    return 0;
 }
 
 static int argmax(const double *p, int n)
@@ -57,8 +68,9 @@ static int argmax(const double *p, int n)
 }
 
 int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_anomalies_options *o,
-                              struct clarity_anomalies_result *r)
+                              struct clarity_anomalies_result *r, struct clarity_error *err)
 {
+    int rc = 0;
     memset(r, 0, sizeof *r);
     r->softmax = o->softmax;
     r->features = o->features;
@@ -146,7 +158,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     }
     r->eventlog_only = in->ngc == 0;
 
-    if (ladra_detect(in, &o->det, &r->periods, &r->nperiods)) goto oom;
+    if ((rc = ladra_detect(in, &o->det, &r->periods, &r->nperiods, err))) goto fail;
     for (size_t i = 0; i < in->ntasks; i++) {
         const struct ladra_task *t = &in->tasks[i];
         struct clarity_anomalies_stage *s = &r->stages[t->stage];
@@ -168,14 +180,15 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     {
         double *ex = calloc(in->nhosts ? in->nhosts : 1, sizeof *ex);
         int32_t v, st;
-        if (!ex || ladra_victim(in, -1, &v, &st, ex, NULL)) { free(ex); goto oom; }
+        if (!ex) goto oom;
+        if ((rc = ladra_victim(in, -1, &v, &st, ex, NULL, err))) { free(ex); goto fail; }
         for (size_t j = 0; j < in->nhosts; j++) r->hosts[j].excess_ms = ex[j];
         free(ex);
     }
 
-    if (ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run)) goto oom;
+    if ((rc = ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run, err))) goto fail;
     double rs[4], rp[4];
-    classify(o, &r->run, r->eventlog_only, r->run_y, r->run_p, rs, rp, &r->method);
+    if ((rc = classify(o, &r->run, r->eventlog_only, r->run_y, r->run_p, rs, rp, &r->method, err))) goto fail;
     r->run_likeliest = argmax(r->run_p, LADRA_NCLASS);
     /* the GRNN's weights y decide a verdict; the rules have no such weight to weigh */
     r->min_cause = r->method == LADRA_METHOD_GRNN ? o->min_cause : 0;
@@ -183,18 +196,21 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     for (size_t j = 0; j < in->nhosts; j++) {
         struct clarity_anomalies_host *h = &r->hosts[j];
         if (!h->has_periods) continue;
-        if (ladra_factors_compute(in, r->periods, r->nperiods, (int32_t)j, &h->factors)) goto oom;
+        if ((rc = ladra_factors_compute(in, r->periods, r->nperiods, (int32_t)j, &h->factors, err))) goto fail;
         int m;
-        classify(o, &h->factors, r->eventlog_only, h->y, h->p, h->rule_score, h->rule_prob, &m);
+        if ((rc = classify(o, &h->factors, r->eventlog_only, h->y, h->p, h->rule_score, h->rule_prob, &m, err)))
+            goto fail;
     }
     for (size_t p = 0; p < r->nperiods; p++)
         memcpy(r->periods[p].causes, r->hosts[r->periods[p].host].p, sizeof r->periods[p].causes);
     free(stage_of);
     return 0;
 oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the anomaly analysis");
+fail:
     free(stage_of);
     clarity_anomalies_free(r);
-    return -1;
+    return rc;
 }
 
 void clarity_anomalies_free(struct clarity_anomalies_result *r)

@@ -33,21 +33,25 @@ static int rules_class(const double *f)
 }
 
 int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed, double min_cause,
-             struct ladra_cv_result *r)
+             struct ladra_cv_result *r, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     size_t n = 0;
     for (size_t i = 0; i < m->n; i++) n += m->s[i].eventlog_only == elo;
     struct ladra_sample *all = malloc((n ? n : 1) * sizeof *all), *train = malloc((n ? n : 1) * sizeof *train);
     size_t *ix = malloc((n ? n : 1) * sizeof *ix);
-    if (!all || !train || !ix) return free(all), free(train), free(ix), -1;
+    int rc = 0;
+    if (!all || !train || !ix) {
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+        goto out;
+    }
     size_t k = 0;
     for (size_t i = 0; i < m->n; i++)
         if (m->s[i].eventlog_only == elo) all[k] = m->s[i], r->per_class[all[k].label]++, k++;
     r->samples = n, r->splits = splits;
     size_t ntest = n / 3;
     uint64_t st = seed;
-    for (size_t sp = 0; sp < splits && ntest && n > ntest; sp++) {
+    for (size_t sp = 0; sp < splits && ntest && n > ntest && !rc; sp++) {
         for (size_t i = 0; i < n; i++) ix[i] = i;
         for (size_t i = n - 1; i > 0; i--) {   /* Fisher-Yates */
             size_t j = (size_t)(next(&st) % (i + 1)), t = ix[i];
@@ -56,14 +60,16 @@ int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed
         for (size_t i = ntest; i < n; i++) train[i - ntest] = all[ix[i]];
         size_t tp[LADRA_CV_NMETHOD][LADRA_NCLASS] = {{0}}, fp[LADRA_CV_NMETHOD][LADRA_NCLASS] = {{0}},
                fn[LADRA_CV_NMETHOD][LADRA_NCLASS] = {{0}};
-        for (size_t t = 0; t < ntest; t++) {
+        for (size_t t = 0; t < ntest && !rc; t++) {
             const struct ladra_sample *q = &all[ix[t]];
             int pred[LADRA_CV_NMETHOD];
             double y[LADRA_NCLASS];
-            ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_EXTENDED, m->xsigma, true, q->x, y);
+            if ((rc = ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_EXTENDED, m->xsigma, true, q->x, y, err)))
+                break;
             pred[LADRA_CV_GRNN_EXTENDED] = argmax(y, LADRA_NCLASS);
             pred[LADRA_CV_GRNN_CONFIDENT] = ladra_verdict(y, min_cause);
-            ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_PAPER, m->sigma, m->zscore, q->x, y);
+            if ((rc = ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_PAPER, m->sigma, m->zscore, q->x, y, err)))
+                break;
             pred[LADRA_CV_GRNN_PAPER] = argmax(y, LADRA_NCLASS);
             pred[LADRA_CV_RULES] = rules_class(q->x);
             for (int me = 0; me < LADRA_CV_NMETHOD; me++) {
@@ -86,6 +92,7 @@ int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed
             r->precision[me][c] = r->p_defined[me][c] ? r->precision[me][c] / (double)r->p_defined[me][c] : -1;
             r->recall[me][c] = r->r_defined[c] ? r->recall[me][c] / (double)r->r_defined[c] : -1;
         }
+out:
     free(all), free(train), free(ix);
-    return 0;
+    return rc;
 }

@@ -9,6 +9,11 @@
 #include "clarity/anomalies.h"
 #include "util/stats.h"
 
+static int oom(struct clarity_error *err)
+{
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+}
+
 void ladra_options_default(struct ladra_options *o)
 {
     *o = (struct ladra_options){.lambda = 1.5, .init_tol_ms = 1000, .skew_filter = true, .min_period_tasks = 1,
@@ -41,15 +46,16 @@ void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict)
     }
 }
 
-size_t ladra_speculation(const double *dur, size_t n, double quantile, double mult, double min_ms, uint8_t *flags,
-                         double *threshold)
+int ladra_speculation(const double *dur, size_t n, double quantile, double mult, double min_ms, uint8_t *flags,
+                      double *threshold, size_t *flagged, struct clarity_error *err)
 {
     memset(flags, 0, n);
     if (threshold) *threshold = 0;
+    if (flagged) *flagged = 0;
     size_t q = (size_t)floor(quantile * (double)n);
     if (n < 2 || q < 1) return 0;
     double *s = malloc(q * sizeof *s);
-    if (!s) return 0;
+    if (!s) return oom(err);
     memcpy(s, dur, q * sizeof *s);
     /* Spark's checkSpeculatableTasks: the element at index round(0.5 * n) of the sorted durations. */
     size_t mi = (size_t)llround(0.5 * (double)q);
@@ -60,7 +66,8 @@ size_t ladra_speculation(const double *dur, size_t n, double quantile, double mu
     size_t hit = 0;
     for (size_t i = q; i < n; i++)
         if (dur[i] > thr) flags[i] = 1, hit++;
-    return hit;
+    if (flagged) *flagged = hit;
+    return 0;
 }
 
 /* ---- per-stage work, on index arrays into in->tasks ---- */
@@ -110,7 +117,7 @@ static int add_period(struct ladra_period **p, size_t *np, size_t *cap, const st
 }
 
 static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct ladra_options *o,
-                        struct ladra_period **periods, size_t *np, size_t *cap)
+                        struct ladra_period **periods, size_t *np, size_t *cap, struct clarity_error *err)
 {
     int64_t first = INT64_MAX;
     for (size_t i = 0; i < n; i++) first = t[ix[i]].start_ms < first ? t[ix[i]].start_ms : first;
@@ -122,20 +129,21 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
         for (size_t i = 0; i < n; i++) t[ix[i]].initial = ninit >= 3 && n - ninit < 3;
     double *buf = malloc(n * sizeof *buf);
     uint8_t *lab = malloc(n), *sm = malloc(n);
-    if (!buf || !lab || !sm) return free(buf), free(lab), free(sm), -1;
+    if (!buf || !lab || !sm) return free(buf), free(lab), free(sm), oom(err);
     flag_set(t, ix, n, true, o, buf);
     flag_set(t, ix, n, false, o, buf);
 
     /* Speculation baseline over the stage, in finish order. */
     qsort_r(ix, n, sizeof *ix, by_finish, t);
     for (size_t i = 0; i < n; i++) buf[i] = (double)(t[ix[i]].end_ms - t[ix[i]].start_ms);
-    ladra_speculation(buf, n, o->spec_quantile, o->spec_multiplier, (double)o->spec_min_ms, lab, NULL);
+    int rc = ladra_speculation(buf, n, o->spec_quantile, o->spec_multiplier, (double)o->spec_min_ms, lab, NULL, NULL,
+                               err);
+    if (rc) return free(buf), free(lab), free(sm), rc;
     for (size_t i = 0; i < n; i++) t[ix[i]].speculation = lab[i];
 
     /* One label vector per (host, set), in start order, so a host's neighbours are its own
      * tasks and a single abnormal task on a host is never a period on its own. */
     qsort_r(ix, n, sizeof *ix, by_start, t);
-    int rc = 0;
     for (size_t a = 0; a < n && !rc;) {
         size_t b = a;
         while (b < n && t[ix[b]].host == t[ix[a]].host && t[ix[b]].initial == t[ix[a]].initial) b++;
@@ -178,7 +186,7 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
                 if (x->exec != p.exec) p.exec = -1;   /* several executors on the host */
                 p.tasks++;
             }
-            rc = add_period(periods, np, cap, &p);
+            if (add_period(periods, np, cap, &p)) rc = oom(err);
         }
         a = b;
     }
@@ -193,12 +201,13 @@ static int by_stage(const void *a, const void *b, void *ctx)
     return x->stage != y->stage ? (x->stage < y->stage ? -1 : 1) : (*(const size_t *)a < *(const size_t *)b ? -1 : 1);
 }
 
-int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods, size_t *nperiods)
+int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods, size_t *nperiods,
+                 struct clarity_error *err)
 {
     *periods = NULL, *nperiods = 0;
     size_t cap = 0, n = in->ntasks;
     size_t *ix = malloc((n ? n : 1) * sizeof *ix);
-    if (!ix) return -1;
+    if (!ix) return oom(err);
     for (size_t i = 0; i < n; i++) {
         ix[i] = i;
         in->tasks[i].raw = in->tasks[i].smooth = in->tasks[i].skew_suspect = in->tasks[i].speculation = false;
@@ -208,7 +217,7 @@ int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct l
     for (size_t a = 0; a < n && !rc;) {
         size_t b = a;
         while (b < n && in->tasks[ix[b]].stage == in->tasks[ix[a]].stage) b++;
-        rc = detect_stage(in->tasks, ix + a, b - a, o, periods, nperiods, &cap);
+        rc = detect_stage(in->tasks, ix + a, b - a, o, periods, nperiods, &cap, err);
         a = b;
     }
     free(ix);

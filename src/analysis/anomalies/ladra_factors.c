@@ -90,21 +90,25 @@ static double curve_area(const double *x, const double *y, size_t n, double a, d
 struct hostgc { double *x, *y, *frac, *real, *user, *sys; size_t n; };
 
 int ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
-                          struct ladra_factors *out)
+                          struct ladra_factors *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     size_t nh = in->nhosts, ns = in->nstages, n = in->ntasks;
     for (int f = 0; f < LADRA_NFEAT; f++) out->f[f] = 1;
     if (!n || !nh) return 0;
     if (nh < 2) out->flags |= LADRA_SINGLE_HOST;
-    int rc = -1;
+    int rc = 0;
     double *a = calloc(nh * 8, sizeof *a);
     double *med = calloc(ns ? ns : 1, sizeof *med);
     int64_t *first = malloc(ns * nh * sizeof *first + 1);
     double *firstd = malloc(ns * nh * sizeof *firstd + 1);
     struct hostgc *hg = calloc(nh, sizeof *hg);
     int32_t v, st;
-    if (!a || !med || !first || !firstd || !hg || ladra_victim(in, victim, &v, &st, NULL, med)) goto out;
+    if (!a || !med || !first || !firstd || !hg) {
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+        goto out;
+    }
+    if ((rc = ladra_victim(in, victim, &v, &st, NULL, med, err))) goto out;
     out->victim = v, out->stage = st;
     double *cnt = a, *sum = a + nh, *prob_n = a + 2 * nh, *prob_d = a + 3 * nh, *run = a + 4 * nh, *cpu = a + 5 * nh,
            *gc = a + 6 * nh, *fw = a + 7 * nh;
@@ -164,7 +168,10 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
             hg[j].x = malloc(m * sizeof(double)), hg[j].y = malloc(m * sizeof(double));
             hg[j].frac = malloc(m * sizeof(double)), hg[j].real = malloc(m * sizeof(double));
             hg[j].user = malloc(m * sizeof(double)), hg[j].sys = malloc(m * sizeof(double));
-            if (!hg[j].x || !hg[j].y || !hg[j].frac || !hg[j].real || !hg[j].user || !hg[j].sys) goto out;
+            if (!hg[j].x || !hg[j].y || !hg[j].frac || !hg[j].real || !hg[j].user || !hg[j].sys) {
+                rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+                goto out;
+            }
             hg[j].n = 0;
         }
         for (size_t i = 0; i < in->ngc; i++) {   /* records arrive in time order per host */
@@ -237,8 +244,7 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
         out->f[LADRA_DMC] = out->f[LADRA_EDMC];
     }
     if (cl) out->flags |= LADRA_CLAMPED;
-    ladra_extended(in, v, ws, we, med, out->f);
-    rc = 0;
+    rc = ladra_extended(in, v, ws, we, med, out->f, err);
 out:
     if (hg)
         for (size_t j = 0; j < nh; j++)

@@ -11,14 +11,18 @@
  * like a network spread in a healthy run. */
 struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_in, run_in, fw_out, run_out, rb_in; };
 
-void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
-                    double f[LADRA_NFEAT])
+int ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
+                   double f[LADRA_NFEAT], struct clarity_error *err)
 {
     for (int k = LADRA_NFACTOR; k < LADRA_EDCO; k++) f[k] = 1;
     size_t nh = in->nhosts;
-    if (nh < 2) return;
+    if (nh < 2) return 0;
     struct acc *h = calloc(nh, sizeof *h);
-    if (!h) return;
+    double *fwa = malloc(nh * sizeof *fwa);
+    if (!h || !fwa) {
+        free(h), free(fwa);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+    }
     for (size_t i = 0; i < in->ntasks; i++) {
         const struct ladra_task *t = &in->tasks[i];
         struct acc *a = &h[t->host];
@@ -42,14 +46,13 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
     const struct acc *x = &h[v];
     double o_cpe = 0, o_gcs = 0, o_fwv = 0, o_swt = 0, o_sld = 0;
     size_t k_cpe = 0, k_sw = 0, k_sld = 0;
-    double *fwa = malloc(nh * sizeof *fwa);
     size_t k_fwa = 0;
     for (size_t j = 0; j < nh; j++) {
         if ((int32_t)j == v) continue;
         const struct acc *a = &h[j];
         if (a->run > 0) {
             o_cpe += a->cpu / a->run, o_gcs += a->gc / a->run, o_fwv += a->fw / a->run, k_cpe++;
-            if (fwa && a->run_in > 0 && a->run_out > 0)
+            if (a->run_in > 0 && a->run_out > 0)
                 fwa[k_fwa++] = (a->fw_in / a->run_in + 0.05) / (a->fw_out / a->run_out + 0.05);
         }
         if (a->swb > 0) o_swt += a->swns / a->swb, k_sw++;
@@ -69,4 +72,5 @@ void ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t
     if (k_sld && x->nslow > 0 && o_sld > 0) f[LADRA_SLD] = (x->slow / x->nslow) / (o_sld / (double)k_sld);
     free(fwa);
     free(h);
+    return 0;
 }

@@ -30,12 +30,13 @@ double ladra_fpr(double fp, double tn) { return fp + tn > 0 ? fp / (fp + tn) : N
 double ladra_fpr_paper(double fp, double tp, double tn) { return tp + tn > 0 ? fp / (tp + tn) : NAN; }
 double ladra_precision(double tp, double fp) { return tp + fp > 0 ? tp / (tp + fp) : NAN; }
 
-int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool elo)
+int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool elo,
+                    struct clarity_error *err)
 {
     if (m->n == m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 64;
         void *p = realloc(m->s, nc * sizeof *m->s);
-        if (!p) return -1;
+        if (!p) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory adding a training sample");
         m->s = p, m->cap = nc;
     }
     struct ladra_sample *s = &m->s[m->n++];
@@ -57,10 +58,8 @@ void ladra_model_free(struct ladra_model *m)
  * sigma and zscore apply to the paper's seven factors, xsigma to the extended set (always
  * z-scored). A /1 file (seven factors, no extended features) still loads: it can only be
  * used with --features paper. */
-int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err)
+int clarity_ladra_model_write(const struct ladra_model *m, FILE *f, struct clarity_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
     if (m->note[0]) fprintf(f, "# %s\n", m->note);
     fprintf(f, "clarity.ladra-model/2 sigma %g zscore %d xsigma %g features", m->sigma, m->zscore ? 1 : 0, m->xsigma);
     for (int k = 0; k < LADRA_NFEAT; k++) fprintf(f, " %s", factor_names[k]);
@@ -70,8 +69,18 @@ int ladra_model_save(const struct ladra_model *m, const char *path, struct clari
         for (int k = 0; k < LADRA_NFEAT; k++) fprintf(f, " %.9g", m->s[i].x[k]);
         fputc('\n', f);
     }
-    if (fclose(f)) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
+    if (ferror(f)) return clarity_error_set(err, CLARITY_EIO, NULL, 0, 0, "cannot write: %s", strerror(errno));
     return 0;
+}
+
+int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
+    int rc = clarity_ladra_model_write(m, f, err);
+    if (fclose(f) && !rc) rc = clarity_error_set(err, CLARITY_EIO, NULL, 0, 0, "cannot write: %s", strerror(errno));
+    if (rc && err) snprintf(err->file, sizeof err->file, "%s", path);
+    return rc;
 }
 
 /* Header of either version; sets nfeat. The feature names of a /2 file must be ours, in our
@@ -138,7 +147,7 @@ int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_err
             rc = clarity_error_set(err, CLARITY_EFORMAT, path, ln, 0, "unknown mode or class");
             break;
         }
-        if (ladra_model_add(m, x, label, !strcmp(mode, "eventlog"))) {
+        if (ladra_model_add(m, x, label, !strcmp(mode, "eventlog"), NULL)) {
             rc = clarity_error_set(err, CLARITY_ENOMEM, path, ln, 0, "out of memory");
             break;
         }
@@ -149,8 +158,8 @@ int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_err
     return rc;
 }
 
-void ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features, double sigma, bool zscore,
-                        const double q[LADRA_NFEAT], double y[LADRA_NCLASS])
+int ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features, double sigma, bool zscore,
+                       const double q[LADRA_NFEAT], double y[LADRA_NCLASS], struct clarity_error *err)
 {
     /* a training set holds one mode's samples (the callers filter by mode) */
     size_t dim = features == LADRA_FEATURES_PAPER ? LADRA_NFACTOR
@@ -158,9 +167,8 @@ void ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features
     double *x = malloc((k ? k : 1) * dim * sizeof *x), qq[LADRA_NFEAT];
     int *lab = malloc((k ? k : 1) * sizeof *lab);
     if (!x || !lab) {
-        for (int c = 0; c < LADRA_NCLASS; c++) y[c] = 1.0 / LADRA_NCLASS;
         free(x), free(lab);
-        return;
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
     }
     for (size_t i = 0; i < k; i++) memcpy(x + i * dim, train[i].x, dim * sizeof *x), lab[i] = train[i].label;
     memcpy(qq, q, dim * sizeof *qq);
@@ -181,6 +189,7 @@ void ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features
     }
     grnn_predict(x, lab, k, dim, LADRA_NCLASS, sigma, qq, y);
     free(x), free(lab);
+    return 0;
 }
 
 int ladra_verdict(const double y[LADRA_NCLASS], double min_cause)
@@ -191,20 +200,24 @@ int ladra_verdict(const double y[LADRA_NCLASS], double min_cause)
     return b != LADRA_NORMAL && y[b] < min_cause ? LADRA_NORMAL : b;
 }
 
-bool ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFEAT], bool elo, int features,
-                         double y[LADRA_NCLASS])
+int ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFEAT], bool elo, int features,
+                        double y[LADRA_NCLASS], struct clarity_error *err)
 {
-    if (features == LADRA_FEATURES_EXTENDED && m->nfeat < LADRA_NFEAT) return false;
+    if (features == LADRA_FEATURES_EXTENDED && m->nfeat < LADRA_NFEAT)
+        return clarity_error_set(err, CLARITY_ENOTFOUND, NULL, 0, 0,
+                                 "the model has only the paper's features (a clarity.ladra-model/1 file)");
     size_t k = 0;
     for (size_t i = 0; i < m->n; i++) k += m->s[i].eventlog_only == elo;
-    if (!k) return false;
+    if (!k)
+        return clarity_error_set(err, CLARITY_ENOTFOUND, NULL, 0, 0, "the model has no %s sample",
+                                 elo ? "event-log-only" : "log-based");
     struct ladra_sample *t = malloc(k * sizeof *t);
-    if (!t) return false;
+    if (!t) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
     size_t r = 0;
     for (size_t i = 0; i < m->n; i++)
         if (m->s[i].eventlog_only == elo) t[r++] = m->s[i];
     bool paper = features == LADRA_FEATURES_PAPER;
-    ladra_grnn_predict(t, k, features, paper ? m->sigma : m->xsigma, paper ? m->zscore : true, q, y);
+    int rc = ladra_grnn_predict(t, k, features, paper ? m->sigma : m->xsigma, paper ? m->zscore : true, q, y, err);
     free(t);
-    return true;
+    return rc;
 }

@@ -38,14 +38,17 @@ static int stage_medians(const struct ladra_input *in, double *med)
 }
 
 int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
-                 double *stage_med)
+                 double *stage_med, struct clarity_error *err)
 {
     size_t nh = in->nhosts, ns = in->nstages;
     *victim = 0, *stage = 0;
     double *med = calloc(ns ? ns : 1, sizeof *med), *ex = calloc(nh ? nh : 1, sizeof *ex);
     double *sx = calloc((ns ? ns : 1) * (nh ? nh : 1), sizeof *sx), *abn = calloc((ns ? ns : 1), sizeof *abn);
-    int rc = -1;
-    if (!med || !ex || !sx || !abn || stage_medians(in, med)) goto out;
+    int rc = 0;
+    if (!med || !ex || !sx || !abn || stage_medians(in, med)) {
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+        goto out;
+    }
     for (size_t i = 0; i < in->ntasks; i++) {
         const struct ladra_task *t = &in->tasks[i];
         double e = (double)(t->end_ms - t->start_ms) - med[t->stage];
@@ -69,7 +72,6 @@ int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, i
     *victim = v, *stage = st;
     if (host_excess) memcpy(host_excess, ex, nh * sizeof *ex);
     if (stage_med) memcpy(stage_med, med, ns * sizeof *med);
-    rc = 0;
 out:
     free(med), free(ex), free(sx), free(abn);
     return rc;

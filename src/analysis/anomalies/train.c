@@ -15,12 +15,11 @@ static int add_run(struct ladra_model *m, const struct clarity_app *a, const str
         struct clarity_anomalies_options o = {.logs = elo ? NULL : L, .method = LADRA_METHOD_RULES};
         ladra_options_default(&o.det);
         struct clarity_anomalies_result r;
-        if (clarity_anomalies_analyze(a, &o, &r)) {
-            rc = clarity_error_set(err, CLARITY_ENOMEM, a->source_path, 0, 0, "out of memory analyzing the run");
+        if (clarity_anomalies_analyze(a, &o, &r, err)) {
+            rc = err ? err->code : CLARITY_ENOMEM;
             continue;
         }
-        if (ladra_model_add(m, r.run.f, label, elo))
-            rc = clarity_error_set(err, CLARITY_ENOMEM, a->source_path, 0, 0, "out of memory adding to the model");
+        if (ladra_model_add(m, r.run.f, label, elo, err)) rc = err ? err->code : CLARITY_ENOMEM;
         runs[label] += !elo || !have_logs;   /* each run once */
         clarity_anomalies_free(&r);
     }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/blocked.h"
-#include "clarity/stragglers.h"
+#include "clarity/dolly.h"
 
 struct span { int64_t s, f; };
 
@@ -14,11 +14,15 @@ static int span_cmp(const void *pa, const void *pb)
 }
 
 /* Time within [first launch, last finish] when none of the tasks ran: driver work, job
- * gaps, waiting for slots held by other groups. The replay does not model it. */
-static int64_t idle_time(const struct clarity_task_comp *all, const size_t *idx, size_t n, int64_t *span_out)
+ * gaps, waiting for slots held by other groups. The replay does not model it. false when out
+ * of memory. */
+static bool idle_time(const struct clarity_task_comp *all, const size_t *idx, size_t n, int64_t *idle_out,
+                      int64_t *span_out)
 {
-    struct span *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v || n == 0) { free(v); *span_out = 0; return 0; }
+    *idle_out = *span_out = 0;
+    if (n == 0) return true;
+    struct span *v = malloc(n * sizeof *v);
+    if (!v) return false;
     for (size_t k = 0; k < n; k++) v[k] = (struct span){all[idx[k]].launch_ms, all[idx[k]].finish_ms};
     qsort(v, n, sizeof *v, span_cmp);
     int64_t idle = 0, reach = v[0].f, lo = v[0].s, hi = v[0].f;
@@ -29,12 +33,13 @@ static int64_t idle_time(const struct clarity_task_comp *all, const size_t *idx,
     }
     free(v);
     *span_out = hi - lo;
-    return idle;
+    *idle_out = idle;
+    return true;
 }
 
 int clarity_blocked_group_compute(const struct clarity_app *a, const struct clarity_task_comps *comps,
                                   const size_t *idx, size_t n, const double *dolly, enum clarity_slot_mode mode,
-                                  struct clarity_blocked_group *out)
+                                  struct clarity_blocked_group *out, struct clarity_error *err)
 {
     int kind = out->kind; int64_t id = out->id; size_t row = out->row;
     memset(out, 0, sizeof *out);
@@ -45,7 +50,10 @@ int clarity_blocked_group_compute(const struct clarity_app *a, const struct clar
     struct clarity_sim_task *st = malloc(n * sizeof *st);
     double *rt = malloc(n * sizeof *rt);
     struct clarity_replay_plan plan;
-    if (!st || !rt) { free(st); free(rt); return -1; }
+    if (!st || !rt) {
+        free(st); free(rt);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory replaying a group");
+    }
     bool any_input = false;
     for (size_t k = 0; k < n; k++) {
         const struct clarity_task_comp *c = &all[idx[k]];
@@ -55,7 +63,8 @@ int clarity_blocked_group_compute(const struct clarity_app *a, const struct clar
         out->clamped_tasks += c->clamped;
         any_input |= clarity_task_input_bytes(c) > 0;
     }
-    if (clarity_replay_plan_build(st, n, mode, a, &plan)) { free(st); free(rt); return -1; }
+    int rc = clarity_replay_plan_build(st, n, mode, a, &plan, err);
+    if (rc) { free(st); free(rt); return rc; }
     free(st);
     out->components = plan.ncomp;
     out->slots_min = INT32_MAX;
@@ -69,7 +78,11 @@ int clarity_blocked_group_compute(const struct clarity_app *a, const struct clar
     }
     for (size_t k = 0; k < n; k++) rt[k] = all[idx[k]].runtime_ms;
     out->simulated_ms = clarity_replay_plan_run(&plan, rt);
-    out->idle_ms = idle_time(all, idx, n, &out->actual_ms);
+    if (!idle_time(all, idx, n, &out->idle_ms, &out->actual_ms)) {
+        clarity_replay_plan_free(&plan);
+        free(rt);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory replaying a group");
+    }
     out->has_error = out->actual_ms > 0;
     if (out->has_error) out->replay_error = fabs(out->simulated_ms - (double)out->actual_ms) / (double)out->actual_ms;
 
@@ -97,31 +110,37 @@ int clarity_blocked_group_compute(const struct clarity_app *a, const struct clar
 }
 
 int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode,
-                            struct clarity_blocked_result *out)
+                            struct clarity_blocked_result *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->slots = mode;
     struct clarity_groups g = {0};
     double *dolly = NULL;
-    if (clarity_task_comps_collect(a, &out->comps)) return -1;
+    int rc = clarity_task_comps_collect(a, &out->comps, err);
+    if (rc) return rc;
     dolly = malloc((out->comps.n ? out->comps.n : 1) * sizeof *dolly);
-    if (!dolly || clarity_dolly_runtimes(&out->comps, dolly) || clarity_groups_build(a, &out->comps, kinds, &g))
-        goto oom;
+    if (!dolly) goto oom;
+    if ((rc = clarity_dolly_runtimes(&out->comps, dolly, err)) ||
+        (rc = clarity_groups_build(a, &out->comps, kinds, &g, err)))
+        goto fail;
     out->groups = calloc(g.n ? g.n : 1, sizeof *out->groups);
     if (!out->groups) goto oom;
     for (size_t i = 0; i < g.n; i++) {
         struct clarity_blocked_group *o = &out->groups[out->ngroups++];
         o->kind = g.g[i].kind; o->id = g.g[i].id; o->row = g.g[i].row;
-        if (clarity_blocked_group_compute(a, &out->comps, g.g[i].tasks, g.g[i].ntasks, dolly, mode, o)) goto oom;
+        rc = clarity_blocked_group_compute(a, &out->comps, g.g[i].tasks, g.g[i].ntasks, dolly, mode, o, err);
+        if (rc) goto fail;
     }
     free(dolly);
     clarity_groups_free(&g);
     return 0;
 oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
+fail:
     free(dolly);
     clarity_groups_free(&g);
     clarity_blocked_free(out);
-    return -1;
+    return rc;
 }
 
 void clarity_blocked_free(struct clarity_blocked_result *r)

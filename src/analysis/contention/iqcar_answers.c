@@ -129,7 +129,7 @@ static int target_answer(struct iqcar_result *r, size_t t, const double *dor, st
     return 0;
 }
 
-int iqcar_answers(struct iqcar_result *r)
+int iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
 {
     const struct iqcar_graph *g = &r->g;
     size_t nq = r->nunits + 2;
@@ -183,18 +183,22 @@ out:
     free(dor);
     free(all);
     free(buf);
-    return rc;
+    /* every step above fails only when memory runs out */
+    if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");
+    return 0;
 }
 
 int iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
-                  struct iqcar_result *r)
+                  struct iqcar_result *r, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     r->opt = *opt;
     if (r->opt.k <= 0) r->opt.k = 3;
     iqcar_graph_init(&r->g);
-    if (iqcar_collect(apps, napps, r) || iqcar_build(r) || iqcar_answers(r)) return -1;
-    return 0;
+    int rc = iqcar_collect(apps, napps, r, err);
+    if (!rc) rc = iqcar_build(r, err);
+    if (!rc) rc = iqcar_answers(r, err);
+    return rc;
 }
 
 void iqcar_result_free(struct iqcar_result *r)

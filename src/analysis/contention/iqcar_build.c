@@ -109,6 +109,13 @@ static bool is_target(const struct iqcar_result *r, const struct iqcar_task *t)
     return (!r->opt.successful_only || t->ok) && (!r->opt.critical_path || r->stages[t->stage].critical);
 }
 
+/* The new node's index, or -1 when out of memory (iqcar_build reports it). */
+static long add_node(struct iqcar_graph *g, int level, int kind, int target, double vc)
+{
+    uint32_t i;
+    return iqcar_node_add(g, level, kind, target, vc, &i, NULL) ? -1 : (long)i;
+}
+
 /* L0-L3 and the per-task DE base. */
 static int build_targets(struct iqcar_result *r, int64_t *de_base)
 {
@@ -121,7 +128,7 @@ static int build_targets(struct iqcar_result *r, int64_t *de_base)
     int rc = -1;
     if (!l1) return -1;
     for (size_t u = 0; u < r->nunits; u++) {
-        long n = iqcar_node_add(g, 0, IQ_K_NODE, (int)u, 1.0);
+        long n = add_node(g, 0, IQ_K_NODE, (int)u, 1.0);
         if (n < 0) goto out;
         g->nodes[n].a = (int32_t)u;
     }
@@ -131,13 +138,13 @@ static int build_targets(struct iqcar_result *r, int64_t *de_base)
         de_base[i] = -1;
         if (!is_target(r, t)) continue;
         if (l1[t->stage] < 0) {
-            long n = iqcar_node_add(g, 1, IQ_K_NODE, (int)t->unit, 0);
-            if (n < 0 || iqcar_edge_add(g, (uint32_t)n, g->l0[t->unit])) goto out;
+            long n = add_node(g, 1, IQ_K_NODE, (int)t->unit, 0);
+            if (n < 0 || iqcar_edge_add(g, (uint32_t)n, g->l0[t->unit], NULL)) goto out;
             g->nodes[n].a = (int32_t)t->stage;
             l1[t->stage] = n;
             for (int res = 0; res < IQ_NRES; res++) {
-                long m = iqcar_node_add(g, 2, IQ_K_NODE, (int)t->unit, 0);
-                if (m < 0 || iqcar_edge_add(g, (uint32_t)m, (uint32_t)n)) goto out;
+                long m = add_node(g, 2, IQ_K_NODE, (int)t->unit, 0);
+                if (m < 0 || iqcar_edge_add(g, (uint32_t)m, (uint32_t)n, NULL)) goto out;
                 g->nodes[m].a = (int32_t)t->stage, g->nodes[m].b = res;
             }
         }
@@ -153,8 +160,8 @@ static int build_targets(struct iqcar_result *r, int64_t *de_base)
         if (!clarity_idmap_get(&dem, key, &base)) {
             base = (uint32_t)g->nnodes;
             for (int p = 0; p < IQ_NSUB; p++) {
-                long m = iqcar_node_add(g, 3, IQ_K_NODE, (int)t->unit, 0);
-                if (m < 0 || iqcar_edge_add(g, (uint32_t)m, (uint32_t)(s1 + 1 + iqcar_sub_res(p)))) goto out;
+                long m = add_node(g, 3, IQ_K_NODE, (int)t->unit, 0);
+                if (m < 0 || iqcar_edge_add(g, (uint32_t)m, (uint32_t)(s1 + 1 + iqcar_sub_res(p)), NULL)) goto out;
                 g->nodes[m].a = (int32_t)t->stage, g->nodes[m].b = p, g->nodes[m].c = (int32_t)t->host;
             }
             if (clarity_idmap_put(&dem, key, base)) goto out;
@@ -203,9 +210,9 @@ static int sweep_hosts(struct bctx *c)
                 if (t->ratp[p] > 0 && (c->ratp_h[p] == 0 || t->ratp[p] < c->ratp_h[p])) c->ratp_h[p] = t->ratp[p];
         }
         c->slots = false;
-        if (iqcar_interval_join(lau, fin, m, lau, fin, m, true, on_pair, c)) goto out;
+        if (iqcar_interval_join(lau, fin, m, lau, fin, m, true, on_pair, c, NULL)) goto out;
         c->slots = true;
-        if (iqcar_interval_join(sub, lau, m, lau, fin, m, true, on_pair, c)) goto out;
+        if (iqcar_interval_join(sub, lau, m, lau, fin, m, true, on_pair, c, NULL)) goto out;
         if (c->fail) goto out;
         /* Unknown: what the host's capacity says tt lost beyond the blames,
          * max(0, (RATP_tt - RATP_h) / RATP_h - sum of blames) */
@@ -249,20 +256,21 @@ static int build_sources(struct iqcar_result *r, struct bctx *c)
         if (l5[b->src] < 0) {
             size_t q = kind == IQ_K_UNKNOWN ? IQ_L6_UNKNOWN(r) : kind == IQ_K_SELF ? IQ_L6_SELF(r) : r->stages[b->src].unit;
             if (l6[q] < 0) {
-                if ((l6[q] = iqcar_node_add(g, 6, kind, -1, 1.0)) < 0) goto out;
+                if ((l6[q] = add_node(g, 6, kind, -1, 1.0)) < 0) goto out;
                 g->nodes[l6[q]].a = (int32_t)q;
             }
-            if ((l5[b->src] = iqcar_node_add(g, 5, kind, -1, 1.0)) < 0) goto out;
+            if ((l5[b->src] = add_node(g, 5, kind, -1, 1.0)) < 0) goto out;
             g->nodes[l5[b->src]].a = kind == IQ_K_NODE ? (int32_t)b->src : -1;
             g->nodes[l5[b->src]].b = (int32_t)q;
-            if (iqcar_edge_add(g, (uint32_t)l6[q], (uint32_t)l5[b->src])) goto out;
+            if (iqcar_edge_add(g, (uint32_t)l6[q], (uint32_t)l5[b->src], NULL)) goto out;
         }
-        long n = iqcar_node_add(g, 4, kind, g->nodes[b->de].target, b->vc);
+        long n = add_node(g, 4, kind, g->nodes[b->de].target, b->vc);
         if (n < 0) goto out;
         g->nodes[n].a = kind == IQ_K_NODE ? (int32_t)b->src : -1;
         g->nodes[n].b = (int32_t)b->de;
         g->nodes[n].c = (int32_t)g->nodes[l5[b->src]].b;
-        if (iqcar_edge_add(g, (uint32_t)n, b->de) || iqcar_edge_add(g, (uint32_t)l5[b->src], (uint32_t)n)) goto out;
+        if (iqcar_edge_add(g, (uint32_t)n, b->de, NULL) || iqcar_edge_add(g, (uint32_t)l5[b->src], (uint32_t)n, NULL))
+            goto out;
     }
     rc = 0;
 out:
@@ -271,7 +279,7 @@ out:
     return rc;
 }
 
-int iqcar_build(struct iqcar_result *r)
+int iqcar_build(struct iqcar_result *r, struct clarity_error *err)
 {
     struct bctx c = {.r = r, .self_src = r->nstages, .unk_src = r->nstages + 1};
     int64_t *de_base = malloc((r->ntasks ? r->ntasks : 1) * sizeof *de_base);
@@ -280,7 +288,8 @@ int iqcar_build(struct iqcar_result *r)
     int rc = -1;
     if (!de_base || !c.blames || !c.overlap) goto out;
     c.de_base = de_base;
-    if (build_targets(r, de_base) || sweep_hosts(&c) || build_sources(r, &c) || iqcar_graph_finish(&r->g)) goto out;
+    if (build_targets(r, de_base) || sweep_hosts(&c) || build_sources(r, &c) || iqcar_graph_finish(&r->g, NULL))
+        goto out;
     r->overlap_pairs = c.pairs;
     r->overlap_matrix = c.overlap;
     c.overlap = NULL;
@@ -291,5 +300,7 @@ out:
     free(c.overlap);
     free(c.bes);
     clarity_idmap_free(&c.be_map);
-    return rc;
+    /* every step above fails only when memory runs out */
+    if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
+    return 0;
 }

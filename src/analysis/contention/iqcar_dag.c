@@ -4,10 +4,11 @@
 #include "clarity/contention.h"
 
 /* Reverse topological order (roots first) by Kahn's algorithm on the reversed edges. */
-static int order_from_roots(size_t n, const size_t *from, const size_t *to, size_t ne, size_t *ord)
+static int order_from_roots(size_t n, const size_t *from, const size_t *to, size_t ne, size_t *ord,
+                            struct clarity_error *err)
 {
     size_t *outdeg = calloc(n ? n : 1, sizeof *outdeg);
-    if (!outdeg) return -1;
+    if (!outdeg) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory walking the stage DAG");
     for (size_t e = 0; e < ne; e++) outdeg[from[e]]++;
     size_t head = 0, tail = 0;
     for (size_t i = 0; i < n; i++)
@@ -18,15 +19,18 @@ static int order_from_roots(size_t n, const size_t *from, const size_t *to, size
             if (to[e] == v && --outdeg[from[e]] == 0) ord[tail++] = from[e];
     }
     free(outdeg);
-    return tail == n ? 0 : -1;
+    return tail == n ? 0 : clarity_error_set(err, CLARITY_EFORMAT, NULL, 0, 0, "the stage DAG has a cycle");
 }
 
-int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth)
+int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth,
+                    struct clarity_error *err)
 {
     size_t *ord = malloc((n ? n : 1) * sizeof *ord);
-    if (!ord || order_from_roots(n, from, to, nedges, ord)) {
+    if (!ord) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory walking the stage DAG");
+    int rc = order_from_roots(n, from, to, nedges, ord, err);
+    if (rc) {
         free(ord);
-        return -1;
+        return rc;
     }
     for (size_t i = 0; i < n; i++) depth[i] = 1;
     for (size_t k = 0; k < n; k++) {
@@ -38,14 +42,18 @@ int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedge
     return 0;
 }
 
-size_t iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges,
-                           const double *runtime, size_t *path, double *total)
+int iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges, const double *runtime,
+                        size_t *path, size_t *length, double *total, struct clarity_error *err)
 {
     size_t *ord = malloc((n ? n : 1) * sizeof *ord), *next = malloc((n ? n : 1) * sizeof *next);
     double *best = malloc((n ? n : 1) * sizeof *best);
     size_t len = 0;
+    int rc = 0;
     *total = 0;
-    if (!ord || !next || !best || !n || order_from_roots(n, from, to, nedges, ord)) goto out;
+    *length = 0;
+    if (!ord || !next || !best)
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory walking the stage DAG");
+    if (rc || !n || (rc = order_from_roots(n, from, to, nedges, ord, err))) goto out;
     /* best[v] = runtime of the heaviest path from v down to a root */
     for (size_t k = 0; k < n; k++) {
         size_t v = ord[k];
@@ -69,11 +77,12 @@ size_t iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_
     }
     *total = best[start];
     for (size_t v = start; v != (size_t)-1; v = next[v]) path[len++] = v;
+    *length = len;
 out:
     free(ord);
     free(next);
     free(best);
-    return len;
+    return rc;
 }
 
 /* A stage's runtime for the critical path (the leaf-to-root path with the largest sum, ties to
@@ -126,7 +135,9 @@ static int unit_critical(const struct clarity_app *a, struct iqcar_result *r, co
             }
         }
     }
-    size_t len = iqcar_critical_path(n, from, to, ne, rt, path, &total);
+    size_t len = 0;
+    int cp = iqcar_critical_path(n, from, to, ne, rt, path, &len, &total, NULL);
+    if (cp == CLARITY_ENOMEM) goto out;
     /* a cycle (a corrupt log) gives no path: keep every stage rather than none */
     if (!len)
         for (size_t i = 0; i < n; i++) r->stages[us[i]].critical = true;
@@ -140,7 +151,7 @@ out:
     return rc;
 }
 
-int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r)
+int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r, struct clarity_error *err)
 {
     /* stages bucketed by unit (counting sort); within a unit, the DAG is small and the scans
      * over the application's stage attempts above are fine (only with --critical-path) */
@@ -165,5 +176,6 @@ int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_resu
     }
     free(start);
     free(us);
-    return rc;
+    if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory finding critical paths");
+    return 0;
 }

@@ -16,30 +16,38 @@ void iqcar_graph_free(struct iqcar_graph *g)
     memset(g, 0, sizeof *g);
 }
 
-long iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc)
+static int oom(struct clarity_error *err)
 {
-    if (CLARITY_VEC_RESERVE(g->nodes, g->cap_nodes, g->nnodes + 1)) return -1;
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
+}
+
+int iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc, uint32_t *index,
+                   struct clarity_error *err)
+{
+    if (CLARITY_VEC_RESERVE(g->nodes, g->cap_nodes, g->nnodes + 1)) return oom(err);
     if (level == 0) {
         uint32_t *l0 = realloc(g->l0, (g->nl0 + 1) * sizeof *l0);
-        if (!l0) return -1;
+        if (!l0) return oom(err);
         g->l0 = l0;
         g->l0[g->nl0++] = (uint32_t)g->nnodes;
     }
     g->nodes[g->nnodes] = (struct iqcar_node){.level = (uint8_t)level, .kind = (uint8_t)kind,
                                               .target = target, .a = -1, .b = -1, .c = -1, .vc = vc};
     g->finished = false;
-    return (long)g->nnodes++;
+    if (index) *index = (uint32_t)g->nnodes;
+    g->nnodes++;
+    return 0;
 }
 
-int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to)
+int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct clarity_error *err)
 {
-    if (CLARITY_VEC_RESERVE(g->edges, g->cap_edges, g->nedges + 1)) return -1;
+    if (CLARITY_VEC_RESERVE(g->edges, g->cap_edges, g->nedges + 1)) return oom(err);
     g->edges[g->nedges++] = (struct iqcar_edge){.from = from, .to = to};
     g->finished = false;
     return 0;
 }
 
-int iqcar_graph_finish(struct iqcar_graph *g)
+int iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err)
 {
     /* counting sort by child level (stable), so one pass in order is a topological pass */
     size_t cnt[8] = {0};
@@ -50,7 +58,7 @@ int iqcar_graph_finish(struct iqcar_graph *g)
     if (!sorted || !in) {
         free(sorted);
         free(in);
-        return -1;
+        return oom(err);
     }
     for (size_t i = 0; i < g->nedges; i++) sorted[cnt[g->nodes[g->edges[i].to].level]++] = g->edges[i];
     free(g->edges);

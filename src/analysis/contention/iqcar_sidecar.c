@@ -5,10 +5,12 @@
  * metric is one of the --acc keys (cpu.blocked, ...), so the two inputs share one vocabulary;
  * times in ms, sizes in bytes, as the accumulables. Several lines for one (task, attempt,
  * metric) add up.
- * Rejected lines are reported with file:line and counted: a silently shorter file would make
- * the analysis quietly fall back to the proxies for those tasks. */
+ * Rejected lines are kept with their line number and reason (the caller reports them as
+ * file:line) and counted: a silently shorter file would make the analysis quietly fall back to
+ * the proxies for those tasks. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/contention.h"
@@ -43,12 +45,20 @@ static int parse_i64(const char *s, long long lo, long long *out)
     return 0;
 }
 
-int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, const char **why)
+/* A rejected line: its reason in err */
+static int bad(struct clarity_error *err, const char *why)
 {
+    return clarity_error_set(err, CLARITY_EFORMAT, NULL, 0, 0, "%s", why);
+}
+
+int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
+                             struct clarity_error *err)
+{
+    *data = false;
     char *f[6];
     int n = 0;
     line = trim(line);
-    if (!*line || *line == '#') return 1;
+    if (!*line || *line == '#') return 0;
     for (char *p = line; n < 6;) {
         char *c = strchr(p, ',');
         f[n++] = p;
@@ -57,28 +67,24 @@ int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **a
         p = c + 1;
     }
     for (int i = 0; i < n; i++) f[i] = trim(f[i]);
-    if (n != 4 && n != 5) {
-        *why = "want 4 fields (task_id,attempt,metric,value) or 5 (app_id first)";
-        return -1;
-    }
+    if (n != 4 && n != 5) return bad(err, "want 4 fields (task_id,attempt,metric,value) or 5 (app_id first)");
     int o = n - 4;
-    if (!strcmp(f[o], "task_id")) return 1;   /* the header */
+    if (!strcmp(f[o], "task_id")) return 0;   /* the header */
     long long tid, att;
-    if (parse_i64(f[o], 0, &tid)) { *why = "task_id is not a non-negative integer"; return -1; }
-    if (parse_i64(f[o + 1], 0, &att) || att > INT32_MAX) { *why = "attempt is not a non-negative integer"; return -1; }
+    if (parse_i64(f[o], 0, &tid)) return bad(err, "task_id is not a non-negative integer");
+    if (parse_i64(f[o + 1], 0, &att) || att > INT32_MAX) return bad(err, "attempt is not a non-negative integer");
     int k = iqcar_acc_key(f[o + 2], strlen(f[o + 2]));
-    if (k < 0) {
-        *why = "unknown metric (cpu.blocked, cpu.waited, mem.storageWait, mem.storageAsked, mem.executionWait, "
-               "mem.executionAsked, sched.slotsOffered)";
-        return -1;
-    }
+    if (k < 0)
+        return bad(err, "unknown metric (cpu.blocked, cpu.waited, mem.storageWait, mem.storageAsked, "
+                        "mem.executionWait, mem.executionAsked, sched.slotsOffered)");
     char *end;
     errno = 0;
     double v = strtod(f[o + 3], &end);
-    if (end == f[o + 3] || *end || errno || !isfinite(v) || v < 0) { *why = "value is not a finite number >= 0"; return -1; }
-    if (o && !*f[0]) { *why = "empty app_id"; return -1; }
+    if (end == f[o + 3] || *end || errno || !isfinite(v) || v < 0) return bad(err, "value is not a finite number >= 0");
+    if (o && !*f[0]) return bad(err, "empty app_id");
     *row = (struct iqcar_sidecar_row){.task_id = tid, .attempt = (int32_t)att, .app = -1, .metric = k, .value = v};
     *app = o ? f[0] : NULL;
+    *data = true;
     return 0;
 }
 
@@ -101,29 +107,40 @@ static int cmp_row(const void *x, const void *y)
     return (a->attempt > b->attempt) - (a->attempt < b->attempt);
 }
 
-int iqcar_sidecar_load(const char *path, FILE *diag, struct iqcar_sidecar *sc)
+static int add_reject(struct iqcar_sidecar *sc, size_t *cap, unsigned long ln, const char *why)
+{
+    if (sc->bad == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        void *p = realloc(sc->rejects, c * sizeof *sc->rejects);
+        if (!p) return -1;
+        sc->rejects = p, *cap = c;
+    }
+    char *w = strdup(why);
+    if (!w) return -1;
+    sc->rejects[sc->bad++] = (struct iqcar_sidecar_reject){ln, w};
+    return 0;
+}
+
+int iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarity_error *err)
 {
     memset(sc, 0, sizeof *sc);
     FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(diag, "clarity contention: cannot read %s: %s\n", path, strerror(errno));
-        return -1;
-    }
+    if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot read %s: %s", path, strerror(errno));
     char *line = NULL;
-    size_t cap = 0, rcap = 0;
+    size_t cap = 0, rcap = 0, bcap = 0;
     unsigned long ln = 0;
-    int rc = -1;
+    int rc = 0;
     while (getline(&line, &cap, f) >= 0) {
         ln++;
         struct iqcar_sidecar_row row;
         char *app;
-        const char *why = "";
-        int k = iqcar_sidecar_parse_line(line, &row, &app, &why);
-        if (k > 0) continue;
+        bool data;
+        struct clarity_error why;
+        int k = iqcar_sidecar_parse_line(line, &row, &app, &data, &why);
+        if (!k && !data) continue;
         sc->lines++;
-        if (k < 0) {
-            fprintf(diag, "%s:%lu: %s; line skipped\n", path, ln, why);
-            sc->bad++;
+        if (k) {
+            if (add_reject(sc, &bcap, ln, why.msg)) goto oom;
             continue;
         }
         if (app) {
@@ -140,20 +157,25 @@ int iqcar_sidecar_load(const char *path, FILE *diag, struct iqcar_sidecar *sc)
         sc->rows[sc->nrows++] = row;
     }
     if (ferror(f)) {
-        fprintf(diag, "clarity contention: error reading %s\n", path);
+        rc = clarity_error_set(err, CLARITY_EIO, path, 0, 0, "error reading %s", path);
         goto out;
     }
     /* qsort is not stable, but the values of one (task, attempt, metric) are summed, as
      * accumulable updates are, so their order does not matter */
     qsort(sc->rows, sc->nrows, sizeof *sc->rows, cmp_row);
-    rc = 0;
     goto out;
 oom:
-    fprintf(diag, "clarity contention: out of memory reading %s\n", path);
+    rc = clarity_error_set(err, CLARITY_ENOMEM, path, 0, 0, "out of memory reading %s", path);
 out:
     free(line);
     fclose(f);
-    if (rc) iqcar_sidecar_free(sc);
+    if (rc) {   /* keep the rejected lines seen so far: the caller reports them before the error */
+        struct iqcar_sidecar_reject *rej = sc->rejects;
+        size_t lines = sc->lines, bad = sc->bad;
+        sc->rejects = NULL;
+        iqcar_sidecar_free(sc);
+        sc->rejects = rej, sc->lines = lines, sc->bad = bad;
+    }
     return rc;
 }
 
@@ -177,12 +199,13 @@ bool iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_si
     return row->app < 0 || ((size_t)row->app < sc->napps && app_id && !strcmp(sc->apps[row->app], app_id));
 }
 
-size_t iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
-                               size_t *example)
+int iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
+                            size_t *count, size_t *example, struct clarity_error *err)
 {
+    *count = 0;
     bool *hit = calloc(sc->nrows ? sc->nrows : 1, sizeof *hit);
     size_t n = 0;
-    if (!hit) return 0;
+    if (!hit) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory matching the metrics CSV");
     for (size_t k = 0; k < napps; k++) {
         const struct clarity_app *a = apps[k];
         const char *id = clarity_app_str(a, a->app_id);
@@ -195,7 +218,8 @@ size_t iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clar
     for (size_t j = 0; j < sc->nrows; j++)
         if (!hit[j] && n++ == 0) *example = j;
     free(hit);
-    return n;
+    *count = n;
+    return 0;
 }
 
 void iqcar_sidecar_free(struct iqcar_sidecar *sc)
@@ -203,5 +227,7 @@ void iqcar_sidecar_free(struct iqcar_sidecar *sc)
     for (size_t i = 0; i < sc->napps; i++) free(sc->apps[i]);
     free(sc->apps);
     free(sc->rows);
+    for (size_t i = 0; i < sc->bad && sc->rejects; i++) free(sc->rejects[i].why);
+    free(sc->rejects);
     memset(sc, 0, sizeof *sc);
 }

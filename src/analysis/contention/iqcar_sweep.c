@@ -16,7 +16,7 @@ static int cmp_key(const void *x, const void *y)
 }
 
 int iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const int64_t *rs, const int64_t *re,
-                        size_t nr, bool same, iqcar_pair_fn fn, void *ctx)
+                        size_t nr, bool same, iqcar_pair_fn fn, void *ctx, struct clarity_error *err)
 {
     struct key *w = malloc((nw ? nw : 1) * sizeof *w), *r = malloc((nr ? nr : 1) * sizeof *r);
     size_t *act = malloc((nr ? nr : 1) * sizeof *act);
@@ -24,7 +24,7 @@ int iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const i
         free(w);
         free(r);
         free(act);
-        return -1;
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory joining task intervals");
     }
     size_t n_w = 0, n_r = 0, nact = 0;
     for (size_t i = 0; i < nw; i++)

@@ -313,7 +313,8 @@ out:
     return rc;
 }
 
-int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r)
+int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r,
+                  struct clarity_error *err)
 {
     size_t n = 0, cap_units = 0, cap_stages = 0, cap_hosts = 0, nkeys = 0, capkeys = 0;
     char **keys = NULL;
@@ -330,11 +331,17 @@ int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iq
     }
     r->src.tasks = r->ntasks;
     r->src.apps = napps;
-    if (slots_offered_proxy(r) || (r->opt.critical_path && iqcar_mark_critical(apps, r))) goto out;
+    if (slots_offered_proxy(r)) goto out;
+    if (r->opt.critical_path) {
+        int crc = iqcar_mark_critical(apps, r, err);
+        if (crc) { rc = crc; goto out; }
+    }
     for (size_t i = 0; i < r->ntasks; i++) iqcar_task_ratps(&r->tasks[i], &r->src);
     rc = 0;
 out:
     for (size_t i = 0; i < nkeys; i++) free(keys[i]);
     free(keys);
+    /* -1: an allocation above failed (iqcar_mark_critical fills err itself) */
+    if (rc < 0) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory collecting tasks");
     return rc;
 }

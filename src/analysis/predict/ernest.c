@@ -40,7 +40,7 @@ void ernest_terms_default(struct ernest_terms *t)
     t->n = 4;
 }
 
-int ernest_terms_add(struct ernest_terms *t, const char *list, const char **bad, size_t *badlen)
+int ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_error *err)
 {
     const char *p = list;
     while (*p) {
@@ -58,9 +58,8 @@ int ernest_terms_add(struct ernest_terms *t, const char *list, const char **bad,
                 continue;
             }
         }
-        if (bad) *bad = p;
-        if (badlen) *badlen = len;
-        return -1;
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, (uint64_t)(p - list), "unknown term '%.*s'",
+                                 (int)len, p);
     }
     return 0;
 }
@@ -93,32 +92,36 @@ double ernest_predict(const struct ernest_model *m, double scale, double machine
 
 /* NNLS on the points except `skip` (SIZE_MAX: none). */
 static int fit_theta(const struct ernest_point *pts, size_t n, size_t skip, const struct ernest_terms *terms,
-                     double *theta, struct clarity_nnls_result *res)
+                     double *theta, struct clarity_nnls_result *res, struct clarity_error *err)
 {
     size_t d = terms->n, rows = 0;
     double *A = malloc(sizeof *A * (n * d + n));
-    if (!A) return -1;
+    if (!A) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory fitting Ernest");
     double *y = A + n * d;
     for (size_t i = 0; i < n; i++) {
         if (i == skip) continue;
         for (size_t k = 0; k < d; k++) A[rows * d + k] = ernest_feature(terms, k, pts[i].scale, pts[i].machines);
         y[rows++] = pts[i].seconds;
     }
-    int rc = clarity_nnls(A, rows, d, y, theta, res);
+    int rc = clarity_nnls(A, rows, d, y, theta, res, err);
     free(A);
     return rc;
 }
 
-static int loocv(struct ernest_model *m)
+static int loocv(struct ernest_model *m, struct clarity_error *err)
 {
     size_t n = m->npoints;
     m->loo.predicted = calloc(n, sizeof *m->loo.predicted);
     double *pct = calloc(n, sizeof *pct);
-    if (!m->loo.predicted || !pct) { free(pct); return -1; }
+    if (!m->loo.predicted || !pct) {
+        free(pct);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory fitting Ernest");
+    }
     if (n < 2) { free(pct); return 0; }
     struct ernest_model sub = {.terms = m->terms};
     for (size_t i = 0; i < n; i++) {
-        if (fit_theta(m->points, n, i, &m->terms, sub.theta, NULL) < 0) { free(pct); return -1; }
+        int rc = fit_theta(m->points, n, i, &m->terms, sub.theta, NULL, err);
+        if (rc) { free(pct); return rc; }
         double p = ernest_predict(&sub, m->points[i].scale, m->points[i].machines);
         double a = m->points[i].seconds, e = p - a;
         m->loo.predicted[i] = p;
@@ -134,17 +137,19 @@ static int loocv(struct ernest_model *m)
 }
 
 int ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_terms *terms,
-               struct ernest_model *out)
+               struct ernest_model *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->terms = *terms;
-    if (!n || !terms->n) return -1;
+    if (!n) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "no training point");
+    if (!terms->n) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "no model term");
     out->points = malloc(sizeof *pts * n);
-    if (!out->points) return -1;
+    if (!out->points) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory fitting Ernest");
     memcpy(out->points, pts, sizeof *pts * n);
     out->npoints = n;
     struct clarity_nnls_result res;
-    if (fit_theta(pts, n, (size_t)-1, terms, out->theta, &res) < 0) { ernest_model_free(out); return -1; }
+    int rc = fit_theta(pts, n, (size_t)-1, terms, out->theta, &res, err);
+    if (rc) { ernest_model_free(out); return rc; }
     out->rnorm = res.rnorm;
     out->rss = res.rnorm * res.rnorm;
     out->rank_deficient = res.rank_deficient;
@@ -158,8 +163,8 @@ int ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_ter
         if (pts[i].machines < out->min_machines) out->min_machines = pts[i].machines;
         if (pts[i].machines > out->max_machines) out->max_machines = pts[i].machines;
     }
-    if (loocv(out) < 0) { ernest_model_free(out); return -1; }
-    return 0;
+    if ((rc = loocv(out, err))) ernest_model_free(out);
+    return rc;
 }
 
 void ernest_model_free(struct ernest_model *m)

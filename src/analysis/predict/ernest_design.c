@@ -56,35 +56,42 @@ static int build_grid(const struct ernest_design_options *o, struct ernest_desig
     return 0;
 }
 
-/* Rank of the selected rows' features (ascending order of selection). */
-static int selected_rank(const double *a, size_t d, const size_t *order, size_t k)
+/* *rank of the selected rows' features (ascending order of selection). */
+static int selected_rank(const double *a, size_t d, const size_t *order, size_t k, int *rank,
+                         struct clarity_error *err)
 {
     double *A = malloc(sizeof *A * (k * d + k + d));
-    if (!A) return -1;
+    if (!A) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     double *b = A + k * d, *x = b + k;
     for (size_t i = 0; i < k; i++) {
         memcpy(A + i * d, a + order[i] * d, sizeof *A * d);
         b[i] = 0;
     }
-    int r = clarity_lsq_solve(A, k, d, b, x, NULL);
+    int rc = clarity_lsq_solve(A, k, d, b, x, NULL, rank, err);
     free(A);
-    return r;
+    return rc;
 }
 
-int ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, const char **why)
+int ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
-    *why = NULL;
-    if (!(o->scale_min > 0) || o->scale_max < o->scale_min || o->machines_min < 1 || o->machines_max < o->machines_min) {
-        *why = "the scale range must be positive and the machine range start at 1 or more";
-        return -1;
+    if (!(o->scale_min > 0) || o->scale_max < o->scale_min || o->machines_min < 1 || o->machines_max < o->machines_min)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                 "the scale range must be positive and the machine range start at 1 or more");
+    if (build_grid(o, out) < 0) {
+        ernest_design_free(out);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    if (build_grid(o, out) < 0) { *why = "out of memory"; return -1; }
     size_t n = out->n, d = o->terms.n;
-    if (!n) { *why = "no candidate passes the one-partition-per-core filter"; return -1; }
+    if (!n)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                 "no candidate passes the one-partition-per-core filter");
     double *a = malloc(sizeof *a * n * d), *cost = malloc(sizeof *cost * n);
     out->order = malloc(sizeof *out->order * n);
-    if (!a || !cost || !out->order) { free(a); free(cost); *why = "out of memory"; ernest_design_free(out); return -1; }
+    if (!a || !cost || !out->order) {
+        free(a); free(cost); ernest_design_free(out);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     double mean[ERNEST_MAX_TERMS] = {0};
     for (size_t i = 0; i < n; i++) {
         cost[i] = out->c[i].cost;
@@ -99,11 +106,13 @@ int ernest_design_run(const struct ernest_design_options *o, struct ernest_desig
                 if (mean[k] != 0) a[i * d + k] /= mean[k];
     struct clarity_design_problem p = {.a = a, .n = n, .d = d, .cost = cost, .budget = o->budget};
     struct clarity_design_result r;
-    if (clarity_design_solve(&p, &r) < 0) {
-        *why = "the candidates cannot determine every term (e.g. one machine count only makes log(m) and m "
-               "collinear with the constant): widen the machine or scale range";
+    int rc = clarity_design_solve(&p, &r, err);
+    if (rc) {
         free(a); free(cost); ernest_design_free(out);
-        return -1;
+        if (rc == CLARITY_ENOMEM) return rc;
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                 "the candidates cannot determine every term (e.g. one machine count only makes log(m) "
+                                 "and m collinear with the constant): widen the machine or scale range");
     }
     out->f = r.f;
     out->nu = r.nu;
@@ -128,13 +137,21 @@ int ernest_design_run(const struct ernest_design_options *o, struct ernest_desig
     size_t k = 0;
     while (k < n && out->c[out->order[k]].lambda > o->threshold) k++;
     /* the selection must determine the model; pad in lambda order when it does not */
-    while (k < n && (k < d || selected_rank(a, d, out->order, k) < (int)d)) {
+    while (k < n) {
+        if (k >= d) {
+            int rank = 0;
+            if ((rc = selected_rank(a, d, out->order, k, &rank, err))) break;
+            if (rank >= (int)d) break;
+        }
         k++;
         out->rank_padded = true;
     }
+    double *ones = rc ? NULL : calloc(n, sizeof *ones);
+    if (!ones) {
+        free(a); free(cost); ernest_design_free(out);
+        return rc ? rc : clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     out->nselected = k;
-    double *ones = calloc(n, sizeof *ones);
-    if (!ones) { free(a); free(cost); *why = "out of memory"; ernest_design_free(out); return -1; }
     for (size_t i = 0; i < k; i++) {
         out->c[out->order[i]].selected = true;
         out->selected_cost += out->c[out->order[i]].cost;

@@ -291,13 +291,14 @@ void peridot_model_free(struct peridot_model *m)
     m->member_names = NULL;
 }
 
-int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out)
+int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out,
+                    struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->data_size = data_size;
     out->cores = cores;
     out->groups = calloc(m->ngroups ? m->ngroups : 1, sizeof *out->groups);
-    if (!out->groups) return -1;
+    if (!out->groups) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     for (size_t gi = 0; gi < m->ngroups; gi++) {
         const struct peridot_group *g = &m->groups[gi];
         struct peridot_group_pred *p = &out->groups[gi];

@@ -52,7 +52,7 @@ int peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, s
     out->total_ms = clarity_app_duration_ms(a);
     out->time_from_last_event = !a->end_ms;
     out->stages = calloc(a->nstages ? a->nstages : 1, sizeof *out->stages);
-    if (!out->stages) return clarity_error_set(err, CLARITY_ENOMEM, a->source_path, 0, 0, "out of memory");
+    if (!out->stages) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     for (size_t i = 0; i < a->nstages; i++) {
         const struct clarity_stage *s = &a->stages[i];
         /* skipped stages (shuffle output reused) have no submission time or no tasks */

@@ -16,11 +16,6 @@ static const char *const cause_labels[CLARITY_SC_COUNT] = {
 const char *clarity_scause_name(int c) { return c >= 0 && c < CLARITY_SC_COUNT ? cause_names[c] : "?"; }
 const char *clarity_scause_label(int c) { return c >= 0 && c < CLARITY_SC_COUNT ? cause_labels[c] : "?"; }
 
-int64_t clarity_task_input_bytes(const struct clarity_task_comp *c)
-{
-    return c->shuffle_read_bytes > 0 ? c->shuffle_read_bytes : c->input_bytes > 0 ? c->input_bytes : 0;
-}
-
 /* 1.5 x m, less a relative epsilon so that a rate exactly at the threshold (by decimal
  * arithmetic) counts as reaching it despite binary rounding: ">= threshold" is a straggler,
  * "< threshold" is explained, as the thesis' own scripts do. */
@@ -53,10 +48,13 @@ static double median_over(const struct clarity_task_comp *all, const size_t *idx
 }
 
 /* The host (or executor) holding most stragglers, if they cluster there: at least two, at
- * least half of the stage's, and a straggler rate at least twice that of the other hosts. */
-static uint32_t concentrated(const struct clarity_task_comp *all, const size_t *idx, size_t n,
-                             const uint16_t *flags, bool by_host, size_t nstrag, size_t *s_out, size_t *n_out)
+ * least half of the stage's, and a straggler rate at least twice that of the other hosts.
+ * *found gets its string id, 0 when there is none. */
+static int concentrated(const struct clarity_task_comp *all, const size_t *idx, size_t n, const uint16_t *flags,
+                        bool by_host, size_t nstrag, uint32_t *found, size_t *s_out, size_t *n_out,
+                        struct clarity_error *err)
 {
+    *found = 0;
     /* one pass, counting rated tasks and stragglers per host (or executor) in first-seen
      * order; a scan per distinct key cost n x executors on big clusters */
     struct clarity_idmap slot_of = {0};
@@ -89,13 +87,15 @@ static uint32_t concentrated(const struct clarity_task_comp *all, const size_t *
     free(keys);
     free(tot);
     free(str);
-    if (!ok || distinct < 2 || best_s < 2 || 2 * best_s < nstrag) return 0;
+    if (!ok) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory looking for a slow host");
+    if (distinct < 2 || best_s < 2 || 2 * best_s < nstrag) return 0;
     double here = (double)best_s / (double)best_n;
     double other = rated > best_n ? (double)(nstrag - best_s) / (double)(rated - best_n) : 0;
     if (here < 2 * other) return 0;
     *s_out = best_s;
     *n_out = best_n;
-    return best;
+    *found = best;
+    return 0;
 }
 
 static void data_skew(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *buf,
@@ -142,11 +142,12 @@ static int hf_cmp(const void *pa, const void *pb)
     return (a->finish > b->finish) - (a->finish < b->finish);
 }
 
-/* first[k]: launched before the first finish of any task of the stage on its host. */
-static void host_first_finish(const struct clarity_task_comp *all, const size_t *idx, size_t n, bool *first)
+/* first[k]: launched before the first finish of any task of the stage on its host. false when
+ * out of memory. */
+static bool host_first_finish(const struct clarity_task_comp *all, const size_t *idx, size_t n, bool *first)
 {
     struct hf *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) return;
+    if (!v) return false;
     for (size_t k = 0; k < n; k++) v[k] = (struct hf){all[idx[k]].host, all[idx[k]].finish_ms, k};
     qsort(v, n, sizeof *v, hf_cmp);
     int64_t earliest = 0;
@@ -155,10 +156,11 @@ static void host_first_finish(const struct clarity_task_comp *all, const size_t 
         first[v[r].k] = all[idx[v[r].k]].launch_ms < earliest;
     }
     free(v);
+    return true;
 }
 
-void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
-                              struct clarity_stage_strag *out, uint16_t *flags, double *ratio)
+int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
+                             struct clarity_stage_strag *out, uint16_t *flags, double *ratio, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->tasks = n;
@@ -168,7 +170,7 @@ void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t 
         if (ratio) ratio[k] = 0;
     }
     double *buf = malloc((n ? n : 1) * sizeof *buf);
-    if (!buf) { out->skipped = "out of memory"; return; }
+    if (!buf) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory looking for stragglers");
     bool stage_shuffle = false;
     for (size_t k = 0; k < n; k++) {
         const struct clarity_task_comp *c = &all[idx[k]];
@@ -182,7 +184,7 @@ void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t 
     if (n == 0) out->skipped = "no successful task";
     else if (out->with_input == 0) out->skipped = "no task read input or shuffle data";
     else if (med <= 0) out->skipped = "the median task took 0 ms";
-    if (out->skipped) { free(buf); return; }
+    if (out->skipped) { free(buf); return 0; }
 
     for (size_t k = 0; k < n; k++) {
         const struct clarity_task_comp *c = &all[idx[k]];
@@ -222,27 +224,31 @@ void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t 
          * JIT warm-up. Tested last, on stragglers nothing else explains, against the other
          * first tasks' compute rate. */
         bool *first = calloc(n ? n : 1, sizeof *first);
-        if (first) {
-            host_first_finish(all, idx, n, first);
-            m = 0;
-            for (size_t k = 0; k < n; k++) {
-                const struct clarity_task_comp *c = &all[idx[k]];
-                if (first[k] && clarity_task_input_bytes(c) > 0)
-                    buf[m++] = clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c);
-            }
-            double mf = clarity_median_mean_mid(buf, m);
-            for (size_t k = 0; k < n; k++) {
-                const struct clarity_task_comp *c = &all[idx[k]];
-                if ((flags[k] & CLARITY_SF_STRAGGLER) && !(flags[k] & CLARITY_SC_THESIS_MASK) && first[k] &&
-                    clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c) < threshold(mf))
-                    flags[k] |= 1u << CLARITY_SC_FIRST_TASK;
-            }
+        if (!first || !host_first_finish(all, idx, n, first)) {
             free(first);
+            free(buf);
+            return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory looking for stragglers");
         }
-        out->slow_host = concentrated(all, idx, n, flags, true, out->stragglers, &out->slow_host_stragglers,
-                                      &out->slow_host_tasks);
-        out->slow_executor = concentrated(all, idx, n, flags, false, out->stragglers, &out->slow_exec_stragglers,
-                                          &out->slow_exec_tasks);
+        m = 0;
+        for (size_t k = 0; k < n; k++) {
+            const struct clarity_task_comp *c = &all[idx[k]];
+            if (first[k] && clarity_task_input_bytes(c) > 0)
+                buf[m++] = clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c);
+        }
+        double mf = clarity_median_mean_mid(buf, m);
+        for (size_t k = 0; k < n; k++) {
+            const struct clarity_task_comp *c = &all[idx[k]];
+            if ((flags[k] & CLARITY_SF_STRAGGLER) && !(flags[k] & CLARITY_SC_THESIS_MASK) && first[k] &&
+                clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c) < threshold(mf))
+                flags[k] |= 1u << CLARITY_SC_FIRST_TASK;
+        }
+        free(first);
+        int rc = concentrated(all, idx, n, flags, true, out->stragglers, &out->slow_host, &out->slow_host_stragglers,
+                              &out->slow_host_tasks, err);
+        if (!rc)
+            rc = concentrated(all, idx, n, flags, false, out->stragglers, &out->slow_executor,
+                              &out->slow_exec_stragglers, &out->slow_exec_tasks, err);
+        if (rc) { free(buf); return rc; }
         for (size_t k = 0; k < n; k++) {
             if (!(flags[k] & CLARITY_SF_STRAGGLER)) continue;
             const struct clarity_task_comp *c = &all[idx[k]];
@@ -255,18 +261,5 @@ void clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t 
         }
     }
     free(buf);
-}
-
-void clarity_dolly_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *runtime)
-{
-    double *buf = malloc((n ? n : 1) * sizeof *buf);
-    double med = 0;
-    if (buf) med = median_over(all, idx, n, buf, -1);
-    free(buf);
-    for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
-        int64_t in = clarity_task_input_bytes(c);
-        runtime[k] = c->runtime_ms;
-        if (in > 0 && med > 0 && c->runtime_ms / (double)in > med) runtime[k] = (double)in * med;
-    }
+    return 0;
 }

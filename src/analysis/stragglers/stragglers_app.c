@@ -4,52 +4,6 @@
 #include <string.h>
 #include "clarity/stragglers.h"
 
-struct srow { uint32_t stage; size_t i; };
-
-static int srow_cmp(const void *pa, const void *pb)
-{
-    const struct srow *a = pa, *b = pb;
-    if (a->stage != b->stage) return a->stage < b->stage ? -1 : 1;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
-int clarity_tasks_by_stage(const struct clarity_task_comps *comps, size_t **idx_out, size_t **starts_out,
-                           size_t *nstages)
-{
-    size_t n = comps->n;
-    struct srow *v = malloc((n ? n : 1) * sizeof *v);
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx), *starts = malloc((n + 1) * sizeof *starts);
-    if (!v || !idx || !starts) { free(v); free(idx); free(starts); return -1; }
-    for (size_t i = 0; i < n; i++) v[i] = (struct srow){comps->t[i].stage, i};
-    qsort(v, n, sizeof *v, srow_cmp);
-    size_t ns = 0;
-    for (size_t i = 0; i < n; i++) {
-        idx[i] = v[i].i;
-        if (i == 0 || v[i].stage != v[i - 1].stage) starts[ns++] = i;
-    }
-    starts[ns] = n;
-    free(v);
-    *idx_out = idx;
-    *starts_out = starts;
-    *nstages = ns;
-    return 0;
-}
-
-int clarity_dolly_runtimes(const struct clarity_task_comps *comps, double *runtime)
-{
-    size_t *idx, *starts, ns;
-    if (clarity_tasks_by_stage(comps, &idx, &starts, &ns)) return -1;
-    double *tmp = malloc((comps->n ? comps->n : 1) * sizeof *tmp);
-    if (!tmp) { free(idx); free(starts); return -1; }
-    for (size_t s = 0; s < ns; s++) {
-        size_t b = starts[s], m = starts[s + 1] - b;
-        clarity_dolly_stage(comps->t, idx + b, m, tmp);
-        for (size_t k = 0; k < m; k++) runtime[idx[b + k]] = tmp[k];
-    }
-    free(tmp); free(idx); free(starts);
-    return 0;
-}
-
 struct slow { double runtime; size_t i; };
 
 static int slow_cmp(const void *pa, const void *pb)
@@ -69,10 +23,11 @@ static int stage_order(const void *pa, const void *pb, void *ctx)
 }
 
 int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t top_n,
-                               struct clarity_stragglers_result *out)
+                               struct clarity_stragglers_result *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (clarity_task_comps_collect(a, &out->comps)) return -1;
+    int rc = clarity_task_comps_collect(a, &out->comps, err);
+    if (rc) return rc;
     size_t n = out->comps.n;
     size_t *idx = NULL, *starts = NULL, ns = 0;
     out->flags = calloc(n ? n : 1, sizeof *out->flags);
@@ -81,12 +36,13 @@ int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t to
     double *r = malloc((n ? n : 1) * sizeof *r);
     long *stage_slot = NULL;
     struct clarity_groups groups = {0};
-    if (!out->flags || !out->ratio || !f || !r || clarity_tasks_by_stage(&out->comps, &idx, &starts, &ns)) goto oom;
+    if (!out->flags || !out->ratio || !f || !r) goto oom;
+    if ((rc = clarity_tasks_by_stage(&out->comps, &idx, &starts, &ns, err))) goto fail;
     out->stages = calloc(ns ? ns : 1, sizeof *out->stages);
     if (!out->stages) goto oom;
     for (size_t s = 0; s < ns; s++) {
         size_t b = starts[s], m = starts[s + 1] - b;
-        clarity_stragglers_stage(out->comps.t, idx + b, m, &out->stages[s], f, r);
+        if ((rc = clarity_stragglers_stage(out->comps.t, idx + b, m, &out->stages[s], f, r, err))) goto fail;
         for (size_t k = 0; k < m; k++) {
             out->flags[idx[b + k]] = f[k];
             out->ratio[idx[b + k]] = r[k];
@@ -96,7 +52,8 @@ int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t to
     qsort_r(out->stages, ns, sizeof *out->stages, stage_order, (void *)a);
 
     stage_slot = malloc((a->nstages ? a->nstages : 1) * sizeof *stage_slot);
-    if (!stage_slot || clarity_groups_build(a, &out->comps, kinds, &groups)) goto oom;
+    if (!stage_slot) goto oom;
+    if ((rc = clarity_groups_build(a, &out->comps, kinds, &groups, err))) goto fail;
     for (size_t s = 0; s < a->nstages; s++) stage_slot[s] = -1;
     for (size_t s = 0; s < ns; s++) stage_slot[out->stages[s].stage] = (long)s;
     out->groups = calloc(groups.n ? groups.n : 1, sizeof *out->groups);
@@ -140,10 +97,12 @@ int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t to
     clarity_groups_free(&groups);
     return 0;
 oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory analysing stragglers");
+fail:
     free(f); free(r); free(idx); free(starts); free(stage_slot);
     clarity_groups_free(&groups);
     clarity_stragglers_free(out);
-    return -1;
+    return rc;
 }
 
 void clarity_stragglers_free(struct clarity_stragglers_result *r)

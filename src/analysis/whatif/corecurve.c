@@ -39,35 +39,6 @@ int clarity_curve_parse(const char *s, struct clarity_curve_ask *out, size_t cap
     return 0;
 }
 
-void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_replay_plan *p,
-                             const struct clarity_sim_task *t, int64_t *actual_ms, int64_t *driver_ms)
-{
-    (void)t;
-    int64_t first = INT64_MAX, last = INT64_MIN;
-    for (size_t c = 0; c < p->ncomp; c++) {
-        if (p->comp[c].start_ms < first) first = p->comp[c].start_ms;
-        if (p->comp[c].end_ms > last) last = p->comp[c].end_ms;
-    }
-    int64_t dur = clarity_app_duration_ms(a);
-    int64_t start = a->start_ms > 0 && (p->ncomp == 0 || a->start_ms <= first) ? a->start_ms : first;
-    int64_t end = dur >= 0 && a->start_ms > 0 ? a->start_ms + dur : last;
-    if (p->ncomp == 0) {
-        *actual_ms = dur > 0 ? dur : 0;
-        *driver_ms = *actual_ms;
-        return;
-    }
-    if (end < last) end = last;
-    int64_t driver = first - start, reach = INT64_MIN;
-    /* components are in start order; gaps between them had no task running */
-    for (size_t c = 0; c < p->ncomp; c++) {
-        if (reach != INT64_MIN && p->comp[c].start_ms > reach) driver += p->comp[c].start_ms - reach;
-        if (p->comp[c].end_ms > reach) reach = p->comp[c].end_ms;
-    }
-    driver += end - reach;
-    *actual_ms = end - start;
-    *driver_ms = driver;
-}
-
 void clarity_curve_free(struct clarity_curve_result *r)
 {
     free(r->points);
@@ -83,7 +54,8 @@ static int sid_cmp(const void *pa, const void *pb)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-/* parent -> child edges between stage attempt rows, from each stage's Parent IDs */
+/* parent -> child edges between stage attempt rows, from each stage's Parent IDs; NULL when
+ * out of memory */
 static struct clarity_dag_edge *stage_edges(const struct clarity_app *a, size_t *n)
 {
     size_t ns = a->nstages, cap = 0;
@@ -137,7 +109,7 @@ static size_t knee(const struct clarity_curve_point *p, size_t n, bool wall)
 
 int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *hw, enum clarity_slot_mode mode,
                           enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask,
-                          struct clarity_curve_result *out)
+                          struct clarity_curve_result *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->mode = mode;
@@ -147,7 +119,8 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
     double *rt = NULL;
     struct clarity_dag_edge *edges = NULL;
     size_t nedges = 0;
-    if (clarity_task_comps_collect(a, &comps)) return -1;
+    int rc = clarity_task_comps_collect(a, &comps, err);
+    if (rc) return rc;
     size_t n = comps.n;
     st = malloc((n ? n : 1) * sizeof *st);
     rt = malloc((n ? n : 1) * sizeof *rt);
@@ -160,14 +133,14 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
         rt[k] = c->runtime_ms;
         out->serial_ms += c->runtime_ms;
     }
-    if (clarity_dag_plan_build(st, n, mode, a, edges, nedges, &plan)) goto oom;
+    if ((rc = clarity_dag_plan_build(st, n, mode, a, edges, nedges, &plan, err))) goto fail;
     out->tasks = n;
     out->components = plan.base.ncomp;
     out->internal_edges = plan.internal_edges;
-    clarity_app_driver_time(a, &plan.base, st, &out->actual_ms, &out->driver_ms);
-    out->critical_path_ms = clarity_dag_plan_critical_path(&plan, rt);
-    out->observed_replay_ms = clarity_dag_plan_run(&plan, rt, 1.0, 0);
-    if (out->critical_path_ms < 0 || out->observed_replay_ms < 0) goto oom;
+    clarity_app_driver_time(a, &plan.base, &out->actual_ms, &out->driver_ms);
+    if ((rc = clarity_dag_plan_critical_path(&plan, rt, &out->critical_path_ms, err)) ||
+        (rc = clarity_dag_plan_run(&plan, rt, 1.0, 0, &out->observed_replay_ms, err)))
+        goto fail;
     double measured = (double)(out->actual_ms - out->driver_ms);
     out->replay_error = measured > 0 ? (out->observed_replay_ms - measured) / measured : 0;
     out->base_executors = hw->v[CLARITY_HW_EXECUTORS];
@@ -202,8 +175,7 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
             if (s > pt->slots_max) pt->slots_max = s;
         }
         if (plan.base.ncomp == 0) pt->slots_min = pt->slots_max = pt->slots;
-        pt->replay_ms = clarity_dag_plan_run(&plan, rt, factor, absolute);
-        if (pt->replay_ms < 0) goto oom;
+        if ((rc = clarity_dag_plan_run(&plan, rt, factor, absolute, &pt->replay_ms, err))) goto fail;
         pt->predicted_ms = pt->replay_ms + (double)out->driver_ms;
         pt->calibrated_ms = (double)out->driver_ms +
                             (out->observed_replay_ms > 0 ? measured * pt->replay_ms / out->observed_replay_ms : 0);
@@ -218,9 +190,11 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
     free(st); free(rt); free(edges);
     return 0;
 oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the core-count curve");
+fail:
     clarity_dag_plan_free(&plan);
     clarity_task_comps_free(&comps);
     free(st); free(rt); free(edges);
     clarity_curve_free(out);
-    return -1;
+    return rc;
 }

@@ -56,11 +56,6 @@ double clarity_slot_model_predict(double actual, double old_slots, double new_sl
     return new_slots > 0 ? actual * old_slots / new_slots : actual;
 }
 
-double clarity_slot_share(double busy_ms, double slots, double span_ms)
-{
-    return slots > 0 && span_ms > 0 ? busy_ms / (slots * span_ms) : 0;
-}
-
 int clarity_monospark_multitasks(int cores, int disks, bool ssd, int network)
 {
     return cores + disks * (ssd ? 4 : 1) + network + 1;
@@ -106,7 +101,8 @@ static const struct clarity_hw *scen_hw(const struct clarity_resource_result *r,
 }
 
 int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_hw *base,
-                              const struct clarity_hw *whatif, struct clarity_resource_result *out)
+                              const struct clarity_hw *whatif, struct clarity_resource_result *out,
+                              struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     struct clarity_task_comps comps;
@@ -115,7 +111,8 @@ int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_
     long *stage_slot = NULL, *job_of_stage = NULL;
     struct clarity_sim_task *st = NULL;
     double (*jm)[CLARITY_SCEN_COUNT] = NULL;   /* model per job row and scenario */
-    if (clarity_task_comps_collect(a, &comps)) return -1;
+    int rc = clarity_task_comps_collect(a, &comps, err);
+    if (rc) return rc;
     size_t ns = a->nstages;
     stage_slot = malloc((ns ? ns : 1) * sizeof *stage_slot);
     job_of_stage = malloc((ns ? ns : 1) * sizeof *job_of_stage);
@@ -123,9 +120,8 @@ int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_
     out->stages = calloc(ns ? ns : 1, sizeof *out->stages);
     out->jobs = calloc(a->njobs ? a->njobs : 1, sizeof *out->jobs);
     jm = calloc(a->njobs ? a->njobs : 1, sizeof *jm);
-    if (!jm || !stage_slot || !job_of_stage || !st || !out->stages || !out->jobs ||
-        clarity_groups_build(a, &comps, CLARITY_GROUP_JOB, &g))
-        goto oom;
+    if (!jm || !stage_slot || !job_of_stage || !st || !out->stages || !out->jobs) goto oom;
+    if ((rc = clarity_groups_build(a, &comps, CLARITY_GROUP_JOB, &g, err))) goto fail;
     for (size_t s = 0; s < ns; s++) { stage_slot[s] = -1; job_of_stage[s] = -1; }
     for (size_t i = 0; i < g.n; i++)
         for (size_t k = 0; k < g.g[i].ntasks; k++) job_of_stage[comps.t[g.g[i].tasks[k]].stage] = (long)g.g[i].row;
@@ -172,8 +168,8 @@ int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_
     out->mb_per_cpu_s = clarity_mb_per_cpu_s(out->total.disk_bytes, out->total.cpu_ms);
 
     /* The part of the wall time when tasks ran scales with the model; driver-only time stays. */
-    if (clarity_replay_plan_build(st, comps.n, CLARITY_SLOTS_OBSERVED, a, &plan)) goto oom;
-    clarity_app_driver_time(a, &plan, st, &out->actual_ms, &out->driver_ms);
+    if ((rc = clarity_replay_plan_build(st, comps.n, CLARITY_SLOTS_OBSERVED, a, &plan, err))) goto fail;
+    clarity_app_driver_time(a, &plan, &out->actual_ms, &out->driver_ms);
     double base_model = out->scen[CLARITY_SCEN_BASE].model_ms;
     for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
         struct clarity_whatif_scenario *sc = &out->scen[k];
@@ -217,10 +213,12 @@ int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_
     free(stage_slot); free(job_of_stage); free(st); free(jm);
     return 0;
 oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the resource model");
+fail:
     clarity_replay_plan_free(&plan);
     clarity_groups_free(&g);
     clarity_task_comps_free(&comps);
     free(stage_slot); free(job_of_stage); free(st); free(jm);
     clarity_resources_free(out);
-    return -1;
+    return rc;
 }

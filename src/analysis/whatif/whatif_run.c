@@ -9,7 +9,8 @@ static void merge(struct clarity_hw_change *into, const struct clarity_hw_change
     for (int f = 0; f < CLARITY_HW_NFIELDS; f++) if (from->f[f].set) into->f[f] = from->f[f];
 }
 
-int clarity_whatif_run(const struct clarity_app *a, const struct clarity_whatif_ask *op, struct clarity_whatif_result *r)
+int clarity_whatif_run(const struct clarity_app *a, const struct clarity_whatif_ask *op, struct clarity_whatif_result *r,
+                       struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     struct clarity_hw base, scen;
@@ -36,18 +37,18 @@ int clarity_whatif_run(const struct clarity_app *a, const struct clarity_whatif_
 
     int rc = 0;
     if (want_res) {
-        if (clarity_resources_analyze(a, &r->base, whatif ? &r->scen : NULL, &r->res)) rc = -1;
-        else r->have_res = true;
+        rc = clarity_resources_analyze(a, &r->base, whatif ? &r->scen : NULL, &r->res, err);
+        r->have_res = !rc;
     }
     if (!rc && want_curve) {
-        if (clarity_curve_analyze(a, &r->base, op->mode, op->unit, ask, nask, &r->curve)) rc = -1;
-        else r->have_curve = true;
+        rc = clarity_curve_analyze(a, &r->base, op->mode, op->unit, ask, nask, &r->curve, err);
+        r->have_curve = !rc;
     }
     /* a what-if that changes the cores also gets the plain slot replay at its core count */
     if (!rc && whatif && fabs(clarity_hw_cores(&scen) - clarity_hw_cores(&base)) > 1e-9) {
         struct clarity_curve_ask one = {clarity_hw_cores(&scen), false};
-        if (clarity_curve_analyze(a, &r->base, op->mode, CLARITY_CURVE_CORES, &one, 1, &r->slot)) rc = -1;
-        else r->have_slot = true;
+        rc = clarity_curve_analyze(a, &r->base, op->mode, CLARITY_CURVE_CORES, &one, 1, &r->slot, err);
+        r->have_slot = !rc;
     }
     if (rc) clarity_whatif_result_free(r);
     return rc;

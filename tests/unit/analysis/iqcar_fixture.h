@@ -59,8 +59,9 @@ static inline int fx_run(struct iqcar_result *r)
 {
     for (size_t i = 0; i < r->ntasks; i++) iqcar_task_ratps(&r->tasks[i], &r->src);
     r->src.tasks = r->ntasks;
-    if (iqcar_build(r)) return -1;
-    return iqcar_answers(r);
+    struct clarity_error err = {0};
+    int rc = iqcar_build(r, &err);
+    return rc ? rc : iqcar_answers(r, &err);
 }
 /* DOR toward target t of the first node at level with kind NODE and id a (or kind if a < 0). */
 static inline double fx_dor(const struct iqcar_result *r, size_t t, int level, int kind, int a)

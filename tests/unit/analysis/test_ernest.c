@@ -35,7 +35,7 @@ Test(ernest, rcv1_coefficients)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m), 0);
+    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m, NULL), 0);
     check_rcv1(&m);
     ernest_model_free(&m);
 }
@@ -45,7 +45,7 @@ Test(ernest, rcv1_predictions)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m), 0);
+    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m, NULL), 0);
     const double cores[] = {16, 32, 48, 64, 96, 128};
     const double want[] = {16.4412833, 12.4735312, 11.4279763, 11.0401262, 10.83935, 10.87389};
     for (int i = 0; i < 6; i++) cr_assert_float_eq(ernest_predict(&m, 1, cores[i]), want[i], 1e-5, "m=%g", cores[i]);
@@ -58,7 +58,7 @@ Test(ernest, rcv1_loocv)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m), 0);
+    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m, NULL), 0);
     const double want[] = {8.14193, 4.79125, 5.10957, 6.48659, 6.57696, 6.68585, 6.96752};
     cr_assert(m.loo.done);
     for (int i = 0; i < 7; i++) cr_assert_float_eq(m.loo.predicted[i], want[i], 1e-5, "point %d", i);
@@ -74,7 +74,7 @@ Test(ernest, rcv1_in_machines_gives_the_same_predictions)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(pts, 7, &t, &m), 0);
+    cr_assert_eq(ernest_fit(pts, 7, &t, &m, NULL), 0);
     cr_assert_float_eq(coef(&m, ERNEST_CONST), 4.10201095, 1e-6);
     cr_assert_float_eq(coef(&m, ERNEST_S_PER_M), 40.54955306, 1e-6);
     cr_assert_float_eq(ernest_predict(&m, 1, 4), 16.4412833, 1e-5);
@@ -95,7 +95,7 @@ Test(ernest, rcv1_from_the_csv_fixture)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(pts, n, &t, &m), 0);
+    cr_assert_eq(ernest_fit(pts, n, &t, &m, NULL), 0);
     check_rcv1(&m);
     ernest_model_free(&m);
     free(pts);
@@ -120,7 +120,7 @@ Test(ernest, rcv1_from_shared_data)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(pts, n, &t, &m), 0);
+    cr_assert_eq(ernest_fit(pts, n, &t, &m, NULL), 0);
     cr_assert_float_eq(coef(&m, ERNEST_CONST), 1.9001, 1e-3);
     cr_assert_float_eq(coef(&m, ERNEST_S_PER_M), 162.198, 1e-3);
     cr_assert_float_eq(coef(&m, ERNEST_M), 0, 1e-3);
@@ -152,7 +152,7 @@ Test(ernest, two_points_at_one_node_split_the_constant)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(p, 2, &t, &m), 0);
+    cr_assert_eq(ernest_fit(p, 2, &t, &m, NULL), 0);
     cr_assert(m.rank_deficient);
     cr_assert_float_eq(coef(&m, ERNEST_S_PER_M), 18, 1e-9);
     cr_assert_float_eq(coef(&m, ERNEST_CONST) + coef(&m, ERNEST_M), 12, 1e-9);
@@ -190,14 +190,16 @@ Test(ernest, extra_terms)
 {
     struct ernest_terms t;
     ernest_terms_default(&t);
-    const char *bad = NULL;
-    size_t badlen = 0;
-    cr_assert_eq(ernest_terms_add(&t, "sqrt(m),s^2/m", &bad, &badlen), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(ernest_terms_add(&t, "sqrt(m),s^2/m", &err), 0);
     cr_assert_eq(t.n, 6);
     cr_assert_str_eq(ernest_term_name(t.t[4]), "sqrt(m)");
     cr_assert_float_eq(ernest_feature(&t, 4, 0.5, 16), 4, 1e-12);
     cr_assert_float_eq(ernest_feature(&t, 5, 0.5, 2), 0.125, 1e-12);
-    cr_assert_eq(ernest_terms_add(&t, "sqrt(m),cube", &bad, &badlen), -1);
-    cr_assert_eq(badlen, 4);
+    const char *list = "sqrt(m),cube";
+    cr_assert_eq(ernest_terms_add(&t, list, &err), CLARITY_EUSAGE);
+    const char *bad = list + err.offset;   /* the error points at the unknown term */
+    cr_assert_eq(strcspn(bad, ","), 4);
     cr_assert_eq(strncmp(bad, "cube", 4), 0);
+    cr_assert_str_eq(err.msg, "unknown term 'cube'");
 }

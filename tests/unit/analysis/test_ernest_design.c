@@ -3,6 +3,7 @@
  * deadline decision. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 #include "clarity/ernest.h"
 
 static void readme_scenario(struct ernest_design_options *o)
@@ -21,8 +22,8 @@ Test(ernest_design, reference_scenario_optimum)
     struct ernest_design_options o;
     readme_scenario(&o);
     struct ernest_design d;
-    const char *why;
-    cr_assert_eq(ernest_design_run(&o, &d, &why), 0, "%s", why ? why : "");
+    struct clarity_error err = {0};
+    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_eq(d.n, 83);
     int per_m[9] = {0};
     for (size_t i = 0; i < d.n; i++) per_m[(int)d.c[i].machines]++;
@@ -63,8 +64,8 @@ Test(ernest_design, normalization_matters)
     readme_scenario(&o);
     o.no_normalize = true;
     struct ernest_design d;
-    const char *why;
-    cr_assert_eq(ernest_design_run(&o, &d, &why), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_eq(d.nselected, 7);
     bool has81 = false;
     for (size_t i = 0; i < d.n; i++)
@@ -85,13 +86,13 @@ Test(ernest_design, paper_grid_regression_values)
     o.points = 10;
     o.machines_max = 5;
     struct ernest_design d;
-    const char *why;
-    cr_assert_eq(ernest_design_run(&o, &d, &why), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_eq(d.n, 50);
     cr_assert_float_eq(d.f, 7.993655, 1e-6);
     ernest_design_free(&d);
     o.budget = 10;
-    cr_assert_eq(ernest_design_run(&o, &d, &why), 0);
+    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_float_eq(d.f, 12.167579, 1e-6);
     ernest_design_free(&d);
 }
@@ -101,8 +102,8 @@ Test(ernest_design, beats_the_cheapest_first_baseline)
     struct ernest_design_options o;
     readme_scenario(&o);
     struct ernest_design d;
-    const char *why;
-    cr_assert_eq(ernest_design_run(&o, &d, &why), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     /* Baseline (Ernest section 6.5): cheapest candidates first until the cost matches. */
     size_t idx[83];
     for (size_t i = 0; i < d.n; i++) idx[i] = i;
@@ -157,9 +158,9 @@ Test(ernest_design, single_machine_count_is_refused)
     o.scale_max = 0.1;
     o.machines_min = o.machines_max = 4;
     struct ernest_design d;
-    const char *why;
-    cr_assert_eq(ernest_design_run(&o, &d, &why), -1);
-    cr_assert_not_null(why);
+    struct clarity_error err = {0};
+    cr_assert_eq(ernest_design_run(&o, &d, &err), CLARITY_EUSAGE);
+    cr_assert(strstr(err.msg, "cannot determine every term"), "%s", err.msg);
 }
 
 /* a synthetic model: per-iteration time x 40 iterations x 1.15 first meets 3600 s at 16 machines */
@@ -193,7 +194,7 @@ Test(ernest_choose, unreachable_deadline_and_extrapolation)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(p, 5, &t, &m), 0);
+    cr_assert_eq(ernest_fit(p, 5, &t, &m, NULL), 0);
     struct ernest_choose_options o = {.scale = 1, .deadline_s = 1, .machines_min = 1, .machines_max = 64, .margin = -1};
     struct ernest_choice c;
     ernest_choose(&m, &o, &c);

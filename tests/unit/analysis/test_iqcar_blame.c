@@ -318,7 +318,7 @@ Test(iqcar_spec, c20_units_from_a_log)
     iqcar_options_default(&r.opt);
     iqcar_graph_init(&r.g);
     const struct clarity_app *apps[1] = {a};
-    cr_assert_eq(iqcar_collect(apps, 1, &r), 0);
+    cr_assert_eq(iqcar_collect(apps, 1, &r, NULL), 0);
     cr_expect_eq(r.unit_kind, IQ_UNIT_SQL);
     cr_expect(r.ntasks > 0);
     size_t checked = 0;

@@ -15,7 +15,7 @@ static const size_t F[] = {0, 1, 2, 3, 4}, T[] = {3, 3, 3, 4, 5};
 Test(iqcar_spec, c01_dag_depth)
 {
     int d[6];
-    cr_assert_eq(iqcar_dag_depth(6, F, T, 5, d), 0);
+    cr_assert_eq(iqcar_dag_depth(6, F, T, 5, d, NULL), 0);
     cr_expect_eq(d[5], 1);
     cr_expect_eq(d[4], 2);
     cr_expect_eq(d[3], 3);
@@ -26,7 +26,8 @@ Test(iqcar_spec, c02_critical_path)
 {
     double rt[6] = {5, 20, 10, 8, 6, 2}, total;
     size_t path[6];
-    size_t n = iqcar_critical_path(6, F, T, 5, rt, path, &total);
+    size_t n = 0;
+    cr_assert_eq(iqcar_critical_path(6, F, T, 5, rt, path, &n, &total, NULL), 0);
     cr_assert_eq(n, 4);
     cr_expect(path[0] == 1 && path[1] == 3 && path[2] == 4 && path[3] == 5);
     NEAR(total, 36);
@@ -71,8 +72,18 @@ struct ex12 {
     long l5r3, l5u5, l5u7, l5u9, l5unk, q1, q2, qunk;
 };
 
-static long node(struct iqcar_graph *g, int level, int kind, double vc) { return iqcar_node_add(g, level, kind, 0, vc); }
-static void edge(struct iqcar_graph *g, long from, long to) { cr_assert_eq(iqcar_edge_add(g, (uint32_t)from, (uint32_t)to), 0); }
+/* iqcar_node_add, asserting it succeeded: the node's index */
+static long add_node(struct iqcar_graph *g, int level, int kind, int target, double vc)
+{
+    uint32_t i;
+    cr_assert_eq(iqcar_node_add(g, level, kind, target, vc, &i, NULL), 0);
+    return (long)i;
+}
+static long node(struct iqcar_graph *g, int level, int kind, double vc) { return add_node(g, level, kind, 0, vc); }
+static void edge(struct iqcar_graph *g, long from, long to)
+{
+    cr_assert_eq(iqcar_edge_add(g, (uint32_t)from, (uint32_t)to, NULL), 0);
+}
 
 static void build12(struct ex12 *x)
 {
@@ -102,7 +113,7 @@ static void build12(struct ex12 *x)
     x->q1 = node(g, 6, IQ_K_NODE, 1), x->q2 = node(g, 6, IQ_K_NODE, 1), x->qunk = node(g, 6, IQ_K_UNKNOWN, 1);
     edge(g, x->q1, x->l5r3), edge(g, x->q2, x->l5u5), edge(g, x->q2, x->l5u7), edge(g, x->q2, x->l5u9);
     edge(g, x->qunk, x->l5unk);
-    cr_assert_eq(iqcar_graph_finish(g), 0);
+    cr_assert_eq(iqcar_graph_finish(g, NULL), 0);
 }
 
 static double edge_if(const struct iqcar_graph *g, long from, long to)
@@ -171,7 +182,7 @@ Test(iqcar_spec, c13_no_pruning)
         long b = node(&g, 4, IQ_K_NODE, 0.1);
         edge(&g, b, de), edge(&g, b5, b);
     }
-    cr_assert_eq(iqcar_graph_finish(&g), 0);
+    cr_assert_eq(iqcar_graph_finish(&g, NULL), 0);
     double d[64];
     iqcar_graph_dor(&g, 0, d);
     NEAR(d[abe], 0.3);
@@ -187,20 +198,20 @@ Test(iqcar_spec, c14_multi_target_maps)
     long r3 = -1, be[2];
     long q[2];
     for (int t = 0; t < 2; t++) {
-        q[t] = iqcar_node_add(&g, 0, IQ_K_NODE, t, 1);
-        long s = iqcar_node_add(&g, 1, IQ_K_NODE, t, 1), ie = iqcar_node_add(&g, 2, IQ_K_NODE, t, 1);
-        long de = iqcar_node_add(&g, 3, IQ_K_NODE, t, 1);
+        q[t] = add_node(&g, 0, IQ_K_NODE, t, 1);
+        long s = add_node(&g, 1, IQ_K_NODE, t, 1), ie = add_node(&g, 2, IQ_K_NODE, t, 1);
+        long de = add_node(&g, 3, IQ_K_NODE, t, 1);
         edge(&g, s, q[t]), edge(&g, ie, s), edge(&g, de, ie);
-        be[t] = iqcar_node_add(&g, 4, IQ_K_NODE, t, t ? 1.0 : 3.0);
-        long u = iqcar_node_add(&g, 4, IQ_K_UNKNOWN, t, 1.0);
+        be[t] = add_node(&g, 4, IQ_K_NODE, t, t ? 1.0 : 3.0);
+        long u = add_node(&g, 4, IQ_K_UNKNOWN, t, 1.0);
         edge(&g, be[t], de), edge(&g, u, de);
-        long u5 = iqcar_node_add(&g, 5, IQ_K_UNKNOWN, -1, 1);
+        long u5 = add_node(&g, 5, IQ_K_UNKNOWN, -1, 1);
         edge(&g, u5, u);
     }
-    r3 = iqcar_node_add(&g, 5, IQ_K_NODE, -1, 1);
-    long q1 = iqcar_node_add(&g, 6, IQ_K_NODE, -1, 1);
+    r3 = add_node(&g, 5, IQ_K_NODE, -1, 1);
+    long q1 = add_node(&g, 6, IQ_K_NODE, -1, 1);
     edge(&g, r3, be[0]), edge(&g, r3, be[1]), edge(&g, q1, r3);
-    cr_assert_eq(iqcar_graph_finish(&g), 0);
+    cr_assert_eq(iqcar_graph_finish(&g, NULL), 0);
     double d0[32], d1[32];
     iqcar_graph_dor(&g, 0, d0);
     iqcar_graph_dor(&g, 1, d1);
@@ -219,29 +230,29 @@ static double random_graph_seconds(size_t stages_per_target, double *worst)
 #define RND() ((seed = seed * 1103515245u + 12345u) >> 8 & 0xffff)
     size_t nsrc = 200;
     long l5[200], l6[20];
-    for (int i = 0; i < 20; i++) l6[i] = iqcar_node_add(&g, 6, i ? IQ_K_NODE : IQ_K_UNKNOWN, -1, 1);
+    for (int i = 0; i < 20; i++) l6[i] = add_node(&g, 6, i ? IQ_K_NODE : IQ_K_UNKNOWN, -1, 1);
     for (size_t i = 0; i < nsrc; i++) {
-        l5[i] = iqcar_node_add(&g, 5, i ? IQ_K_NODE : IQ_K_UNKNOWN, -1, 1);
-        iqcar_edge_add(&g, (uint32_t)l6[i ? 1 + i % 19 : 0], (uint32_t)l5[i]);
+        l5[i] = add_node(&g, 5, i ? IQ_K_NODE : IQ_K_UNKNOWN, -1, 1);
+        iqcar_edge_add(&g, (uint32_t)l6[i ? 1 + i % 19 : 0], (uint32_t)l5[i], NULL);
     }
     for (int t = 0; t < 10; t++) {
-        long q = iqcar_node_add(&g, 0, IQ_K_NODE, t, 1);
+        long q = add_node(&g, 0, IQ_K_NODE, t, 1);
         for (size_t s = 0; s < stages_per_target; s++) {
-            long st = iqcar_node_add(&g, 1, IQ_K_NODE, t, 1 + RND());
-            iqcar_edge_add(&g, (uint32_t)st, (uint32_t)q);
+            long st = add_node(&g, 1, IQ_K_NODE, t, 1 + RND());
+            iqcar_edge_add(&g, (uint32_t)st, (uint32_t)q, NULL);
             for (int r = 0; r < 5; r++) {
-                long ie = iqcar_node_add(&g, 2, IQ_K_NODE, t, 1 + RND());
-                iqcar_edge_add(&g, (uint32_t)ie, (uint32_t)st);
+                long ie = add_node(&g, 2, IQ_K_NODE, t, 1 + RND());
+                iqcar_edge_add(&g, (uint32_t)ie, (uint32_t)st, NULL);
                 for (int h = 0; h < 4; h++) {
-                    long de = iqcar_node_add(&g, 3, IQ_K_NODE, t, 1 + RND());
-                    iqcar_edge_add(&g, (uint32_t)de, (uint32_t)ie);
-                    long u = iqcar_node_add(&g, 4, IQ_K_UNKNOWN, t, RND());
-                    iqcar_edge_add(&g, (uint32_t)u, (uint32_t)de);
-                    iqcar_edge_add(&g, (uint32_t)l5[0], (uint32_t)u);
+                    long de = add_node(&g, 3, IQ_K_NODE, t, 1 + RND());
+                    iqcar_edge_add(&g, (uint32_t)de, (uint32_t)ie, NULL);
+                    long u = add_node(&g, 4, IQ_K_UNKNOWN, t, RND());
+                    iqcar_edge_add(&g, (uint32_t)u, (uint32_t)de, NULL);
+                    iqcar_edge_add(&g, (uint32_t)l5[0], (uint32_t)u, NULL);
                     for (int b = 0; b < 3; b++) {
-                        long be = iqcar_node_add(&g, 4, IQ_K_NODE, t, RND());
-                        iqcar_edge_add(&g, (uint32_t)be, (uint32_t)de);
-                        iqcar_edge_add(&g, (uint32_t)l5[1 + RND() % (nsrc - 1)], (uint32_t)be);
+                        long be = add_node(&g, 4, IQ_K_NODE, t, RND());
+                        iqcar_edge_add(&g, (uint32_t)be, (uint32_t)de, NULL);
+                        iqcar_edge_add(&g, (uint32_t)l5[1 + RND() % (nsrc - 1)], (uint32_t)be, NULL);
                     }
                 }
             }
@@ -249,7 +260,7 @@ static double random_graph_seconds(size_t stages_per_target, double *worst)
     }
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    cr_assert_eq(iqcar_graph_finish(&g), 0);
+    cr_assert_eq(iqcar_graph_finish(&g, NULL), 0);
     double *d = malloc(g.nnodes * sizeof *d), lv[7];
     *worst = 0;
     for (size_t t = 0; t < 10; t++) {

@@ -6,11 +6,20 @@
 #include <unistd.h>
 #include "clarity/contention.h"
 
+/* 0 data line, 1 header/comment/blank, -1 rejected with *why set (CLARITY_EFORMAT), -2 any
+ * other result */
 static int parse(const char *text, struct iqcar_sidecar_row *row, char **app, const char **why)
 {
     static char buf[256];
+    static struct clarity_error err;
     snprintf(buf, sizeof buf, "%s", text);
-    return iqcar_sidecar_parse_line(buf, row, app, why);
+    bool data = false;
+    int rc = iqcar_sidecar_parse_line(buf, row, app, &data, &err);
+    if (rc) {
+        *why = err.msg;
+        return rc == CLARITY_EFORMAT ? -1 : -2;
+    }
+    return data ? 0 : 1;
 }
 
 Test(iqcar_sidecar, lines)
@@ -44,10 +53,10 @@ Test(iqcar_sidecar, lines)
 
 Test(iqcar_sidecar, load_find_and_errors)
 {
-    char path[] = "/tmp/iqcar-sidecar-XXXXXX", dpath[] = "/tmp/iqcar-diag-XXXXXX";
-    int fd = mkstemp(path), dfd = mkstemp(dpath);
-    cr_assert(fd >= 0 && dfd >= 0);
-    FILE *f = fdopen(fd, "w"), *diag = fdopen(dfd, "w+");
+    char path[] = "/tmp/iqcar-sidecar-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
     fputs("task_id,attempt,metric,value\n"
           "5,1,cpu.blocked,100\n"
           "2,0,cpu.blocked,7\n"
@@ -58,9 +67,14 @@ Test(iqcar_sidecar, load_find_and_errors)
           f);
     fclose(f);
     struct iqcar_sidecar sc;
-    cr_assert_eq(iqcar_sidecar_load(path, diag, &sc), 0);
+    struct clarity_error err = {0};
+    cr_assert_eq(iqcar_sidecar_load(path, &sc, &err), 0, "%s", err.msg);
     cr_expect_eq(sc.lines, 6);
     cr_expect_eq(sc.bad, 1);
+    /* the rejected line is kept for the caller to report as "path:6: unknown metric ..." */
+    cr_assert_not_null(sc.rejects);
+    cr_expect_eq(sc.rejects[0].line, 6);
+    cr_expect(!strncmp(sc.rejects[0].why, "unknown metric", strlen("unknown metric")), "why '%s'", sc.rejects[0].why);
     cr_expect_eq(sc.nrows, 5);
     size_t first, n = iqcar_sidecar_find(&sc, 5, 1, &first);
     cr_assert_eq(n, 3);
@@ -80,14 +94,10 @@ Test(iqcar_sidecar, load_find_and_errors)
     cr_expect_eq(iqcar_sidecar_find(&sc, 3, 0, &first), 0);
     cr_expect_eq(iqcar_sidecar_find(&sc, 99, 0, &first), 0);
     iqcar_sidecar_free(&sc);
-    rewind(diag);
-    char line[512] = "";
-    cr_assert(fgets(line, sizeof line, diag));
-    char want[300];
-    snprintf(want, sizeof want, "%s:6: unknown metric", path);
-    cr_expect(!strncmp(line, want, strlen(want)), "diag '%s'", line);
-    fclose(diag);
     unlink(path);
-    unlink(dpath);
-    cr_expect_eq(iqcar_sidecar_load("/nonexistent/x.csv", stderr, &sc), -1);
+    cr_expect_eq(iqcar_sidecar_load("/nonexistent/x.csv", &sc, &err), CLARITY_EIO);
+    cr_expect_str_eq(err.file, "/nonexistent/x.csv");
+    const char *want = "cannot read /nonexistent/x.csv: ";
+    cr_expect(!strncmp(err.msg, want, strlen(want)), "msg '%s'", err.msg);
+    iqcar_sidecar_free(&sc);
 }

@@ -65,7 +65,7 @@ Test(ladra_detect, t3_4_first_wave_apart)
     ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np), 0);
+    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);
     for (int i = 0; i < 24; i++) {
         cr_assert_eq(t[i].initial, i < 8, "task %d", i);
         cr_assert(!t[i].raw, "task %d flagged", i);
@@ -125,7 +125,7 @@ Test(ladra_smooth, t4_4_period_bounds_per_host)
     ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np), 0);
+    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);
     cr_assert_eq(np, 1);
     cr_assert_eq(p[0].host, 2);
     cr_assert_eq(p[0].tasks, 4);
@@ -211,7 +211,7 @@ Test(ladra_factors, t5_7_dld)
                              mk(4, 1, 0, 10000, 8000), mk(5, 1, 1, 10000, 4000), mk(6, 1, 2, 10000, 4000)};
     struct ladra_input in = {.tasks = t, .ntasks = 6, .nhosts = 3, .nstages = 2, .app_end_ms = 20000};
     struct ladra_factors f;
-    cr_assert_eq(ladra_factors_compute(&in, NULL, 0, 0, &f), 0);
+    cr_assert_eq(ladra_factors_compute(&in, NULL, 0, 0, &f, NULL), 0);
     cr_assert_float_eq(f.f[LADRA_DLD], 2.0, 1e-9);
 }
 
@@ -228,10 +228,10 @@ Test(ladra_factors, t5_8_balanced_run)
     ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np), 0);
+    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);
     cr_assert_eq(np, 0);
     struct ladra_factors f;
-    cr_assert_eq(ladra_factors_compute(&in, p, np, -1, &f), 0);
+    cr_assert_eq(ladra_factors_compute(&in, p, np, -1, &f, NULL), 0);
     int ones[] = {LADRA_DAR, LADRA_DAD, LADRA_MCS, LADRA_ARS, LADRA_DMC, LADRA_DLD};
     for (size_t k = 0; k < sizeof ones / sizeof *ones; k++)
         cr_assert_float_eq(f.f[ones[k]], 1.0, 1e-9, "%s = %g", ladra_factor_name(ones[k]), f.f[ones[k]]);
@@ -287,11 +287,14 @@ Test(ladra_eval, t8_3_speculation)
 {
     double d[10] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 40}, thr;
     uint8_t fl[10];
-    cr_assert_eq(ladra_speculation(d, 10, 0.75, 1.5, 0, fl, &thr), 1);
+    size_t flagged = 0;
+    cr_assert_eq(ladra_speculation(d, 10, 0.75, 1.5, 0, fl, &thr, &flagged, NULL), 0);
+    cr_assert_eq(flagged, 1);
     cr_assert_float_eq(thr, 15, 1e-12);
     cr_assert(fl[9]);
     double n[8] = {10, 10, 12, 12, 13, 13, 14, 14};
     uint8_t fn[8];
-    cr_assert_eq(ladra_speculation(n, 8, 0.75, 1.5, 0, fn, &thr), 0);
+    cr_assert_eq(ladra_speculation(n, 8, 0.75, 1.5, 0, fn, &thr, &flagged, NULL), 0);
+    cr_assert_eq(flagged, 0);
     cr_assert_float_eq(thr, 18, 1e-12);
 }

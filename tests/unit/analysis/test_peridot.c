@@ -18,7 +18,7 @@ static struct peridot_options paper(void)
 static double predict(const struct peridot_model *m, double D, double E)
 {
     struct peridot_prediction p;
-    cr_assert_eq(peridot_predict(m, D, E, &p), 0);
+    cr_assert_eq(peridot_predict(m, D, E, &p, NULL), 0);
     double t = p.total_ms;
     peridot_prediction_free(&p);
     return t;
@@ -71,7 +71,7 @@ Test(peridot, t03_single_variable_group)
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
             cr_assert_float_eq(predict(&m, cases[i][0], cases[i][1]), cases[i][2], 1e-9, "(%g, %g)", cases[i][0], cases[i][1]);
         struct peridot_prediction p;
-        peridot_predict(&m, 50, 15, &p);
+        peridot_predict(&m, 50, 15, &p, NULL);
         cr_assert_float_eq(p.groups[0].tasks, 400, 1e-9);
         cr_assert_eq(p.groups[0].waves, 27);
         peridot_prediction_free(&p);
@@ -143,7 +143,7 @@ Test(peridot, t05_floating_point_wave_boundary)
     struct clarity_error err = {0};
     cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     struct peridot_prediction p;
-    peridot_predict(&m, 1.2, 12, &p);
+    peridot_predict(&m, 1.2, 12, &p, NULL);
     cr_assert_gt(p.groups[0].tasks, 12.0);   /* Eq. 3 evaluated literally overshoots ... */
     cr_assert_eq(p.groups[0].waves, 1);      /* ... and must still be one wave */
     peridot_prediction_free(&p);
@@ -278,7 +278,7 @@ Test(peridot, t12_ernest_with_two_references)
     struct ernest_terms t;
     ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(p, 2, &t, &m), 0);
+    cr_assert_eq(ernest_fit(p, 2, &t, &m, NULL), 0);
     cr_assert_float_eq(m.theta[1], 18, 1e-9);
     cr_assert_float_eq(m.theta[0] + m.theta[3], 12, 1e-9);
     cr_assert_float_eq(ernest_predict(&m, 100, 8), 237, 1e-9);

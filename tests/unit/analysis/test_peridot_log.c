@@ -61,10 +61,10 @@ Test(peridot_log, test3_from_logs)
     cr_assert_float_eq(m.fixed_hat_ms, 10000, 1e-9);
     struct peridot_prediction p;
     /* sizes are bytes now: 10 "GB" of test 3 is 10 MB here */
-    peridot_predict(&m, 10e6, 20, &p);
+    peridot_predict(&m, 10e6, 20, &p, NULL);
     cr_assert_float_eq(p.total_ms, 49000, 1e-6);
     peridot_prediction_free(&p);
-    peridot_predict(&m, 50e6, 15, &p);
+    peridot_predict(&m, 50e6, 15, &p, NULL);
     cr_assert_float_eq(p.total_ms, 273250, 1e-6);
     peridot_prediction_free(&p);
     peridot_model_free(&m);
@@ -118,7 +118,7 @@ Test(peridot_log, stage_only_pagerank_detects_fixed_partitions)
     cr_assert_eq(m.nvariable, 0);              /* 1,200 tasks at every size */
     cr_assert_gt(m.ndata_scaled, 0);
     struct peridot_prediction p;
-    peridot_predict(&m, 25.68116795271635, 40, &p);
+    peridot_predict(&m, 25.68116795271635, 40, &p, NULL);
     double err_pct = 100 * fabs(p.total_ms - 13117172) / 13117172;
     cr_assert_lt(err_pct, 25, "error %.1f%%", err_pct);
     peridot_prediction_free(&p);

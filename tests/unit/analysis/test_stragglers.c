@@ -28,7 +28,7 @@ Test(stragglers, t6_detection_and_gc_attribution)
     struct clarity_stage_strag s;
     uint16_t f[5];
     double ratio[5];
-    clarity_stragglers_stage(t, idx, 5, &s, f, ratio);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 5, &s, f, ratio, NULL), 0);
     cr_assert_null(s.skipped);
     cr_assert_float_eq(s.median_ipr * MB, .11, EPS);          /* ms per MB */
     cr_assert_eq(s.stragglers, 1);
@@ -48,7 +48,7 @@ Test(stragglers, t6_threshold_is_inclusive)
     task(&t[0], 10, MB); task(&t[1], 10, MB); task(&t[2], 15, MB);
     struct clarity_stage_strag s;
     uint16_t f[3];
-    clarity_stragglers_stage(t, idx, 3, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 3, &s, f, NULL, NULL), 0);
     cr_assert_eq(s.stragglers, 1);
     cr_assert(f[2] & CLARITY_SF_STRAGGLER);
 }
@@ -59,7 +59,7 @@ Test(stragglers, t7_dolly_impact)
     struct clarity_task_comp t[5];
     for (int i = 0; i < 5; i++) task(&t[i], rt[i], 100 * MB);
     double d[5];
-    clarity_dolly_stage(t, idx, 5, d);
+    cr_assert_eq(clarity_dolly_stage(t, idx, 5, d, NULL), 0);
     double want[] = {10, 11, 10, 11, 11};
     for (int i = 0; i < 5; i++) cr_assert_float_eq(d[i], want[i], 1e-9, "task %d: %g", i, d[i]);
     double ts5 = clarity_sim_makespan(rt, 5, 5, NULL), td5 = clarity_sim_makespan(d, 5, 5, NULL);
@@ -77,7 +77,7 @@ Test(stragglers, t7_zero_input_tasks_keep_runtime)
     struct clarity_task_comp t[3];
     task(&t[0], 10, MB); task(&t[1], 50, 0); task(&t[2], 20, MB);
     double d[3];
-    clarity_dolly_stage(t, idx, 3, d);
+    cr_assert_eq(clarity_dolly_stage(t, idx, 3, d, NULL), 0);
     cr_assert_float_eq(d[1], 50, EPS);
     cr_assert_float_eq(d[2], 15, EPS);   /* median of .010 and .020 ms/B is .015 */
 }
@@ -89,7 +89,7 @@ Test(stragglers, t8_output_skew)
     for (int i = 0; i < 5; i++) { task(&t[i], rt[i], 100 * MB); t[i].output_bytes = (int64_t)(out[i] * MB); }
     struct clarity_stage_strag s;
     uint16_t f[5];
-    clarity_stragglers_stage(t, idx, 5, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 5, &s, f, NULL, NULL), 0);
     cr_assert_eq(s.stragglers, 1);
     cr_assert(f[4] & CLARITY_SF_STRAGGLER, ".20 >= .15");
     cr_assert(f[4] & (1u << CLARITY_SC_OUTPUT_SKEW), "output rate 1.0 < 1.5");
@@ -111,7 +111,7 @@ Test(stragglers, t9_first_task_jit)
     }
     struct clarity_stage_strag s;
     uint16_t f[9];
-    clarity_stragglers_stage(t, idx, 9, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 9, &s, f, NULL, NULL), 0);
     cr_assert_float_eq(s.median_ipr * MB, .10, EPS);
     cr_assert_eq(s.stragglers, 4);
     int strag[] = {0, 1, 5, 6};
@@ -137,7 +137,7 @@ Test(stragglers, t9_launch_at_first_finish_is_not_first_task)
     t[3].launch_ms = 10; t[3].finish_ms = 40;
     struct clarity_stage_strag s;
     uint16_t f[4];
-    clarity_stragglers_stage(t, idx, 4, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 4, &s, f, NULL, NULL), 0);
     cr_assert(f[3] & CLARITY_SF_STRAGGLER);
     cr_assert_not(f[3] & (1u << CLARITY_SC_FIRST_TASK));
 }
@@ -150,7 +150,7 @@ Test(stragglers, slow_host_and_data_skew)
     t[7].runtime_ms = 40; t[7].input_bytes = 4 * MB;   /* slow, but with 4x the data: skew, not a straggler */
     struct clarity_stage_strag s;
     uint16_t f[8];
-    clarity_stragglers_stage(t, idx, 8, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 8, &s, f, NULL, NULL), 0);
     cr_assert_eq(s.stragglers, 3);
     cr_assert_eq(s.slow_host, 1);
     cr_assert_eq(s.slow_host_stragglers, 3);
@@ -169,16 +169,16 @@ Test(stragglers, edges_one_task_and_zero_input)
     struct clarity_stage_strag s;
     uint16_t f[3];
     task(&t[0], 10, MB);
-    clarity_stragglers_stage(t, idx, 1, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 1, &s, f, NULL, NULL), 0);
     cr_assert_eq(s.stragglers, 0);
     cr_assert_null(s.skipped);
     task(&t[0], 10, 0); task(&t[1], 99, 0); task(&t[2], 5, 0);
-    clarity_stragglers_stage(t, idx, 3, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 3, &s, f, NULL, NULL), 0);
     cr_assert_not_null(s.skipped);
     cr_assert_eq(s.stragglers, 0);
     task(&t[0], 0, MB); task(&t[1], 0, MB); task(&t[2], 7, MB);     /* median 0 ms */
-    clarity_stragglers_stage(t, idx, 3, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 3, &s, f, NULL, NULL), 0);
     cr_assert_not_null(s.skipped);
-    clarity_stragglers_stage(t, idx, 0, &s, f, NULL);
+    cr_assert_eq(clarity_stragglers_stage(t, idx, 0, &s, f, NULL, NULL), 0);
     cr_assert_not_null(s.skipped);
 }

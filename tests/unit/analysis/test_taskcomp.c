@@ -21,7 +21,7 @@ Test(taskcomp, t4_per_task_derivation)
     struct clarity_error err = {0};
     cr_assert_eq(load_text(APP T4, &a, &err), CLARITY_OK, "%s", err.msg);
     struct clarity_task_comps cs;
-    cr_assert_eq(clarity_task_comps_collect(a, &cs), 0);
+    cr_assert_eq(clarity_task_comps_collect(a, &cs, NULL), 0);
     cr_assert_eq(cs.n, 1);
     const struct clarity_task_comp *c = &cs.t[0];
     cr_assert_float_eq(c->runtime_ms, 1000, EPS);
@@ -57,7 +57,7 @@ Test(taskcomp, getting_result_time_is_not_scheduler_delay)
     struct clarity_error err = {0};
     cr_assert_eq(load_text(buf, &a, &err), CLARITY_OK, "%s", err.msg);
     struct clarity_task_comps cs;
-    cr_assert_eq(clarity_task_comps_collect(a, &cs), 0);
+    cr_assert_eq(clarity_task_comps_collect(a, &cs, NULL), 0);
     cr_assert_float_eq(cs.t[0].getting_result_ms, 20, EPS);
     cr_assert_float_eq(cs.t[0].sched_delay_ms, 40, EPS);
     clarity_task_comps_free(&cs);

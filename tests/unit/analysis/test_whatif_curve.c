@@ -10,6 +10,28 @@
 
 #define EPS 1e-9
 
+/* clarity_dag_makespan, asserting it succeeded */
+static double dag_makespan(const double *r, const uint32_t *u, size_t n, size_t nu, const size_t *off,
+                           const uint32_t *par, int slots)
+{
+    double m = -1;
+    cr_assert_eq(clarity_dag_makespan(r, u, n, nu, off, par, slots, &m, NULL), 0);
+    return m;
+}
+/* clarity_dag_plan_run and clarity_dag_plan_critical_path, asserting they succeeded */
+static double plan_run(const struct clarity_dag_plan *p, const double *rt, double factor, int absolute)
+{
+    double m = -1;
+    cr_assert_eq(clarity_dag_plan_run(p, rt, factor, absolute, &m, NULL), 0);
+    return m;
+}
+static double critical_path(const struct clarity_dag_plan *p, const double *rt)
+{
+    double m = -1;
+    cr_assert_eq(clarity_dag_plan_critical_path(p, rt, &m, NULL), 0);
+    return m;
+}
+
 Test(dag_replay, child_waits_for_parent_independent_stage_shares_slots)
 {
     /* list order: A (0,1), C (2), B (3..6); B depends on A; C is independent */
@@ -19,14 +41,14 @@ Test(dag_replay, child_waits_for_parent_independent_stage_shares_slots)
     uint32_t par[] = {0};
     /* 4 slots: A and C start at 0, the fourth slot idles until A ends at 10; B1-B3 run
      * 10-15, B4 takes C's slot at 12 and ends at 17 */
-    cr_assert_float_eq(clarity_dag_makespan(r, u, 7, 3, off, par, 4), 17, EPS);
+    cr_assert_float_eq(dag_makespan(r, u, 7, 3, off, par, 4), 17, EPS);
     /* without the dependency it is the blocked-time list scheduling: B starts at once */
-    cr_assert_float_eq(clarity_dag_makespan(r, u, 7, 3, NULL, NULL, 4), 15, EPS);
+    cr_assert_float_eq(dag_makespan(r, u, 7, 3, NULL, NULL, 4), 15, EPS);
     cr_assert_float_eq(clarity_sim_makespan(r, 7, 4, NULL), 15, EPS);
     /* infinite slots: the longest chain, A then B, against C */
-    cr_assert_float_eq(clarity_dag_makespan(r, u, 7, 3, off, par, 100), 15, EPS);
+    cr_assert_float_eq(dag_makespan(r, u, 7, 3, off, par, 100), 15, EPS);
     /* one slot: everything in a row */
-    cr_assert_float_eq(clarity_dag_makespan(r, u, 7, 3, off, par, 1), 52, EPS);
+    cr_assert_float_eq(dag_makespan(r, u, 7, 3, off, par, 1), 52, EPS);
 }
 
 Test(dag_replay, cycle_is_broken_not_hung)
@@ -35,7 +57,7 @@ Test(dag_replay, cycle_is_broken_not_hung)
     uint32_t u[] = {0, 1};
     size_t off[] = {0, 1, 2};
     uint32_t par[] = {1, 0};
-    double m = clarity_dag_makespan(r, u, 2, 2, off, par, 2);
+    double m = dag_makespan(r, u, 2, 2, off, par, 2);
     cr_assert(m >= 2 && m <= 3);
 }
 
@@ -66,20 +88,20 @@ Test(dag_replay, plan_equals_blocked_replay_without_edges_and_bounds_hold)
             if (next(&seed) % 2) e[ne++] = (struct clarity_dag_edge){(uint32_t)(next(&seed) % s), s};
         struct clarity_replay_plan plain;
         struct clarity_dag_plan none, dag;
-        cr_assert_eq(clarity_replay_plan_build(t, n, CLARITY_SLOTS_OBSERVED, NULL, &plain), 0);
-        cr_assert_eq(clarity_dag_plan_build(t, n, CLARITY_SLOTS_OBSERVED, NULL, NULL, 0, &none), 0);
-        cr_assert_eq(clarity_dag_plan_build(t, n, CLARITY_SLOTS_OBSERVED, NULL, e, ne, &dag), 0);
+        cr_assert_eq(clarity_replay_plan_build(t, n, CLARITY_SLOTS_OBSERVED, NULL, &plain, NULL), 0);
+        cr_assert_eq(clarity_dag_plan_build(t, n, CLARITY_SLOTS_OBSERVED, NULL, NULL, 0, &none, NULL), 0);
+        cr_assert_eq(clarity_dag_plan_build(t, n, CLARITY_SLOTS_OBSERVED, NULL, e, ne, &dag, NULL), 0);
         cr_assert_eq(none.internal_edges, 0);
-        cr_assert_eq(clarity_dag_plan_run(&none, rt, 1, 0), clarity_replay_plan_run(&plain, rt),
+        cr_assert_eq(plan_run(&none, rt, 1, 0), clarity_replay_plan_run(&plain, rt),
                      "round %d: no dependencies = the blocked-time replay, exactly", round);
-        double cp = clarity_dag_plan_critical_path(&dag, rt);
+        double cp = critical_path(&dag, rt);
         for (int slots = 1; slots <= 130; slots += 1 + slots / 4) {
-            double m = clarity_dag_plan_run(&dag, rt, 0, slots);
+            double m = plan_run(&dag, rt, 0, slots);
             cr_assert(m >= cp - EPS && m <= serial + EPS, "round %d slots %d: %g outside [%g, %g]", round, slots, m, cp,
                       serial);
         }
-        cr_assert_float_eq(clarity_dag_plan_run(&dag, rt, 0, 1), serial, EPS);
-        cr_assert_float_eq(clarity_dag_plan_run(&dag, rt, 0, (int)n), cp, EPS, "as many slots as tasks: the critical path");
+        cr_assert_float_eq(plan_run(&dag, rt, 0, 1), serial, EPS);
+        cr_assert_float_eq(plan_run(&dag, rt, 0, (int)n), cp, EPS, "as many slots as tasks: the critical path");
         clarity_replay_plan_free(&plain);
         clarity_dag_plan_free(&none);
         clarity_dag_plan_free(&dag);
@@ -98,9 +120,9 @@ static void curve_on_fixture(const char *name)
     clarity_hw_from_log(a, &hw);
     struct clarity_curve_ask ask[] = {{0.25, true}, {0.5, true}, {1, true}, {2, true}, {4, true}, {1000, true}};
     struct clarity_curve_result c;
-    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_EXECUTORS, ask, 6, &c), 0);
+    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_EXECUTORS, ask, 6, &c, NULL), 0);
     struct clarity_blocked_result b;
-    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &b), 0);
+    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &b, NULL), 0);
     cr_assert_eq(c.internal_edges, 0, "%s: stages that overlapped never depend on each other here", name);
     cr_assert_float_eq(c.observed_replay_ms, b.groups[0].simulated_ms, EPS, "%s: t_s", name);
     cr_assert_float_eq(c.points[2].replay_ms, b.groups[0].simulated_ms, EPS);
@@ -137,7 +159,7 @@ Test(whatif_curve, spark31_numbers)
     cr_assert_eq(hw.src[CLARITY_HW_DISK_MB_S], CLARITY_HWS_DEFAULT);
     struct clarity_curve_ask ask[] = {{8, false}, {16, false}, {32, false}};
     struct clarity_curve_result c;
-    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_CORES, ask, 3, &c), 0);
+    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_CORES, ask, 3, &c, NULL), 0);
     cr_assert_eq(c.points[0].slots, 8);
     cr_assert_eq(c.points[2].slots, 32);
     /* every stage has 16 tasks: 32 slots cannot beat the longest task of each stage */
@@ -149,7 +171,7 @@ Test(whatif_curve, spark31_numbers)
     clarity_curve_free(&c);
 
     struct clarity_resource_result r;
-    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, &r), 0);
+    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, &r, NULL), 0);
     cr_assert_eq(r.nstages, 3);
     cr_assert_eq(r.njobs, 3);
     cr_assert_eq(r.cpu_fallback_tasks, 0, "Spark 3.1 logs CPU time");
@@ -175,7 +197,7 @@ Test(whatif_curve, spark12_falls_back_to_run_minus_blocked)
     cr_assert_eq(hw.src[CLARITY_HW_CORES_PER_HOST], CLARITY_HWS_OBSERVED, "Spark 1.2 local: no executor cores");
     cr_assert(clarity_hw_cores(&hw) >= 1);
     struct clarity_resource_result r;
-    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, &r), 0);
+    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, &r, NULL), 0);
     cr_assert_eq(r.cpu_fallback_tasks, r.tasks);
     cr_assert(r.total.cpu_ms > 0);
     clarity_resources_free(&r);

@@ -222,8 +222,12 @@ Test(logdir, yarn_aggregated_join)
     clarity_logs_finish(&L);
     unlink(path);
     cr_assert_eq(L.nexecs, 2);
-    struct clarity_log_exec *e1 = clarity_logs_exec(&L, "1", false), *e2 = clarity_logs_exec(&L, "2", false);
+    struct clarity_log_exec *e1, *e2, *e3;
+    cr_assert_eq(clarity_logs_exec(&L, "1", false, &e1, NULL), 0);
+    cr_assert_eq(clarity_logs_exec(&L, "2", false, &e2, NULL), 0);
     cr_assert(e1 && e2);
+    cr_assert_eq(clarity_logs_exec(&L, "3", false, &e3, NULL), CLARITY_ENOTFOUND);
+    cr_assert_null(e3);
     cr_assert_str_eq(e1->host, "node5"); cr_assert_str_eq(e2->host, "node6");
     cr_assert_eq(L.ntasks, 1); cr_assert_eq(L.tasks[0].tid, 0);
     cr_assert_eq(e2->ngc, 1);

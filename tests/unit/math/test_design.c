@@ -8,7 +8,7 @@
 static void solve(const double *a, size_t n, size_t d, const double *c, double B, struct clarity_design_result *r)
 {
     struct clarity_design_problem p = {.a = a, .n = n, .d = d, .cost = c, .budget = B};
-    cr_assert_eq(clarity_design_solve(&p, r), 0);
+    cr_assert_eq(clarity_design_solve(&p, r, NULL), 0);
     cr_assert(r->converged, "stationarity %g after %d iterations", r->stationarity, r->iterations);
 }
 
@@ -74,7 +74,7 @@ Test(design, singular_candidates_are_refused)
     double a[4] = {1, 1, 2, 2}, c[2] = {1, 1};
     struct clarity_design_problem p = {.a = a, .n = 2, .d = 2, .cost = c, .budget = 1};
     struct clarity_design_result r;
-    cr_assert_eq(clarity_design_solve(&p, &r), -1);
+    cr_assert_eq(clarity_design_solve(&p, &r, NULL), CLARITY_EUSAGE);
 }
 
 Test(design, projection_spends_the_budget)

@@ -23,7 +23,7 @@ static double brute_force(const double *A, size_t rows, size_t cols, const doubl
         } else {
             for (size_t i = 0; i < rows; i++)
                 for (size_t c = 0; c < k; c++) sub[i * k + c] = A[i * cols + idx[c]];
-            clarity_lsq_solve(sub, rows, k, b, x, &r);
+            cr_assert_eq(clarity_lsq_solve(sub, rows, k, b, x, &r, NULL, NULL), 0);
             bool ok = true;
             for (size_t c = 0; c < k; c++) ok &= x[c] >= -1e-12;
             if (!ok) continue;
@@ -62,7 +62,7 @@ Test(nnls, identity_drops_the_negative)
 {
     double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, b[3] = {1, -2, 3}, x[3];
     struct clarity_nnls_result r;
-    cr_assert_eq(clarity_nnls(A, 3, 3, b, x, &r), 0);
+    cr_assert_eq(clarity_nnls(A, 3, 3, b, x, &r, NULL), 0);
     cr_assert_float_eq(x[0], 1, 1e-12);
     cr_assert_float_eq(x[1], 0, 1e-12);
     cr_assert_float_eq(x[2], 3, 1e-12);
@@ -74,11 +74,11 @@ Test(nnls, constraint_active_differs_from_ols)
 {
     double A[6] = {1, 0, 1, 1, 0, 1}, b[3] = {2, 1, -1}, x[2], ols[2];
     struct clarity_nnls_result r;
-    cr_assert_eq(clarity_nnls(A, 3, 2, b, x, &r), 0);
+    cr_assert_eq(clarity_nnls(A, 3, 2, b, x, &r, NULL), 0);
     cr_assert_float_eq(x[0], 1.5, 1e-12);
     cr_assert_float_eq(x[1], 0, 1e-12);
     cr_assert_float_eq(r.rnorm, 1.2247449, 1e-7);
-    clarity_lsq_solve(A, 3, 2, b, ols, NULL);
+    cr_assert_eq(clarity_lsq_solve(A, 3, 2, b, ols, NULL, NULL, NULL), 0);
     cr_assert_float_eq(ols[0], 2, 1e-12);
     cr_assert_float_eq(ols[1], -1, 1e-12);
 }
@@ -87,7 +87,7 @@ Test(nnls, all_zero_solution)
 {
     double A[6] = {1, 2, 3, 4, 5, 6}, b[3] = {-1, -2, -3}, x[2] = {9, 9};
     struct clarity_nnls_result r;
-    cr_assert_eq(clarity_nnls(A, 3, 2, b, x, &r), 0);
+    cr_assert_eq(clarity_nnls(A, 3, 2, b, x, &r, NULL), 0);
     cr_assert_eq(x[0], 0);
     cr_assert_eq(x[1], 0);
     cr_assert_eq(r.nonzero, 0);
@@ -100,7 +100,7 @@ Test(nnls, exact_fit)
     double A[12] = {1, 1, 0, 1, 2, 1, 1, 3, 4, 1, 5, 9}, t[3] = {2, 0.5, 3}, b[4], x[3];
     for (int i = 0; i < 4; i++) b[i] = A[i * 3] * t[0] + A[i * 3 + 1] * t[1] + A[i * 3 + 2] * t[2];
     struct clarity_nnls_result r;
-    cr_assert_eq(clarity_nnls(A, 4, 3, b, x, &r), 0);
+    cr_assert_eq(clarity_nnls(A, 4, 3, b, x, &r, NULL), 0);
     for (int j = 0; j < 3; j++) cr_assert_float_eq(x[j], t[j], 1e-10);
     cr_assert_leq(r.rnorm, 1e-10);
     cr_assert_not(r.rank_deficient);
@@ -111,7 +111,7 @@ Test(nnls, rank_deficient_is_flagged_and_still_optimal)
     /* column 3 = column 1 + column 2: infinitely many minimizers, any is fine if optimal */
     double A[12] = {1, 0, 1, 0, 1, 1, 1, 1, 2, 2, 1, 3}, b[4] = {1, 2, 3, 4.5}, x[3], bf[3];
     struct clarity_nnls_result r;
-    cr_assert_eq(clarity_nnls(A, 4, 3, b, x, &r), 0);
+    cr_assert_eq(clarity_nnls(A, 4, 3, b, x, &r, NULL), 0);
     cr_assert(r.rank_deficient);
     double best = brute_force(A, 4, 3, b, bf);
     cr_assert_float_eq(r.rnorm, best, 1e-10);
@@ -122,7 +122,7 @@ Test(nnls, fewer_rows_than_columns)
 {
     double A[6] = {1, 2, 3, 4, 5, 6}, b[2] = {1, 1}, x[3], bf[3];
     struct clarity_nnls_result r;
-    cr_assert_eq(clarity_nnls(A, 2, 3, b, x, &r), 0);
+    cr_assert_eq(clarity_nnls(A, 2, 3, b, x, &r, NULL), 0);
     cr_assert(r.rank_deficient);
     cr_assert_float_eq(r.rnorm, brute_force(A, 2, 3, b, bf), 1e-10);
     check_kkt(A, 2, 3, b, x);
@@ -131,7 +131,7 @@ Test(nnls, fewer_rows_than_columns)
 Test(nnls, zero_column_gets_zero)
 {
     double A[6] = {0, 1, 0, 2, 0, 3}, b[3] = {1, 2, 3}, x[2];
-    cr_assert_eq(clarity_nnls(A, 3, 2, b, x, NULL), 0);
+    cr_assert_eq(clarity_nnls(A, 3, 2, b, x, NULL, NULL), 0);
     cr_assert_eq(x[0], 0);
     cr_assert_float_eq(x[1], 1, 1e-12);
 }
@@ -149,7 +149,7 @@ Test(nnls, random_against_brute_force_and_kkt)
             b[i] = 10 * ((double)rand_r(&seed) / RAND_MAX - 0.4);
         }
         struct clarity_nnls_result r;
-        cr_assert_eq(clarity_nnls(A, rows, cols, b, x, &r), 0);
+        cr_assert_eq(clarity_nnls(A, rows, cols, b, x, &r, NULL), 0);
         cr_assert(r.converged, "trial %d", trial);
         double best = brute_force(A, rows, cols, b, bf);
         cr_assert_leq(r.rnorm, best * (1 + 1e-9) + 1e-9, "trial %d: %.15g vs brute force %.15g", trial, r.rnorm, best);

@@ -57,7 +57,7 @@ Test(sim_replay, t5_multi_stage_sum)
     struct clarity_sim_task t[] = {{0, 10, 0, 0}, {0, 4, 0, 0}, {4, 10, 0, 0}, {10, 13, 0, 0},
                                    {13, 18, 0, 1}, {13, 18, 0, 1}};
     struct clarity_replay_plan p;
-    cr_assert_eq(clarity_replay_plan_build(t, 6, CLARITY_SLOTS_OBSERVED, NULL, &p), 0);
+    cr_assert_eq(clarity_replay_plan_build(t, 6, CLARITY_SLOTS_OBSERVED, NULL, &p, NULL), 0);
     cr_assert_eq(p.ncomp, 2);
     cr_assert_eq(p.comp[0].slots, 2);
     cr_assert_eq(p.comp[1].slots, 2);
@@ -76,7 +76,7 @@ Test(sim_replay, overlapping_stages_pool_into_components)
     struct clarity_sim_task t[] = {{0, 10, 0, 0}, {5, 12, 0, 1}, {12, 20, 0, 2},
                                    {30, 40, 0, 3}, {35, 45, 0, 4}, {31, 33, 0, 3}};
     struct clarity_replay_plan p;
-    cr_assert_eq(clarity_replay_plan_build(t, 6, CLARITY_SLOTS_OBSERVED, NULL, &p), 0);
+    cr_assert_eq(clarity_replay_plan_build(t, 6, CLARITY_SLOTS_OBSERVED, NULL, &p, NULL), 0);
     cr_assert_eq(p.ncomp, 3);
     cr_assert_eq(p.comp[0].nunits, 2);
     cr_assert_eq(p.comp[1].nunits, 1);
@@ -94,7 +94,7 @@ Test(sim_replay, launch_order_not_finish_order)
     /* sorting by finish would put the long task last and inflate the makespan */
     struct clarity_sim_task t[] = {{0, 3, 0, 0}, {0, 100, 0, 0}, {3, 6, 0, 0}};
     struct clarity_replay_plan p;
-    cr_assert_eq(clarity_replay_plan_build(t, 3, CLARITY_SLOTS_OBSERVED, NULL, &p), 0);
+    cr_assert_eq(clarity_replay_plan_build(t, 3, CLARITY_SLOTS_OBSERVED, NULL, &p, NULL), 0);
     double r[] = {3, 100, 3};
     cr_assert_float_eq(clarity_replay_plan_run(&p, r), 100, EPS);
     clarity_replay_plan_free(&p);
@@ -111,7 +111,7 @@ Test(sim_replay, edges_no_nan_no_negative)
     cr_assert_eq(clarity_sim_peak_slots(z, 2), 1);
     cr_assert_eq(clarity_sim_average_slots(z, 2), 1);
     struct clarity_replay_plan p;
-    cr_assert_eq(clarity_replay_plan_build(z, 0, CLARITY_SLOTS_OBSERVED, NULL, &p), 0);
+    cr_assert_eq(clarity_replay_plan_build(z, 0, CLARITY_SLOTS_OBSERVED, NULL, &p, NULL), 0);
     cr_assert_eq(p.ncomp, 0);
     cr_assert_float_eq(clarity_replay_plan_run(&p, NULL), 0, EPS);
     clarity_replay_plan_free(&p);

@@ -89,7 +89,7 @@ static size_t count_stages(const struct clarity_task_comps *c, const size_t *tas
 }
 
 int clarity_groups_build(const struct clarity_app *a, const struct clarity_task_comps *c, int kinds,
-                         struct clarity_groups *out)
+                         struct clarity_groups *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     size_t ng = ((kinds & CLARITY_GROUP_JOB) ? a->njobs : 0) + ((kinds & CLARITY_GROUP_SQL) ? a->nsqls : 0) +
@@ -103,9 +103,7 @@ int clarity_groups_build(const struct clarity_app *a, const struct clarity_task_
     struct order *ord = malloc(((a->njobs > a->nsqls ? a->njobs : a->nsqls) + 1) * sizeof *ord);
     size_t *count = calloc(a->njobs + a->nsqls + 1, sizeof *count);
     if (!owner || !sql_of_job || !stamp || !out->g || !out->pool || !ord || !count) {
-        free(owner); free(sql_of_job); free(stamp); free(ord); free(count);
-        clarity_groups_free(out);
-        return -1;
+        goto oom;
     }
     for (size_t j = 0; j < a->njobs; j++) {
         const struct clarity_sql *q = a->jobs[j].sql_id >= 0 ? clarity_app_sql(a, a->jobs[j].sql_id) : NULL;
@@ -175,7 +173,7 @@ int clarity_groups_build(const struct clarity_app *a, const struct clarity_task_
 oom:
     free(owner); free(sql_of_job); free(stamp); free(ord); free(count);
     clarity_groups_free(out);
-    return -1;
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory grouping tasks");
 }
 
 void clarity_groups_free(struct clarity_groups *g)

@@ -53,12 +53,12 @@ void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct 
         c->clamped = true;
 }
 
-int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out)
+int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     size_t n = a->tasks.n;
     out->t = malloc((n ? n : 1) * sizeof *out->t);
-    if (!out->t) return -1;
+    if (!out->t) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory collecting tasks");
     for (size_t i = 0; i < n; i++) {
         int end = (int)clarity_icol_get(&a->tasks.end, i);
         if (end != CLARITY_END_SUCCESS) {
