@@ -1,6 +1,5 @@
 /* Environment (properties sorted by key and redacted as OneApplicationResource does),
  * miscellaneous processes, and RDD storage. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

@@ -1,7 +1,6 @@
 /* Jobs (JobData as LiveJob writes it); the figures come from clarity__shs_job_agg. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "shs/shs_internal.h"
 
 static const char *job_status(int s)

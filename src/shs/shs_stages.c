@@ -2,7 +2,6 @@
  * adds: tasks, executorSummary, speculationSummary, distributions) and the stage routes. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "shs/shs_internal.h"
 
 static const char *stage_status(const struct clarity_stage *s)

@@ -3,7 +3,6 @@
  * attempts whose TaskStart was seen exist in SHS (the LiveTask is made there). */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "shs/shs_internal.h"
 
 const char *clarity__shs_task_status(const struct clarity_app *a, size_t row)
