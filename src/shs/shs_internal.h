@@ -86,6 +86,8 @@ int clarity__shs_fail(struct shs_req *r, enum shs_failure why, const char *fmt, 
 int clarity__shs_oom(struct shs_req *r);
 
 int clarity__shs_params_parse(struct shs_req *r, const char *query, unsigned which, struct shs_params *out);
+/* %XX decoding in place; plus_space also reads '+' as a space (query strings, not paths) */
+void clarity__shs_url_decode(char *s, bool plus_space);
 /* parse "0.05,0.25" into sorted qs; false on a bad number or none */
 bool clarity__shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq);
 /* true when text is one of the wanted values (case-insensitive), or nothing is wanted */

@@ -21,8 +21,7 @@ static int hexval(int ch)
     return -1;
 }
 
-/* application/x-www-form-urlencoded: %XX and '+' for a space */
-static void form_decode(char *s)
+void clarity__shs_url_decode(char *s, bool plus_space)
 {
     char *o = s;
     for (char *p = s; *p; p++) {
@@ -31,7 +30,7 @@ static void form_decode(char *s)
             *o++ = (char)(h * 16 + l);
             p += 2;
         } else {
-            *o++ = *p == '+' ? ' ' : *p;
+            *o++ = plus_space && *p == '+' ? ' ' : *p;
         }
     }
     *o = 0;
@@ -42,8 +41,8 @@ static void query_split(struct query *q, char *qs)
     for (char *save = NULL, *t = strtok_r(qs, "&", &save); t && q->n < MAX_PARAMS; t = strtok_r(NULL, "&", &save)) {
         char *eq = strchr(t, '=');
         if (eq) *eq++ = 0;
-        form_decode(t);
-        if (eq) form_decode(eq);
+        clarity__shs_url_decode(t, true);
+        if (eq) clarity__shs_url_decode(eq, true);
         q->key[q->n] = t;
         q->val[q->n++] = eq ? eq : "";
     }

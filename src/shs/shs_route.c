@@ -173,7 +173,7 @@ static size_t group_apps(struct clarity_app *const *apps, size_t napps, struct s
     return n;
 }
 
-/* A path id: digits only, as SHS's int parameters take them; signed allows a leading '-'. */
+/* A path id: a whole decimal number; job and stage ids never took a sign, rdd ids did. */
 static bool parse_id(const char *s, bool allow_sign, int64_t *out)
 {
     char *end;
@@ -200,6 +200,8 @@ static int resolve_attempt(struct shs_req *r, const char *app, const char *attem
                              app, app);
 }
 
+/* Resolves the route's needs in order: application, attempt, then the template segments in
+ * the order every pattern has them ({jobId}, {stageId}, {stageAttemptId}, {rddId}). */
 static int resolve(struct shs_req *r, unsigned needs, const struct route_vars *rv)
 {
     size_t v = 0;
@@ -242,29 +244,6 @@ static int resolve(struct shs_req *r, unsigned needs, const struct route_vars *r
 }
 
 /* ---- the request ---- */
-
-static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-    return -1;
-}
-
-static void url_decode_path(char *s)
-{
-    char *o = s;
-    for (char *p = s; *p; p++) {
-        int h, l;
-        if (*p == '%' && (h = hexval(p[1])) >= 0 && (l = hexval(p[2])) >= 0) {
-            *o++ = (char)(h * 16 + l);
-            p += 2;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = 0;
-}
 
 struct answer {
     struct shs_app_entry *entries;
@@ -328,7 +307,7 @@ int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char
             rc = clarity__shs_fail(&r, SHS_NO_ROUTE, "path too long: %s", path_and_query);
             break;
         }
-        url_decode_path(t);
+        clarity__shs_url_decode(t, false);
         seg[nseg++] = t;
     }
     /* rendered into memory, so a failure half-way leaves no partial body */
