@@ -12,7 +12,7 @@ with OUTDIR and the shared path replaced by placeholders) and .rc (exit status).
 
 Compare two recordings with `diff -r A B` (bench/snapshot.sh does both steps for a commit).
 """
-import argparse, hashlib, json, os, subprocess, sys
+import argparse, hashlib, json, os, re, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -35,7 +35,10 @@ def main():
     def run(name, args, cwd=ROOT, stdin=None):
         p = subprocess.run([exe] + args, cwd=cwd, capture_output=True, timeout=600)
         def clean(b):
-            return b.replace(work.encode(), b"$WORK").replace(shared.encode(), b"$SHARED")
+            b = b.replace(work.encode(), b"$WORK").replace(shared.encode(), b"$SHARED")
+            # the History Server's lastUpdated is the log file's mtime: a checkout's, not the code's
+            b = re.sub(rb'("lastUpdated" ?: ?)"[^"]*"', rb'\1"$MTIME"', b)
+            return re.sub(rb'("lastUpdatedEpoch" ?: ?)[0-9]+', rb'\1"$MTIME"', b)
         with open(os.path.join(out, name + ".out"), "wb") as f:
             f.write(clean(p.stdout))
         with open(os.path.join(out, name + ".err"), "wb") as f:
