@@ -48,6 +48,46 @@ enum {
     CLARITY_TF_GOT_START = 64,
 };
 
+/* Why a task attempt did not succeed: its "Task End Reason" decoded (Spark's TaskEndReason).
+ * Only attempts that ended with another reason than Success have one, so the table is sparse
+ * (no per-task column). Strings are string-table ids, 0 when not logged or empty; the
+ * CLARITY_TER_* bits in `logged` tell the two apart where Spark's text differs. */
+enum {
+    CLARITY_TER_BLOCK_MANAGER = 1,           /* FetchFailed: "Block Manager Address" was an object */
+    CLARITY_TER_KILL_REASON = 2,             /* TaskKilled: "Kill Reason" was logged */
+    CLARITY_TER_EXECUTOR = 4,                /* ExecutorLostFailure: "Executor ID" was logged */
+    CLARITY_TER_LOSS_REASON = 8,             /* ExecutorLostFailure: "Loss Reason" was logged */
+};
+struct clarity_stack_frame {                 /* a StackTraceElement */
+    uint32_t declaring_class, method, file;  /* string ids */
+    int32_t line;                            /* -1 unknown, -2 native method */
+    bool has_file;                           /* "File Name" was logged (else: unknown source) */
+};
+struct clarity_task_end_reason {
+    uint32_t row;                            /* task row */
+    uint8_t kind;                            /* enum clarity_task_end: never RUNNING or SUCCESS */
+    uint8_t logged;                          /* CLARITY_TER_* bits */
+    union {
+        struct {                             /* CLARITY_END_EXCEPTION */
+            uint32_t class_name, description;
+            uint32_t full_trace;             /* "Full Stack Trace" (Spark 1.2+), 0 when empty */
+            uint32_t nframes;
+            const struct clarity_stack_frame *frames;   /* "Stack Trace", arena-owned */
+        } exception;
+        struct {                             /* CLARITY_END_FETCH_FAILED */
+            uint32_t executor, host, message;
+            int64_t port, shuffle_id, map_id, reduce_id;   /* 0 when not logged */
+            int64_t map_index;               /* -1 when not logged (Spark < 3.0) */
+        } fetch;
+        struct { uint32_t reason; } killed;  /* CLARITY_END_KILLED */
+        struct { int64_t job_id, partition, attempt; } commit_denied;   /* -1 when not logged */
+        struct {                             /* CLARITY_END_EXECUTOR_LOST */
+            uint32_t executor, loss_reason;
+            bool exit_caused_by_app;         /* true when not logged */
+        } executor_lost;
+    } u;
+};
+
 /* One row per task attempt, column-wise. Use the accessors below. */
 struct clarity_tasks {
     size_t n, cap;
@@ -76,6 +116,12 @@ struct clarity_accum {                       /* accumulable value as logged */
 };
 struct clarity_accums { struct clarity_accum *p; size_t n, cap; };
 
+/* A resource an executor was given (ResourceInformation), e.g. gpu with addresses "0", "1". */
+struct clarity_resource_info {
+    uint32_t key, name;                      /* map key; "name" (the key when not logged or "") */
+    uint32_t *addresses; size_t naddresses;  /* string ids, arena-owned */
+};
+
 struct clarity_executor {
     uint32_t id, host;                       /* string ids */
     int32_t port;                            /* from BlockManagerAdded, -1 unknown */
@@ -86,7 +132,8 @@ struct clarity_executor {
     int32_t resource_profile_id;
     bool excluded, seen_added, is_driver;
     struct clarity_kvs log_urls, attributes;
-    uint32_t resources_json;                 /* raw JSON object text, 0 if none */
+    struct clarity_resource_info *resources; size_t nresources; /* "Resources", logged order */
+    bool has_resources;                      /* "Resources" was logged (possibly empty) */
     int64_t *excluded_stages; size_t nexcluded_stages, cap_excluded_stages;
     struct clarity_peaks peaks;              /* peak executor metrics */
 };
@@ -146,10 +193,27 @@ struct clarity_sql {
 };
 
 struct clarity_misc_process {
-    uint32_t id, host_port, logs_json; int32_t cores; int64_t add_ms; bool active;
+    uint32_t id, host_port; int32_t cores; int64_t add_ms; bool active;
+    struct clarity_kvs logs;                 /* "processLogs" */
+    bool has_logs;                           /* "processLogs" was logged (possibly empty) */
 };
 
-struct clarity_resource_profile { int32_t id; uint32_t json; };
+/* A resource profile's requests (ExecutorResourceRequest / TaskResourceRequest), logged order. */
+struct clarity_exec_request {
+    uint32_t key, name;                      /* map key; "Resource Name" (the key when not logged) */
+    int64_t amount;                          /* 0 when not logged */
+    uint32_t discovery_script, vendor;
+};
+struct clarity_task_request {
+    uint32_t key, name;
+    double amount;                           /* may be fractional (0.5 GPU); 0 when not logged */
+};
+struct clarity_resource_profile {
+    int32_t id;
+    bool has_exec_requests, has_task_requests;  /* the maps were logged (possibly empty) */
+    struct clarity_exec_request *exec_requests; size_t nexec_requests;  /* arena-owned */
+    struct clarity_task_request *task_requests; size_t ntask_requests;
+};
 
 /* What was wrong with the input, so every analysis can say how far to trust it. */
 struct clarity_problem { uint32_t file; uint64_t line, offset; uint32_t msg; };
@@ -198,8 +262,8 @@ struct clarity_app {
     struct clarity_resource_profile *profiles; size_t nprofiles, cap_profiles;
     struct clarity_tasks tasks;
     struct clarity_accums task_accums, stage_accums;
-    /* Why non-successful attempts ended: the raw "Task End Reason" JSON, by task row. */
-    struct clarity_task_reason { uint32_t row, reason_json; } *task_reasons;
+    /* Why attempts that did not succeed ended, sorted by task row (use clarity_task_end_reason). */
+    struct clarity_task_end_reason *task_reasons;
     size_t ntask_reasons, cap_task_reasons;
 
     bool tasks_sorted_by_id;                 /* set when loading ends */
@@ -226,6 +290,9 @@ static inline int64_t clarity_task_finish_ms(const struct clarity_app *a, size_t
   return (clarity_icol_get(&a->tasks.flags, i) & CLARITY_TF_ENDED) ? clarity_task_launch_ms(a, i) + d : 0; }
 static inline int64_t clarity_task_flags(const struct clarity_app *a, size_t i)
 { return clarity_icol_get(&a->tasks.flags, i); }
+
+/* The end reason of a task row, NULL when it has none (succeeded, still running). */
+const struct clarity_task_end_reason *clarity_task_end_reason(const struct clarity_app *a, size_t row);
 
 /* An accumulable's update (or value) as the log wrote it; buf holds at least 24 bytes. */
 const char *clarity_accum_text(const struct clarity_app *a, const struct clarity_accum *x, bool update,

@@ -76,11 +76,16 @@ int cmd_api(int argc, char **argv)
         clarity_app_set_free(&set);
         return EXIT_INPUT;
     }
-    char err[512] = "";
-    enum shs_status st = shs_serve(apps, n, rest, out, pretty, err, sizeof err);
+    struct clarity_shs_response res;
+    struct clarity_error err = {0};
+    int st = clarity_shs_answer(apps, n, rest, pretty, &res, &err);
+    if (st == CLARITY_OK) fwrite(res.body, 1, res.len, out);
     close_output(out);
-    if (st != SHS_OK) fprintf(stderr, "clarity api: %s\n", err);
+    if (st != CLARITY_OK) fprintf(stderr, "clarity api: %s\n", err.msg);
+    clarity_shs_response_free(&res);
     free(apps);
     clarity_app_set_free(&set);
-    return st == SHS_OK ? EXIT_OK : st == SHS_BAD_PATH ? EXIT_USAGE : EXIT_INPUT;
+    /* a path SHS would not route, or a parameter it would not take, is a usage error; an
+     * unknown id (and, as always, running out of memory) an input error */
+    return st == CLARITY_OK ? EXIT_OK : st == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
 }

@@ -56,7 +56,7 @@ void apply_resource_profile(struct apply_ctx *c, cj_val ev)
         return;
     }
     p->id = (int32_t)get_int_or(ev, "Resource Profile Id", 0);
-    p->json = intern_json(c, ev);
+    clarity__model_resource_profile_read(c, ev, p);
 }
 
 void apply_misc_process(struct apply_ctx *c, cj_val ev)
@@ -75,6 +75,9 @@ void apply_misc_process(struct apply_ctx *c, cj_val ev)
         m->cores = (int32_t)get_int_or(info, "cores", 0);
         cj_get_bool(info, "isActive", &m->active);
         cj_val logs;
-        if (cj_get(info, "processLogs", &logs)) m->logs_json = intern_json(c, logs);
+        if (cj_get(info, "processLogs", &logs)) {
+            m->has_logs = true;
+            read_kvs(c, logs, &m->logs);
+        }
     }
 }

@@ -27,7 +27,7 @@ void apply_exec_added(struct apply_ctx *c, cj_val ev)
     cj_val v;
     if (cj_get(info, "Log Urls", &v)) read_kvs(c, v, &e->log_urls);
     if (cj_get(info, "Attributes", &v)) read_kvs(c, v, &e->attributes);
-    if (cj_get(info, "Resources", &v) && cj_type(v) == CJ_OBJECT) e->resources_json = intern_json(c, v);
+    if (cj_get(info, "Resources", &v) && cj_type(v) == CJ_OBJECT) clarity__model_resources_read(c, v, e);
 }
 
 void apply_exec_removed(struct apply_ctx *c, cj_val ev)

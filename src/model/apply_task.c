@@ -124,13 +124,8 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
     if (r->spec) flags |= CLARITY_TF_SPECULATIVE;
     if (r->result_task) flags |= CLARITY_TF_RESULT_TASK;
     if (r->end != CLARITY_END_SUCCESS && r->has_reason) {
-        struct clarity_task_reason *x = CLARITY_VEC_PUSH(a->task_reasons, a->ntask_reasons, a->cap_task_reasons);
-        if (!x) {
-            c->failed = 1;
-            return;
-        }
-        x->row = (uint32_t)row;
-        x->reason_json = intern_json(c, r->reason);
+        clarity__model_task_end_reason_read(c, r->reason, (uint32_t)row, r->end);
+        if (c->failed) return;
     }
     set_col(c, &t->end, row, r->end);
     if (r->has_metrics) {

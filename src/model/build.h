@@ -79,6 +79,12 @@ void apply_sql_adaptive(struct apply_ctx *c, cj_val ev);
 void apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev);
 void apply_driver_accum_updates(struct apply_ctx *c, cj_val ev);
 
+/* Typed decoders for what used to be kept as raw JSON (decode_task_reason.c, decode_resources.c). */
+void clarity__model_task_end_reason_read(struct apply_ctx *c, cj_val reason, uint32_t row, int end);
+void clarity__model_task_end_reasons_sort(struct clarity_app *a);
+void clarity__model_resource_profile_read(struct apply_ctx *c, cj_val ev, struct clarity_resource_profile *p);
+void clarity__model_resources_read(struct apply_ctx *c, cj_val obj, struct clarity_executor *e);
+
 /* Finishes the model after the last event: integrity counts, derived statuses. */
 void model_finish(struct apply_ctx *c);
 

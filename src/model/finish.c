@@ -82,4 +82,5 @@ void model_finish(struct apply_ctx *c)
         if (a->sqls[i].start_ms && !a->sqls[i].end_ms) in->sql_without_end++;
     finish_stages(a);
     compact_tasks(a);
+    clarity__model_task_end_reasons_sort(a);
 }

@@ -1,36 +1,46 @@
-/* Recomputes from task rows what AppStatusListener accumulates while replaying: per stage
- * attempt counters and metric sums, per (stage, executor) summaries, per executor totals.
- * Rules follow onTaskStart/onTaskEnd: Success completes, TaskKilled and TaskCommitDenied
- * count as killed, every other reason as failed; metric deltas only exist for tasks whose
- * start was seen (a TaskEnd without TaskStart has no LiveTask); executor totals skip
- * Resubmitted. */
+/* What AppStatusListener accumulates while replaying, recomputed from task rows: per stage
+ * attempt counters and metric sums, per (stage, executor) summaries, per executor and per job
+ * totals.
+ *
+ * Why not model/aggregate.c (the summary's totals) for all of it: SHS counts differently.
+ *  - It sorts an ended attempt by its end reason: Success completes it, TaskKilled and
+ *    TaskCommitDenied kill it, every other reason (Resubmitted too) fails it. The summary
+ *    reads Task Info's Failed/Killed flags, which call a commit-denied attempt failed and a
+ *    resubmitted one succeeded.
+ *  - Its metric sums only hold attempts whose TaskStart it saw (a TaskEnd without one has
+ *    no LiveTask to carry the metrics); the summary sums every ended attempt.
+ *  - An executor's metric totals skip Resubmitted (its metrics are the first attempt's).
+ *  - A job counts only the stage attempts and tasks that ran while it was live.
+ * Where the figure is the same, the summary's is used: an executor's totalDuration is the
+ * summary's task_ms (every ended attempt on it, from launch to finish). */
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
 #include "util/stats.h"
 
-void shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
+int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
 {
-    if (!text) return;
+    if (!text) return 0;
     for (size_t i = 0; i < c->n; i++)
         if (!strcmp(c->p[i].text, text)) {
             c->p[i].n += n;
-            return;
+            return 0;
         }
     if (c->n == c->cap) {
         size_t ncap = c->cap ? c->cap * 2 : 4;
         struct shs_count *np = realloc(c->p, ncap * sizeof *np);
-        if (!np) return;
+        if (!np) return -1;
         c->p = np;
         c->cap = ncap;
     }
     char *t = strdup(text);
-    if (!t) return;
+    if (!t) return -1;
     c->p[c->n].text = t;
     c->p[c->n++].n = n;
+    return 0;
 }
 
-void shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts *c)
+void clarity__shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts *c)
 {
     jsonw_key(w, key);
     jsonw_obj_begin(w);
@@ -38,16 +48,34 @@ void shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts 
     jsonw_obj_end(w);
 }
 
-void shs_counts_free(struct shs_counts *c)
+void clarity__shs_counts_free(struct shs_counts *c)
 {
     for (size_t i = 0; i < c->n; i++) free(c->p[i].text);
     free(c->p);
     memset(c, 0, sizeof *c);
 }
 
+/* Adds the row's killedTasksSummary key (if it has one) to c. */
+static int count_killed(struct shs_counts *c, const struct clarity_app *a, size_t row)
+{
+    bool oom = false;
+    char *k = clarity__shs_killed_key(a, row, &oom);
+    int rc = oom || clarity__shs_counts_add(c, k, 1) != 0 ? -1 : 0;
+    free(k);
+    return rc;
+}
+
 static void add_metrics(int64_t *dst, const struct clarity_app *a, size_t row)
 {
     for (int m = 0; m < CLARITY_TM_COUNT; m++) dst[m] += clarity_task_metric(a, row, (enum clarity_tm)m);
+}
+
+static int64_t distinct_sorted(int64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, clarity_cmp_i64);
+    int64_t d = 0;
+    for (size_t k = 0; k < n; k++) d += k == 0 || v[k] != v[k - 1];
+    return d;
 }
 
 /* Task rows grouped by stage row (counting sort), so per-stage work can use scratch arrays. */
@@ -56,19 +84,15 @@ static size_t *rows_by_stage(const struct clarity_app *a, size_t **start_out)
     size_t n = a->tasks.n, ns = a->nstages;
     size_t *start = calloc(ns + 1, sizeof *start);
     size_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!start || !order) {
+    size_t *fill = malloc((ns ? ns : 1) * sizeof *fill);
+    if (!start || !order || !fill) {
         free(start);
         free(order);
+        free(fill);
         return NULL;
     }
     for (size_t i = 0; i < n; i++) start[clarity_icol_get(&a->tasks.stage, i) + 1]++;
     for (size_t s = 0; s < ns; s++) start[s + 1] += start[s];
-    size_t *fill = malloc((ns ? ns : 1) * sizeof *fill);
-    if (!fill) {
-        free(start);
-        free(order);
-        return NULL;
-    }
     memcpy(fill, start, ns * sizeof *fill);
     for (size_t i = 0; i < n; i++) order[fill[clarity_icol_get(&a->tasks.stage, i)]++] = i;
     free(fill);
@@ -93,15 +117,16 @@ static struct shs_exec_stage *exec_stage(struct shs_stage_agg *s, uint32_t exec,
     return e;
 }
 
-static void one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size_t *slot, int64_t *idx, size_t *nidx)
+static int one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size_t *slot, int64_t *idx, size_t *nidx)
 {
     const struct clarity_app *a = g->app;
     int64_t f = clarity_task_flags(a, row);
     bool started = f & CLARITY_TF_GOT_START, ended = f & CLARITY_TF_ENDED, spec = f & CLARITY_TF_SPECULATIVE;
     uint32_t exec = (uint32_t)clarity_icol_get(&a->tasks.executor, row);
     size_t erow = 0;
-    bool have_exec = shs_exec_by_sid(a, exec, &erow) != NULL;
+    bool have_exec = clarity__shs_exec_by_sid(a, exec, &erow) != NULL;
     struct shs_exec_agg *xa = have_exec ? &g->ex[erow] : NULL;
+    if (xa) clarity_totals_add_task(&xa->tot, a, row);
     if (started) {
         int64_t launch = clarity_task_launch_ms(a, row);
         if (launch < s->first_launch) s->first_launch = launch;
@@ -115,9 +140,8 @@ static void one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, siz
             if (!ended) xa->active++;
         }
     }
-    if (!ended) return;
+    if (!ended) return 0;
     int end = (int)clarity_icol_get(&a->tasks.end, row);
-    int64_t dur = clarity_icol_get(&a->tasks.duration, row);
     bool ok = end == CLARITY_END_SUCCESS;
     bool killed = end == CLARITY_END_KILLED || end == CLARITY_END_COMMIT_DENIED;
     bool metrics = started && (f & CLARITY_TF_HAS_METRICS);
@@ -127,9 +151,7 @@ static void one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, siz
         idx[(*nidx)++] = clarity_icol_get(&a->tasks.index, row);
     } else if (killed) {
         s->killed++;
-        char *k = shs_killed_key(g, row);
-        shs_counts_add(&s->killed_summary, k, 1);
-        free(k);
+        if (count_killed(&s->killed_summary, a, row) != 0) return -1;
     } else {
         s->failed++;
     }
@@ -141,19 +163,17 @@ static void one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, siz
     }
     if (have_exec) {
         struct shs_exec_stage *es = exec_stage(s, exec, erow, slot);
-        if (es) {
-            es->task_time += dur;
-            es->succeeded += ok;
-            es->killed += killed;
-            es->failed += !ok && !killed;
-            if (metrics) add_metrics(es->m, a, row);
-        }
+        if (!es) return -1;
+        es->task_time += clarity_icol_get(&a->tasks.duration, row);
+        es->succeeded += ok;
+        es->killed += killed;
+        es->failed += !ok && !killed;
+        if (metrics) add_metrics(es->m, a, row);
     }
     if (xa) {
         xa->had_task_end = true;
         xa->completed += ok;
         xa->failed += !ok && !killed;
-        xa->duration += dur;
         if ((f & CLARITY_TF_HAS_METRICS) && end != CLARITY_END_RESUBMITTED) {
             xa->gc += clarity_task_metric(a, row, CLARITY_TM_GC_MS);
             xa->input += clarity_task_metric(a, row, CLARITY_TM_INPUT_BYTES);
@@ -162,26 +182,23 @@ static void one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, siz
             xa->shuffle_write += clarity_task_metric(a, row, CLARITY_TM_SW_BYTES);
         }
     }
+    return 0;
 }
 
-int shs_agg_build(struct shs_agg *g, const struct clarity_app *a)
+int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a)
 {
     memset(g, 0, sizeof *g);
     g->app = a;
     size_t nt = a->tasks.n;
     g->st = calloc(a->nstages ? a->nstages : 1, sizeof *g->st);
     g->ex = calloc(a->nexecs ? a->nexecs : 1, sizeof *g->ex);
-    g->reason_of_row = calloc(nt ? nt : 1, sizeof *g->reason_of_row);
+    g->acc_first = calloc(nt ? nt : 1, sizeof *g->acc_first);
+    g->acc_n = calloc(nt ? nt : 1, sizeof *g->acc_n);
     size_t *slot = calloc(a->nexecs ? a->nexecs : 1, sizeof *slot);
     int64_t *idx = malloc((nt ? nt : 1) * sizeof *idx);
     size_t *start = NULL, *order = rows_by_stage(a, &start);
     int rc = -1;
-    if (!g->st || !g->ex || !g->reason_of_row || !slot || !idx || !order) goto out;
-    for (size_t i = 0; i < a->ntask_reasons; i++)
-        if (a->task_reasons[i].row < nt) g->reason_of_row[a->task_reasons[i].row] = a->task_reasons[i].reason_json;
-    g->acc_first = calloc(nt ? nt : 1, sizeof *g->acc_first);
-    g->acc_n = calloc(nt ? nt : 1, sizeof *g->acc_n);
-    if (!g->acc_first || !g->acc_n) goto out;
+    if (!g->st || !g->ex || !g->acc_first || !g->acc_n || !slot || !idx || !order) goto out;
     /* a task's accumulables are appended together at its TaskEnd */
     for (size_t i = a->task_accums.n; i-- > 0;) {
         uint32_t o = a->task_accums.p[i].owner;
@@ -193,12 +210,12 @@ int shs_agg_build(struct shs_agg *g, const struct clarity_app *a)
         struct shs_stage_agg *s = &g->st[si];
         s->first_launch = INT64_MAX;
         size_t nidx = 0;
-        for (size_t k = start[si]; k < start[si + 1]; k++) one_task(g, s, order[k], slot, idx, &nidx);
-        qsort(idx, nidx, sizeof *idx, clarity_cmp_i64);
-        for (size_t k = 0; k < nidx; k++) s->completed_indices += k == 0 || idx[k] != idx[k - 1];
+        for (size_t k = start[si]; k < start[si + 1]; k++)
+            if (one_task(g, s, order[k], slot, idx, &nidx) != 0) goto out;
+        s->completed_indices = distinct_sorted(idx, nidx);
         for (size_t k = 0; k < s->nex; k++) {
             size_t erow;
-            if (shs_exec_by_sid(a, s->ex[k].exec, &erow)) slot[erow] = 0;
+            if (clarity__shs_exec_by_sid(a, s->ex[k].exec, &erow)) slot[erow] = 0;
         }
     }
     rc = 0;
@@ -207,21 +224,107 @@ out:
     free(idx);
     free(start);
     free(order);
-    if (rc) shs_agg_free(g);
+    if (rc) clarity__shs_agg_free(g);
     return rc;
 }
 
-void shs_agg_free(struct shs_agg *g)
+void clarity__shs_agg_free(struct shs_agg *g)
 {
     if (g->st && g->app)
         for (size_t i = 0; i < g->app->nstages; i++) {
-            shs_counts_free(&g->st[i].killed_summary);
+            clarity__shs_counts_free(&g->st[i].killed_summary);
             free(g->st[i].ex);
         }
     free(g->st);
     free(g->ex);
-    free(g->reason_of_row);
     free(g->acc_first);
     free(g->acc_n);
     memset(g, 0, sizeof *g);
+}
+
+/* ---- jobs (JobData as LiveJob keeps it) ----
+ * A job's task and stage counters come from the attempts of its stages that ran while it was
+ * live; stages it declared that never ran are its skipped stages, and numTasks leaves out
+ * stages already complete when it started (AppStatusListener.onJobStart counts only Stage
+ * Infos without a completion time). */
+
+static bool has_stage(const struct clarity_job *j, int64_t sid)
+{
+    for (size_t i = 0; i < j->nstage_ids; i++)
+        if (j->stage_ids[i] == sid) return true;
+    return false;
+}
+
+static bool in_window(const struct clarity_job *j, int64_t t)
+{
+    if (j->submit_ms > 0 && t && t < j->submit_ms) return false;
+    if (j->end_ms > 0 && t > j->end_ms) return false;
+    return true;
+}
+
+static void job_stage_counts(const struct clarity_app *a, const struct clarity_job *j, struct shs_job_agg *ja)
+{
+    for (size_t k = 0; k < j->nstage_ids; k++) {
+        int64_t sid = j->stage_ids[k];
+        bool dup = false;
+        for (size_t q = 0; q < k; q++) dup |= j->stage_ids[q] == sid;
+        if (dup) continue;
+        bool ran = false, completed = false, done_before = false;
+        const struct clarity_stage *first = NULL;
+        for (size_t i = 0; i < a->nstages; i++) {
+            const struct clarity_stage *s = &a->stages[i];
+            if (s->stage_id != sid) continue;
+            if (!first || s->attempt < first->attempt) first = s;
+            if (s->seen_completed && s->complete_ms && j->submit_ms > 0 && s->complete_ms <= j->submit_ms)
+                done_before = true;
+            if (!s->seen_submitted || !in_window(j, s->submit_ms)) continue;
+            ran = true;
+            if (s->status == CLARITY_STAGE_ACTIVE) ja->active_stages++;
+            else if (s->status == CLARITY_STAGE_FAILED) ja->failed_stages++;
+            else if (s->status == CLARITY_STAGE_COMPLETE) completed = true;
+        }
+        if (first && !done_before) ja->num_tasks += first->num_tasks;
+        ja->completed_stages += completed;
+        if (!ran && j->status != CLARITY_JOB_RUNNING && first) {
+            ja->skipped_stages++;
+            ja->skipped_tasks += first->num_tasks;
+        }
+    }
+}
+
+int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, struct shs_job_agg *ja)
+{
+    const struct clarity_app *a = g->app;
+    memset(ja, 0, sizeof *ja);
+    job_stage_counts(a, j, ja);
+    int64_t *idx = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *idx);
+    if (!idx) return -1;
+    size_t nidx = 0;
+    for (size_t r = 0; r < a->tasks.n; r++) {
+        const struct clarity_stage *s = &a->stages[clarity_icol_get(&a->tasks.stage, r)];
+        if (!has_stage(j, s->stage_id) || !in_window(j, clarity_task_launch_ms(a, r))) continue;
+        int64_t f = clarity_task_flags(a, r);
+        if (!(f & CLARITY_TF_ENDED)) {
+            ja->active += (f & CLARITY_TF_GOT_START) != 0;
+            continue;
+        }
+        int end = (int)clarity_icol_get(&a->tasks.end, r);
+        if (end == CLARITY_END_SUCCESS) {
+            ja->completed++;
+            /* stage id and task index packed as SHS packs them */
+            idx[nidx++] = (s->stage_id << 32) | (clarity_icol_get(&a->tasks.index, r) & 0xffffffff);
+        } else if (end == CLARITY_END_KILLED || end == CLARITY_END_COMMIT_DENIED) {
+            ja->killed++;
+            if (count_killed(&ja->killed_summary, a, r) != 0) {
+                free(idx);
+                clarity__shs_counts_free(&ja->killed_summary);
+                return -1;
+            }
+        } else {
+            ja->failed++;
+        }
+    }
+    ja->completed_indices = distinct_sorted(idx, nidx);
+    free(idx);
+    return 0;
 }

@@ -13,19 +13,18 @@ static int64_t mtime_ms(const char *path)
     return (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
-void shs_attempt_write(struct shs_ctx *c, const struct clarity_app *a)
+static void attempt_write(struct jsonw *w, const struct clarity_app *a)
 {
-    struct jsonw *w = c->w;
     bool completed = a->end_ms != 0;
     int64_t end = completed ? a->end_ms : -1;
     int64_t updated = mtime_ms(a->source_path);
     jsonw_obj_begin(w);
-    if (a->attempt_id) shs_kstr_id(w, a, "attemptId", a->attempt_id);
-    shs_kdate(w, "startTime", a->start_ms);
-    shs_kdate(w, "endTime", end);
-    shs_kdate(w, "lastUpdated", updated);
+    if (a->attempt_id) clarity__shs_kstr_id(w, a, "attemptId", a->attempt_id);
+    clarity__shs_kdate(w, "startTime", a->start_ms);
+    clarity__shs_kdate(w, "endTime", end);
+    clarity__shs_kdate(w, "lastUpdated", updated);
     jsonw_kint(w, "duration", completed ? a->end_ms - a->start_ms : 0);
-    if (a->user) shs_kstr_id(w, a, "sparkUser", a->user);
+    if (a->user) clarity__shs_kstr_id(w, a, "sparkUser", a->user);
     jsonw_kbool(w, "completed", completed);
     jsonw_kstr(w, "appSparkVersion", a->spark_version ? clarity_app_str(a, a->spark_version) : "");
     jsonw_kint(w, "endTimeEpoch", end);
@@ -34,16 +33,15 @@ void shs_attempt_write(struct shs_ctx *c, const struct clarity_app *a)
     jsonw_obj_end(w);
 }
 
-void shs_app_write(struct shs_ctx *c, const struct shs_app_entry *e)
+static void app_write(struct jsonw *w, const struct shs_app_entry *e)
 {
-    struct jsonw *w = c->w;
     const struct clarity_app *a = e->att[0];
     jsonw_obj_begin(w);
     jsonw_kstr(w, "id", e->id);
     jsonw_kstr(w, "name", a->name ? clarity_app_str(a, a->name) : "");
     jsonw_key(w, "attempts");
     jsonw_arr_begin(w);
-    for (size_t i = 0; i < e->natt; i++) shs_attempt_write(c, e->att[i]);
+    for (size_t i = 0; i < e->natt; i++) attempt_write(w, e->att[i]);
     jsonw_arr_end(w);
     jsonw_obj_end(w);
 }
@@ -61,33 +59,34 @@ static int cmp_app(const void *x, const void *y)
     return -strcmp(a->id, b->id);
 }
 
-enum shs_status shs_app_list(struct shs_ctx *c, struct shs_app_entry *apps, size_t n)
+int clarity__shs_app_list(struct shs_req *r)
 {
-    const char *st[8];
-    char scratch[256];
-    size_t nst = shs_query_list(c->q, "status", st, 8, scratch, sizeof scratch);
-    bool running = !nst, completed = !nst;
-    for (size_t i = 0; i < nst; i++) {
-        if (!strcasecmp(st[i], "running")) running = true;
-        else if (!strcasecmp(st[i], "completed")) completed = true;
-        else return shs_fail(c, SHS_BAD_PATH, "bad application status '%s'", st[i]);
+    bool running = !r->p->nstatus, completed = !r->p->nstatus;
+    for (size_t i = 0; i < r->p->nstatus; i++) {
+        if (!strcasecmp(r->p->status[i], "running")) running = true;
+        else completed = true;
     }
-    int64_t limit = INT64_MAX;
-    const char *v = shs_query_get(c->q, "limit");
-    if (v) {
-        char *end;
-        limit = strtoll(v, &end, 10);
-        if (!*v || *end) return shs_fail(c, SHS_BAD_PATH, "bad limit '%s'", v);
-    }
-    qsort(apps, n, sizeof *apps, cmp_app);
-    jsonw_arr_begin(c->w);
+    qsort(r->apps, r->napps, sizeof *r->apps, cmp_app);
+    jsonw_arr_begin(r->w);
     int64_t shown = 0;
-    for (size_t i = 0; i < n && shown < limit; i++) {
-        bool any_running = !apps[i].att[0]->end_ms;
+    for (size_t i = 0; i < r->napps && shown < r->p->limit; i++) {
+        bool any_running = !r->apps[i].att[0]->end_ms;
         if ((any_running && !running) || (!any_running && !completed)) continue;
-        shs_app_write(c, &apps[i]);
+        app_write(r->w, &r->apps[i]);
         shown++;
     }
-    jsonw_arr_end(c->w);
-    return SHS_OK;
+    jsonw_arr_end(r->w);
+    return CLARITY_OK;
+}
+
+int clarity__shs_app_one(struct shs_req *r)
+{
+    app_write(r->w, r->entry);
+    return CLARITY_OK;
+}
+
+int clarity__shs_attempt_one(struct shs_req *r)
+{
+    attempt_write(r->w, r->app);
+    return CLARITY_OK;
 }

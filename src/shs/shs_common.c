@@ -1,67 +1,42 @@
-/* Small pieces every SHS resource uses: errors, query parameters, dates, peaks, lookups. */
+/* Small pieces every SHS resource uses: errors, dates, peaks, lookups. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "shs/shs_internal.h"
 
-enum shs_status shs_fail(struct shs_ctx *c, enum shs_status st, const char *fmt, ...)
+int clarity__shs_fail(struct shs_req *r, enum shs_failure why, const char *fmt, ...)
 {
+    static const struct { int http, code; } map[] = {
+        [SHS_NO_ROUTE] = {404, CLARITY_EUSAGE},
+        [SHS_BAD_PARAM] = {400, CLARITY_EUSAGE},
+        [SHS_NOT_FOUND] = {404, CLARITY_ENOTFOUND},
+        [SHS_INTERNAL] = {500, CLARITY_ENOMEM},
+    };
+    char msg[sizeof r->err->msg];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->err, c->errlen, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return st;
+    r->http = map[why].http;
+    return clarity_error_set(r->err, map[why].code, NULL, 0, 0, "%s", msg);
 }
 
-const char *shs_query_get(const struct shs_query *q, const char *key)
-{
-    for (size_t i = 0; q && i < q->n; i++)
-        if (!strcmp(q->key[i], key)) return q->val[i];
-    return NULL;
-}
+int clarity__shs_oom(struct shs_req *r) { return clarity__shs_fail(r, SHS_INTERNAL, "out of memory"); }
 
-size_t shs_query_list(const struct shs_query *q, const char *key, const char **out, size_t max,
-                      char *scratch, size_t scratch_len)
-{
-    size_t n = 0, used = 0;
-    for (size_t i = 0; q && i < q->n; i++) {
-        if (strcmp(q->key[i], key)) continue;
-        size_t len = strlen(q->val[i]);
-        if (used + len + 1 > scratch_len) break;
-        char *copy = scratch + used;
-        memcpy(copy, q->val[i], len + 1);
-        used += len + 1;
-        for (char *save = NULL, *t = strtok_r(copy, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
-            out[n++] = t;
-    }
-    return n;
-}
-
-bool shs_query_bool(const struct shs_query *q, const char *key, bool dflt, bool *bad)
-{
-    const char *v = shs_query_get(q, key);
-    if (!v) return dflt;
-    if (!strcasecmp(v, "true")) return true;
-    if (!strcasecmp(v, "false")) return false;
-    *bad = true;
-    return dflt;
-}
-
-void shs_kdate(struct jsonw *w, const char *key, int64_t ms)
+void clarity__shs_kdate(struct jsonw *w, const char *key, int64_t ms)
 {
     char buf[32];
-    shs_date(ms, buf);
+    clarity_shs_date(ms, buf);
     jsonw_kstr(w, key, buf);
 }
 
-void shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id)
+void clarity__shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id)
 {
     jsonw_kstr(w, key, id ? clarity_app_str(a, id) : "");
 }
 
-void shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_peaks *pk)
+void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_peaks *pk)
 {
     /* ExecutorMetricType order */
     static const char *names[] = {
@@ -82,7 +57,7 @@ void shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app 
     jsonw_obj_end(w);
 }
 
-void shs_write_kvs_obj(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_kvs *kv)
+void clarity__shs_write_kvs_obj(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_kvs *kv)
 {
     jsonw_key(w, key);
     jsonw_obj_begin(w);
@@ -90,7 +65,7 @@ void shs_write_kvs_obj(struct jsonw *w, const char *key, const struct clarity_ap
     jsonw_obj_end(w);
 }
 
-struct clarity_executor *shs_exec_by_sid(const struct clarity_app *a, uint32_t sid, size_t *row)
+struct clarity_executor *clarity__shs_exec_by_sid(const struct clarity_app *a, uint32_t sid, size_t *row)
 {
     uint32_t r;
     if (!sid || !clarity_idmap_get(&a->exec_by_name, sid, &r)) return NULL;
@@ -99,12 +74,18 @@ struct clarity_executor *shs_exec_by_sid(const struct clarity_app *a, uint32_t s
 }
 
 /* SHS knows executors from ExecutorAdded or BlockManagerAdded, not from task references. */
-bool shs_exec_visible(const struct clarity_executor *e)
+bool clarity__shs_exec_visible(const struct clarity_executor *e)
 {
     return e->seen_added || e->port >= 0 || e->max_memory >= 0;
 }
 
-const char *shs_stage_description(const struct clarity_app *a, const struct clarity_stage *s)
+/* Stages SHS has in its store: announced by a JobStart or submitted/completed. */
+bool clarity__shs_stage_visible(const struct clarity_stage *s)
+{
+    return s->seen_submitted || s->seen_completed || s->njob_ids > 0;
+}
+
+const char *clarity__shs_stage_description(const struct clarity_app *a, const struct clarity_stage *s)
 {
     for (size_t i = 0; i < s->njob_ids; i++) {
         const struct clarity_job *j = clarity_app_job(a, s->job_ids[i]);

@@ -1,10 +1,8 @@
 /* Environment (properties sorted by key and redacted as OneApplicationResource does),
  * miscellaneous processes, and RDD storage. */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "event/json.h"
 #include "shs/shs_internal.h"
 
 /* spark.redaction.regex default: (?i)secret|password|token|access[.]?key */
@@ -25,18 +23,19 @@ static int cmp_kv(const void *x, const void *y)
     return d ? d : (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-static void pairs(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_kvs *kv, bool redact)
+static int pairs(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_kvs *kv, bool redact)
 {
     struct kv_sort *v = malloc((kv->n ? kv->n : 1) * sizeof *v);
     size_t n = 0;
-    for (size_t i = 0; v && i < kv->n; i++) {
+    if (!v) return -1;
+    for (size_t i = 0; i < kv->n; i++) {
         v[n].k = clarity_app_str(a, kv->p[i].k);
         v[n].v = clarity_app_str(a, kv->p[i].v);
         if (redact && (redact_match(v[n].k) || redact_match(v[n].v))) v[n].v = "*********(redacted)";
         v[n].pos = i;
         n++;
     }
-    if (v) qsort(v, n, sizeof *v, cmp_kv);
+    qsort(v, n, sizeof *v, cmp_kv);
     jsonw_key(w, key);
     jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++) {
@@ -47,6 +46,7 @@ static void pairs(struct jsonw *w, const char *key, const struct clarity_app *a,
     }
     jsonw_arr_end(w);
     free(v);
+    return 0;
 }
 
 static const char *jvm(const struct clarity_app *a, const char *key)
@@ -56,42 +56,36 @@ static const char *jvm(const struct clarity_app *a, const char *key)
     return NULL;
 }
 
-/* "Executor Resource Requests" / "Task Resource Requests" into SHS's request objects. */
-static void requests(struct jsonw *w, const char *key, cj_val obj, bool executor)
+/* ExecutorResourceRequest / TaskResourceRequest objects, keyed as logged. */
+static void exec_requests(struct jsonw *w, const struct clarity_app *a, const struct clarity_resource_profile *p)
 {
-    cj_iter it;
-    const char *k, *s;
-    size_t kl, sl;
-    cj_val r, am;
-    jsonw_key(w, key);
+    jsonw_key(w, "executorResources");
     jsonw_obj_begin(w);
-    if (cj_object_begin(obj, &it))
-        while (cj_object_next(&it, &k, &kl, &r)) {
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)kl, k);
-            jsonw_key(w, name);
-            jsonw_obj_begin(w);
-            jsonw_key(w, "resourceName");
-            if (cj_get_str(r, "Resource Name", &s, &sl)) jsonw_strn(w, s, sl);
-            else jsonw_str(w, name);
-            jsonw_key(w, "amount");
-            double d = 0;
-            int64_t iv = 0;
-            if (executor) {
-                if (cj_get(r, "Amount", &am)) cj_int(am, &iv);
-                jsonw_int(w, iv);
-                jsonw_key(w, "discoveryScript");
-                if (cj_get_str(r, "Discovery Script", &s, &sl)) jsonw_strn(w, s, sl);
-                else jsonw_str(w, "");
-                jsonw_key(w, "vendor");
-                if (cj_get_str(r, "Vendor", &s, &sl)) jsonw_strn(w, s, sl);
-                else jsonw_str(w, "");
-            } else {
-                if (cj_get(r, "Amount", &am)) cj_double(am, &d);
-                jsonw_double(w, d);
-            }
-            jsonw_obj_end(w);
-        }
+    for (size_t i = 0; i < p->nexec_requests; i++) {
+        const struct clarity_exec_request *q = &p->exec_requests[i];
+        jsonw_key(w, clarity_app_str(a, q->key));
+        jsonw_obj_begin(w);
+        jsonw_kstr(w, "resourceName", clarity_app_str(a, q->name));
+        jsonw_kint(w, "amount", q->amount);
+        jsonw_kstr(w, "discoveryScript", clarity_app_str(a, q->discovery_script));
+        jsonw_kstr(w, "vendor", clarity_app_str(a, q->vendor));
+        jsonw_obj_end(w);
+    }
+    jsonw_obj_end(w);
+}
+
+static void task_requests(struct jsonw *w, const struct clarity_app *a, const struct clarity_resource_profile *p)
+{
+    jsonw_key(w, "taskResources");
+    jsonw_obj_begin(w);
+    for (size_t i = 0; i < p->ntask_requests; i++) {
+        const struct clarity_task_request *q = &p->task_requests[i];
+        jsonw_key(w, clarity_app_str(a, q->key));
+        jsonw_obj_begin(w);
+        jsonw_kstr(w, "resourceName", clarity_app_str(a, q->name));
+        jsonw_kdouble(w, "amount", q->amount);
+        jsonw_obj_end(w);
+    }
     jsonw_obj_end(w);
 }
 
@@ -100,29 +94,21 @@ static void profiles(struct jsonw *w, const struct clarity_app *a)
     jsonw_key(w, "resourceProfiles");
     jsonw_arr_begin(w);
     for (size_t i = 0; i < a->nprofiles; i++) {
-        const char *json = clarity_app_str(a, a->profiles[i].json);
-        size_t len = strlen(json);
-        char *copy = calloc(len + CJ_PADDING + 1, 1);
-        cj_parser *p = cj_parser_new(len + 1);
-        cj_val root, v;
-        const char *why;
-        if (copy && p && (memcpy(copy, json, len), cj_parse(p, copy, len, &root, &why) == 0)) {
-            jsonw_obj_begin(w);
-            jsonw_kint(w, "id", a->profiles[i].id);
-            if (cj_get(root, "Executor Resource Requests", &v)) requests(w, "executorResources", v, true);
-            if (cj_get(root, "Task Resource Requests", &v)) requests(w, "taskResources", v, false);
-            jsonw_obj_end(w);
-        }
-        if (p) cj_parser_free(p);
-        free(copy);
+        const struct clarity_resource_profile *p = &a->profiles[i];
+        jsonw_obj_begin(w);
+        jsonw_kint(w, "id", p->id);
+        if (p->has_exec_requests) exec_requests(w, a, p);
+        if (p->has_task_requests) task_requests(w, a, p);
+        jsonw_obj_end(w);
     }
     jsonw_arr_end(w);
 }
 
-enum shs_status shs_environment(struct shs_ctx *c, const struct clarity_app *a)
+int clarity__shs_environment(struct shs_req *r)
 {
-    struct jsonw *w = c->w;
-    if (!a->have_env) return shs_fail(c, SHS_NOT_FOUND, "no environment in the log");
+    struct jsonw *w = r->w;
+    const struct clarity_app *a = r->app;
+    if (!a->have_env) return clarity__shs_fail(r, SHS_NOT_FOUND, "no environment in the log");
     jsonw_obj_begin(w);
     jsonw_key(w, "runtime");
     jsonw_obj_begin(w);
@@ -131,52 +117,75 @@ enum shs_status shs_environment(struct shs_ctx *c, const struct clarity_app *a)
     if ((s = jvm(a, "Java Home"))) jsonw_kstr(w, "javaHome", s);
     if ((s = jvm(a, "Scala Version"))) jsonw_kstr(w, "scalaVersion", s);
     jsonw_obj_end(w);
-    pairs(w, "sparkProperties", a, &a->spark_props, true);
-    pairs(w, "hadoopProperties", a, &a->hadoop_props, true);
-    pairs(w, "systemProperties", a, &a->system_props, true);
-    pairs(w, "metricsProperties", a, &a->metrics_props, true);
-    pairs(w, "classpathEntries", a, &a->classpath, false);
+    if (pairs(w, "sparkProperties", a, &a->spark_props, true) || pairs(w, "hadoopProperties", a, &a->hadoop_props, true) ||
+        pairs(w, "systemProperties", a, &a->system_props, true) || pairs(w, "metricsProperties", a, &a->metrics_props, true) ||
+        pairs(w, "classpathEntries", a, &a->classpath, false))
+        return clarity__shs_oom(r);
     profiles(w, a);
     jsonw_obj_end(w);
-    return SHS_OK;
+    return CLARITY_OK;
 }
 
-enum shs_status shs_misc(struct shs_ctx *c, const struct clarity_app *a)
+/* processLogs as clarity has always printed logged ones: on one line, whatever the pretty
+ * printing (SHS would indent them). */
+static int process_logs(struct jsonw *w, const struct clarity_app *a, const struct clarity_misc_process *m)
 {
-    struct jsonw *w = c->w;
+    const struct clarity_kvs *logs = &m->logs;
+    if (!m->has_logs) {
+        jsonw_key(w, "processLogs");
+        jsonw_obj_begin(w);
+        jsonw_obj_end(w);
+        return 0;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return -1;
+    struct jsonw cw;
+    jsonw_init(&cw, mem, false);
+    jsonw_obj_begin(&cw);
+    for (size_t i = 0; i < logs->n; i++) jsonw_kstr(&cw, clarity_app_str(a, logs->p[i].k), clarity_app_str(a, logs->p[i].v));
+    jsonw_obj_end(&cw);
+    if (fclose(mem) != 0) {
+        free(text);
+        return -1;
+    }
+    jsonw_key(w, "processLogs");
+    jsonw_raw(w, text);
+    free(text);
+    return 0;
+}
+
+int clarity__shs_misc(struct shs_req *r)
+{
+    struct jsonw *w = r->w;
+    const struct clarity_app *a = r->app;
     jsonw_arr_begin(w);
     for (size_t i = 0; i < a->nmisc; i++) {
         const struct clarity_misc_process *m = &a->misc[i];
         jsonw_obj_begin(w);
-        shs_kstr_id(w, a, "id", m->id);
-        shs_kstr_id(w, a, "hostPort", m->host_port);
+        clarity__shs_kstr_id(w, a, "id", m->id);
+        clarity__shs_kstr_id(w, a, "hostPort", m->host_port);
         jsonw_kbool(w, "isActive", m->active);
         jsonw_kint(w, "totalCores", m->cores);
-        shs_kdate(w, "addTime", m->add_ms);
-        jsonw_key(w, "processLogs");
-        if (m->logs_json) jsonw_raw(w, clarity_app_str(a, m->logs_json));
-        else {
-            jsonw_obj_begin(w);
-            jsonw_obj_end(w);
-        }
+        clarity__shs_kdate(w, "addTime", m->add_ms);
+        if (process_logs(w, a, m) != 0) return clarity__shs_oom(r);
         jsonw_obj_end(w);
     }
     jsonw_arr_end(w);
-    return SHS_OK;
+    return CLARITY_OK;
 }
 
 /* SHS lists an RDD only once block updates show cached partitions; event logs carry block
  * updates only with spark.eventLog.logBlockUpdates.enabled, which the model does not read. */
-enum shs_status shs_storage(struct shs_ctx *c, const struct clarity_app *a, const char *rdd_id)
+int clarity__shs_rdd_list(struct shs_req *r)
 {
-    (void)a;
-    if (rdd_id) {
-        char *end;
-        long long id = strtoll(rdd_id, &end, 10);
-        if (!*rdd_id || *end) return shs_fail(c, SHS_BAD_PATH, "bad rdd id '%s'", rdd_id);
-        return shs_fail(c, SHS_NOT_FOUND, "unknown rdd: %lld", id);
-    }
-    jsonw_arr_begin(c->w);
-    jsonw_arr_end(c->w);
-    return SHS_OK;
+    jsonw_arr_begin(r->w);
+    jsonw_arr_end(r->w);
+    return CLARITY_OK;
+}
+
+int clarity__shs_rdd_one(struct shs_req *r)
+{
+    return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown rdd: %lld", (long long)r->rdd_id);
 }

@@ -3,7 +3,6 @@
  * shows them for such logs. */
 #include <stdlib.h>
 #include <string.h>
-#include "event/json.h"
 #include "shs/shs_internal.h"
 #include "util/stats.h"
 
@@ -17,51 +16,84 @@ static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
             if (v > 0) cpus = v;
         }
     for (size_t i = 0; i < a->nprofiles; i++) {
-        if (a->profiles[i].id != rp || !a->profiles[i].json) continue;
-        const char *json = clarity_app_str(a, a->profiles[i].json);
-        size_t len = strlen(json);
-        char *copy = calloc(len + CJ_PADDING + 1, 1);
-        cj_parser *p = cj_parser_new(len + 1);
-        cj_val root, tr, c;
-        const char *why;
-        double amount;
-        if (copy && p && (memcpy(copy, json, len), cj_parse(p, copy, len, &root, &why) == 0) &&
-            cj_get(root, "Task Resource Requests", &tr) && cj_get(tr, "cpus", &c)) {
-            cj_val am;
-            if (cj_get(c, "Amount", &am) && cj_double(am, &amount) && amount >= 1) cpus = (int64_t)amount;
-        }
-        if (p) cj_parser_free(p);
-        free(copy);
+        const struct clarity_resource_profile *p = &a->profiles[i];
+        if (p->id != rp) continue;
+        for (size_t k = 0; k < p->ntask_requests; k++)
+            if (!strcmp(clarity_app_str(a, p->task_requests[k].key), "cpus")) {
+                if (p->task_requests[k].amount >= 1) cpus = (int64_t)p->task_requests[k].amount;
+                break;
+            }
     }
     return cpus;
 }
 
+/* "resources" as clarity has always printed a logged one: on one line, whatever the pretty
+ * printing (SHS would indent it; kept byte-identical until that is fixed on its own). */
+static int write_resources(struct jsonw *w, const struct clarity_app *a, const struct clarity_executor *e)
+{
+    if (!e->has_resources) {
+        jsonw_key(w, "resources");
+        jsonw_obj_begin(w);
+        jsonw_obj_end(w);
+        return 0;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return -1;
+    struct jsonw cw;
+    jsonw_init(&cw, mem, false);
+    jsonw_obj_begin(&cw);
+    for (size_t i = 0; i < e->nresources; i++) {
+        const struct clarity_resource_info *ri = &e->resources[i];
+        jsonw_key(&cw, clarity_app_str(a, ri->key));
+        jsonw_obj_begin(&cw);
+        jsonw_kstr(&cw, "name", clarity_app_str(a, ri->name));
+        jsonw_key(&cw, "addresses");
+        jsonw_arr_begin(&cw);
+        for (size_t k = 0; k < ri->naddresses; k++) jsonw_str(&cw, clarity_app_str(a, ri->addresses[k]));
+        jsonw_arr_end(&cw);
+        jsonw_obj_end(&cw);
+    }
+    jsonw_obj_end(&cw);
+    if (fclose(mem) != 0) {
+        free(text);
+        return -1;
+    }
+    jsonw_key(w, "resources");
+    jsonw_raw(w, text);
+    free(text);
+    return 0;
+}
+
 /* SHS drops a stage from excludedInStages when the stage completes. */
-static void excluded_stages(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_executor *e)
+static int excluded_stages(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_executor *e)
 {
     int64_t *v = malloc((e->nexcluded_stages ? e->nexcluded_stages : 1) * sizeof *v);
     size_t n = 0;
-    for (size_t i = 0; v && i < e->nexcluded_stages; i++) {
+    if (!v) return -1;
+    for (size_t i = 0; i < e->nexcluded_stages; i++) {
         bool done = false;
         for (size_t k = 0; k < a->nstages && !done; k++)
             done = a->stages[k].stage_id == e->excluded_stages[i] && a->stages[k].seen_completed;
         if (!done) v[n++] = e->excluded_stages[i];
     }
-    if (v) qsort(v, n, sizeof *v, clarity_cmp_i64);
+    qsort(v, n, sizeof *v, clarity_cmp_i64);
     jsonw_key(w, key);
     jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++)
         if (i == 0 || v[i] != v[i - 1]) jsonw_int(w, v[i]);
     jsonw_arr_end(w);
     free(v);
+    return 0;
 }
 
-static void exec_write(struct jsonw *w, const struct shs_agg *g, const struct clarity_executor *e)
+static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct clarity_executor *e)
 {
     const struct clarity_app *a = g->app;
     const struct shs_exec_agg *x = &g->ex[e - a->execs];
     jsonw_obj_begin(w);
-    shs_kstr_id(w, a, "id", e->id);
+    clarity__shs_kstr_id(w, a, "id", e->id);
     char hp[512];
     const char *host = e->host ? clarity_app_str(a, e->host) : "";
     if (e->port >= 0) snprintf(hp, sizeof hp, "%s:%d", host, e->port);
@@ -79,7 +111,7 @@ static void exec_write(struct jsonw *w, const struct shs_agg *g, const struct cl
     jsonw_kint(w, "totalTasks", x->total);
     /* SPARK-37493: at ApplicationEnd SHS sets the driver's totals to the application's
      * duration and to its TotalGCTime executor-metric peak (0 when not logged) */
-    int64_t duration = x->duration, gc = x->gc;
+    int64_t duration = x->tot.task_ms, gc = x->gc;
     if (e->is_driver && a->end_ms && a->start_ms) {
         duration = a->end_ms - a->start_ms;
         gc = 0;
@@ -93,12 +125,12 @@ static void exec_write(struct jsonw *w, const struct shs_agg *g, const struct cl
     jsonw_kint(w, "totalShuffleWrite", x->shuffle_write);
     jsonw_kbool(w, "isBlacklisted", e->excluded);
     jsonw_kint(w, "maxMemory", e->max_memory > 0 ? e->max_memory : 0);
-    shs_kdate(w, "addTime", e->add_ms);
+    clarity__shs_kdate(w, "addTime", e->add_ms);
     if (e->remove_ms) {
-        shs_kdate(w, "removeTime", e->remove_ms);
-        if (e->remove_reason) shs_kstr_id(w, a, "removeReason", e->remove_reason);
+        clarity__shs_kdate(w, "removeTime", e->remove_ms);
+        if (e->remove_reason) clarity__shs_kstr_id(w, a, "removeReason", e->remove_reason);
     }
-    shs_write_kvs_obj(w, "executorLogs", a, e->is_driver && !e->log_urls.n ? &a->driver_logs : &e->log_urls);
+    clarity__shs_write_kvs_obj(w, "executorLogs", a, e->is_driver && !e->log_urls.n ? &a->driver_logs : &e->log_urls);
     if (e->max_onheap >= 0) {
         jsonw_key(w, "memoryMetrics");
         jsonw_obj_begin(w);
@@ -108,19 +140,15 @@ static void exec_write(struct jsonw *w, const struct shs_agg *g, const struct cl
         jsonw_kint(w, "totalOffHeapStorageMemory", e->max_offheap > 0 ? e->max_offheap : 0);
         jsonw_obj_end(w);
     }
-    excluded_stages(w, "blacklistedInStages", a, e);
-    if (e->peaks.n || x->had_task_end) shs_write_peaks(w, "peakMemoryMetrics", a, &e->peaks);
-    shs_write_kvs_obj(w, "attributes", a, &e->attributes);
-    jsonw_key(w, "resources");
-    if (e->resources_json) jsonw_raw(w, clarity_app_str(a, e->resources_json));
-    else {
-        jsonw_obj_begin(w);
-        jsonw_obj_end(w);
-    }
+    if (excluded_stages(w, "blacklistedInStages", a, e) != 0) return -1;
+    if (e->peaks.n || x->had_task_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, &e->peaks);
+    clarity__shs_write_kvs_obj(w, "attributes", a, &e->attributes);
+    if (write_resources(w, a, e) != 0) return -1;
     jsonw_kint(w, "resourceProfileId", e->resource_profile_id);
     jsonw_kbool(w, "isExcluded", e->excluded);
-    excluded_stages(w, "excludedInStages", a, e);
+    if (excluded_stages(w, "excludedInStages", a, e) != 0) return -1;
     jsonw_obj_end(w);
+    return 0;
 }
 
 struct exec_sort { const struct clarity_executor *e; const char *id; };
@@ -133,23 +161,27 @@ static int cmp_exec(const void *x, const void *y)
     return -strcmp(a->id, b->id);
 }
 
-enum shs_status shs_executors(struct shs_ctx *c, const struct shs_agg *g, bool all)
+static int executors(struct shs_req *r, bool all)
 {
-    const struct clarity_app *a = g->app;
+    const struct clarity_app *a = r->app;
     struct exec_sort *v = malloc((a->nexecs ? a->nexecs : 1) * sizeof *v);
-    if (!v) return shs_fail(c, SHS_NOT_FOUND, "out of memory");
+    if (!v) return clarity__shs_oom(r);
     size_t n = 0;
     for (size_t i = 0; i < a->nexecs; i++) {
         const struct clarity_executor *e = &a->execs[i];
-        if (!shs_exec_visible(e) || (!all && e->remove_ms)) continue;
+        if (!clarity__shs_exec_visible(e) || (!all && e->remove_ms)) continue;
         v[n].e = e;
         v[n++].id = clarity_app_str(a, e->id);
     }
     /* the "active" index read in reverse: active first, ids descending */
     qsort(v, n, sizeof *v, cmp_exec);
-    jsonw_arr_begin(c->w);
-    for (size_t i = 0; i < n; i++) exec_write(c->w, g, v[i].e);
-    jsonw_arr_end(c->w);
+    int rc = 0;
+    jsonw_arr_begin(r->w);
+    for (size_t i = 0; i < n && !rc; i++) rc = exec_write(r->w, r->agg, v[i].e);
+    jsonw_arr_end(r->w);
     free(v);
-    return SHS_OK;
+    return rc ? clarity__shs_oom(r) : CLARITY_OK;
 }
+
+int clarity__shs_executors(struct shs_req *r) { return executors(r, false); }
+int clarity__shs_all_executors(struct shs_req *r) { return executors(r, true); }

@@ -1,42 +1,100 @@
-/* Shared pieces of the SHS REST layer: request context, query parameters, the aggregates
- * AppStatusListener keeps per stage / job / executor (recomputed here from task rows). */
-#ifndef CLARITY_REPORT_SHS_INTERNAL_H
-#define CLARITY_REPORT_SHS_INTERNAL_H
+/* Shared pieces of the SHS REST layer: the request (what the route table resolved, the parsed
+ * query parameters), errors, the aggregates AppStatusListener keeps per stage / executor
+ * (recomputed here from task rows), and the resources' writers. */
+#ifndef CLARITY_SHS_INTERNAL_H
+#define CLARITY_SHS_INTERNAL_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "util/jsonw.h"
+#include "clarity/aggregate.h"
+#include "clarity/error.h"
 #include "clarity/model.h"
 #include "clarity/shs.h"
 
-#define SHS_MAX_PARAMS 32
+/* ---- query parameters (shs_params.c) ---- */
 
-struct shs_query {
-    size_t n;
-    char *key[SHS_MAX_PARAMS], *val[SHS_MAX_PARAMS];   /* percent-decoded, owned */
+/* Which parameters a route reads (struct clarity__shs_route.params); each is parsed and
+ * checked only for the routes that read it, as JAX-RS binds them per resource method. */
+enum {
+    SHS_Q_APP_STATUS = 1 << 0,     /* status=running|completed */
+    SHS_Q_LIMIT = 1 << 1,          /* limit=N */
+    SHS_Q_JOB_STATUS = 1 << 2,     /* status=running|succeeded|failed|unknown */
+    SHS_Q_STAGE_STATUS = 1 << 3,   /* status=active|complete|failed|pending|skipped */
+    SHS_Q_TASK_STATUS = 1 << 4,    /* status=running|killed|failed|success|unknown */
+    SHS_Q_DETAILS = 1 << 5,        /* details=BOOL (default false), taskStatus=... */
+    SHS_Q_DETAILS_ON = 1 << 6,     /* the same, default true (one stage) */
+    SHS_Q_SUMMARIES = 1 << 7,      /* withSummaries=BOOL, quantiles (default 0,.25,.5,.75,1) */
+    SHS_Q_SUMMARY_QUANTILES = 1 << 8, /* quantiles (taskSummary's default .05,.25,.5,.75,.95) */
+    SHS_Q_PAGE = 1 << 9,           /* offset=N, length=N (default 0, 20) */
+    SHS_Q_SORT_BY = 1 << 10,       /* sortBy=ID|runtime|-runtime */
 };
-const char *shs_query_get(const struct shs_query *q, const char *key);
-/* Values of every key occurrence, also split on commas (JAX-RS list parameters). */
-size_t shs_query_list(const struct shs_query *q, const char *key, const char **out, size_t max,
-                      char *scratch, size_t scratch_len);
-bool shs_query_bool(const struct shs_query *q, const char *key, bool dflt, bool *bad);
 
-struct shs_ctx {
-    struct jsonw *w;
-    const struct shs_query *q;
-    char *err;
-    size_t errlen;
+#define SHS_MAX_LIST 16
+#define SHS_MAX_QUANTILES 64
+
+struct shs_params {
+    const char *status[SHS_MAX_LIST];        /* checked against the route's vocabulary */
+    size_t nstatus;
+    const char *task_status[SHS_MAX_LIST];   /* taskStatus: filters a stage's tasks */
+    size_t ntask_status;
+    bool details, with_summaries;
+    double quantiles[SHS_MAX_QUANTILES];     /* sorted */
+    size_t nquantiles;
+    int64_t offset, length, limit;           /* limit INT64_MAX when not given */
+    int sort;                                /* 0 task id, 1 increasing runtime, -1 decreasing */
+    char scratch[2][512];                    /* list values split on commas */
 };
-enum shs_status shs_fail(struct shs_ctx *c, enum shs_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+
+/* ---- one request ---- */
 
 /* One application as SHS lists it: its attempts, newest start first. */
 struct shs_app_entry {
     const char *id;
-    struct clarity_app **att;
+    const struct clarity_app **att;
     size_t natt;
 };
 
+struct shs_agg;
+
+struct shs_req {
+    struct jsonw *w;
+    const struct shs_params *p;
+    struct clarity_error *err;
+    int http;                                /* HTTP status of a failure */
+    struct shs_app_entry *apps;              /* every application, grouped */
+    size_t napps;
+    /* what the route's `needs` resolved before the handler runs */
+    const struct shs_app_entry *entry;       /* SHS_NEED_APP */
+    const struct clarity_app *app;           /* SHS_NEED_ATTEMPT */
+    const struct shs_agg *agg;               /* SHS_NEED_AGG */
+    const struct clarity_job *job;           /* SHS_NEED_JOB */
+    int64_t stage_id;                        /* SHS_NEED_STAGE */
+    const struct clarity_stage *stage;       /* SHS_NEED_STAGE_ATTEMPT */
+    int64_t rdd_id;                          /* SHS_NEED_RDD_ID */
+};
+
+/* Why a request failed; each maps to an HTTP status and a clarity error code (shs.h). */
+enum shs_failure {
+    SHS_NO_ROUTE,                            /* 404, CLARITY_EUSAGE */
+    SHS_BAD_PARAM,                           /* 400, CLARITY_EUSAGE */
+    SHS_NOT_FOUND,                           /* 404, CLARITY_ENOTFOUND */
+    SHS_INTERNAL,                            /* 500, CLARITY_ENOMEM */
+};
+/* Fills r->err and r->http; returns the error code. */
+int clarity__shs_fail(struct shs_req *r, enum shs_failure why, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int clarity__shs_oom(struct shs_req *r);
+
+int clarity__shs_params_parse(struct shs_req *r, const char *query, unsigned which, struct shs_params *out);
+/* %XX decoding in place; plus_space also reads '+' as a space (query strings, not paths) */
+void clarity__shs_url_decode(char *s, bool plus_space);
+/* parse "0.05,0.25" into sorted qs; false on a bad number or none */
+bool clarity__shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq);
+/* true when text is one of the wanted values (case-insensitive), or nothing is wanted */
+bool clarity__shs_status_wanted(const char *text, const char *const *want, size_t nwant);
+
 /* ---- aggregates (shs_agg.c) ---- */
+
 struct shs_count { char *text; int64_t n; };
 struct shs_counts { struct shs_count *p; size_t n, cap; };   /* killedTasksSummary */
 
@@ -58,64 +116,77 @@ struct shs_stage_agg {
 };
 
 struct shs_exec_agg {
+    struct clarity_totals tot;         /* the summary's figures; SHS reads task_ms from it */
     int64_t total, active, completed, failed;
-    int64_t duration, gc, input, shuffle_read, shuffle_write;
+    int64_t gc, input, shuffle_read, shuffle_write;
     bool had_task_end;
+};
+
+struct shs_job_agg {
+    int64_t num_tasks, active, completed, skipped_tasks, failed, killed, completed_indices;
+    int64_t active_stages, completed_stages, skipped_stages, failed_stages;
+    struct shs_counts killed_summary;
 };
 
 struct shs_agg {
     const struct clarity_app *app;
     struct shs_stage_agg *st;          /* by stage row */
     struct shs_exec_agg *ex;           /* by executor row */
-    uint32_t *reason_of_row;           /* task row -> string id of raw end reason JSON, 0 none */
     size_t *acc_first, *acc_n;         /* task row -> its accumulables in app->task_accums */
 };
-int shs_agg_build(struct shs_agg *g, const struct clarity_app *a);
-void shs_agg_free(struct shs_agg *g);
-void shs_counts_add(struct shs_counts *c, const char *text, int64_t n);
-void shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts *c);
-void shs_counts_free(struct shs_counts *c);
+int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a);
+void clarity__shs_agg_free(struct shs_agg *g);
+/* A job's figures, from the stage attempts and tasks that ran while it was live. */
+int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, struct shs_job_agg *ja);
+int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n);
+void clarity__shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts *c);
+void clarity__shs_counts_free(struct shs_counts *c);
 
 /* Task end reason texts (shs_reason.c): errorMessage as TaskEndReason.toErrorString, and the
- * killedTasksSummary key (kill reason, or the commit-denied text). Caller frees; NULL none. */
-char *shs_error_message(const struct shs_agg *g, size_t row);
-char *shs_killed_key(const struct shs_agg *g, size_t row);
+ * killedTasksSummary key (kill reason, or the commit-denied text). Caller frees; NULL none
+ * (and *oom set when that is why). */
+char *clarity__shs_error_message(const struct clarity_app *a, size_t row, bool *oom);
+char *clarity__shs_killed_key(const struct clarity_app *a, size_t row, bool *oom);
 
-/* Task helpers (shs_tasks.c). */
-const char *shs_task_status(const struct clarity_app *a, size_t row);
-bool shs_task_success(const struct clarity_app *a, size_t row);
-int64_t shs_task_fetch_start(const struct clarity_app *a, size_t row);  /* -1 none */
-int64_t shs_task_getting_result(const struct clarity_app *a, size_t row);
-int64_t shs_task_scheduler_delay(const struct clarity_app *a, size_t row);
-void shs_task_write(struct shs_ctx *c, const struct shs_agg *g, size_t row);
+/* ---- tasks (shs_tasks.c) ---- */
+const char *clarity__shs_task_status(const struct clarity_app *a, size_t row);
+bool clarity__shs_task_success(const struct clarity_app *a, size_t row);
+int64_t clarity__shs_task_getting_result(const struct clarity_app *a, size_t row);
+int64_t clarity__shs_task_scheduler_delay(const struct clarity_app *a, size_t row);
+int clarity__shs_task_write(struct shs_req *r, size_t row);
 
-/* Writers shared by resources. */
-void shs_kdate(struct jsonw *w, const char *key, int64_t ms);
-void shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id);
+/* ---- writers and lookups shared by resources (shs_common.c) ---- */
+void clarity__shs_kdate(struct jsonw *w, const char *key, int64_t ms);
+void clarity__shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id);
 /* peak executor metrics object (21 ExecutorMetricType names, 0 when not logged) */
-void shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a,
-                     const struct clarity_peaks *pk);
-void shs_write_kvs_obj(struct jsonw *w, const char *key, const struct clarity_app *a,
-                       const struct clarity_kvs *kv);
-struct clarity_executor *shs_exec_by_sid(const struct clarity_app *a, uint32_t sid, size_t *row);
-bool shs_exec_visible(const struct clarity_executor *e);
-const char *shs_stage_description(const struct clarity_app *a, const struct clarity_stage *s);
+void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a,
+                              const struct clarity_peaks *pk);
+void clarity__shs_write_kvs_obj(struct jsonw *w, const char *key, const struct clarity_app *a,
+                                const struct clarity_kvs *kv);
+struct clarity_executor *clarity__shs_exec_by_sid(const struct clarity_app *a, uint32_t sid, size_t *row);
+bool clarity__shs_exec_visible(const struct clarity_executor *e);
+const char *clarity__shs_stage_description(const struct clarity_app *a, const struct clarity_stage *s);
+bool clarity__shs_stage_visible(const struct clarity_stage *s);
 
-/* Resources. */
-enum shs_status shs_app_list(struct shs_ctx *c, struct shs_app_entry *apps, size_t n);
-void shs_app_write(struct shs_ctx *c, const struct shs_app_entry *e);
-void shs_attempt_write(struct shs_ctx *c, const struct clarity_app *a);
-enum shs_status shs_jobs(struct shs_ctx *c, const struct shs_agg *g, const char *job_id);
-enum shs_status shs_stages(struct shs_ctx *c, const struct shs_agg *g, char **seg, size_t nseg);
-enum shs_status shs_task_summary(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s);
-enum shs_status shs_task_list(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s);
-void shs_task_metric_distributions(struct shs_ctx *c, const struct shs_agg *g,
-                                   const struct clarity_stage *s, const double *qs, size_t nq);
-enum shs_status shs_executors(struct shs_ctx *c, const struct shs_agg *g, bool all);
-enum shs_status shs_environment(struct shs_ctx *c, const struct clarity_app *a);
-enum shs_status shs_misc(struct shs_ctx *c, const struct clarity_app *a);
-enum shs_status shs_storage(struct shs_ctx *c, const struct clarity_app *a, const char *rdd_id);
-/* parse "0.05,0.25" into sorted qs; false on a bad number */
-bool shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq);
+/* ---- route handlers (one per row of the route table in shs_route.c) ---- */
+int clarity__shs_app_list(struct shs_req *r);
+int clarity__shs_app_one(struct shs_req *r);
+int clarity__shs_attempt_one(struct shs_req *r);
+int clarity__shs_job_list(struct shs_req *r);
+int clarity__shs_job_one(struct shs_req *r);
+int clarity__shs_stage_list(struct shs_req *r);
+int clarity__shs_stage_attempts(struct shs_req *r);
+int clarity__shs_stage_one(struct shs_req *r);
+int clarity__shs_task_summary(struct shs_req *r);
+int clarity__shs_task_list(struct shs_req *r);
+int clarity__shs_executors(struct shs_req *r);
+int clarity__shs_all_executors(struct shs_req *r);
+int clarity__shs_environment(struct shs_req *r);
+int clarity__shs_misc(struct shs_req *r);
+int clarity__shs_rdd_list(struct shs_req *r);
+int clarity__shs_rdd_one(struct shs_req *r);
+/* taskMetricsDistributions of a stage (also used by the stage list with withSummaries) */
+int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs,
+                                           size_t nq, bool as_field);
 
 #endif

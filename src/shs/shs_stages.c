@@ -2,14 +2,7 @@
  * adds: tasks, executorSummary, speculationSummary, distributions) and the stage routes. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "shs/shs_internal.h"
-
-/* Stages SHS has in its store: announced by a JobStart or submitted/completed. */
-static bool stage_visible(const struct clarity_stage *s)
-{
-    return s->seen_submitted || s->seen_completed || s->njob_ids > 0;
-}
 
 static const char *stage_status(const struct clarity_stage *s)
 {
@@ -61,27 +54,29 @@ static int cmp_accum(const void *x, const void *y)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-static void stage_accums(struct jsonw *w, const struct clarity_app *a, size_t srow)
+static int stage_accums(struct jsonw *w, const struct clarity_app *a, size_t srow)
 {
     size_t n = 0;
     const struct clarity_accum **v = malloc((a->stage_accums.n ? a->stage_accums.n : 1) * sizeof *v);
-    for (size_t i = 0; v && i < a->stage_accums.n; i++) {
+    if (!v) return -1;
+    for (size_t i = 0; i < a->stage_accums.n; i++) {
         const struct clarity_accum *x = &a->stage_accums.p[i];
         if (x->owner == srow && !x->internal && !x->is_sql) v[n++] = x;
     }
-    if (v) qsort(v, n, sizeof *v, cmp_accum);
+    qsort(v, n, sizeof *v, cmp_accum);
     jsonw_key(w, "accumulatorUpdates");
     jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++) {
         jsonw_obj_begin(w);
         jsonw_kint(w, "id", v[i]->id);
-        shs_kstr_id(w, a, "name", v[i]->name);
+        clarity__shs_kstr_id(w, a, "name", v[i]->name);
         char ab[32];
         jsonw_kstr(w, "value", clarity_accum_text(a, v[i], false, ab, sizeof ab));
         jsonw_obj_end(w);
     }
     jsonw_arr_end(w);
     free(v);
+    return 0;
 }
 
 static const struct clarity_peaks *exec_stage_peaks(const struct clarity_stage *s, uint32_t exec)
@@ -93,7 +88,7 @@ static const struct clarity_peaks *exec_stage_peaks(const struct clarity_stage *
 
 static bool excluded_in(const struct clarity_app *a, uint32_t exec, int64_t stage_id)
 {
-    const struct clarity_executor *e = shs_exec_by_sid(a, exec, NULL);
+    const struct clarity_executor *e = clarity__shs_exec_by_sid(a, exec, NULL);
     for (size_t i = 0; e && i < e->nexcluded_stages; i++)
         if (e->excluded_stages[i] == stage_id) return true;
     return false;
@@ -123,7 +118,7 @@ static void exec_summary_one(struct jsonw *w, const struct clarity_app *a, const
     bool excl = excluded_in(a, exec, s->stage_id);
     jsonw_kbool(w, "isBlacklistedForStage", excl);
     const struct clarity_peaks *pk = exec_stage_peaks(s, exec);
-    if (pk || had_end) shs_write_peaks(w, "peakMemoryMetrics", a, pk);
+    if (pk || had_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, pk);
     jsonw_kbool(w, "isExcludedForStage", excl);
     jsonw_obj_end(w);
 }
@@ -143,26 +138,12 @@ static void exec_summaries(struct jsonw *w, const struct shs_agg *g, const struc
     jsonw_obj_end(w);
 }
 
-static bool status_keep(const char *task_status, const char *const *st, size_t nst)
+static int stage_write(struct shs_req *r, const struct clarity_stage *s)
 {
-    if (!nst) return true;
-    for (size_t i = 0; i < nst; i++)
-        if (!strcasecmp(st[i], task_status)) return true;
-    return false;
-}
-
-struct stage_opts {
-    bool details, summaries;
-    const double *qs;
-    size_t nq;
-    const char *const *task_status;
-    size_t ntask_status;
-};
-
-static void stage_write(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s, const struct stage_opts *o)
-{
-    struct jsonw *w = c->w;
-    const struct clarity_app *a = g->app;
+    struct jsonw *w = r->w;
+    const struct shs_params *o = r->p;
+    const struct shs_agg *g = r->agg;
+    const struct clarity_app *a = r->app;
     size_t srow = (size_t)(s - a->stages);
     const struct shs_stage_agg *sa = &g->st[srow];
     jsonw_obj_begin(w);
@@ -175,32 +156,33 @@ static void stage_write(struct shs_ctx *c, const struct shs_agg *g, const struct
     jsonw_kint(w, "numFailedTasks", sa->failed);
     jsonw_kint(w, "numKilledTasks", sa->killed);
     jsonw_kint(w, "numCompletedIndices", sa->completed_indices);
-    if (s->submit_ms) shs_kdate(w, "submissionTime", s->submit_ms);
-    if (sa->first_launch != INT64_MAX) shs_kdate(w, "firstTaskLaunchedTime", sa->first_launch);
-    if (s->complete_ms) shs_kdate(w, "completionTime", s->complete_ms);
-    if (s->failure) shs_kstr_id(w, a, "failureReason", s->failure);
+    if (s->submit_ms) clarity__shs_kdate(w, "submissionTime", s->submit_ms);
+    if (sa->first_launch != INT64_MAX) clarity__shs_kdate(w, "firstTaskLaunchedTime", sa->first_launch);
+    if (s->complete_ms) clarity__shs_kdate(w, "completionTime", s->complete_ms);
+    if (s->failure) clarity__shs_kstr_id(w, a, "failureReason", s->failure);
     stage_metrics(w, sa->m);
     jsonw_kstr(w, "name", s->name ? clarity_app_str(a, s->name) : "");
-    const char *desc = shs_stage_description(a, s);
+    const char *desc = clarity__shs_stage_description(a, s);
     if (desc) jsonw_kstr(w, "description", desc);
-    if (s->details) shs_kstr_id(w, a, "details", s->details);
+    if (s->details) clarity__shs_kstr_id(w, a, "details", s->details);
     jsonw_kstr(w, "schedulingPool", s->pool ? clarity_app_str(a, s->pool) : "default");
     jsonw_key(w, "rddIds");
     jsonw_arr_begin(w);
     for (size_t i = 0; i < s->nrdd_ids; i++) jsonw_int(w, s->rdd_ids[i]);
     jsonw_arr_end(w);
-    stage_accums(w, a, srow);
+    if (stage_accums(w, a, srow) != 0) return clarity__shs_oom(r);
     if (o->details) {
         jsonw_key(w, "tasks");
         jsonw_obj_begin(w);
-        for (size_t r = 0; r < a->tasks.n; r++) {
-            if ((size_t)clarity_icol_get(&a->tasks.stage, r) != srow || !(clarity_task_flags(a, r) & CLARITY_TF_GOT_START))
+        for (size_t t = 0; t < a->tasks.n; t++) {
+            if ((size_t)clarity_icol_get(&a->tasks.stage, t) != srow || !(clarity_task_flags(a, t) & CLARITY_TF_GOT_START))
                 continue;
-            if (!status_keep(shs_task_status(a, r), o->task_status, o->ntask_status)) continue;
+            if (!clarity__shs_status_wanted(clarity__shs_task_status(a, t), o->task_status, o->ntask_status)) continue;
             char key[32];
-            snprintf(key, sizeof key, "%lld", (long long)clarity_icol_get(&a->tasks.task_id, r));
+            snprintf(key, sizeof key, "%lld", (long long)clarity_icol_get(&a->tasks.task_id, t));
             jsonw_key(w, key);
-            shs_task_write(c, g, r);
+            int rc = clarity__shs_task_write(r, t);
+            if (rc) return rc;
         }
         jsonw_obj_end(w);
         exec_summaries(w, g, s);
@@ -215,13 +197,17 @@ static void stage_write(struct shs_ctx *c, const struct shs_agg *g, const struct
             jsonw_obj_end(w);
         }
     }
-    shs_counts_write(w, "killedTasksSummary", &sa->killed_summary);
+    clarity__shs_counts_write(w, "killedTasksSummary", &sa->killed_summary);
     jsonw_kint(w, "resourceProfileId", s->resource_profile_id);
-    if (sa->had_task_end || s->peaks.n) shs_write_peaks(w, "peakExecutorMetrics", a, &s->peaks);
-    if (o->summaries) shs_task_metric_distributions(c, g, s, o->qs, o->nq);
+    if (sa->had_task_end || s->peaks.n) clarity__shs_write_peaks(w, "peakExecutorMetrics", a, &s->peaks);
+    if (o->with_summaries) {
+        int rc = clarity__shs_task_metric_distributions(r, s, o->quantiles, o->nquantiles, true);
+        if (rc) return rc;
+    }
     jsonw_kbool(w, "isShufflePushEnabled", s->shuffle_push_enabled);
     jsonw_kint(w, "shuffleMergersCount", s->shuffle_mergers);
     jsonw_obj_end(w);
+    return CLARITY_OK;
 }
 
 static int cmp_stage_desc(const void *x, const void *y)
@@ -231,102 +217,50 @@ static int cmp_stage_desc(const void *x, const void *y)
     return (a->attempt < b->attempt) - (a->attempt > b->attempt);
 }
 
-static bool parse_id(const char *s, int64_t *out)
+/* Writes the stages as a JSON array, in the order given. */
+static int write_all(struct shs_req *r, const struct clarity_stage **v, size_t n)
 {
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+') return false;
-    long long v = strtoll(s, &end, 10);
-    if (*end) return false;
-    *out = v;
-    return true;
+    int rc = CLARITY_OK;
+    jsonw_arr_begin(r->w);
+    for (size_t i = 0; i < n && !rc; i++) rc = stage_write(r, v[i]);
+    jsonw_arr_end(r->w);
+    return rc;
 }
 
-static enum shs_status read_opts(struct shs_ctx *c, struct stage_opts *o, bool details_dflt, double *qs,
-                                 const char **ts, char *scratch, size_t scratch_len)
+int clarity__shs_stage_list(struct shs_req *r)
 {
-    bool bad = false;
-    memset(o, 0, sizeof *o);
-    o->details = shs_query_bool(c->q, "details", details_dflt, &bad);
-    o->summaries = shs_query_bool(c->q, "withSummaries", false, &bad);
-    if (bad) return shs_fail(c, SHS_BAD_PATH, "bad boolean parameter");
-    const char *v = shs_query_get(c->q, "quantiles");
-    if (!shs_parse_quantiles(v ? v : "0.0,0.25,0.5,0.75,1.0", qs, 64, &o->nq))
-        return shs_fail(c, SHS_BAD_PATH, "bad quantiles '%s'", v ? v : "");
-    o->qs = qs;
-    o->ntask_status = shs_query_list(c->q, "taskStatus", ts, 16, scratch, scratch_len);
-    o->task_status = ts;
-    return SHS_OK;
-}
-
-static enum shs_status stage_list(struct shs_ctx *c, const struct shs_agg *g)
-{
-    const struct clarity_app *a = g->app;
-    struct stage_opts o;
-    double qs[64];
-    const char *ts[16], *st[16];
-    char scratch[512], scratch2[512];
-    enum shs_status rc = read_opts(c, &o, false, qs, ts, scratch, sizeof scratch);
-    if (rc) return rc;
-    size_t nst = shs_query_list(c->q, "status", st, 16, scratch2, sizeof scratch2);
-    for (size_t i = 0; i < nst; i++) {
-        static const char *ok[] = {"ACTIVE", "COMPLETE", "FAILED", "PENDING", "SKIPPED"};
-        bool found = false;
-        for (size_t k = 0; k < 5; k++) found |= !strcasecmp(ok[k], st[i]);
-        if (!found) return shs_fail(c, SHS_BAD_PATH, "bad stage status '%s'", st[i]);
-    }
+    const struct clarity_app *a = r->app;
     const struct clarity_stage **v = malloc((a->nstages ? a->nstages : 1) * sizeof *v);
-    if (!v) return shs_fail(c, SHS_NOT_FOUND, "out of memory");
+    if (!v) return clarity__shs_oom(r);
     size_t n = 0;
     for (size_t i = 0; i < a->nstages; i++)
-        if (stage_visible(&a->stages[i]) && status_keep(stage_status(&a->stages[i]), st, nst)) v[n++] = &a->stages[i];
+        if (clarity__shs_stage_visible(&a->stages[i]) &&
+            clarity__shs_status_wanted(stage_status(&a->stages[i]), r->p->status, r->p->nstatus))
+            v[n++] = &a->stages[i];
     qsort(v, n, sizeof *v, cmp_stage_desc);
-    jsonw_arr_begin(c->w);
-    for (size_t i = 0; i < n; i++) stage_write(c, g, v[i], &o);
-    jsonw_arr_end(c->w);
+    int rc = write_all(r, v, n);
     free(v);
-    return SHS_OK;
+    return rc;
 }
 
-/* seg: path segments after ".../stages" */
-enum shs_status shs_stages(struct shs_ctx *c, const struct shs_agg *g, char **seg, size_t nseg)
+/* Every attempt of one stage, oldest first. */
+int clarity__shs_stage_attempts(struct shs_req *r)
 {
-    const struct clarity_app *a = g->app;
-    if (nseg == 0) return stage_list(c, g);
-    int64_t sid, att;
-    if (!parse_id(seg[0], &sid)) return shs_fail(c, SHS_BAD_PATH, "bad stage id '%s'", seg[0]);
-    size_t nfound = 0;
-    for (size_t i = 0; i < a->nstages; i++) nfound += a->stages[i].stage_id == sid && stage_visible(&a->stages[i]);
-    if (!nfound) return shs_fail(c, SHS_NOT_FOUND, "unknown stage: %lld", (long long)sid);
-    struct stage_opts o;
-    double qs[64];
-    const char *ts[16];
-    char scratch[512];
-    if (nseg == 1) {
-        enum shs_status rc = read_opts(c, &o, true, qs, ts, scratch, sizeof scratch);
-        if (rc) return rc;
-        const struct clarity_stage **v = malloc(nfound * sizeof *v);
-        if (!v) return shs_fail(c, SHS_NOT_FOUND, "out of memory");
-        size_t n = 0;
-        for (size_t i = 0; i < a->nstages; i++)
-            if (a->stages[i].stage_id == sid && stage_visible(&a->stages[i])) v[n++] = &a->stages[i];
-        qsort(v, n, sizeof *v, cmp_stage_desc);
-        jsonw_arr_begin(c->w);
-        for (size_t i = n; i-- > 0;) stage_write(c, g, v[i], &o);
-        jsonw_arr_end(c->w);
-        free(v);
-        return SHS_OK;
+    const struct clarity_app *a = r->app;
+    const struct clarity_stage **v = malloc((a->nstages ? a->nstages : 1) * sizeof *v);
+    if (!v) return clarity__shs_oom(r);
+    size_t n = 0;
+    for (size_t i = 0; i < a->nstages; i++)
+        if (a->stages[i].stage_id == r->stage_id && clarity__shs_stage_visible(&a->stages[i])) v[n++] = &a->stages[i];
+    qsort(v, n, sizeof *v, cmp_stage_desc);
+    for (size_t i = 0; i < n / 2; i++) {
+        const struct clarity_stage *t = v[i];
+        v[i] = v[n - 1 - i];
+        v[n - 1 - i] = t;
     }
-    if (!parse_id(seg[1], &att)) return shs_fail(c, SHS_BAD_PATH, "bad stage attempt id '%s'", seg[1]);
-    const struct clarity_stage *s = clarity_app_stage(a, sid, (int32_t)att);
-    if (!s || !stage_visible(s))
-        return shs_fail(c, SHS_NOT_FOUND, "unknown attempt for stage %lld: %lld", (long long)sid, (long long)att);
-    if (nseg == 2) {
-        enum shs_status rc = read_opts(c, &o, true, qs, ts, scratch, sizeof scratch);
-        if (rc) return rc;
-        stage_write(c, g, s, &o);
-        return SHS_OK;
-    }
-    if (nseg == 3 && !strcmp(seg[2], "taskSummary")) return shs_task_summary(c, g, s);
-    if (nseg == 3 && !strcmp(seg[2], "taskList")) return shs_task_list(c, g, s);
-    return shs_fail(c, SHS_BAD_PATH, "no such resource: stages/%s/%s/%s", seg[0], seg[1], seg[2]);
+    int rc = write_all(r, v, n);
+    free(v);
+    return rc;
 }
+
+int clarity__shs_stage_one(struct shs_req *r) { return stage_write(r, r->stage); }

@@ -7,21 +7,7 @@
 #include "shs/shs_internal.h"
 #include "util/stats.h"
 
-size_t shs_quantile_index(double q, size_t count) { return clarity_spark_quantile_index(q, count); }
-
-bool shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq)
-{
-    *nq = 0;
-    while (s && *s) {
-        char *end;
-        double v = strtod(s, &end);
-        if (end == s || (*end && *end != ',') || !isfinite(v) || *nq == max) return false;
-        qs[(*nq)++] = v;
-        s = *end ? end + 1 : end;
-    }
-    qsort(qs, *nq, sizeof *qs, clarity_cmp_double);
-    return *nq > 0;
-}
+size_t clarity_shs_quantile_index(double q, size_t count) { return clarity_spark_quantile_index(q, count); }
 
 enum sm {
     SM_DURATION = -1, SM_GETTING_RESULT = -2, SM_SCHED_DELAY = -3, SM_SR_BYTES = -4, SM_SR_BLOCKS = -5,
@@ -31,8 +17,8 @@ static int64_t metric_value(const struct clarity_app *a, size_t row, int m)
 {
     switch (m) {
     case SM_DURATION: return clarity_icol_get(&a->tasks.duration, row);
-    case SM_GETTING_RESULT: return shs_task_getting_result(a, row);
-    case SM_SCHED_DELAY: return shs_task_scheduler_delay(a, row);
+    case SM_GETTING_RESULT: return clarity__shs_task_getting_result(a, row);
+    case SM_SCHED_DELAY: return clarity__shs_task_scheduler_delay(a, row);
     case SM_SR_BYTES:
         return clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES) + clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES);
     case SM_SR_BLOCKS:
@@ -61,7 +47,7 @@ static void dist(struct jsonw *w, struct dist_ctx *d, const char *key, int m)
     jsonw_key(w, key);
     jsonw_arr_begin(w);
     for (size_t i = 0; i < d->nq; i++) {
-        size_t k = shs_quantile_index(d->qs[i], d->count);
+        size_t k = clarity_shs_quantile_index(d->qs[i], d->count);
         jsonw_double(w, k < n ? d->scratch[k] : NAN);
     }
     jsonw_arr_end(w);
@@ -129,48 +115,37 @@ static size_t *success_rows(const struct clarity_app *a, const struct clarity_st
     if (!rows) return NULL;
     for (size_t r = 0; r < a->tasks.n; r++) {
         if ((size_t)clarity_icol_get(&a->tasks.stage, r) != srow) continue;
-        if (!(clarity_task_flags(a, r) & CLARITY_TF_GOT_START) || !shs_task_success(a, r)) continue;
+        if (!(clarity_task_flags(a, r) & CLARITY_TF_GOT_START) || !clarity__shs_task_success(a, r)) continue;
         (*count)++;
         if (clarity_task_flags(a, r) & CLARITY_TF_HAS_METRICS) rows[(*nrows)++] = r;
     }
     return rows;
 }
 
-static bool run(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s, const double *qs, size_t nq)
+/* Writes the distributions of the stage's successful tasks; as_field writes them as the
+ * stage's "taskMetricsDistributions" and nothing when there are none (SHS omits the None). */
+int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs,
+                                           size_t nq, bool as_field)
 {
-    struct dist_ctx d = {.a = g->app, .qs = qs, .nq = nq};
-    size_t *rows = success_rows(g->app, s, &d.nrows, &d.count);
+    struct dist_ctx d = {.a = r->app, .qs = qs, .nq = nq};
+    size_t *rows = success_rows(r->app, s, &d.nrows, &d.count);
     d.rows = rows;
     d.scratch = malloc((d.nrows ? d.nrows : 1) * sizeof *d.scratch);
-    bool ok = rows && d.scratch && d.count > 0;
-    if (ok) write_distributions(c->w, &d);
+    int rc = CLARITY_OK;
+    if (!rows || !d.scratch) rc = clarity__shs_oom(r);
+    else if (!d.count && !as_field)
+        rc = clarity__shs_fail(r, SHS_NOT_FOUND, "no tasks reported metrics for %lld / %d yet", (long long)s->stage_id,
+                               s->attempt);
+    else if (d.count) {
+        if (as_field) jsonw_key(r->w, "taskMetricsDistributions");
+        write_distributions(r->w, &d);
+    }
     free(rows);
     free(d.scratch);
-    return ok;
+    return rc;
 }
 
-void shs_task_metric_distributions(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s,
-                                   const double *qs, size_t nq)
+int clarity__shs_task_summary(struct shs_req *r)
 {
-    size_t nrows, count;
-    free(success_rows(g->app, s, &nrows, &count));
-    if (!count) return;   /* None: SHS omits the field */
-    jsonw_key(c->w, "taskMetricsDistributions");
-    run(c, g, s, qs, nq);
-}
-
-enum shs_status shs_task_summary(struct shs_ctx *c, const struct shs_agg *g, const struct clarity_stage *s)
-{
-    double qs[64];
-    size_t nq;
-    const char *v = shs_query_get(c->q, "quantiles");
-    if (!shs_parse_quantiles(v ? v : "0.05,0.25,0.5,0.75,0.95", qs, 64, &nq))
-        return shs_fail(c, SHS_BAD_PATH, "bad quantiles '%s'", v ? v : "");
-    size_t nrows, count;
-    size_t *rows = success_rows(g->app, s, &nrows, &count);
-    free(rows);
-    if (!count)
-        return shs_fail(c, SHS_NOT_FOUND, "no tasks reported metrics for %lld / %d yet", (long long)s->stage_id, s->attempt);
-    run(c, g, s, qs, nq);
-    return SHS_OK;
+    return clarity__shs_task_metric_distributions(r, r->stage, r->p->quantiles, r->p->nquantiles, false);
 }

@@ -3,7 +3,7 @@
 #include <time.h>
 #include "clarity/shs.h"
 
-void shs_date(int64_t ms, char *buf)
+void clarity_shs_date(int64_t ms, char *buf)
 {
     /* floor division: -1 ms is 1969-12-31T23:59:59.999, as Java's Date(-1) prints */
     int64_t s = ms / 1000, r = ms % 1000;

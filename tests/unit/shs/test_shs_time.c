@@ -5,7 +5,7 @@
 static void expect_date(int64_t ms, const char *want)
 {
     char buf[32];
-    shs_date(ms, buf);
+    clarity_shs_date(ms, buf);
     cr_assert_str_eq(buf, want, "ms %lld", (long long)ms);
 }
 
