@@ -6,9 +6,7 @@
 #ifndef CLARITY_BLOCKED_H
 #define CLARITY_BLOCKED_H
 #include "clarity/error.h"
-#include "clarity/groups.h"
 #include "clarity/sim.h"
-#include "clarity/taskcomp.h"
 
 struct clarity_blocked_without {
     bool available;              /* false: the log lacks the field (e.g. CPU time before 2.1) */

@@ -9,10 +9,15 @@
 #define CLARITY_REPORT_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "clarity/aggregate.h"
-#include "clarity/error.h"
-#include "util/jsonw.h"
 #include "clarity/model.h"
+#include "clarity/error.h"
+struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelope */
+#include "clarity/blocked.h"
+#include "clarity/stragglers.h"
+#include "clarity/whatif.h"
+#include "clarity/predict.h"
+#include "clarity/anomalies.h"
+#include "clarity/contention.h"
 
 struct summary_options {
     size_t limit;        /* rows per table in text (0 = all) */
@@ -61,5 +66,123 @@ const char *fmt_time(char *buf, size_t cap, int64_t epoch_ms);
 /* How every report writer ends: 0, or CLARITY_EIO with err filled when o has seen a write error
  * (disk full, closed pipe), so that a failed write does not vanish. */
 int clarity_report_status(FILE *o, struct clarity_error *err);
+
+
+/* ---- explain report ---- */
+/* Report writers for `clarity blocked` and `clarity stragglers`: they print analysis
+ * results and compute nothing an analysis would need. */
+
+/* Why each resource's figure is an approximation (or missing) on this log; NULL if exact. */
+const char *blocked_resource_note(const struct clarity_blocked_result *r, enum clarity_resource res);
+/* "GC could save up to 18%; network at most 0.4%" */
+void blocked_verdict(const struct clarity_blocked_group *g, char *buf, size_t cap);
+/* "job 3", "sql 7", "app" and the group's name, for headings */
+const char *blocked_group_name(const struct clarity_app *a, int kind, size_t row);
+
+/* The writers return 0, or CLARITY_EIO with err filled (report.h). */
+int report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                        struct clarity_error *err);
+int report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                        struct clarity_error *err);
+
+struct stragglers_report_options { size_t stage_limit; };
+int report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+                           const struct stragglers_report_options *opt, struct clarity_error *err);
+int report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+                           struct clarity_error *err);
+
+/* ---- whatif report ---- */
+/* Report writers for `clarity whatif`: they print analysis results and compute nothing an
+ * analysis would need. */
+
+struct whatif_report {
+    const struct clarity_hw *base;
+    const struct clarity_resource_result *res;        /* NULL: resource model not asked */
+    const char *whatif_label;                         /* "disks per host x2, network 10 Gbps", or NULL */
+    const struct clarity_curve_result *curve;         /* NULL: no core-count curve */
+    const struct clarity_curve_result *slot_replay;   /* one point at the what-if's cores, or NULL */
+    size_t limit;                                     /* stage and job rows in text (0 = all) */
+};
+
+/* The thesis' caveat, printed with every resource-model result. */
+extern const char *const whatif_caveat;
+
+/* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
+int report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err);
+/* One object per application of the clarity.whatif/1 schema (docs/whatif.md). */
+int report_whatif_json(struct jsonw *w, const struct clarity_app *a, const struct whatif_report *r,
+                       struct clarity_error *err);
+
+/* ---- predict report ---- */
+/* Text and JSON (clarity.predict/1, docs/predict-json.md) for PERIDOT predictions. */
+
+struct predict_report {
+    const struct peridot_ref *refs; size_t nrefs;
+    const struct peridot_options *opt;
+    const struct peridot_model *model;
+    const struct peridot_prediction *preds; size_t npreds;
+    bool sizes_in_bytes;           /* print sizes as bytes (from the logs or with units) */
+    bool detail;                   /* breakdown for every target, not only the first */
+    /* --actual */
+    const char *actual_source;     /* NULL: none */
+    double actual_ms;
+};
+
+/* The warnings that apply (static strings), for both formats. */
+size_t predict_warnings(const struct predict_report *r, const char **out, size_t cap);
+
+/* Both return 0, or CLARITY_EIO with err filled (report.h). */
+int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err);
+int report_predict_json(struct jsonw *w, const struct predict_report *r, struct clarity_error *err);
+
+/* ---- ernest report ---- */
+/* Text and JSON (clarity.ernest/1, docs/ernest-json.md) for the ernest subcommands. Every
+ * fit prints its training points and leave-one-out error. */
+
+struct ernest_target { double scale, machines, predicted_s; struct ernest_extrapolation extrap; };
+
+struct ernest_report {
+    const char *command;                 /* "fit", "predict", "choose", "design" */
+    const struct ernest_model *model;    /* NULL for design */
+    const char *scale_unit;              /* "fraction of the full input", "GB of input", ... */
+    double loo_threshold_pct;            /* flag a poor fit above this median LOO error */
+    const struct ernest_target *targets; size_t ntargets;
+    const struct ernest_design *design; const struct ernest_design_options *design_opt;
+    const struct ernest_choice *choice; const struct ernest_choose_options *choose_opt;
+    const char *actual_source; double actual_s;   /* --actual: compared with targets[0] */
+};
+
+/* Both return 0, or CLARITY_EIO with err filled (report.h). */
+int report_ernest_text(FILE *o, const struct ernest_report *r, struct clarity_error *err);
+int report_ernest_json(struct jsonw *w, const struct ernest_report *r, struct clarity_error *err);
+
+/* ---- anomalies report ---- */
+/* Text and JSON (clarity.anomalies/1, docs/anomalies.md) reports of a LADRA analysis. */
+
+/* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
+int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                          const struct clarity_logs *logs, size_t limit, struct clarity_error *err);
+int report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                          const struct clarity_logs *logs, struct clarity_error *err);
+/* `clarity anomalies cv`: a Markdown table; the header, then per mode the rows of every
+ * method and class (the four causes first, normal last): runs, precision, recall ("-" where
+ * never defined). A mode without samples prints nothing. */
+void report_ladra_cv_header(FILE *o);
+void report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause, const struct ladra_cv_result *r);
+
+/* ---- contention report ---- */
+/* Reports for clarity contention: text, clarity.contention/1 JSON, rules JSON, DOT graph. */
+
+/* Each returns 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
+/* targets: unit indices to show (NULL = every unit with contention, victims first). */
+int report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
+                           struct clarity_error *err);
+int report_contention_json(struct jsonw *w, const struct iqcar_result *r, const long *targets, size_t ntargets,
+                           struct clarity_error *err);
+int report_contention_rules(FILE *o, const struct iqcar_result *r, struct clarity_error *err);
+/* The graph of the given targets (all when ntargets is 0) with VC, IF and, per node, the DOR
+ * toward them; nodes with no DOR are left out unless full is set. */
+int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
+                          struct clarity_error *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include "clarity/error.h"
 #include "clarity/model.h"
+#include <stdbool.h>
 
 /* Above this many tasks a stage's slot count is its average concurrency; at or below it, its
  * peak concurrency (few tasks: a straggler would distort the average). [R] */
@@ -94,5 +95,127 @@ void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_r
  * concurrent-job attribution; also the core-count curve's efficiency). 0 when slots or span
  * is 0. */
 double clarity_slot_share(double busy_ms, double slots, double span_ms);
+
+
+/* ---- taskcomp ---- */
+/* Where one task attempt's time went, from standard event-log metrics (as the thesis' scripts
+ * derive them; input read, output write and local shuffle read times are not logged),
+ * and its runtime with one resource removed. Times in ms as doubles: Shuffle Write Time and
+ * CPU time are logged in ns. Part of src/sim, the analyses' shared lower module: blocked
+ * time, stragglers and the what-if models all start from these components. */
+
+struct clarity_task_comp {
+    size_t row;                  /* task row in the model */
+    uint32_t stage;              /* stage attempt row */
+    uint32_t host, executor;     /* string ids */
+    int64_t launch_ms, finish_ms;
+    double runtime_ms;           /* finish - launch */
+    double sched_delay_ms;       /* max(0, runtime - run - deser - result ser - getting result) */
+    double deser_ms, result_ser_ms, getting_result_ms, run_ms;
+    double fetch_wait_ms;        /* remote shuffle blocks only: network and remote disk */
+    double shuffle_write_ms;     /* Shuffle Write Time ns / 1e6 */
+    double gc_ms;                /* executor-wide JVM GC delta over the task's life */
+    double cpu_ms;               /* Executor CPU Time ns / 1e6; valid when cpu_logged */
+    double deser_cpu_ms;
+    double unattributed_ms;      /* max(0, run - cpu - gc - fetch wait - shuffle write); cpu_logged */
+    /* Not in standard logs (the thesis instrumented HDFS and Spark for them): always 0 here. */
+    double input_read_ms, output_write_ms, local_read_ms;
+    int64_t input_bytes, input_records, shuffle_read_bytes, shuffle_read_records;
+    int64_t output_bytes, shuffle_write_bytes;
+    bool has_fetch;              /* read shuffle data */
+    bool data_local;             /* PROCESS_LOCAL or NODE_LOCAL */
+    bool cpu_logged;             /* Spark 2.1+ */
+    bool clamped;                /* a metric exceeded the runtime and was clamped */
+};
+
+/* Fills c from task row `row` of a (any attempt; callers pick the successful ones). */
+void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct clarity_task_comp *c);
+
+/* Successful attempts of the application in row order (Task End Reason "Success"), with
+ * counts of what was left out. Returns 0, or CLARITY_ENOMEM with err filled. */
+struct clarity_task_comps {
+    struct clarity_task_comp *t;
+    size_t n;
+    size_t failed, killed, without_end, other_end;   /* attempts excluded */
+    size_t speculative;          /* successful speculative attempts (included) */
+    size_t cpu_logged;           /* included tasks with a CPU time */
+    size_t clamped;
+};
+int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out, struct clarity_error *err);
+void clarity_task_comps_free(struct clarity_task_comps *c);
+
+/* Compute time: runtime - scheduler delay - shuffle write - input read - output write
+ * - (fetch wait + local read if it read shuffle data). Includes GC ([R] compute). */
+double clarity_task_compute_ms(const struct clarity_task_comp *c);
+
+/* Resources a task can be relieved of. */
+enum clarity_resource {
+    CLARITY_RES_NETWORK,         /* fetch wait (+ output write, remote input read: not logged) */
+    CLARITY_RES_DISK,            /* partial: shuffle write + fetch wait (input/output/local read not logged) */
+    CLARITY_RES_SHUFFLE_READ,    /* fetch wait + local read (not logged) */
+    CLARITY_RES_SHUFFLE_WRITE,
+    CLARITY_RES_GC,
+    CLARITY_RES_SCHED_DELAY,
+    CLARITY_RES_NON_CPU,         /* only CPU left: executor + deserialize CPU time */
+    CLARITY_RES_STRAGGLERS,      /* Dolly rule: per stage, not per task (see stragglers.h) */
+    CLARITY_RES_COUNT
+};
+const char *clarity_resource_name(enum clarity_resource r);   /* JSON key: "network", ... */
+
+/* Runtime without resource r, clamped to [0, runtime]. NON_CPU without a CPU time, and
+ * STRAGGLERS, return the runtime unchanged. */
+double clarity_task_without(const struct clarity_task_comp *c, enum clarity_resource r);
+
+/* ---- groups ---- */
+/* Which successful task attempts make up a job, a SQL query or the application: the units
+ * blocked-time, straggler and what-if analyses report on (src/sim, their shared lower module). */
+
+enum clarity_group_kind { CLARITY_GROUP_JOB = 1, CLARITY_GROUP_SQL = 2, CLARITY_GROUP_APP = 4 };
+const char *clarity_group_kind_name(int kind);   /* "job", "sql", "app" */
+
+struct clarity_group {
+    int kind;
+    int64_t id;              /* job id, SQL execution id, 0 for the application */
+    size_t row;              /* row in app->jobs / app->sqls */
+    size_t *tasks;           /* indices into the task_comps array, in row order */
+    size_t ntasks;
+    size_t nstages;          /* stage attempts with tasks */
+};
+struct clarity_groups { struct clarity_group *g; size_t n; size_t *pool; };
+
+/* A stage attempt belongs to one job: of the jobs that list its stage, the one submitted
+ * last before the stage's first task launched (else the lowest job id). A job that reuses an
+ * earlier job's shuffle output lists that stage as skipped; counting its tasks there too, as
+ * the thesis' scripts do, would stretch the later job over both. SQL queries take their
+ * jobs' tasks. Groups come jobs first (by id), then SQL queries (by id), then the app.
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_groups_build(const struct clarity_app *a, const struct clarity_task_comps *c, int kinds,
+                         struct clarity_groups *out, struct clarity_error *err);
+void clarity_groups_free(struct clarity_groups *g);
+
+/* ---- dolly ---- */
+/* Dolly's straggler rule (thesis 4.7.4) on task components: what a stage would have taken had
+ * no task run slower than the stage's median rate. Blocked time replays these runtimes as its
+ * "without stragglers" case and the straggler analysis reports on the same rates, so both use
+ * this one definition (src/sim, the analyses' shared lower module). */
+
+/* Input a task's rate is measured against: shuffle bytes read if any, else input bytes. */
+int64_t clarity_task_input_bytes(const struct clarity_task_comp *c);
+
+/* One stage: all[idx[0..n-1]] are its tasks. A task slower than the stage's median rate
+ * (runtime per input byte, over the tasks with input) runs at the median rate (input x median);
+ * others, and tasks without input, keep their runtime. runtime[k] is for idx[k]. Returns 0, or
+ * CLARITY_ENOMEM with err filled. */
+int clarity_dolly_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *runtime,
+                        struct clarity_error *err);
+
+/* Runtimes of every task in comps under Dolly's rule, stage by stage (runtime[i] for
+ * comps->t[i]). Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_dolly_runtimes(const struct clarity_task_comps *comps, double *runtime, struct clarity_error *err);
+
+/* Stage attempts' tasks: *idx (malloc'd) sorted by (stage, row); (*starts)[s]..(*starts)[s+1]
+ * per distinct stage. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_tasks_by_stage(const struct clarity_task_comps *comps, size_t **idx, size_t **starts, size_t *nstages,
+                           struct clarity_error *err);
 
 #endif

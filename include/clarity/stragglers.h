@@ -4,10 +4,8 @@
  * Beyond the thesis: stragglers concentrated on one host or executor, and data skew. */
 #ifndef CLARITY_STRAGGLERS_H
 #define CLARITY_STRAGGLERS_H
-#include "clarity/dolly.h"
+#include "clarity/sim.h"
 #include "clarity/error.h"
-#include "clarity/groups.h"
-#include "clarity/taskcomp.h"
 
 #define CLARITY_STRAGGLER_FACTOR 1.5
 

@@ -5,8 +5,8 @@
 #include <unistd.h>
 #include "cli/commands.h"
 #include "cli/per_app.h"
-#include "clarity/anomalies_report.h"
-#include "clarity/ladra_train.h"
+#include "clarity/report.h"
+#include "analysis/anomalies/ladra_train.h"
 
 static void help(FILE *o)
 {

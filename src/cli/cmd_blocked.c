@@ -3,7 +3,7 @@
 #include <string.h>
 #include "cli/commands.h"
 #include "cli/per_app.h"
-#include "clarity/explain_report.h"
+#include "clarity/report.h"
 
 static void help(FILE *o)
 {

@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "clarity/contention_report.h"
+#include "clarity/report.h"
+#include "util/jsonw.h"
 
 static void help(FILE *o)
 {

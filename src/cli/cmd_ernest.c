@@ -5,10 +5,11 @@
 #include <string.h>
 #include "cli/commands.h"
 #include "cli/predict_args.h"
-#include "clarity/aggregate.h"
-#include "clarity/ernest_csv.h"
-#include "clarity/ernest_points.h"
-#include "clarity/ernest_report.h"
+#include "clarity/model.h"
+#include "analysis/predict/ernest_csv.h"
+#include "analysis/predict/ernest_points.h"
+#include "clarity/report.h"
+#include "util/jsonw.h"
 
 #define MAXT 256
 

@@ -5,7 +5,8 @@
 #include <string.h>
 #include "cli/commands.h"
 #include "cli/predict_args.h"
-#include "clarity/predict_report.h"
+#include "clarity/report.h"
+#include "util/jsonw.h"
 
 #define MAXT 256
 

@@ -3,8 +3,8 @@
 #include <string.h>
 #include "cli/commands.h"
 #include "cli/per_app.h"
-#include "clarity/whatif_report.h"
-#include "clarity/whatif_run.h"
+#include "clarity/report.h"
+#include "analysis/whatif/whatif_run.h"
 
 static void help(FILE *o)
 {

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/design.h"
-#include "clarity/linalg.h"
+#include "math/design.h"
+#include "math/linalg.h"
 #include "util/stats.h"
 
 #define MAX_D 16

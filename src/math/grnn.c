@@ -1,6 +1,6 @@
 #include <math.h>
 #include <stdlib.h>
-#include "clarity/grnn.h"
+#include "math/grnn.h"
 
 static double sqdist(const double *a, const double *b, size_t dim)
 {

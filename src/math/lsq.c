@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/linalg.h"
+#include "math/linalg.h"
 
 static int oom(struct clarity_error *err)
 {

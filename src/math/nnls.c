@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/linalg.h"
-#include "clarity/nnls.h"
+#include "math/linalg.h"
+#include "math/nnls.h"
 
 double clarity_nnls_tolerance(const double *A, size_t rows, size_t cols)
 {

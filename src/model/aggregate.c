@@ -1,4 +1,4 @@
-#include "clarity/aggregate.h"
+#include "clarity/model.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* `clarity anomalies cv`: precision and recall of each method, as a Markdown table. */
-#include "clarity/anomalies_report.h"
+#include "clarity/report.h"
 
 static void cv_value(FILE *o, double v)
 {

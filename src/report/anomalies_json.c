@@ -1,6 +1,6 @@
 /* clarity.anomalies/1 (docs/anomalies.md): one object per application. */
-#include "clarity/anomalies_report.h"
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 static void causes(struct jsonw *w, const char *key, const double *p)
 {

@@ -3,7 +3,6 @@
  * rule beside it, and what the other logs contributed. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/anomalies_report.h"
 #include "clarity/report.h"
 
 static void causes_line(FILE *o, const double *p)

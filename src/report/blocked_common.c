@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/explain_report.h"
+#include "clarity/report.h"
 
 const char *blocked_resource_note(const struct clarity_blocked_result *r, enum clarity_resource res)
 {

@@ -1,7 +1,7 @@
 /* `clarity blocked --json`: one application object of the clarity.blocked/1 schema
  * (docs/blocked-json.md). */
-#include "clarity/explain_report.h"
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 static void without(struct jsonw *w, const struct clarity_blocked_result *r, const struct clarity_blocked_without *x,
                     enum clarity_resource res)

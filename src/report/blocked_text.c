@@ -1,6 +1,5 @@
 /* `clarity blocked` as text: one row per group, then the approximations and a verdict each. */
 #include <stdio.h>
-#include "clarity/explain_report.h"
 #include "clarity/report.h"
 
 static void pct(FILE *o, const struct clarity_blocked_without *w)

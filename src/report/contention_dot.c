@@ -2,7 +2,6 @@
  * factor, nodes with VC and the DOR toward the chosen targets. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/contention_report.h"
 #include "clarity/report.h"
 
 static void dot_str(FILE *o, const char *s)

@@ -1,8 +1,8 @@
 /* clarity.contention/1 (docs/contention.md): per target the explanations per level with
  * their DOR, noisy queries beside the simple-overlap baseline; aggressive, victims, slow
  * hosts, hot resources and the rules. */
-#include "clarity/contention_report.h"
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 static const char *const level_key[7] = {"target", "stage", "IE", "DE", "BE", "source_stage", "source_query"};
 

@@ -1,7 +1,6 @@
 /* clarity contention as text: what was measured and how (labels for every proxy), then per
  * target the explanations per level, then the workload-wide answers. */
 #include <stdlib.h>
-#include "clarity/contention_report.h"
 #include "clarity/report.h"
 
 static const char *const level_name[7] = {"target", "stage", "resource (IE)", "host (DE)", "blame (BE)",

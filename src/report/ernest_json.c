@@ -1,6 +1,6 @@
 /* clarity.ernest/1: see docs/ernest-json.md. Times in seconds. */
-#include "clarity/ernest_report.h"
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 static void extrap_json(struct jsonw *w, const struct ernest_extrapolation *e)
 {

@@ -1,6 +1,5 @@
 /* Ernest as text: training points and LOOCV first, so every number comes with its evidence. */
 #include <math.h>
-#include "clarity/ernest_report.h"
 #include "clarity/report.h"
 
 static void model_text(FILE *o, const struct ernest_report *r)

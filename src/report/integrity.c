@@ -1,6 +1,7 @@
 /* The integrity report: what the log is missing or got wrong, in text and JSON. */
 #include <string.h>
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 #define S(id) clarity_app_str(a, (id))
 

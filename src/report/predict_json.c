@@ -1,7 +1,7 @@
 /* clarity.predict/1: see docs/predict-json.md. Times in ms, sizes in the references' unit. */
 #include <math.h>
-#include "clarity/predict_report.h"
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 static const char *from_name(int f)
 {

@@ -1,7 +1,6 @@
 /* PERIDOT prediction as text: the training points first, then the model, then each target. */
 #include <math.h>
 #include <string.h>
-#include "clarity/predict_report.h"
 #include "clarity/report.h"
 
 size_t predict_warnings(const struct predict_report *r, const char **out, size_t cap)

@@ -1,7 +1,7 @@
 /* `clarity stragglers --json`: one application object of the clarity.stragglers/1 schema
  * (docs/stragglers-json.md). */
-#include "clarity/explain_report.h"
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 static void causes(struct jsonw *w, const size_t *by, size_t n)
 {

@@ -1,7 +1,6 @@
 /* `clarity stragglers` as text: stages, explained fractions per group, slowest tasks. */
 #include <stdio.h>
 #include <string.h>
-#include "clarity/explain_report.h"
 #include "clarity/report.h"
 
 /* "GC, first task (JIT)" from a task's flags; "unexplained" for a straggler without cause,

@@ -1,5 +1,6 @@
 /* clarity.summary/1: one object per application (documented in docs/summary-json.md). */
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 #define S(id) clarity_app_str(a, (id))
 

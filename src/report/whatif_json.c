@@ -1,6 +1,6 @@
 /* `clarity whatif --json`: schema clarity.whatif/1 (docs/whatif.md). Times in ms, bytes. */
-#include "clarity/whatif_report.h"
 #include "clarity/report.h"
+#include "util/jsonw.h"
 
 static void hardware(struct jsonw *w, const struct clarity_hw *h)
 {

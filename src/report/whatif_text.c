@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "clarity/report.h"
-#include "clarity/whatif_report.h"
 
 const char *const whatif_caveat =
     "monotask-style model over Spark logs (thesis 5.6): on Spark, not MonoSpark, it had 20-30% typical error\n"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "shs/shs_internal.h"
 #include "util/stats.h"
+#include "util/jsonw.h"
 
 int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
 {

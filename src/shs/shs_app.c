@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include "shs/shs_internal.h"
+#include "util/jsonw.h"
 
 static int64_t mtime_ms(const char *path)
 {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/jsonw.h"
 
 int clarity__shs_fail(struct shs_req *r, enum shs_failure why, const char *fmt, ...)
 {

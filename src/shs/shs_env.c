@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include "shs/shs_internal.h"
+#include "util/jsonw.h"
 
 /* spark.redaction.regex default: (?i)secret|password|token|access[.]?key */
 static bool redact_match(const char *s)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "shs/shs_internal.h"
 #include "util/stats.h"
+#include "util/jsonw.h"
 
 /* Task CPUs for a resource profile: its "cpus" task request, else spark.task.cpus, else 1. */
 static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)

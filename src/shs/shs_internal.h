@@ -6,9 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "util/jsonw.h"
-#include "clarity/aggregate.h"
-#include "clarity/error.h"
 #include "clarity/model.h"
+#include "clarity/error.h"
 #include "clarity/shs.h"
 
 /* ---- query parameters (shs_params.c) ---- */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/jsonw.h"
 
 static const char *job_status(int s)
 {

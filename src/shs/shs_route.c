@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/jsonw.h"
 
 /* What a route needs resolved before its handler runs. */
 enum {

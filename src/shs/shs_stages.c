@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/jsonw.h"
 
 static const char *stage_status(const struct clarity_stage *s)
 {

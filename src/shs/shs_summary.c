@@ -6,6 +6,7 @@
 #include <string.h>
 #include "shs/shs_internal.h"
 #include "util/stats.h"
+#include "util/jsonw.h"
 
 size_t clarity_shs_quantile_index(double q, size_t count) { return clarity_spark_quantile_index(q, count); }
 

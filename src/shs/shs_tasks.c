@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/jsonw.h"
 
 const char *clarity__shs_task_status(const struct clarity_app *a, size_t row)
 {

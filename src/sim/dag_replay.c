@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/dag_replay.h"
+#include "sim/dag_replay.h"
 #include "util/heap.h"
 
 struct hent { double key; uint32_t u; };

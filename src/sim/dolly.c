@@ -1,6 +1,6 @@
 /* Dolly's rule, stage by stage (dolly.h). */
 #include <stdlib.h>
-#include "clarity/dolly.h"
+#include "clarity/sim.h"
 #include "util/stats.h"
 
 int64_t clarity_task_input_bytes(const struct clarity_task_comp *c)

@@ -1,7 +1,7 @@
 /* What a replay leaves out, measured on the log: the time no task ran (driver work), and how
  * much of a span's slot time tasks used. Blocked time, the resource model and the core-count
  * curve all add driver time back as measured rather than replaying it. */
-#include "clarity/aggregate.h"
+#include "clarity/model.h"
 #include "clarity/sim.h"
 
 void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_replay_plan *p, int64_t *actual_ms,

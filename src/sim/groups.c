@@ -1,7 +1,7 @@
 /* Jobs, SQL queries and the application as sets of successful task attempts. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/groups.h"
+#include "clarity/sim.h"
 
 const char *clarity_group_kind_name(int kind)
 {

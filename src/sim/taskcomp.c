@@ -4,7 +4,7 @@
  * output write and local shuffle read times are not in standard logs and count as 0. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/taskcomp.h"
+#include "clarity/sim.h"
 
 static double clamp0(double v) { return v > 0 ? v : 0; }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/anomalies.h"
-#include "clarity/grnn.h"
+#include "math/grnn.h"
 
 static const char *const class_names[LADRA_NCLASS] = {"normal", "cpu", "memory", "network", "disk"};
 static const char *const factor_names[LADRA_NFEAT] = {"DAR", "DAD", "DCO", "MCS", "ARS", "DMC", "DLD",

@@ -2,7 +2,7 @@
  * labelled by the fault injected into it. */
 #include <stdio.h>
 #include <unistd.h>
-#include "clarity/ladra_train.h"
+#include "analysis/anomalies/ladra_train.h"
 
 /* Both modes of one loaded run: the log-based one only when its logs were read. */
 static int add_run(struct ladra_model *m, const struct clarity_app *a, const struct clarity_logs *L, bool have_logs,

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/ladra_train.h"
+#include "analysis/anomalies/ladra_train.h"
 #include "event/json.h"
 
 int clarity_ladra_logs_read(struct clarity_logs *L, const char *exdir, const char *gcdir, int64_t clock_offset_ms,

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/blocked.h"
-#include "clarity/dolly.h"
+#include "clarity/sim.h"
 
 struct span { int64_t s, f; };
 

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/ernest.h"
-#include "clarity/nnls.h"
+#include "clarity/predict.h"
+#include "math/nnls.h"
 #include "util/stats.h"
 
 static const char *const term_names[ERNEST_TERM_COUNT] = {

@@ -2,7 +2,7 @@
  * predicted time plus an error margin meets the deadline (Ernest section 4.1, 6.3). */
 #include <math.h>
 #include <string.h>
-#include "clarity/ernest.h"
+#include "clarity/predict.h"
 
 static double run_cost(const struct ernest_choose_options *o, int m, double seconds)
 {

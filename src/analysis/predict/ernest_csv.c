@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/ernest_csv.h"
+#include "analysis/predict/ernest_csv.h"
 
 int ernest_csv_read(const char *path, struct ernest_point **out, size_t *n, struct clarity_error *err)
 {

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/design.h"
-#include "clarity/ernest.h"
-#include "clarity/linalg.h"
+#include "math/design.h"
+#include "clarity/predict.h"
+#include "math/linalg.h"
 
 void ernest_design_defaults(struct ernest_design_options *o)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/ernest_points.h"
-#include "clarity/peridot.h"
+#include "analysis/predict/ernest_points.h"
+#include "clarity/predict.h"
 #include "event/json.h"
 
 #define SCHEMA "clarity.ernest/1"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/peridot.h"
+#include "clarity/predict.h"
 
 void peridot_options_default(struct peridot_options *o)
 {

@@ -4,8 +4,8 @@
  * then its completion time. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/aggregate.h"
-#include "clarity/peridot.h"
+#include "clarity/model.h"
+#include "clarity/predict.h"
 
 static struct peridot_stage *find(struct peridot_stage *s, size_t n, int64_t id)
 {

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/aggregate.h"
-#include "clarity/dag_replay.h"
-#include "clarity/taskcomp.h"
+#include "clarity/model.h"
+#include "sim/dag_replay.h"
+#include "clarity/sim.h"
 #include "clarity/whatif.h"
 
 int clarity_curve_parse(const char *s, struct clarity_curve_ask *out, size_t cap, size_t *count, struct clarity_error *err)

@@ -5,9 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/aggregate.h"
-#include "clarity/groups.h"
-#include "clarity/taskcomp.h"
+#include "clarity/model.h"
+#include "clarity/sim.h"
 #include "clarity/whatif.h"
 
 const char *clarity_wres_name(int r)

@@ -1,7 +1,7 @@
 /* Which what-if analyses an application gets, on which hardware. */
 #include <math.h>
 #include <string.h>
-#include "clarity/whatif_run.h"
+#include "analysis/whatif/whatif_run.h"
 
 /* later wins: INI then flags */
 static void merge(struct clarity_hw_change *into, const struct clarity_hw_change *from)

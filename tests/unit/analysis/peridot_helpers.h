@@ -3,7 +3,7 @@
 #define TEST_PERIDOT_HELPERS_H
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/peridot.h"
+#include "clarity/predict.h"
 
 struct st { int64_t id; const char *name; int64_t tasks, submit, complete; };
 

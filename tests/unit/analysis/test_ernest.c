@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/ernest.h"
-#include "clarity/ernest_csv.h"
+#include "clarity/predict.h"
+#include "analysis/predict/ernest_csv.h"
 
 static const struct ernest_point rcv1[] = {
     {32, 0.125, 7.94516801834},  {4, 0.015625, 4.72029209137}, {4, 0.021382, 4.87661099434},

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
-#include "clarity/ernest.h"
+#include "clarity/predict.h"
 
 static void readme_scenario(struct ernest_design_options *o)
 {

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clarity/ernest_points.h"
-#include "clarity/ernest_report.h"
+#include "analysis/predict/ernest_points.h"
+#include "clarity/report.h"
+#include "util/jsonw.h"
 
 static const struct ernest_point pts[] = {
     {32, 0.125, 7.94516801834},  {4, 0.015625, 4.72029209137}, {4, 0.021382, 4.87661099434},

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "clarity/ladra_train.h"
+#include "analysis/anomalies/ladra_train.h"
 
 static int label_of(const char *truth)
 {

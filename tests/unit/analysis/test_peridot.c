@@ -4,7 +4,7 @@
  * test_peridot_log.c). */
 #include <criterion/criterion.h>
 #include <math.h>
-#include "clarity/ernest.h"
+#include "clarity/predict.h"
 #include "peridot_helpers.h"
 
 static struct peridot_options paper(void)

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
-#include "clarity/peridot.h"
+#include "clarity/predict.h"
 #include "../model/load_helpers.h"
 
 #define T0 1700000000000LL

@@ -2,7 +2,7 @@
  * ns -> ms, GC, runtime without each resource), on one worked TaskEnd (T4). */
 #include <criterion/criterion.h>
 #include "../model/load_helpers.h"
-#include "clarity/taskcomp.h"
+#include "clarity/sim.h"
 
 #define EPS 1e-9
 #define APP "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"t\",\"App ID\":\"a-1\",\"Timestamp\":900,\"User\":\"u\"}\n"

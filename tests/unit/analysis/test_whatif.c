@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/dag_replay.h"
+#include "sim/dag_replay.h"
 #include "clarity/whatif.h"
 
 #define EPS 1e-9

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include "../model/load_helpers.h"
 #include "clarity/blocked.h"
-#include "clarity/dag_replay.h"
+#include "sim/dag_replay.h"
 #include "clarity/whatif.h"
 
 #define EPS 1e-9

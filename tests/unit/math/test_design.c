@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
-#include "clarity/design.h"
+#include "math/design.h"
 
 static void solve(const double *a, size_t n, size_t d, const double *c, double B, struct clarity_design_result *r)
 {

@@ -1,7 +1,7 @@
 /* GRNN on LADRA's worked numbers (sigma 0.5, two samples): kernels, outputs, softmax, far queries, order and duplicate invariance. */
 #include <criterion/criterion.h>
 #include <math.h>
-#include "clarity/grnn.h"
+#include "math/grnn.h"
 
 static const double X[14] = {1, 1, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1};
 static const int L[2] = {0, 1};

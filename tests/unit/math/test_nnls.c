@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
-#include "clarity/linalg.h"
-#include "clarity/nnls.h"
+#include "math/linalg.h"
+#include "math/nnls.h"
 
 /* min over every support whose OLS solution is >= 0 */
 static double brute_force(const double *A, size_t rows, size_t cols, const double *b, double *best)

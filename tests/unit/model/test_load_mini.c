@@ -1,6 +1,6 @@
 /* Exact values from tests/data/mini-3x.json, a hand-written Spark 3.4 log. */
 #include <criterion/criterion.h>
-#include "clarity/aggregate.h"
+#include "clarity/model.h"
 #include "load_helpers.h"
 
 static struct clarity_app *app;

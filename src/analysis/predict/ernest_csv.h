@@ -2,7 +2,7 @@
 #ifndef CLARITY_ERNEST_CSV_H
 #define CLARITY_ERNEST_CSV_H
 #include "clarity/error.h"
-#include "clarity/ernest.h"
+#include "clarity/predict.h"
 
 /* Reads machines,scale,seconds rows; *out is malloc'd. Returns CLARITY_OK or an error naming
  * the file and line. */

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "clarity/error.h"
-#include "clarity/ernest.h"
+#include "clarity/predict.h"
 #include "clarity/model.h"
 
 /* Whether path looks like a model file: a name ending in .json whose first 256 bytes name the
