@@ -16,7 +16,7 @@
 
 /* Class order of every output vector: normal, cpu, memory, network, disk. */
 enum ladra_class { LADRA_NORMAL, LADRA_CPU, LADRA_MEMORY, LADRA_NETWORK, LADRA_DISK, LADRA_NCLASS };
-const char *ladra_class_name(int c);
+const char *clarity_ladra_class_name(int c);
 /* Factor order of the GRNN input: the paper's seven (DAR, DAD, DCO, MCS, ARS, DMC, DLD), then clarity's event-log features
  * (beyond the paper, computed the same way in both modes, each victim over the other hosts):
  *   CPE  others' CPU efficiency (executorCpuTime / executorRunTime) over the victim's: a CPU
@@ -45,7 +45,7 @@ enum ladra_factor {
 #define LADRA_NFEAT_EVENTLOG LADRA_EDCO
 /* Inputs of the extended GRNN in a mode. */
 static inline int ladra_nfeat_mode(bool eventlog_only) { return eventlog_only ? LADRA_NFEAT_EVENTLOG : LADRA_NFEAT; }
-const char *ladra_factor_name(int f);
+const char *clarity_ladra_factor_name(int f);
 /* Which inputs the GRNN sees: the paper's seven raw factors (sigma 0.5, as the paper) or all
  * LADRA_NFEAT z-scored on the training set (the default). */
 enum ladra_features { LADRA_FEATURES_EXTENDED, LADRA_FEATURES_PAPER };
@@ -87,19 +87,19 @@ struct ladra_options {
     double spec_quantile, spec_multiplier;  /* 0.75, 1.5 */
     int64_t spec_min_ms;            /* 100 */
 };
-void ladra_options_default(struct ladra_options *o);
+void clarity_ladra_options_default(struct ladra_options *o);
 
 /* ---- detection kernels (pure; unit tests check them on worked numbers) ---- */
 /* Mean + lambda*std over d[0..n); std population unless sample. */
-double ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std);
+double clarity_ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std);
 /* Width-5 smoothing of in into out: 1 when the window sum > 2, read from in and written to out
  * (no recursion); truncated edge windows vote by majority unless strict (zero padding). */
-void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict);
+void clarity_ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict);
 /* Spark's speculation rule offline (checkSpeculatableTasks): durations in finish order; flags[i] set for the
  * tasks still running once quantile of them finished and longer than max(mult*median, min).
  * threshold and flagged (may be NULL) get the duration threshold and how many were flagged.
  * Returns 0, or CLARITY_ENOMEM with err filled. */
-int ladra_speculation(const double *dur_by_finish, size_t n, double quantile, double mult, double min_ms,
+int clarity_ladra_speculation(const double *dur_by_finish, size_t n, double quantile, double mult, double min_ms,
                       uint8_t *flags, double *threshold, size_t *flagged, struct clarity_error *err);
 
 struct ladra_period {
@@ -118,16 +118,16 @@ struct ladra_input {
 
 /* Marks initial/raw/smooth/skew/speculation on every task and fills periods (malloc'd).
  * Returns 0, or CLARITY_ENOMEM with err filled. */
-int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods,
+int clarity_ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods,
                  size_t *nperiods, struct clarity_error *err);
 
 /* ---- factors ---- */
-double ladra_dar(const double *count, size_t nhosts, size_t victim, bool *clamped);
-double ladra_dad(const double *avg, size_t nhosts, size_t victim, bool *clamped);
-double ladra_dco_node(const double *real, const double *user, const double *sys, size_t n);
-double ladra_trapezoid(const double *x, const double *y, size_t n);
-double ladra_ars(const double *abn_prob, size_t nhosts);
-double ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 with < 2 points */
+double clarity_ladra_dar(const double *count, size_t nhosts, size_t victim, bool *clamped);
+double clarity_ladra_dad(const double *avg, size_t nhosts, size_t victim, bool *clamped);
+double clarity_ladra_dco_node(const double *real, const double *user, const double *sys, size_t n);
+double clarity_ladra_trapezoid(const double *x, const double *y, size_t n);
+double clarity_ladra_ars(const double *abn_prob, size_t nhosts);
+double clarity_ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 with < 2 points */
 
 /* Victim j' (not the paper's implied "most smoothed-abnormal tasks", which picked the faulty
  * host in 89 of 134 synth fault runs; this rule picked it in 111): the host whose tasks
@@ -138,11 +138,11 @@ double ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 w
  * else the one where j' has the most excess. host_excess (nhosts, may be NULL) gets the
  * per-host sums in ms; stage_med (nstages, may be NULL) the stage medians. force >= 0 imposes
  * j' (a host's own factors) and only picks i*. Returns 0, or CLARITY_ENOMEM with err filled. */
-int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
+int clarity_ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
                  double *stage_med, struct clarity_error *err);
 /* Extended features (LADRA_CPE..LADRA_FWB) of victim v over the window [ws, we). Returns 0, or
  * CLARITY_ENOMEM with err filled. */
-int ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
+int clarity_ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
                    double f[LADRA_NFEAT], struct clarity_error *err);
 
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
@@ -155,12 +155,12 @@ struct ladra_factors {
 /* The seven factors with j' = victim (or ladra_victim's choice when victim < 0). With no GC records,
  * DCO, MCS and DMC come from task metrics (flags say so). Returns 0, or CLARITY_ENOMEM with
  * err filled. */
-int ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
+int clarity_ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
                           struct ladra_factors *out, struct clarity_error *err);
 
 /* ---- root cause ---- */
 /* Eq. 11-12, a score below 1 giving probability 0; score and prob hold cpu, memory, network, disk. */
-void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4]);
+void clarity_ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4]);
 
 /* A trained GRNN: samples per mode (log-based and event-log-only factors differ). Each sample
  * holds every feature; the feature set is chosen when predicting. */
@@ -174,25 +174,25 @@ struct ladra_model {
     char note[512];                 /* provenance (seeds, scenarios) */
 };
 /* Returns 0, or CLARITY_ENOMEM with err filled. */
-int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool eventlog_only,
+int clarity_ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool eventlog_only,
                     struct clarity_error *err);
 /* The model file's text (format in ladra_model.c) on f; CLARITY_EIO when f reports a write
  * error. ladra_model_save writes it to a file it creates at path. */
 int clarity_ladra_model_write(const struct ladra_model *m, FILE *f, struct clarity_error *err);
-int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err);
-int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err);
-void ladra_model_free(struct ladra_model *m);
+int clarity_ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err);
+int clarity_ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err);
+void clarity_ladra_model_free(struct ladra_model *m);
 /* y (sums to 1) for one factor vector. Returns 0; CLARITY_ENOTFOUND when the model has no
  * sample of that mode (or only the paper's features and the extended ones are asked): the
  * caller falls back to the rules; CLARITY_ENOMEM. */
-int ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
+int clarity_ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
                         int features, double y[LADRA_NCLASS], struct clarity_error *err);
 /* The verdict from GRNN outputs y: the likeliest class, or normal when that is a cause with
  * less than min_cause of the weight. */
-int ladra_verdict(const double y[LADRA_NCLASS], double min_cause);
+int clarity_ladra_verdict(const double y[LADRA_NCLASS], double min_cause);
 /* Same over an explicit training set (row-major, dim = LADRA_NFEAT): for cross-validation.
  * Returns 0, or CLARITY_ENOMEM with err filled. */
-int ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features, double sigma, bool zscore,
+int clarity_ladra_grnn_predict(const struct ladra_sample *train, size_t n, int features, double sigma, bool zscore,
                        const double q[LADRA_NFEAT], double y[LADRA_NCLASS], struct clarity_error *err);
 
 /* The paper's protocol (its section 7.4): `splits` random splits of the samples of one mode,
@@ -209,7 +209,7 @@ struct ladra_cv_result {
 };
 /* LADRA_CV_GRNN_CONFIDENT: the extended GRNN's verdict with min_cause. Returns 0, or
  * CLARITY_ENOMEM with err filled. */
-int ladra_cv(const struct ladra_model *m, bool eventlog_only, size_t splits, uint64_t seed, double min_cause,
+int clarity_ladra_cv(const struct ladra_model *m, bool eventlog_only, size_t splits, uint64_t seed, double min_cause,
              struct ladra_cv_result *r, struct clarity_error *err);
 
 /* ---- the whole analysis on one application ---- */
@@ -256,9 +256,9 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
 void clarity_anomalies_free(struct clarity_anomalies_result *r);
 
 /* ---- evaluation helpers: TPR, standard FPR = FP/(FP+TN), precision ---- */
-double ladra_tpr(double tp, double fn);
-double ladra_fpr(double fp, double tn);
-double ladra_fpr_paper(double fp, double tp, double tn);
-double ladra_precision(double tp, double fp);
+double clarity_ladra_tpr(double tp, double fn);
+double clarity_ladra_fpr(double fp, double tn);
+double clarity_ladra_fpr_paper(double fp, double tp, double tn);
+double clarity_ladra_precision(double tp, double fp);
 
 #endif

@@ -26,9 +26,9 @@ enum iqcar_sub {
     IQ_S_SLOTS, IQ_S_CPU_BLOCKED, IQ_S_CPU_WAITED, IQ_S_MEM_STORAGE, IQ_S_MEM_EXEC, IQ_S_NET,
     IQ_S_IO_READ, IQ_S_IO_WRITE, IQ_NSUB
 };
-const char *iqcar_res_name(int r);       /* "SLOTS", "CPU", "MEMORY", "NETWORK", "IO" */
-const char *iqcar_sub_name(int p);       /* "SWT/slots_offered", ... */
-int iqcar_sub_res(int p);                /* the resource a sub-type belongs to */
+const char *clarity_iqcar_res_name(int r);       /* "SLOTS", "CPU", "MEMORY", "NETWORK", "IO" */
+const char *clarity_iqcar_sub_name(int p);       /* "SWT/slots_offered", ... */
+int clarity_iqcar_sub_res(int p);                /* the resource a sub-type belongs to */
 
 /* ---- the iQC-Graph ---- */
 enum iqcar_kind { IQ_K_NODE, IQ_K_UNKNOWN, IQ_K_SELF, IQ_K_KNOWN };
@@ -46,50 +46,50 @@ struct iqcar_graph {
     uint32_t *l0;  size_t nl0;            /* L0 nodes in creation order: target t = l0[t] */
     bool finished;
 };
-void iqcar_graph_init(struct iqcar_graph *g);
-void iqcar_graph_free(struct iqcar_graph *g);
+void clarity_iqcar_graph_init(struct iqcar_graph *g);
+void clarity_iqcar_graph_free(struct iqcar_graph *g);
 /* Adds a node; *index (may be NULL) gets its index. Returns 0, or CLARITY_ENOMEM with err
  * filled. */
-int iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc, uint32_t *index,
+int clarity_iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc, uint32_t *index,
                    struct clarity_error *err);
 /* Returns 0, or CLARITY_ENOMEM with err filled. */
-int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct clarity_error *err);
+int clarity_iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct clarity_error *err);
 /* Impact factors (Algorithm 1): IF_uv = VC_u / sum of VC over v's parents; 0 when that sum is
  * 0, except that a node with VC > 0 whose parents all have VC 0 gives IF 1 to its Unknown
  * parent, which keeps DOR conserved. Sorts the edges by child level. Returns 0, or
  * CLARITY_ENOMEM with err filled. */
-int iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err);
+int clarity_iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err);
 /* DOR toward target t (Algorithm 2, L0 node t seeded 1, every other L0 0), O(V+E). dor has
  * nnodes entries. */
-void iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor);
+void clarity_iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor);
 /* Sum of the IFs into node v (1 or 0 by construction; for the invariant tests). */
-double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v);
+double clarity_iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v);
 
 /* ---- stage DAG helpers (Level 1: all stages, or the critical path) ---- */
 /* depth[i] = stages on the longest directed path from i to a root, both ends counted. Edges
  * from[k] -> to[k] (child to parent stage). Returns 0; CLARITY_EFORMAT on a cycle;
  * CLARITY_ENOMEM. */
-int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth,
+int clarity_iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth,
                     struct clarity_error *err);
 /* Leaf-to-root path maximising the summed runtime; ties by smaller stage index. Writes the
  * path (leaf first) into path (n entries), its length in stages into *length, its runtime into
  * *total. Returns 0 (length 0 when n is 0); CLARITY_EFORMAT on a cycle; CLARITY_ENOMEM. */
-int iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges, const double *runtime,
+int clarity_iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges, const double *runtime,
                         size_t *path, size_t *length, double *total, struct clarity_error *err);
 
 /* ---- formulas (RATP, blame, Unknown, hit%) ---- */
 static inline double iqcar_ratp(double wait, double data) { return data > 0 ? wait / data : 0; }
 /* Eq. 6: overlap / T_tt x RATP_tt / RATP_st, with RATP_st floored at ratp_h: no task consumes
  * faster than capacity, so a source that did not wait gets RATP_h. */
-double iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h);
+double clarity_iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h);
 /* The Unknown node's share of tt's slowdown (the paper gives no formula):
  * max(0, max(0, (RATP_tt - RATP_h)/RATP_h) - sum of blames - known). */
-double iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known);
-double iqcar_hit_pct(double runtime, double unconstrained);
+double clarity_iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known);
+double clarity_iqcar_hit_pct(double runtime, double unconstrained);
 
 /* ---- analysis options and units of analysis ---- */
 enum iqcar_unit { IQ_UNIT_AUTO, IQ_UNIT_SQL, IQ_UNIT_JOB, IQ_UNIT_GROUP, IQ_UNIT_POOL, IQ_UNIT_APP };
-const char *iqcar_unit_name(int u);
+const char *clarity_iqcar_unit_name(int u);
 enum iqcar_self { IQ_SELF_NODE, IQ_SELF_UNKNOWN, IQ_SELF_DROP };
 
 struct iqcar_options {
@@ -113,7 +113,7 @@ struct iqcar_options {
  * configurable with --acc. */
 enum iqcar_acc { IQ_A_CPU_BLOCKED, IQ_A_CPU_WAITED, IQ_A_MEM_STORAGE_WAIT, IQ_A_MEM_STORAGE_ASKED,
                  IQ_A_MEM_EXEC_WAIT, IQ_A_MEM_EXEC_ASKED, IQ_A_SLOTS_OFFERED, IQ_NACC };
-void iqcar_options_default(struct iqcar_options *o);
+void clarity_iqcar_options_default(struct iqcar_options *o);
 
 /* One task attempt as iQCAR sees it. */
 struct iqcar_task {
@@ -203,58 +203,58 @@ struct iqcar_sidecar {
     struct iqcar_sidecar_reject *rejects;   /* the rejected lines (bad of them), in file order */
 };
 /* "cpu.blocked" -> IQ_A_CPU_BLOCKED ... (len bytes of s), -1 when not a key. */
-int iqcar_acc_key(const char *s, size_t len);
-const char *iqcar_acc_key_name(int k);
+int clarity_iqcar_acc_key(const char *s, size_t len);
+const char *clarity_iqcar_acc_key_name(int k);
 /* Reads path; every rejected line is kept in rejects (line number and why) and counted in bad,
  * for the caller to report. Returns 0; CLARITY_EIO when the file cannot be read; CLARITY_ENOMEM.
  * err->msg names the file ("cannot read PATH: reason", "error reading PATH", "out of memory
  * reading PATH"). On an error sc holds only the rejects seen before it. Free sc in every case. */
-int iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarity_error *err);
+int clarity_iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarity_error *err);
 /* Parses one line (for the tests). Returns 0 with *data set and row/app filled for a data line,
  * 0 with *data false for a header, comment or blank line, or CLARITY_EFORMAT with the reason in
  * err->msg. */
-int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
+int clarity_iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
                              struct clarity_error *err);
 /* Rows of (task_id, attempt): *first gets the first index; returns how many. */
-size_t iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first);
+size_t clarity_iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first);
 /* Whether a row applies to application app_id (rows without an id apply to every one). */
-bool iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_sidecar_row *row, const char *app_id);
+bool clarity_iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_sidecar_row *row, const char *app_id);
 /* *count = rows naming a task attempt (of their application) that none of apps has; *example
  * gets the first one's index. So that values for the wrong log do not vanish unnoticed.
  * Returns 0, or CLARITY_ENOMEM with err filled. */
-int iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
+int clarity_iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
                             size_t *count, size_t *example, struct clarity_error *err);
-void iqcar_sidecar_free(struct iqcar_sidecar *sc);
+void clarity_iqcar_sidecar_free(struct iqcar_sidecar *sc);
 
 /* Marks r->stages[i].critical: per unit, the leaf-to-root path of its stages (Parent IDs)
  * with the largest summed runtime (Completion - Submission), ties to the smaller stage id.
  * Returns 0, or CLARITY_ENOMEM with err filled. */
-int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r, struct clarity_error *err);
+int clarity_iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r, struct clarity_error *err);
 
 /* Analyses the applications together (their hosts are matched by name). Returns 0, or
  * CLARITY_ENOMEM with err filled; free r with iqcar_result_free in every case. */
-int iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                   struct iqcar_result *r, struct clarity_error *err);
-void iqcar_result_free(struct iqcar_result *r);
+void clarity_iqcar_result_free(struct iqcar_result *r);
 /* "stage 3 of q17", "NETWORK of stage 3 (q17)", ...: a node's name (buf of cap bytes). */
-const char *iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
+const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
 /* Unit index by name, or -1. */
-long iqcar_unit_find(const struct iqcar_result *r, const char *name);
+long clarity_iqcar_unit_find(const struct iqcar_result *r, const char *name);
 
 /* Internal steps, public for the tests. */
 /* RATP of every sub-type and resource from a task's waits and data (Table 4). */
-void iqcar_task_ratps(struct iqcar_task *t, struct iqcar_sources *src);
+void clarity_iqcar_task_ratps(struct iqcar_task *t, struct iqcar_sources *src);
 /* Each returns 0, or CLARITY_ENOMEM with err filled. */
-int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r,
+int clarity_iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r,
                   struct clarity_error *err);
-int iqcar_build(struct iqcar_result *r, struct clarity_error *err);
-int iqcar_answers(struct iqcar_result *r, struct clarity_error *err);
+int clarity_iqcar_build(struct iqcar_result *r, struct clarity_error *err);
+int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err);
 
 /* Interval join: for every window w and run s with [ws,we) and [rs,re) overlapping (and w != s
  * when same is set), calls fn(ctx, w, s, overlap ms). O(n log n + overlaps). Returns 0, or
  * CLARITY_ENOMEM with err filled. */
 typedef void (*iqcar_pair_fn)(void *ctx, size_t w, size_t s, int64_t overlap);
-int iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const int64_t *rs, const int64_t *re,
+int clarity_iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const int64_t *rs, const int64_t *re,
                         size_t nr, bool same, iqcar_pair_fn fn, void *ctx, struct clarity_error *err);
 
 #endif

@@ -48,8 +48,8 @@ struct peridot_ref {
 /* Stage records, T, input bytes and cores from a loaded application. The stages borrow
  * names from the app, so it must outlive the ref. Returns CLARITY_OK or an error (no
  * application start, no stage with tasks). */
-int peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, struct clarity_error *err);
-void peridot_ref_free(struct peridot_ref *r);
+int clarity_peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, struct clarity_error *err);
+void clarity_peridot_ref_free(struct peridot_ref *r);
 
 enum peridot_grouping { PERIDOT_GROUP_OVERLAP, PERIDOT_GROUP_TOLERANCE };
 enum peridot_fixed_mode {
@@ -65,7 +65,7 @@ struct peridot_options {
     bool scale_fixed;          /* fixed groups with P > 1 take ceil(P/E) waves (off: the paper) */
     double growth_threshold;   /* AUTO: elasticity d ln S / d ln D at or above this; default 0.5 */
 };
-void peridot_options_default(struct peridot_options *o);
+void clarity_peridot_options_default(struct peridot_options *o);
 
 enum peridot_group_kind {
     PERIDOT_VARIABLE,          /* the paper: P scales with D */
@@ -73,7 +73,7 @@ enum peridot_group_kind {
     PERIDOT_FIXED_DATA_SCALED, /* beyond the paper: P fixed, wave time scales with D / P */
     PERIDOT_FIXED_WAVE_SCALED, /* beyond the paper (--scale-fixed): ceil(P/E) waves, constant wave time */
 };
-const char *peridot_kind_name(enum peridot_group_kind k);
+const char *clarity_peridot_kind_name(enum peridot_group_kind k);
 
 #define PERIDOT_MAX_REFS 8
 struct peridot_group {
@@ -106,9 +106,9 @@ struct peridot_model {
 /* Builds the model. Refuses (CLARITY_EFORMAT, with both sequences described in err) when
  * the references' groups do not match in count, stage ids or names; CLARITY_EUSAGE when a
  * data size or core count is missing or the references have equal sizes. */
-int peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct peridot_options *o,
+int clarity_peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct peridot_options *o,
                 struct peridot_model *out, struct clarity_error *err);
-void peridot_model_free(struct peridot_model *m);
+void clarity_peridot_model_free(struct peridot_model *m);
 
 struct peridot_group_pred { double tasks, waves, wave_ms, span_ms; };
 struct peridot_prediction {
@@ -118,22 +118,22 @@ struct peridot_prediction {
     struct peridot_group_pred *groups;     /* per model group (malloc'd) */
 };
 /* Returns 0, or CLARITY_ENOMEM with err filled. */
-int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out,
+int clarity_peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out,
                     struct clarity_error *err);
-void peridot_prediction_free(struct peridot_prediction *p);
+void clarity_peridot_prediction_free(struct peridot_prediction *p);
 
 /* Waves with an epsilon, ceil(x - 1e-9), so floating-point error adds no spurious wave; at
  * least 1 for any positive work. */
-double peridot_waves(double tasks, double cores);
+double clarity_peridot_waves(double tasks, double cores);
 
 /* Ideal-scaling baseline (the paper's IS comparison): T_ref * (D / D_ref) * (E_ref / E), the mean
  * of the predictions from every reference. */
-double peridot_ideal_scaling(const struct peridot_model *m, double data_size, double cores);
-double peridot_ideal_scaling_ref(const struct peridot_model *m, size_t ref, double data_size, double cores);
+double clarity_peridot_ideal_scaling(const struct peridot_model *m, double data_size, double cores);
+double clarity_peridot_ideal_scaling_ref(const struct peridot_model *m, size_t ref, double data_size, double cores);
 
 /* Mean absolute percentage error (percent) over the points that are not references
  * (is_ref may be NULL); NAN when none is left. */
-double peridot_mape(const double *predicted, const double *actual, const bool *is_ref, size_t n);
+double clarity_peridot_mape(const double *predicted, const double *actual, const bool *is_ref, size_t n);
 
 /* ---- ernest ---- */
 /* Ernest (Venkataraman et al., NSDI'16): time(s, m) = sum_k theta_k f_k(s, m), theta >= 0,
@@ -153,19 +153,19 @@ enum ernest_term {
     ERNEST_TERM_COUNT
 };
 #define ERNEST_MAX_TERMS ERNEST_TERM_COUNT
-const char *ernest_term_name(enum ernest_term t);          /* "1", "s/m", "log(m)", ... */
-int ernest_term_parse(const char *name);                    /* -1 when unknown */
+const char *clarity_ernest_term_name(enum ernest_term t);          /* "1", "s/m", "log(m)", ... */
+int clarity_ernest_term_parse(const char *name);                    /* -1 when unknown */
 
 struct ernest_terms {
     enum ernest_term t[ERNEST_MAX_TERMS];
     size_t n;
     double rows;          /* for n log^2 n / m: rows at s = 1 (0 when not given) */
 };
-void ernest_terms_default(struct ernest_terms *t);
+void clarity_ernest_terms_default(struct ernest_terms *t);
 /* Adds a comma-separated list of extra terms. Returns 0, or CLARITY_EUSAGE with err->offset
  * the byte offset in list of the first unknown term (err->msg names it). */
-int ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_error *err);
-double ernest_feature(const struct ernest_terms *t, size_t k, double s, double m);
+int clarity_ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_error *err);
+double clarity_ernest_feature(const struct ernest_terms *t, size_t k, double s, double m);
 
 struct ernest_point { double machines, scale, seconds; };
 
@@ -189,14 +189,14 @@ struct ernest_model {
 
 /* Fits theta by NNLS and runs LOOCV. Returns 0; CLARITY_EUSAGE without points or terms;
  * CLARITY_ENOMEM. err says which. */
-int ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_terms *terms,
+int clarity_ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_terms *terms,
                struct ernest_model *out, struct clarity_error *err);
-void ernest_model_free(struct ernest_model *m);
-double ernest_predict(const struct ernest_model *m, double scale, double machines);
+void clarity_ernest_model_free(struct ernest_model *m);
+double clarity_ernest_predict(const struct ernest_model *m, double scale, double machines);
 
 /* How far a target lies outside the training points (1 = inside). */
-struct ernest_extrapolation { double scale_factor, machines_factor; bool far; };
-struct ernest_extrapolation ernest_extrapolation(const struct ernest_model *m, double scale, double machines);
+struct clarity_ernest_extrapolation { double scale_factor, machines_factor; bool far; };
+struct clarity_ernest_extrapolation clarity_ernest_extrapolation(const struct ernest_model *m, double scale, double machines);
 
 /* ---- experiment design ---- */
 struct ernest_design_options {
@@ -211,7 +211,7 @@ struct ernest_design_options {
     bool no_normalize;             /* skip the division by candidate column means */
     struct ernest_terms terms;
 };
-void ernest_design_defaults(struct ernest_design_options *o);
+void clarity_ernest_design_defaults(struct ernest_design_options *o);
 
 struct ernest_candidate {
     double scale, machines, cost, lambda;
@@ -230,8 +230,8 @@ struct ernest_design {
 /* Returns 0; CLARITY_EUSAGE when the ranges are invalid, there is no candidate or the
  * candidates do not determine the model; CLARITY_ENOMEM. err->msg says why, in words for the
  * user. */
-int ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, struct clarity_error *err);
-void ernest_design_free(struct ernest_design *d);
+int clarity_ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, struct clarity_error *err);
+void clarity_ernest_design_free(struct ernest_design *d);
 
 /* ---- configuration choice ---- */
 struct ernest_choose_options {
@@ -249,8 +249,8 @@ struct ernest_choice {
     double predicted_s, with_margin_s, margin, cost;
     int fastest_machines;          /* time-optimal m among the candidates */
     double fastest_s;
-    struct ernest_extrapolation extrap;
+    struct clarity_ernest_extrapolation extrap;
 };
-void ernest_choose(const struct ernest_model *m, const struct ernest_choose_options *o, struct ernest_choice *out);
+void clarity_ernest_choose(const struct ernest_model *m, const struct ernest_choose_options *o, struct ernest_choice *out);
 
 #endif

@@ -23,14 +23,14 @@ struct summary_options {
     size_t limit;        /* rows per table in text (0 = all) */
 };
 
-int report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
+int clarity_report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
                         struct clarity_error *err);
-int report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err);
+int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err);
 /* One object per application in the clarity.summary/1 schema (docs/summary-json.md). */
-int report_summary_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
-int report_integrity_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
+int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
+int clarity_report_integrity_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
 /* Short integrity flags, "ok" when none (e.g. "truncated,dropped-task-ends"). */
-void report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap);
+void clarity_report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap);
 
 /* One row per application, for directories of many (the fleet table). */
 struct fleet_row {
@@ -47,21 +47,21 @@ struct fleet_row {
 };
 /* Fills a row from a loaded application (strings point into the app). Returns 0, or
  * CLARITY_ENOMEM with err filled. */
-int fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, struct clarity_error *err);
-enum fleet_sort { FLEET_SORT_SOURCE, FLEET_SORT_START, FLEET_SORT_DURATION, FLEET_SORT_NAME,
+int clarity_fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, struct clarity_error *err);
+enum clarity_fleet_sort { FLEET_SORT_SOURCE, FLEET_SORT_START, FLEET_SORT_DURATION, FLEET_SORT_NAME,
                   FLEET_SORT_CORE_HOURS, FLEET_SORT_IDLE, FLEET_SORT_GC, FLEET_SORT_SHUFFLE, FLEET_SORT_TASKS };
 /* Parses a --sort key; -1 when unknown. */
-int fleet_sort_parse(const char *s);
-void fleet_sort(struct fleet_row *rows, size_t n, enum fleet_sort key);
-int report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
-int report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
+int clarity_fleet_sort_parse(const char *s);
+void clarity_fleet_sort(struct fleet_row *rows, size_t n, enum clarity_fleet_sort key);
+int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
+int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
 
 /* "12.3 s", "45 ms", "2.1 h" */
-const char *fmt_ms(char *buf, size_t cap, int64_t ms);
+const char *clarity_fmt_ms(char *buf, size_t cap, int64_t ms);
 /* "28.0 MB" (decimal units, as Spark's UI), "0" for zero */
-const char *fmt_bytes(char *buf, size_t cap, int64_t bytes);
+const char *clarity_fmt_bytes(char *buf, size_t cap, int64_t bytes);
 /* "2015-02-03 16:42:59.720" in UTC, "-" for 0 */
-const char *fmt_time(char *buf, size_t cap, int64_t epoch_ms);
+const char *clarity_fmt_time(char *buf, size_t cap, int64_t epoch_ms);
 
 /* How every report writer ends: 0, or CLARITY_EIO with err filled when o has seen a write error
  * (disk full, closed pipe), so that a failed write does not vanish. */
@@ -73,22 +73,22 @@ int clarity_report_status(FILE *o, struct clarity_error *err);
  * results and compute nothing an analysis would need. */
 
 /* Why each resource's figure is an approximation (or missing) on this log; NULL if exact. */
-const char *blocked_resource_note(const struct clarity_blocked_result *r, enum clarity_resource res);
+const char *clarity_blocked_resource_note(const struct clarity_blocked_result *r, enum clarity_resource res);
 /* "GC could save up to 18%; network at most 0.4%" */
-void blocked_verdict(const struct clarity_blocked_group *g, char *buf, size_t cap);
+void clarity_blocked_verdict(const struct clarity_blocked_group *g, char *buf, size_t cap);
 /* "job 3", "sql 7", "app" and the group's name, for headings */
-const char *blocked_group_name(const struct clarity_app *a, int kind, size_t row);
+const char *clarity_blocked_group_name(const struct clarity_app *a, int kind, size_t row);
 
 /* The writers return 0, or CLARITY_EIO with err filled (report.h). */
-int report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
+int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err);
-int report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
+int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err);
 
 struct stragglers_report_options { size_t stage_limit; };
-int report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
                            const struct stragglers_report_options *opt, struct clarity_error *err);
-int report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+int clarity_report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
                            struct clarity_error *err);
 
 /* ---- whatif report ---- */
@@ -105,12 +105,12 @@ struct whatif_report {
 };
 
 /* The thesis' caveat, printed with every resource-model result. */
-extern const char *const whatif_caveat;
+extern const char *const clarity_whatif_caveat;
 
 /* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
-int report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err);
+int clarity_report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err);
 /* One object per application of the clarity.whatif/1 schema (docs/whatif.md). */
-int report_whatif_json(struct jsonw *w, const struct clarity_app *a, const struct whatif_report *r,
+int clarity_report_whatif_json(struct jsonw *w, const struct clarity_app *a, const struct whatif_report *r,
                        struct clarity_error *err);
 
 /* ---- predict report ---- */
@@ -129,17 +129,17 @@ struct predict_report {
 };
 
 /* The warnings that apply (static strings), for both formats. */
-size_t predict_warnings(const struct predict_report *r, const char **out, size_t cap);
+size_t clarity_predict_warnings(const struct predict_report *r, const char **out, size_t cap);
 
 /* Both return 0, or CLARITY_EIO with err filled (report.h). */
-int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err);
-int report_predict_json(struct jsonw *w, const struct predict_report *r, struct clarity_error *err);
+int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err);
+int clarity_report_predict_json(struct jsonw *w, const struct predict_report *r, struct clarity_error *err);
 
 /* ---- ernest report ---- */
 /* Text and JSON (clarity.ernest/1, docs/ernest-json.md) for the ernest subcommands. Every
  * fit prints its training points and leave-one-out error. */
 
-struct ernest_target { double scale, machines, predicted_s; struct ernest_extrapolation extrap; };
+struct ernest_target { double scale, machines, predicted_s; struct clarity_ernest_extrapolation extrap; };
 
 struct ernest_report {
     const char *command;                 /* "fit", "predict", "choose", "design" */
@@ -153,36 +153,36 @@ struct ernest_report {
 };
 
 /* Both return 0, or CLARITY_EIO with err filled (report.h). */
-int report_ernest_text(FILE *o, const struct ernest_report *r, struct clarity_error *err);
-int report_ernest_json(struct jsonw *w, const struct ernest_report *r, struct clarity_error *err);
+int clarity_report_ernest_text(FILE *o, const struct ernest_report *r, struct clarity_error *err);
+int clarity_report_ernest_json(struct jsonw *w, const struct ernest_report *r, struct clarity_error *err);
 
 /* ---- anomalies report ---- */
 /* Text and JSON (clarity.anomalies/1, docs/anomalies.md) reports of a LADRA analysis. */
 
 /* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
-int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                           const struct clarity_logs *logs, size_t limit, struct clarity_error *err);
-int report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                           const struct clarity_logs *logs, struct clarity_error *err);
 /* `clarity anomalies cv`: a Markdown table; the header, then per mode the rows of every
  * method and class (the four causes first, normal last): runs, precision, recall ("-" where
  * never defined). A mode without samples prints nothing. */
-void report_ladra_cv_header(FILE *o);
-void report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause, const struct ladra_cv_result *r);
+void clarity_report_ladra_cv_header(FILE *o);
+void clarity_report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause, const struct ladra_cv_result *r);
 
 /* ---- contention report ---- */
 /* Reports for clarity contention: text, clarity.contention/1 JSON, rules JSON, DOT graph. */
 
 /* Each returns 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
 /* targets: unit indices to show (NULL = every unit with contention, victims first). */
-int report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
+int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
                            struct clarity_error *err);
-int report_contention_json(struct jsonw *w, const struct iqcar_result *r, const long *targets, size_t ntargets,
+int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r, const long *targets, size_t ntargets,
                            struct clarity_error *err);
-int report_contention_rules(FILE *o, const struct iqcar_result *r, struct clarity_error *err);
+int clarity_report_contention_rules(FILE *o, const struct iqcar_result *r, struct clarity_error *err);
 /* The graph of the given targets (all when ntargets is 0) with VC, IF and, per node, the DOR
  * toward them; nodes with no DOR are left out unless full is set. */
-int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
+int clarity_report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
                           struct clarity_error *err);
 
 #endif

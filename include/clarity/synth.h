@@ -14,7 +14,7 @@
 #define SYNTH_MAX_FAULTS 16
 
 enum synth_fault_kind { SYNTH_FAULT_CPU, SYNTH_FAULT_MEMORY, SYNTH_FAULT_DISK, SYNTH_FAULT_NETWORK };
-const char *synth_fault_kind_name(int kind);   /* "cpu-hog", "memory-hog", "disk-hog", "network" */
+const char *clarity_synth_fault_kind_name(int kind);   /* "cpu-hog", "memory-hog", "disk-hog", "network" */
 
 /* One injected interference, as LADRA injected them: a kind, on one host, over a window. */
 struct synth_fault {
@@ -25,7 +25,7 @@ struct synth_fault {
 };
 /* "cpu-hog@host3:60s-180s:0.8", "network@host2:0.3", "disk-hog@host1:2m-5m" (intensity 0.5
  * when omitted, whole run when the window is omitted). */
-int synth_fault_parse(const char *spec, struct synth_fault *f, struct clarity_error *err);
+int clarity_synth_fault_parse(const char *spec, struct synth_fault *f, struct clarity_error *err);
 
 enum synth_codec { SYNTH_CODEC_PLAIN, SYNTH_CODEC_ZSTD, SYNTH_CODEC_LZ4 };
 enum synth_gc_format { SYNTH_GC_JDK8_PARALLEL, SYNTH_GC_UNIFIED_G1 };
@@ -80,18 +80,18 @@ struct synth_config {
 };
 
 struct synth_scenario_info { const char *name, *what; };
-const struct synth_scenario_info *synth_scenarios(size_t *n);
+const struct synth_scenario_info *clarity_synth_scenarios(size_t *n);
 
 /* Defaults for a built-in scenario (unknown name: CLARITY_EUSAGE). */
-int synth_config_init(struct synth_config *c, const char *scenario, struct clarity_error *err);
+int clarity_synth_config_init(struct synth_config *c, const char *scenario, struct clarity_error *err);
 /* One option by its long name without dashes ("hosts", "data", "fault", ...), as the CLI and
  * the scenario INI file both spell them. Sizes take K/M/G/T suffixes, times s/m/h/ms. */
-int synth_config_set(struct synth_config *c, const char *key, const char *value, struct clarity_error *err);
+int clarity_synth_config_set(struct synth_config *c, const char *key, const char *value, struct clarity_error *err);
 /* Reads an INI scenario: `scenario = NAME` (first) then any option keys; sections are only
  * for readability. Options set before the call are kept unless the file sets them. */
-int synth_config_load_ini(struct synth_config *c, const char *path, struct clarity_error *err);
+int clarity_synth_config_load_ini(struct synth_config *c, const char *path, struct clarity_error *err);
 /* Checks the config as a whole (fault hosts exist, executors fit the hosts, ...). */
-int synth_config_check(const struct synth_config *c, struct clarity_error *err);
+int clarity_synth_config_check(const struct synth_config *c, struct clarity_error *err);
 
 struct synth_result {
     char app_id[64];
@@ -102,7 +102,7 @@ struct synth_result {
 };
 
 /* Simulates the application and writes everything under outdir (created if missing). */
-int synth_run(const struct synth_config *c, const char *outdir, struct synth_result *res,
+int clarity_synth_run(const struct synth_config *c, const char *outdir, struct synth_result *res,
               struct clarity_error *err);
 
 #endif

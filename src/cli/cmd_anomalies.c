@@ -147,13 +147,13 @@ static int train(int argc, char **argv)
     /* a run that could not be analyzed is left out; the model is written all the same */
     int rc = clarity_ladra_train((const char *const *)argv + optind, (size_t)(argc - optind), &m, count, train_run, NULL,
                                  &err) ? EXIT_INPUT : EXIT_OK;
-    if (ladra_model_save(&m, out, &err)) {
+    if (clarity_ladra_model_save(&m, out, &err)) {
         fprintf(stderr, "clarity anomalies train: %s\n", clarity_error_format(&err, eb, sizeof eb));
         rc = EXIT_USAGE;
     } else if (!quiet)
         fprintf(stderr, "model %s: %zu samples (normal %zu, cpu %zu, memory %zu, network %zu, disk %zu runs)\n", out, m.n,
                 count[0], count[1], count[2], count[3], count[4]);
-    ladra_model_free(&m);
+    clarity_ladra_model_free(&m);
     return rc;
 }
 
@@ -207,27 +207,27 @@ static int cv(int argc, char **argv)
     struct ladra_model m;
     struct clarity_error err = {0};
     char eb[1200];
-    if (ladra_model_load(&m, argv[optind], &err)) {
+    if (clarity_ladra_model_load(&m, argv[optind], &err)) {
         fprintf(stderr, "clarity anomalies cv: %s\n", clarity_error_format(&err, eb, sizeof eb));
         return EXIT_USAGE;
     }
     if (m.nfeat < LADRA_NFEAT) {
         fprintf(stderr, "clarity anomalies cv: %s has no extended features (a /1 file); retrain it\n", argv[optind]);
-        ladra_model_free(&m);
+        clarity_ladra_model_free(&m);
         return EXIT_USAGE;
     }
-    report_ladra_cv_header(stdout);
+    clarity_report_ladra_cv_header(stdout);
     int rc = EXIT_OK;
     for (int mode = 0; mode < 2; mode++) {
         struct ladra_cv_result r;
-        if (ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, min_cause, &r, &err)) {
+        if (clarity_ladra_cv(&m, mode == 1, (size_t)splits, (uint64_t)seed, min_cause, &r, &err)) {
             fprintf(stderr, "clarity anomalies cv: %s\n", err.msg);
             rc = EXIT_INPUT;
             break;
         }
-        report_ladra_cv_text(stdout, mode == 1, min_cause, &r);
+        clarity_report_ladra_cv_text(stdout, mode == 1, min_cause, &r);
     }
-    ladra_model_free(&m);
+    clarity_ladra_model_free(&m);
     return rc;
 }
 
@@ -243,8 +243,8 @@ static int anomalies_one(void *ctx, const struct clarity_app *a, FILE *text, str
     struct clarity_anomalies_result r;
     int rc = clarity_anomalies_analyze(a, ac->o, &r, err);
     if (rc) return rc;
-    rc = json ? report_anomalies_json(json, a, &r, ac->o->logs, err)
-              : report_anomalies_text(text, a, &r, ac->o->logs, ac->limit, err);
+    rc = json ? clarity_report_anomalies_json(json, a, &r, ac->o->logs, err)
+              : clarity_report_anomalies_text(text, a, &r, ac->o->logs, ac->limit, err);
     clarity_anomalies_free(&r);
     return rc;
 }
@@ -269,7 +269,7 @@ int cmd_anomalies(int argc, char **argv)
     size_t limit = 30;
     struct clarity_anomalies_options o = {.method = LADRA_METHOD_GRNN, .softmax = true,
                                           .min_cause = LADRA_DEFAULT_MIN_CAUSE};
-    ladra_options_default(&o.det);
+    clarity_ladra_options_default(&o.det);
     int c;
     char *end;
     optind = 1;
@@ -316,7 +316,7 @@ int cmd_anomalies(int argc, char **argv)
     if (o.method == LADRA_METHOD_GRNN) {
         if (model_path || default_model(mp, sizeof mp)) {
             const char *path = model_path ? model_path : mp;
-            if (ladra_model_load(&model, path, &err)) {
+            if (clarity_ladra_model_load(&model, path, &err)) {
                 fprintf(stderr, "clarity anomalies: %s\n", clarity_error_format(&err, eb, sizeof eb));
                 return EXIT_USAGE;
             }
@@ -324,7 +324,7 @@ int cmd_anomalies(int argc, char **argv)
             if (o.features == LADRA_FEATURES_EXTENDED && model.nfeat < LADRA_NFEAT) {
                 fprintf(stderr, "clarity anomalies: %s has only the paper's seven factors (a /1 file): use --features "
                                 "paper or retrain it\n", path);
-                ladra_model_free(&model);
+                clarity_ladra_model_free(&model);
                 return EXIT_USAGE;
             }
         } else if (!co.quiet)
@@ -336,7 +336,7 @@ int cmd_anomalies(int argc, char **argv)
         int rc = read_logs(&L, exdir, gcdir, clock, co.quiet);
         if (rc) {
             clarity_logs_free(&L);
-            ladra_model_free(&model);
+            clarity_ladra_model_free(&model);
             return rc;
         }
         o.logs = &L;
@@ -345,6 +345,6 @@ int cmd_anomalies(int argc, char **argv)
     struct per_app_cmd pc = {.schema = "clarity.anomalies/1", .out = &co, .one = anomalies_one, .ctx = &ac};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
     if (have_logs) clarity_logs_free(&L);
-    ladra_model_free(&model);
+    clarity_ladra_model_free(&model);
     return rc;
 }

@@ -53,7 +53,7 @@ static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struc
     struct clarity_blocked_result r;
     int rc = clarity_blocked_analyze(a, bc->kinds, bc->mode, &r, err);
     if (rc) return rc;
-    rc = json ? report_blocked_json(json, a, &r, err) : report_blocked_text(text, a, &r, err);
+    rc = json ? clarity_report_blocked_json(json, a, &r, err) : clarity_report_blocked_text(text, a, &r, err);
     clarity_blocked_free(&r);
     return rc;
 }

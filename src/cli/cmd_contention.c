@@ -72,7 +72,7 @@ static bool choose_flag(const char *opt, const char *s, const struct opt_choice 
 static int set_acc(struct iqcar_options *o, const char *kv)
 {
     const char *eq = strchr(kv, '=');
-    int k = eq ? iqcar_acc_key(kv, (size_t)(eq - kv)) : -1;   /* the sidecar's metric names too */
+    int k = eq ? clarity_iqcar_acc_key(kv, (size_t)(eq - kv)) : -1;   /* the sidecar's metric names too */
     if (k < 0) return -1;
     o->acc_names[k] = eq + 1;
     return 0;
@@ -94,7 +94,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         if (set->apps[i].app) apps[napps++] = set->apps[i].app;
     struct clarity_error err = {0};
     size_t ex = 0, nun = 0;
-    if (opt->sidecar && iqcar_sidecar_unmatched(opt->sidecar, apps, napps, &nun, &ex, &err)) {
+    if (opt->sidecar && clarity_iqcar_sidecar_unmatched(opt->sidecar, apps, napps, &nun, &ex, &err)) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
         free(apps);
         return EXIT_INPUT;
@@ -105,7 +105,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     struct iqcar_result r;
     int rc = EXIT_OK;
     long *tg = NULL;
-    if (iqcar_analyze(apps, napps, opt, &r, &err)) {
+    if (clarity_iqcar_analyze(apps, napps, opt, &r, &err)) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
         rc = EXIT_INPUT;
         goto out;
@@ -115,9 +115,9 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         tg = malloc((c->ntargets + r.nunits + 1) * sizeof *tg);
         if (!tg) { rc = EXIT_INPUT; goto out; }
         for (size_t i = 0; i < c->ntargets; i++) {
-            long u = iqcar_unit_find(&r, c->targets[i]);
+            long u = clarity_iqcar_unit_find(&r, c->targets[i]);
             if (u < 0) {
-                fprintf(stderr, "clarity contention: no %s unit named '%s'; units:", iqcar_unit_name(r.unit_kind), c->targets[i]);
+                fprintf(stderr, "clarity contention: no %s unit named '%s'; units:", clarity_iqcar_unit_name(r.unit_kind), c->targets[i]);
                 for (size_t k = 0; k < r.nunits && k < 20; k++) fprintf(stderr, "%s '%s'", k ? "," : "", r.units[k].name);
                 fprintf(stderr, "%s\n", r.nunits > 20 ? ", ..." : "");
                 rc = EXIT_USAGE;
@@ -132,10 +132,10 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     if (!o) { rc = EXIT_USAGE; goto out; }
     if (c->co.json) {
         struct jsonw w;
-        jsonw_init(&w, o, !c->co.compact);
-        if (report_contention_json(&w, &r, tg, nt, &err)) rc = EXIT_INPUT;
-        jsonw_end(&w);
-    } else if (report_contention_text(o, &r, tg, nt, &err)) rc = EXIT_INPUT;
+        clarity_jsonw_init(&w, o, !c->co.compact);
+        if (clarity_report_contention_json(&w, &r, tg, nt, &err)) rc = EXIT_INPUT;
+        clarity_jsonw_end(&w);
+    } else if (clarity_report_contention_text(o, &r, tg, nt, &err)) rc = EXIT_INPUT;
     close_output(o);
     if (rc) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
@@ -144,7 +144,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     if (c->rules) {
         FILE *f = fopen(c->rules, "w");
         if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->rules); rc = EXIT_USAGE; goto out; }
-        if (report_contention_rules(f, &r, &err)) {
+        if (clarity_report_contention_rules(f, &r, &err)) {
             fprintf(stderr, "clarity contention: %s: %s\n", c->rules, err.msg);
             rc = EXIT_INPUT;
         }
@@ -153,7 +153,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     if (c->graph) {
         FILE *f = fopen(c->graph, "w");
         if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->graph); rc = EXIT_USAGE; goto out; }
-        if (report_contention_dot(f, &r, tg, nt, c->graph_full, &err)) {
+        if (clarity_report_contention_dot(f, &r, tg, nt, c->graph_full, &err)) {
             fprintf(stderr, "clarity contention: %s: %s\n", c->graph, err.msg);
             rc = EXIT_INPUT;
         }
@@ -161,7 +161,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     }
 out:
     free(tg);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
     free(apps);
     return rc;
 }
@@ -183,7 +183,7 @@ int cmd_contention(int argc, char **argv)
         {0, 0, 0, 0}};
     struct copts c = {.co = {.cmd = "contention"}};
     struct iqcar_options opt;
-    iqcar_options_default(&opt);
+    clarity_iqcar_options_default(&opt);
     const char **targets = calloc((size_t)argc + 1, sizeof *targets);
     int ch, rc;
     if (!targets) return EXIT_INPUT;
@@ -244,12 +244,12 @@ int cmd_contention(int argc, char **argv)
     if (c.metrics_csv) {
         /* read before the logs: a missing file is a usage error worth seeing at once */
         struct clarity_error err = {0};
-        int lrc = iqcar_sidecar_load(c.metrics_csv, &sc, &err);
+        int lrc = clarity_iqcar_sidecar_load(c.metrics_csv, &sc, &err);
         for (size_t i = 0; i < sc.bad; i++)
             fprintf(stderr, "%s:%lu: %s; line skipped\n", c.metrics_csv, sc.rejects[i].line, sc.rejects[i].why);
         if (lrc) {
             fprintf(stderr, "clarity contention: %s\n", err.msg);
-            iqcar_sidecar_free(&sc);
+            clarity_iqcar_sidecar_free(&sc);
             free(targets);
             return EXIT_USAGE;
         }
@@ -262,7 +262,7 @@ int cmd_contention(int argc, char **argv)
     rc = load_set((const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, NULL, &set);
     if (rc == EXIT_OK) rc = run(&c, &opt, &set);
     clarity_app_set_free(&set);
-    iqcar_sidecar_free(&sc);
+    clarity_iqcar_sidecar_free(&sc);
     free(targets);
     return rc;
 usage:

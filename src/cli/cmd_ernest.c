@@ -195,7 +195,7 @@ static int points_from_logs(char **paths, int n, const struct eopts *o, struct e
 static int load_points(char **paths, int n, const struct eopts *o, struct ernest_point **pts, size_t *np,
                        struct ernest_terms *terms, const char **unit, char *unitbuf, size_t unitcap)
 {
-    ernest_terms_default(terms);
+    clarity_ernest_terms_default(terms);
     *pts = NULL;
     *np = 0;
     struct clarity_error err = {0};
@@ -209,7 +209,7 @@ static int load_points(char **paths, int n, const struct eopts *o, struct ernest
     }
     if (n == 1 && ends_with(paths[0], ".csv")) {
         char buf[1200];
-        if (ernest_csv_read(paths[0], pts, np, &err) != CLARITY_OK) {
+        if (clarity_ernest_csv_read(paths[0], pts, np, &err) != CLARITY_OK) {
             fprintf(stderr, "clarity ernest: %s\n", clarity_error_format(&err, buf, sizeof buf));
             return EXIT_INPUT;
         }
@@ -230,10 +230,10 @@ static int emit(const struct eopts *o, const struct ernest_report *rep)
     int rc;
     if (o->co.json) {
         struct jsonw w;
-        jsonw_init(&w, out, !o->co.compact);
-        rc = report_ernest_json(&w, rep, &err);
-        jsonw_end(&w);
-    } else rc = report_ernest_text(out, rep, &err);
+        clarity_jsonw_init(&w, out, !o->co.compact);
+        rc = clarity_report_ernest_json(&w, rep, &err);
+        clarity_jsonw_end(&w);
+    } else rc = clarity_report_ernest_text(out, rep, &err);
     close_output(out);
     if (rc) fprintf(stderr, "clarity ernest: %s\n", err.msg);
     return rc ? EXIT_INPUT : EXIT_OK;
@@ -242,7 +242,7 @@ static int emit(const struct eopts *o, const struct ernest_report *rep)
 static int run_design(const struct eopts *o)
 {
     struct ernest_design_options d;
-    ernest_design_defaults(&d);
+    clarity_ernest_design_defaults(&d);
     if (o->have_parts) {
         if (!(o->total_parts > 0)) return usage_err("--parts needs --total-parts", NULL);
         d.scale_min = o->plo / o->total_parts;
@@ -261,16 +261,16 @@ static int run_design(const struct eopts *o)
     d.no_normalize = o->no_norm;
     d.terms.rows = o->rows;
     struct clarity_error err = {0};
-    if (o->terms_list && ernest_terms_add(&d.terms, o->terms_list, &err))
+    if (o->terms_list && clarity_ernest_terms_add(&d.terms, o->terms_list, &err))
         return usage_err("unknown term in --terms:", o->terms_list + err.offset);
     struct ernest_design res;
-    if (ernest_design_run(&d, &res, &err)) {
+    if (clarity_ernest_design_run(&d, &res, &err)) {
         fprintf(stderr, "clarity ernest design: %s\n", err.msg);
         return EXIT_USAGE;
     }
     struct ernest_report rep = {.command = "design", .design = &res, .design_opt = &d};
     int rc = emit(o, &rep);
-    ernest_design_free(&res);
+    clarity_ernest_design_free(&res);
     return rc;
 }
 
@@ -336,12 +336,12 @@ int cmd_ernest(int argc, char **argv)
     }
     terms.rows = o.rows > 0 ? o.rows : terms.rows;
     struct clarity_error err = {0};
-    if (o.terms_list && ernest_terms_add(&terms, o.terms_list, &err)) {
+    if (o.terms_list && clarity_ernest_terms_add(&terms, o.terms_list, &err)) {
         free(pts);
         return usage_err("unknown term in --terms:", o.terms_list + err.offset);
     }
     struct ernest_model m;
-    if (ernest_fit(pts, np, &terms, &m, &err)) {
+    if (clarity_ernest_fit(pts, np, &terms, &m, &err)) {
         free(pts);
         fprintf(stderr, "clarity ernest: fit failed\n");
         return EXIT_INPUT;
@@ -353,18 +353,18 @@ int cmd_ernest(int argc, char **argv)
     struct ernest_point act;
     if (predict && o.actual) {
         if (actual_point(&o, &act) != EXIT_OK) {
-            ernest_model_free(&m);
+            clarity_ernest_model_free(&m);
             return EXIT_INPUT;
         }
         rep.actual_source = o.actual;
         rep.actual_s = act.seconds;
-        targets[nt++] = (struct ernest_target){act.scale, act.machines, ernest_predict(&m, act.scale, act.machines),
-                                               ernest_extrapolation(&m, act.scale, act.machines)};
+        targets[nt++] = (struct ernest_target){act.scale, act.machines, clarity_ernest_predict(&m, act.scale, act.machines),
+                                               clarity_ernest_extrapolation(&m, act.scale, act.machines)};
     } else if (predict) {
         for (int i = 0; i < o.ns; i++)
             for (int j = 0; j < o.nm && nt < MAXT; j++)
-                targets[nt++] = (struct ernest_target){o.slist[i], o.mlist[j], ernest_predict(&m, o.slist[i], o.mlist[j]),
-                                                       ernest_extrapolation(&m, o.slist[i], o.mlist[j])};
+                targets[nt++] = (struct ernest_target){o.slist[i], o.mlist[j], clarity_ernest_predict(&m, o.slist[i], o.mlist[j]),
+                                                       clarity_ernest_extrapolation(&m, o.slist[i], o.mlist[j])};
     }
     rep.targets = targets;
     rep.ntargets = nt;
@@ -374,11 +374,11 @@ int cmd_ernest(int argc, char **argv)
     struct ernest_choice ch;
     if (choose) {
         if (o.have_mrange) { co.machines_min = o.mlo; co.machines_max = o.mhi; }
-        ernest_choose(&m, &co, &ch);
+        clarity_ernest_choose(&m, &co, &ch);
         rep.choice = &ch;
         rep.choose_opt = &co;
     }
     rc = emit(&o, &rep);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
     return rc;
 }

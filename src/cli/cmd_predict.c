@@ -92,7 +92,7 @@ static int parse(int argc, char **argv, struct popts *o)
         {"grouping", required_argument, 0, 'g'}, {"delta", required_argument, 0, 'd'},
         {"detail", no_argument, 0, 'D'}, {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    peridot_options_default(&o->po);
+    clarity_peridot_options_default(&o->po);
     int c, n, v;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -177,7 +177,7 @@ int cmd_predict(int argc, char **argv)
         struct clarity_app *a = load_one(o.refs[i], o.co.quiet, &sets[i]);
         nloaded = i + 1;
         if (!a) { rc = EXIT_INPUT; break; }
-        if (peridot_ref_from_app(a, &refs[i], &err) != CLARITY_OK) {
+        if (clarity_peridot_ref_from_app(a, &refs[i], &err) != CLARITY_OK) {
             fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
             rc = EXIT_INPUT;
             break;
@@ -186,14 +186,14 @@ int cmd_predict(int argc, char **argv)
         if (o.nref_size) { refs[i].data_size = o.ref_size[i]; refs[i].size_from = PERIDOT_FROM_USER; }
         if (o.nref_cores) { refs[i].cores = o.ref_cores[o.nref_cores > 1 ? i : 0]; refs[i].cores_from = PERIDOT_FROM_USER; }
     }
-    if (rc == EXIT_OK && peridot_fit(refs, (size_t)o.nrefs, &o.po, &model, &err) != CLARITY_OK) {
+    if (rc == EXIT_OK && clarity_peridot_fit(refs, (size_t)o.nrefs, &o.po, &model, &err) != CLARITY_OK) {
         fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
         rc = err.code == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
     }
     if (rc == EXIT_OK && o.actual) {
         struct clarity_app *a = load_one(o.actual, o.co.quiet, &sets[PERIDOT_MAX_REFS]);
         struct peridot_ref act = {0};
-        if (!a || peridot_ref_from_app(a, &act, &err) != CLARITY_OK) {
+        if (!a || clarity_peridot_ref_from_app(a, &act, &err) != CLARITY_OK) {
             if (a) fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
             rc = EXIT_INPUT;
         } else {
@@ -206,7 +206,7 @@ int cmd_predict(int argc, char **argv)
             /* without executors in its log, the run is taken at the references' cores (below) */
             if (!o.ncores && act.cores_from == PERIDOT_FROM_LOG && !o.nref_cores) o.cores[o.ncores++] = act.cores;
         }
-        peridot_ref_free(&act);
+        clarity_peridot_ref_free(&act);
     }
     if (rc == EXIT_OK) {
         if (!o.nsizes) {
@@ -223,7 +223,7 @@ int cmd_predict(int argc, char **argv)
     }
     for (int s = 0; rc == EXIT_OK && s < o.nsizes; s++)
         for (int c = 0; c < o.ncores && npreds < MAXT; c++)
-            if (peridot_predict(&model, o.sizes[s], o.cores[c], &preds[npreds++], &err)) {
+            if (clarity_peridot_predict(&model, o.sizes[s], o.cores[c], &preds[npreds++], &err)) {
                 fprintf(stderr, "clarity predict: %s\n", err.msg);
                 rc = EXIT_INPUT;
             }
@@ -239,10 +239,10 @@ int cmd_predict(int argc, char **argv)
             int wrc;
             if (o.co.json) {
                 struct jsonw w;
-                jsonw_init(&w, out, !o.co.compact);
-                wrc = report_predict_json(&w, &rep, &err);
-                jsonw_end(&w);
-            } else wrc = report_predict_text(out, &rep, &err);
+                clarity_jsonw_init(&w, out, !o.co.compact);
+                wrc = clarity_report_predict_json(&w, &rep, &err);
+                clarity_jsonw_end(&w);
+            } else wrc = clarity_report_predict_text(out, &rep, &err);
             close_output(out);
             if (wrc) {
                 fprintf(stderr, "clarity predict: %s\n", err.msg);
@@ -250,9 +250,9 @@ int cmd_predict(int argc, char **argv)
             }
         }
     }
-    for (size_t k = 0; k < npreds; k++) peridot_prediction_free(&preds[k]);
-    peridot_model_free(&model);
-    for (int i = 0; i < nloaded; i++) peridot_ref_free(&refs[i]);
+    for (size_t k = 0; k < npreds; k++) clarity_peridot_prediction_free(&preds[k]);
+    clarity_peridot_model_free(&model);
+    for (int i = 0; i < nloaded; i++) clarity_peridot_ref_free(&refs[i]);
     for (int i = 0; i <= PERIDOT_MAX_REFS; i++) clarity_app_set_free(&sets[i]);
     return rc;
 }

@@ -37,7 +37,7 @@ static int stragglers_one(void *ctx, const struct clarity_app *a, FILE *text, st
     struct clarity_stragglers_result r;
     int rc = clarity_stragglers_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP, sc->top, &r, err);
     if (rc) return rc;
-    rc = json ? report_stragglers_json(json, a, &r, err) : report_stragglers_text(text, a, &r, sc->ro, err);
+    rc = json ? clarity_report_stragglers_json(json, a, &r, err) : clarity_report_stragglers_text(text, a, &r, sc->ro, err);
     clarity_stragglers_free(&r);
     return rc;
 }

@@ -55,7 +55,7 @@ static int summary_one(void *ctx, const struct clarity_app *a, FILE *text, struc
 {
     (void)ctx;
     (void)text;
-    return report_summary_json(json, a, err);
+    return clarity_report_summary_json(json, a, err);
 }
 
 /* One full summary per application (a single log, or --detail), else one row per
@@ -70,7 +70,7 @@ static int summary_text(void *ctx, const struct clarity_app_set *set, const stru
         for (size_t i = 0; i < set->n; i++) {
             if (!set->apps[i].app || !app_filter_keep(f, set->apps[i].app)) continue;
             if (i) fputc('\n', o);
-            if (report_summary_text(o, set->apps[i].app, &sc->so, &one) && !rc) rc = one.code, *err = one;
+            if (clarity_report_summary_text(o, set->apps[i].app, &sc->so, &one) && !rc) rc = one.code, *err = one;
         }
         return rc;
     }
@@ -85,7 +85,7 @@ static int summary_text(void *ctx, const struct clarity_app_set *set, const stru
     for (size_t i = 0; i < set->n; i++) {
         const struct clarity_app *a = set->apps[i].app;
         if (a && !app_filter_keep(f, a)) continue;
-        if (a && fleet_row_fill(&rows[n], a, &one)) {
+        if (a && clarity_fleet_row_fill(&rows[n], a, &one)) {
             /* the row still appears, with what went wrong in place of its figures */
             if (!rc) rc = one.code, *err = one;
             snprintf(errs[i], sizeof errs[i], "%s", one.msg);
@@ -96,8 +96,8 @@ static int summary_text(void *ctx, const struct clarity_app_set *set, const stru
         }
         n++;
     }
-    fleet_sort(rows, n, (enum fleet_sort)sc->sort);
-    int frc = sc->csv ? report_fleet_csv(o, rows, n, &one) : report_fleet_text(o, rows, n, &one);
+    clarity_fleet_sort(rows, n, (enum clarity_fleet_sort)sc->sort);
+    int frc = sc->csv ? clarity_report_fleet_csv(o, rows, n, &one) : clarity_report_fleet_text(o, rows, n, &one);
     if (frc && !rc) rc = frc, *err = one;
     free(rows);
     free(errs);
@@ -125,7 +125,7 @@ int cmd_summary(int argc, char **argv)
         case 'C': sc.csv = true; break;
         case 'n': filter.name = optarg; break;
         case 'S':
-            if ((sc.sort = fleet_sort_parse(optarg)) < 0) {
+            if ((sc.sort = clarity_fleet_sort_parse(optarg)) < 0) {
                 fprintf(stderr, "clarity summary: unknown --sort key '%s'\n", optarg);
                 return EXIT_USAGE;
             }

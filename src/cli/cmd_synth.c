@@ -7,7 +7,7 @@
 static void help(FILE *o)
 {
     size_t n;
-    const struct synth_scenario_info *sc = synth_scenarios(&n);
+    const struct synth_scenario_info *sc = clarity_synth_scenarios(&n);
     fprintf(o,
             "usage: clarity synth SCENARIO [options] -o DIR\n"
             "       clarity synth --scenario FILE.ini [options] -o DIR\n"
@@ -96,7 +96,7 @@ int cmd_synth(int argc, char **argv)
             return EXIT_OK;
         } else if (c == O_LIST) {
             size_t n;
-            const struct synth_scenario_info *sc = synth_scenarios(&n);
+            const struct synth_scenario_info *sc = clarity_synth_scenarios(&n);
             for (size_t i = 0; i < n; i++) printf("%-10s %s\n", sc[i].name, sc[i].what);
             free(set);
             return EXIT_OK;
@@ -120,19 +120,19 @@ int cmd_synth(int argc, char **argv)
         free(set);
         return EXIT_USAGE;
     }
-    int e = ini ? synth_config_load_ini(&cfg, ini, &err) : synth_config_init(&cfg, name, &err);
-    for (int i = 0; !e && i < nset; i++) e = synth_config_set(&cfg, set[i].k, set[i].v, &err);
+    int e = ini ? clarity_synth_config_load_ini(&cfg, ini, &err) : clarity_synth_config_init(&cfg, name, &err);
+    for (int i = 0; !e && i < nset; i++) e = clarity_synth_config_set(&cfg, set[i].k, set[i].v, &err);
     free(set);
     if (e) {
         fprintf(stderr, "clarity synth: %s\n", clarity_error_format(&err, buf, sizeof buf));
         return err.code == CLARITY_EIO ? EXIT_INPUT : EXIT_USAGE;
     }
-    if ((e = synth_config_check(&cfg, &err))) {
+    if ((e = clarity_synth_config_check(&cfg, &err))) {
         fprintf(stderr, "clarity synth: %s\n", clarity_error_format(&err, buf, sizeof buf));
         return EXIT_USAGE;
     }
     struct synth_result res;
-    if ((e = synth_run(&cfg, outdir, &res, &err))) {
+    if ((e = clarity_synth_run(&cfg, outdir, &res, &err))) {
         fprintf(stderr, "clarity synth: %s\n", clarity_error_format(&err, buf, sizeof buf));
         return err.code == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
     }

@@ -85,7 +85,7 @@ static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct
     label(&wr.change, lbl, sizeof lbl);
     struct whatif_report r = {&wr.base, wr.have_res ? &wr.res : NULL, wr.whatif ? lbl : NULL,
                               wr.have_curve ? &wr.curve : NULL, wr.have_slot ? &wr.slot : NULL, op->limit};
-    rc = json ? report_whatif_json(json, a, &r, err) : report_whatif_text(text, a, &r, err);
+    rc = json ? clarity_report_whatif_json(json, a, &r, err) : clarity_report_whatif_text(text, a, &r, err);
     clarity_whatif_result_free(&wr);
     return rc;
 }

@@ -24,26 +24,26 @@ static int one(const struct per_app_cmd *c, const struct clarity_app_set *set, s
 static void problems_json(struct jsonw *w, const struct clarity_app_set *set)
 {
     char buf[1200];
-    jsonw_key(w, "failed");
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, "failed");
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < set->n; i++)
         if (!set->apps[i].app) {
-            jsonw_obj_begin(w);
-            jsonw_kstr(w, "source", set->apps[i].src->path);
-            jsonw_kstr(w, "error", clarity_error_format(&set->apps[i].err, buf, sizeof buf));
-            jsonw_kstr(w, "kind", clarity_status_name(set->apps[i].err.code));
-            jsonw_obj_end(w);
+            clarity_jsonw_obj_begin(w);
+            clarity_jsonw_kstr(w, "source", set->apps[i].src->path);
+            clarity_jsonw_kstr(w, "error", clarity_error_format(&set->apps[i].err, buf, sizeof buf));
+            clarity_jsonw_kstr(w, "kind", clarity_status_name(set->apps[i].err.code));
+            clarity_jsonw_obj_end(w);
         }
-    jsonw_arr_end(w);
-    jsonw_key(w, "skipped");
-    jsonw_arr_begin(w);
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_key(w, "skipped");
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < set->sources.nnotes; i++) {
-        jsonw_obj_begin(w);
-        jsonw_kstr(w, "path", set->sources.notes[i].path);
-        jsonw_kstr(w, "why", set->sources.notes[i].why);
-        jsonw_obj_end(w);
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "path", set->sources.notes[i].path);
+        clarity_jsonw_kstr(w, "why", set->sources.notes[i].why);
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
 }
 
 /* The one JSON envelope of every per-application command. */
@@ -51,18 +51,18 @@ static int write_json(const struct per_app_cmd *c, const struct clarity_app_set 
 {
     int rc = EXIT_OK;
     struct jsonw w;
-    jsonw_init(&w, o, !c->out->compact);
-    jsonw_obj_begin(&w);
-    jsonw_kstr(&w, "schema", c->schema);
-    jsonw_key(&w, "applications");
-    jsonw_arr_begin(&w);
+    clarity_jsonw_init(&w, o, !c->out->compact);
+    clarity_jsonw_obj_begin(&w);
+    clarity_jsonw_kstr(&w, "schema", c->schema);
+    clarity_jsonw_key(&w, "applications");
+    clarity_jsonw_arr_begin(&w);
     for (size_t i = 0; i < set->n; i++)
         if (set->apps[i].app && app_filter_keep(&c->filter, set->apps[i].app) && one(c, set, i, o, &w) != EXIT_OK)
             rc = EXIT_INPUT;
-    jsonw_arr_end(&w);
+    clarity_jsonw_arr_end(&w);
     if (c->list_problems) problems_json(&w, set);
-    jsonw_obj_end(&w);
-    jsonw_end(&w);
+    clarity_jsonw_obj_end(&w);
+    clarity_jsonw_end(&w);
     return rc;
 }
 

@@ -27,27 +27,27 @@ struct cdec_ops {
     void (*fini)(void *state);
 };
 
-extern const struct cdec_ops cdec_plain_ops, cdec_lz4block_ops, cdec_snappy_ops,
-    cdec_snappy_legacy_ops, cdec_lzf_ops, cdec_zstd_ops, cdec_gzip_ops;
+extern const struct cdec_ops clarity_cdec_plain_ops, clarity_cdec_lz4block_ops, clarity_cdec_snappy_ops,
+    clarity_cdec_snappy_legacy_ops, clarity_cdec_lzf_ops, clarity_cdec_zstd_ops, clarity_cdec_gzip_ops;
 
 /* Buffered input. Makes at least n bytes available from the current position unless the
  * file ends first. Returns the number available (which may exceed n, or be less only at
  * EOF), or -1 on a read error (err filled). Invalidates pointers from cdec_in(). */
-ssize_t cdec_need(struct clarity_decoder *d, size_t n, struct clarity_error *err);
-const uint8_t *cdec_in(const struct clarity_decoder *d);  /* current input position */
-size_t cdec_avail(const struct clarity_decoder *d);       /* bytes buffered from there */
-void cdec_consume(struct clarity_decoder *d, size_t n);
-uint64_t cdec_offset(const struct clarity_decoder *d);    /* compressed offset of cdec_in() */
+ssize_t clarity_cdec_need(struct clarity_decoder *d, size_t n, struct clarity_error *err);
+const uint8_t *clarity_cdec_in(const struct clarity_decoder *d);  /* current input position */
+size_t clarity_cdec_avail(const struct clarity_decoder *d);       /* bytes buffered from there */
+void clarity_cdec_consume(struct clarity_decoder *d, size_t n);
+uint64_t clarity_cdec_offset(const struct clarity_decoder *d);    /* compressed offset of cdec_in() */
 
 /* Hands decoded bytes to the reader. p must stay valid until the next fill call (it may
  * point into the input buffer: cdec_need is not called again before then). */
-void cdec_emit(struct clarity_decoder *d, const uint8_t *p, size_t n);
+void clarity_cdec_emit(struct clarity_decoder *d, const uint8_t *p, size_t n);
 /* Output scratch of at least n bytes owned by the decoder, or NULL (ENOMEM). Contents are
  * not preserved across calls that grow it. */
-uint8_t *cdec_outbuf(struct clarity_decoder *d, size_t n);
+uint8_t *clarity_cdec_outbuf(struct clarity_decoder *d, size_t n);
 
 /* Records damage: the stream ends here; everything emitted so far stands. */
-void cdec_damage(struct clarity_decoder *d, bool truncated, uint64_t offset, const char *fmt, ...)
+void clarity_cdec_damage(struct clarity_decoder *d, bool truncated, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static inline uint32_t cdec_le32(const uint8_t *p)

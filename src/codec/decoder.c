@@ -115,12 +115,12 @@ enum clarity_codec clarity_codec_sniff(const uint8_t *p, size_t n)
 static const struct cdec_ops *ops_for(enum clarity_codec c)
 {
     switch (c) {
-    case CLARITY_CODEC_PLAIN: return &cdec_plain_ops;
-    case CLARITY_CODEC_LZ4: return &cdec_lz4block_ops;
-    case CLARITY_CODEC_LZF: return &cdec_lzf_ops;
-    case CLARITY_CODEC_SNAPPY: return &cdec_snappy_ops;
-    case CLARITY_CODEC_ZSTD: return &cdec_zstd_ops;
-    case CLARITY_CODEC_GZIP: return &cdec_gzip_ops;
+    case CLARITY_CODEC_PLAIN: return &clarity_cdec_plain_ops;
+    case CLARITY_CODEC_LZ4: return &clarity_cdec_lz4block_ops;
+    case CLARITY_CODEC_LZF: return &clarity_cdec_lzf_ops;
+    case CLARITY_CODEC_SNAPPY: return &clarity_cdec_snappy_ops;
+    case CLARITY_CODEC_ZSTD: return &clarity_cdec_zstd_ops;
+    case CLARITY_CODEC_GZIP: return &clarity_cdec_gzip_ops;
     case CLARITY_CODEC_UNKNOWN: break;
     }
     return NULL;
@@ -128,7 +128,7 @@ static const struct cdec_ops *ops_for(enum clarity_codec c)
 
 /* ---- input buffer ---- */
 
-ssize_t cdec_need(struct clarity_decoder *d, size_t n, struct clarity_error *err)
+ssize_t clarity_cdec_need(struct clarity_decoder *d, size_t n, struct clarity_error *err)
 {
     size_t have = d->in_len - d->in_pos;
     if (have >= n || d->eof) return (ssize_t)have;
@@ -146,7 +146,7 @@ ssize_t cdec_need(struct clarity_decoder *d, size_t n, struct clarity_error *err
             size_t cap = d->in_cap * 2 < d->in_pos + n ? d->in_cap * 2 : d->in_pos + n;
             uint8_t *p = realloc(d->in, cap);
             if (!p) {
-                clarity_error_set(err, CLARITY_ENOMEM, d->path, 0, cdec_offset(d),
+                clarity_error_set(err, CLARITY_ENOMEM, d->path, 0, clarity_cdec_offset(d),
                                   "out of memory growing input buffer to %zu bytes", cap);
                 return -1;
             }
@@ -166,18 +166,18 @@ ssize_t cdec_need(struct clarity_decoder *d, size_t n, struct clarity_error *err
     return (ssize_t)(d->in_len - d->in_pos);
 }
 
-const uint8_t *cdec_in(const struct clarity_decoder *d) { return d->in + d->in_pos; }
-size_t cdec_avail(const struct clarity_decoder *d) { return d->in_len - d->in_pos; }
-void cdec_consume(struct clarity_decoder *d, size_t n) { d->in_pos += n; }
-uint64_t cdec_offset(const struct clarity_decoder *d) { return d->in_base + d->in_pos; }
+const uint8_t *clarity_cdec_in(const struct clarity_decoder *d) { return d->in + d->in_pos; }
+size_t clarity_cdec_avail(const struct clarity_decoder *d) { return d->in_len - d->in_pos; }
+void clarity_cdec_consume(struct clarity_decoder *d, size_t n) { d->in_pos += n; }
+uint64_t clarity_cdec_offset(const struct clarity_decoder *d) { return d->in_base + d->in_pos; }
 
-void cdec_emit(struct clarity_decoder *d, const uint8_t *p, size_t n)
+void clarity_cdec_emit(struct clarity_decoder *d, const uint8_t *p, size_t n)
 {
     d->op = p;
     d->oe = p + n;
 }
 
-uint8_t *cdec_outbuf(struct clarity_decoder *d, size_t n)
+uint8_t *clarity_cdec_outbuf(struct clarity_decoder *d, size_t n)
 {
     if (n > d->out_cap) {
         /* free+malloc, not realloc: the old contents are never needed, so skip the copy. */
@@ -188,7 +188,7 @@ uint8_t *cdec_outbuf(struct clarity_decoder *d, size_t n)
     return d->out;
 }
 
-void cdec_damage(struct clarity_decoder *d, bool truncated, uint64_t offset, const char *fmt, ...)
+void clarity_cdec_damage(struct clarity_decoder *d, bool truncated, uint64_t offset, const char *fmt, ...)
 {
     if (d->st.truncated || d->st.corrupt) return;  /* the first problem is the one that matters */
     if (truncated) d->st.truncated = true;
@@ -219,17 +219,17 @@ void clarity_decoder_close(struct clarity_decoder *d)
 static bool legacy_snappy(struct clarity_decoder *d, struct clarity_error *err, bool *io_fail)
 {
     size_t limit = snappy_max_compressed_length(CDEC_MAX_BLOCK);
-    ssize_t n = cdec_need(d, limit + 1, err);
+    ssize_t n = clarity_cdec_need(d, limit + 1, err);
     if (n < 0) {
         *io_fail = true;
         return false;
     }
     size_t ulen;
     if ((size_t)n > limit) return false;
-    if (snappy_uncompressed_length((const char *)cdec_in(d), (size_t)n, &ulen) != SNAPPY_OK ||
+    if (snappy_uncompressed_length((const char *)clarity_cdec_in(d), (size_t)n, &ulen) != SNAPPY_OK ||
         ulen > CDEC_MAX_BLOCK)
         return false;
-    return snappy_validate_compressed_buffer((const char *)cdec_in(d), (size_t)n) == SNAPPY_OK;
+    return snappy_validate_compressed_buffer((const char *)clarity_cdec_in(d), (size_t)n) == SNAPPY_OK;
 }
 
 struct clarity_decoder *clarity_decoder_open(const char *path, enum clarity_codec hint,
@@ -253,24 +253,24 @@ struct clarity_decoder *clarity_decoder_open(const char *path, enum clarity_code
         clarity_error_set(err, CLARITY_EIO, d->path, 0, 0, "cannot open: %s", strerror(errno));
         goto fail;
     }
-    ssize_t n = cdec_need(d, SNIFF_BYTES, err);
+    ssize_t n = clarity_cdec_need(d, SNIFF_BYTES, err);
     if (n < 0) goto fail;
     if (n == 0) {
         clarity_error_set(err, CLARITY_EFORMAT, d->path, 0, 0, "empty file");
         goto fail;
     }
-    enum clarity_codec codec = clarity_codec_sniff(cdec_in(d), (size_t)n);
+    enum clarity_codec codec = clarity_codec_sniff(clarity_cdec_in(d), (size_t)n);
     const struct cdec_ops *ops = ops_for(codec);
     size_t skip = 0;
     if (codec == CLARITY_CODEC_PLAIN) {
         /* The pre-1.3 header stayed uncompressed even when it named a codec for the rest,
          * so look past it for a magic before settling on plain. */
-        const uint8_t *m = find_log_header_end(cdec_in(d), (size_t)n);
-        if (m && memmem(cdec_in(d), (size_t)(m - cdec_in(d)), "ompressionCodec=", 16)) {
-            const uint8_t *e = memchr(m, '\n', (size_t)(cdec_in(d) + n - m));
+        const uint8_t *m = find_log_header_end(clarity_cdec_in(d), (size_t)n);
+        if (m && memmem(clarity_cdec_in(d), (size_t)(m - clarity_cdec_in(d)), "ompressionCodec=", 16)) {
+            const uint8_t *e = memchr(m, '\n', (size_t)(clarity_cdec_in(d) + n - m));
             if (e) {
-                size_t at = (size_t)(e + 1 - cdec_in(d));
-                enum clarity_codec c2 = clarity_codec_sniff(cdec_in(d) + at, (size_t)n - at);
+                size_t at = (size_t)(e + 1 - clarity_cdec_in(d));
+                enum clarity_codec c2 = clarity_codec_sniff(clarity_cdec_in(d) + at, (size_t)n - at);
                 if (c2 != CLARITY_CODEC_UNKNOWN && c2 != CLARITY_CODEC_PLAIN) {
                     codec = c2;
                     ops = ops_for(c2);
@@ -283,7 +283,7 @@ struct clarity_decoder *clarity_decoder_open(const char *path, enum clarity_code
         bool io_fail = false;
         if (legacy_snappy(d, err, &io_fail)) {
             codec = CLARITY_CODEC_SNAPPY;
-            ops = &cdec_snappy_legacy_ops;
+            ops = &clarity_cdec_snappy_legacy_ops;
         } else if (io_fail) {
             goto fail;
         }
@@ -296,7 +296,7 @@ struct clarity_decoder *clarity_decoder_open(const char *path, enum clarity_code
     d->ops = ops;
     d->st.codec = codec;
     d->st.hint = hint;
-    cdec_consume(d, skip);
+    clarity_cdec_consume(d, skip);
     if (ops->init && ops->init(d, &d->state, err) != CLARITY_OK) {
         d->ops = NULL;  /* init cleaned up after itself */
         goto fail;
@@ -320,7 +320,7 @@ long clarity_decoder_read(struct clarity_decoder *d, void *buf, size_t cap,
     size_t got = 0;
     /* Plain text needs no decoding: once the buffered input is used up, read straight into the
      * caller's buffer and save a copy of every byte (a tenth of the time on plain logs). */
-    if (d->ops == &cdec_plain_ops && d->op == d->oe && !d->done && d->in_pos == d->in_len && !d->eof) {
+    if (d->ops == &clarity_cdec_plain_ops && d->op == d->oe && !d->done && d->in_pos == d->in_len && !d->eof) {
         for (;;) {
             ssize_t r = read(d->fd, dst, cap);
             if (r < 0 && errno == EINTR) continue;
@@ -368,5 +368,5 @@ long clarity_decoder_read(struct clarity_decoder *d, void *buf, size_t cap,
 void clarity_decoder_status(const struct clarity_decoder *d, struct clarity_decoder_status *st)
 {
     *st = d->st;
-    st->bytes_in = cdec_offset(d);
+    st->bytes_in = clarity_cdec_offset(d);
 }

@@ -18,7 +18,7 @@ struct lz4b {
 static int lz4b_init(struct clarity_decoder *d, void **state, struct clarity_error *err)
 {
     struct lz4b *s = calloc(1, sizeof *s);
-    if (!s) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, cdec_offset(d), "out of memory");
+    if (!s) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, clarity_cdec_offset(d), "out of memory");
     *state = s;
     return CLARITY_OK;
 }
@@ -29,13 +29,13 @@ static int lz4b_fill(struct clarity_decoder *d, void *state, struct clarity_erro
 {
     struct lz4b *s = state;
     for (;;) {
-        uint64_t at = cdec_offset(d);
-        ssize_t n = cdec_need(d, HDR, err);
+        uint64_t at = clarity_cdec_offset(d);
+        ssize_t n = clarity_cdec_need(d, HDR, err);
         if (n < 0) return -1;
         if (n == 0) {
             if (!s->after_end_mark)
                 /* syncFlush=false: an unclosed writer leaves its last partial block unwritten. */
-                cdec_damage(d, true, at,
+                clarity_cdec_damage(d, true, at,
                             "lz4 stream ends at byte %llu without its end mark (writer not "
                             "closed; its last partial block is not on disk)",
                             (unsigned long long)at);
@@ -43,33 +43,33 @@ static int lz4b_fill(struct clarity_decoder *d, void *state, struct clarity_erro
         }
         if (n < HDR) {
             /* Bytes that are not even a magic prefix are corruption, not a cut header. */
-            if (memcmp(cdec_in(d), "LZ4Block", (size_t)n < 8 ? (size_t)n : 8) != 0)
-                cdec_damage(d, false, at, "lz4 bad block magic at byte %llu", (unsigned long long)at);
+            if (memcmp(clarity_cdec_in(d), "LZ4Block", (size_t)n < 8 ? (size_t)n : 8) != 0)
+                clarity_cdec_damage(d, false, at, "lz4 bad block magic at byte %llu", (unsigned long long)at);
             else
-                cdec_damage(d, true, at, "lz4 block header at byte %llu cut: 21 bytes needed, %zd present",
+                clarity_cdec_damage(d, true, at, "lz4 block header at byte %llu cut: 21 bytes needed, %zd present",
                             (unsigned long long)at, n);
             return 0;
         }
-        const uint8_t *h = cdec_in(d);
+        const uint8_t *h = clarity_cdec_in(d);
         if (memcmp(h, "LZ4Block", 8) != 0) {
-            cdec_damage(d, false, at, "lz4 bad block magic at byte %llu", (unsigned long long)at);
+            clarity_cdec_damage(d, false, at, "lz4 bad block magic at byte %llu", (unsigned long long)at);
             return 0;
         }
         unsigned method = h[8] & 0xF0, level = h[8] & 0x0F;
         uint32_t clen = cdec_le32(h + 9), olen = cdec_le32(h + 13), check = cdec_le32(h + 17);
         if (method != METHOD_RAW && method != METHOD_LZ4) {
-            cdec_damage(d, false, at, "lz4 block at byte %llu: unknown method 0x%02x",
+            clarity_cdec_damage(d, false, at, "lz4 block at byte %llu: unknown method 0x%02x",
                         (unsigned long long)at, method);
             return 0;
         }
         if (clen == 0 && olen == 0) {
             if (check != 0) {
-                cdec_damage(d, false, at, "lz4 end mark at byte %llu has nonzero checksum",
+                clarity_cdec_damage(d, false, at, "lz4 end mark at byte %llu has nonzero checksum",
                             (unsigned long long)at);
                 return 0;
             }
             /* Concatenated streams: Spark reads past end marks, so do we. */
-            cdec_consume(d, HDR);
+            clarity_cdec_consume(d, HDR);
             s->after_end_mark = true;
             continue;
         }
@@ -79,30 +79,30 @@ static int lz4b_fill(struct clarity_decoder *d, void *state, struct clarity_erro
         if (olen > max_o || olen > CDEC_MAX_BLOCK || clen == 0 || olen == 0 ||
             (method == METHOD_RAW && clen != olen) ||
             (method == METHOD_LZ4 && clen > (uint32_t)LZ4_compressBound((int)olen))) {
-            cdec_damage(d, false, at,
+            clarity_cdec_damage(d, false, at,
                         "lz4 block at byte %llu has impossible lengths: compressed %u, "
                         "decompressed %u (level limit %zu)",
                         (unsigned long long)at, clen, olen, max_o);
             return 0;
         }
-        n = cdec_need(d, HDR + (size_t)clen, err);
+        n = clarity_cdec_need(d, HDR + (size_t)clen, err);
         if (n < 0) return -1;
         if ((size_t)n < HDR + (size_t)clen) {
-            cdec_damage(d, true, at, "lz4 block at byte %llu cut: header says %u bytes, %zd present",
+            clarity_cdec_damage(d, true, at, "lz4 block at byte %llu cut: header says %u bytes, %zd present",
                         (unsigned long long)at, clen, n - HDR);
             return 0;
         }
-        const uint8_t *src = cdec_in(d) + HDR;
+        const uint8_t *src = clarity_cdec_in(d) + HDR;
         const uint8_t *out;
         if (method == METHOD_RAW) {
             out = src;  /* stored: hand the input bytes over directly */
         } else {
-            uint8_t *o = cdec_outbuf(d, olen);
+            uint8_t *o = clarity_cdec_outbuf(d, olen);
             if (!o)
                 return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, at, "out of memory"), -1;
             int r = LZ4_decompress_safe((const char *)src, (char *)o, (int)clen, (int)olen);
             if (r != (int)olen) {
-                cdec_damage(d, false, at,
+                clarity_cdec_damage(d, false, at,
                             "lz4 block at byte %llu does not decode (%d of %u bytes)",
                             (unsigned long long)at, r, olen);
                 return 0;
@@ -111,15 +111,15 @@ static int lz4b_fill(struct clarity_decoder *d, void *state, struct clarity_erro
         }
         uint32_t got = XXH32(out, olen, SEED) & 0x0FFFFFFFu;
         if (got != check) {
-            cdec_damage(d, false, at, "lz4 block at byte %llu checksum mismatch: header 0x%07x, data 0x%07x",
+            clarity_cdec_damage(d, false, at, "lz4 block at byte %llu checksum mismatch: header 0x%07x, data 0x%07x",
                         (unsigned long long)at, check, got);
             return 0;
         }
-        cdec_consume(d, HDR + (size_t)clen);
+        clarity_cdec_consume(d, HDR + (size_t)clen);
         s->after_end_mark = false;
-        cdec_emit(d, out, olen);
+        clarity_cdec_emit(d, out, olen);
         return 1;
     }
 }
 
-const struct cdec_ops cdec_lz4block_ops = {CLARITY_CODEC_LZ4, lz4b_init, lz4b_fill, lz4b_fini};
+const struct cdec_ops clarity_cdec_lz4block_ops = {CLARITY_CODEC_LZ4, lz4b_init, lz4b_fill, lz4b_fini};

@@ -8,18 +8,18 @@ static int plain_init(struct clarity_decoder *d, void **state, struct clarity_er
     (void)err;
     *state = NULL;
     /* A UTF-8 BOM is an encoding marker, not event text, and would break the first JSON line. */
-    if (cdec_avail(d) >= 3 && memcmp(cdec_in(d), "\xEF\xBB\xBF", 3) == 0) cdec_consume(d, 3);
+    if (clarity_cdec_avail(d) >= 3 && memcmp(clarity_cdec_in(d), "\xEF\xBB\xBF", 3) == 0) clarity_cdec_consume(d, 3);
     return CLARITY_OK;
 }
 
 static int plain_fill(struct clarity_decoder *d, void *state, struct clarity_error *err)
 {
     (void)state;
-    ssize_t n = cdec_need(d, 1, err);
+    ssize_t n = clarity_cdec_need(d, 1, err);
     if (n <= 0) return (int)n;
-    cdec_emit(d, cdec_in(d), (size_t)n);
-    cdec_consume(d, (size_t)n);
+    clarity_cdec_emit(d, clarity_cdec_in(d), (size_t)n);
+    clarity_cdec_consume(d, (size_t)n);
     return 1;
 }
 
-const struct cdec_ops cdec_plain_ops = {CLARITY_CODEC_PLAIN, plain_init, plain_fill, NULL};
+const struct cdec_ops clarity_cdec_plain_ops = {CLARITY_CODEC_PLAIN, plain_init, plain_fill, NULL};

@@ -12,38 +12,38 @@ typedef struct cj_parser cj_parser;
 typedef struct { uint64_t w[2]; } cj_val;
 typedef struct { uint64_t w[4]; } cj_iter;
 
-enum cj_type { CJ_NONE, CJ_NULL, CJ_BOOL, CJ_INT, CJ_UINT, CJ_DOUBLE, CJ_STRING, CJ_ARRAY, CJ_OBJECT };
+enum clarity_cj_type { CJ_NONE, CJ_NULL, CJ_BOOL, CJ_INT, CJ_UINT, CJ_DOUBLE, CJ_STRING, CJ_ARRAY, CJ_OBJECT };
 
-cj_parser *cj_parser_new(size_t max_bytes);
-void cj_parser_free(cj_parser *p);
+cj_parser *clarity_cj_parser_new(size_t max_bytes);
+void clarity_cj_parser_free(cj_parser *p);
 /* Parses len bytes at buf (buf[len .. len+CJ_PADDING) must be readable). Returns 0, or -1
  * with *why set to a static description. */
-int cj_parse(cj_parser *p, const char *buf, size_t len, cj_val *root, const char **why);
+int clarity_cj_parse(cj_parser *p, const char *buf, size_t len, cj_val *root, const char **why);
 
-enum cj_type cj_type(cj_val v);
-bool cj_get(cj_val obj, const char *key, cj_val *out);      /* false if absent or not an object */
-bool cj_int(cj_val v, int64_t *out);                          /* ints, uints that fit, doubles (truncated) */
-bool cj_uint(cj_val v, uint64_t *out);
-bool cj_double(cj_val v, double *out);
-bool cj_bool(cj_val v, bool *out);
-bool cj_str(cj_val v, const char **s, size_t *len);
+enum clarity_cj_type clarity_cj_type(cj_val v);
+bool clarity_cj_get(cj_val obj, const char *key, cj_val *out);      /* false if absent or not an object */
+bool clarity_cj_int(cj_val v, int64_t *out);                          /* ints, uints that fit, doubles (truncated) */
+bool clarity_cj_uint(cj_val v, uint64_t *out);
+bool clarity_cj_double(cj_val v, double *out);
+bool clarity_cj_bool(cj_val v, bool *out);
+bool clarity_cj_str(cj_val v, const char **s, size_t *len);
 /* Serializes any value back to minified JSON into a malloc'd string (caller frees). */
-char *cj_to_json(cj_val v, size_t *len);
+char *clarity_cj_to_json(cj_val v, size_t *len);
 
-bool cj_array_begin(cj_val arr, cj_iter *it);
-bool cj_array_next(cj_iter *it, cj_val *out);
-bool cj_object_begin(cj_val obj, cj_iter *it);
-bool cj_object_next(cj_iter *it, const char **key, size_t *klen, cj_val *out);
+bool clarity_cj_array_begin(cj_val arr, cj_iter *it);
+bool clarity_cj_array_next(cj_iter *it, cj_val *out);
+bool clarity_cj_object_begin(cj_val obj, cj_iter *it);
+bool clarity_cj_object_next(cj_iter *it, const char **key, size_t *klen, cj_val *out);
 
 /* All members of an object at once (one call instead of one per member, which matters on the
  * hot task-event path). Returns the member count (which may exceed cap: then only cap were
  * filled); 0 for non-objects. */
 typedef struct { const char *key; size_t klen; cj_val val; } cj_member;
-size_t cj_object_members(cj_val obj, cj_member *out, size_t cap);
+size_t clarity_cj_object_members(cj_val obj, cj_member *out, size_t cap);
 
 /* Convenience getters on an object: false when the key is absent or of another type. */
-bool cj_get_int(cj_val obj, const char *key, int64_t *out);
-bool cj_get_str(cj_val obj, const char *key, const char **s, size_t *len);
-bool cj_get_bool(cj_val obj, const char *key, bool *out);
+bool clarity_cj_get_int(cj_val obj, const char *key, int64_t *out);
+bool clarity_cj_get_str(cj_val obj, const char *key, const char **s, size_t *len);
+bool clarity_cj_get_bool(cj_val obj, const char *key, bool *out);
 
 #endif

@@ -19,13 +19,13 @@ struct cj_parser { simdjson::dom::parser p; explicit cj_parser(size_t m) : p(m) 
 static inline element el(cj_val v) { element e; std::memcpy((void *)&e, &v, sizeof e); return e; }
 static inline cj_val wrap(element e) { cj_val v{}; std::memcpy(&v, (const void *)&e, sizeof e); return v; }
 
-extern "C" cj_parser *cj_parser_new(size_t max_bytes)
+extern "C" cj_parser *clarity_cj_parser_new(size_t max_bytes)
 {
     try { return new cj_parser(max_bytes); } catch (...) { return nullptr; }
 }
-extern "C" void cj_parser_free(cj_parser *p) { delete p; }
+extern "C" void clarity_cj_parser_free(cj_parser *p) { delete p; }
 
-extern "C" int cj_parse(cj_parser *p, const char *buf, size_t len, cj_val *root, const char **why)
+extern "C" int clarity_cj_parse(cj_parser *p, const char *buf, size_t len, cj_val *root, const char **why)
 {
     element e;
     auto err = p->p.parse(buf, len, false).get(e);
@@ -34,7 +34,7 @@ extern "C" int cj_parse(cj_parser *p, const char *buf, size_t len, cj_val *root,
     return 0;
 }
 
-extern "C" enum cj_type cj_type(cj_val v)
+extern "C" enum clarity_cj_type clarity_cj_type(cj_val v)
 {
     element e = el(v);
     switch (e.type()) {
@@ -50,7 +50,7 @@ extern "C" enum cj_type cj_type(cj_val v)
     return CJ_NONE;
 }
 
-extern "C" bool cj_get(cj_val obj, const char *key, cj_val *out)
+extern "C" bool clarity_cj_get(cj_val obj, const char *key, cj_val *out)
 {
     simdjson::dom::object o;
     if (el(obj).get_object().get(o)) return false;
@@ -60,7 +60,7 @@ extern "C" bool cj_get(cj_val obj, const char *key, cj_val *out)
     return true;
 }
 
-extern "C" bool cj_int(cj_val v, int64_t *out)
+extern "C" bool clarity_cj_int(cj_val v, int64_t *out)
 {
     element e = el(v);
     switch (e.type()) {
@@ -70,15 +70,15 @@ extern "C" bool cj_int(cj_val v, int64_t *out)
     default: return false;
     }
 }
-extern "C" bool cj_uint(cj_val v, uint64_t *out)
+extern "C" bool clarity_cj_uint(cj_val v, uint64_t *out)
 {
     element e = el(v);
     if (e.type() == element_type::UINT64) { *out = uint64_t(e); return true; }
     int64_t i;
-    if (cj_int(v, &i) && i >= 0) { *out = (uint64_t)i; return true; }
+    if (clarity_cj_int(v, &i) && i >= 0) { *out = (uint64_t)i; return true; }
     return false;
 }
-extern "C" bool cj_double(cj_val v, double *out)
+extern "C" bool clarity_cj_double(cj_val v, double *out)
 {
     element e = el(v);
     switch (e.type()) {
@@ -88,14 +88,14 @@ extern "C" bool cj_double(cj_val v, double *out)
     default: return false;
     }
 }
-extern "C" bool cj_bool(cj_val v, bool *out)
+extern "C" bool clarity_cj_bool(cj_val v, bool *out)
 {
     element e = el(v);
     if (e.type() != element_type::BOOL) return false;
     *out = bool(e);
     return true;
 }
-extern "C" bool cj_str(cj_val v, const char **s, size_t *len)
+extern "C" bool clarity_cj_str(cj_val v, const char **s, size_t *len)
 {
     std::string_view sv;
     if (el(v).get_string().get(sv)) return false;
@@ -103,7 +103,7 @@ extern "C" bool cj_str(cj_val v, const char **s, size_t *len)
     *len = sv.size();
     return true;
 }
-extern "C" char *cj_to_json(cj_val v, size_t *len)
+extern "C" char *clarity_cj_to_json(cj_val v, size_t *len)
 {
     try {
         std::string s = simdjson::minify(el(v));
@@ -127,14 +127,14 @@ template <class It> static void get_it(const cj_iter *it, It *cur, It *end)
     std::memcpy((void *)end, &it->w[2], sizeof *end);
 }
 
-extern "C" bool cj_array_begin(cj_val arr, cj_iter *it)
+extern "C" bool clarity_cj_array_begin(cj_val arr, cj_iter *it)
 {
     simdjson::dom::array a;
     if (el(arr).get_array().get(a)) return false;
     put_it(it, a.begin(), a.end());
     return true;
 }
-extern "C" bool cj_array_next(cj_iter *it, cj_val *out)
+extern "C" bool clarity_cj_array_next(cj_iter *it, cj_val *out)
 {
     simdjson::dom::array::iterator cur, end;
     get_it(it, &cur, &end);
@@ -144,14 +144,14 @@ extern "C" bool cj_array_next(cj_iter *it, cj_val *out)
     put_it(it, cur, end);
     return true;
 }
-extern "C" bool cj_object_begin(cj_val obj, cj_iter *it)
+extern "C" bool clarity_cj_object_begin(cj_val obj, cj_iter *it)
 {
     simdjson::dom::object o;
     if (el(obj).get_object().get(o)) return false;
     put_it(it, o.begin(), o.end());
     return true;
 }
-extern "C" bool cj_object_next(cj_iter *it, const char **key, size_t *klen, cj_val *out)
+extern "C" bool clarity_cj_object_next(cj_iter *it, const char **key, size_t *klen, cj_val *out)
 {
     simdjson::dom::object::iterator cur, end;
     get_it(it, &cur, &end);
@@ -165,23 +165,23 @@ extern "C" bool cj_object_next(cj_iter *it, const char **key, size_t *klen, cj_v
     return true;
 }
 
-extern "C" bool cj_get_int(cj_val obj, const char *key, int64_t *out)
+extern "C" bool clarity_cj_get_int(cj_val obj, const char *key, int64_t *out)
 {
     cj_val v;
-    return cj_get(obj, key, &v) && cj_int(v, out);
+    return clarity_cj_get(obj, key, &v) && clarity_cj_int(v, out);
 }
-extern "C" bool cj_get_str(cj_val obj, const char *key, const char **s, size_t *len)
+extern "C" bool clarity_cj_get_str(cj_val obj, const char *key, const char **s, size_t *len)
 {
     cj_val v;
-    return cj_get(obj, key, &v) && cj_str(v, s, len);
+    return clarity_cj_get(obj, key, &v) && clarity_cj_str(v, s, len);
 }
-extern "C" bool cj_get_bool(cj_val obj, const char *key, bool *out)
+extern "C" bool clarity_cj_get_bool(cj_val obj, const char *key, bool *out)
 {
     cj_val v;
-    return cj_get(obj, key, &v) && cj_bool(v, out);
+    return clarity_cj_get(obj, key, &v) && clarity_cj_bool(v, out);
 }
 
-extern "C" size_t cj_object_members(cj_val obj, cj_member *out, size_t cap)
+extern "C" size_t clarity_cj_object_members(cj_val obj, cj_member *out, size_t cap)
 {
     simdjson::dom::object o;
     if (el(obj).get_object().get(o)) return 0;

@@ -126,7 +126,7 @@ static void *reader(void *arg)
     for (;;) {
         char *line = NULL;
         size_t len = 0;
-        enum line_status st = line_reader_next(&p->r, &line, &len, &b->err);
+        enum line_status st = clarity_line_reader_next(&p->r, &line, &len, &b->err);
         bool data = st == LINE_OK || st == LINE_CUT;
         bool end = st == LINE_EOF || st == LINE_IO_ERROR;
         if (data && p->scan) p->scan(p->scan_ctx, line, len);
@@ -192,18 +192,18 @@ static void *worker(void *arg)
     }
 }
 
-int line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded)
+int clarity_line_pipe_start(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded)
 {
-    return line_pipe_start_hooked(out, d, max_line, threaded, NULL, NULL, 0, NULL, NULL, 0);
+    return clarity_line_pipe_start_hooked(out, d, max_line, threaded, NULL, NULL, 0, NULL, NULL, 0);
 }
 
-int line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded,
+int clarity_line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, size_t max_line, bool threaded,
                            line_scan_fn scan, void *scan_ctx, size_t nworkers, line_hook_fn hook,
                            void *const *hook_ctx, size_t rec_size)
 {
     struct line_pipe *p = calloc(1, sizeof *p);
     if (!p) return -1;
-    if (line_reader_init(&p->r, d, max_line) != 0) {
+    if (clarity_line_reader_init(&p->r, d, max_line) != 0) {
         free(p);
         return -1;
     }
@@ -227,9 +227,9 @@ int line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, si
         }
     }
     if (pthread_create(&p->tid, NULL, reader, p) != 0) {
-        line_pipe_free(p);   /* joins any worker; the caller falls back to no thread */
+        clarity_line_pipe_free(p);   /* joins any worker; the caller falls back to no thread */
         p = calloc(1, sizeof *p);
-        if (!p || line_reader_init(&p->r, d, max_line) != 0) {
+        if (!p || clarity_line_reader_init(&p->r, d, max_line) != 0) {
             free(p);
             return -1;
         }
@@ -238,12 +238,12 @@ int line_pipe_start_hooked(struct line_pipe **out, struct clarity_decoder *d, si
     return 0;
 }
 
-enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, uint64_t *line_no,
+enum line_status clarity_line_pipe_next(struct line_pipe *p, char **line, size_t *len, uint64_t *line_no,
                                 uint64_t *offset, struct clarity_error *err)
 {
     p->cur_rec = NULL;
     if (!p->threaded) {
-        enum line_status st = line_reader_next(&p->r, line, len, err);
+        enum line_status st = clarity_line_reader_next(&p->r, line, len, err);
         *line_no = p->r.line_no;
         *offset = p->r.offset;
         if (st == LINE_EOF) p->bytes = p->r.consumed + p->r.start;
@@ -286,11 +286,11 @@ enum line_status line_pipe_next(struct line_pipe *p, char **line, size_t *len, u
     }
 }
 
-uint64_t line_pipe_bytes(const struct line_pipe *p) { return p->bytes; }
+uint64_t clarity_line_pipe_bytes(const struct line_pipe *p) { return p->bytes; }
 
-const void *line_pipe_record(const struct line_pipe *p) { return p->cur_rec; }
+const void *clarity_line_pipe_record(const struct line_pipe *p) { return p->cur_rec; }
 
-void line_pipe_free(struct line_pipe *p)
+void clarity_line_pipe_free(struct line_pipe *p)
 {
     if (!p) return;
     if (p->threaded) {
@@ -308,11 +308,11 @@ void line_pipe_free(struct line_pipe *p)
         free(p->b[i].e);
         free(p->b[i].recs);
     }
-    line_reader_free(&p->r);
+    clarity_line_reader_free(&p->r);
     free(p);
 }
 
-size_t line_pipe_default_workers(void)
+size_t clarity_line_pipe_default_workers(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (size_t)n;

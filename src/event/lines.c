@@ -5,7 +5,7 @@
 
 #define READ_CHUNK (1u << 20)
 
-int line_reader_init(struct line_reader *r, struct clarity_decoder *dec, size_t max_line)
+int clarity_line_reader_init(struct line_reader *r, struct clarity_decoder *dec, size_t max_line)
 {
     memset(r, 0, sizeof *r);
     r->dec = dec;
@@ -15,7 +15,7 @@ int line_reader_init(struct line_reader *r, struct clarity_decoder *dec, size_t 
     return r->buf ? 0 : -1;
 }
 
-void line_reader_free(struct line_reader *r)
+void clarity_line_reader_free(struct line_reader *r)
 {
     free(r->buf);
     r->buf = NULL;
@@ -43,7 +43,7 @@ static long refill(struct line_reader *r, struct clarity_error *err)
     return n;
 }
 
-enum line_status line_reader_next(struct line_reader *r, char **line, size_t *len,
+enum line_status clarity_line_reader_next(struct line_reader *r, char **line, size_t *len,
                                   struct clarity_error *err)
 {
     size_t scanned = r->start;

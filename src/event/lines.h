@@ -20,11 +20,11 @@ struct line_reader {
 
 enum line_status { LINE_OK, LINE_EOF, LINE_TOO_LONG, LINE_CUT, LINE_IO_ERROR };
 
-int line_reader_init(struct line_reader *r, struct clarity_decoder *dec, size_t max_line);
+int clarity_line_reader_init(struct line_reader *r, struct clarity_decoder *dec, size_t max_line);
 /* Next line without its '\n' (and '\r'). LINE_CUT: the stream ended inside a line (returned
  * in *line so the caller can count it). LINE_TOO_LONG: the line was skipped. */
-enum line_status line_reader_next(struct line_reader *r, char **line, size_t *len,
+enum line_status clarity_line_reader_next(struct line_reader *r, char **line, size_t *len,
                                   struct clarity_error *err);
-void line_reader_free(struct line_reader *r);
+void clarity_line_reader_free(struct line_reader *r);
 
 #endif

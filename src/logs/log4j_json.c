@@ -17,7 +17,7 @@ static void copy(char *dst, size_t cap, const char *s, size_t n)
 
 int clarity_l4j_parse_json(const char *line, size_t len, struct clarity_l4j_line *o)
 {
-    cj_parser *p = cj_parser_new(len + 1);
+    cj_parser *p = clarity_cj_parser_new(len + 1);
     char *buf = malloc(len + CJ_PADDING);
     int kind = CLARITY_L4J_NONE;
     if (!p || !buf) goto out;
@@ -26,17 +26,17 @@ int clarity_l4j_parse_json(const char *line, size_t len, struct clarity_l4j_line
     cj_val root;
     const char *why, *s;
     size_t n;
-    if (cj_parse(p, buf, len, &root, &why) || cj_type(root) != CJ_OBJECT) goto out;
-    if (!cj_get_str(root, "ts", &s, &n) || !clarity_l4j_timestamp(s, n, &o->ts_ms, &o->ts_has_ms)) goto out;
+    if (clarity_cj_parse(p, buf, len, &root, &why) || clarity_cj_type(root) != CJ_OBJECT) goto out;
+    if (!clarity_cj_get_str(root, "ts", &s, &n) || !clarity_l4j_timestamp(s, n, &o->ts_ms, &o->ts_has_ms)) goto out;
     o->json = true;
-    if (cj_get_str(root, "level", &s, &n)) copy(o->level, sizeof o->level, s, n);
-    if (cj_get_str(root, "logger", &s, &n)) {
+    if (clarity_cj_get_str(root, "level", &s, &n)) copy(o->level, sizeof o->level, s, n);
+    if (clarity_cj_get_str(root, "logger", &s, &n)) {
         const char *dot = memrchr(s, '.', n);   /* %c{1}: the short class name */
         if (dot) n -= (size_t)(dot + 1 - s), s = dot + 1;
         copy(o->logger, sizeof o->logger, s, n);
     }
     kind = CLARITY_L4J_OTHER;
-    if (cj_get_str(root, "msg", &s, &n)) {
+    if (clarity_cj_get_str(root, "msg", &s, &n)) {
         char *m = malloc(n + 1);
         if (!m) goto out;
         memcpy(m, s, n);
@@ -45,10 +45,10 @@ int clarity_l4j_parse_json(const char *line, size_t len, struct clarity_l4j_line
         free(m);
     }
     cj_val ctx;
-    if (cj_get(root, "context", &ctx) && cj_get_str(ctx, "executor_id", &s, &n) && !o->executor[0])
+    if (clarity_cj_get(root, "context", &ctx) && clarity_cj_get_str(ctx, "executor_id", &s, &n) && !o->executor[0])
         copy(o->executor, sizeof o->executor, s, n);
 out:
     free(buf);
-    if (p) cj_parser_free(p);
+    if (p) clarity_cj_parser_free(p);
     return o->kind = kind;
 }

@@ -9,12 +9,12 @@ static double sqdist(const double *a, const double *b, size_t dim)
     return s;
 }
 
-void grnn_kernels(const double *x, size_t n, size_t dim, double sigma, const double *q, double *f)
+void clarity_grnn_kernels(const double *x, size_t n, size_t dim, double sigma, const double *q, double *f)
 {
     for (size_t i = 0; i < n; i++) f[i] = exp(-sqdist(x + i * dim, q, dim) / (2 * sigma * sigma));
 }
 
-void grnn_predict(const double *x, const int *label, size_t n, size_t dim, size_t nclass, double sigma,
+void clarity_grnn_predict(const double *x, const int *label, size_t n, size_t dim, size_t nclass, double sigma,
                   const double *q, double *y)
 {
     for (size_t j = 0; j < nclass; j++) y[j] = n ? 0 : 1.0 / (double)nclass;
@@ -35,7 +35,7 @@ void grnn_predict(const double *x, const int *label, size_t n, size_t dim, size_
     for (size_t j = 0; j < nclass; j++) y[j] /= sd;
 }
 
-void grnn_softmax(const double *y, size_t k, double *p)
+void clarity_grnn_softmax(const double *y, size_t k, double *p)
 {
     double mx = -INFINITY, s = 0;
     for (size_t j = 0; j < k; j++) mx = y[j] > mx ? y[j] : mx;

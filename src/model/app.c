@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "model/build.h"
 
-uint32_t intern(struct apply_ctx *c, const char *s, size_t len)
+uint32_t clarity_intern(struct apply_ctx *c, const char *s, size_t len)
 {
     uint32_t id = clarity_strtab_intern(&c->app->strs, s, len);
     if (id == UINT32_MAX) {
@@ -13,41 +13,41 @@ uint32_t intern(struct apply_ctx *c, const char *s, size_t len)
     return id;
 }
 
-uint32_t intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s, size_t len)
+uint32_t clarity_intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s, size_t len)
 {
     const struct clarity_strtab *t = &c->app->strs;
     if (*memo && t->lens[*memo] == len && memcmp(t->strs[*memo], s, len) == 0) return *memo;
-    return *memo = intern(c, s, len);
+    return *memo = clarity_intern(c, s, len);
 }
 
-uint32_t intern_val(struct apply_ctx *c, cj_val v)
+uint32_t clarity_intern_val(struct apply_ctx *c, cj_val v)
 {
     const char *s;
     size_t n;
-    if (cj_str(v, &s, &n)) return intern(c, s, n);
+    if (clarity_cj_str(v, &s, &n)) return clarity_intern(c, s, n);
     return 0;
 }
 
-uint32_t intern_key(struct apply_ctx *c, cj_val obj, const char *key)
+uint32_t clarity_intern_key(struct apply_ctx *c, cj_val obj, const char *key)
 {
     cj_val v;
-    return cj_get(obj, key, &v) ? intern_val(c, v) : 0;
+    return clarity_cj_get(obj, key, &v) ? clarity_intern_val(c, v) : 0;
 }
 
-uint32_t intern_json(struct apply_ctx *c, cj_val v)
+uint32_t clarity_intern_json(struct apply_ctx *c, cj_val v)
 {
     size_t n;
-    char *s = cj_to_json(v, &n);
+    char *s = clarity_cj_to_json(v, &n);
     if (!s) {
         c->failed = 1;
         return 0;
     }
-    uint32_t id = intern(c, s, n);
+    uint32_t id = clarity_intern(c, s, n);
     free(s);
     return id;
 }
 
-void problem(struct apply_ctx *c, const char *fmt, ...)
+void clarity_problem(struct apply_ctx *c, const char *fmt, ...)
 {
     struct clarity_integrity *in = &c->app->integrity;
     in->problems_total++;
@@ -65,16 +65,16 @@ void problem(struct apply_ctx *c, const char *fmt, ...)
     p->file = c->file;
     p->line = c->line;
     p->offset = c->offset;
-    p->msg = intern(c, buf, strlen(buf));
+    p->msg = clarity_intern(c, buf, strlen(buf));
 }
 
-void unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl)
+void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl)
 {
     struct clarity_integrity *in = &c->app->integrity;
     in->fields_unknown++;
     char name[256];
     int n = snprintf(name, sizeof name, "%s.%.*s", where, (int)(kl > 200 ? 200 : kl), k);
-    uint32_t id = intern(c, name, (size_t)n);
+    uint32_t id = clarity_intern(c, name, (size_t)n);
     for (size_t i = 0; i < in->nunknown_fields; i++)
         if (in->unknown_fields[i].k == id) {
             in->unknown_field_counts[i]++;
@@ -100,40 +100,40 @@ void unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t
     in->unknown_field_counts[in->nunknown_fields - 1] = 1;
 }
 
-void read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)
+void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)
 {
     cj_iter it;
     const char *k;
     size_t kl;
     cj_val v;
     size_t n = 0;
-    if (!cj_object_begin(obj, &it)) return;
-    while (cj_object_next(&it, &k, &kl, &v)) n++;
+    if (!clarity_cj_object_begin(obj, &it)) return;
+    while (clarity_cj_object_next(&it, &k, &kl, &v)) n++;
     out->p = clarity_arena_alloc(&c->app->arena, (n ? n : 1) * sizeof *out->p);
     out->n = 0;
     if (!out->p) {
         c->failed = 1;
         return;
     }
-    cj_object_begin(obj, &it);
-    while (cj_object_next(&it, &k, &kl, &v)) {
+    clarity_cj_object_begin(obj, &it);
+    while (clarity_cj_object_next(&it, &k, &kl, &v)) {
         struct clarity_kv *kv = &out->p[out->n++];
-        kv->k = intern(c, k, kl);
+        kv->k = clarity_intern(c, k, kl);
         const char *s;
         size_t sl;
-        if (cj_str(v, &s, &sl)) kv->v = intern(c, s, sl);
-        else kv->v = intern_json(c, v);
+        if (clarity_cj_str(v, &s, &sl)) kv->v = clarity_intern(c, s, sl);
+        else kv->v = clarity_intern_json(c, v);
     }
 }
 
-size_t read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out)
+size_t clarity_read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out)
 {
     cj_iter it;
     cj_val v;
     size_t n = 0;
     *out = NULL;
-    if (!cj_array_begin(arr, &it)) return 0;
-    while (cj_array_next(&it, &v)) n++;
+    if (!clarity_cj_array_begin(arr, &it)) return 0;
+    while (clarity_cj_array_next(&it, &v)) n++;
     if (!n) return 0;
     int64_t *p = clarity_arena_alloc(&c->app->arena, n * sizeof *p);
     if (!p) {
@@ -141,28 +141,28 @@ size_t read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out)
         return 0;
     }
     size_t i = 0;
-    cj_array_begin(arr, &it);
-    while (cj_array_next(&it, &v)) {
+    clarity_cj_array_begin(arr, &it);
+    while (clarity_cj_array_next(&it, &v)) {
         int64_t x = 0;
-        cj_int(v, &x);
+        clarity_cj_int(v, &x);
         p[i++] = x;
     }
     *out = p;
     return n;
 }
 
-int64_t get_int_or(cj_val obj, const char *key, int64_t dflt)
+int64_t clarity_get_int_or(cj_val obj, const char *key, int64_t dflt)
 {
     int64_t v;
-    return cj_get_int(obj, key, &v) ? v : dflt;
+    return clarity_cj_get_int(obj, key, &v) ? v : dflt;
 }
 
-bool value_as_int(cj_val v, int64_t *out)
+bool clarity_value_as_int(cj_val v, int64_t *out)
 {
-    if (cj_int(v, out)) return true;
+    if (clarity_cj_int(v, out)) return true;
     const char *s;
     size_t n;
-    if (!cj_str(v, &s, &n) || n == 0 || n > 30) return false;
+    if (!clarity_cj_str(v, &s, &n) || n == 0 || n > 30) return false;
     char buf[32];
     memcpy(buf, s, n);
     buf[n] = '\0';
@@ -177,7 +177,7 @@ bool value_as_int(cj_val v, int64_t *out)
     return true;
 }
 
-void peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int64_t v)
+void clarity_peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int64_t v)
 {
     for (size_t i = 0; i < pk->n; i++)
         if (pk->p[i].name == name) {
@@ -200,7 +200,7 @@ static void peaks_max_at(struct apply_ctx *c, struct clarity_peaks *pk, size_t h
         if (v > pk->p[hint].value) pk->p[hint].value = v;
         return;
     }
-    peaks_max(c, pk, name, v);
+    clarity_peaks_max(c, pk, name, v);
 }
 
 /* ExecutorMetricType names (eventlog-format.md 2.9); the set is open, others are interned. */
@@ -220,24 +220,24 @@ static uint32_t metric_name_id(struct apply_ctx *c, const char *k, size_t kl, si
     for (size_t j = 0; j < n; j++) {
         size_t i = (hint + j) % n;
         if (strlen(metric_names[i]) == kl && memcmp(metric_names[i], k, kl) == 0) {
-            if (!c->metric_name_ids[i]) c->metric_name_ids[i] = intern(c, k, kl);
+            if (!c->metric_name_ids[i]) c->metric_name_ids[i] = clarity_intern(c, k, kl);
             return c->metric_name_ids[i];
         }
     }
-    return intern(c, k, kl);
+    return clarity_intern(c, k, kl);
 }
 
-void read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk)
+void clarity_read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk)
 {
     cj_member mem[64];
-    size_t nm = cj_object_members(metrics, mem, 64);
+    size_t nm = clarity_cj_object_members(metrics, mem, 64);
     for (size_t i = 0; i < nm && i < 64; i++) {
         int64_t x;
-        if (cj_int(mem[i].val, &x)) peaks_max_at(c, pk, i, metric_name_id(c, mem[i].key, mem[i].klen, i), x);
+        if (clarity_cj_int(mem[i].val, &x)) peaks_max_at(c, pk, i, metric_name_id(c, mem[i].key, mem[i].klen, i), x);
     }
 }
 
-void push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v)
+void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v)
 {
     for (size_t i = 0; i < *n; i++)
         if ((*arr)[i] == v) return;
@@ -248,10 +248,10 @@ void push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t
     (*arr)[(*n)++] = v;
 }
 
-struct clarity_executor *exec_get_or_add(struct apply_ctx *c, const char *id, size_t len)
+struct clarity_executor *clarity_exec_get_or_add(struct apply_ctx *c, const char *id, size_t len)
 {
     struct clarity_app *a = c->app;
-    uint32_t sid = intern(c, id, len);
+    uint32_t sid = clarity_intern(c, id, len);
     uint32_t row;
     if (clarity_idmap_get(&a->exec_by_name, sid, &row)) return &a->execs[row];
     struct clarity_executor *e = CLARITY_VEC_PUSH(a->execs, a->nexecs, a->cap_execs);
@@ -269,7 +269,7 @@ struct clarity_executor *exec_get_or_add(struct apply_ctx *c, const char *id, si
 /* Stage attempts are keyed by id and attempt packed in one int64. */
 static int64_t stage_key(int64_t stage_id, int32_t attempt) { return stage_id * 4096 + attempt; }
 
-struct clarity_stage *stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt)
+struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt)
 {
     struct clarity_app *a = c->app;
     uint32_t row;
@@ -285,7 +285,7 @@ struct clarity_stage *stage_get_or_add(struct apply_ctx *c, int64_t stage_id, in
     return s;
 }
 
-struct clarity_job *job_get_or_add(struct apply_ctx *c, int64_t job_id)
+struct clarity_job *clarity_job_get_or_add(struct apply_ctx *c, int64_t job_id)
 {
     struct clarity_app *a = c->app;
     uint32_t row;
@@ -301,7 +301,7 @@ struct clarity_job *job_get_or_add(struct apply_ctx *c, int64_t job_id)
     return j;
 }
 
-struct clarity_sql *sql_get_or_add(struct apply_ctx *c, int64_t id)
+struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id)
 {
     struct clarity_app *a = c->app;
     uint32_t row;

@@ -2,34 +2,34 @@
  * miscellaneous processes. */
 #include "model/build.h"
 
-void apply_log_start(struct apply_ctx *c, cj_val ev)
+void clarity_apply_log_start(struct apply_ctx *c, cj_val ev)
 {
-    c->app->spark_version = intern_key(c, ev, "Spark Version");
+    c->app->spark_version = clarity_intern_key(c, ev, "Spark Version");
 }
 
-void apply_app_start(struct apply_ctx *c, cj_val ev)
+void clarity_apply_app_start(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
-    a->name = intern_key(c, ev, "App Name");
-    uint32_t id = intern_key(c, ev, "App ID");
+    a->name = clarity_intern_key(c, ev, "App Name");
+    uint32_t id = clarity_intern_key(c, ev, "App ID");
     if (id) a->app_id = id;
-    a->user = intern_key(c, ev, "User");
-    a->attempt_id = intern_key(c, ev, "App Attempt ID");
+    a->user = clarity_intern_key(c, ev, "User");
+    a->attempt_id = clarity_intern_key(c, ev, "App Attempt ID");
     int64_t ts;
-    if (cj_get_int(ev, "Timestamp", &ts)) a->start_ms = ts;
-    else problem(c, "SparkListenerApplicationStart without Timestamp");
+    if (clarity_cj_get_int(ev, "Timestamp", &ts)) a->start_ms = ts;
+    else clarity_problem(c, "SparkListenerApplicationStart without Timestamp");
     cj_val logs;
-    if (cj_get(ev, "Driver Logs", &logs)) read_kvs(c, logs, &a->driver_logs);
+    if (clarity_cj_get(ev, "Driver Logs", &logs)) clarity_read_kvs(c, logs, &a->driver_logs);
 }
 
-void apply_app_end(struct apply_ctx *c, cj_val ev)
+void clarity_apply_app_end(struct apply_ctx *c, cj_val ev)
 {
     int64_t ts;
-    if (cj_get_int(ev, "Timestamp", &ts)) c->app->end_ms = ts;
-    else problem(c, "SparkListenerApplicationEnd without Timestamp");
+    if (clarity_cj_get_int(ev, "Timestamp", &ts)) c->app->end_ms = ts;
+    else clarity_problem(c, "SparkListenerApplicationEnd without Timestamp");
 }
 
-void apply_env(struct apply_ctx *c, cj_val ev)
+void clarity_apply_env(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
     static const struct { const char *key; size_t off; } maps[] = {
@@ -42,12 +42,12 @@ void apply_env(struct apply_ctx *c, cj_val ev)
     };
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
         cj_val m;
-        if (cj_get(ev, maps[i].key, &m)) read_kvs(c, m, (struct clarity_kvs *)((char *)a + maps[i].off));
+        if (clarity_cj_get(ev, maps[i].key, &m)) clarity_read_kvs(c, m, (struct clarity_kvs *)((char *)a + maps[i].off));
     }
     a->have_env = true;
 }
 
-void apply_resource_profile(struct apply_ctx *c, cj_val ev)
+void clarity_apply_resource_profile(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
     struct clarity_resource_profile *p = CLARITY_VEC_PUSH(a->profiles, a->nprofiles, a->cap_profiles);
@@ -55,11 +55,11 @@ void apply_resource_profile(struct apply_ctx *c, cj_val ev)
         c->failed = 1;
         return;
     }
-    p->id = (int32_t)get_int_or(ev, "Resource Profile Id", 0);
+    p->id = (int32_t)clarity_get_int_or(ev, "Resource Profile Id", 0);
     clarity__model_resource_profile_read(c, ev, p);
 }
 
-void apply_misc_process(struct apply_ctx *c, cj_val ev)
+void clarity_apply_misc_process(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
     struct clarity_misc_process *m = CLARITY_VEC_PUSH(a->misc, a->nmisc, a->cap_misc);
@@ -67,17 +67,17 @@ void apply_misc_process(struct apply_ctx *c, cj_val ev)
         c->failed = 1;
         return;
     }
-    m->id = intern_key(c, ev, "processId");
-    m->add_ms = get_int_or(ev, "time", 0);
+    m->id = clarity_intern_key(c, ev, "processId");
+    m->add_ms = clarity_get_int_or(ev, "time", 0);
     cj_val info;
-    if (cj_get(ev, "info", &info)) {
-        m->host_port = intern_key(c, info, "hostPort");
-        m->cores = (int32_t)get_int_or(info, "cores", 0);
-        cj_get_bool(info, "isActive", &m->active);
+    if (clarity_cj_get(ev, "info", &info)) {
+        m->host_port = clarity_intern_key(c, info, "hostPort");
+        m->cores = (int32_t)clarity_get_int_or(info, "cores", 0);
+        clarity_cj_get_bool(info, "isActive", &m->active);
         cj_val logs;
-        if (cj_get(info, "processLogs", &logs)) {
+        if (clarity_cj_get(info, "processLogs", &logs)) {
             m->has_logs = true;
-            read_kvs(c, logs, &m->logs);
+            clarity_read_kvs(c, logs, &m->logs);
         }
     }
 }

@@ -5,83 +5,83 @@ static struct clarity_executor *exec_from(struct apply_ctx *c, cj_val obj, const
 {
     const char *id;
     size_t n;
-    if (!cj_get_str(obj, key, &id, &n)) {
-        problem(c, "event without \"%s\"", key);
+    if (!clarity_cj_get_str(obj, key, &id, &n)) {
+        clarity_problem(c, "event without \"%s\"", key);
         return NULL;
     }
-    return exec_get_or_add(c, id, n);
+    return clarity_exec_get_or_add(c, id, n);
 }
 
-void apply_exec_added(struct apply_ctx *c, cj_val ev)
+void clarity_apply_exec_added(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_executor *e = exec_from(c, ev, "Executor ID");
     if (!e) return;
     e->seen_added = true;
-    e->add_ms = get_int_or(ev, "Timestamp", 0);
+    e->add_ms = clarity_get_int_or(ev, "Timestamp", 0);
     cj_val info;
-    if (!cj_get(ev, "Executor Info", &info)) return;
-    uint32_t host = intern_key(c, info, "Host");
+    if (!clarity_cj_get(ev, "Executor Info", &info)) return;
+    uint32_t host = clarity_intern_key(c, info, "Host");
     if (host) e->host = host;
-    e->total_cores = (int32_t)get_int_or(info, "Total Cores", 0);
-    e->resource_profile_id = (int32_t)get_int_or(info, "Resource Profile Id", 0);
+    e->total_cores = (int32_t)clarity_get_int_or(info, "Total Cores", 0);
+    e->resource_profile_id = (int32_t)clarity_get_int_or(info, "Resource Profile Id", 0);
     cj_val v;
-    if (cj_get(info, "Log Urls", &v)) read_kvs(c, v, &e->log_urls);
-    if (cj_get(info, "Attributes", &v)) read_kvs(c, v, &e->attributes);
-    if (cj_get(info, "Resources", &v) && cj_type(v) == CJ_OBJECT) clarity__model_resources_read(c, v, e);
+    if (clarity_cj_get(info, "Log Urls", &v)) clarity_read_kvs(c, v, &e->log_urls);
+    if (clarity_cj_get(info, "Attributes", &v)) clarity_read_kvs(c, v, &e->attributes);
+    if (clarity_cj_get(info, "Resources", &v) && clarity_cj_type(v) == CJ_OBJECT) clarity__model_resources_read(c, v, e);
 }
 
-void apply_exec_removed(struct apply_ctx *c, cj_val ev)
+void clarity_apply_exec_removed(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_executor *e = exec_from(c, ev, "Executor ID");
     if (!e) return;
-    e->remove_ms = get_int_or(ev, "Timestamp", 0);
-    e->remove_reason = intern_key(c, ev, "Removed Reason");
+    e->remove_ms = clarity_get_int_or(ev, "Timestamp", 0);
+    e->remove_reason = clarity_intern_key(c, ev, "Removed Reason");
 }
 
 static void block_manager(struct apply_ctx *c, cj_val ev, bool added)
 {
     cj_val bm;
-    if (!cj_get(ev, "Block Manager ID", &bm)) {
-        problem(c, "block manager event without \"Block Manager ID\"");
+    if (!clarity_cj_get(ev, "Block Manager ID", &bm)) {
+        clarity_problem(c, "block manager event without \"Block Manager ID\"");
         return;
     }
     struct clarity_executor *e = exec_from(c, bm, "Executor ID");
     if (!e) return;
     if (!added) return;
-    uint32_t host = intern_key(c, bm, "Host");
+    uint32_t host = clarity_intern_key(c, bm, "Host");
     if (host && !e->host) e->host = host;
-    e->port = (int32_t)get_int_or(bm, "Port", -1);
-    e->max_memory = get_int_or(ev, "Maximum Memory", e->max_memory);
-    e->max_onheap = get_int_or(ev, "Maximum Onheap Memory", e->max_onheap);
-    e->max_offheap = get_int_or(ev, "Maximum Offheap Memory", e->max_offheap);
+    e->port = (int32_t)clarity_get_int_or(bm, "Port", -1);
+    e->max_memory = clarity_get_int_or(ev, "Maximum Memory", e->max_memory);
+    e->max_onheap = clarity_get_int_or(ev, "Maximum Onheap Memory", e->max_onheap);
+    e->max_offheap = clarity_get_int_or(ev, "Maximum Offheap Memory", e->max_offheap);
     /* the driver has no ExecutorAdded; its block manager is when it appeared */
-    if (!e->add_ms) e->add_ms = get_int_or(ev, "Timestamp", 0);
+    if (!e->add_ms) e->add_ms = clarity_get_int_or(ev, "Timestamp", 0);
 }
 
-void apply_block_manager_added(struct apply_ctx *c, cj_val ev) { block_manager(c, ev, true); }
-void apply_block_manager_removed(struct apply_ctx *c, cj_val ev) { block_manager(c, ev, false); }
+void clarity_apply_block_manager_added(struct apply_ctx *c, cj_val ev) { block_manager(c, ev, true); }
+void clarity_apply_block_manager_removed(struct apply_ctx *c, cj_val ev) { block_manager(c, ev, false); }
 
-void apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded)
+void clarity_apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded)
 {
     struct clarity_executor *e = exec_from(c, ev, "executorId");
     if (e) e->excluded = excluded;
 }
 
-void apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev)
+void clarity_apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_executor *e = exec_from(c, ev, "executorId");
     if (!e) return;
     int64_t st;
-    if (cj_get_int(ev, "stageId", &st))
-        push_id(c, &e->excluded_stages, &e->nexcluded_stages, &e->cap_excluded_stages, st);
+    if (clarity_cj_get_int(ev, "stageId", &st))
+        clarity_push_id(c, &e->excluded_stages, &e->nexcluded_stages, &e->cap_excluded_stages, st);
 }
 
 static void stage_exec_peaks(struct apply_ctx *c, struct clarity_stage *st, uint32_t exec, cj_val metrics)
 {
-    read_peaks(c, metrics, &st->peaks);
+    clarity_read_peaks(c, metrics, &st->peaks);
     for (size_t i = 0; i < st->nexec_peaks; i++)
         if (st->exec_peaks[i].executor == exec) {
-            read_peaks(c, metrics, &st->exec_peaks[i].peaks);
+            clarity_read_peaks(c, metrics, &st->exec_peaks[i].peaks);
             return;
         }
     struct clarity_stage_exec_peaks *p = CLARITY_VEC_PUSH(st->exec_peaks, st->nexec_peaks, st->cap_exec_peaks);
@@ -90,28 +90,28 @@ static void stage_exec_peaks(struct apply_ctx *c, struct clarity_stage *st, uint
         return;
     }
     p->executor = exec;
-    read_peaks(c, metrics, &p->peaks);
+    clarity_read_peaks(c, metrics, &p->peaks);
 }
 
-void apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev)
+void clarity_apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_executor *e = exec_from(c, ev, "Executor ID");
     cj_val m;
-    if (!e || !cj_get(ev, "Executor Metrics", &m)) return;
-    read_peaks(c, m, &e->peaks);
+    if (!e || !clarity_cj_get(ev, "Executor Metrics", &m)) return;
+    clarity_read_peaks(c, m, &e->peaks);
     int64_t sid, att;
-    if (cj_get_int(ev, "Stage ID", &sid) && cj_get_int(ev, "Stage Attempt ID", &att)) {
-        struct clarity_stage *st = stage_get_or_add(c, sid, (int32_t)att);
+    if (clarity_cj_get_int(ev, "Stage ID", &sid) && clarity_cj_get_int(ev, "Stage Attempt ID", &att)) {
+        struct clarity_stage *st = clarity_stage_get_or_add(c, sid, (int32_t)att);
         if (st) stage_exec_peaks(c, st, e->id, m);
     }
 }
 
-void apply_exec_metrics_update(struct apply_ctx *c, cj_val ev)
+void clarity_apply_exec_metrics_update(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_executor *e = exec_from(c, ev, "Executor ID");
     cj_val arr, item, m;
     cj_iter it;
-    if (!e || !cj_get(ev, "Executor Metrics Updated", &arr) || !cj_array_begin(arr, &it)) return;
-    while (cj_array_next(&it, &item))
-        if (cj_get(item, "Executor Metrics", &m)) read_peaks(c, m, &e->peaks);
+    if (!e || !clarity_cj_get(ev, "Executor Metrics Updated", &arr) || !clarity_cj_array_begin(arr, &it)) return;
+    while (clarity_cj_array_next(&it, &item))
+        if (clarity_cj_get(item, "Executor Metrics", &m)) clarity_read_peaks(c, m, &e->peaks);
 }

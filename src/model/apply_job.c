@@ -3,34 +3,34 @@
 
 static uint32_t prop(struct apply_ctx *c, cj_val props, const char *key)
 {
-    return intern_key(c, props, key);
+    return clarity_intern_key(c, props, key);
 }
 
-void apply_job_start(struct apply_ctx *c, cj_val ev)
+void clarity_apply_job_start(struct apply_ctx *c, cj_val ev)
 {
     int64_t id;
-    if (!cj_get_int(ev, "Job ID", &id)) {
-        problem(c, "SparkListenerJobStart without \"Job ID\"");
+    if (!clarity_cj_get_int(ev, "Job ID", &id)) {
+        clarity_problem(c, "SparkListenerJobStart without \"Job ID\"");
         return;
     }
-    struct clarity_job *j = job_get_or_add(c, id);
+    struct clarity_job *j = clarity_job_get_or_add(c, id);
     if (!j) return;
-    j->submit_ms = get_int_or(ev, "Submission Time", 0);
+    j->submit_ms = clarity_get_int_or(ev, "Submission Time", 0);
     cj_val v, info;
     cj_iter it;
-    if (cj_get(ev, "Stage IDs", &v)) j->nstage_ids = read_int_array(c, v, &j->stage_ids);
+    if (clarity_cj_get(ev, "Stage IDs", &v)) j->nstage_ids = clarity_read_int_array(c, v, &j->stage_ids);
     /* Stage Infos (1.2+) declare every stage of the job, including ones that will be skipped. */
-    if (cj_get(ev, "Stage Infos", &v) && cj_array_begin(v, &it)) {
+    if (clarity_cj_get(ev, "Stage Infos", &v) && clarity_cj_array_begin(v, &it)) {
         int64_t best_id = INT64_MIN;
-        while (cj_array_next(&it, &info)) {
+        while (clarity_cj_array_next(&it, &info)) {
             int64_t sid, att = 0;
-            if (!cj_get_int(info, "Stage ID", &sid)) continue;
-            cj_get_int(info, "Stage Attempt ID", &att);
-            struct clarity_stage *st = stage_get_or_add(c, sid, (int32_t)att);
+            if (!clarity_cj_get_int(info, "Stage ID", &sid)) continue;
+            clarity_cj_get_int(info, "Stage Attempt ID", &att);
+            struct clarity_stage *st = clarity_stage_get_or_add(c, sid, (int32_t)att);
             if (!st) return;
-            if (!st->seen_submitted && !st->seen_completed) read_stage_info(c, info, st);
-            push_id(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);
-            j->num_tasks_declared += get_int_or(info, "Number of Tasks", 0);
+            if (!st->seen_submitted && !st->seen_completed) clarity_read_stage_info(c, info, st);
+            clarity_push_id(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);
+            j->num_tasks_declared += clarity_get_int_or(info, "Number of Tasks", 0);
             /* SHS names a job after its last (highest id) stage */
             if (sid > best_id) {
                 best_id = sid;
@@ -39,13 +39,13 @@ void apply_job_start(struct apply_ctx *c, cj_val ev)
         }
     }
     cj_val props;
-    if (cj_get(ev, "Properties", &props) && cj_type(props) == CJ_OBJECT) {
+    if (clarity_cj_get(ev, "Properties", &props) && clarity_cj_type(props) == CJ_OBJECT) {
         int64_t sql;
         cj_val sv;
-        if (cj_get(props, "spark.sql.execution.id", &sv) && value_as_int(sv, &sql)) {
+        if (clarity_cj_get(props, "spark.sql.execution.id", &sv) && clarity_value_as_int(sv, &sql)) {
             j->sql_id = sql;
-            struct clarity_sql *q = sql_get_or_add(c, sql);
-            if (q) push_id(c, &q->job_ids, &q->njob_ids, &q->cap_job_ids, id);
+            struct clarity_sql *q = clarity_sql_get_or_add(c, sql);
+            if (q) clarity_push_id(c, &q->job_ids, &q->njob_ids, &q->cap_job_ids, id);
         }
         j->group = prop(c, props, "spark.jobGroup.id");
         j->description = prop(c, props, "spark.job.description");
@@ -55,26 +55,26 @@ void apply_job_start(struct apply_ctx *c, cj_val ev)
     }
 }
 
-void apply_job_end(struct apply_ctx *c, cj_val ev)
+void clarity_apply_job_end(struct apply_ctx *c, cj_val ev)
 {
     int64_t id;
-    if (!cj_get_int(ev, "Job ID", &id)) {
-        problem(c, "SparkListenerJobEnd without \"Job ID\"");
+    if (!clarity_cj_get_int(ev, "Job ID", &id)) {
+        clarity_problem(c, "SparkListenerJobEnd without \"Job ID\"");
         return;
     }
-    struct clarity_job *j = job_get_or_add(c, id);
+    struct clarity_job *j = clarity_job_get_or_add(c, id);
     if (!j) return;
-    j->end_ms = get_int_or(ev, "Completion Time", 0);
+    j->end_ms = clarity_get_int_or(ev, "Completion Time", 0);
     cj_val res;
     const char *s;
     size_t n;
     j->status = CLARITY_JOB_UNKNOWN;
-    if (cj_get(ev, "Job Result", &res) && cj_get_str(res, "Result", &s, &n)) {
+    if (clarity_cj_get(ev, "Job Result", &res) && clarity_cj_get_str(res, "Result", &s, &n)) {
         if (n == 12 && memcmp(s, "JobSucceeded", 12) == 0) j->status = CLARITY_JOB_SUCCEEDED;
         else if (n == 9 && memcmp(s, "JobFailed", 9) == 0) {
             j->status = CLARITY_JOB_FAILED;
             cj_val ex;
-            if (cj_get(res, "Exception", &ex)) j->failure = intern_key(c, ex, "Message");
+            if (clarity_cj_get(res, "Exception", &ex)) j->failure = clarity_intern_key(c, ex, "Message");
         }
     }
 }

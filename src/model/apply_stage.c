@@ -5,7 +5,7 @@ static void read_rdd(struct apply_ctx *c, cj_val r)
 {
     struct clarity_app *a = c->app;
     int64_t id;
-    if (!cj_get_int(r, "RDD ID", &id)) return;
+    if (!clarity_cj_get_int(r, "RDD ID", &id)) return;
     uint32_t row;
     struct clarity_rdd *d;
     if (clarity_idmap_get(&a->rdd_by_id, id, &row)) d = &a->rdds[row];
@@ -17,46 +17,46 @@ static void read_rdd(struct apply_ctx *c, cj_val r)
         }
     }
     d->rdd_id = id;
-    d->name = intern_key(c, r, "Name");
-    d->scope = intern_key(c, r, "Scope");
-    d->call_site = intern_key(c, r, "Callsite");
+    d->name = clarity_intern_key(c, r, "Name");
+    d->scope = clarity_intern_key(c, r, "Scope");
+    d->call_site = clarity_intern_key(c, r, "Callsite");
     cj_val v;
-    if (cj_get(r, "Parent IDs", &v)) d->nparents = read_int_array(c, v, &d->parents);
-    if (cj_get(r, "Storage Level", &v)) d->storage_level = intern_json(c, v);
-    d->num_partitions = get_int_or(r, "Number of Partitions", 0);
-    d->num_cached_partitions = get_int_or(r, "Number of Cached Partitions", 0);
-    d->mem_size = get_int_or(r, "Memory Size", 0);
-    d->disk_size = get_int_or(r, "Disk Size", 0);
-    cj_get_bool(r, "Barrier", &d->barrier);
+    if (clarity_cj_get(r, "Parent IDs", &v)) d->nparents = clarity_read_int_array(c, v, &d->parents);
+    if (clarity_cj_get(r, "Storage Level", &v)) d->storage_level = clarity_intern_json(c, v);
+    d->num_partitions = clarity_get_int_or(r, "Number of Partitions", 0);
+    d->num_cached_partitions = clarity_get_int_or(r, "Number of Cached Partitions", 0);
+    d->mem_size = clarity_get_int_or(r, "Memory Size", 0);
+    d->disk_size = clarity_get_int_or(r, "Disk Size", 0);
+    clarity_cj_get_bool(r, "Barrier", &d->barrier);
 }
 
-void read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st)
+void clarity_read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st)
 {
-    uint32_t s = intern_key(c, info, "Stage Name");
+    uint32_t s = clarity_intern_key(c, info, "Stage Name");
     if (s) st->name = s;
-    s = intern_key(c, info, "Details");
+    s = clarity_intern_key(c, info, "Details");
     if (s) st->details = s;
-    st->num_tasks = get_int_or(info, "Number of Tasks", st->num_tasks);
+    st->num_tasks = clarity_get_int_or(info, "Number of Tasks", st->num_tasks);
     int64_t t;
-    if (cj_get_int(info, "Submission Time", &t)) st->submit_ms = t;
-    if (cj_get_int(info, "Completion Time", &t)) st->complete_ms = t;
-    s = intern_key(c, info, "Failure Reason");
+    if (clarity_cj_get_int(info, "Submission Time", &t)) st->submit_ms = t;
+    if (clarity_cj_get_int(info, "Completion Time", &t)) st->complete_ms = t;
+    s = clarity_intern_key(c, info, "Failure Reason");
     if (s) st->failure = s;
-    st->resource_profile_id = (int32_t)get_int_or(info, "Resource Profile Id", st->resource_profile_id);
-    cj_get_bool(info, "Shuffle Push Enabled", &st->shuffle_push_enabled);
-    st->shuffle_mergers = (int32_t)get_int_or(info, "Shuffle Push Mergers Count", st->shuffle_mergers);
+    st->resource_profile_id = (int32_t)clarity_get_int_or(info, "Resource Profile Id", st->resource_profile_id);
+    clarity_cj_get_bool(info, "Shuffle Push Enabled", &st->shuffle_push_enabled);
+    st->shuffle_mergers = (int32_t)clarity_get_int_or(info, "Shuffle Push Mergers Count", st->shuffle_mergers);
     cj_val v, r;
     cj_iter it;
-    if (cj_get(info, "Parent IDs", &v)) st->nparents = read_int_array(c, v, &st->parents);
-    if (cj_get(info, "RDD Info", &v) && cj_array_begin(v, &it)) {
+    if (clarity_cj_get(info, "Parent IDs", &v)) st->nparents = clarity_read_int_array(c, v, &st->parents);
+    if (clarity_cj_get(info, "RDD Info", &v) && clarity_cj_array_begin(v, &it)) {
         size_t n = 0;
-        while (cj_array_next(&it, &r)) n++;
+        while (clarity_cj_array_next(&it, &r)) n++;
         st->rdd_ids = n ? clarity_arena_alloc(&c->app->arena, n * sizeof *st->rdd_ids) : NULL;
         st->nrdd_ids = 0;
-        cj_array_begin(v, &it);
-        while (st->rdd_ids && cj_array_next(&it, &r)) {
+        clarity_cj_array_begin(v, &it);
+        while (st->rdd_ids && clarity_cj_array_next(&it, &r)) {
             int64_t id;
-            if (cj_get_int(r, "RDD ID", &id)) st->rdd_ids[st->nrdd_ids++] = id;
+            if (clarity_cj_get_int(r, "RDD ID", &id)) st->rdd_ids[st->nrdd_ids++] = id;
             read_rdd(c, r);
         }
     }
@@ -65,23 +65,23 @@ void read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st)
 /* True when v is an integer, or a string that is exactly the decimal text of one. */
 static bool plain_int(cj_val v, int64_t *out)
 {
-    enum cj_type t = cj_type(v);
-    if (t == CJ_INT || t == CJ_UINT) return cj_int(v, out);
+    enum clarity_cj_type t = clarity_cj_type(v);
+    if (t == CJ_INT || t == CJ_UINT) return clarity_cj_int(v, out);
     const char *s;
     size_t n;
-    if (!cj_str(v, &s, &n) || n == 0 || n > 19) {
-        value_as_int(v, out);
+    if (!clarity_cj_str(v, &s, &n) || n == 0 || n > 19) {
+        clarity_value_as_int(v, out);
         return false;
     }
     size_t i = s[0] == '-' ? 1 : 0;
     if (i == n || (s[i] == '0' && n > i + 1)) {
-        value_as_int(v, out);
+        clarity_value_as_int(v, out);
         return false;
     }
     int64_t x = 0;
     for (size_t k = i; k < n; k++) {
         if (s[k] < '0' || s[k] > '9') {
-            value_as_int(v, out);
+            clarity_value_as_int(v, out);
             return false;
         }
         x = x * 10 + (s[k] - '0');
@@ -90,75 +90,75 @@ static bool plain_int(cj_val v, int64_t *out)
     return true;
 }
 
-void read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
+void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
                        bool updates)
 {
     cj_iter it;
     cj_val a, v;
-    if (!cj_array_begin(arr, &it)) return;
-    while (cj_array_next(&it, &a)) {
+    if (!clarity_cj_array_begin(arr, &it)) return;
+    while (clarity_cj_array_next(&it, &a)) {
         struct clarity_accum *x = CLARITY_VEC_PUSH(acc->p, acc->n, acc->cap);
         if (!x) {
             c->failed = 1;
             return;
         }
         x->owner = owner;
-        x->id = get_int_or(a, "ID", -1);
-        x->name = intern_key(c, a, "Name");
+        x->id = clarity_get_int_or(a, "ID", -1);
+        x->name = clarity_intern_key(c, a, "Name");
         /* values are mostly distinct integers: interning their text would grow the string
          * table by one entry per task, so only text that is not a plain integer is kept */
-        if (updates && cj_get(a, "Update", &v)) {
+        if (updates && clarity_cj_get(a, "Update", &v)) {
             x->has_update = true;
-            if (!plain_int(v, &x->update)) x->update_str = cj_type(v) == CJ_STRING ? intern_val(c, v) : intern_json(c, v);
+            if (!plain_int(v, &x->update)) x->update_str = clarity_cj_type(v) == CJ_STRING ? clarity_intern_val(c, v) : clarity_intern_json(c, v);
         }
-        if (cj_get(a, "Value", &v) && !plain_int(v, &x->value))
-            x->value_str = cj_type(v) == CJ_STRING ? intern_val(c, v) : intern_json(c, v);
-        cj_get_bool(a, "Internal", &x->internal);
-        cj_get_bool(a, "Count Failed Values", &x->count_failed);
+        if (clarity_cj_get(a, "Value", &v) && !plain_int(v, &x->value))
+            x->value_str = clarity_cj_type(v) == CJ_STRING ? clarity_intern_val(c, v) : clarity_intern_json(c, v);
+        clarity_cj_get_bool(a, "Internal", &x->internal);
+        clarity_cj_get_bool(a, "Count Failed Values", &x->count_failed);
         const char *m;
         size_t ml;
-        x->is_sql = cj_get_str(a, "Metadata", &m, &ml) && ml == 3 && memcmp(m, "sql", 3) == 0;
+        x->is_sql = clarity_cj_get_str(a, "Metadata", &m, &ml) && ml == 3 && memcmp(m, "sql", 3) == 0;
     }
 }
 
 static struct clarity_stage *stage_of(struct apply_ctx *c, cj_val ev, cj_val *info)
 {
     int64_t sid, att = 0;
-    if (!cj_get(ev, "Stage Info", info) || !cj_get_int(*info, "Stage ID", &sid)) {
-        problem(c, "stage event without \"Stage Info\".\"Stage ID\"");
+    if (!clarity_cj_get(ev, "Stage Info", info) || !clarity_cj_get_int(*info, "Stage ID", &sid)) {
+        clarity_problem(c, "stage event without \"Stage Info\".\"Stage ID\"");
         return NULL;
     }
-    cj_get_int(*info, "Stage Attempt ID", &att);
-    return stage_get_or_add(c, sid, (int32_t)att);
+    clarity_cj_get_int(*info, "Stage Attempt ID", &att);
+    return clarity_stage_get_or_add(c, sid, (int32_t)att);
 }
 
-void apply_stage_submitted(struct apply_ctx *c, cj_val ev)
+void clarity_apply_stage_submitted(struct apply_ctx *c, cj_val ev)
 {
     cj_val info, props;
     struct clarity_stage *st = stage_of(c, ev, &info);
     if (!st) return;
-    read_stage_info(c, info, st);
+    clarity_read_stage_info(c, info, st);
     st->seen_submitted = true;
     if (st->status == CLARITY_STAGE_PENDING) st->status = CLARITY_STAGE_ACTIVE;
-    if (cj_get(ev, "Properties", &props) && cj_type(props) == CJ_OBJECT) {
-        uint32_t pool = intern_key(c, props, "spark.scheduler.pool");
+    if (clarity_cj_get(ev, "Properties", &props) && clarity_cj_type(props) == CJ_OBJECT) {
+        uint32_t pool = clarity_intern_key(c, props, "spark.scheduler.pool");
         if (pool) st->pool = pool;
     }
 }
 
-void apply_stage_completed(struct apply_ctx *c, cj_val ev)
+void clarity_apply_stage_completed(struct apply_ctx *c, cj_val ev)
 {
     cj_val info, acc;
     struct clarity_stage *st = stage_of(c, ev, &info);
     if (!st) return;
-    read_stage_info(c, info, st);
+    clarity_read_stage_info(c, info, st);
     st->seen_completed = true;
     st->status = st->failure ? CLARITY_STAGE_FAILED : CLARITY_STAGE_COMPLETE;
-    if (cj_get(info, "Accumulables", &acc))
-        read_accumulables(c, acc, (uint32_t)(st - c->app->stages), &c->app->stage_accums, false);
+    if (clarity_cj_get(info, "Accumulables", &acc))
+        clarity_read_accumulables(c, acc, (uint32_t)(st - c->app->stages), &c->app->stage_accums, false);
 }
 
-void apply_unpersist_rdd(struct apply_ctx *c, cj_val ev)
+void clarity_apply_unpersist_rdd(struct apply_ctx *c, cj_val ev)
 {
     (void)c;
     (void)ev; /* storage state is not modelled beyond RDD Info; counted as a known event */

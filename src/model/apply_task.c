@@ -77,7 +77,7 @@ static long task_row(struct apply_ctx *c, const struct task_rec *r, bool *create
         return -1;
     }
     *created = true;
-    struct clarity_stage *st = stage_get_or_add(c, r->stage_id, (int32_t)r->stage_attempt);
+    struct clarity_stage *st = clarity_stage_get_or_add(c, r->stage_id, (int32_t)r->stage_attempt);
     if (!st) return -1;
     set_col(c, &t->task_id, row, r->tid);
     set_col(c, &t->stage, row, st - a->stages);
@@ -89,12 +89,12 @@ static long task_row(struct apply_ctx *c, const struct task_rec *r, bool *create
     if (r->exec) {
         struct clarity_executor *x = NULL;
         uint32_t row_e;
-        uint32_t id = intern_memo(c, &c->last_exec, task_rec_exec(r), r->exec_len);
+        uint32_t id = clarity_intern_memo(c, &c->last_exec, task_rec_exec(r), r->exec_len);
         if (clarity_idmap_get(&a->exec_by_name, id, &row_e)) x = &a->execs[row_e];
-        else x = exec_get_or_add(c, task_rec_exec(r), r->exec_len);
+        else x = clarity_exec_get_or_add(c, task_rec_exec(r), r->exec_len);
         if (x) set_col(c, &t->executor, row, x->id);
     }
-    if (r->host) set_col(c, &t->host, row, intern_memo(c, &c->last_host, task_rec_host(r), r->host_len));
+    if (r->host) set_col(c, &t->host, row, clarity_intern_memo(c, &c->last_host, task_rec_host(r), r->host_len));
     set_col(c, &t->locality, row, r->locality);
     set_col(c, &t->flags, row, r->spec ? CLARITY_TF_SPECULATIVE : 0);
     return row;
@@ -114,7 +114,7 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
     int64_t dur = r->finish ? r->finish - launch : 0;
     if (dur < 0) {
         a->integrity.negative_durations++;
-        problem(c, "task %lld finishes %lld ms before it launches", (long long)r->tid, (long long)-dur);
+        clarity_problem(c, "task %lld finishes %lld ms before it launches", (long long)r->tid, (long long)-dur);
     }
     set_col(c, &t->duration, row, dur);
     if (r->getting > 0) set_col(c, &t->getting_result, row, r->getting - launch);
@@ -142,10 +142,10 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
     if (r->has_exec_metrics) {
         uint32_t ex = (uint32_t)clarity_icol_get(&t->executor, row);
         uint32_t erow;
-        if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) read_peaks(c, r->exec_metrics, &a->execs[erow].peaks);
+        if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) clarity_read_peaks(c, r->exec_metrics, &a->execs[erow].peaks);
     }
     if (c->opt->keep_task_accumulables && r->has_accums)
-        read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true);
+        clarity_read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true);
 
     /* unit sanity: a CPU time far above the run time usually means ms and ns were mixed up */
     int64_t run = r->m[CLARITY_TM_RUN_MS], cpu = r->m[CLARITY_TM_CPU_NS], swt = r->m[CLARITY_TM_SW_TIME_NS];
@@ -153,14 +153,14 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
     if (swt / 1000000 > run + 1000) a->integrity.sw_time_suspect_units++;
 }
 
-void apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
+void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
 {
     static const char *const what[] = {"SparkListenerTaskStart", "SparkListenerTaskGettingResult",
                                        "SparkListenerTaskEnd"};
-    for (size_t i = 0; i < r->nunknown; i++) unknown_field(c, r->unknown[i].where, r->unknown[i].key, r->unknown[i].len);
+    for (size_t i = 0; i < r->nunknown; i++) clarity_unknown_field(c, r->unknown[i].where, r->unknown[i].key, r->unknown[i].len);
     if (r->unknown_total > r->nunknown) c->app->integrity.fields_unknown += r->unknown_total - r->nunknown;
     if (!r->has_tid) {
-        problem(c, "%s without \"Task Info\".\"Task ID\"", what[r->kind]);
+        clarity_problem(c, "%s without \"Task Info\".\"Task ID\"", what[r->kind]);
         return;
     }
     bool created;
@@ -184,10 +184,10 @@ void apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
 static void apply_kind(struct apply_ctx *c, cj_val ev, enum task_kind kind)
 {
     struct task_rec r;
-    task_rec_decode(ev, kind, &r);
-    apply_task_rec(c, &r);
+    clarity_task_rec_decode(ev, kind, &r);
+    clarity_apply_task_rec(c, &r);
 }
 
-void apply_task_start(struct apply_ctx *c, cj_val ev) { apply_kind(c, ev, TASK_START); }
-void apply_task_getting_result(struct apply_ctx *c, cj_val ev) { apply_kind(c, ev, TASK_GETTING_RESULT); }
-void apply_task_end(struct apply_ctx *c, cj_val ev) { apply_kind(c, ev, TASK_END); }
+void clarity_apply_task_start(struct apply_ctx *c, cj_val ev) { apply_kind(c, ev, TASK_START); }
+void clarity_apply_task_getting_result(struct apply_ctx *c, cj_val ev) { apply_kind(c, ev, TASK_GETTING_RESULT); }
+void clarity_apply_task_end(struct apply_ctx *c, cj_val ev) { apply_kind(c, ev, TASK_END); }

@@ -6,7 +6,7 @@
 /* When task accumulables are not wanted, their array (about a third of a TaskEnd line) is
  * blanked before parsing, so simdjson does not build it. Only for Spark 3.0+ logs: earlier
  * ones keep the peak execution memory only there. */
-bool blank_spark3(const char *v)
+bool clarity_blank_spark3(const char *v)
 {
     return v[0] >= '3' && v[0] <= '9' && v[1] == '.';
 }
@@ -15,7 +15,7 @@ bool blank_spark3(const char *v)
  * next TaskEnd key begins. Returns the array's [open, close] bytes, or false. The marker cannot
  * occur inside a string (its quote would be escaped); should a future writer put it elsewhere,
  * the blanked line would not parse and the caller restores it. */
-bool blank_find_accumulables(const char *line, size_t len, size_t *open, size_t *close)
+bool clarity_blank_find_accumulables(const char *line, size_t len, size_t *open, size_t *close)
 {
     static const char ev[] = "{\"Event\":\"SparkListenerTaskEnd\"";
     static const char key[] = "\"Accumulables\":[";
@@ -47,7 +47,7 @@ static bool find_executor_metrics_from(const char *line, size_t len, size_t from
 }
 
 
-bool blank_find_executor_metrics(const char *line, size_t len, size_t *open, size_t *close)
+bool clarity_blank_find_executor_metrics(const char *line, size_t len, size_t *open, size_t *close)
 {
     return find_executor_metrics_from(line, len, 0, open, close);
 }
@@ -62,18 +62,18 @@ static void blank_range(char *line, size_t open, size_t close, struct blank_undo
     memset(line + open + 1, ' ', close - open - 1);
 }
 
-void blank_lean(char *line, size_t len, bool accumulables, bool executor_metrics, struct blank_undo *u)
+void clarity_blank_lean(char *line, size_t len, bool accumulables, bool executor_metrics, struct blank_undo *u)
 {
     memset(u, 0, sizeof *u);
     size_t open, close, from = 0;
-    if (accumulables && blank_find_accumulables(line, len, &open, &close)) {
+    if (accumulables && clarity_blank_find_accumulables(line, len, &open, &close)) {
         blank_range(line, open, close, u, 0);
         from = close;   /* the executor metrics come after Task Info */
     }
     if (executor_metrics && find_executor_metrics_from(line, len, from, &open, &close)) blank_range(line, open, close, u, 1);
 }
 
-bool blank_restore(char *line, struct blank_undo *u)
+bool clarity_blank_restore(char *line, struct blank_undo *u)
 {
     bool any = false;
     for (int k = 0; k < 2; k++)
@@ -84,7 +84,7 @@ bool blank_restore(char *line, struct blank_undo *u)
     return any;
 }
 
-void blank_undo_free(struct blank_undo *u)
+void clarity_blank_undo_free(struct blank_undo *u)
 {
     free(u->saved[0]);
     free(u->saved[1]);

@@ -20,64 +20,64 @@ struct apply_ctx {
     uint32_t last_host, last_exec; /* most recent task host / executor string ids */
 };
 
-uint32_t intern(struct apply_ctx *c, const char *s, size_t len);
+uint32_t clarity_intern(struct apply_ctx *c, const char *s, size_t len);
 /* intern() with a one-entry memo, for strings that repeat from one event to the next. */
-uint32_t intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s, size_t len);
-uint32_t intern_val(struct apply_ctx *c, cj_val v);          /* string value; else 0 */
-uint32_t intern_key(struct apply_ctx *c, cj_val obj, const char *key);
-uint32_t intern_json(struct apply_ctx *c, cj_val v);         /* any value as minified JSON */
+uint32_t clarity_intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s, size_t len);
+uint32_t clarity_intern_val(struct apply_ctx *c, cj_val v);          /* string value; else 0 */
+uint32_t clarity_intern_key(struct apply_ctx *c, cj_val obj, const char *key);
+uint32_t clarity_intern_json(struct apply_ctx *c, cj_val v);         /* any value as minified JSON */
 /* Counts an unknown key of a task event under "<where>.<key>". */
-void unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl);
-void problem(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl);
+void clarity_problem(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A string map object into kvs (arena-owned), keys in logged order. */
-void read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out);
+void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out);
 /* Array of numbers into an arena-owned int64 array. */
-size_t read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out);
-int64_t get_int_or(cj_val obj, const char *key, int64_t dflt);
+size_t clarity_read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out);
+int64_t clarity_get_int_or(cj_val obj, const char *key, int64_t dflt);
 /* Accepts numbers or numeric strings (SQL metric values are strings). */
-bool value_as_int(cj_val v, int64_t *out);
-void peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int64_t v);
-void read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk);
+bool clarity_value_as_int(cj_val v, int64_t *out);
+void clarity_peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int64_t v);
+void clarity_read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk);
 
-struct clarity_executor *exec_get_or_add(struct apply_ctx *c, const char *id, size_t len);
-struct clarity_stage *stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt);
-struct clarity_job *job_get_or_add(struct apply_ctx *c, int64_t job_id);
-struct clarity_sql *sql_get_or_add(struct apply_ctx *c, int64_t id);
-void read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st);
-void read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
+struct clarity_executor *clarity_exec_get_or_add(struct apply_ctx *c, const char *id, size_t len);
+struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt);
+struct clarity_job *clarity_job_get_or_add(struct apply_ctx *c, int64_t job_id);
+struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id);
+void clarity_read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st);
+void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
                        bool updates);
-void push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v);
+void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v);
 
 /* Event handlers, one per family (apply_*.c). */
-void apply_log_start(struct apply_ctx *c, cj_val ev);
-void apply_app_start(struct apply_ctx *c, cj_val ev);
-void apply_app_end(struct apply_ctx *c, cj_val ev);
-void apply_env(struct apply_ctx *c, cj_val ev);
-void apply_resource_profile(struct apply_ctx *c, cj_val ev);
-void apply_misc_process(struct apply_ctx *c, cj_val ev);
-void apply_exec_added(struct apply_ctx *c, cj_val ev);
-void apply_exec_removed(struct apply_ctx *c, cj_val ev);
-void apply_block_manager_added(struct apply_ctx *c, cj_val ev);
-void apply_block_manager_removed(struct apply_ctx *c, cj_val ev);
-void apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded);
-void apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev);
-void apply_exec_metrics_update(struct apply_ctx *c, cj_val ev);
-void apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev);
-void apply_job_start(struct apply_ctx *c, cj_val ev);
-void apply_job_end(struct apply_ctx *c, cj_val ev);
-void apply_stage_submitted(struct apply_ctx *c, cj_val ev);
-void apply_stage_completed(struct apply_ctx *c, cj_val ev);
-void apply_task_start(struct apply_ctx *c, cj_val ev);
-void apply_task_getting_result(struct apply_ctx *c, cj_val ev);
-void apply_task_end(struct apply_ctx *c, cj_val ev);
+void clarity_apply_log_start(struct apply_ctx *c, cj_val ev);
+void clarity_apply_app_start(struct apply_ctx *c, cj_val ev);
+void clarity_apply_app_end(struct apply_ctx *c, cj_val ev);
+void clarity_apply_env(struct apply_ctx *c, cj_val ev);
+void clarity_apply_resource_profile(struct apply_ctx *c, cj_val ev);
+void clarity_apply_misc_process(struct apply_ctx *c, cj_val ev);
+void clarity_apply_exec_added(struct apply_ctx *c, cj_val ev);
+void clarity_apply_exec_removed(struct apply_ctx *c, cj_val ev);
+void clarity_apply_block_manager_added(struct apply_ctx *c, cj_val ev);
+void clarity_apply_block_manager_removed(struct apply_ctx *c, cj_val ev);
+void clarity_apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded);
+void clarity_apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev);
+void clarity_apply_exec_metrics_update(struct apply_ctx *c, cj_val ev);
+void clarity_apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev);
+void clarity_apply_job_start(struct apply_ctx *c, cj_val ev);
+void clarity_apply_job_end(struct apply_ctx *c, cj_val ev);
+void clarity_apply_stage_submitted(struct apply_ctx *c, cj_val ev);
+void clarity_apply_stage_completed(struct apply_ctx *c, cj_val ev);
+void clarity_apply_task_start(struct apply_ctx *c, cj_val ev);
+void clarity_apply_task_getting_result(struct apply_ctx *c, cj_val ev);
+void clarity_apply_task_end(struct apply_ctx *c, cj_val ev);
 struct task_rec;
-void apply_task_rec(struct apply_ctx *c, const struct task_rec *r);
-void apply_unpersist_rdd(struct apply_ctx *c, cj_val ev);
-void apply_sql_start(struct apply_ctx *c, cj_val ev);
-void apply_sql_end(struct apply_ctx *c, cj_val ev);
-void apply_sql_adaptive(struct apply_ctx *c, cj_val ev);
-void apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev);
-void apply_driver_accum_updates(struct apply_ctx *c, cj_val ev);
+void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r);
+void clarity_apply_unpersist_rdd(struct apply_ctx *c, cj_val ev);
+void clarity_apply_sql_start(struct apply_ctx *c, cj_val ev);
+void clarity_apply_sql_end(struct apply_ctx *c, cj_val ev);
+void clarity_apply_sql_adaptive(struct apply_ctx *c, cj_val ev);
+void clarity_apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev);
+void clarity_apply_driver_accum_updates(struct apply_ctx *c, cj_val ev);
 
 /* Typed decoders for what used to be kept as raw JSON (decode_task_reason.c, decode_resources.c). */
 void clarity__model_task_end_reason_read(struct apply_ctx *c, cj_val reason, uint32_t row, int end);
@@ -86,6 +86,6 @@ void clarity__model_resource_profile_read(struct apply_ctx *c, cj_val ev, struct
 void clarity__model_resources_read(struct apply_ctx *c, cj_val obj, struct clarity_executor *e);
 
 /* Finishes the model after the last event: integrity counts, derived statuses. */
-void model_finish(struct apply_ctx *c);
+void clarity_model_finish(struct apply_ctx *c);
 
 #endif

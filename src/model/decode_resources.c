@@ -8,8 +8,8 @@ static size_t members(cj_val obj)
     const char *k;
     size_t kl, n = 0;
     cj_val v;
-    if (!cj_object_begin(obj, &it)) return 0;
-    while (cj_object_next(&it, &k, &kl, &v)) n++;
+    if (!clarity_cj_object_begin(obj, &it)) return 0;
+    while (clarity_cj_object_next(&it, &k, &kl, &v)) n++;
     return n;
 }
 
@@ -28,7 +28,7 @@ static uint32_t name_or_key(struct apply_ctx *c, cj_val r, uint32_t key)
     cj_val v;
     const char *s;
     size_t n;
-    if (cj_get(r, "Resource Name", &v) && cj_str(v, &s, &n)) return intern(c, s, n);
+    if (clarity_cj_get(r, "Resource Name", &v) && clarity_cj_str(v, &s, &n)) return clarity_intern(c, s, n);
     return key;
 }
 
@@ -42,14 +42,14 @@ static void read_exec_requests(struct apply_ctx *c, cj_val obj, struct clarity_r
     const char *k;
     size_t kl;
     cj_val r, am;
-    cj_object_begin(obj, &it);
-    while (p->nexec_requests < n && cj_object_next(&it, &k, &kl, &r)) {
+    clarity_cj_object_begin(obj, &it);
+    while (p->nexec_requests < n && clarity_cj_object_next(&it, &k, &kl, &r)) {
         struct clarity_exec_request *q = &p->exec_requests[p->nexec_requests++];
-        q->key = intern(c, k, kl);
+        q->key = clarity_intern(c, k, kl);
         q->name = name_or_key(c, r, q->key);
-        if (cj_get(r, "Amount", &am)) cj_int(am, &q->amount);
-        q->discovery_script = intern_key(c, r, "Discovery Script");
-        q->vendor = intern_key(c, r, "Vendor");
+        if (clarity_cj_get(r, "Amount", &am)) clarity_cj_int(am, &q->amount);
+        q->discovery_script = clarity_intern_key(c, r, "Discovery Script");
+        q->vendor = clarity_intern_key(c, r, "Vendor");
     }
 }
 
@@ -63,20 +63,20 @@ static void read_task_requests(struct apply_ctx *c, cj_val obj, struct clarity_r
     const char *k;
     size_t kl;
     cj_val r, am;
-    cj_object_begin(obj, &it);
-    while (p->ntask_requests < n && cj_object_next(&it, &k, &kl, &r)) {
+    clarity_cj_object_begin(obj, &it);
+    while (p->ntask_requests < n && clarity_cj_object_next(&it, &k, &kl, &r)) {
         struct clarity_task_request *q = &p->task_requests[p->ntask_requests++];
-        q->key = intern(c, k, kl);
+        q->key = clarity_intern(c, k, kl);
         q->name = name_or_key(c, r, q->key);
-        if (cj_get(r, "Amount", &am)) cj_double(am, &q->amount);
+        if (clarity_cj_get(r, "Amount", &am)) clarity_cj_double(am, &q->amount);
     }
 }
 
 void clarity__model_resource_profile_read(struct apply_ctx *c, cj_val ev, struct clarity_resource_profile *p)
 {
     cj_val v;
-    if (cj_get(ev, "Executor Resource Requests", &v)) read_exec_requests(c, v, p);
-    if (cj_get(ev, "Task Resource Requests", &v)) read_task_requests(c, v, p);
+    if (clarity_cj_get(ev, "Executor Resource Requests", &v)) read_exec_requests(c, v, p);
+    if (clarity_cj_get(ev, "Task Resource Requests", &v)) read_task_requests(c, v, p);
 }
 
 void clarity__model_resources_read(struct apply_ctx *c, cj_val obj, struct clarity_executor *e)
@@ -90,18 +90,18 @@ void clarity__model_resources_read(struct apply_ctx *c, cj_val obj, struct clari
     const char *k;
     size_t kl;
     cj_val r, addrs, x;
-    cj_object_begin(obj, &it);
-    while (e->nresources < n && cj_object_next(&it, &k, &kl, &r)) {
+    clarity_cj_object_begin(obj, &it);
+    while (e->nresources < n && clarity_cj_object_next(&it, &k, &kl, &r)) {
         struct clarity_resource_info *ri = &e->resources[e->nresources++];
-        ri->key = intern(c, k, kl);
-        uint32_t name = intern_key(c, r, "name");
+        ri->key = clarity_intern(c, k, kl);
+        uint32_t name = clarity_intern_key(c, r, "name");
         ri->name = name ? name : ri->key;
-        if (!cj_get(r, "addresses", &addrs) || !cj_array_begin(addrs, &ai)) continue;
+        if (!clarity_cj_get(r, "addresses", &addrs) || !clarity_cj_array_begin(addrs, &ai)) continue;
         size_t na = 0;
-        while (cj_array_next(&ai, &x)) na++;
+        while (clarity_cj_array_next(&ai, &x)) na++;
         ri->addresses = alloc_n(c, na, sizeof *ri->addresses);
         if (!ri->addresses) continue;
-        cj_array_begin(addrs, &ai);
-        while (ri->naddresses < na && cj_array_next(&ai, &x)) ri->addresses[ri->naddresses++] = intern_val(c, x);
+        clarity_cj_array_begin(addrs, &ai);
+        while (ri->naddresses < na && clarity_cj_array_next(&ai, &x)) ri->addresses[ri->naddresses++] = clarity_intern_val(c, x);
     }
 }

@@ -9,15 +9,15 @@ static uint32_t str_or_zero(struct apply_ctx *c, cj_val obj, const char *key, bo
 {
     const char *s;
     size_t n;
-    bool have = cj_get_str(obj, key, &s, &n);
+    bool have = clarity_cj_get_str(obj, key, &s, &n);
     if (logged) *logged = have;
-    return have ? intern(c, s, n) : 0;
+    return have ? clarity_intern(c, s, n) : 0;
 }
 
 static int64_t int_or(cj_val obj, const char *key, int64_t dflt)
 {
     int64_t v;
-    return cj_get_int(obj, key, &v) ? v : dflt;
+    return clarity_cj_get_int(obj, key, &v) ? v : dflt;
 }
 
 /* "Stack Trace": one StackTraceElement per array element (anything else reads as empty). */
@@ -26,16 +26,16 @@ static void read_frames(struct apply_ctx *c, cj_val arr, struct clarity_task_end
     cj_iter it;
     cj_val e;
     size_t n = 0;
-    if (!cj_array_begin(arr, &it)) return;
-    while (cj_array_next(&it, &e)) n++;
+    if (!clarity_cj_array_begin(arr, &it)) return;
+    while (clarity_cj_array_next(&it, &e)) n++;
     if (!n) return;
     struct clarity_stack_frame *f = clarity_arena_alloc(&c->app->arena, n * sizeof *f);
     if (!f) {
         c->failed = 1;
         return;
     }
-    cj_array_begin(arr, &it);
-    for (size_t i = 0; i < n && cj_array_next(&it, &e); i++) {
+    clarity_cj_array_begin(arr, &it);
+    for (size_t i = 0; i < n && clarity_cj_array_next(&it, &e); i++) {
         f[i].declaring_class = str_or_zero(c, e, "Declaring Class", NULL);
         f[i].method = str_or_zero(c, e, "Method Name", NULL);
         f[i].file = str_or_zero(c, e, "File Name", &f[i].has_file);
@@ -54,10 +54,10 @@ static void decode(struct apply_ctx *c, cj_val j, struct clarity_task_end_reason
         r->u.exception.class_name = str_or_zero(c, j, "Class Name", NULL);
         r->u.exception.description = str_or_zero(c, j, "Description", NULL);
         r->u.exception.full_trace = str_or_zero(c, j, "Full Stack Trace", NULL);
-        if (cj_get(j, "Stack Trace", &v)) read_frames(c, v, r);
+        if (clarity_cj_get(j, "Stack Trace", &v)) read_frames(c, v, r);
         break;
     case CLARITY_END_FETCH_FAILED:
-        if (cj_get(j, "Block Manager Address", &v) && cj_type(v) == CJ_OBJECT) {
+        if (clarity_cj_get(j, "Block Manager Address", &v) && clarity_cj_type(v) == CJ_OBJECT) {
             r->logged |= CLARITY_TER_BLOCK_MANAGER;
             r->u.fetch.executor = str_or_zero(c, v, "Executor ID", NULL);
             r->u.fetch.host = str_or_zero(c, v, "Host", NULL);
@@ -84,7 +84,7 @@ static void decode(struct apply_ctx *c, cj_val j, struct clarity_task_end_reason
         r->u.executor_lost.loss_reason = str_or_zero(c, j, "Loss Reason", &have);
         if (have) r->logged |= CLARITY_TER_LOSS_REASON;
         r->u.executor_lost.exit_caused_by_app = true;
-        cj_get_bool(j, "Exit Caused By App", &r->u.executor_lost.exit_caused_by_app);
+        clarity_cj_get_bool(j, "Exit Caused By App", &r->u.executor_lost.exit_caused_by_app);
         break;
     default:   /* Resubmitted, TaskResultLost, UnknownReason and unknown names carry nothing */
         break;

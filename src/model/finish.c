@@ -70,7 +70,7 @@ static void compact_tasks(struct clarity_app *a)
         }
 }
 
-void model_finish(struct apply_ctx *c)
+void clarity_model_finish(struct apply_ctx *c)
 {
     struct clarity_app *a = c->app;
     struct clarity_integrity *in = &a->integrity;

@@ -12,43 +12,43 @@
 
 typedef void (*handler)(struct apply_ctx *, cj_val);
 
-static void h_excluded(struct apply_ctx *c, cj_val ev) { apply_exec_excluded(c, ev, true); }
-static void h_unexcluded(struct apply_ctx *c, cj_val ev) { apply_exec_excluded(c, ev, false); }
+static void h_excluded(struct apply_ctx *c, cj_val ev) { clarity_apply_exec_excluded(c, ev, true); }
+static void h_unexcluded(struct apply_ctx *c, cj_val ev) { clarity_apply_exec_excluded(c, ev, false); }
 static void h_known(struct apply_ctx *c, cj_val ev) { (void)c; (void)ev; }
 
 /* Short event names (JsonProtocol's, or the last segment of a Jackson class name). */
 static const struct { const char *name; handler fn; } handlers[] = {
-    {"SparkListenerTaskEnd", apply_task_end},
-    {"SparkListenerTaskStart", apply_task_start},
-    {"SparkListenerTaskGettingResult", apply_task_getting_result},
-    {"SparkListenerStageSubmitted", apply_stage_submitted},
-    {"SparkListenerStageCompleted", apply_stage_completed},
-    {"SparkListenerJobStart", apply_job_start},
-    {"SparkListenerJobEnd", apply_job_end},
-    {"SparkListenerExecutorAdded", apply_exec_added},
-    {"SparkListenerExecutorRemoved", apply_exec_removed},
-    {"SparkListenerBlockManagerAdded", apply_block_manager_added},
-    {"SparkListenerBlockManagerRemoved", apply_block_manager_removed},
-    {"SparkListenerExecutorMetricsUpdate", apply_exec_metrics_update},
-    {"SparkListenerStageExecutorMetrics", apply_stage_exec_metrics},
-    {"SparkListenerApplicationStart", apply_app_start},
-    {"SparkListenerApplicationEnd", apply_app_end},
-    {"SparkListenerEnvironmentUpdate", apply_env},
-    {"SparkListenerLogStart", apply_log_start},
-    {"SparkListenerResourceProfileAdded", apply_resource_profile},
-    {"SparkListenerUnpersistRDD", apply_unpersist_rdd},
-    {"SparkListenerSQLExecutionStart", apply_sql_start},
-    {"SparkListenerSQLExecutionEnd", apply_sql_end},
-    {"SparkListenerSQLAdaptiveExecutionUpdate", apply_sql_adaptive},
-    {"SparkListenerSQLAdaptiveSQLMetricUpdates", apply_sql_adaptive_metrics},
-    {"SparkListenerDriverAccumUpdates", apply_driver_accum_updates},
+    {"SparkListenerTaskEnd", clarity_apply_task_end},
+    {"SparkListenerTaskStart", clarity_apply_task_start},
+    {"SparkListenerTaskGettingResult", clarity_apply_task_getting_result},
+    {"SparkListenerStageSubmitted", clarity_apply_stage_submitted},
+    {"SparkListenerStageCompleted", clarity_apply_stage_completed},
+    {"SparkListenerJobStart", clarity_apply_job_start},
+    {"SparkListenerJobEnd", clarity_apply_job_end},
+    {"SparkListenerExecutorAdded", clarity_apply_exec_added},
+    {"SparkListenerExecutorRemoved", clarity_apply_exec_removed},
+    {"SparkListenerBlockManagerAdded", clarity_apply_block_manager_added},
+    {"SparkListenerBlockManagerRemoved", clarity_apply_block_manager_removed},
+    {"SparkListenerExecutorMetricsUpdate", clarity_apply_exec_metrics_update},
+    {"SparkListenerStageExecutorMetrics", clarity_apply_stage_exec_metrics},
+    {"SparkListenerApplicationStart", clarity_apply_app_start},
+    {"SparkListenerApplicationEnd", clarity_apply_app_end},
+    {"SparkListenerEnvironmentUpdate", clarity_apply_env},
+    {"SparkListenerLogStart", clarity_apply_log_start},
+    {"SparkListenerResourceProfileAdded", clarity_apply_resource_profile},
+    {"SparkListenerUnpersistRDD", clarity_apply_unpersist_rdd},
+    {"SparkListenerSQLExecutionStart", clarity_apply_sql_start},
+    {"SparkListenerSQLExecutionEnd", clarity_apply_sql_end},
+    {"SparkListenerSQLAdaptiveExecutionUpdate", clarity_apply_sql_adaptive},
+    {"SparkListenerSQLAdaptiveSQLMetricUpdates", clarity_apply_sql_adaptive_metrics},
+    {"SparkListenerDriverAccumUpdates", clarity_apply_driver_accum_updates},
     {"SparkListenerExecutorExcluded", h_excluded},
     {"SparkListenerExecutorBlacklisted", h_excluded},
     {"SparkListenerExecutorUnexcluded", h_unexcluded},
     {"SparkListenerExecutorUnblacklisted", h_unexcluded},
-    {"SparkListenerExecutorExcludedForStage", apply_exec_excluded_for_stage},
-    {"SparkListenerExecutorBlacklistedForStage", apply_exec_excluded_for_stage},
-    {"SparkListenerMiscellaneousProcessAdded", apply_misc_process},
+    {"SparkListenerExecutorExcludedForStage", clarity_apply_exec_excluded_for_stage},
+    {"SparkListenerExecutorBlacklistedForStage", clarity_apply_exec_excluded_for_stage},
+    {"SparkListenerMiscellaneousProcessAdded", clarity_apply_misc_process},
     {"SparkListenerNodeExcluded", h_known},
     {"SparkListenerNodeBlacklisted", h_known},
     {"SparkListenerNodeUnexcluded", h_known},
@@ -77,7 +77,7 @@ static void count_unknown(struct apply_ctx *c, const char *name, size_t n)
 {
     struct clarity_integrity *in = &c->app->integrity;
     in->events_unknown++;
-    uint32_t id = intern(c, name, n);
+    uint32_t id = clarity_intern(c, name, n);
     for (size_t i = 0; i < in->nunknown_events; i++)
         if (in->unknown_events[i].k == id) {
             in->unknown_counts[i]++;
@@ -108,26 +108,26 @@ static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len
     cj_val root;
     const char *why;
     struct blank_undo undo;
-    blank_lean(line, len, !c->opt->keep_task_accumulables && blank_spark3(clarity_app_str(c->app, c->app->spark_version)),
+    clarity_blank_lean(line, len, !c->opt->keep_task_accumulables && clarity_blank_spark3(clarity_app_str(c->app, c->app->spark_version)),
                c->opt->skip_task_executor_metrics, &undo);
-    int rc = cj_parse(p, line, len, &root, &why);
-    if (rc != 0 && blank_restore(line, &undo)) rc = cj_parse(p, line, len, &root, &why);
-    blank_undo_free(&undo);
+    int rc = clarity_cj_parse(p, line, len, &root, &why);
+    if (rc != 0 && clarity_blank_restore(line, &undo)) rc = clarity_cj_parse(p, line, len, &root, &why);
+    clarity_blank_undo_free(&undo);
     if (rc != 0) {
         if (cut) {
             in->truncated = true;
-            problem(c, "log ends inside this line (%zu bytes): truncated", len);
+            clarity_problem(c, "log ends inside this line (%zu bytes): truncated", len);
         } else {
             in->lines_malformed++;
-            problem(c, "malformed JSON: %s", why);
+            clarity_problem(c, "malformed JSON: %s", why);
         }
         return;
     }
     const char *name;
     size_t n;
-    if (!cj_get_str(root, "Event", &name, &n)) {
+    if (!clarity_cj_get_str(root, "Event", &name, &n)) {
         in->lines_malformed++;
-        problem(c, "JSON line without an \"Event\" name");
+        clarity_problem(c, "JSON line without an \"Event\" name");
         return;
     }
     in->events++;
@@ -141,13 +141,13 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
 {
     struct clarity_app *a = c->app;
     struct clarity_error err = {0};
-    c->file = intern(c, f->path, strlen(f->path));
+    c->file = clarity_intern(c, f->path, strlen(f->path));
     struct stat sb;
     uint64_t file_bytes = stat(f->path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
     c->line = c->offset = 0;
     struct clarity_decoder *d = clarity_decoder_open(f->path, f->codec, &err);
     if (!d) {
-        problem(c, "%s", err.msg);
+        clarity_problem(c, "%s", err.msg);
         if (!first_err->code) *first_err = err;
         return;
     }
@@ -159,18 +159,18 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     void *ctxs[8];
     size_t nworkers = 0;
     if (threaded && !c->opt->keep_task_accumulables) {
-        size_t want = c->opt->threads > 1 ? (size_t)c->opt->threads : line_pipe_default_workers();
+        size_t want = c->opt->threads > 1 ? (size_t)c->opt->threads : clarity_line_pipe_default_workers();
         for (; nworkers < want && nworkers < 8; nworkers++) {
-            workers[nworkers] = (struct preparse){.parser = cj_parser_new(MAX_LINE + 1024), .shared = &shared};
+            workers[nworkers] = (struct preparse){.parser = clarity_cj_parser_new(MAX_LINE + 1024), .shared = &shared};
             if (!workers[nworkers].parser) break;
             ctxs[nworkers] = &workers[nworkers];
         }
     }
-    int prc = nworkers ? line_pipe_start_hooked(&r, d, MAX_LINE, true, preparse_scan, &shared, nworkers, preparse_line,
+    int prc = nworkers ? clarity_line_pipe_start_hooked(&r, d, MAX_LINE, true, clarity_preparse_scan, &shared, nworkers, clarity_preparse_line,
                                                 ctxs, sizeof(struct task_rec))
-                       : line_pipe_start(&r, d, MAX_LINE, threaded);
+                       : clarity_line_pipe_start(&r, d, MAX_LINE, threaded);
     if (prc != 0) {
-        for (size_t i = 0; i < nworkers; i++) cj_parser_free(workers[i].parser);
+        for (size_t i = 0; i < nworkers; i++) clarity_cj_parser_free(workers[i].parser);
         c->failed = 1;
         clarity_decoder_close(d);
         return;
@@ -181,28 +181,28 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     bool header = false;
     uint64_t events_before = a->integrity.events;
     for (;;) {
-        enum line_status st = line_pipe_next(r, &line, &len, &line_no, &offset, &err);
+        enum line_status st = clarity_line_pipe_next(r, &line, &len, &line_no, &offset, &err);
         if (st == LINE_EOF) break;
         c->line = line_no;
         c->offset = offset;
         if (st == LINE_IO_ERROR) {
-            problem(c, "read error: %s", err.msg);
+            clarity_problem(c, "read error: %s", err.msg);
             if (!first_err->code) *first_err = err;
             break;
         }
         a->integrity.lines++;
         if (c->opt->progress && (a->integrity.lines & 0xFFFF) == 0)
             c->opt->progress(c->opt->progress_ctx, f->path, offset, a->integrity.events, file_bytes);
-        const struct task_rec *rec = line_pipe_record(r);
+        const struct task_rec *rec = clarity_line_pipe_record(r);
         if (rec) {
             a->integrity.events++;
-            apply_task_rec(c, rec);
+            clarity_apply_task_rec(c, rec);
             if (c->failed) break;
             continue;
         }
         if (st == LINE_TOO_LONG) {
             a->integrity.lines_too_long++;
-            problem(c, "line longer than %u MiB skipped", MAX_LINE >> 20);
+            clarity_problem(c, "line longer than %u MiB skipped", MAX_LINE >> 20);
             continue;
         }
         size_t i = 0;
@@ -221,18 +221,18 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         apply_line(c, p, line, len, st == LINE_CUT);
         if (c->failed) break;
     }
-    if (header) problem(c, "plain-text header never ended; no events read from this file");
-    a->integrity.bytes += line_pipe_bytes(r);
-    line_pipe_free(r);   /* stops the threads before the decoder is asked for its status */
-    for (size_t i = 0; i < nworkers; i++) cj_parser_free(workers[i].parser);
+    if (header) clarity_problem(c, "plain-text header never ended; no events read from this file");
+    a->integrity.bytes += clarity_line_pipe_bytes(r);
+    clarity_line_pipe_free(r);   /* stops the threads before the decoder is asked for its status */
+    for (size_t i = 0; i < nworkers; i++) clarity_cj_parser_free(workers[i].parser);
     struct clarity_decoder_status ds;
     clarity_decoder_status(d, &ds);
     if (ds.truncated || ds.corrupt) {
         a->integrity.truncated = true;
         c->line = 0;
         c->offset = ds.damage_offset;
-        problem(c, "%s: %s", ds.corrupt ? "corrupt compressed data" : "compressed stream cut", ds.why);
-        if (!a->integrity.truncation_why) a->integrity.truncation_why = intern(c, ds.why, strlen(ds.why));
+        clarity_problem(c, "%s: %s", ds.corrupt ? "corrupt compressed data" : "compressed stream cut", ds.why);
+        if (!a->integrity.truncation_why) a->integrity.truncation_why = clarity_intern(c, ds.why, strlen(ds.why));
     }
     if (a->integrity.events > events_before) *any_events = true;
     else if (!first_err->code) {
@@ -257,15 +257,15 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     if (!a) return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
     a->source_path = clarity_arena_strndup(&a->arena, src->path, strlen(src->path));
     struct apply_ctx c = {.app = a, .opt = opt ? opt : &defaults};
-    if (src->base) a->app_id = intern(&c, src->base, strlen(src->base));
-    if (src->version_hint) a->spark_version = intern(&c, src->version_hint, strlen(src->version_hint));
+    if (src->base) a->app_id = clarity_intern(&c, src->base, strlen(src->base));
+    if (src->version_hint) a->spark_version = clarity_intern(&c, src->version_hint, strlen(src->version_hint));
     a->integrity.in_progress = src->in_progress;
     a->integrity.compacted = src->dropped_before_compact > 0;
     a->integrity.compact_dropped_files = src->dropped_before_compact;
     for (size_t i = 0; i < src->nfiles; i++)
         if (src->files[i].compact) a->integrity.compacted = true;
 
-    cj_parser *p = cj_parser_new(MAX_LINE + 1024);
+    cj_parser *p = clarity_cj_parser_new(MAX_LINE + 1024);
     if (!p) {
         clarity_app_free(a);
         return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
@@ -273,7 +273,7 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     bool any = false;
     struct clarity_error first = {0};
     for (size_t i = 0; i < src->nfiles && !c.failed; i++) read_file(&c, p, &src->files[i], &any, &first);
-    cj_parser_free(p);
+    clarity_cj_parser_free(p);
     if (c.failed) {
         clarity_app_free(a);
         return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory while reading");
@@ -284,7 +284,7 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
         clarity_app_free(a);
         return err ? err->code : CLARITY_EFORMAT;
     }
-    model_finish(&c);
+    clarity_model_finish(&c);
     *out = a;
     return CLARITY_OK;
 }

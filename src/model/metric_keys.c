@@ -4,7 +4,7 @@
 #include <string.h>
 #include "model/metric_keys.h"
 
-int metric_key_top(const char *k, size_t n)
+int clarity_metric_key_top(const char *k, size_t n)
 {
     switch (n) {
     case 11:
@@ -39,7 +39,7 @@ int metric_key_top(const char *k, size_t n)
     }
 }
 
-int metric_key_shuffle_read(const char *k, size_t n)
+int clarity_metric_key_shuffle_read(const char *k, size_t n)
 {
     switch (n) {
     case 15:
@@ -70,7 +70,7 @@ int metric_key_shuffle_read(const char *k, size_t n)
     }
 }
 
-int metric_key_shuffle_push(const char *k, size_t n)
+int clarity_metric_key_shuffle_push(const char *k, size_t n)
 {
     switch (n) {
     case 21:
@@ -99,7 +99,7 @@ int metric_key_shuffle_push(const char *k, size_t n)
     }
 }
 
-int metric_key_shuffle_write(const char *k, size_t n)
+int clarity_metric_key_shuffle_write(const char *k, size_t n)
 {
     switch (n) {
     case 18:
@@ -115,7 +115,7 @@ int metric_key_shuffle_write(const char *k, size_t n)
     }
 }
 
-int metric_key_input(const char *k, size_t n)
+int clarity_metric_key_input(const char *k, size_t n)
 {
     switch (n) {
     case 10:
@@ -128,7 +128,7 @@ int metric_key_input(const char *k, size_t n)
     }
 }
 
-int metric_key_output(const char *k, size_t n)
+int clarity_metric_key_output(const char *k, size_t n)
 {
     switch (n) {
     case 13:

@@ -4,11 +4,11 @@
 #include "clarity/model.h"
 
 /* Each returns the metric for a key of that group, or -1. */
-int metric_key_top(const char *k, size_t n);
-int metric_key_shuffle_read(const char *k, size_t n);
-int metric_key_shuffle_push(const char *k, size_t n);
-int metric_key_shuffle_write(const char *k, size_t n);
-int metric_key_input(const char *k, size_t n);
-int metric_key_output(const char *k, size_t n);
+int clarity_metric_key_top(const char *k, size_t n);
+int clarity_metric_key_shuffle_read(const char *k, size_t n);
+int clarity_metric_key_shuffle_push(const char *k, size_t n);
+int clarity_metric_key_shuffle_write(const char *k, size_t n);
+int clarity_metric_key_input(const char *k, size_t n);
+int clarity_metric_key_output(const char *k, size_t n);
 
 #endif

@@ -8,7 +8,7 @@ static bool starts(const char *line, size_t len, const char *prefix, size_t n)
     return len >= n && memcmp(line, prefix, n) == 0;
 }
 
-void preparse_scan(void *ctx, const char *line, size_t len)
+void clarity_preparse_scan(void *ctx, const char *line, size_t len)
 {
     static const char log_start[] = "{\"Event\":\"SparkListenerLogStart\"";
     struct preparse_shared *sh = ctx;
@@ -16,10 +16,10 @@ void preparse_scan(void *ctx, const char *line, size_t len)
     /* the version decides whether accumulables may be blanked; the applying thread reads this
      * line too, for the model */
     const char *v = memmem(line, len, "\"Spark Version\":\"", 17);
-    if (v && (size_t)(v - line) + 19 <= len) atomic_store_explicit(&sh->spark3, blank_spark3(v + 17), memory_order_relaxed);
+    if (v && (size_t)(v - line) + 19 <= len) atomic_store_explicit(&sh->spark3, clarity_blank_spark3(v + 17), memory_order_relaxed);
 }
 
-bool preparse_line(void *ctx, char *line, size_t len, void *recp)
+bool clarity_preparse_line(void *ctx, char *line, size_t len, void *recp)
 {
     static const char task_end[] = "{\"Event\":\"SparkListenerTaskEnd\"";
     static const char task_start[] = "{\"Event\":\"SparkListenerTaskStart\"";
@@ -31,21 +31,21 @@ bool preparse_line(void *ctx, char *line, size_t len, void *recp)
     else return false;
     bool spark3 = atomic_load_explicit(&pp->shared->spark3, memory_order_relaxed);
     struct blank_undo undo;
-    blank_lean(line, len, kind == TASK_END && spark3, kind == TASK_END && pp->shared->skip_executor_metrics, &undo);
+    clarity_blank_lean(line, len, kind == TASK_END && spark3, kind == TASK_END && pp->shared->skip_executor_metrics, &undo);
     cj_val root;
     const char *why;
-    int rc = cj_parse(pp->parser, line, len, &root, &why);
+    int rc = clarity_cj_parse(pp->parser, line, len, &root, &why);
     if (rc != 0) {
-        blank_restore(line, &undo);
-        blank_undo_free(&undo);
+        clarity_blank_restore(line, &undo);
+        clarity_blank_undo_free(&undo);
         return false;
     }
-    blank_undo_free(&undo);
-    task_rec_decode(root, kind, r);
+    clarity_blank_undo_free(&undo);
+    clarity_task_rec_decode(root, kind, r);
     /* anything that needs the document later, or a message, stays with the applying thread */
     if (!r->has_tid || r->nunknown || r->end != CLARITY_END_SUCCESS) return false;
-    if (r->has_exec_metrics && task_rec_members(r->exec_metrics) > 0) return false;
-    if (!task_rec_own_strings(r)) return false;
+    if (r->has_exec_metrics && clarity_task_rec_members(r->exec_metrics) > 0) return false;
+    if (!clarity_task_rec_own_strings(r)) return false;
     r->has_reason = r->has_exec_metrics = r->has_accums = false;
     return true;
 }

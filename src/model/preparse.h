@@ -19,10 +19,10 @@ struct preparse {
 };
 
 /* A line_scan_fn (ctx: struct preparse_shared): notes the Spark version. */
-void preparse_scan(void *ctx, const char *line, size_t len);
+void clarity_preparse_scan(void *ctx, const char *line, size_t len);
 /* A line_hook_fn (ctx: struct preparse): fills rec (a struct task_rec) from a task event line;
  * false leaves the line to the applying thread (other events, parse errors, failed tasks,
  * unknown keys, long names). */
-bool preparse_line(void *ctx, char *line, size_t len, void *rec);
+bool clarity_preparse_line(void *ctx, char *line, size_t len, void *rec);
 
 #endif

@@ -40,13 +40,13 @@ static void set_metric(struct task_rec *r, int m, int64_t v)
 static void read_metric_group(struct task_rec *r, cj_val obj, int (*lookup)(const char *, size_t))
 {
     cj_member mem[MAX_MEMBERS];
-    size_t nm = cj_object_members(obj, mem, MAX_MEMBERS);
+    size_t nm = clarity_cj_object_members(obj, mem, MAX_MEMBERS);
     for (size_t i = 0; i < nm && i < MAX_MEMBERS; i++) {
         const char *k = mem[i].key;
         size_t kl = mem[i].klen;
         int m = lookup(k, kl);
         int64_t x;
-        if (m >= 0 && cj_int(mem[i].val, &x)) set_metric(r, m, x);
+        if (m >= 0 && clarity_cj_int(mem[i].val, &x)) set_metric(r, m, x);
         else if (m < 0 && !ignored_metric_key(k, kl)) unknown(r, "Task Metrics", k, kl);
     }
 }
@@ -54,33 +54,33 @@ static void read_metric_group(struct task_rec *r, cj_val obj, int (*lookup)(cons
 static void read_task_metrics(struct task_rec *r, cj_val tm)
 {
     cj_member mem[MAX_MEMBERS];
-    size_t nm = cj_object_members(tm, mem, MAX_MEMBERS);
+    size_t nm = clarity_cj_object_members(tm, mem, MAX_MEMBERS);
     for (size_t i = 0; i < nm && i < MAX_MEMBERS; i++) {
         const char *k = mem[i].key;
         size_t kl = mem[i].klen;
         cj_val v = mem[i].val;
-        if (cj_type(v) != CJ_OBJECT) {
-            int m = metric_key_top(k, kl);
+        if (clarity_cj_type(v) != CJ_OBJECT) {
+            int m = clarity_metric_key_top(k, kl);
             int64_t x;
-            if (m >= 0 && cj_int(v, &x)) set_metric(r, m, x);
+            if (m >= 0 && clarity_cj_int(v, &x)) set_metric(r, m, x);
             else if (m < 0 && !ignored_metric_key(k, kl)) unknown(r, "Task Metrics", k, kl);
             continue;
         }
         if (KEY("Shuffle Read Metrics")) {
-            read_metric_group(r, v, metric_key_shuffle_read);
+            read_metric_group(r, v, clarity_metric_key_shuffle_read);
             cj_member sub[MAX_MEMBERS];
-            size_t ns = cj_object_members(v, sub, MAX_MEMBERS);
+            size_t ns = clarity_cj_object_members(v, sub, MAX_MEMBERS);
             for (size_t j = 0; j < ns && j < MAX_MEMBERS; j++) {
                 const char *k2 = sub[j].key;
                 size_t kl2 = sub[j].klen;
                 /* both spellings of the push-based sub-object (apache/spark#40749, #48102) */
                 if ((kl2 == 25 && !memcmp(k2, "Shuffle Push Read Metrics", 25)) ||
                     (kl2 == 18 && !memcmp(k2, "Push Based Shuffle", 18)))
-                    read_metric_group(r, sub[j].val, metric_key_shuffle_push);
+                    read_metric_group(r, sub[j].val, clarity_metric_key_shuffle_push);
             }
-        } else if (KEY("Shuffle Write Metrics")) read_metric_group(r, v, metric_key_shuffle_write);
-        else if (KEY("Input Metrics")) read_metric_group(r, v, metric_key_input);
-        else if (KEY("Output Metrics")) read_metric_group(r, v, metric_key_output);
+        } else if (KEY("Shuffle Write Metrics")) read_metric_group(r, v, clarity_metric_key_shuffle_write);
+        else if (KEY("Input Metrics")) read_metric_group(r, v, clarity_metric_key_input);
+        else if (KEY("Output Metrics")) read_metric_group(r, v, clarity_metric_key_output);
         else if (!ignored_metric_key(k, kl)) unknown(r, "Task Metrics", k, kl);
     }
 }
@@ -110,26 +110,26 @@ static int end_reason(const char *s, size_t n)
 static void read_task_info(struct task_rec *t, cj_val info)
 {
     cj_member mem[MAX_MEMBERS];
-    size_t nm = cj_object_members(info, mem, MAX_MEMBERS);
+    size_t nm = clarity_cj_object_members(info, mem, MAX_MEMBERS);
     const char *loc = NULL;
     size_t loc_len = 0;
     for (size_t i = 0; i < nm && i < MAX_MEMBERS; i++) {
         const char *k = mem[i].key;
         size_t kl = mem[i].klen;
         cj_val v = mem[i].val;
-        if (KEY("Task ID")) t->has_tid = cj_int(v, &t->tid);
-        else if (KEY("Index")) cj_int(v, &t->index);
-        else if (KEY("Attempt")) cj_int(v, &t->attempt);
-        else if (KEY("Partition ID")) cj_int(v, &t->partition);
-        else if (KEY("Launch Time")) cj_int(v, &t->launch);
-        else if (KEY("Executor ID")) cj_str(v, &t->exec, &t->exec_len);
-        else if (KEY("Host")) cj_str(v, &t->host, &t->host_len);
-        else if (KEY("Locality")) cj_str(v, &loc, &loc_len);
-        else if (KEY("Speculative")) cj_bool(v, &t->spec);
-        else if (KEY("Getting Result Time")) cj_int(v, &t->getting);
-        else if (KEY("Finish Time")) cj_int(v, &t->finish);
-        else if (KEY("Failed")) cj_bool(v, &t->failed);
-        else if (KEY("Killed")) cj_bool(v, &t->killed);
+        if (KEY("Task ID")) t->has_tid = clarity_cj_int(v, &t->tid);
+        else if (KEY("Index")) clarity_cj_int(v, &t->index);
+        else if (KEY("Attempt")) clarity_cj_int(v, &t->attempt);
+        else if (KEY("Partition ID")) clarity_cj_int(v, &t->partition);
+        else if (KEY("Launch Time")) clarity_cj_int(v, &t->launch);
+        else if (KEY("Executor ID")) clarity_cj_str(v, &t->exec, &t->exec_len);
+        else if (KEY("Host")) clarity_cj_str(v, &t->host, &t->host_len);
+        else if (KEY("Locality")) clarity_cj_str(v, &loc, &loc_len);
+        else if (KEY("Speculative")) clarity_cj_bool(v, &t->spec);
+        else if (KEY("Getting Result Time")) clarity_cj_int(v, &t->getting);
+        else if (KEY("Finish Time")) clarity_cj_int(v, &t->finish);
+        else if (KEY("Failed")) clarity_cj_bool(v, &t->failed);
+        else if (KEY("Killed")) clarity_cj_bool(v, &t->killed);
         else if (KEY("Accumulables")) t->has_accums = true, t->accums = v;
         else unknown(t, "Task Info", k, kl);
     }
@@ -144,18 +144,18 @@ static void peak_memory_from_accumulables(struct task_rec *r)
     const char *name;
     size_t n;
     static const char key[] = "internal.metrics.peakExecutionMemory";
-    if (!cj_array_begin(r->accums, &it)) return;
-    while (cj_array_next(&it, &a)) {
+    if (!clarity_cj_array_begin(r->accums, &it)) return;
+    while (clarity_cj_array_next(&it, &a)) {
         int64_t x;
-        if (cj_get_str(a, "Name", &name, &n) && n == sizeof key - 1 && memcmp(name, key, n) == 0 &&
-            cj_get(a, "Update", &v) && value_as_int(v, &x)) {
+        if (clarity_cj_get_str(a, "Name", &name, &n) && n == sizeof key - 1 && memcmp(name, key, n) == 0 &&
+            clarity_cj_get(a, "Update", &v) && clarity_value_as_int(v, &x)) {
             set_metric(r, CLARITY_TM_PEAK_EXEC_MEM, x);
             return;
         }
     }
 }
 
-void task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r)
+void clarity_task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r)
 {
     memset(r, 0, offsetof(struct task_rec, exec_buf));
     r->kind = kind;
@@ -165,28 +165,28 @@ void task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r)
     cj_val info, metrics;
     bool has_info = false;
     cj_member mem[MAX_MEMBERS];
-    size_t nm = cj_object_members(ev, mem, MAX_MEMBERS);
+    size_t nm = clarity_cj_object_members(ev, mem, MAX_MEMBERS);
     for (size_t i = 0; i < nm && i < MAX_MEMBERS; i++) {
         const char *k = mem[i].key;
         size_t kl = mem[i].klen;
         cj_val v = mem[i].val;
         if (KEY("Task Info")) has_info = true, info = v;
-        else if (KEY("Stage ID")) cj_int(v, &r->stage_id);
-        else if (KEY("Stage Attempt ID")) cj_int(v, &r->stage_attempt);
+        else if (KEY("Stage ID")) clarity_cj_int(v, &r->stage_id);
+        else if (KEY("Stage Attempt ID")) clarity_cj_int(v, &r->stage_attempt);
         else if (KEY("Task End Reason")) r->has_reason = true, r->reason = v;
-        else if (KEY("Task Metrics")) r->has_metrics = cj_type(v) == CJ_OBJECT, metrics = v;
-        else if (KEY("Task Executor Metrics")) r->has_exec_metrics = cj_type(v) == CJ_OBJECT, r->exec_metrics = v;
+        else if (KEY("Task Metrics")) r->has_metrics = clarity_cj_type(v) == CJ_OBJECT, metrics = v;
+        else if (KEY("Task Executor Metrics")) r->has_exec_metrics = clarity_cj_type(v) == CJ_OBJECT, r->exec_metrics = v;
         else if (KEY("Task Type")) {
             const char *s;
             size_t n;
-            r->result_task = cj_str(v, &s, &n) && n == 10 && !memcmp(s, "ResultTask", 10);
+            r->result_task = clarity_cj_str(v, &s, &n) && n == 10 && !memcmp(s, "ResultTask", 10);
         } else if (!KEY("Event")) unknown(r, "task event", k, kl);
     }
     if (has_info) read_task_info(r, info);
     if (r->has_reason) {
         const char *s;
         size_t n;
-        if (cj_get_str(r->reason, "Reason", &s, &n)) r->end = end_reason(s, n);
+        if (clarity_cj_get_str(r->reason, "Reason", &s, &n)) r->end = end_reason(s, n);
     }
     if (r->has_metrics) {
         read_task_metrics(r, metrics);
@@ -194,7 +194,7 @@ void task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r)
     }
 }
 
-bool task_rec_own_strings(struct task_rec *r)
+bool clarity_task_rec_own_strings(struct task_rec *r)
 {
     if (r->exec_len >= sizeof r->exec_buf || r->host_len >= sizeof r->host_buf) return false;
     if (r->exec) memcpy(r->exec_buf, r->exec, r->exec_len);
@@ -203,4 +203,4 @@ bool task_rec_own_strings(struct task_rec *r)
     return true;
 }
 
-size_t task_rec_members(cj_val v) { return cj_type(v) == CJ_OBJECT ? cj_object_members(v, NULL, 0) : 0; }
+size_t clarity_task_rec_members(cj_val v) { return clarity_cj_type(v) == CJ_OBJECT ? clarity_cj_object_members(v, NULL, 0) : 0; }

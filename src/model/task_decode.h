@@ -39,10 +39,10 @@ static inline const char *task_rec_host(const struct task_rec *r) { return r->ow
 /* Decodes a task event. Never fails: missing fields stay at their defaults (has_tid false
  * when there is no Task ID). Peak execution memory comes from the accumulables when Task
  * Metrics lack it (Spark 2.x). */
-void task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r);
+void clarity_task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r);
 /* Copies the strings into the record's own buffers (sets owned); false when one does not fit. */
-bool task_rec_own_strings(struct task_rec *r);
+bool clarity_task_rec_own_strings(struct task_rec *r);
 /* Number of members of an object value (0 for anything else). */
-size_t task_rec_members(cj_val v);
+size_t clarity_task_rec_members(cj_val v);
 
 #endif

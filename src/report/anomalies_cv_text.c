@@ -7,12 +7,12 @@ static void cv_value(FILE *o, double v)
     else fprintf(o, " | %.2f", v);
 }
 
-void report_ladra_cv_header(FILE *o)
+void clarity_report_ladra_cv_header(FILE *o)
 {
     fprintf(o, "| mode | method | class | runs | P | recall |\n|---|---|---|---:|---:|---:|\n");
 }
 
-void report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause, const struct ladra_cv_result *r)
+void clarity_report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause, const struct ladra_cv_result *r)
 {
     if (!r->samples) return;
     char confident[64];
@@ -21,7 +21,7 @@ void report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause, const s
     for (int me = 0; me < LADRA_CV_NMETHOD; me++)
         for (int k = 0; k < LADRA_NCLASS; k++) {
             int cl = (k + 1) % LADRA_NCLASS;   /* the four causes first, normal last */
-            fprintf(o, "| %s | %s | %s | %zu", eventlog_only ? "eventlog" : "logs", method[me], ladra_class_name(cl),
+            fprintf(o, "| %s | %s | %s | %zu", eventlog_only ? "eventlog" : "logs", method[me], clarity_ladra_class_name(cl),
                     r->per_class[cl]);
             cv_value(o, r->precision[me][cl]);
             cv_value(o, r->recall[me][cl]);

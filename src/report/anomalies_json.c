@@ -4,136 +4,136 @@
 
 static void causes(struct jsonw *w, const char *key, const double *p)
 {
-    jsonw_key(w, key);
-    jsonw_obj_begin(w);
-    for (int c = 0; c < LADRA_NCLASS; c++) jsonw_kdouble(w, ladra_class_name(c), p[c]);
-    jsonw_obj_end(w);
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_obj_begin(w);
+    for (int c = 0; c < LADRA_NCLASS; c++) clarity_jsonw_kdouble(w, clarity_ladra_class_name(c), p[c]);
+    clarity_jsonw_obj_end(w);
 }
 
 static void factors(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                     const struct ladra_factors *f)
 {
-    jsonw_key(w, "factors");
-    jsonw_obj_begin(w);
-    for (int k = 0; k < LADRA_NFEAT; k++) jsonw_kdouble(w, ladra_factor_name(k), f->f[k]);
-    jsonw_obj_end(w);
-    jsonw_kstr(w, "victim_host", clarity_app_str(a, r->host_ids[f->victim]));
-    jsonw_kint(w, "victim_stage", r->stages[f->stage].stage_id);
-    jsonw_kint(w, "window_start_ms", f->win_start_ms);
-    jsonw_kint(w, "window_end_ms", f->win_end_ms);
-    jsonw_key(w, "approximated");
-    jsonw_arr_begin(w);
-    if (f->flags & LADRA_APPROX_DCO) jsonw_str(w, "DCO");
-    if (f->flags & LADRA_APPROX_MCS) jsonw_str(w, "MCS");
-    if (f->flags & LADRA_APPROX_DMC) jsonw_str(w, "DMC");
-    jsonw_arr_end(w);
-    jsonw_kbool(w, "clamped", f->flags & LADRA_CLAMPED);
+    clarity_jsonw_key(w, "factors");
+    clarity_jsonw_obj_begin(w);
+    for (int k = 0; k < LADRA_NFEAT; k++) clarity_jsonw_kdouble(w, clarity_ladra_factor_name(k), f->f[k]);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_kstr(w, "victim_host", clarity_app_str(a, r->host_ids[f->victim]));
+    clarity_jsonw_kint(w, "victim_stage", r->stages[f->stage].stage_id);
+    clarity_jsonw_kint(w, "window_start_ms", f->win_start_ms);
+    clarity_jsonw_kint(w, "window_end_ms", f->win_end_ms);
+    clarity_jsonw_key(w, "approximated");
+    clarity_jsonw_arr_begin(w);
+    if (f->flags & LADRA_APPROX_DCO) clarity_jsonw_str(w, "DCO");
+    if (f->flags & LADRA_APPROX_MCS) clarity_jsonw_str(w, "MCS");
+    if (f->flags & LADRA_APPROX_DMC) clarity_jsonw_str(w, "DMC");
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_kbool(w, "clamped", f->flags & LADRA_CLAMPED);
 }
 
-int report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                           const struct clarity_logs *logs, struct clarity_error *err)
 {
     const struct ladra_input *in = &r->in;
-    jsonw_obj_begin(w);
-    jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
-    jsonw_kstr(w, "source", a->source_path);
-    jsonw_kstr(w, "mode", r->eventlog_only ? "eventlog" : "logs");
-    jsonw_kstr(w, "method", r->method == LADRA_METHOD_GRNN ? "grnn" : "rules");
-    jsonw_kbool(w, "softmax", r->softmax && r->method == LADRA_METHOD_GRNN);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
+    clarity_jsonw_kstr(w, "source", a->source_path);
+    clarity_jsonw_kstr(w, "mode", r->eventlog_only ? "eventlog" : "logs");
+    clarity_jsonw_kstr(w, "method", r->method == LADRA_METHOD_GRNN ? "grnn" : "rules");
+    clarity_jsonw_kbool(w, "softmax", r->softmax && r->method == LADRA_METHOD_GRNN);
     /* The model's inputs: the rules always read the paper's seven factors. */
     bool ext = r->method == LADRA_METHOD_GRNN && r->features == LADRA_FEATURES_EXTENDED;
-    jsonw_kstr(w, "features", ext ? "extended" : "paper");
-    jsonw_key(w, "features_used");
-    jsonw_arr_begin(w);
-    for (int k = 0; k < (ext ? ladra_nfeat_mode(r->eventlog_only) : LADRA_NFACTOR); k++) jsonw_str(w, ladra_factor_name(k));
-    jsonw_arr_end(w);
-    jsonw_kint(w, "tasks", (int64_t)in->ntasks);
-    jsonw_kint(w, "tasks_left_out", (int64_t)r->tasks_skipped);
+    clarity_jsonw_kstr(w, "features", ext ? "extended" : "paper");
+    clarity_jsonw_key(w, "features_used");
+    clarity_jsonw_arr_begin(w);
+    for (int k = 0; k < (ext ? ladra_nfeat_mode(r->eventlog_only) : LADRA_NFACTOR); k++) clarity_jsonw_str(w, clarity_ladra_factor_name(k));
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_kint(w, "tasks", (int64_t)in->ntasks);
+    clarity_jsonw_kint(w, "tasks_left_out", (int64_t)r->tasks_skipped);
     size_t raw = 0, sm = 0, skew = 0, spec = 0;
     for (size_t i = 0; i < in->ntasks; i++)
         raw += in->tasks[i].raw, sm += in->tasks[i].smooth && !in->tasks[i].skew_suspect,
             skew += in->tasks[i].skew_suspect, spec += in->tasks[i].speculation;
-    jsonw_kint(w, "abnormal_raw", (int64_t)raw);
-    jsonw_kint(w, "abnormal_smoothed", (int64_t)sm);
-    jsonw_kint(w, "skew_suspects", (int64_t)skew);
-    jsonw_kbool(w, "detected", r->detected);
-    jsonw_key(w, "speculation");
-    jsonw_obj_begin(w);
-    jsonw_kint(w, "tasks", (int64_t)spec);
-    jsonw_kbool(w, "detected", r->speculation_detected);
-    jsonw_obj_end(w);
-    jsonw_key(w, "run");
-    jsonw_obj_begin(w);
-    jsonw_kstr(w, "class", ladra_class_name(r->run_class));
-    jsonw_kstr(w, "likeliest", ladra_class_name(r->run_likeliest));
-    jsonw_kdouble(w, "min_cause", r->min_cause);
+    clarity_jsonw_kint(w, "abnormal_raw", (int64_t)raw);
+    clarity_jsonw_kint(w, "abnormal_smoothed", (int64_t)sm);
+    clarity_jsonw_kint(w, "skew_suspects", (int64_t)skew);
+    clarity_jsonw_kbool(w, "detected", r->detected);
+    clarity_jsonw_key(w, "speculation");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kint(w, "tasks", (int64_t)spec);
+    clarity_jsonw_kbool(w, "detected", r->speculation_detected);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "run");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "class", clarity_ladra_class_name(r->run_class));
+    clarity_jsonw_kstr(w, "likeliest", clarity_ladra_class_name(r->run_likeliest));
+    clarity_jsonw_kdouble(w, "min_cause", r->min_cause);
     causes(w, "causes", r->run_p);
     causes(w, "y", r->run_y);
     factors(w, a, r, &r->run);
-    jsonw_obj_end(w);
-    jsonw_key(w, "periods");
-    jsonw_arr_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "periods");
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < r->nperiods; i++) {
         const struct ladra_period *p = &r->periods[i];
-        jsonw_obj_begin(w);
-        jsonw_kstr(w, "host", clarity_app_str(a, r->host_ids[p->host]));
-        if (p->exec >= 0) jsonw_kstr(w, "executor", clarity_app_str(a, r->exec_ids[p->exec]));
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "host", clarity_app_str(a, r->host_ids[p->host]));
+        if (p->exec >= 0) clarity_jsonw_kstr(w, "executor", clarity_app_str(a, r->exec_ids[p->exec]));
         else {
-            jsonw_key(w, "executor");
-            jsonw_null(w);
+            clarity_jsonw_key(w, "executor");
+            clarity_jsonw_null(w);
         }
-        jsonw_kint(w, "stage", r->stages[p->stage].stage_id);
-        jsonw_kint(w, "stage_attempt", r->stages[p->stage].attempt);
-        jsonw_kint(w, "start_ms", p->start_ms);
-        jsonw_kint(w, "end_ms", p->end_ms);
-        jsonw_kint(w, "tasks", (int64_t)p->tasks);
+        clarity_jsonw_kint(w, "stage", r->stages[p->stage].stage_id);
+        clarity_jsonw_kint(w, "stage_attempt", r->stages[p->stage].attempt);
+        clarity_jsonw_kint(w, "start_ms", p->start_ms);
+        clarity_jsonw_kint(w, "end_ms", p->end_ms);
+        clarity_jsonw_kint(w, "tasks", (int64_t)p->tasks);
         causes(w, "causes", p->causes);
-        jsonw_obj_end(w);
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
-    jsonw_key(w, "hosts");
-    jsonw_arr_begin(w);
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_key(w, "hosts");
+    clarity_jsonw_arr_begin(w);
     for (size_t j = 0; j < in->nhosts; j++) {
         const struct clarity_anomalies_host *h = &r->hosts[j];
-        jsonw_obj_begin(w);
-        jsonw_kstr(w, "host", clarity_app_str(a, h->host));
-        jsonw_kint(w, "tasks", (int64_t)h->tasks);
-        jsonw_kint(w, "abnormal_raw", (int64_t)h->raw);
-        jsonw_kint(w, "abnormal_smoothed", (int64_t)h->smooth);
-        jsonw_kint(w, "speculation", (int64_t)h->speculation);
-        jsonw_kdouble(w, "excess_ms", h->excess_ms);
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "host", clarity_app_str(a, h->host));
+        clarity_jsonw_kint(w, "tasks", (int64_t)h->tasks);
+        clarity_jsonw_kint(w, "abnormal_raw", (int64_t)h->raw);
+        clarity_jsonw_kint(w, "abnormal_smoothed", (int64_t)h->smooth);
+        clarity_jsonw_kint(w, "speculation", (int64_t)h->speculation);
+        clarity_jsonw_kdouble(w, "excess_ms", h->excess_ms);
         if (h->has_periods) {
             causes(w, "causes", h->p);
             factors(w, a, r, &h->factors);
-            jsonw_key(w, "rules");
-            jsonw_obj_begin(w);
+            clarity_jsonw_key(w, "rules");
+            clarity_jsonw_obj_begin(w);
             static const char *const k[4] = {"cpu", "memory", "network", "disk"};
-            for (int c = 0; c < 4; c++) jsonw_kdouble(w, k[c], h->rule_prob[c]);
-            jsonw_obj_end(w);
+            for (int c = 0; c < 4; c++) clarity_jsonw_kdouble(w, k[c], h->rule_prob[c]);
+            clarity_jsonw_obj_end(w);
         }
-        jsonw_obj_end(w);
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
     if (logs) {
-        jsonw_key(w, "logs");
-        jsonw_obj_begin(w);
-        jsonw_kint(w, "files", (int64_t)logs->files);
-        jsonw_kint(w, "lines", (int64_t)logs->lines);
-        jsonw_kint(w, "log4j_lines", (int64_t)logs->l4j_lines);
-        jsonw_kint(w, "log4j_used", (int64_t)logs->l4j_used);
-        jsonw_kint(w, "json_lines", (int64_t)logs->json_lines);
-        jsonw_kint(w, "gc_records", (int64_t)logs->gc_records);
-        jsonw_kint(w, "gc_joined", (int64_t)r->gc_joined);
-        jsonw_kint(w, "gc_unjoined", (int64_t)r->gc_unjoined);
-        jsonw_kint(w, "yarn_header_lines", (int64_t)logs->yarn_headers);
-        jsonw_kint(w, "task_ids_joined", (int64_t)r->log_tids_joined);
-        jsonw_kint(w, "task_ids_unjoined", (int64_t)r->log_tids_unjoined);
-        jsonw_key(w, "not_understood");
-        jsonw_obj_begin(w);
-        for (size_t i = 0; i < logs->nunknown; i++) jsonw_kint(w, logs->unknown[i].key, (int64_t)logs->unknown[i].count);
-        jsonw_obj_end(w);
-        jsonw_obj_end(w);
+        clarity_jsonw_key(w, "logs");
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kint(w, "files", (int64_t)logs->files);
+        clarity_jsonw_kint(w, "lines", (int64_t)logs->lines);
+        clarity_jsonw_kint(w, "log4j_lines", (int64_t)logs->l4j_lines);
+        clarity_jsonw_kint(w, "log4j_used", (int64_t)logs->l4j_used);
+        clarity_jsonw_kint(w, "json_lines", (int64_t)logs->json_lines);
+        clarity_jsonw_kint(w, "gc_records", (int64_t)logs->gc_records);
+        clarity_jsonw_kint(w, "gc_joined", (int64_t)r->gc_joined);
+        clarity_jsonw_kint(w, "gc_unjoined", (int64_t)r->gc_unjoined);
+        clarity_jsonw_kint(w, "yarn_header_lines", (int64_t)logs->yarn_headers);
+        clarity_jsonw_kint(w, "task_ids_joined", (int64_t)r->log_tids_joined);
+        clarity_jsonw_kint(w, "task_ids_unjoined", (int64_t)r->log_tids_unjoined);
+        clarity_jsonw_key(w, "not_understood");
+        clarity_jsonw_obj_begin(w);
+        for (size_t i = 0; i < logs->nunknown; i++) clarity_jsonw_kint(w, logs->unknown[i].key, (int64_t)logs->unknown[i].count);
+        clarity_jsonw_obj_end(w);
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
     return clarity_report_status(w->out, err);
 }

@@ -7,17 +7,17 @@
 
 static void causes_line(FILE *o, const double *p)
 {
-    for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, "  %s %3.0f%%", ladra_class_name(c), 100 * p[c]);
+    for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, "  %s %3.0f%%", clarity_ladra_class_name(c), 100 * p[c]);
 }
 
 /* eDCO, eMCS and eDMC only when GC logs gave DCO, MCS and DMC (otherwise they are the same) */
 static void factors_line(FILE *o, const struct ladra_factors *f)
 {
     for (int k = 0; k < ladra_nfeat_mode(f->flags & LADRA_APPROX_DCO); k++)
-        fprintf(o, "%s  %s %.3g", k == LADRA_NFACTOR ? "  |" : "", ladra_factor_name(k), f->f[k]);
+        fprintf(o, "%s  %s %.3g", k == LADRA_NFACTOR ? "  |" : "", clarity_ladra_factor_name(k), f->f[k]);
 }
 
-int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                           const struct clarity_logs *logs, size_t limit, struct clarity_error *err)
 {
     char b1[48], b2[48], b3[32];
@@ -62,17 +62,17 @@ int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cla
                 (long long)r->stages[f->stage].stage_id);
         if (unclear)
             fprintf(o, "cause unclear: %s is likeliest with %.0f%% of the model's weight, under the %.0f%% a verdict needs",
-                    ladra_class_name(r->run_likeliest), 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
+                    clarity_ladra_class_name(r->run_likeliest), 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
         else
-            fprintf(o, "most likely %s", ladra_class_name(r->run_class));
+            fprintf(o, "most likely %s", clarity_ladra_class_name(r->run_class));
     } else if (unclear && in->nhosts)
         fprintf(o, " (no abnormal period; the root-cause model leans to %s on %s with %.0f%% of its weight, under the %.0f%% a verdict needs)",
-                ladra_class_name(r->run_likeliest), clarity_app_str(a, r->host_ids[r->run.victim]),
+                clarity_ladra_class_name(r->run_likeliest), clarity_app_str(a, r->host_ids[r->run.victim]),
                 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
     else if (r->run_class != LADRA_NORMAL && in->nhosts)
         /* The model has a normal class of its own and may still see a slowed host that no
          * period shows (a mild fault stays under mean + 1.5 sd): say so rather than hide it. */
-        fprintf(o, " (no abnormal period), but the root-cause model says %s on %s", ladra_class_name(r->run_class),
+        fprintf(o, " (no abnormal period), but the root-cause model says %s on %s", clarity_ladra_class_name(r->run_class),
                 clarity_app_str(a, r->host_ids[r->run.victim]));
     fprintf(o, "\n            ");
     causes_line(o, r->run_p);
@@ -100,7 +100,7 @@ int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cla
             snprintf(sa, sizeof sa, "%lld.%d", (long long)s->stage_id, s->attempt);
             fprintf(o, "%-20s %-9s %9s  %-23s  %-12s %5zu ", clarity_app_str(a, r->host_ids[p->host]),
                     p->exec >= 0 ? clarity_app_str(a, r->exec_ids[p->exec]) : "several", sa,
-                    fmt_time(b1, sizeof b1, p->start_ms), fmt_ms(b2, sizeof b2, p->end_ms - p->start_ms), p->tasks);
+                    clarity_fmt_time(b1, sizeof b1, p->start_ms), clarity_fmt_ms(b2, sizeof b2, p->end_ms - p->start_ms), p->tasks);
             for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, " %6.1f%%", 100 * p->causes[c]);
             fputc('\n', o);
         }
@@ -109,7 +109,7 @@ int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cla
 
     fprintf(o, "\nfactors (about 1 when healthy but FWB, ms of fetch wait per remote MB; after | clarity's event-log features, not in the paper)\n");
     fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
-            (long long)r->stages[r->run.stage].stage_id, fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
+            (long long)r->stages[r->run.stage].stage_id, clarity_fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
     factors_line(o, &r->run);
     fputc('\n', o);
     for (size_t j = 0; j < in->nhosts; j++) {
@@ -126,7 +126,7 @@ int report_anomalies_text(FILE *o, const struct clarity_app *a, const struct cla
                    "(+0.05)\n");
     fprintf(o, "  victim = most time beyond the stage medians:");
     for (size_t j = 0; j < in->nhosts; j++)
-        fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
+        fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
     fputc('\n', o);
     if (r->run.flags & LADRA_CLAMPED) fprintf(o, "  a zero denominator was clamped (D10/D16)\n");
     if (r->run.flags & LADRA_SINGLE_HOST) fprintf(o, "  one host only: inter-node factors are 1 (D16)\n");

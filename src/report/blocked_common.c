@@ -4,7 +4,7 @@
 #include <string.h>
 #include "clarity/report.h"
 
-const char *blocked_resource_note(const struct clarity_blocked_result *r, enum clarity_resource res)
+const char *clarity_blocked_resource_note(const struct clarity_blocked_result *r, enum clarity_resource res)
 {
     switch (res) {
     case CLARITY_RES_NETWORK:
@@ -31,7 +31,7 @@ const char *blocked_resource_note(const struct clarity_blocked_result *r, enum c
     }
 }
 
-const char *blocked_group_name(const struct clarity_app *a, int kind, size_t row)
+const char *clarity_blocked_group_name(const struct clarity_app *a, int kind, size_t row)
 {
     if (kind == CLARITY_GROUP_JOB && row < a->njobs) {
         const struct clarity_job *j = &a->jobs[row];
@@ -53,7 +53,7 @@ static int pct_cmp(const void *pa, const void *pb, void *ctx)
     return (a < b) - (a > b);
 }
 
-void blocked_verdict(const struct clarity_blocked_group *g, char *buf, size_t cap)
+void clarity_blocked_verdict(const struct clarity_blocked_group *g, char *buf, size_t cap)
 {
     if (g->tasks == 0) {
         snprintf(buf, cap, "no successful task: nothing to replay");

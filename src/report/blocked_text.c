@@ -11,7 +11,7 @@ static void pct(FILE *o, const struct clarity_blocked_without *w)
 static const int columns[] = {CLARITY_RES_NETWORK, CLARITY_RES_DISK, CLARITY_RES_SHUFFLE_WRITE, CLARITY_RES_GC,
                               CLARITY_RES_SCHED_DELAY, CLARITY_RES_STRAGGLERS, CLARITY_RES_NON_CPU};
 
-int report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
+int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err)
 {
     char b1[32], b2[32], v[512];
@@ -40,8 +40,8 @@ int report_blocked_text(FILE *o, const struct clarity_app *a, const struct clari
         if (g->kind == CLARITY_GROUP_APP) snprintf(id, sizeof id, "-");
         else snprintf(id, sizeof id, "%lld", (long long)g->id);
         fprintf(o, "%-5s %6s %7zu %6zu %6s %10s %10s %10s", clarity_group_kind_name(g->kind), id, g->tasks,
-                g->stages, slots, fmt_ms(b1, sizeof b1, g->actual_ms), fmt_ms(b2, sizeof b2, g->idle_ms),
-                fmt_ms(v, sizeof v, (int64_t)(g->simulated_ms + 0.5)));
+                g->stages, slots, clarity_fmt_ms(b1, sizeof b1, g->actual_ms), clarity_fmt_ms(b2, sizeof b2, g->idle_ms),
+                clarity_fmt_ms(v, sizeof v, (int64_t)(g->simulated_ms + 0.5)));
         if (g->has_error) fprintf(o, " %6.1f%%", 100 * g->replay_error);
         else fprintf(o, " %7s", "-");
         for (size_t k = 0; k < sizeof columns / sizeof *columns; k++) pct(o, &g->without[columns[k]]);
@@ -52,14 +52,14 @@ int report_blocked_text(FILE *o, const struct clarity_app *a, const struct clari
                                                          "sched", "non-CPU", "stragglers"};
     for (int k = 0; k < CLARITY_RES_COUNT; k++) {
         if (k == CLARITY_RES_SHUFFLE_READ) continue;   /* same figure as network here */
-        fprintf(o, "  %-13s %s\n", label[k], blocked_resource_note(r, (enum clarity_resource)k));
+        fprintf(o, "  %-13s %s\n", label[k], clarity_blocked_resource_note(r, (enum clarity_resource)k));
     }
     fprintf(o, "  %-13s %s\n", "shuffle rd", "same as network on standard logs (Fetch Wait Time); listed in --json");
     fprintf(o, "  %-13s %s\n", "cpu", "blocked-time analysis cannot bound CPU (thesis 3.3.3)");
     fprintf(o, "\nverdicts\n");
     for (size_t i = 0; i < r->ngroups; i++) {
         const struct clarity_blocked_group *g = &r->groups[i];
-        blocked_verdict(g, v, sizeof v);
+        clarity_blocked_verdict(g, v, sizeof v);
         char id[24];
         if (g->kind == CLARITY_GROUP_APP) snprintf(id, sizeof id, "app");
         else snprintf(id, sizeof id, "%s %lld", clarity_group_kind_name(g->kind), (long long)g->id);

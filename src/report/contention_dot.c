@@ -14,7 +14,7 @@ static void dot_str(FILE *o, const char *s)
     fputc('"', o);
 }
 
-int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
+int clarity_report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
                           struct clarity_error *err)
 {
     const struct iqcar_graph *g = &r->g;
@@ -26,7 +26,7 @@ int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *tar
     }
     size_t nt = targets ? ntargets : r->nunits;
     for (size_t i = 0; i < nt; i++) {
-        iqcar_graph_dor(g, targets ? (size_t)targets[i] : i, dor);
+        clarity_iqcar_graph_dor(g, targets ? (size_t)targets[i] : i, dor);
         for (size_t v = 0; v < g->nnodes; v++) sum[v] += dor[v];
     }
     char buf[512];
@@ -40,7 +40,7 @@ int report_contention_dot(FILE *o, const struct iqcar_result *r, const long *tar
     for (size_t v = 0; v < g->nnodes; v++) {
         if (!full && !(sum[v] > 0)) continue;
         char lab[700];
-        snprintf(lab, sizeof lab, "L%d %s\\nVC %.4g  DOR %.4g", g->nodes[v].level, iqcar_node_label(r, (uint32_t)v, buf, sizeof buf),
+        snprintf(lab, sizeof lab, "L%d %s\\nVC %.4g  DOR %.4g", g->nodes[v].level, clarity_iqcar_node_label(r, (uint32_t)v, buf, sizeof buf),
                  g->nodes[v].vc, sum[v]);
         fprintf(o, "  n%zu [label=", v);
         dot_str(o, lab);

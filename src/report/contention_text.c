@@ -11,7 +11,7 @@ static void sources_note(FILE *o, const struct iqcar_result *r)
     const struct iqcar_sources *s = &r->src;
     fprintf(o, "iQCAR contention analysis (Kalmegh, Babu, Roy 2018; spec 000)\n");
     fprintf(o, "input        %zu application(s), %zu task attempts, %zu host(s), %zu %s unit(s), %zu overlapping pairs\n",
-            s->apps, s->tasks, r->nhosts, r->nunits, iqcar_unit_name(r->unit_kind), r->overlap_pairs);
+            s->apps, s->tasks, r->nhosts, r->nunits, clarity_iqcar_unit_name(r->unit_kind), r->overlap_pairs);
     fprintf(o, "waits        SLOTS   SWT = launch - stage submission; slots_offered %s\n",
             s->instrumented_slots == s->tasks && s->tasks ? "instrumented"
                                                           : "proxy: 1 + launches on the host while the task waited");
@@ -41,7 +41,7 @@ static void ranked(FILE *o, const struct iqcar_result *r, const char *title, con
     if (!n) return;
     fprintf(o, "  %s\n", title);
     for (size_t i = 0; i < n; i++)
-        fprintf(o, "    %zu. %-70s DOR %.4f\n", i + 1, iqcar_node_label(r, v[i].node, buf, sizeof buf), v[i].dor);
+        fprintf(o, "    %zu. %-70s DOR %.4f\n", i + 1, clarity_iqcar_node_label(r, v[i].node, buf, sizeof buf), v[i].dor);
 }
 
 static void target_text(FILE *o, const struct iqcar_result *r, size_t t)
@@ -72,12 +72,12 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t)
         for (size_t i = 0; i < a->npaths; i++) {
             const struct iqcar_node *be = &r->g.nodes[a->paths[i].node];
             fprintf(o, "    %.4f  %s -> %s\n", a->paths[i].dor, r->units[be->c].name,
-                    iqcar_node_label(r, a->paths[i].node, buf, sizeof buf));
+                    clarity_iqcar_node_label(r, a->paths[i].node, buf, sizeof buf));
         }
     }
 }
 
-int report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
+int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
                            struct clarity_error *err)
 {
     sources_note(o, r);
@@ -120,7 +120,7 @@ int report_contention_text(FILE *o, const struct iqcar_result *r, const long *ta
     free(ord);
     fprintf(o, "hot resources (sum of IF out of IE nodes | sum of DOR)\n");
     for (int res = 0; res < IQ_NRES; res++)
-        fprintf(o, "  %-8s IF %.4f | DOR %.4f\n", iqcar_res_name(res), r->res_score[res].if_sum, r->res_score[res].dor_sum);
+        fprintf(o, "  %-8s IF %.4f | DOR %.4f\n", clarity_iqcar_res_name(res), r->res_score[res].if_sum, r->res_score[res].dor_sum);
     fprintf(o, "rules (max query concurrency %d)\n", r->max_concurrency);
     for (size_t i = 0; i < r->nrules; i++) {
         const struct iqcar_rule *x = &r->rules[i];

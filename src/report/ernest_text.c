@@ -10,7 +10,7 @@ static void model_text(FILE *o, const struct ernest_report *r)
             r->scale_unit, m->npoints);
     for (size_t i = 0; i < m->npoints; i++) {
         const struct ernest_point *p = &m->points[i];
-        double fit = ernest_predict(m, p->scale, p->machines);
+        double fit = clarity_ernest_predict(m, p->scale, p->machines);
         if (m->loo.done)
             fprintf(o, "  %4zu  %8.4g  %11.6g  %11.4f  %9.4f  %11.4f  %12.2f%%\n", i + 1, p->machines, p->scale, p->seconds, fit,
                     m->loo.predicted[i], 100 * (m->loo.predicted[i] - p->seconds) / p->seconds);
@@ -19,7 +19,7 @@ static void model_text(FILE *o, const struct ernest_report *r)
     }
     fprintf(o, "\ncoefficients\n");
     for (size_t k = 0; k < m->terms.n; k++)
-        fprintf(o, "  %-14s %14.6f\n", ernest_term_name(m->terms.t[k]), m->theta[k]);
+        fprintf(o, "  %-14s %14.6f\n", clarity_ernest_term_name(m->terms.t[k]), m->theta[k]);
     fprintf(o, "\nfit          residual norm %.6g s, RSS %.6g s^2, mean predicted/actual - 1 = %+.4f%%\n", m->rnorm, m->rss,
             100 * (m->mean_ratio - 1));
     if (m->loo.done)
@@ -44,13 +44,13 @@ static void targets_text(FILE *o, const struct ernest_report *r)
         const struct ernest_target *t = &r->targets[i];
         char b[32];
         fprintf(o, "  %8.4g  %11.6g  %11s   x%.3g scale, x%.3g machines%s\n", t->machines, t->scale,
-                fmt_ms(b, sizeof b, llround(t->predicted_s * 1000)), t->extrap.scale_factor, t->extrap.machines_factor,
+                clarity_fmt_ms(b, sizeof b, llround(t->predicted_s * 1000)), t->extrap.scale_factor, t->extrap.machines_factor,
                 t->extrap.far ? "  far beyond the training points" : "");
     }
     if (r->actual_source && r->ntargets) {
         char a[32], p[32];
-        fprintf(o, "\nactual       %s in %s: predicted %s, error %+.1f%%\n", fmt_ms(a, sizeof a, llround(r->actual_s * 1000)),
-                r->actual_source, fmt_ms(p, sizeof p, llround(r->targets[0].predicted_s * 1000)),
+        fprintf(o, "\nactual       %s in %s: predicted %s, error %+.1f%%\n", clarity_fmt_ms(a, sizeof a, llround(r->actual_s * 1000)),
+                r->actual_source, clarity_fmt_ms(p, sizeof p, llround(r->targets[0].predicted_s * 1000)),
                 100 * (r->targets[0].predicted_s - r->actual_s) / r->actual_s);
     }
 }
@@ -61,20 +61,20 @@ static void choice_text(FILE *o, const struct ernest_report *r)
     const struct ernest_choose_options *q = r->choose_opt;
     char b1[32], b2[32], b3[32];
     fprintf(o, "\nchoice       scale %g, deadline %s, machines %d-%d, margin %.1f%%%s\n", q->scale,
-            fmt_ms(b1, sizeof b1, llround(q->deadline_s * 1000)), q->machines_min, q->machines_max, 100 * c->margin,
+            clarity_fmt_ms(b1, sizeof b1, llround(q->deadline_s * 1000)), q->machines_min, q->machines_max, 100 * c->margin,
             q->margin < 0 ? " (the model's max LOOCV error)" : "");
     if (c->found) {
         fprintf(o, "             %s: %d machines, predicted %s (%s with the margin)", q->price_per_machine_hour > 0 ? "cheapest" : "fewest machines",
-                c->machines, fmt_ms(b2, sizeof b2, llround(c->predicted_s * 1000)), fmt_ms(b3, sizeof b3, llround(c->with_margin_s * 1000)));
+                c->machines, clarity_fmt_ms(b2, sizeof b2, llround(c->predicted_s * 1000)), clarity_fmt_ms(b3, sizeof b3, llround(c->with_margin_s * 1000)));
         if (q->price_per_machine_hour > 0)
             fprintf(o, ", cost %.2f at %.4g per machine-hour%s", c->cost, q->price_per_machine_hour, q->hourly_billing ? " (whole hours)" : "");
         fputc('\n', o);
     } else {
         fprintf(o, "             no machine count meets the deadline; the fastest is %d machines at %s\n", c->fastest_machines,
-                fmt_ms(b2, sizeof b2, llround(c->fastest_s * 1000)));
+                clarity_fmt_ms(b2, sizeof b2, llround(c->fastest_s * 1000)));
     }
     fprintf(o, "             time-optimal: %d machines (%s); more machines than that make it slower\n", c->fastest_machines,
-            fmt_ms(b2, sizeof b2, llround(c->fastest_s * 1000)));
+            clarity_fmt_ms(b2, sizeof b2, llround(c->fastest_s * 1000)));
     if (c->extrap.far)
         fprintf(o, "warning      the request is far beyond the training points (x%.3g the largest scale, x%.3g the most\n"
                    "             machines): the model has not been validated there\n", c->extrap.scale_factor, c->extrap.machines_factor);
@@ -104,7 +104,7 @@ static void design_text(FILE *o, const struct ernest_report *r)
     if (d->rank_padded) fprintf(o, "note         runs below the threshold were added so that the runs determine every term\n");
 }
 
-int report_ernest_text(FILE *o, const struct ernest_report *r, struct clarity_error *err)
+int clarity_report_ernest_text(FILE *o, const struct ernest_report *r, struct clarity_error *err)
 {
     if (r->design) {
         design_text(o, r);

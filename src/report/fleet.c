@@ -39,7 +39,7 @@ static int top_blocked(struct fleet_row *r, const struct clarity_app *a, struct 
     return 0;
 }
 
-int fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, struct clarity_error *err)
+int clarity_fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     r->source = a->source_path;
@@ -64,11 +64,11 @@ int fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, struct clar
     r->gc_share = t.app.run_ms ? (double)t.app.gc_ms / (double)t.app.run_ms : 0;
     r->shuffle_bytes = t.app.shuffle_read_bytes;
     clarity_totals_free(&t);
-    report_integrity_flags(a, r->flags, sizeof r->flags);
+    clarity_report_integrity_flags(a, r->flags, sizeof r->flags);
     return top_blocked(r, a, err);
 }
 
-int fleet_sort_parse(const char *s)
+int clarity_fleet_sort_parse(const char *s)
 {
     static const char *names[] = {"source", "start", "duration", "name", "core-hours", "idle", "gc", "shuffle", "tasks"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
@@ -81,7 +81,7 @@ static int cmp_num(double a, double b) { return (a < b) - (a > b); }   /* descen
 static int cmp_rows(const void *x, const void *y, void *ctx)
 {
     const struct fleet_row *a = x, *b = y;
-    enum fleet_sort sort_key = *(const enum fleet_sort *)ctx;
+    enum clarity_fleet_sort sort_key = *(const enum clarity_fleet_sort *)ctx;
     /* failed rows sink to the end, in source order */
     if (!!a->error != !!b->error) return a->error ? 1 : -1;
     int c = 0;
@@ -99,14 +99,14 @@ static int cmp_rows(const void *x, const void *y, void *ctx)
     return c ? c : strcmp(a->source, b->source);
 }
 
-void fleet_sort(struct fleet_row *rows, size_t n, enum fleet_sort key)
+void clarity_fleet_sort(struct fleet_row *rows, size_t n, enum clarity_fleet_sort key)
 {
     qsort_r(rows, n, sizeof *rows, cmp_rows, &key);
 }
 
 static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 
-int report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
+int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
     fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-20s  %s\n", "application",
             "name", "user", "start (UTC)", "duration", "execs", "cores", "tasks", "core-h", "idle core-h", "GC %",
@@ -121,14 +121,14 @@ int report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct cl
         }
         char d[32], st[40], sh[32], nm[23], tb[40];
         snprintf(nm, sizeof nm, "%s", or_dash(r->name));
-        fmt_time(st, sizeof st, r->start_ms);
+        clarity_fmt_time(st, sizeof st, r->start_ms);
         if (strlen(st) > 19) st[19] = '\0';
         if (*r->top_blocked) snprintf(tb, sizeof tb, "%s %.0f%%", r->top_blocked, 100 * r->top_blocked_improvement);
         else snprintf(tb, sizeof tb, "-");
         fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5d  %5d  %8lld  %9.2f  %11.2f  %5.1f  %9s  %-20s  %s\n",
-                or_dash(r->app_id), nm, or_dash(r->user), st, fmt_ms(d, sizeof d, r->duration_ms), r->executors,
+                or_dash(r->app_id), nm, or_dash(r->user), st, clarity_fmt_ms(d, sizeof d, r->duration_ms), r->executors,
                 r->cores, (long long)r->tasks, r->core_hours_used, r->core_hours_idle, 100 * r->gc_share,
-                fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb, r->flags);
+                clarity_fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb, r->flags);
     }
     fprintf(o, "\n%zu application(s), %zu failed to load. core-h: task time in core-hours; idle core-h: executor "
                "cores x lifetime minus task time (driver excluded); top blocked: blocked-time analysis, "
@@ -147,7 +147,7 @@ static void csv_str(FILE *o, const char *s)
     fputc('"', o);
 }
 
-int report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
+int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
     fputs("source,app_id,name,user,start_ms,duration_ms,executors,cores,tasks,failed_tasks,core_hours_used,"
           "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error\n", o);

@@ -4,7 +4,7 @@
 #include <time.h>
 #include "clarity/report.h"
 
-const char *fmt_ms(char *buf, size_t cap, int64_t ms)
+const char *clarity_fmt_ms(char *buf, size_t cap, int64_t ms)
 {
     if (ms < 0) snprintf(buf, cap, "-");
     else if (ms < 1000) snprintf(buf, cap, "%lld ms", (long long)ms);
@@ -14,7 +14,7 @@ const char *fmt_ms(char *buf, size_t cap, int64_t ms)
     return buf;
 }
 
-const char *fmt_bytes(char *buf, size_t cap, int64_t b)
+const char *clarity_fmt_bytes(char *buf, size_t cap, int64_t b)
 {
     static const char *units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
     if (b == 0) {
@@ -32,7 +32,7 @@ const char *fmt_bytes(char *buf, size_t cap, int64_t b)
     return buf;
 }
 
-const char *fmt_time(char *buf, size_t cap, int64_t ms)
+const char *clarity_fmt_time(char *buf, size_t cap, int64_t ms)
 {
     if (ms <= 0) {
         snprintf(buf, cap, "-");

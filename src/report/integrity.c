@@ -6,7 +6,7 @@
 #define S(id) clarity_app_str(a, (id))
 
 /* Short flags for fleet rows, e.g. "truncated,dropped-task-ends". */
-void report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap)
+void clarity_report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap)
 {
     const struct clarity_integrity *in = &a->integrity;
     size_t n = 0;
@@ -26,11 +26,11 @@ void report_integrity_flags(const struct clarity_app *a, char *buf, size_t cap)
     if (!n) snprintf(buf, cap, "ok");
 }
 
-int report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err)
+int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err)
 {
     const struct clarity_integrity *in = &a->integrity;
     char f[256];
-    report_integrity_flags(a, f, sizeof f);
+    clarity_report_integrity_flags(a, f, sizeof f);
     fprintf(o, "\nintegrity    %s\n", f);
     fprintf(o, "  read         %llu lines, %llu events (%llu of unknown kinds), %llu bytes decoded\n",
             (unsigned long long)in->lines, (unsigned long long)in->events, (unsigned long long)in->events_unknown,
@@ -75,61 +75,61 @@ int report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_e
     return clarity_report_status(o, err);
 }
 
-int report_integrity_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err)
+int clarity_report_integrity_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err)
 {
     const struct clarity_integrity *in = &a->integrity;
     char f[256];
-    report_integrity_flags(a, f, sizeof f);
-    jsonw_obj_begin(w);
-    jsonw_kstr(w, "flags", f);
-    jsonw_kint(w, "lines", (int64_t)in->lines);
-    jsonw_kint(w, "events", (int64_t)in->events);
-    jsonw_kint(w, "events_unknown", (int64_t)in->events_unknown);
-    jsonw_kint(w, "bytes_decoded", (int64_t)in->bytes);
-    jsonw_kbool(w, "in_progress", in->in_progress);
-    jsonw_kbool(w, "no_app_end", in->no_app_end);
-    jsonw_kbool(w, "truncated", in->truncated);
-    jsonw_kstr(w, "truncation", in->truncation_why ? S(in->truncation_why) : "");
-    jsonw_kint(w, "lines_malformed", (int64_t)in->lines_malformed);
-    jsonw_kint(w, "lines_too_long", (int64_t)in->lines_too_long);
-    jsonw_kint(w, "lines_blank", (int64_t)in->lines_blank);
-    jsonw_kint(w, "dropped_task_ends", (int64_t)in->dropped_task_ends);
-    jsonw_kint(w, "stages_missing_task_ends", (int64_t)in->stages_missing_task_ends);
-    jsonw_kbool(w, "no_task_events", in->no_task_events);
-    jsonw_kint(w, "task_start_without_end", (int64_t)in->task_start_without_end);
-    jsonw_kint(w, "task_end_without_start", (int64_t)in->task_end_without_start);
-    jsonw_kint(w, "duplicate_task_ends", (int64_t)in->duplicate_task_ends);
-    jsonw_kint(w, "stages_without_end", (int64_t)in->stages_without_end);
-    jsonw_kint(w, "jobs_without_end", (int64_t)in->jobs_without_end);
-    jsonw_kint(w, "sql_without_end", (int64_t)in->sql_without_end);
-    jsonw_kint(w, "negative_durations", (int64_t)in->negative_durations);
-    jsonw_kint(w, "cpu_exceeds_run", (int64_t)in->cpu_exceeds_run);
-    jsonw_kint(w, "shuffle_write_time_suspect", (int64_t)in->sw_time_suspect_units);
-    jsonw_kbool(w, "compacted", in->compacted);
-    jsonw_kint(w, "compact_dropped_files", (int64_t)in->compact_dropped_files);
-    jsonw_key(w, "unknown_events");
-    jsonw_obj_begin(w);
-    for (size_t i = 0; i < in->nunknown_events; i++) jsonw_kint(w, S(in->unknown_events[i].k), (int64_t)in->unknown_counts[i]);
-    jsonw_obj_end(w);
-    jsonw_kint(w, "fields_unknown", (int64_t)in->fields_unknown);
-    jsonw_key(w, "unknown_fields");
-    jsonw_obj_begin(w);
+    clarity_report_integrity_flags(a, f, sizeof f);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "flags", f);
+    clarity_jsonw_kint(w, "lines", (int64_t)in->lines);
+    clarity_jsonw_kint(w, "events", (int64_t)in->events);
+    clarity_jsonw_kint(w, "events_unknown", (int64_t)in->events_unknown);
+    clarity_jsonw_kint(w, "bytes_decoded", (int64_t)in->bytes);
+    clarity_jsonw_kbool(w, "in_progress", in->in_progress);
+    clarity_jsonw_kbool(w, "no_app_end", in->no_app_end);
+    clarity_jsonw_kbool(w, "truncated", in->truncated);
+    clarity_jsonw_kstr(w, "truncation", in->truncation_why ? S(in->truncation_why) : "");
+    clarity_jsonw_kint(w, "lines_malformed", (int64_t)in->lines_malformed);
+    clarity_jsonw_kint(w, "lines_too_long", (int64_t)in->lines_too_long);
+    clarity_jsonw_kint(w, "lines_blank", (int64_t)in->lines_blank);
+    clarity_jsonw_kint(w, "dropped_task_ends", (int64_t)in->dropped_task_ends);
+    clarity_jsonw_kint(w, "stages_missing_task_ends", (int64_t)in->stages_missing_task_ends);
+    clarity_jsonw_kbool(w, "no_task_events", in->no_task_events);
+    clarity_jsonw_kint(w, "task_start_without_end", (int64_t)in->task_start_without_end);
+    clarity_jsonw_kint(w, "task_end_without_start", (int64_t)in->task_end_without_start);
+    clarity_jsonw_kint(w, "duplicate_task_ends", (int64_t)in->duplicate_task_ends);
+    clarity_jsonw_kint(w, "stages_without_end", (int64_t)in->stages_without_end);
+    clarity_jsonw_kint(w, "jobs_without_end", (int64_t)in->jobs_without_end);
+    clarity_jsonw_kint(w, "sql_without_end", (int64_t)in->sql_without_end);
+    clarity_jsonw_kint(w, "negative_durations", (int64_t)in->negative_durations);
+    clarity_jsonw_kint(w, "cpu_exceeds_run", (int64_t)in->cpu_exceeds_run);
+    clarity_jsonw_kint(w, "shuffle_write_time_suspect", (int64_t)in->sw_time_suspect_units);
+    clarity_jsonw_kbool(w, "compacted", in->compacted);
+    clarity_jsonw_kint(w, "compact_dropped_files", (int64_t)in->compact_dropped_files);
+    clarity_jsonw_key(w, "unknown_events");
+    clarity_jsonw_obj_begin(w);
+    for (size_t i = 0; i < in->nunknown_events; i++) clarity_jsonw_kint(w, S(in->unknown_events[i].k), (int64_t)in->unknown_counts[i]);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_kint(w, "fields_unknown", (int64_t)in->fields_unknown);
+    clarity_jsonw_key(w, "unknown_fields");
+    clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < in->nunknown_fields; i++)
-        jsonw_kint(w, S(in->unknown_fields[i].k), (int64_t)in->unknown_field_counts[i]);
-    jsonw_obj_end(w);
-    jsonw_kint(w, "problems_total", (int64_t)in->problems_total);
-    jsonw_key(w, "problems");
-    jsonw_arr_begin(w);
+        clarity_jsonw_kint(w, S(in->unknown_fields[i].k), (int64_t)in->unknown_field_counts[i]);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_kint(w, "problems_total", (int64_t)in->problems_total);
+    clarity_jsonw_key(w, "problems");
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < in->nproblems; i++) {
         const struct clarity_problem *p = &in->problems[i];
-        jsonw_obj_begin(w);
-        jsonw_kstr(w, "file", S(p->file));
-        jsonw_kint(w, "line", (int64_t)p->line);
-        jsonw_kint(w, "offset", (int64_t)p->offset);
-        jsonw_kstr(w, "message", S(p->msg));
-        jsonw_obj_end(w);
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "file", S(p->file));
+        clarity_jsonw_kint(w, "line", (int64_t)p->line);
+        clarity_jsonw_kint(w, "offset", (int64_t)p->offset);
+        clarity_jsonw_kstr(w, "message", S(p->msg));
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
-    jsonw_obj_end(w);
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_obj_end(w);
     return clarity_report_status(w->out, err);
 }

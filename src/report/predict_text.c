@@ -3,7 +3,7 @@
 #include <string.h>
 #include "clarity/report.h"
 
-size_t predict_warnings(const struct predict_report *r, const char **out, size_t cap)
+size_t clarity_predict_warnings(const struct predict_report *r, const char **out, size_t cap)
 {
     size_t n = 0;
     const struct peridot_model *m = r->model;
@@ -33,7 +33,7 @@ size_t predict_warnings(const struct predict_report *r, const char **out, size_t
 
 static const char *fmt_size(char *buf, size_t cap, double v, bool bytes)
 {
-    if (bytes) return fmt_bytes(buf, cap, (int64_t)llround(v));
+    if (bytes) return clarity_fmt_bytes(buf, cap, (int64_t)llround(v));
     snprintf(buf, cap, "%.6g", v);
     return buf;
 }
@@ -56,14 +56,14 @@ static void breakdown(FILE *o, const struct predict_report *r, const struct peri
                  m->member_names[G->first] ? m->member_names[G->first] : "");
         if (G->kind == PERIDOT_FIXED)
             fprintf(o, "    %5zu  %-33s  %-20s %7.0f        -           -  %10s (in F)\n", g + 1, first,
-                    peridot_kind_name(G->kind), q->tasks, fmt_ms(b2, sizeof b2, llround(q->span_ms)));
+                    clarity_peridot_kind_name(G->kind), q->tasks, clarity_fmt_ms(b2, sizeof b2, llround(q->span_ms)));
         else
-            fprintf(o, "    %5zu  %-33s  %-20s %7.1f  %7.0f  %10s  %10s\n", g + 1, first, peridot_kind_name(G->kind),
-                    q->tasks, q->waves, fmt_ms(b1, sizeof b1, llround(q->wave_ms)), fmt_ms(b2, sizeof b2, llround(q->span_ms)));
+            fprintf(o, "    %5zu  %-33s  %-20s %7.1f  %7.0f  %10s  %10s\n", g + 1, first, clarity_peridot_kind_name(G->kind),
+                    q->tasks, q->waves, clarity_fmt_ms(b1, sizeof b1, llround(q->wave_ms)), clarity_fmt_ms(b2, sizeof b2, llround(q->span_ms)));
     }
 }
 
-int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err)
+int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err)
 {
     const struct peridot_model *m = r->model;
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
@@ -76,13 +76,13 @@ int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_
         size_t len = strlen(label);
         fprintf(o, "  %2zu  %-44s %14s  %-9s %7.4g  %-10s %10s  %8zu\n", i + 1, len > 44 ? label + len - 44 : label,
                 fmt_size(b1, sizeof b1, x->data_size, r->sizes_in_bytes), from_name(x->size_from), x->cores,
-                from_name(x->cores_from), fmt_ms(b2, sizeof b2, x->total_ms), m->ngroups);
+                from_name(x->cores_from), clarity_fmt_ms(b2, sizeof b2, x->total_ms), m->ngroups);
     }
     fprintf(o, "\nmodel        %zu stage groups: %zu variable, %zu fixed", m->ngroups, m->nvariable, m->nfixed);
     if (m->ndata_scaled) fprintf(o, ", %zu fixed-partition scaled by data per task", m->ndata_scaled);
     if (m->nwave_scaled) fprintf(o, ", %zu fixed wave-scaled", m->nwave_scaled);
-    fprintf(o, "\n             fixed time F = %s (", fmt_ms(b1, sizeof b1, llround(m->fixed_hat_ms)));
-    for (size_t i = 0; i < m->nrefs; i++) fprintf(o, "%s%s", i ? ", " : "", fmt_ms(b2, sizeof b2, llround(m->fixed_ms[i])));
+    fprintf(o, "\n             fixed time F = %s (", clarity_fmt_ms(b1, sizeof b1, llround(m->fixed_hat_ms)));
+    for (size_t i = 0; i < m->nrefs; i++) fprintf(o, "%s%s", i ? ", " : "", clarity_fmt_ms(b2, sizeof b2, llround(m->fixed_ms[i])));
     fprintf(o, " in the references)\n             grouping: %s; fixed groups: %s%s\n",
             r->opt->grouping == PERIDOT_GROUP_OVERLAP ? "submitted before any member completed" : "submitted within delta",
             r->opt->fixed == PERIDOT_FIXED_CONSTANT ? "constant (the paper)"
@@ -98,7 +98,7 @@ int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_
     else fprintf(o, "inferred     %s%s%s\n", sz ? "data sizes = each log's largest stage input (bytes read)" : "",
                  sz && co ? "; " : "", co ? "cores = executor cores alive at the first stage / spark.task.cpus" : "");
     const char *warn[16];
-    size_t nw = predict_warnings(r, warn, 16);
+    size_t nw = clarity_predict_warnings(r, warn, 16);
     for (size_t i = 0; i < nw; i++) fprintf(o, "warning      %s\n", warn[i]);
 
     fprintf(o, "\npredictions\n  %14s  %7s  %12s  %12s  %12s  %12s  %14s\n", "data size", "cores", "predicted", "variable",
@@ -106,9 +106,9 @@ int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_
     for (size_t k = 0; k < r->npreds; k++) {
         const struct peridot_prediction *p = &r->preds[k];
         fprintf(o, "  %14s  %7.4g  %12s  %12s  %12s  %12s  %14s\n", fmt_size(b1, sizeof b1, p->data_size, r->sizes_in_bytes),
-                p->cores, fmt_ms(b2, sizeof b2, llround(p->total_ms)), fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
-                fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
-                fmt_ms(b6, sizeof b6, llround(peridot_ideal_scaling(m, p->data_size, p->cores))));
+                p->cores, clarity_fmt_ms(b2, sizeof b2, llround(p->total_ms)), clarity_fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
+                clarity_fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), clarity_fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
+                clarity_fmt_ms(b6, sizeof b6, llround(clarity_peridot_ideal_scaling(m, p->data_size, p->cores))));
     }
     for (size_t k = 0; k < r->npreds && (k == 0 || r->detail); k++) {
         fprintf(o, "\nbreakdown at %s, %.4g cores\n", fmt_size(b1, sizeof b1, r->preds[k].data_size, r->sizes_in_bytes),
@@ -118,8 +118,8 @@ int report_predict_text(FILE *o, const struct predict_report *r, struct clarity_
     if (r->npreds > 1 && !r->detail) fprintf(o, "(--detail shows the breakdown at every target)\n");
     if (r->actual_source) {
         double e = 100 * (r->preds[0].total_ms - r->actual_ms) / r->actual_ms;
-        fprintf(o, "\nactual       %s in %s: predicted %s, error %+.1f%%\n", fmt_ms(b1, sizeof b1, llround(r->actual_ms)),
-                r->actual_source, fmt_ms(b2, sizeof b2, llround(r->preds[0].total_ms)), e);
+        fprintf(o, "\nactual       %s in %s: predicted %s, error %+.1f%%\n", clarity_fmt_ms(b1, sizeof b1, llround(r->actual_ms)),
+                r->actual_source, clarity_fmt_ms(b2, sizeof b2, llround(r->preds[0].total_ms)), e);
     }
     return clarity_report_status(o, err);
 }

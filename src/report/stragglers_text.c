@@ -23,7 +23,7 @@ static void frac(FILE *o, size_t k, size_t n)
     else fprintf(o, " %6.0f%%", 100.0 * (double)k / (double)n);
 }
 
-int report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
+int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
                            const struct stragglers_report_options *opt, struct clarity_error *err)
 {
     char b1[64], b2[64], cz[256];
@@ -100,7 +100,7 @@ int report_stragglers_text(FILE *o, const struct clarity_app *a, const struct cl
         else snprintf(rat, sizeof rat, "-");
         fprintf(o, "%8lld %9s %-20.20s %-8.8s %10s %8s  %s\n", (long long)clarity_icol_get(&a->tasks.task_id, t->row),
                 b1, clarity_app_str(a, t->host), clarity_app_str(a, t->executor),
-                fmt_ms(b2, sizeof b2, (int64_t)t->runtime_ms), rat, causes_text(r->flags[i], cz, sizeof cz));
+                clarity_fmt_ms(b2, sizeof b2, (int64_t)t->runtime_ms), rat, causes_text(r->flags[i], cz, sizeof cz));
     }
     fprintf(o, "  x median: runtime per input byte over the stage's median\n");
     return clarity_report_status(o, err);

@@ -38,8 +38,8 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
     fprintf(o, "application  %s%s%s  \"%s\"  user %s  Spark %s\n", S(a->app_id), a->attempt_id ? " attempt " : "",
             S(a->attempt_id), S(a->name), a->user ? S(a->user) : "?", a->spark_version ? S(a->spark_version) : "unknown");
     fprintf(o, "source       %s\n", a->source_path);
-    fprintf(o, "time         %s .. %s UTC  (%s%s)\n", fmt_time(b1, sizeof b1, a->start_ms),
-            a->end_ms ? fmt_time(b2, sizeof b2, a->end_ms) : "no end", fmt_ms(b3, sizeof b3, clarity_app_duration_ms(a)),
+    fprintf(o, "time         %s .. %s UTC  (%s%s)\n", clarity_fmt_time(b1, sizeof b1, a->start_ms),
+            a->end_ms ? clarity_fmt_time(b2, sizeof b2, a->end_ms) : "no end", clarity_fmt_ms(b3, sizeof b3, clarity_app_duration_ms(a)),
             a->end_ms ? "" : ", to the last event seen");
     fprintf(o, "executors    %zu (%d cores)   jobs %zu   stages %zu   SQL queries %zu\n", nexec, cores, a->njobs,
             a->nstages, a->nsqls);
@@ -47,13 +47,13 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
             (long long)t->app.tasks, (long long)t->app.succeeded, (long long)t->app.failed, (long long)t->app.killed,
             (long long)t->app.running, (long long)t->app.speculative);
     double gc = t->app.run_ms ? 100.0 * (double)t->app.gc_ms / (double)t->app.run_ms : 0;
-    fprintf(o, "task time    %s in tasks; run %s, GC %s (%.1f%% of run), CPU %s\n", fmt_ms(b1, sizeof b1, t->app.task_ms),
-            fmt_ms(b2, sizeof b2, t->app.run_ms), fmt_ms(b3, sizeof b3, t->app.gc_ms), gc,
-            t->app.cpu_logged ? fmt_ms((char[64]){0}, 64, t->app.cpu_ns / 1000000) : "not logged (Spark < 2.1)");
+    fprintf(o, "task time    %s in tasks; run %s, GC %s (%.1f%% of run), CPU %s\n", clarity_fmt_ms(b1, sizeof b1, t->app.task_ms),
+            clarity_fmt_ms(b2, sizeof b2, t->app.run_ms), clarity_fmt_ms(b3, sizeof b3, t->app.gc_ms), gc,
+            t->app.cpu_logged ? clarity_fmt_ms((char[64]){0}, 64, t->app.cpu_ns / 1000000) : "not logged (Spark < 2.1)");
     fprintf(o, "data         input %s, output %s, shuffle read %s, shuffle write %s, spilled %s to disk\n",
-            fmt_bytes(b1, sizeof b1, t->app.input_bytes), fmt_bytes(b2, sizeof b2, t->app.output_bytes),
-            fmt_bytes(b3, sizeof b3, t->app.shuffle_read_bytes), fmt_bytes((char[64]){0}, 64, t->app.shuffle_write_bytes),
-            fmt_bytes((char[64]){0}, 64, t->app.disk_spilled));
+            clarity_fmt_bytes(b1, sizeof b1, t->app.input_bytes), clarity_fmt_bytes(b2, sizeof b2, t->app.output_bytes),
+            clarity_fmt_bytes(b3, sizeof b3, t->app.shuffle_read_bytes), clarity_fmt_bytes((char[64]){0}, 64, t->app.shuffle_write_bytes),
+            clarity_fmt_bytes((char[64]){0}, 64, t->app.disk_spilled));
 }
 
 static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t, size_t limit)
@@ -67,7 +67,7 @@ static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_
         char sql[24] = "-";
         if (j->sql_id >= 0) snprintf(sql, sizeof sql, "%lld", (long long)j->sql_id);
         fprintf(o, "  %5lld  %-9s  %10s  %6zu  %7lld  %6lld  %5s  %s\n", (long long)j->job_id, job_status(j->status),
-                fmt_ms(d, sizeof d, clarity_job_duration_ms(a, j)), j->nstage_ids, (long long)t->job[i].tasks,
+                clarity_fmt_ms(d, sizeof d, clarity_job_duration_ms(a, j)), j->nstage_ids, (long long)t->job[i].tasks,
                 (long long)(t->job[i].failed + t->job[i].killed), sql, clip(nm, sizeof nm, S(j->name), 60));
     }
     more_rows(o, shown, a->njobs);
@@ -86,11 +86,11 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_ap
         char id[24];
         snprintf(id, sizeof id, "%lld.%d", (long long)s->stage_id, s->attempt);
         fprintf(o, "  %7s  %-8s  %9s  %6lld  %6lld  %9s  %9s  %9s  %9s  %9s  %9s  %9s  %s\n", id,
-                clarity_stage_status_name(s->status), fmt_ms(d, sizeof d, clarity_stage_duration_ms(a, s)),
-                (long long)x->tasks, (long long)(x->failed + x->killed), fmt_ms(r, sizeof r, x->run_ms),
-                fmt_ms(g, sizeof g, x->gc_ms), fmt_bytes(in, sizeof in, x->input_bytes),
-                fmt_bytes(out, sizeof out, x->output_bytes), fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes),
-                fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes), fmt_bytes(sp, sizeof sp, x->disk_spilled),
+                clarity_stage_status_name(s->status), clarity_fmt_ms(d, sizeof d, clarity_stage_duration_ms(a, s)),
+                (long long)x->tasks, (long long)(x->failed + x->killed), clarity_fmt_ms(r, sizeof r, x->run_ms),
+                clarity_fmt_ms(g, sizeof g, x->gc_ms), clarity_fmt_bytes(in, sizeof in, x->input_bytes),
+                clarity_fmt_bytes(out, sizeof out, x->output_bytes), clarity_fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes),
+                clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes), clarity_fmt_bytes(sp, sizeof sp, x->disk_spilled),
                 clip(nm, sizeof nm, S(s->name), 50));
         shown++;
     }
@@ -107,10 +107,10 @@ static void executors(FILE *o, const struct clarity_app *a, const struct clarity
         const struct clarity_executor *e = &a->execs[i];
         const struct clarity_totals *x = &t->exec[i];
         fprintf(o, "  %-8s  %-24s  %5d  %6lld  %6lld  %9s  %9s  %9s  %9s  %9s  %-23s  %s\n", S(e->id), S(e->host),
-                e->total_cores, (long long)x->tasks, (long long)(x->failed + x->killed), fmt_ms(tm, sizeof tm, x->task_ms),
-                fmt_ms(g, sizeof g, x->gc_ms), fmt_bytes(in, sizeof in, x->input_bytes),
-                fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes), fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes),
-                fmt_time(ad, sizeof ad, e->add_ms), e->remove_ms ? fmt_time(rm, sizeof rm, e->remove_ms) : "-");
+                e->total_cores, (long long)x->tasks, (long long)(x->failed + x->killed), clarity_fmt_ms(tm, sizeof tm, x->task_ms),
+                clarity_fmt_ms(g, sizeof g, x->gc_ms), clarity_fmt_bytes(in, sizeof in, x->input_bytes),
+                clarity_fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes), clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes),
+                clarity_fmt_time(ad, sizeof ad, e->add_ms), e->remove_ms ? clarity_fmt_time(rm, sizeof rm, e->remove_ms) : "-");
     }
     more_rows(o, shown, a->nexecs);
 }
@@ -126,14 +126,14 @@ static void sqls(FILE *o, const struct clarity_app *a, const struct clarity_app_
         const struct clarity_sql *q = &a->sqls[i];
         const char *st = !q->start_ms ? "UNKNOWN" : !q->end_ms ? "RUNNING" : q->error ? "FAILED" : "COMPLETED";
         int64_t dur = q->start_ms && q->end_ms ? q->end_ms - q->start_ms : -1;
-        fprintf(o, "  %5lld  %-9s  %10s  %5zu  %7lld  %9s  %s\n", (long long)q->id, st, fmt_ms(d, sizeof d, dur),
-                q->njob_ids, (long long)t->sql[i].tasks, fmt_ms(r, sizeof r, t->sql[i].run_ms),
+        fprintf(o, "  %5lld  %-9s  %10s  %5zu  %7lld  %9s  %s\n", (long long)q->id, st, clarity_fmt_ms(d, sizeof d, dur),
+                q->njob_ids, (long long)t->sql[i].tasks, clarity_fmt_ms(r, sizeof r, t->sql[i].run_ms),
                 clip(nm, sizeof nm, S(q->description), 70));
     }
     more_rows(o, shown, a->nsqls);
 }
 
-int report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
+int clarity_report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
                         struct clarity_error *err)
 {
     struct clarity_app_totals t;
@@ -145,7 +145,7 @@ int report_summary_text(FILE *o, const struct clarity_app *a, const struct summa
     stages(o, a, &t, limit);
     executors(o, a, &t, limit);
     sqls(o, a, &t, limit);
-    int rc = report_integrity_text(o, a, err);
+    int rc = clarity_report_integrity_text(o, a, err);
     clarity_totals_free(&t);
     return rc ? rc : clarity_report_status(o, err);
 }

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include "clarity/report.h"
 
-const char *const whatif_caveat =
+const char *const clarity_whatif_caveat =
     "monotask-style model over Spark logs (thesis 5.6): on Spark, not MonoSpark, it had 20-30% typical error\n"
     "             even with perfect resource counters, and logs hold less; deserialization what-ifs unsupported";
 
-static const char *ms(char *b, size_t cap, double v) { return fmt_ms(b, cap, (int64_t)llround(v)); }
+static const char *ms(char *b, size_t cap, double v) { return clarity_fmt_ms(b, cap, (int64_t)llround(v)); }
 
 static const char *num(char *b, size_t cap, double v)
 {
@@ -80,7 +80,7 @@ static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_re
         if (s->job >= 0) snprintf(job, sizeof job, "%lld", (long long)a->jobs[s->job].job_id);
         else snprintf(job, sizeof job, "-");
         fprintf(o, "%9s %5s %6zu %10s %10s %10s", sid, job, s->tasks, ms(b[0], 32, s->use.cpu_ms),
-                fmt_bytes(b[1], 32, (int64_t)llround(s->use.disk_bytes)), fmt_bytes(b[2], 32, (int64_t)llround(s->use.net_bytes)));
+                clarity_fmt_bytes(b[1], 32, (int64_t)llround(s->use.disk_bytes)), clarity_fmt_bytes(b[2], 32, (int64_t)llround(s->use.net_bytes)));
         fprintf(o, " %10s", ms(b[0], 32, s->ideal.ms[CLARITY_WRES_CPU]));
         fprintf(o, " %10s", ms(b[1], 32, s->ideal.ms[CLARITY_WRES_DISK]));
         fprintf(o, " %10s", ms(b[2], 32, s->ideal.ms[CLARITY_WRES_NETWORK]));
@@ -113,7 +113,7 @@ static bool jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
     if (!idx) return false;
     for (size_t q = 0; q < shown; q++) {
         const struct clarity_whatif_job *j = &r->jobs[idx[q]];
-        fprintf(o, "%6lld %6zu %10s %10s  %-10s", (long long)j->job_id, j->stages, fmt_ms(b[0], 32, j->actual_ms),
+        fprintf(o, "%6lld %6zu %10s %10s  %-10s", (long long)j->job_id, j->stages, clarity_fmt_ms(b[0], 32, j->actual_ms),
                 ms(b[1], 32, j->model_ms[CLARITY_SCEN_BASE]), clarity_wres_name(j->bottleneck));
         if (whatif) {
             double p = j->predicted_ms[CLARITY_SCEN_WHATIF];
@@ -135,7 +135,7 @@ static void scenarios(FILE *o, const struct whatif_report *rep)
     const struct clarity_resource_result *r = rep->res;
     char b[4][32];
     fprintf(o, "\napplication %s, of which %s driver-only (no task running): kept as measured in every prediction\n",
-            fmt_ms(b[0], 32, r->actual_ms), fmt_ms(b[1], 32, r->driver_ms));
+            clarity_fmt_ms(b[0], 32, r->actual_ms), clarity_fmt_ms(b[1], 32, r->driver_ms));
     fprintf(o, "%-24s %10s %12s %9s  %s\n", "scenario", "model", "predicted", "change", "stages by bottleneck (cpu/disk/net)");
     for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
         const struct clarity_whatif_scenario *s = &r->scen[k];
@@ -159,8 +159,8 @@ static void scenarios(FILE *o, const struct whatif_report *rep)
                 r->actual_ms > 0 ? 100 * (p->predicted_ms - (double)r->actual_ms) / (double)r->actual_ms : 0.0);
     }
     fprintf(o, "  application total: CPU %s, disk %s, network %s; %.1f disk MB per CPU-second\n",
-            ms(b[0], 32, r->total.cpu_ms), fmt_bytes(b[1], 32, (int64_t)llround(r->total.disk_bytes)),
-            fmt_bytes(b[2], 32, (int64_t)llround(r->total.net_bytes)), r->mb_per_cpu_s);
+            ms(b[0], 32, r->total.cpu_ms), clarity_fmt_bytes(b[1], 32, (int64_t)llround(r->total.disk_bytes)),
+            clarity_fmt_bytes(b[2], 32, (int64_t)llround(r->total.net_bytes)), r->mb_per_cpu_s);
 }
 
 static void curve(FILE *o, const struct clarity_curve_result *c)
@@ -171,8 +171,8 @@ static void curve(FILE *o, const struct clarity_curve_result *c)
     fprintf(o, "  serial (1 slot) %s; critical path (infinite slots) %s; replay at the %s slots (blocked's t_s) %s\n",
             ms(b[0], 32, c->serial_ms), ms(b[1], 32, c->critical_path_ms),
             c->mode == CLARITY_SLOTS_CONFIGURED ? "configured" : "observed", ms(b[2], 32, c->observed_replay_ms));
-    fprintf(o, "  driver-only time %s (of %s measured) added unchanged to every point%s\n", fmt_ms(b[0], 32, c->driver_ms),
-            fmt_ms(b[1], 32, c->actual_ms), c->cores_observed ? "; no executor cores in the log: 1x = observed concurrency" : "");
+    fprintf(o, "  driver-only time %s (of %s measured) added unchanged to every point%s\n", clarity_fmt_ms(b[0], 32, c->driver_ms),
+            clarity_fmt_ms(b[1], 32, c->actual_ms), c->cores_observed ? "; no executor cores in the log: 1x = observed concurrency" : "");
     fprintf(o, "  the replay at 1x is %+.1f%% off the measured task time (wall minus driver-only): the calibrated column\n"
                "  scales the measured time by replay / replay at 1x so that error cancels, as blocked-time ratios do\n",
             100 * c->replay_error);
@@ -199,7 +199,7 @@ static void curve(FILE *o, const struct clarity_curve_result *c)
     fprintf(o, "  efficiency = task time / (slots x replay); core-hours = cores x predicted\n");
 }
 
-int report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err)
+int clarity_report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err)
 {
     fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     fprintf(o, "source       %s\n", a->source_path ? a->source_path : "-");
@@ -207,7 +207,7 @@ int report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif
     fprintf(o, "             [log] read from the log, [observed] inferred from task concurrency, [default] assumed "
                "(90 MB/s per disk, 1 Gbps: the thesis' figures), [ini]/[flag] given\n");
     if (r->res) {
-        fprintf(o, "caveat       %s\n", whatif_caveat);
+        fprintf(o, "caveat       %s\n", clarity_whatif_caveat);
         if (!stages(o, a, r->res, r->limit) || !jobs(o, r->res, r->res->scen[CLARITY_SCEN_WHATIF].present, r->limit))
             return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
         scenarios(o, r);

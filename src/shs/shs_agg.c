@@ -43,10 +43,10 @@ int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
 
 void clarity__shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts *c)
 {
-    jsonw_key(w, key);
-    jsonw_obj_begin(w);
-    for (size_t i = 0; i < c->n; i++) jsonw_kint(w, c->p[i].text, c->p[i].n);
-    jsonw_obj_end(w);
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_obj_begin(w);
+    for (size_t i = 0; i < c->n; i++) clarity_jsonw_kint(w, c->p[i].text, c->p[i].n);
+    clarity_jsonw_obj_end(w);
 }
 
 void clarity__shs_counts_free(struct shs_counts *c)

@@ -19,32 +19,32 @@ static void attempt_write(struct jsonw *w, const struct clarity_app *a)
     bool completed = a->end_ms != 0;
     int64_t end = completed ? a->end_ms : -1;
     int64_t updated = mtime_ms(a->source_path);
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_begin(w);
     if (a->attempt_id) clarity__shs_kstr_id(w, a, "attemptId", a->attempt_id);
     clarity__shs_kdate(w, "startTime", a->start_ms);
     clarity__shs_kdate(w, "endTime", end);
     clarity__shs_kdate(w, "lastUpdated", updated);
-    jsonw_kint(w, "duration", completed ? a->end_ms - a->start_ms : 0);
+    clarity_jsonw_kint(w, "duration", completed ? a->end_ms - a->start_ms : 0);
     if (a->user) clarity__shs_kstr_id(w, a, "sparkUser", a->user);
-    jsonw_kbool(w, "completed", completed);
-    jsonw_kstr(w, "appSparkVersion", a->spark_version ? clarity_app_str(a, a->spark_version) : "");
-    jsonw_kint(w, "endTimeEpoch", end);
-    jsonw_kint(w, "startTimeEpoch", a->start_ms);
-    jsonw_kint(w, "lastUpdatedEpoch", updated);
-    jsonw_obj_end(w);
+    clarity_jsonw_kbool(w, "completed", completed);
+    clarity_jsonw_kstr(w, "appSparkVersion", a->spark_version ? clarity_app_str(a, a->spark_version) : "");
+    clarity_jsonw_kint(w, "endTimeEpoch", end);
+    clarity_jsonw_kint(w, "startTimeEpoch", a->start_ms);
+    clarity_jsonw_kint(w, "lastUpdatedEpoch", updated);
+    clarity_jsonw_obj_end(w);
 }
 
 static void app_write(struct jsonw *w, const struct shs_app_entry *e)
 {
     const struct clarity_app *a = e->att[0];
-    jsonw_obj_begin(w);
-    jsonw_kstr(w, "id", e->id);
-    jsonw_kstr(w, "name", a->name ? clarity_app_str(a, a->name) : "");
-    jsonw_key(w, "attempts");
-    jsonw_arr_begin(w);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "id", e->id);
+    clarity_jsonw_kstr(w, "name", a->name ? clarity_app_str(a, a->name) : "");
+    clarity_jsonw_key(w, "attempts");
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < e->natt; i++) attempt_write(w, e->att[i]);
-    jsonw_arr_end(w);
-    jsonw_obj_end(w);
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
 static int64_t end_key(const struct shs_app_entry *e)
@@ -68,7 +68,7 @@ int clarity__shs_app_list(struct shs_req *r)
         else completed = true;
     }
     qsort(r->apps, r->napps, sizeof *r->apps, cmp_app);
-    jsonw_arr_begin(r->w);
+    clarity_jsonw_arr_begin(r->w);
     int64_t shown = 0;
     for (size_t i = 0; i < r->napps && shown < r->p->limit; i++) {
         bool any_running = !r->apps[i].att[0]->end_ms;
@@ -76,7 +76,7 @@ int clarity__shs_app_list(struct shs_req *r)
         app_write(r->w, &r->apps[i]);
         shown++;
     }
-    jsonw_arr_end(r->w);
+    clarity_jsonw_arr_end(r->w);
     return CLARITY_OK;
 }
 

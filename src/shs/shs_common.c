@@ -29,12 +29,12 @@ void clarity__shs_kdate(struct jsonw *w, const char *key, int64_t ms)
 {
     char buf[32];
     clarity_shs_date(ms, buf);
-    jsonw_kstr(w, key, buf);
+    clarity_jsonw_kstr(w, key, buf);
 }
 
 void clarity__shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id)
 {
-    jsonw_kstr(w, key, id ? clarity_app_str(a, id) : "");
+    clarity_jsonw_kstr(w, key, id ? clarity_app_str(a, id) : "");
 }
 
 void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_peaks *pk)
@@ -47,23 +47,23 @@ void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct cla
         "ProcessTreePythonVMemory", "ProcessTreePythonRSSMemory", "ProcessTreeOtherVMemory",
         "ProcessTreeOtherRSSMemory", "MinorGCCount", "MinorGCTime", "MajorGCCount", "MajorGCTime", "TotalGCTime",
     };
-    jsonw_key(w, key);
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         int64_t v = 0;
         for (size_t k = 0; pk && k < pk->n; k++)
             if (!strcmp(clarity_app_str(a, pk->p[k].name), names[i])) v = pk->p[k].value;
-        jsonw_kint(w, names[i], v);
+        clarity_jsonw_kint(w, names[i], v);
     }
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
 void clarity__shs_write_kvs_obj(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_kvs *kv)
 {
-    jsonw_key(w, key);
-    jsonw_obj_begin(w);
-    for (size_t i = 0; i < kv->n; i++) jsonw_kstr(w, clarity_app_str(a, kv->p[i].k), clarity_app_str(a, kv->p[i].v));
-    jsonw_obj_end(w);
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_obj_begin(w);
+    for (size_t i = 0; i < kv->n; i++) clarity_jsonw_kstr(w, clarity_app_str(a, kv->p[i].k), clarity_app_str(a, kv->p[i].v));
+    clarity_jsonw_obj_end(w);
 }
 
 struct clarity_executor *clarity__shs_exec_by_sid(const struct clarity_app *a, uint32_t sid, size_t *row)

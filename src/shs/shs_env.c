@@ -37,15 +37,15 @@ static int pairs(struct jsonw *w, const char *key, const struct clarity_app *a, 
         n++;
     }
     qsort(v, n, sizeof *v, cmp_kv);
-    jsonw_key(w, key);
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++) {
-        jsonw_arr_begin(w);
-        jsonw_str(w, v[i].k);
-        jsonw_str(w, v[i].v);
-        jsonw_arr_end(w);
+        clarity_jsonw_arr_begin(w);
+        clarity_jsonw_str(w, v[i].k);
+        clarity_jsonw_str(w, v[i].v);
+        clarity_jsonw_arr_end(w);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
     free(v);
     return 0;
 }
@@ -60,49 +60,49 @@ static const char *jvm(const struct clarity_app *a, const char *key)
 /* ExecutorResourceRequest / TaskResourceRequest objects, keyed as logged. */
 static void exec_requests(struct jsonw *w, const struct clarity_app *a, const struct clarity_resource_profile *p)
 {
-    jsonw_key(w, "executorResources");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "executorResources");
+    clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < p->nexec_requests; i++) {
         const struct clarity_exec_request *q = &p->exec_requests[i];
-        jsonw_key(w, clarity_app_str(a, q->key));
-        jsonw_obj_begin(w);
-        jsonw_kstr(w, "resourceName", clarity_app_str(a, q->name));
-        jsonw_kint(w, "amount", q->amount);
-        jsonw_kstr(w, "discoveryScript", clarity_app_str(a, q->discovery_script));
-        jsonw_kstr(w, "vendor", clarity_app_str(a, q->vendor));
-        jsonw_obj_end(w);
+        clarity_jsonw_key(w, clarity_app_str(a, q->key));
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "resourceName", clarity_app_str(a, q->name));
+        clarity_jsonw_kint(w, "amount", q->amount);
+        clarity_jsonw_kstr(w, "discoveryScript", clarity_app_str(a, q->discovery_script));
+        clarity_jsonw_kstr(w, "vendor", clarity_app_str(a, q->vendor));
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
 static void task_requests(struct jsonw *w, const struct clarity_app *a, const struct clarity_resource_profile *p)
 {
-    jsonw_key(w, "taskResources");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "taskResources");
+    clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < p->ntask_requests; i++) {
         const struct clarity_task_request *q = &p->task_requests[i];
-        jsonw_key(w, clarity_app_str(a, q->key));
-        jsonw_obj_begin(w);
-        jsonw_kstr(w, "resourceName", clarity_app_str(a, q->name));
-        jsonw_kdouble(w, "amount", q->amount);
-        jsonw_obj_end(w);
+        clarity_jsonw_key(w, clarity_app_str(a, q->key));
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "resourceName", clarity_app_str(a, q->name));
+        clarity_jsonw_kdouble(w, "amount", q->amount);
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
 static void profiles(struct jsonw *w, const struct clarity_app *a)
 {
-    jsonw_key(w, "resourceProfiles");
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, "resourceProfiles");
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < a->nprofiles; i++) {
         const struct clarity_resource_profile *p = &a->profiles[i];
-        jsonw_obj_begin(w);
-        jsonw_kint(w, "id", p->id);
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kint(w, "id", p->id);
         if (p->has_exec_requests) exec_requests(w, a, p);
         if (p->has_task_requests) task_requests(w, a, p);
-        jsonw_obj_end(w);
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
 }
 
 int clarity__shs_environment(struct shs_req *r)
@@ -110,20 +110,20 @@ int clarity__shs_environment(struct shs_req *r)
     struct jsonw *w = r->w;
     const struct clarity_app *a = r->app;
     if (!a->have_env) return clarity__shs_fail(r, SHS_NOT_FOUND, "no environment in the log");
-    jsonw_obj_begin(w);
-    jsonw_key(w, "runtime");
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "runtime");
+    clarity_jsonw_obj_begin(w);
     const char *s;
-    if ((s = jvm(a, "Java Version"))) jsonw_kstr(w, "javaVersion", s);
-    if ((s = jvm(a, "Java Home"))) jsonw_kstr(w, "javaHome", s);
-    if ((s = jvm(a, "Scala Version"))) jsonw_kstr(w, "scalaVersion", s);
-    jsonw_obj_end(w);
+    if ((s = jvm(a, "Java Version"))) clarity_jsonw_kstr(w, "javaVersion", s);
+    if ((s = jvm(a, "Java Home"))) clarity_jsonw_kstr(w, "javaHome", s);
+    if ((s = jvm(a, "Scala Version"))) clarity_jsonw_kstr(w, "scalaVersion", s);
+    clarity_jsonw_obj_end(w);
     if (pairs(w, "sparkProperties", a, &a->spark_props, true) || pairs(w, "hadoopProperties", a, &a->hadoop_props, true) ||
         pairs(w, "systemProperties", a, &a->system_props, true) || pairs(w, "metricsProperties", a, &a->metrics_props, true) ||
         pairs(w, "classpathEntries", a, &a->classpath, false))
         return clarity__shs_oom(r);
     profiles(w, a);
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
     return CLARITY_OK;
 }
 
@@ -133,9 +133,9 @@ static int process_logs(struct jsonw *w, const struct clarity_app *a, const stru
 {
     const struct clarity_kvs *logs = &m->logs;
     if (!m->has_logs) {
-        jsonw_key(w, "processLogs");
-        jsonw_obj_begin(w);
-        jsonw_obj_end(w);
+        clarity_jsonw_key(w, "processLogs");
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_obj_end(w);
         return 0;
     }
     char *text = NULL;
@@ -143,16 +143,16 @@ static int process_logs(struct jsonw *w, const struct clarity_app *a, const stru
     FILE *mem = open_memstream(&text, &len);
     if (!mem) return -1;
     struct jsonw cw;
-    jsonw_init(&cw, mem, false);
-    jsonw_obj_begin(&cw);
-    for (size_t i = 0; i < logs->n; i++) jsonw_kstr(&cw, clarity_app_str(a, logs->p[i].k), clarity_app_str(a, logs->p[i].v));
-    jsonw_obj_end(&cw);
+    clarity_jsonw_init(&cw, mem, false);
+    clarity_jsonw_obj_begin(&cw);
+    for (size_t i = 0; i < logs->n; i++) clarity_jsonw_kstr(&cw, clarity_app_str(a, logs->p[i].k), clarity_app_str(a, logs->p[i].v));
+    clarity_jsonw_obj_end(&cw);
     if (fclose(mem) != 0) {
         free(text);
         return -1;
     }
-    jsonw_key(w, "processLogs");
-    jsonw_raw(w, text);
+    clarity_jsonw_key(w, "processLogs");
+    clarity_jsonw_raw(w, text);
     free(text);
     return 0;
 }
@@ -161,19 +161,19 @@ int clarity__shs_misc(struct shs_req *r)
 {
     struct jsonw *w = r->w;
     const struct clarity_app *a = r->app;
-    jsonw_arr_begin(w);
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < a->nmisc; i++) {
         const struct clarity_misc_process *m = &a->misc[i];
-        jsonw_obj_begin(w);
+        clarity_jsonw_obj_begin(w);
         clarity__shs_kstr_id(w, a, "id", m->id);
         clarity__shs_kstr_id(w, a, "hostPort", m->host_port);
-        jsonw_kbool(w, "isActive", m->active);
-        jsonw_kint(w, "totalCores", m->cores);
+        clarity_jsonw_kbool(w, "isActive", m->active);
+        clarity_jsonw_kint(w, "totalCores", m->cores);
         clarity__shs_kdate(w, "addTime", m->add_ms);
         if (process_logs(w, a, m) != 0) return clarity__shs_oom(r);
-        jsonw_obj_end(w);
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
     return CLARITY_OK;
 }
 
@@ -181,8 +181,8 @@ int clarity__shs_misc(struct shs_req *r)
  * updates only with spark.eventLog.logBlockUpdates.enabled, which the model does not read. */
 int clarity__shs_rdd_list(struct shs_req *r)
 {
-    jsonw_arr_begin(r->w);
-    jsonw_arr_end(r->w);
+    clarity_jsonw_arr_begin(r->w);
+    clarity_jsonw_arr_end(r->w);
     return CLARITY_OK;
 }
 

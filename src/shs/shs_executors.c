@@ -33,9 +33,9 @@ static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
 static int write_resources(struct jsonw *w, const struct clarity_app *a, const struct clarity_executor *e)
 {
     if (!e->has_resources) {
-        jsonw_key(w, "resources");
-        jsonw_obj_begin(w);
-        jsonw_obj_end(w);
+        clarity_jsonw_key(w, "resources");
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_obj_end(w);
         return 0;
     }
     char *text = NULL;
@@ -43,26 +43,26 @@ static int write_resources(struct jsonw *w, const struct clarity_app *a, const s
     FILE *mem = open_memstream(&text, &len);
     if (!mem) return -1;
     struct jsonw cw;
-    jsonw_init(&cw, mem, false);
-    jsonw_obj_begin(&cw);
+    clarity_jsonw_init(&cw, mem, false);
+    clarity_jsonw_obj_begin(&cw);
     for (size_t i = 0; i < e->nresources; i++) {
         const struct clarity_resource_info *ri = &e->resources[i];
-        jsonw_key(&cw, clarity_app_str(a, ri->key));
-        jsonw_obj_begin(&cw);
-        jsonw_kstr(&cw, "name", clarity_app_str(a, ri->name));
-        jsonw_key(&cw, "addresses");
-        jsonw_arr_begin(&cw);
-        for (size_t k = 0; k < ri->naddresses; k++) jsonw_str(&cw, clarity_app_str(a, ri->addresses[k]));
-        jsonw_arr_end(&cw);
-        jsonw_obj_end(&cw);
+        clarity_jsonw_key(&cw, clarity_app_str(a, ri->key));
+        clarity_jsonw_obj_begin(&cw);
+        clarity_jsonw_kstr(&cw, "name", clarity_app_str(a, ri->name));
+        clarity_jsonw_key(&cw, "addresses");
+        clarity_jsonw_arr_begin(&cw);
+        for (size_t k = 0; k < ri->naddresses; k++) clarity_jsonw_str(&cw, clarity_app_str(a, ri->addresses[k]));
+        clarity_jsonw_arr_end(&cw);
+        clarity_jsonw_obj_end(&cw);
     }
-    jsonw_obj_end(&cw);
+    clarity_jsonw_obj_end(&cw);
     if (fclose(mem) != 0) {
         free(text);
         return -1;
     }
-    jsonw_key(w, "resources");
-    jsonw_raw(w, text);
+    clarity_jsonw_key(w, "resources");
+    clarity_jsonw_raw(w, text);
     free(text);
     return 0;
 }
@@ -80,11 +80,11 @@ static int excluded_stages(struct jsonw *w, const char *key, const struct clarit
         if (!done) v[n++] = e->excluded_stages[i];
     }
     qsort(v, n, sizeof *v, clarity_cmp_i64);
-    jsonw_key(w, key);
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++)
-        if (i == 0 || v[i] != v[i - 1]) jsonw_int(w, v[i]);
-    jsonw_arr_end(w);
+        if (i == 0 || v[i] != v[i - 1]) clarity_jsonw_int(w, v[i]);
+    clarity_jsonw_arr_end(w);
     free(v);
     return 0;
 }
@@ -93,23 +93,23 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct cla
 {
     const struct clarity_app *a = g->app;
     const struct shs_exec_agg *x = &g->ex[e - a->execs];
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_begin(w);
     clarity__shs_kstr_id(w, a, "id", e->id);
     char hp[512];
     const char *host = e->host ? clarity_app_str(a, e->host) : "";
     if (e->port >= 0) snprintf(hp, sizeof hp, "%s:%d", host, e->port);
     else snprintf(hp, sizeof hp, "%s", host);
-    jsonw_kstr(w, "hostPort", hp);
-    jsonw_kbool(w, "isActive", !e->remove_ms);
-    jsonw_kint(w, "rddBlocks", 0);
-    jsonw_kint(w, "memoryUsed", 0);
-    jsonw_kint(w, "diskUsed", 0);
-    jsonw_kint(w, "totalCores", e->total_cores);
-    jsonw_kint(w, "maxTasks", e->seen_added ? e->total_cores / cpus_per_task(a, e->resource_profile_id) : 0);
-    jsonw_kint(w, "activeTasks", x->active);
-    jsonw_kint(w, "failedTasks", x->failed);
-    jsonw_kint(w, "completedTasks", x->completed);
-    jsonw_kint(w, "totalTasks", x->total);
+    clarity_jsonw_kstr(w, "hostPort", hp);
+    clarity_jsonw_kbool(w, "isActive", !e->remove_ms);
+    clarity_jsonw_kint(w, "rddBlocks", 0);
+    clarity_jsonw_kint(w, "memoryUsed", 0);
+    clarity_jsonw_kint(w, "diskUsed", 0);
+    clarity_jsonw_kint(w, "totalCores", e->total_cores);
+    clarity_jsonw_kint(w, "maxTasks", e->seen_added ? e->total_cores / cpus_per_task(a, e->resource_profile_id) : 0);
+    clarity_jsonw_kint(w, "activeTasks", x->active);
+    clarity_jsonw_kint(w, "failedTasks", x->failed);
+    clarity_jsonw_kint(w, "completedTasks", x->completed);
+    clarity_jsonw_kint(w, "totalTasks", x->total);
     /* SPARK-37493: at ApplicationEnd SHS sets the driver's totals to the application's
      * duration and to its TotalGCTime executor-metric peak (0 when not logged) */
     int64_t duration = x->tot.task_ms, gc = x->gc;
@@ -119,13 +119,13 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct cla
         for (size_t i = 0; i < e->peaks.n; i++)
             if (!strcmp(clarity_app_str(a, e->peaks.p[i].name), "TotalGCTime")) gc = e->peaks.p[i].value;
     }
-    jsonw_kint(w, "totalDuration", duration);
-    jsonw_kint(w, "totalGCTime", gc);
-    jsonw_kint(w, "totalInputBytes", x->input);
-    jsonw_kint(w, "totalShuffleRead", x->shuffle_read);
-    jsonw_kint(w, "totalShuffleWrite", x->shuffle_write);
-    jsonw_kbool(w, "isBlacklisted", e->excluded);
-    jsonw_kint(w, "maxMemory", e->max_memory > 0 ? e->max_memory : 0);
+    clarity_jsonw_kint(w, "totalDuration", duration);
+    clarity_jsonw_kint(w, "totalGCTime", gc);
+    clarity_jsonw_kint(w, "totalInputBytes", x->input);
+    clarity_jsonw_kint(w, "totalShuffleRead", x->shuffle_read);
+    clarity_jsonw_kint(w, "totalShuffleWrite", x->shuffle_write);
+    clarity_jsonw_kbool(w, "isBlacklisted", e->excluded);
+    clarity_jsonw_kint(w, "maxMemory", e->max_memory > 0 ? e->max_memory : 0);
     clarity__shs_kdate(w, "addTime", e->add_ms);
     if (e->remove_ms) {
         clarity__shs_kdate(w, "removeTime", e->remove_ms);
@@ -133,22 +133,22 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct cla
     }
     clarity__shs_write_kvs_obj(w, "executorLogs", a, e->is_driver && !e->log_urls.n ? &a->driver_logs : &e->log_urls);
     if (e->max_onheap >= 0) {
-        jsonw_key(w, "memoryMetrics");
-        jsonw_obj_begin(w);
-        jsonw_kint(w, "usedOnHeapStorageMemory", 0);
-        jsonw_kint(w, "usedOffHeapStorageMemory", 0);
-        jsonw_kint(w, "totalOnHeapStorageMemory", e->max_onheap);
-        jsonw_kint(w, "totalOffHeapStorageMemory", e->max_offheap > 0 ? e->max_offheap : 0);
-        jsonw_obj_end(w);
+        clarity_jsonw_key(w, "memoryMetrics");
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kint(w, "usedOnHeapStorageMemory", 0);
+        clarity_jsonw_kint(w, "usedOffHeapStorageMemory", 0);
+        clarity_jsonw_kint(w, "totalOnHeapStorageMemory", e->max_onheap);
+        clarity_jsonw_kint(w, "totalOffHeapStorageMemory", e->max_offheap > 0 ? e->max_offheap : 0);
+        clarity_jsonw_obj_end(w);
     }
     if (excluded_stages(w, "blacklistedInStages", a, e) != 0) return -1;
     if (e->peaks.n || x->had_task_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, &e->peaks);
     clarity__shs_write_kvs_obj(w, "attributes", a, &e->attributes);
     if (write_resources(w, a, e) != 0) return -1;
-    jsonw_kint(w, "resourceProfileId", e->resource_profile_id);
-    jsonw_kbool(w, "isExcluded", e->excluded);
+    clarity_jsonw_kint(w, "resourceProfileId", e->resource_profile_id);
+    clarity_jsonw_kbool(w, "isExcluded", e->excluded);
     if (excluded_stages(w, "excludedInStages", a, e) != 0) return -1;
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
     return 0;
 }
 
@@ -177,9 +177,9 @@ static int executors(struct shs_req *r, bool all)
     /* the "active" index read in reverse: active first, ids descending */
     qsort(v, n, sizeof *v, cmp_exec);
     int rc = 0;
-    jsonw_arr_begin(r->w);
+    clarity_jsonw_arr_begin(r->w);
     for (size_t i = 0; i < n && !rc; i++) rc = exec_write(r->w, r->agg, v[i].e);
-    jsonw_arr_end(r->w);
+    clarity_jsonw_arr_end(r->w);
     free(v);
     return rc ? clarity__shs_oom(r) : CLARITY_OK;
 }

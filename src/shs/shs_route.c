@@ -319,10 +319,10 @@ int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char
     if (!rc && !mem) rc = clarity__shs_oom(&r);
     if (!rc) {
         struct jsonw w;
-        jsonw_init(&w, mem, pretty);
+        clarity_jsonw_init(&w, mem, pretty);
         r.w = &w;
         rc = dispatch(&r, &x, apps, napps, seg, nseg, query);
-        if (!rc) jsonw_end(&w);
+        if (!rc) clarity_jsonw_end(&w);
         if (fclose(mem) != 0 && !rc) rc = clarity__shs_oom(&r);
     }
     if (x.have_agg) clarity__shs_agg_free(&x.agg);

@@ -44,9 +44,9 @@ static void stage_metrics(struct jsonw *w, const int64_t *m)
         {"shuffleWriteBytes", CLARITY_TM_SW_BYTES}, {"shuffleWriteTime", CLARITY_TM_SW_TIME_NS},
         {"shuffleWriteRecords", CLARITY_TM_SW_RECORDS},
     };
-    for (size_t i = 0; i < sizeof top / sizeof *top; i++) jsonw_kint(w, top[i].k, m[top[i].m]);
-    jsonw_kint(w, "shuffleReadBytes", m[CLARITY_TM_SR_LOCAL_BYTES] + m[CLARITY_TM_SR_REMOTE_BYTES]);
-    for (size_t i = 0; i < sizeof rest / sizeof *rest; i++) jsonw_kint(w, rest[i].k, m[rest[i].m]);
+    for (size_t i = 0; i < sizeof top / sizeof *top; i++) clarity_jsonw_kint(w, top[i].k, m[top[i].m]);
+    clarity_jsonw_kint(w, "shuffleReadBytes", m[CLARITY_TM_SR_LOCAL_BYTES] + m[CLARITY_TM_SR_REMOTE_BYTES]);
+    for (size_t i = 0; i < sizeof rest / sizeof *rest; i++) clarity_jsonw_kint(w, rest[i].k, m[rest[i].m]);
 }
 
 static int cmp_accum(const void *x, const void *y)
@@ -65,17 +65,17 @@ static int stage_accums(struct jsonw *w, const struct clarity_app *a, size_t sro
         if (x->owner == srow && !x->internal && !x->is_sql) v[n++] = x;
     }
     qsort(v, n, sizeof *v, cmp_accum);
-    jsonw_key(w, "accumulatorUpdates");
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, "accumulatorUpdates");
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++) {
-        jsonw_obj_begin(w);
-        jsonw_kint(w, "id", v[i]->id);
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kint(w, "id", v[i]->id);
         clarity__shs_kstr_id(w, a, "name", v[i]->name);
         char ab[32];
-        jsonw_kstr(w, "value", clarity_accum_text(a, v[i], false, ab, sizeof ab));
-        jsonw_obj_end(w);
+        clarity_jsonw_kstr(w, "value", clarity_accum_text(a, v[i], false, ab, sizeof ab));
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
     free(v);
     return 0;
 }
@@ -100,43 +100,43 @@ static void exec_summary_one(struct jsonw *w, const struct clarity_app *a, const
 {
     static const int64_t zero[CLARITY_TM_COUNT];
     const int64_t *m = es ? es->m : zero;
-    jsonw_key(w, clarity_app_str(a, exec));
-    jsonw_obj_begin(w);
-    jsonw_kint(w, "taskTime", es ? es->task_time : 0);
-    jsonw_kint(w, "failedTasks", es ? es->failed : 0);
-    jsonw_kint(w, "succeededTasks", es ? es->succeeded : 0);
-    jsonw_kint(w, "killedTasks", es ? es->killed : 0);
-    jsonw_kint(w, "inputBytes", m[CLARITY_TM_INPUT_BYTES]);
-    jsonw_kint(w, "inputRecords", m[CLARITY_TM_INPUT_RECORDS]);
-    jsonw_kint(w, "outputBytes", m[CLARITY_TM_OUTPUT_BYTES]);
-    jsonw_kint(w, "outputRecords", m[CLARITY_TM_OUTPUT_RECORDS]);
-    jsonw_kint(w, "shuffleRead", m[CLARITY_TM_SR_REMOTE_BYTES] + m[CLARITY_TM_SR_LOCAL_BYTES]);
-    jsonw_kint(w, "shuffleReadRecords", m[CLARITY_TM_SR_RECORDS]);
-    jsonw_kint(w, "shuffleWrite", m[CLARITY_TM_SW_BYTES]);
-    jsonw_kint(w, "shuffleWriteRecords", m[CLARITY_TM_SW_RECORDS]);
-    jsonw_kint(w, "memoryBytesSpilled", m[CLARITY_TM_MEM_SPILLED]);
-    jsonw_kint(w, "diskBytesSpilled", m[CLARITY_TM_DISK_SPILLED]);
+    clarity_jsonw_key(w, clarity_app_str(a, exec));
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kint(w, "taskTime", es ? es->task_time : 0);
+    clarity_jsonw_kint(w, "failedTasks", es ? es->failed : 0);
+    clarity_jsonw_kint(w, "succeededTasks", es ? es->succeeded : 0);
+    clarity_jsonw_kint(w, "killedTasks", es ? es->killed : 0);
+    clarity_jsonw_kint(w, "inputBytes", m[CLARITY_TM_INPUT_BYTES]);
+    clarity_jsonw_kint(w, "inputRecords", m[CLARITY_TM_INPUT_RECORDS]);
+    clarity_jsonw_kint(w, "outputBytes", m[CLARITY_TM_OUTPUT_BYTES]);
+    clarity_jsonw_kint(w, "outputRecords", m[CLARITY_TM_OUTPUT_RECORDS]);
+    clarity_jsonw_kint(w, "shuffleRead", m[CLARITY_TM_SR_REMOTE_BYTES] + m[CLARITY_TM_SR_LOCAL_BYTES]);
+    clarity_jsonw_kint(w, "shuffleReadRecords", m[CLARITY_TM_SR_RECORDS]);
+    clarity_jsonw_kint(w, "shuffleWrite", m[CLARITY_TM_SW_BYTES]);
+    clarity_jsonw_kint(w, "shuffleWriteRecords", m[CLARITY_TM_SW_RECORDS]);
+    clarity_jsonw_kint(w, "memoryBytesSpilled", m[CLARITY_TM_MEM_SPILLED]);
+    clarity_jsonw_kint(w, "diskBytesSpilled", m[CLARITY_TM_DISK_SPILLED]);
     bool excl = excluded_in(a, exec, s->stage_id);
-    jsonw_kbool(w, "isBlacklistedForStage", excl);
+    clarity_jsonw_kbool(w, "isBlacklistedForStage", excl);
     const struct clarity_peaks *pk = exec_stage_peaks(s, exec);
     if (pk || had_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, pk);
-    jsonw_kbool(w, "isExcludedForStage", excl);
-    jsonw_obj_end(w);
+    clarity_jsonw_kbool(w, "isExcludedForStage", excl);
+    clarity_jsonw_obj_end(w);
 }
 
 static void exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct clarity_stage *s)
 {
     const struct clarity_app *a = g->app;
     const struct shs_stage_agg *sa = &g->st[s - a->stages];
-    jsonw_key(w, "executorSummary");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "executorSummary");
+    clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < sa->nex; i++) exec_summary_one(w, a, s, &sa->ex[i], sa->ex[i].exec, true);
     for (size_t i = 0; i < s->nexec_peaks; i++) {
         bool seen = false;
         for (size_t k = 0; k < sa->nex && !seen; k++) seen = sa->ex[k].exec == s->exec_peaks[i].executor;
         if (!seen) exec_summary_one(w, a, s, NULL, s->exec_peaks[i].executor, false);
     }
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
 static int stage_write(struct shs_req *r, const struct clarity_stage *s)
@@ -147,67 +147,67 @@ static int stage_write(struct shs_req *r, const struct clarity_stage *s)
     const struct clarity_app *a = r->app;
     size_t srow = (size_t)(s - a->stages);
     const struct shs_stage_agg *sa = &g->st[srow];
-    jsonw_obj_begin(w);
-    jsonw_kstr(w, "status", stage_status(s));
-    jsonw_kint(w, "stageId", s->stage_id);
-    jsonw_kint(w, "attemptId", s->attempt);
-    jsonw_kint(w, "numTasks", s->num_tasks);
-    jsonw_kint(w, "numActiveTasks", sa->active);
-    jsonw_kint(w, "numCompleteTasks", sa->completed);
-    jsonw_kint(w, "numFailedTasks", sa->failed);
-    jsonw_kint(w, "numKilledTasks", sa->killed);
-    jsonw_kint(w, "numCompletedIndices", sa->completed_indices);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "status", stage_status(s));
+    clarity_jsonw_kint(w, "stageId", s->stage_id);
+    clarity_jsonw_kint(w, "attemptId", s->attempt);
+    clarity_jsonw_kint(w, "numTasks", s->num_tasks);
+    clarity_jsonw_kint(w, "numActiveTasks", sa->active);
+    clarity_jsonw_kint(w, "numCompleteTasks", sa->completed);
+    clarity_jsonw_kint(w, "numFailedTasks", sa->failed);
+    clarity_jsonw_kint(w, "numKilledTasks", sa->killed);
+    clarity_jsonw_kint(w, "numCompletedIndices", sa->completed_indices);
     if (s->submit_ms) clarity__shs_kdate(w, "submissionTime", s->submit_ms);
     if (sa->first_launch != INT64_MAX) clarity__shs_kdate(w, "firstTaskLaunchedTime", sa->first_launch);
     if (s->complete_ms) clarity__shs_kdate(w, "completionTime", s->complete_ms);
     if (s->failure) clarity__shs_kstr_id(w, a, "failureReason", s->failure);
     stage_metrics(w, sa->m);
-    jsonw_kstr(w, "name", s->name ? clarity_app_str(a, s->name) : "");
+    clarity_jsonw_kstr(w, "name", s->name ? clarity_app_str(a, s->name) : "");
     const char *desc = clarity__shs_stage_description(a, s);
-    if (desc) jsonw_kstr(w, "description", desc);
+    if (desc) clarity_jsonw_kstr(w, "description", desc);
     if (s->details) clarity__shs_kstr_id(w, a, "details", s->details);
-    jsonw_kstr(w, "schedulingPool", s->pool ? clarity_app_str(a, s->pool) : "default");
-    jsonw_key(w, "rddIds");
-    jsonw_arr_begin(w);
-    for (size_t i = 0; i < s->nrdd_ids; i++) jsonw_int(w, s->rdd_ids[i]);
-    jsonw_arr_end(w);
+    clarity_jsonw_kstr(w, "schedulingPool", s->pool ? clarity_app_str(a, s->pool) : "default");
+    clarity_jsonw_key(w, "rddIds");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < s->nrdd_ids; i++) clarity_jsonw_int(w, s->rdd_ids[i]);
+    clarity_jsonw_arr_end(w);
     if (stage_accums(w, a, srow) != 0) return clarity__shs_oom(r);
     if (o->details) {
-        jsonw_key(w, "tasks");
-        jsonw_obj_begin(w);
+        clarity_jsonw_key(w, "tasks");
+        clarity_jsonw_obj_begin(w);
         for (size_t t = 0; t < a->tasks.n; t++) {
             if ((size_t)clarity_icol_get(&a->tasks.stage, t) != srow || !(clarity_task_flags(a, t) & CLARITY_TF_GOT_START))
                 continue;
             if (!clarity__shs_status_wanted(clarity__shs_task_status(a, t), o->task_status, o->ntask_status)) continue;
             char key[32];
             snprintf(key, sizeof key, "%lld", (long long)clarity_icol_get(&a->tasks.task_id, t));
-            jsonw_key(w, key);
+            clarity_jsonw_key(w, key);
             int rc = clarity__shs_task_write(r, t);
             if (rc) return rc;
         }
-        jsonw_obj_end(w);
+        clarity_jsonw_obj_end(w);
         exec_summaries(w, g, s);
         if (sa->spec_tasks) {
-            jsonw_key(w, "speculationSummary");
-            jsonw_obj_begin(w);
-            jsonw_kint(w, "numTasks", sa->spec_tasks);
-            jsonw_kint(w, "numActiveTasks", sa->spec_active);
-            jsonw_kint(w, "numCompletedTasks", sa->spec_completed);
-            jsonw_kint(w, "numFailedTasks", sa->spec_failed);
-            jsonw_kint(w, "numKilledTasks", sa->spec_killed);
-            jsonw_obj_end(w);
+            clarity_jsonw_key(w, "speculationSummary");
+            clarity_jsonw_obj_begin(w);
+            clarity_jsonw_kint(w, "numTasks", sa->spec_tasks);
+            clarity_jsonw_kint(w, "numActiveTasks", sa->spec_active);
+            clarity_jsonw_kint(w, "numCompletedTasks", sa->spec_completed);
+            clarity_jsonw_kint(w, "numFailedTasks", sa->spec_failed);
+            clarity_jsonw_kint(w, "numKilledTasks", sa->spec_killed);
+            clarity_jsonw_obj_end(w);
         }
     }
     clarity__shs_counts_write(w, "killedTasksSummary", &sa->killed_summary);
-    jsonw_kint(w, "resourceProfileId", s->resource_profile_id);
+    clarity_jsonw_kint(w, "resourceProfileId", s->resource_profile_id);
     if (sa->had_task_end || s->peaks.n) clarity__shs_write_peaks(w, "peakExecutorMetrics", a, &s->peaks);
     if (o->with_summaries) {
         int rc = clarity__shs_task_metric_distributions(r, s, o->quantiles, o->nquantiles, true);
         if (rc) return rc;
     }
-    jsonw_kbool(w, "isShufflePushEnabled", s->shuffle_push_enabled);
-    jsonw_kint(w, "shuffleMergersCount", s->shuffle_mergers);
-    jsonw_obj_end(w);
+    clarity_jsonw_kbool(w, "isShufflePushEnabled", s->shuffle_push_enabled);
+    clarity_jsonw_kint(w, "shuffleMergersCount", s->shuffle_mergers);
+    clarity_jsonw_obj_end(w);
     return CLARITY_OK;
 }
 
@@ -222,9 +222,9 @@ static int cmp_stage_desc(const void *x, const void *y)
 static int write_all(struct shs_req *r, const struct clarity_stage **v, size_t n)
 {
     int rc = CLARITY_OK;
-    jsonw_arr_begin(r->w);
+    clarity_jsonw_arr_begin(r->w);
     for (size_t i = 0; i < n && !rc; i++) rc = stage_write(r, v[i]);
-    jsonw_arr_end(r->w);
+    clarity_jsonw_arr_end(r->w);
     return rc;
 }
 

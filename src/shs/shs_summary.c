@@ -45,13 +45,13 @@ static void dist(struct jsonw *w, struct dist_ctx *d, const char *key, int m)
         if (v >= 0) d->scratch[n++] = (double)v;
     }
     qsort(d->scratch, n, sizeof *d->scratch, clarity_cmp_double);
-    jsonw_key(w, key);
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < d->nq; i++) {
         size_t k = clarity_shs_quantile_index(d->qs[i], d->count);
-        jsonw_double(w, k < n ? d->scratch[k] : NAN);
+        clarity_jsonw_double(w, k < n ? d->scratch[k] : NAN);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
 }
 
 static void write_distributions(struct jsonw *w, struct dist_ctx *d)
@@ -65,24 +65,24 @@ static void write_distributions(struct jsonw *w, struct dist_ctx *d)
         {"peakExecutionMemory", CLARITY_TM_PEAK_EXEC_MEM}, {"memoryBytesSpilled", CLARITY_TM_MEM_SPILLED},
         {"diskBytesSpilled", CLARITY_TM_DISK_SPILLED},
     };
-    jsonw_obj_begin(w);
-    jsonw_key(w, "quantiles");
-    jsonw_arr_begin(w);
-    for (size_t i = 0; i < d->nq; i++) jsonw_double(w, d->qs[i]);
-    jsonw_arr_end(w);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "quantiles");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < d->nq; i++) clarity_jsonw_double(w, d->qs[i]);
+    clarity_jsonw_arr_end(w);
     for (size_t i = 0; i < sizeof top / sizeof *top; i++) dist(w, d, top[i].k, top[i].m);
-    jsonw_key(w, "inputMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "inputMetrics");
+    clarity_jsonw_obj_begin(w);
     dist(w, d, "bytesRead", CLARITY_TM_INPUT_BYTES);
     dist(w, d, "recordsRead", CLARITY_TM_INPUT_RECORDS);
-    jsonw_obj_end(w);
-    jsonw_key(w, "outputMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "outputMetrics");
+    clarity_jsonw_obj_begin(w);
     dist(w, d, "bytesWritten", CLARITY_TM_OUTPUT_BYTES);
     dist(w, d, "recordsWritten", CLARITY_TM_OUTPUT_RECORDS);
-    jsonw_obj_end(w);
-    jsonw_key(w, "shuffleReadMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "shuffleReadMetrics");
+    clarity_jsonw_obj_begin(w);
     dist(w, d, "readBytes", SM_SR_BYTES);
     dist(w, d, "readRecords", CLARITY_TM_SR_RECORDS);
     dist(w, d, "remoteBlocksFetched", CLARITY_TM_SR_REMOTE_BLOCKS);
@@ -92,19 +92,19 @@ static void write_distributions(struct jsonw *w, struct dist_ctx *d)
     dist(w, d, "remoteBytesReadToDisk", CLARITY_TM_SR_REMOTE_BYTES_TO_DISK);
     dist(w, d, "totalBlocksFetched", SM_SR_BLOCKS);
     dist(w, d, "remoteReqsDuration", CLARITY_TM_SR_REMOTE_REQS_MS);
-    jsonw_key(w, "shufflePushReadMetricsDist");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "shufflePushReadMetricsDist");
+    clarity_jsonw_obj_begin(w);
     for (int m = CLARITY_TM_SP_CORRUPT_MERGED_CHUNKS; m <= CLARITY_TM_SP_REMOTE_MERGED_REQS_MS; m++)
         dist(w, d, clarity_tm_name((enum clarity_tm)m), m);
-    jsonw_obj_end(w);
-    jsonw_obj_end(w);
-    jsonw_key(w, "shuffleWriteMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "shuffleWriteMetrics");
+    clarity_jsonw_obj_begin(w);
     dist(w, d, "writeBytes", CLARITY_TM_SW_BYTES);
     dist(w, d, "writeRecords", CLARITY_TM_SW_RECORDS);
     dist(w, d, "writeTime", CLARITY_TM_SW_TIME_NS);
-    jsonw_obj_end(w);
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
 /* Successful started tasks of the stage; *count includes those without metrics. */
@@ -138,7 +138,7 @@ int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clari
         rc = clarity__shs_fail(r, SHS_NOT_FOUND, "no tasks reported metrics for %lld / %d yet", (long long)s->stage_id,
                                s->attempt);
     else if (d.count) {
-        if (as_field) jsonw_key(r->w, "taskMetricsDistributions");
+        if (as_field) clarity_jsonw_key(r->w, "taskMetricsDistributions");
         write_distributions(r->w, &d);
     }
     free(rows);

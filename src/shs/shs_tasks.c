@@ -51,64 +51,64 @@ int64_t clarity__shs_task_scheduler_delay(const struct clarity_app *a, size_t ro
 
 static void kmetric(struct jsonw *w, const struct clarity_app *a, size_t row, const char *k, enum clarity_tm m)
 {
-    jsonw_kint(w, k, clarity_task_metric(a, row, m));
+    clarity_jsonw_kint(w, k, clarity_task_metric(a, row, m));
 }
 
-static void task_metrics(struct jsonw *w, const struct clarity_app *a, size_t row)
+static void clarity_task_metrics(struct jsonw *w, const struct clarity_app *a, size_t row)
 {
     static const enum clarity_tm top[] = {
         CLARITY_TM_DESER_MS, CLARITY_TM_DESER_CPU_NS, CLARITY_TM_RUN_MS, CLARITY_TM_CPU_NS, CLARITY_TM_RESULT_SIZE,
         CLARITY_TM_GC_MS, CLARITY_TM_RESULT_SER_MS, CLARITY_TM_MEM_SPILLED, CLARITY_TM_DISK_SPILLED,
         CLARITY_TM_PEAK_EXEC_MEM};
-    jsonw_key(w, "taskMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "taskMetrics");
+    clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < sizeof top / sizeof *top; i++) kmetric(w, a, row, clarity_tm_name(top[i]), top[i]);
-    jsonw_key(w, "inputMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "inputMetrics");
+    clarity_jsonw_obj_begin(w);
     kmetric(w, a, row, "bytesRead", CLARITY_TM_INPUT_BYTES);
     kmetric(w, a, row, "recordsRead", CLARITY_TM_INPUT_RECORDS);
-    jsonw_obj_end(w);
-    jsonw_key(w, "outputMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "outputMetrics");
+    clarity_jsonw_obj_begin(w);
     kmetric(w, a, row, "bytesWritten", CLARITY_TM_OUTPUT_BYTES);
     kmetric(w, a, row, "recordsWritten", CLARITY_TM_OUTPUT_RECORDS);
-    jsonw_obj_end(w);
-    jsonw_key(w, "shuffleReadMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "shuffleReadMetrics");
+    clarity_jsonw_obj_begin(w);
     for (int m = CLARITY_TM_SR_REMOTE_BLOCKS; m <= CLARITY_TM_SR_REMOTE_REQS_MS; m++)
         kmetric(w, a, row, clarity_tm_name((enum clarity_tm)m), (enum clarity_tm)m);
-    jsonw_key(w, "shufflePushReadMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_key(w, "shufflePushReadMetrics");
+    clarity_jsonw_obj_begin(w);
     for (int m = CLARITY_TM_SP_CORRUPT_MERGED_CHUNKS; m <= CLARITY_TM_SP_REMOTE_MERGED_REQS_MS; m++)
         kmetric(w, a, row, clarity_tm_name((enum clarity_tm)m), (enum clarity_tm)m);
-    jsonw_obj_end(w);
-    jsonw_obj_end(w);
-    jsonw_key(w, "shuffleWriteMetrics");
-    jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "shuffleWriteMetrics");
+    clarity_jsonw_obj_begin(w);
     for (int m = CLARITY_TM_SW_BYTES; m <= CLARITY_TM_SW_RECORDS; m++)
         kmetric(w, a, row, clarity_tm_name((enum clarity_tm)m), (enum clarity_tm)m);
-    jsonw_obj_end(w);
-    jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
 /* Non-internal, non-SQL accumulables of the task, as LiveEntityHelpers.newAccumulatorInfos. */
 static void task_accums(struct jsonw *w, const struct shs_agg *g, size_t row)
 {
     const struct clarity_app *a = g->app;
-    jsonw_key(w, "accumulatorUpdates");
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, "accumulatorUpdates");
+    clarity_jsonw_arr_begin(w);
     for (size_t k = 0; k < g->acc_n[row]; k++) {
         const struct clarity_accum *x = &a->task_accums.p[g->acc_first[row] + k];
         if (x->internal || x->is_sql) continue;
-        jsonw_obj_begin(w);
-        jsonw_kint(w, "id", x->id);
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kint(w, "id", x->id);
         clarity__shs_kstr_id(w, a, "name", x->name);
         char ab[32];
-        if (x->has_update) jsonw_kstr(w, "update", clarity_accum_text(a, x, true, ab, sizeof ab));
-        jsonw_kstr(w, "value", clarity_accum_text(a, x, false, ab, sizeof ab));
-        jsonw_obj_end(w);
+        if (x->has_update) clarity_jsonw_kstr(w, "update", clarity_accum_text(a, x, true, ab, sizeof ab));
+        clarity_jsonw_kstr(w, "value", clarity_accum_text(a, x, false, ab, sizeof ab));
+        clarity_jsonw_obj_end(w);
     }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
 }
 
 int clarity__shs_task_write(struct shs_req *r, size_t row)
@@ -119,34 +119,34 @@ int clarity__shs_task_write(struct shs_req *r, size_t row)
     bool oom = false;
     char *msg = (clarity_task_flags(a, row) & CLARITY_TF_ENDED) ? clarity__shs_error_message(a, row, &oom) : NULL;
     if (oom) return clarity__shs_oom(r);
-    jsonw_obj_begin(w);
-    jsonw_kint(w, "taskId", clarity_icol_get(&t->task_id, row));
-    jsonw_kint(w, "index", clarity_icol_get(&t->index, row));
-    jsonw_kint(w, "attempt", clarity_icol_get(&t->attempt, row));
-    jsonw_kint(w, "partitionId", clarity_icol_get(&t->partition, row));
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kint(w, "taskId", clarity_icol_get(&t->task_id, row));
+    clarity_jsonw_kint(w, "index", clarity_icol_get(&t->index, row));
+    clarity_jsonw_kint(w, "attempt", clarity_icol_get(&t->attempt, row));
+    clarity_jsonw_kint(w, "partitionId", clarity_icol_get(&t->partition, row));
     clarity__shs_kdate(w, "launchTime", clarity_task_launch_ms(a, row));
     int64_t fs = task_fetch_start(a, row);
     if (fs > 0) clarity__shs_kdate(w, "resultFetchStart", fs);
     int64_t d = task_duration(a, row);
-    if (d > 0) jsonw_kint(w, "duration", d);
+    if (d > 0) clarity_jsonw_kint(w, "duration", d);
     uint32_t ex = (uint32_t)clarity_icol_get(&t->executor, row);
     clarity__shs_kstr_id(w, a, "executorId", ex);
     clarity__shs_kstr_id(w, a, "host", (uint32_t)clarity_icol_get(&t->host, row));
-    jsonw_kstr(w, "status", clarity__shs_task_status(a, row));
-    jsonw_kstr(w, "taskLocality", clarity_locality_name((int)clarity_icol_get(&t->locality, row)));
-    jsonw_kbool(w, "speculative", clarity_task_flags(a, row) & CLARITY_TF_SPECULATIVE);
+    clarity_jsonw_kstr(w, "status", clarity__shs_task_status(a, row));
+    clarity_jsonw_kstr(w, "taskLocality", clarity_locality_name((int)clarity_icol_get(&t->locality, row)));
+    clarity_jsonw_kbool(w, "speculative", clarity_task_flags(a, row) & CLARITY_TF_SPECULATIVE);
     task_accums(w, r->agg, row);
-    if (msg) jsonw_kstr(w, "errorMessage", msg);
+    if (msg) clarity_jsonw_kstr(w, "errorMessage", msg);
     free(msg);
-    if (clarity_task_flags(a, row) & CLARITY_TF_HAS_METRICS) task_metrics(w, a, row);
+    if (clarity_task_flags(a, row) & CLARITY_TF_HAS_METRICS) clarity_task_metrics(w, a, row);
     const struct clarity_executor *e = clarity__shs_exec_by_sid(a, ex, NULL);
     static const struct clarity_kvs none;
     const struct clarity_kvs *logs = !e || !clarity__shs_exec_visible(e) ? &none
                                      : e->is_driver && !e->log_urls.n ? &a->driver_logs : &e->log_urls;
     clarity__shs_write_kvs_obj(w, "executorLogs", a, logs);
-    jsonw_kint(w, "schedulerDelay", clarity__shs_task_scheduler_delay(a, row));
-    jsonw_kint(w, "gettingResultTime", clarity__shs_task_getting_result(a, row));
-    jsonw_obj_end(w);
+    clarity_jsonw_kint(w, "schedulerDelay", clarity__shs_task_scheduler_delay(a, row));
+    clarity_jsonw_kint(w, "gettingResultTime", clarity__shs_task_getting_result(a, row));
+    clarity_jsonw_obj_end(w);
     return CLARITY_OK;
 }
 
@@ -189,10 +189,10 @@ int clarity__shs_task_list(struct shs_req *r)
     }
     qsort(keys, n, sizeof *keys, cmp_key);
     int rc = CLARITY_OK;
-    jsonw_arr_begin(r->w);
+    clarity_jsonw_arr_begin(r->w);
     for (int64_t i = p->offset < 0 ? 0 : p->offset, k = 0; i < (int64_t)n && k < p->length && !rc; i++, k++)
         rc = clarity__shs_task_write(r, keys[p->sort < 0 ? n - 1 - (size_t)i : (size_t)i].row);
-    jsonw_arr_end(r->w);
+    clarity_jsonw_arr_end(r->w);
     free(keys);
     return rc;
 }

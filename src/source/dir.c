@@ -12,7 +12,7 @@ static int cmp_entry(const void *a, const void *b)
     return strcmp(((const struct src_entry *)a)->name, ((const struct src_entry *)b)->name);
 }
 
-void src_dir_free(struct src_dir *d)
+void clarity_src_dir_free(struct src_dir *d)
 {
     for (size_t i = 0; i < d->n; i++) free(d->e[i].name);
     free(d->e);
@@ -20,7 +20,7 @@ void src_dir_free(struct src_dir *d)
     d->n = 0;
 }
 
-int src_dir_read(const char *path, struct src_dir *d)
+int clarity_src_dir_read(const char *path, struct src_dir *d)
 {
     d->e = NULL;
     d->n = 0;
@@ -65,14 +65,14 @@ int src_dir_read(const char *path, struct src_dir *d)
     }
     closedir(dir);
     if (rc) {
-        src_dir_free(d);
+        clarity_src_dir_free(d);
         return rc;
     }
     if (d->n > 1) qsort(d->e, d->n, sizeof *d->e, cmp_entry);
     return 0;
 }
 
-const struct src_entry *src_dir_find(const struct src_dir *d, const char *name)
+const struct src_entry *clarity_src_dir_find(const struct src_dir *d, const char *name)
 {
     struct src_entry key = {.name = (char *)name};
     if (d->n == 0) return NULL;

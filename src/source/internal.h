@@ -8,11 +8,11 @@
 #include "clarity/source.h"
 
 /* ---- strings (strutil.c) ---- */
-char *src_join(const char *dir, const char *name);
-bool src_has_prefix(const char *s, const char *prefix);
-bool src_has_suffix(const char *s, const char *suffix);
+char *clarity_src_join(const char *dir, const char *name);
+bool clarity_src_has_prefix(const char *s, const char *prefix);
+bool clarity_src_has_suffix(const char *s, const char *suffix);
 /* Parses s[0..n) as an unsigned decimal with no sign or spaces; false if empty/non-digit/overflow. */
-bool src_parse_index(const char *s, size_t n, uint64_t *out);
+bool clarity_src_parse_index(const char *s, size_t n, uint64_t *out);
 
 /* ---- names and codecs (name.c) ---- */
 /* What a file name alone says: `<base>[.<codec>][.compact][.inprogress]`. */
@@ -22,11 +22,11 @@ struct src_name {
     bool in_progress;
     bool compact;
 };
-int src_parse_name(const char *name, struct src_name *out);
+int clarity_src_parse_name(const char *name, struct src_name *out);
 /* Spark's short names plus "gz" (Databricks); UNKNOWN otherwise. */
-enum clarity_codec src_codec_from_ext(const char *ext);
+enum clarity_codec clarity_src_codec_from_ext(const char *ext);
 /* Legacy COMPRESSION_CODEC_<class>: a fully qualified codec class or a short name. */
-enum clarity_codec src_codec_from_class(const char *cls);
+enum clarity_codec clarity_src_codec_from_class(const char *cls);
 
 /* ---- first bytes (sniff.c) ---- */
 enum src_verdict {
@@ -35,7 +35,7 @@ enum src_verdict {
 };
 /* Decides whether a regular file found on disk is an event log. Fills why (for notes) when
  * not, or when the file cannot be read. Never opens anything but regular files. */
-enum src_verdict src_sniff_file(const char *path, const char *name, uint64_t size,
+enum src_verdict clarity_src_sniff_file(const char *path, const char *name, uint64_t size,
                                 char *why, size_t cap);
 
 /* ---- directory listing (dir.c) ---- */
@@ -51,36 +51,36 @@ struct src_dir {
     size_t n;
 };
 /* Returns 0, or an errno value when the directory cannot be opened or read. */
-int src_dir_read(const char *path, struct src_dir *d);
-void src_dir_free(struct src_dir *d);
-const struct src_entry *src_dir_find(const struct src_dir *d, const char *name);
+int clarity_src_dir_read(const char *path, struct src_dir *d);
+void clarity_src_dir_free(struct src_dir *d);
+const struct src_entry *clarity_src_dir_find(const struct src_dir *d, const char *name);
 
 /* ---- result list (list.c) ---- */
 /* Takes ownership of *app's contents (also on failure, when they are freed). */
-int src_add_app(struct clarity_source_list *out, struct clarity_app_source *app);
-int src_add_note(struct clarity_source_list *out, const char *path, const char *fmt, ...)
+int clarity_src_add_app(struct clarity_source_list *out, struct clarity_app_source *app);
+int clarity_src_add_note(struct clarity_source_list *out, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Appends one file to app->files; takes ownership of path (freed on failure). */
-int src_app_add_file(struct clarity_app_source *app, char *path, enum clarity_codec codec,
+int clarity_src_app_add_file(struct clarity_app_source *app, char *path, enum clarity_codec codec,
                      bool compact);
-void src_app_free(struct clarity_app_source *app);
+void clarity_src_app_free(struct clarity_app_source *app);
 /* Sorts apps and notes by path and drops apps named twice. */
-void src_list_finish(struct clarity_source_list *out);
+void clarity_src_list_finish(struct clarity_source_list *out);
 
 /* ---- application directories (layout_*.c) ---- */
 /* Each `match` looks only at names (and, for Databricks, first bytes of the other files);
  * each `add` appends one app (or a note when the directory holds no events) plus notes for
  * entries that are not part of the layout. */
-bool src_rolling_match(const char *dirname, const struct src_dir *d);
-int src_rolling_add(const char *path, const char *dirname, const struct src_dir *d,
+bool clarity_src_rolling_match(const char *dirname, const struct src_dir *d);
+int clarity_src_rolling_add(const char *path, const char *dirname, const struct src_dir *d,
                     struct clarity_source_list *out);
-bool src_legacy_match(const struct src_dir *d);
-int src_legacy_add(const char *path, const char *dirname, const struct src_dir *d,
+bool clarity_src_legacy_match(const struct src_dir *d);
+int clarity_src_legacy_add(const char *path, const char *dirname, const struct src_dir *d,
                    struct clarity_source_list *out);
-bool src_databricks_match(const char *path, const struct src_dir *d);
-int src_databricks_add(const char *path, const struct src_dir *d,
+bool clarity_src_databricks_match(const char *path, const struct src_dir *d);
+int clarity_src_databricks_add(const char *path, const struct src_dir *d,
                        struct clarity_source_list *out);
 /* Parses `eventlog-YYYY-MM-DD--HH-MM[.gz]`; fills the sortable stamp YYYYMMDDHHMM. */
-bool src_databricks_rolled_name(const char *name, uint64_t *stamp, bool *gz);
+bool clarity_src_databricks_rolled_name(const char *name, uint64_t *stamp, bool *gz);
 
 #endif

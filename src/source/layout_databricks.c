@@ -8,7 +8,7 @@
 
 #define LIVE "eventlog"
 
-bool src_databricks_rolled_name(const char *name, uint64_t *stamp, bool *gz)
+bool clarity_src_databricks_rolled_name(const char *name, uint64_t *stamp, bool *gz)
 {
     /* eventlog-YYYY-MM-DD--HH-MM: fixed width, so position decides which part is which. */
     static const char shape[] = "eventlog-dddd-dd-dd--dd-dd";
@@ -32,10 +32,10 @@ static bool is_db_name(const char *name)
 {
     uint64_t s;
     bool gz;
-    return strcmp(name, LIVE) == 0 || src_databricks_rolled_name(name, &s, &gz);
+    return strcmp(name, LIVE) == 0 || clarity_src_databricks_rolled_name(name, &s, &gz);
 }
 
-bool src_databricks_match(const char *path, const struct src_dir *d)
+bool clarity_src_databricks_match(const char *path, const struct src_dir *d)
 {
     bool any = false;
     for (size_t i = 0; i < d->n; i++) {
@@ -50,9 +50,9 @@ bool src_databricks_match(const char *path, const struct src_dir *d)
         if (e->kind == SRC_DIR) return false;
         if (e->kind == SRC_REG) {
             char why[160];
-            char *child = src_join(path, e->name);
+            char *child = clarity_src_join(path, e->name);
             if (!child) return false;
-            enum src_verdict v = src_sniff_file(child, e->name, e->size, why, sizeof why);
+            enum src_verdict v = clarity_src_sniff_file(child, e->name, e->size, why, sizeof why);
             free(child);
             if (v == SRC_LOG) return false;
         }
@@ -73,7 +73,7 @@ static int cmp_segment(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-int src_databricks_add(const char *path, const struct src_dir *d,
+int clarity_src_databricks_add(const char *path, const struct src_dir *d,
                        struct clarity_source_list *out)
 {
     struct segment *seg = calloc(d->n ? d->n : 1, sizeof *seg);
@@ -87,15 +87,15 @@ int src_databricks_add(const char *path, const struct src_dir *d,
         bool gz;
         if (e->kind == SRC_REG && strcmp(e->name, LIVE) == 0) {
             live = true;
-        } else if (e->kind == SRC_REG && src_databricks_rolled_name(e->name, &stamp, &gz)) {
+        } else if (e->kind == SRC_REG && clarity_src_databricks_rolled_name(e->name, &stamp, &gz)) {
             seg[ns++] = (struct segment){.stamp = stamp, .gz = gz, .name = e->name};
         } else {
-            char *child = src_join(path, e->name);
+            char *child = clarity_src_join(path, e->name);
             if (!child) { rc = CLARITY_ENOMEM; break; }
             char why[160];
-            if (e->kind != SRC_REG || src_sniff_file(child, e->name, e->size, why, sizeof why) == SRC_LOG)
+            if (e->kind != SRC_REG || clarity_src_sniff_file(child, e->name, e->size, why, sizeof why) == SRC_LOG)
                 snprintf(why, sizeof why, "not part of the Databricks event log in %s", path);
-            rc = src_add_note(out, child, "%s", why);
+            rc = clarity_src_add_note(out, child, "%s", why);
             free(child);
         }
     }
@@ -111,14 +111,14 @@ int src_databricks_add(const char *path, const struct src_dir *d,
     app.path = strdup(path);
     if (!app.path) rc = CLARITY_ENOMEM;
     for (size_t i = 0; i < ns && rc == CLARITY_OK; i++)
-        rc = src_app_add_file(&app, src_join(path, seg[i].name),
+        rc = clarity_src_app_add_file(&app, clarity_src_join(path, seg[i].name),
                               seg[i].gz ? CLARITY_CODEC_GZIP : CLARITY_CODEC_UNKNOWN, false);
     if (rc == CLARITY_OK && live)
-        rc = src_app_add_file(&app, src_join(path, LIVE), CLARITY_CODEC_UNKNOWN, false);
+        rc = clarity_src_app_add_file(&app, clarity_src_join(path, LIVE), CLARITY_CODEC_UNKNOWN, false);
     free(seg);
     if (rc != CLARITY_OK) {
-        src_app_free(&app);
+        clarity_src_app_free(&app);
         return rc;
     }
-    return src_add_app(out, &app);
+    return clarity_src_add_app(out, &app);
 }

@@ -10,14 +10,14 @@
 #define CODEC_PREFIX "COMPRESSION_CODEC_"
 #define COMPLETE "APPLICATION_COMPLETE"
 
-bool src_legacy_match(const struct src_dir *d)
+bool clarity_src_legacy_match(const struct src_dir *d)
 {
     /* Any marker counts, so that a directory holding only SPARK_VERSION_1.2.0 becomes one
      * note rather than an app per empty marker file. */
     for (size_t i = 0; i < d->n; i++) {
         const char *n = d->e[i].name;
-        if (src_has_prefix(n, LOG_PREFIX) || src_has_prefix(n, VERSION_PREFIX) ||
-            src_has_prefix(n, CODEC_PREFIX) || strcmp(n, COMPLETE) == 0)
+        if (clarity_src_has_prefix(n, LOG_PREFIX) || clarity_src_has_prefix(n, VERSION_PREFIX) ||
+            clarity_src_has_prefix(n, CODEC_PREFIX) || strcmp(n, COMPLETE) == 0)
             return true;
     }
     return false;
@@ -34,7 +34,7 @@ static int cmp_part(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-int src_legacy_add(const char *path, const char *dirname, const struct src_dir *d,
+int clarity_src_legacy_add(const char *path, const char *dirname, const struct src_dir *d,
                    struct clarity_source_list *out)
 {
     struct part *parts = calloc(d->n ? d->n : 1, sizeof *parts);
@@ -48,29 +48,29 @@ int src_legacy_add(const char *path, const char *dirname, const struct src_dir *
         const struct src_entry *e = &d->e[i];
         const char *n = e->name;
         uint64_t idx;
-        if (e->kind == SRC_REG && src_has_prefix(n, LOG_PREFIX) &&
-            src_parse_index(n + strlen(LOG_PREFIX), strlen(n + strlen(LOG_PREFIX)), &idx)) {
+        if (e->kind == SRC_REG && clarity_src_has_prefix(n, LOG_PREFIX) &&
+            clarity_src_parse_index(n + strlen(LOG_PREFIX), strlen(n + strlen(LOG_PREFIX)), &idx)) {
             parts[np++] = (struct part){.index = idx, .name = n};
-        } else if (src_has_prefix(n, VERSION_PREFIX) && !app.version_hint) {
+        } else if (clarity_src_has_prefix(n, VERSION_PREFIX) && !app.version_hint) {
             app.version_hint = strdup(n + strlen(VERSION_PREFIX));
             if (!app.version_hint) rc = CLARITY_ENOMEM;
-        } else if (src_has_prefix(n, CODEC_PREFIX)) {
-            codec = src_codec_from_class(n + strlen(CODEC_PREFIX));
+        } else if (clarity_src_has_prefix(n, CODEC_PREFIX)) {
+            codec = clarity_src_codec_from_class(n + strlen(CODEC_PREFIX));
         } else if (strcmp(n, COMPLETE) == 0) {
             app.in_progress = false;
         } else {
-            char *child = src_join(path, n);
+            char *child = clarity_src_join(path, n);
             if (!child) { rc = CLARITY_ENOMEM; break; }
-            rc = n[0] == '.' ? src_add_note(out, child, "not an event log: hidden name (dotfile)")
-                             : src_add_note(out, child, "not part of the legacy event log in %s", path);
+            rc = n[0] == '.' ? clarity_src_add_note(out, child, "not an event log: hidden name (dotfile)")
+                             : clarity_src_add_note(out, child, "not part of the legacy event log in %s", path);
             free(child);
         }
     }
     if (rc == CLARITY_OK && np == 0)
-        rc = src_add_note(out, path, "legacy (Spark 1.x) log directory without an EVENT_LOG_1 file");
+        rc = clarity_src_add_note(out, path, "legacy (Spark 1.x) log directory without an EVENT_LOG_1 file");
     if (rc != CLARITY_OK || np == 0) {
         free(parts);
-        src_app_free(&app);
+        clarity_src_app_free(&app);
         return rc;
     }
     /* Spark 1.0's FileLogger could roll EVENT_LOG_1, EVENT_LOG_2, ...; numeric order keeps
@@ -80,11 +80,11 @@ int src_legacy_add(const char *path, const char *dirname, const struct src_dir *
     app.base = strdup(dirname);
     if (!app.path || !app.base) rc = CLARITY_ENOMEM;
     for (size_t i = 0; i < np && rc == CLARITY_OK; i++)
-        rc = src_app_add_file(&app, src_join(path, parts[i].name), codec, false);
+        rc = clarity_src_app_add_file(&app, clarity_src_join(path, parts[i].name), codec, false);
     free(parts);
     if (rc != CLARITY_OK) {
-        src_app_free(&app);
+        clarity_src_app_free(&app);
         return rc;
     }
-    return src_add_app(out, &app);
+    return clarity_src_add_app(out, &app);
 }

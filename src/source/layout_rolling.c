@@ -17,22 +17,22 @@ struct rolled {
 /* events_<N>_<rest>: fills index and points rest past the second underscore. */
 static bool events_name(const char *name, uint64_t *index, const char **rest)
 {
-    if (!src_has_prefix(name, "events_")) return false;
+    if (!clarity_src_has_prefix(name, "events_")) return false;
     const char *num = name + 7, *us = strchr(num, '_');
-    if (!us || !src_parse_index(num, (size_t)(us - num), index)) return false;
+    if (!us || !clarity_src_parse_index(num, (size_t)(us - num), index)) return false;
     *rest = us + 1;
     return true;
 }
 
-bool src_rolling_match(const char *dirname, const struct src_dir *d)
+bool clarity_src_rolling_match(const char *dirname, const struct src_dir *d)
 {
-    if (src_has_prefix(dirname, ROLLING_PREFIX)) return true;
+    if (clarity_src_has_prefix(dirname, ROLLING_PREFIX)) return true;
     /* A renamed or copied rolling directory still holds its characteristic files. */
     for (size_t i = 0; i < d->n; i++) {
         uint64_t idx;
         const char *rest;
         if (d->e[i].kind != SRC_REG) continue;
-        if (events_name(d->e[i].name, &idx, &rest) || src_has_prefix(d->e[i].name, "appstatus_"))
+        if (events_name(d->e[i].name, &idx, &rest) || clarity_src_has_prefix(d->e[i].name, "appstatus_"))
             return true;
     }
     return false;
@@ -55,12 +55,12 @@ static int base_from_events(const struct rolled *r, size_t n, char **base)
     const char *rest;
     events_name(r[0].name, &idx, &rest);
     struct src_name nm;
-    if (src_parse_name(rest, &nm) != CLARITY_OK) return CLARITY_ENOMEM;
+    if (clarity_src_parse_name(rest, &nm) != CLARITY_OK) return CLARITY_ENOMEM;
     *base = nm.base;
     return CLARITY_OK;
 }
 
-int src_rolling_add(const char *path, const char *dirname, const struct src_dir *d,
+int clarity_src_rolling_add(const char *path, const char *dirname, const struct src_dir *d,
                     struct clarity_source_list *out)
 {
     struct rolled *r = calloc(d->n ? d->n : 1, sizeof *r);
@@ -70,29 +70,29 @@ int src_rolling_add(const char *path, const char *dirname, const struct src_dir 
     int rc = CLARITY_OK;
     for (size_t i = 0; i < d->n && rc == CLARITY_OK; i++) {
         const struct src_entry *e = &d->e[i];
-        char *child = src_join(path, e->name);
+        char *child = clarity_src_join(path, e->name);
         if (!child) { rc = CLARITY_ENOMEM; break; }
         uint64_t idx;
         const char *rest;
         if (e->name[0] == '.') {
-            rc = src_add_note(out, child, "not an event log: hidden name (dotfile)");
+            rc = clarity_src_add_note(out, child, "not an event log: hidden name (dotfile)");
         } else if (e->kind == SRC_REG && events_name(e->name, &idx, &rest)) {
             struct src_name nm;
-            rc = src_parse_name(rest, &nm);
+            rc = clarity_src_parse_name(rest, &nm);
             if (rc == CLARITY_OK) {
                 r[nr++] = (struct rolled){.index = idx, .compact = nm.compact, .codec = nm.codec, .name = e->name};
                 free(nm.base);
             }
-        } else if (e->kind == SRC_REG && src_has_prefix(e->name, "appstatus_")) {
-            if (src_has_suffix(e->name, ".inprogress")) status_inprogress = true;
+        } else if (e->kind == SRC_REG && clarity_src_has_prefix(e->name, "appstatus_")) {
+            if (clarity_src_has_suffix(e->name, ".inprogress")) status_inprogress = true;
             else status_complete = true;
         } else {
-            rc = src_add_note(out, child, "not part of the rolling event log in %s", path);
+            rc = clarity_src_add_note(out, child, "not part of the rolling event log in %s", path);
         }
         free(child);
     }
     if (rc == CLARITY_OK && nr == 0)
-        rc = src_add_note(out, path, "rolling event log directory without events_<N>_ files");
+        rc = clarity_src_add_note(out, path, "rolling event log directory without events_<N>_ files");
     if (rc != CLARITY_OK || nr == 0) {
         free(r);
         return rc;
@@ -104,7 +104,7 @@ int src_rolling_add(const char *path, const char *dirname, const struct src_dir 
 
     struct clarity_app_source app = {.layout = CLARITY_LAYOUT_ROLLING_DIR};
     app.path = strdup(path);
-    if (src_has_prefix(dirname, ROLLING_PREFIX))
+    if (clarity_src_has_prefix(dirname, ROLLING_PREFIX))
         app.base = strdup(dirname + strlen(ROLLING_PREFIX));
     else
         rc = base_from_events(r, nr, &app.base);
@@ -114,11 +114,11 @@ int src_rolling_add(const char *path, const char *dirname, const struct src_dir 
     app.in_progress = status_inprogress || !status_complete;
     app.dropped_before_compact = first;
     for (size_t i = first; i < nr && rc == CLARITY_OK; i++)
-        rc = src_app_add_file(&app, src_join(path, r[i].name), r[i].codec, r[i].compact);
+        rc = clarity_src_app_add_file(&app, clarity_src_join(path, r[i].name), r[i].codec, r[i].compact);
     free(r);
     if (rc != CLARITY_OK) {
-        src_app_free(&app);
+        clarity_src_app_free(&app);
         return rc;
     }
-    return src_add_app(out, &app);
+    return clarity_src_add_app(out, &app);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void src_app_free(struct clarity_app_source *app)
+void clarity_src_app_free(struct clarity_app_source *app)
 {
     for (size_t i = 0; i < app->nfiles; i++) free(app->files[i].path);
     free(app->files);
@@ -16,7 +16,7 @@ void src_app_free(struct clarity_app_source *app)
     memset(app, 0, sizeof *app);
 }
 
-int src_app_add_file(struct clarity_app_source *app, char *path, enum clarity_codec codec,
+int clarity_src_app_add_file(struct clarity_app_source *app, char *path, enum clarity_codec codec,
                      bool compact)
 {
     if (!path) return CLARITY_ENOMEM;
@@ -30,11 +30,11 @@ int src_app_add_file(struct clarity_app_source *app, char *path, enum clarity_co
     return CLARITY_OK;
 }
 
-int src_add_app(struct clarity_source_list *out, struct clarity_app_source *app)
+int clarity_src_add_app(struct clarity_source_list *out, struct clarity_app_source *app)
 {
     struct clarity_app_source *na = realloc(out->apps, (out->napps + 1) * sizeof *na);
     if (!na) {
-        src_app_free(app);
+        clarity_src_app_free(app);
         return CLARITY_ENOMEM;
     }
     out->apps = na;
@@ -43,7 +43,7 @@ int src_add_app(struct clarity_source_list *out, struct clarity_app_source *app)
     return CLARITY_OK;
 }
 
-int src_add_note(struct clarity_source_list *out, const char *path, const char *fmt, ...)
+int clarity_src_add_note(struct clarity_source_list *out, const char *path, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -74,7 +74,7 @@ static int cmp_note(const void *a, const void *b)
     return c ? c : strcmp(x->why, y->why);
 }
 
-void src_list_finish(struct clarity_source_list *out)
+void clarity_src_list_finish(struct clarity_source_list *out)
 {
     if (out->napps > 1) qsort(out->apps, out->napps, sizeof *out->apps, cmp_app);
     /* The same application named twice (or a directory and a file inside it) is one app;
@@ -82,7 +82,7 @@ void src_list_finish(struct clarity_source_list *out)
     size_t w = 0;
     for (size_t r = 0; r < out->napps; r++) {
         if (w > 0 && strcmp(out->apps[w - 1].path, out->apps[r].path) == 0) {
-            src_app_free(&out->apps[r]);
+            clarity_src_app_free(&out->apps[r]);
             continue;
         }
         out->apps[w++] = out->apps[r];
@@ -104,7 +104,7 @@ void src_list_finish(struct clarity_source_list *out)
 void clarity_source_list_free(struct clarity_source_list *list)
 {
     if (!list) return;
-    for (size_t i = 0; i < list->napps; i++) src_app_free(&list->apps[i]);
+    for (size_t i = 0; i < list->napps; i++) clarity_src_app_free(&list->apps[i]);
     free(list->apps);
     for (size_t i = 0; i < list->nnotes; i++) {
         free(list->notes[i].path);

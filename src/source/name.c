@@ -17,7 +17,7 @@ static const struct {
     {"gz", CLARITY_CODEC_GZIP},
 };
 
-enum clarity_codec src_codec_from_ext(const char *ext)
+enum clarity_codec clarity_src_codec_from_ext(const char *ext)
 {
     for (size_t i = 0; i < sizeof ext_table / sizeof ext_table[0]; i++)
         if (strcmp(ext, ext_table[i].ext) == 0) return ext_table[i].codec;
@@ -34,7 +34,7 @@ static const struct {
     {"org.apache.spark.io.ZStdCompressionCodec", CLARITY_CODEC_ZSTD},
 };
 
-enum clarity_codec src_codec_from_class(const char *cls)
+enum clarity_codec clarity_src_codec_from_class(const char *cls)
 {
     for (size_t i = 0; i < sizeof class_table / sizeof class_table[0]; i++)
         if (strcmp(cls, class_table[i].cls) == 0) return class_table[i].codec;
@@ -42,11 +42,11 @@ enum clarity_codec src_codec_from_class(const char *cls)
      * "gz" is not a Spark codec and must not match here. */
     static const char *const shorts[] = {"lz4", "lzf", "snappy", "zstd"};
     for (size_t i = 0; i < sizeof shorts / sizeof shorts[0]; i++)
-        if (strcasecmp(cls, shorts[i]) == 0) return src_codec_from_ext(shorts[i]);
+        if (strcasecmp(cls, shorts[i]) == 0) return clarity_src_codec_from_ext(shorts[i]);
     return CLARITY_CODEC_UNKNOWN;
 }
 
-int src_parse_name(const char *name, struct src_name *out)
+int clarity_src_parse_name(const char *name, struct src_name *out)
 {
     memset(out, 0, sizeof *out);
     size_t n = strlen(name);
@@ -70,7 +70,7 @@ int src_parse_name(const char *name, struct src_name *out)
         if (el < sizeof ext) {
             memcpy(ext, dot + 1, el);
             ext[el] = '\0';
-            out->codec = src_codec_from_ext(ext);
+            out->codec = clarity_src_codec_from_ext(ext);
             if (out->codec != CLARITY_CODEC_UNKNOWN) n = (size_t)(dot - name);
         }
     }

@@ -15,28 +15,28 @@
 static int add_single(struct clarity_source_list *out, const char *path, const char *name)
 {
     struct src_name nm;
-    if (src_parse_name(name, &nm) != CLARITY_OK) return CLARITY_ENOMEM;
+    if (clarity_src_parse_name(name, &nm) != CLARITY_OK) return CLARITY_ENOMEM;
     struct clarity_app_source app = {
         .layout = CLARITY_LAYOUT_SINGLE,
         .base = nm.base,
         .in_progress = nm.in_progress,
         .path = strdup(path),
     };
-    int rc = app.path ? src_app_add_file(&app, strdup(path), nm.codec, nm.compact) : CLARITY_ENOMEM;
+    int rc = app.path ? clarity_src_app_add_file(&app, strdup(path), nm.codec, nm.compact) : CLARITY_ENOMEM;
     if (rc != CLARITY_OK) {
-        src_app_free(&app);
+        clarity_src_app_free(&app);
         return rc;
     }
-    return src_add_app(out, &app);
+    return clarity_src_add_app(out, &app);
 }
 
 static int consider_file(struct clarity_source_list *out, const char *path, const char *name,
                          uint64_t size)
 {
     char why[256];
-    if (src_sniff_file(path, name, size, why, sizeof why) == SRC_LOG)
+    if (clarity_src_sniff_file(path, name, size, why, sizeof why) == SRC_LOG)
         return add_single(out, path, name);
-    return src_add_note(out, path, "%s", why);
+    return clarity_src_add_note(out, path, "%s", why);
 }
 
 static int walk_dir(struct clarity_source_list *out, const char *path, const char *name,
@@ -45,30 +45,30 @@ static int walk_dir(struct clarity_source_list *out, const char *path, const cha
 static int walk_entry(struct clarity_source_list *out, const char *dir, const struct src_entry *e,
                       int depth)
 {
-    char *child = src_join(dir, e->name);
+    char *child = clarity_src_join(dir, e->name);
     if (!child) return CLARITY_ENOMEM;
     int rc = CLARITY_OK;
     if (e->name[0] == '.' && e->kind == SRC_DIR) {
-        rc = src_add_note(out, child, "hidden directory (dotfile), not searched");
+        rc = clarity_src_add_note(out, child, "hidden directory (dotfile), not searched");
     } else if (e->kind == SRC_DIR) {
         if (depth + 1 > MAX_DEPTH) {
-            rc = src_add_note(out, child, "not searched: more than %d levels below the named directory", MAX_DEPTH);
+            rc = clarity_src_add_note(out, child, "not searched: more than %d levels below the named directory", MAX_DEPTH);
         } else {
             struct src_dir sub;
-            int err = src_dir_read(child, &sub);
+            int err = clarity_src_dir_read(child, &sub);
             if (err == ENOMEM) rc = CLARITY_ENOMEM;
-            else if (err) rc = src_add_note(out, child, "cannot read directory: %s", strerror(err));
+            else if (err) rc = clarity_src_add_note(out, child, "cannot read directory: %s", strerror(err));
             else {
                 rc = walk_dir(out, child, e->name, &sub, depth + 1);
-                src_dir_free(&sub);
+                clarity_src_dir_free(&sub);
             }
         }
     } else if (e->kind == SRC_REG) {
         rc = consider_file(out, child, e->name, e->size);
     } else if (e->kind == SRC_STAT_FAILED) {
-        rc = src_add_note(out, child, "cannot read: %s", strerror(e->err));
+        rc = clarity_src_add_note(out, child, "cannot read: %s", strerror(e->err));
     } else {
-        rc = src_add_note(out, child, "not an event log: not a regular file or directory");
+        rc = clarity_src_add_note(out, child, "not an event log: not a regular file or directory");
     }
     free(child);
     return rc;
@@ -80,10 +80,10 @@ static int walk_entry(struct clarity_source_list *out, const char *dir, const st
 static int walk_dir(struct clarity_source_list *out, const char *path, const char *name,
                     const struct src_dir *d, int depth)
 {
-    if (d->n == 0) return src_add_note(out, path, "empty directory");
-    if (src_rolling_match(name, d)) return src_rolling_add(path, name, d, out);
-    if (src_legacy_match(d)) return src_legacy_add(path, name, d, out);
-    if (src_databricks_match(path, d)) return src_databricks_add(path, d, out);
+    if (d->n == 0) return clarity_src_add_note(out, path, "empty directory");
+    if (clarity_src_rolling_match(name, d)) return clarity_src_rolling_add(path, name, d, out);
+    if (clarity_src_legacy_match(d)) return clarity_src_legacy_add(path, name, d, out);
+    if (clarity_src_databricks_match(path, d)) return clarity_src_databricks_add(path, d, out);
     for (size_t i = 0; i < d->n; i++) {
         int rc = walk_entry(out, path, &d->e[i], depth);
         if (rc != CLARITY_OK) return rc;
@@ -116,20 +116,20 @@ static int resolve_one(struct clarity_source_list *out, const char *named, int *
         *io_errno = errno;
     } else if (S_ISDIR(st.st_mode)) {
         struct src_dir d;
-        int err = src_dir_read(path, &d);
+        int err = clarity_src_dir_read(path, &d);
         if (err == ENOMEM) rc = CLARITY_ENOMEM;
         else if (err) *io_errno = err;
         else {
             rc = walk_dir(out, path, base_name(path), &d, 0);
-            src_dir_free(&d);
+            clarity_src_dir_free(&d);
         }
     } else if (S_ISREG(st.st_mode)) {
         rc = consider_file(out, path, base_name(path), (uint64_t)st.st_size);
     } else {
-        rc = src_add_note(out, path, "not an event log: not a regular file or directory");
+        rc = clarity_src_add_note(out, path, "not an event log: not a regular file or directory");
     }
     if (rc == CLARITY_OK && *io_errno)
-        rc = src_add_note(out, path, "cannot read: %s", strerror(*io_errno));
+        rc = clarity_src_add_note(out, path, "cannot read: %s", strerror(*io_errno));
     free(path);
     return rc;
 }
@@ -146,7 +146,7 @@ int clarity_source_resolve(const char *const *paths, size_t npaths,
         int e = 0;
         int rc = resolve_one(out, paths[i], &e);
         if (rc == CLARITY_ENOMEM) {
-            src_list_finish(out);
+            clarity_src_list_finish(out);
             return clarity_error_set(err, CLARITY_ENOMEM, paths[i], 0, 0, "out of memory resolving %s", paths[i]);
         }
         /* Keep going: one mistyped path must not hide the logs named next to it. */
@@ -155,7 +155,7 @@ int clarity_source_resolve(const char *const *paths, size_t npaths,
             first_errno = e;
         }
     }
-    src_list_finish(out);
+    clarity_src_list_finish(out);
     if (first_io >= 0)
         return clarity_error_set(err, CLARITY_EIO, paths[first_io], 0, 0, "%s: %s",
                                  paths[first_io], strerror(first_errno));

@@ -52,7 +52,7 @@ static void describe(const unsigned char *p, size_t n, char *out, size_t cap)
     out[o < cap ? o : cap - 1] = '\0';
 }
 
-enum src_verdict src_sniff_file(const char *path, const char *name, uint64_t size,
+enum src_verdict clarity_src_sniff_file(const char *path, const char *name, uint64_t size,
                                 char *why, size_t cap)
 {
     why[0] = '\0';
@@ -88,7 +88,7 @@ enum src_verdict src_sniff_file(const char *path, const char *name, uint64_t siz
     /* A name that says "log" wins over damaged first bytes: the decoder then reports the
      * damage with an offset, which is more useful than a note. */
     struct src_name nm;
-    if (src_parse_name(name, &nm) == CLARITY_OK) {
+    if (clarity_src_parse_name(name, &nm) == CLARITY_OK) {
         bool named = nm.codec != CLARITY_CODEC_UNKNOWN || nm.in_progress || nm.compact;
         free(nm.base);
         if (named) return SRC_LOG;

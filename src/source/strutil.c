@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *src_join(const char *dir, const char *name)
+char *clarity_src_join(const char *dir, const char *name)
 {
     size_t dl = strlen(dir);
     /* "/" and "dir/" already end in a separator; doubling it would make paths that compare
@@ -15,18 +15,18 @@ char *src_join(const char *dir, const char *name)
     return clarity_str_printf("%s%s%s", dir, sep ? "/" : "", name);
 }
 
-bool src_has_prefix(const char *s, const char *prefix)
+bool clarity_src_has_prefix(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-bool src_has_suffix(const char *s, const char *suffix)
+bool clarity_src_has_suffix(const char *s, const char *suffix)
 {
     size_t sl = strlen(s), xl = strlen(suffix);
     return sl >= xl && strcmp(s + sl - xl, suffix) == 0;
 }
 
-bool src_parse_index(const char *s, size_t n, uint64_t *out)
+bool clarity_src_parse_index(const char *s, size_t n, uint64_t *out)
 {
     if (n == 0) return false;
     uint64_t v = 0;

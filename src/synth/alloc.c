@@ -9,7 +9,7 @@
 #define BACKLOG_TIMEOUT 1.0
 #define IDLE_TIMEOUT 60.0
 
-int exec_create(struct sim *s, int host, double ready_t)
+int clarity_exec_create(struct sim *s, int host, double ready_t)
 {
     struct sy_host *h = &s->hosts[host];
     if (h->nexecs >= 16) return -1;
@@ -30,8 +30,8 @@ int exec_create(struct sim *s, int host, double ready_t)
     e->jvm_start = ready_t - 1.2 - 0.6 * rng_unit(&s->rng_jvm);
     e->idle_since = -1;
     e->last_stage = -1;
-    e->timer = timer_new(&s->heap, TK_EXEC, e->idx);
-    if (e->timer < 0 || timer_set(&s->heap, e->timer, ready_t)) {
+    e->timer = clarity_timer_new(&s->heap, TK_EXEC, e->idx);
+    if (e->timer < 0 || clarity_timer_set(&s->heap, e->timer, ready_t)) {
         SIM_FAIL(s, "out of memory");
         return -1;
     }
@@ -40,38 +40,38 @@ int exec_create(struct sim *s, int host, double ready_t)
     return e->idx;
 }
 
-void exec_timer(struct sim *s, int ei)
+void clarity_exec_timer(struct sim *s, int ei)
 {
     struct sy_exec *e = &s->execs[ei];
     if (!e->alive) return;
     if (!e->ready) {
         struct sy_host *h = &s->hosts[e->host];
-        host_advance(s, h);
+        clarity_host_advance(s, h);
         e->ready = true;
         e->idle_since = s->now;
-        jvm_init(s, e);
-        log_exec_start(s, e);
-        ev_executor_added(s, e);
-        host_reschedule(s, h);
-        sched_offer(s, e);
+        clarity_jvm_init(s, e);
+        clarity_log_exec_start(s, e);
+        clarity_ev_executor_added(s, e);
+        clarity_host_reschedule(s, h);
+        clarity_sched_offer(s, e);
         return;
     }
-    jvm_collect(s, e);
+    clarity_jvm_collect(s, e);
 }
 
-void exec_remove(struct sim *s, struct sy_exec *e, const char *reason)
+void clarity_exec_remove(struct sim *s, struct sy_exec *e, const char *reason)
 {
     struct sy_host *h = &s->hosts[e->host];
     e->alive = false;
     e->removed_t = s->now;
     s->execs_alive--;
-    timer_cancel(&s->heap, e->timer);
+    clarity_timer_cancel(&s->heap, e->timer);
     for (int k = 0; k < h->nexecs; k++)
         if (h->execs[k] == e->idx) {
             h->execs[k] = h->execs[--h->nexecs];
             break;
         }
-    ev_executor_removed(s, e, reason);
+    clarity_ev_executor_removed(s, e, reason);
     if (e->log) {
         fclose(e->log);
         e->log = NULL;
@@ -82,7 +82,7 @@ void exec_remove(struct sim *s, struct sy_exec *e, const char *reason)
     }
 }
 
-void exec_idle_check(struct sim *s, struct sy_exec *e)
+void clarity_exec_idle_check(struct sim *s, struct sy_exec *e)
 {
     if (!e->running && e->idle_since < 0) e->idle_since = s->now;
 }
@@ -99,10 +99,10 @@ static int place(const struct sim *s)
     return best;
 }
 
-void alloc_tick(struct sim *s)
+void clarity_alloc_tick(struct sim *s)
 {
     const struct synth_config *c = s->cfg;
-    int pending = pending_tasks(s), running = running_tasks(s);
+    int pending = clarity_pending_tasks(s), running = clarity_running_tasks(s);
     int target = (int)ceil((double)(pending + running) / c->executor_cores);
     if (target < c->dyn_min) target = c->dyn_min;
     if (target > c->dyn_max) target = c->dyn_max;
@@ -114,7 +114,7 @@ void alloc_tick(struct sim *s)
             for (int i = 0; i < add; i++) {
                 int h = place(s);
                 if (h < 0) break;
-                exec_create(s, h, s->now + 2.0 + 3.0 * rng_unit(&s->rng_sched));
+                clarity_exec_create(s, h, s->now + 2.0 + 3.0 * rng_unit(&s->rng_sched));
             }
             if (add > 0) s->add_step *= 2;
             s->backlog_since = s->now;
@@ -127,6 +127,6 @@ void alloc_tick(struct sim *s)
         struct sy_exec *e = &s->execs[i];
         if (!e->alive || !e->ready || e->running || e->idle_since < 0 || e->cached_bytes > 0) continue;
         if (s->now - e->idle_since >= IDLE_TIMEOUT && s->execs_alive > c->dyn_min && pending == 0)
-            exec_remove(s, e, "Executor killed by driver.");
+            clarity_exec_remove(s, e, "Executor killed by driver.");
     }
 }

@@ -28,7 +28,7 @@ static int32_t attempt_alloc(struct sim *s)
     int32_t id = s->att_free[--s->natt_free];
     int32_t timer = s->att[id].timer;
     s->att[id] = (struct sy_attempt){.used = true, .fault_seen = -1, .fault_remote = -1};
-    if (timer < 0) timer = timer_new(&s->heap, TK_ATTEMPT, id);
+    if (timer < 0) timer = clarity_timer_new(&s->heap, TK_ATTEMPT, id);
     if (timer < 0) {
         SIM_FAIL(s, "out of memory");
         return -1;
@@ -46,7 +46,7 @@ static double exec_mem_share(const struct sy_exec *e)
     return usable / (e->cores > 0 ? e->cores : 1);
 }
 
-void attempt_launch(struct sim *s, struct sy_stage *st, int index, struct sy_exec *e, int locality, bool speculative)
+void clarity_attempt_launch(struct sim *s, struct sy_stage *st, int index, struct sy_exec *e, int locality, bool speculative)
 {
     const struct synth_config *c = s->cfg;
     int32_t id = attempt_alloc(s);
@@ -121,12 +121,12 @@ void attempt_launch(struct sim *s, struct sy_stage *st, int index, struct sy_exe
     e->running++;
     e->idle_since = -1;
 
-    host_advance(s, h);
-    host_add_attempt(s, h, id);
-    phase_enter(s, a, PH_LAUNCH);
-    host_reschedule(s, h);
-    ev_task_start(s, a);
-    log_task_start(s, a);
+    clarity_host_advance(s, h);
+    clarity_host_add_attempt(s, h, id);
+    clarity_phase_enter(s, a, PH_LAUNCH);
+    clarity_host_reschedule(s, h);
+    clarity_ev_task_start(s, a);
+    clarity_log_task_start(s, a);
 }
 
 static void attempt_finish(struct sim *s, int32_t id, int end)
@@ -139,10 +139,10 @@ static void attempt_finish(struct sim *s, int32_t id, int end)
     for (int p = a->phase < PH_COUNT ? a->phase + 1 : PH_COUNT; p <= PH_COUNT; p++) a->t_phase[p] = s->now;
     a->t_phase[PH_COUNT] = s->now;
     a->phase = PH_COUNT;
-    timer_cancel(&s->heap, a->timer);
-    ev_task_end(s, a, end);
-    log_task_end(s, a, end, sim_ms(s, s->now) - sim_ms(s, a->t_launch));
-    truth_attempt_end(s, a, end);
+    clarity_timer_cancel(&s->heap, a->timer);
+    clarity_ev_task_end(s, a, end);
+    clarity_log_task_end(s, a, end, sim_ms(s, s->now) - sim_ms(s, a->t_launch));
+    clarity_truth_attempt_end(s, a, end);
     pt->running--;
     if (a->speculative) st->spec_running--;
     st->running--;
@@ -154,39 +154,39 @@ static void attempt_finish(struct sim *s, int32_t id, int end)
     s->att_free[s->natt_free++] = id;
     if (end == 1) {
         pt->failures++;
-        if (!pt->done && !pt->running) taskset_enqueue(s, st, a->index);
+        if (!pt->done && !pt->running) clarity_taskset_enqueue(s, st, a->index);
     }
 }
 
-void attempt_kill(struct sim *s, int32_t id)
+void clarity_attempt_kill(struct sim *s, int32_t id)
 {
     struct sy_attempt *a = &s->att[id];
     struct sy_host *h = &s->hosts[a->host];
-    host_advance(s, h);
-    host_remove_attempt(s, h, id);
-    host_reschedule(s, h);
+    clarity_host_advance(s, h);
+    clarity_host_remove_attempt(s, h, id);
+    clarity_host_reschedule(s, h);
     a->killed = true;
     attempt_finish(s, id, 2);
 }
 
-void attempt_timer(struct sim *s, int32_t id)
+void clarity_attempt_timer(struct sim *s, int32_t id)
 {
     struct sy_attempt *a = &s->att[id];
     struct sy_host *h = &s->hosts[a->host];
-    host_advance(s, h);
+    clarity_host_advance(s, h);
     a->remaining = 0;
     int next = a->phase + 1;
     if (a->will_fail && next > PH_COMPUTE && next < PH_RESULT_SEND) {
         for (int p = next; p < PH_RESULT_SEND; p++) a->t_phase[p] = s->now;   /* the exception skips them */
         next = PH_RESULT_SEND;
     }
-    phase_enter(s, a, next);
+    clarity_phase_enter(s, a, next);
     if (a->phase < PH_COUNT) {
-        host_reschedule(s, h);
+        clarity_host_reschedule(s, h);
         return;
     }
-    host_remove_attempt(s, h, id);
-    host_reschedule(s, h);
+    clarity_host_remove_attempt(s, h, id);
+    clarity_host_reschedule(s, h);
     int stage = a->stage, index = a->index, exec = a->exec;
     bool ok = !a->will_fail;
     double dur = s->now - a->t_launch;
@@ -202,10 +202,10 @@ void attempt_timer(struct sim *s, int32_t id)
     if (first && st->tasks[index].running) {
         /* the other copy lost the race: Spark kills it ("another attempt succeeded") */
         for (int i = 0; i < s->cap_att; i++)
-            if (s->att[i].used && s->att[i].stage == stage && s->att[i].index == index) attempt_kill(s, i);
+            if (s->att[i].used && s->att[i].stage == stage && s->att[i].index == index) clarity_attempt_kill(s, i);
     }
-    if (first) stage_task_succeeded(s, st);
+    if (first) clarity_stage_task_succeeded(s, st);
     struct sy_exec *e = &s->execs[exec];
-    if (e->alive) sched_offer(s, e);
-    if (e->alive && !e->running) exec_idle_check(s, e);
+    if (e->alive) clarity_sched_offer(s, e);
+    if (e->alive && !e->running) clarity_exec_idle_check(s, e);
 }

@@ -21,7 +21,7 @@ static bool paused(const struct sim *s, const struct sy_attempt *a, double t)
     return in_jvm(a->phase) && s->execs[a->exec].paused_until > t;
 }
 
-void phase_enter(struct sim *s, struct sy_attempt *a, int phase)
+void clarity_phase_enter(struct sim *s, struct sy_attempt *a, int phase)
 {
     while (phase < PH_COUNT && a->work[phase] <= 0) a->t_phase[phase++] = s->now;
     a->phase = phase;
@@ -36,7 +36,7 @@ void phase_enter(struct sim *s, struct sy_attempt *a, int phase)
     if (phase == PH_DESER && e->paused_until > s->now) a->gc_s += e->paused_until - s->now;
 }
 
-void host_add_attempt(struct sim *s, struct sy_host *h, int32_t id)
+void clarity_host_add_attempt(struct sim *s, struct sy_host *h, int32_t id)
 {
     if (CLARITY_VEC_RESERVE(h->att, h->cap_att, (size_t)h->natt + 1)) {
         SIM_FAIL(s, "out of memory");
@@ -46,7 +46,7 @@ void host_add_attempt(struct sim *s, struct sy_host *h, int32_t id)
     h->att[h->natt++] = id;
 }
 
-void host_remove_attempt(struct sim *s, struct sy_host *h, int32_t id)
+void clarity_host_remove_attempt(struct sim *s, struct sy_host *h, int32_t id)
 {
     int k = s->att[id].host_slot;
     h->att[k] = h->att[--h->natt];
@@ -83,7 +83,7 @@ static int fault_for(const struct sy_host *h, int res)
 
 /* Moves every attempt on the host from h->last to s->now at the rates set last time, and
  * books what each lost to whom. */
-void host_advance(struct sim *s, struct sy_host *h)
+void clarity_host_advance(struct sim *s, struct sy_host *h)
 {
     double dt = s->now - h->last;
     if (dt <= 0) return;
@@ -104,7 +104,7 @@ void host_advance(struct sim *s, struct sy_host *h)
                 a->wait_fault += f;
                 a->fault_seen = fh;
                 s->fault_delay[fh] += f;
-                truth_pair(s, q, s->nqueries + fh, RES_CPU, h->last, f);
+                clarity_truth_pair(s, q, s->nqueries + fh, RES_CPU, h->last, f);
             }
             continue;
         }
@@ -116,7 +116,7 @@ void host_advance(struct sim *s, struct sy_host *h)
             else a->cpu_done += prog;
         }
         if (a->res == RES_NONE || a->max_rate <= 0) continue;
-        truth_usage(s, q, a->res, h->last, prog);
+        clarity_truth_usage(s, q, a->res, h->last, prog);
         double lost = dt * (1.0 - a->rate / a->max_rate);
         if (lost <= 0) continue;
         double lost_fault = dt * (a->rate_nofault - a->rate) / a->max_rate;
@@ -136,7 +136,7 @@ void host_advance(struct sim *s, struct sy_host *h)
             a->wait_fault += lost_fault;
             a->fault_seen = f;
             s->fault_delay[f] += lost_fault;
-            truth_pair(s, q, s->nqueries + f, a->res, h->last, lost_fault);
+            clarity_truth_pair(s, q, s->nqueries + f, a->res, h->last, lost_fault);
         }
         double others = tot[a->res] - a->rate;
         if (lost_cont <= 0 || others <= 0) continue;
@@ -146,10 +146,10 @@ void host_advance(struct sim *s, struct sy_host *h)
             double d = lost_cont * share;
             if (qs[a->res][k].q == q) a->wait_self += d;
             else a->wait_other += d;
-            truth_pair(s, q, qs[a->res][k].q, a->res, h->last, d);
+            clarity_truth_pair(s, q, qs[a->res][k].q, a->res, h->last, d);
         }
     }
-    for (int k = 0; k < h->nexecs; k++) jvm_advance(s, &s->execs[h->execs[k]], dt);
+    for (int k = 0; k < h->nexecs; k++) clarity_jvm_advance(s, &s->execs[h->execs[k]], dt);
     h->last = s->now;
 }
 
@@ -188,7 +188,7 @@ static void reschedule(struct sim *s, struct sy_host *h);
 
 /* New rates for the attempts on the host, from who is using what now; moves their timers.
  * When a throttled sender's fetchers changed, fetchers on the other hosts get new caps too. */
-void host_reschedule(struct sim *s, struct sy_host *h)
+void clarity_host_reschedule(struct sim *s, struct sy_host *h)
 {
     reschedule(s, h);
     if (!s->nthrottled && s->net_sig == 0) return;
@@ -198,7 +198,7 @@ void host_reschedule(struct sim *s, struct sy_host *h)
     for (int v = 0; v < s->nhosts; v++) {
         struct sy_host *x = &s->hosts[v];
         if (x == h || !x->fetching) continue;
-        host_advance(s, x);
+        clarity_host_advance(s, x);
         reschedule(s, x);
     }
 }
@@ -238,7 +238,7 @@ static void reschedule(struct sim *s, struct sy_host *h)
         if (a->phase >= PH_COUNT) continue;
         if (paused(s, a, s->now)) {
             a->rate = 0;
-            timer_cancel(&s->heap, a->timer);
+            clarity_timer_cancel(&s->heap, a->timer);
             continue;
         }
         a->rate = rate[a->res];
@@ -250,7 +250,7 @@ static void reschedule(struct sim *s, struct sy_host *h)
         /* records read or fetched become objects: reading allocates too */
         if ((a->phase == PH_INPUT || a->phase == PH_FETCH_NET || a->phase == PH_FETCH_DISK) && a->res != RES_CPU)
             s->execs[a->exec].alloc_rate += a->rate * 1.5;
-        if (timer_set(&s->heap, a->timer, s->now + a->remaining / a->rate)) SIM_FAIL(s, "out of memory");
+        if (clarity_timer_set(&s->heap, a->timer, s->now + a->remaining / a->rate)) SIM_FAIL(s, "out of memory");
     }
-    for (int k = 0; k < h->nexecs; k++) jvm_schedule(s, &s->execs[h->execs[k]]);
+    for (int k = 0; k < h->nexecs; k++) clarity_jvm_schedule(s, &s->execs[h->execs[k]]);
 }

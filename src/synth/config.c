@@ -15,13 +15,13 @@ static const struct synth_scenario_info scenarios[] = {
     {"tpcds-mix", "TPC-DS-like SQL queries arriving over time, several at once; joins, aggregations, FAIR pools"},
 };
 
-const struct synth_scenario_info *synth_scenarios(size_t *n)
+const struct synth_scenario_info *clarity_synth_scenarios(size_t *n)
 {
     *n = sizeof scenarios / sizeof *scenarios;
     return scenarios;
 }
 
-const char *synth_fault_kind_name(int kind)
+const char *clarity_synth_fault_kind_name(int kind)
 {
     static const char *const names[] = {"cpu-hog", "memory-hog", "disk-hog", "network"};
     return kind >= 0 && kind < 4 ? names[kind] : "?";
@@ -30,10 +30,10 @@ const char *synth_fault_kind_name(int kind)
 #define GiB (1024.0 * 1024.0 * 1024.0)
 #define MiB (1024.0 * 1024.0)
 
-int synth_config_init(struct synth_config *c, const char *scenario, struct clarity_error *err)
+int clarity_synth_config_init(struct synth_config *c, const char *scenario, struct clarity_error *err)
 {
     size_t n, i;
-    const struct synth_scenario_info *sc = synth_scenarios(&n);
+    const struct synth_scenario_info *sc = clarity_synth_scenarios(&n);
     for (i = 0; i < n && strcmp(sc[i].name, scenario); i++) {}
     if (i == n) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "unknown scenario '%s' (clarity synth --list)", scenario);
     *c = (struct synth_config){0};
@@ -106,7 +106,7 @@ static int parse_bool(const char *v, bool *out)
     return 0;
 }
 
-int synth_fault_parse(const char *spec, struct synth_fault *f, struct clarity_error *err)
+int clarity_synth_fault_parse(const char *spec, struct synth_fault *f, struct clarity_error *err)
 {
     static const char *const kinds[] = {"cpu-hog", "memory-hog", "disk-hog", "network"};
     *f = (struct synth_fault){.start_s = 0, .end_s = -1, .intensity = 0.5};
@@ -176,7 +176,7 @@ static int parse_priorities(struct synth_config *c, const char *v)
     return 0;
 }
 
-int synth_config_set(struct synth_config *c, const char *key, const char *v, struct clarity_error *err)
+int clarity_synth_config_set(struct synth_config *c, const char *key, const char *v, struct clarity_error *err)
 {
     int bad = 0;
     double d;
@@ -234,7 +234,7 @@ int synth_config_set(struct synth_config *c, const char *key, const char *v, str
     } else if (!strcmp(key, "fault")) {
         if (c->nfaults == SYNTH_MAX_FAULTS)
             return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "at most %d faults", SYNTH_MAX_FAULTS);
-        int rc = synth_fault_parse(v, &c->faults[c->nfaults], err);
+        int rc = clarity_synth_fault_parse(v, &c->faults[c->nfaults], err);
         if (rc) return rc;
         c->nfaults++;
     } else if (!strcmp(key, "codec")) {
@@ -262,17 +262,17 @@ static int ini_setting(void *ctx, const char *section, const char *k, const char
     if (!strcmp(k, "scenario")) {
         if (x->have_scenario) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "scenario given twice");
         struct synth_config keep = *x->c;
-        int rc = synth_config_init(x->c, v, err);
+        int rc = clarity_synth_config_init(x->c, v, err);
         if (rc) *x->c = keep;
         x->have_scenario = true;
         return rc;
     }
     if (!x->have_scenario)
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "the first setting must be 'scenario = NAME'");
-    return synth_config_set(x->c, k, v, err);
+    return clarity_synth_config_set(x->c, k, v, err);
 }
 
-int synth_config_load_ini(struct synth_config *c, const char *path, struct clarity_error *err)
+int clarity_synth_config_load_ini(struct synth_config *c, const char *path, struct clarity_error *err)
 {
     struct ini_ctx x = {c, false};
     int rc = clarity_ini_read(path, 0, ini_setting, &x, err);
@@ -280,7 +280,7 @@ int synth_config_load_ini(struct synth_config *c, const char *path, struct clari
     return rc;
 }
 
-int synth_config_check(const struct synth_config *c, struct clarity_error *err)
+int clarity_synth_config_check(const struct synth_config *c, struct clarity_error *err)
 {
     int ec = c->executor_cores ? c->executor_cores : c->cores / c->executors_per_host;
     if (ec < 1 || ec * c->executors_per_host > c->cores)

@@ -50,12 +50,12 @@ static void stage_submit(struct sim *s, struct sy_stage *st)
             st->tasks[i].cache_exec = (e >= 0 && s->execs[e].alive) ? e : -1;
         }
     }
-    ev_stage_submitted(s, st);
-    log_driver(s, "DAGScheduler", "Submitting %s %d (%s), which has no missing parents",
+    clarity_ev_stage_submitted(s, st);
+    clarity_log_driver(s, "DAGScheduler", "Submitting %s %d (%s), which has no missing parents",
                st->result ? "ResultStage" : "ShuffleMapStage", st->spark_id, st->name);
-    log_driver(s, "TaskSchedulerImpl", "Adding task set %d.0 with %d tasks resource profile 0", st->spark_id, st->ntasks);
-    taskset_create(s, st);
-    sched_offer_all(s);
+    clarity_log_driver(s, "TaskSchedulerImpl", "Adding task set %d.0 with %d tasks resource profile 0", st->spark_id, st->ntasks);
+    clarity_taskset_create(s, st);
+    clarity_sched_offer_all(s);
 }
 
 static void submit_ready(struct sim *s, struct sy_job *j)
@@ -67,19 +67,19 @@ static void submit_ready(struct sim *s, struct sy_job *j)
     }
 }
 
-void query_arrive(struct sim *s, int qi)
+void clarity_query_arrive(struct sim *s, int qi)
 {
     struct sy_query *q = &s->queries[qi];
     q->started = true;
     q->start_t = s->now;
     if (q->sql) {
         q->sql_id = s->next_sql_id++;
-        ev_sql_start(s, q);
+        clarity_ev_sql_start(s, q);
     }
-    timer_set(&s->heap, timer_new(&s->heap, TK_JOB_SUBMIT, qi), s->now + 0.05 + 0.25 * rng_unit(&s->rng_sched));
+    clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, qi), s->now + 0.05 + 0.25 * rng_unit(&s->rng_sched));
 }
 
-void job_submit_next(struct sim *s, int qi)
+void clarity_job_submit_next(struct sim *s, int qi)
 {
     struct sy_query *q = &s->queries[qi];
     struct sy_job *j = &s->jobs[q->jobs[q->cur_job]];
@@ -95,8 +95,8 @@ void job_submit_next(struct sim *s, int qi)
         st->nrdds = st->input_kind == IN_HDFS ? 3 : 2;
         s->next_rdd_id += st->nrdds;
     }
-    ev_job_start(s, j);
-    log_driver(s, "DAGScheduler", "Got job %d (%s) with %d output partitions", j->spark_id, j->call_site,
+    clarity_ev_job_start(s, j);
+    clarity_log_driver(s, "DAGScheduler", "Got job %d (%s) with %d output partitions", j->spark_id, j->call_site,
                s->stages[j->stages[j->nstages - 1]].ntasks);
     submit_ready(s, j);
 }
@@ -105,30 +105,30 @@ static void job_done(struct sim *s, struct sy_job *j)
 {
     j->done = true;
     j->end_t = s->now;
-    ev_job_end(s, j);
-    log_driver(s, "DAGScheduler", "Job %d finished: %s, took %.6f s", j->spark_id, j->call_site, j->end_t - j->submit_t);
+    clarity_ev_job_end(s, j);
+    clarity_log_driver(s, "DAGScheduler", "Job %d finished: %s, took %.6f s", j->spark_id, j->call_site, j->end_t - j->submit_t);
     struct sy_query *q = &s->queries[j->query];
     if (++q->cur_job < q->njobs) {
-        timer_set(&s->heap, timer_new(&s->heap, TK_JOB_SUBMIT, q->idx), s->now + q->gap_s * (0.5 + rng_unit(&s->rng_sched)));
+        clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, q->idx), s->now + q->gap_s * (0.5 + rng_unit(&s->rng_sched)));
         return;
     }
     q->done = true;
     q->end_t = s->now + 0.005;
-    if (q->sql) ev_sql_end(s, q);
+    if (q->sql) clarity_ev_sql_end(s, q);
     if (++s->queries_done == s->nqueries)
-        timer_set(&s->heap, s->end_timer, s->now + 0.5 + rng_unit(&s->rng_sched));
+        clarity_timer_set(&s->heap, s->end_timer, s->now + 0.5 + rng_unit(&s->rng_sched));
 }
 
-void stage_task_succeeded(struct sim *s, struct sy_stage *st)
+void clarity_stage_task_succeeded(struct sim *s, struct sy_stage *st)
 {
     if (++st->succeeded < st->ntasks) return;
     st->status = ST_DONE;
     st->done_t = s->now;
-    taskset_remove(s, st);
-    ev_stage_completed(s, st);
-    log_driver(s, "DAGScheduler", "%s %d (%s) finished in %.3f s", st->result ? "ResultStage" : "ShuffleMapStage",
+    clarity_taskset_remove(s, st);
+    clarity_ev_stage_completed(s, st);
+    clarity_log_driver(s, "DAGScheduler", "%s %d (%s) finished in %.3f s", st->result ? "ResultStage" : "ShuffleMapStage",
                st->spark_id, st->name, st->done_t - st->submit_t);
-    truth_stage_done(s, st);
+    clarity_truth_stage_done(s, st);
     if (st->caches)
         for (int i = 0; i < st->ntasks; i++) {
             int e = st->tasks[i].cache_exec;

@@ -11,7 +11,7 @@ static bool active(const struct synth_fault *f, double t)
     return t >= f->start_s && (f->end_s < 0 || t < f->end_s);
 }
 
-void fault_schedule(struct sim *s)
+void clarity_fault_schedule(struct sim *s)
 {
     double next = INFINITY;
     for (int i = 0; i < s->cfg->nfaults; i++) {
@@ -19,10 +19,10 @@ void fault_schedule(struct sim *s)
         if (f->start_s > s->now && f->start_s < next) next = f->start_s;
         if (f->end_s > s->now && f->end_s < next) next = f->end_s;
     }
-    if (isfinite(next)) timer_set(&s->heap, s->fault_timer, next);
+    if (isfinite(next)) clarity_timer_set(&s->heap, s->fault_timer, next);
 }
 
-void fault_timer(struct sim *s)
+void clarity_fault_timer(struct sim *s)
 {
     for (int hi = 0; hi < s->nhosts; hi++) {
         struct sy_host *h = &s->hosts[hi];
@@ -42,11 +42,11 @@ void fault_timer(struct sim *s)
         }
         if (hog == h->hog_threads && disk == h->disk_hog_streams && net == h->net_factor && mem == h->mem_intensity)
             continue;
-        host_advance(s, h);
+        clarity_host_advance(s, h);
         s->nthrottled += (net < 1) - (h->net_factor < 1);
         h->hog_threads = hog; h->disk_hog_streams = disk; h->net_factor = net; h->mem_intensity = mem;
         h->fault_cpu = fc; h->fault_disk = fd; h->fault_net = fn; h->fault_mem = fm;
-        host_reschedule(s, h);
+        clarity_host_reschedule(s, h);
     }
-    fault_schedule(s);
+    clarity_fault_schedule(s);
 }

@@ -3,13 +3,13 @@
 #include "util/heap.h"
 #include "util/vec.h"
 
-int theap_init(struct theap *h)
+int clarity_theap_init(struct theap *h)
 {
     *h = (struct theap){0};
     return 0;
 }
 
-void theap_free(struct theap *h)
+void clarity_theap_free(struct theap *h)
 {
     free(h->timers);
     free(h->free_ids);
@@ -23,7 +23,7 @@ void theap_free(struct theap *h)
 #define TIMER_MOVED(h, arr, i) ((h)->timers[(arr)[i]].pos = (int32_t)(i))
 CLARITY_HEAP_DEFINE(tq, int32_t, struct theap *, TIMER_BEFORE, TIMER_MOVED)
 
-int32_t timer_new(struct theap *h, int kind, int32_t ref)
+int32_t clarity_timer_new(struct theap *h, int kind, int32_t ref)
 {
     int32_t id;
     if (h->nfree) {
@@ -36,7 +36,7 @@ int32_t timer_new(struct theap *h, int kind, int32_t ref)
     return id;
 }
 
-void timer_cancel(struct theap *h, int32_t id)
+void clarity_timer_cancel(struct theap *h, int32_t id)
 {
     int32_t i = h->timers[id].pos;
     if (i < 0) return;
@@ -44,14 +44,14 @@ void timer_cancel(struct theap *h, int32_t id)
     tq_remove(h, h->heap, &h->n, (size_t)i);
 }
 
-void timer_release(struct theap *h, int32_t id)
+void clarity_timer_release(struct theap *h, int32_t id)
 {
-    timer_cancel(h, id);
+    clarity_timer_cancel(h, id);
     if (CLARITY_VEC_RESERVE(h->free_ids, h->cap_free, h->nfree + 1)) return;   /* the id is simply not recycled */
     h->free_ids[h->nfree++] = id;
 }
 
-int timer_set(struct theap *h, int32_t id, double t)
+int clarity_timer_set(struct theap *h, int32_t id, double t)
 {
     struct timer *tm = &h->timers[id];
     tm->t = t;
@@ -65,9 +65,9 @@ int timer_set(struct theap *h, int32_t id, double t)
     return 0;
 }
 
-int32_t theap_pop(struct theap *h)
+int32_t clarity_theap_pop(struct theap *h)
 {
     int32_t id = h->heap[0];
-    timer_cancel(h, id);
+    clarity_timer_cancel(h, id);
     return id;
 }

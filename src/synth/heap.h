@@ -21,14 +21,14 @@ struct theap {
     uint64_t seq;
 };
 
-int theap_init(struct theap *h);
-void theap_free(struct theap *h);
+int clarity_theap_init(struct theap *h);
+void clarity_theap_free(struct theap *h);
 /* A new unscheduled timer; -1 when out of memory. */
-int32_t timer_new(struct theap *h, int kind, int32_t ref);
-void timer_release(struct theap *h, int32_t id);   /* cancels and recycles */
-int timer_set(struct theap *h, int32_t id, double t); /* schedule or move; -1 on ENOMEM */
-void timer_cancel(struct theap *h, int32_t id);
+int32_t clarity_timer_new(struct theap *h, int kind, int32_t ref);
+void clarity_timer_release(struct theap *h, int32_t id);   /* cancels and recycles */
+int clarity_timer_set(struct theap *h, int32_t id, double t); /* schedule or move; -1 on ENOMEM */
+void clarity_timer_cancel(struct theap *h, int32_t id);
 static inline bool theap_empty(const struct theap *h) { return h->n == 0; }
 static inline double theap_top_time(const struct theap *h) { return h->timers[h->heap[0]].t; }
-int32_t theap_pop(struct theap *h);                 /* earliest timer id, unscheduled */
+int32_t clarity_theap_pop(struct theap *h);                 /* earliest timer id, unscheduled */
 #endif

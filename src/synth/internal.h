@@ -235,91 +235,91 @@ static inline int64_t sim_ms(const struct sim *s, double t) { return s->cfg->sta
 /* arrays */
 
 /* workload.c: builds queries, jobs and stages of the scenario */
-int workload_build(struct sim *s);
+int clarity_workload_build(struct sim *s);
 struct sy_stage *stage_add(struct sim *s, struct sy_job *j, const char *name, int ntasks);
 void stage_reuse(struct sy_job *j, int stage);
 
 /* cluster.c: processor sharing */
-void host_advance(struct sim *s, struct sy_host *h);
-void host_reschedule(struct sim *s, struct sy_host *h);
-void host_add_attempt(struct sim *s, struct sy_host *h, int32_t a);
-void host_remove_attempt(struct sim *s, struct sy_host *h, int32_t a);
-void phase_enter(struct sim *s, struct sy_attempt *a, int phase);
+void clarity_host_advance(struct sim *s, struct sy_host *h);
+void clarity_host_reschedule(struct sim *s, struct sy_host *h);
+void clarity_host_add_attempt(struct sim *s, struct sy_host *h, int32_t a);
+void clarity_host_remove_attempt(struct sim *s, struct sy_host *h, int32_t a);
+void clarity_phase_enter(struct sim *s, struct sy_attempt *a, int phase);
 
 /* attempt.c: a task attempt from launch to end */
-void attempt_launch(struct sim *s, struct sy_stage *st, int index, struct sy_exec *e, int locality, bool speculative);
-void attempt_timer(struct sim *s, int32_t a);
-void attempt_kill(struct sim *s, int32_t a);
+void clarity_attempt_launch(struct sim *s, struct sy_stage *st, int index, struct sy_exec *e, int locality, bool speculative);
+void clarity_attempt_timer(struct sim *s, int32_t a);
+void clarity_attempt_kill(struct sim *s, int32_t a);
 
 /* sched.c: task sets, pools, locality, speculation */
-void taskset_create(struct sim *s, struct sy_stage *st);
-void taskset_enqueue(struct sim *s, struct sy_stage *st, int index);
-void taskset_remove(struct sim *s, struct sy_stage *st);
-void sched_offer(struct sim *s, struct sy_exec *e);
-void sched_offer_all(struct sim *s);
-void sched_locality_timer(struct sim *s, int stage);
-void spec_tick(struct sim *s);
-int pending_tasks(const struct sim *s);
-int running_tasks(const struct sim *s);
+void clarity_taskset_create(struct sim *s, struct sy_stage *st);
+void clarity_taskset_enqueue(struct sim *s, struct sy_stage *st, int index);
+void clarity_taskset_remove(struct sim *s, struct sy_stage *st);
+void clarity_sched_offer(struct sim *s, struct sy_exec *e);
+void clarity_sched_offer_all(struct sim *s);
+void clarity_sched_locality_timer(struct sim *s, int stage);
+void clarity_spec_tick(struct sim *s);
+int clarity_pending_tasks(const struct sim *s);
+int clarity_running_tasks(const struct sim *s);
 
 /* dag.c: jobs and stages */
-void query_arrive(struct sim *s, int q);
-void job_submit_next(struct sim *s, int q);
-void stage_task_succeeded(struct sim *s, struct sy_stage *st);
+void clarity_query_arrive(struct sim *s, int q);
+void clarity_job_submit_next(struct sim *s, int q);
+void clarity_stage_task_succeeded(struct sim *s, struct sy_stage *st);
 
 /* alloc.c: executors */
-int exec_create(struct sim *s, int host, double ready_t);
-void exec_timer(struct sim *s, int e);
-void exec_remove(struct sim *s, struct sy_exec *e, const char *reason);
-void alloc_tick(struct sim *s);
-void exec_idle_check(struct sim *s, struct sy_exec *e);
+int clarity_exec_create(struct sim *s, int host, double ready_t);
+void clarity_exec_timer(struct sim *s, int e);
+void clarity_exec_remove(struct sim *s, struct sy_exec *e, const char *reason);
+void clarity_alloc_tick(struct sim *s);
+void clarity_exec_idle_check(struct sim *s, struct sy_exec *e);
 
 /* jvm.c: heap and GC */
-void jvm_init(struct sim *s, struct sy_exec *e);
-void jvm_advance(struct sim *s, struct sy_exec *e, double dt);
-void jvm_schedule(struct sim *s, struct sy_exec *e);
-void jvm_collect(struct sim *s, struct sy_exec *e);
+void clarity_jvm_init(struct sim *s, struct sy_exec *e);
+void clarity_jvm_advance(struct sim *s, struct sy_exec *e, double dt);
+void clarity_jvm_schedule(struct sim *s, struct sy_exec *e);
+void clarity_jvm_collect(struct sim *s, struct sy_exec *e);
 
 /* fault.c */
-void fault_timer(struct sim *s);
-void fault_schedule(struct sim *s);
+void clarity_fault_timer(struct sim *s);
+void clarity_fault_schedule(struct sim *s);
 
 /* write_event.c: the Spark 3.5 event log */
-void ev_preamble(struct sim *s);
-void ev_executor_added(struct sim *s, struct sy_exec *e);
-void ev_executor_removed(struct sim *s, struct sy_exec *e, const char *reason);
-void ev_job_start(struct sim *s, struct sy_job *j);
-void ev_job_end(struct sim *s, struct sy_job *j);
-void ev_stage_submitted(struct sim *s, struct sy_stage *st);
-void ev_stage_completed(struct sim *s, struct sy_stage *st);
-void ev_task_start(struct sim *s, struct sy_attempt *a);
-void ev_task_end(struct sim *s, struct sy_attempt *a, int end);  /* 0 ok, 1 failed, 2 killed */
-void ev_sql_start(struct sim *s, struct sy_query *q);
-void ev_sql_end(struct sim *s, struct sy_query *q);
-void ev_app_end(struct sim *s);
-void ev_emit(struct sim *s, bool flush);   /* s->line + '\n' to the log */
-void task_metrics(const struct sim *s, const struct sy_attempt *a, struct tmetrics *m);
+void clarity_ev_preamble(struct sim *s);
+void clarity_ev_executor_added(struct sim *s, struct sy_exec *e);
+void clarity_ev_executor_removed(struct sim *s, struct sy_exec *e, const char *reason);
+void clarity_ev_job_start(struct sim *s, struct sy_job *j);
+void clarity_ev_job_end(struct sim *s, struct sy_job *j);
+void clarity_ev_stage_submitted(struct sim *s, struct sy_stage *st);
+void clarity_ev_stage_completed(struct sim *s, struct sy_stage *st);
+void clarity_ev_task_start(struct sim *s, struct sy_attempt *a);
+void clarity_ev_task_end(struct sim *s, struct sy_attempt *a, int end);  /* 0 ok, 1 failed, 2 killed */
+void clarity_ev_sql_start(struct sim *s, struct sy_query *q);
+void clarity_ev_sql_end(struct sim *s, struct sy_query *q);
+void clarity_ev_app_end(struct sim *s);
+void clarity_ev_emit(struct sim *s, bool flush);   /* s->line + '\n' to the log */
+void clarity_task_metrics(const struct sim *s, const struct sy_attempt *a, struct tmetrics *m);
 void sql_plan_json(struct sim *s, struct clarity_strbuf *b, struct sy_query *q);
 
 /* write_logs.c: log4j text of executors and driver, GC logs */
-void logs_open(struct sim *s);
-void logs_close(struct sim *s);
-void log_exec_start(struct sim *s, struct sy_exec *e);
-void log_task_start(struct sim *s, struct sy_attempt *a);
-void log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t dur_ms);
-void log_driver(struct sim *s, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void clarity_logs_open(struct sim *s);
+void clarity_logs_close(struct sim *s);
+void clarity_log_exec_start(struct sim *s, struct sy_exec *e);
+void clarity_log_task_start(struct sim *s, struct sy_attempt *a);
+void clarity_log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t dur_ms);
+void clarity_log_driver(struct sim *s, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 struct gc_times { double real, user, sys; };   /* seconds, as the GC log's Times block */
-void log_gc(struct sim *s, struct sy_exec *e, bool full, struct gc_times t, double y_before, double y_after,
+void clarity_log_gc(struct sim *s, struct sy_exec *e, bool full, struct gc_times t, double y_before, double y_after,
             double heap_before, double heap_after, double old_before, double old_after);
 
 /* truth.c */
-int truth_init(struct sim *s);
+int clarity_truth_init(struct sim *s);
 /* victim query lost `delay` seconds at time t on resource res because of culprit (a query
  * index, or nqueries + fault index) */
-void truth_pair(struct sim *s, int victim, int culprit, int res, double t, double delay);
-void truth_usage(struct sim *s, int q, int res, double t0, double amount);
-void truth_attempt_end(struct sim *s, struct sy_attempt *a, int end);
-void truth_stage_done(struct sim *s, struct sy_stage *st);
-int truth_write(struct sim *s, struct synth_result *res);
-void truth_free(struct sim *s);
+void clarity_truth_pair(struct sim *s, int victim, int culprit, int res, double t, double delay);
+void clarity_truth_usage(struct sim *s, int q, int res, double t0, double amount);
+void clarity_truth_attempt_end(struct sim *s, struct sy_attempt *a, int end);
+void clarity_truth_stage_done(struct sim *s, struct sy_stage *st);
+int clarity_truth_write(struct sim *s, struct synth_result *res);
+void clarity_truth_free(struct sim *s);
 #endif

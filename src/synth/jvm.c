@@ -4,7 +4,7 @@
 #include <math.h>
 #include "synth/internal.h"
 
-void jvm_init(struct sim *s, struct sy_exec *e)
+void clarity_jvm_init(struct sim *s, struct sy_exec *e)
 {
     e->young_cap = e->heap / 3;          /* NewRatio=2 */
     e->old_cap = e->heap - e->young_cap;
@@ -13,7 +13,7 @@ void jvm_init(struct sim *s, struct sy_exec *e)
     e->peak_heap = e->young_used + e->old_used;
 }
 
-void jvm_advance(struct sim *s, struct sy_exec *e, double dt)
+void clarity_jvm_advance(struct sim *s, struct sy_exec *e, double dt)
 {
     (void)s;
     if (!e->ready || e->paused_until > s->now - dt) return;
@@ -27,28 +27,28 @@ static double young_effective(const struct sim *s, const struct sy_exec *e)
     return e->young_cap * (1.0 - 0.6 * s->hosts[e->host].mem_intensity);
 }
 
-void jvm_schedule(struct sim *s, struct sy_exec *e)
+void clarity_jvm_schedule(struct sim *s, struct sy_exec *e)
 {
     if (!e->ready || !e->alive) return;
     if (e->paused_until > s->now) {
-        timer_set(&s->heap, e->timer, e->paused_until);
+        clarity_timer_set(&s->heap, e->timer, e->paused_until);
         return;
     }
     if (e->alloc_rate <= 0) {
-        timer_cancel(&s->heap, e->timer);
+        clarity_timer_cancel(&s->heap, e->timer);
         return;
     }
     double room = young_effective(s, e) - e->young_used;
-    timer_set(&s->heap, e->timer, s->now + (room > 0 ? room : 0) / e->alloc_rate);
+    clarity_timer_set(&s->heap, e->timer, s->now + (room > 0 ? room : 0) / e->alloc_rate);
 }
 
-void jvm_collect(struct sim *s, struct sy_exec *e)
+void clarity_jvm_collect(struct sim *s, struct sy_exec *e)
 {
     struct sy_host *h = &s->hosts[e->host];
-    host_advance(s, h);
+    clarity_host_advance(s, h);
     if (e->paused_until > 0) {
         e->paused_until = 0;   /* pause over */
-        host_reschedule(s, h);
+        clarity_host_reschedule(s, h);
         return;
     }
     double live = 0;
@@ -78,7 +78,7 @@ void jvm_collect(struct sim *s, struct sy_exec *e)
     double user = nominal * (2.5 + (double)(e->gc_seq % 5) * 0.3);
     double sys = nominal * 0.1 + 0.4 * (pause - cpu_bound);
     double yafter = full ? 0 : survivors - promoted;
-    log_gc(s, e, full, (struct gc_times){pause, user, sys}, ybefore, yafter, ybefore + obefore, yafter + oafter, obefore,
+    clarity_log_gc(s, e, full, (struct gc_times){pause, user, sys}, ybefore, yafter, ybefore + obefore, yafter + oafter, obefore,
            oafter);
     if (full) {
         e->major_gc++;
@@ -96,5 +96,5 @@ void jvm_collect(struct sim *s, struct sy_exec *e)
         struct sy_attempt *a = &s->att[h->att[i]];
         if (a->exec == e->idx && a->phase != PH_LAUNCH && a->phase != PH_RESULT_SEND) a->gc_s += pause;
     }
-    host_reschedule(s, h);
+    clarity_host_reschedule(s, h);
 }

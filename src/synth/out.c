@@ -33,7 +33,7 @@ static void emit(struct out_stream *o, const void *p, size_t n)
     o->bytes += n;
 }
 
-struct out_stream *out_open(const char *path, int codec)
+struct out_stream *clarity_out_open(const char *path, int codec)
 {
     struct out_stream *o = calloc(1, sizeof *o);
     if (!o) return NULL;
@@ -105,7 +105,7 @@ static void zstd_push(struct out_stream *o, const void *p, size_t n, ZSTD_EndDir
     }
 }
 
-int out_write(struct out_stream *o, const void *p, size_t n)
+int clarity_out_write(struct out_stream *o, const void *p, size_t n)
 {
     const unsigned char *s = p;
     switch (o->codec) {
@@ -149,7 +149,7 @@ int out_write(struct out_stream *o, const void *p, size_t n)
     return o->err ? -1 : 0;
 }
 
-int out_flush(struct out_stream *o)
+int clarity_out_flush(struct out_stream *o)
 {
     if (o->codec == SYNTH_CODEC_ZSTD && (o->n || o->frame_open)) {
         zstd_push(o, o->buf, o->n, ZSTD_e_end);
@@ -161,9 +161,9 @@ int out_flush(struct out_stream *o)
     return o->err ? -1 : 0;
 }
 
-int out_close(struct out_stream *o, uint64_t *bytes_on_disk)
+int clarity_out_close(struct out_stream *o, uint64_t *bytes_on_disk)
 {
-    if (o->codec == SYNTH_CODEC_ZSTD) out_flush(o);
+    if (o->codec == SYNTH_CODEC_ZSTD) clarity_out_flush(o);
     else if (o->codec == SYNTH_CODEC_LZ4) {
         if (o->n) lz4_block(o, o->buf, o->n, 0);
         lz4_block(o, NULL, 0, 1);

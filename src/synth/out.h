@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 struct out_stream;
-struct out_stream *out_open(const char *path, int codec);   /* enum synth_codec; NULL + errno */
-int out_write(struct out_stream *o, const void *p, size_t n);
-int out_flush(struct out_stream *o);                         /* Spark's flushLogger */
-int out_close(struct out_stream *o, uint64_t *bytes_on_disk); /* 0 ok, -1 I/O error */
+struct out_stream *clarity_out_open(const char *path, int codec);   /* enum synth_codec; NULL + errno */
+int clarity_out_write(struct out_stream *o, const void *p, size_t n);
+int clarity_out_flush(struct out_stream *o);                         /* Spark's flushLogger */
+int clarity_out_close(struct out_stream *o, uint64_t *bytes_on_disk); /* 0 ok, -1 I/O error */
 #endif

@@ -16,7 +16,7 @@ static void push(struct sim *s, int32_t **q, int *n, size_t *cap, int32_t v)
     (*q)[(*n)++] = v;
 }
 
-void taskset_enqueue(struct sim *s, struct sy_stage *st, int i)
+void clarity_taskset_enqueue(struct sim *s, struct sy_stage *st, int i)
 {
     struct sy_ptask *pt = &st->tasks[i];
     pt->queued = 1;
@@ -30,7 +30,7 @@ void taskset_enqueue(struct sim *s, struct sy_stage *st, int i)
         push(s, &st->pend_exec[pt->cache_exec], &st->npend_exec[pt->cache_exec], &st->cap_pend_exec[pt->cache_exec], i);
 }
 
-void taskset_create(struct sim *s, struct sy_stage *st)
+void clarity_taskset_create(struct sim *s, struct sy_stage *st)
 {
     bool host_pref = false, exec_pref = false;
     for (int i = 0; i < st->ntasks; i++) {
@@ -63,8 +63,8 @@ void taskset_create(struct sim *s, struct sy_stage *st)
     st->levels[st->nlevels++] = (host_pref || exec_pref) ? LOC_ANY : LOC_NO_PREF;
     st->loc_level = 0;
     st->loc_last = s->now;
-    st->loc_timer = timer_new(&s->heap, TK_LOCALITY, st->idx);
-    for (int i = 0; i < st->ntasks; i++) taskset_enqueue(s, st, i);
+    st->loc_timer = clarity_timer_new(&s->heap, TK_LOCALITY, st->idx);
+    for (int i = 0; i < st->ntasks; i++) clarity_taskset_enqueue(s, st, i);
     if (CLARITY_VEC_RESERVE(s->active, s->cap_active, (size_t)s->nactive + 1)) {
         SIM_FAIL(s, "out of memory");
         return;
@@ -72,7 +72,7 @@ void taskset_create(struct sim *s, struct sy_stage *st)
     s->active[s->nactive++] = st->idx;
 }
 
-void taskset_remove(struct sim *s, struct sy_stage *st)
+void clarity_taskset_remove(struct sim *s, struct sy_stage *st)
 {
     for (int i = 0; i < s->nactive; i++)
         if (s->active[i] == st->idx) {
@@ -80,7 +80,7 @@ void taskset_remove(struct sim *s, struct sy_stage *st)
             s->nactive--;
             break;
         }
-    if (st->loc_timer >= 0) timer_release(&s->heap, st->loc_timer);
+    if (st->loc_timer >= 0) clarity_timer_release(&s->heap, st->loc_timer);
     st->loc_timer = -1;
     for (int h = 0; st->pend_host && h < s->nhosts; h++) free(st->pend_host[h]);
     for (int e = 0; st->pend_exec && e < st->nexec_q; e++) free(st->pend_exec[e]);
@@ -182,7 +182,7 @@ static int pick_spec(struct sim *s, struct sy_stage *st, struct sy_exec *e)
 
 static int order_cmp_ctx_stage(const struct sim *s, int a, int b) { return compare_stages(s, a, b); }
 
-void sched_offer(struct sim *s, struct sy_exec *e)
+void clarity_sched_offer(struct sim *s, struct sy_exec *e)
 {
     int order[256];
     while (!s->err && e->alive && e->ready && !e->removing && e->free_slots > 0 && s->nactive) {
@@ -207,7 +207,7 @@ void sched_offer(struct sim *s, struct sy_exec *e)
                 } else if (loc == LOC_ANY && st->loc_level != lvl_before) {
                     st->loc_last = s->now;
                 }
-                attempt_launch(s, st, i, e, loc, false);
+                clarity_attempt_launch(s, st, i, e, loc, false);
                 launched = true;
                 break;
             }
@@ -216,10 +216,10 @@ void sched_offer(struct sim *s, struct sy_exec *e)
                 /* a wait that has already run out is not why nothing launched (nothing fits this
                  * executor): re-arming it at a past time would fire it forever at this instant */
                 if (t > s->now && (s->heap.timers[st->loc_timer].pos < 0 || s->heap.timers[st->loc_timer].t != t))
-                    timer_set(&s->heap, st->loc_timer, t);
+                    clarity_timer_set(&s->heap, st->loc_timer, t);
             }
             if (s->cfg->speculation && st->pending == 0 && (i = pick_spec(s, st, e)) >= 0) {
-                attempt_launch(s, st, i, e, st->levels[st->nlevels - 1] == LOC_NO_PREF ? LOC_NO_PREF : LOC_ANY, true);
+                clarity_attempt_launch(s, st, i, e, st->levels[st->nlevels - 1] == LOC_NO_PREF ? LOC_NO_PREF : LOC_ANY, true);
                 launched = true;
             }
         }
@@ -227,21 +227,21 @@ void sched_offer(struct sim *s, struct sy_exec *e)
     }
 }
 
-void sched_offer_all(struct sim *s)
+void clarity_sched_offer_all(struct sim *s)
 {
     for (int i = 0; i < s->nexecs && !s->err; i++)
-        if (s->execs[i].alive && s->execs[i].free_slots > 0) sched_offer(s, &s->execs[i]);
+        if (s->execs[i].alive && s->execs[i].free_slots > 0) clarity_sched_offer(s, &s->execs[i]);
 }
 
-void sched_locality_timer(struct sim *s, int stage)
+void clarity_sched_locality_timer(struct sim *s, int stage)
 {
     (void)stage;
-    sched_offer_all(s);
+    clarity_sched_offer_all(s);
 }
 
 /* TaskSetManager.checkSpeculatableTasks: once a quantile of the stage has succeeded, a task
  * running longer than multiplier x the median success (and 100 ms) gets a copy. */
-void spec_tick(struct sim *s)
+void clarity_spec_tick(struct sim *s)
 {
     bool any = false;
     for (int k = 0; k < s->nactive; k++) {
@@ -266,17 +266,17 @@ void spec_tick(struct sim *s)
             any = true;
         }
     }
-    if (any) sched_offer_all(s);
+    if (any) clarity_sched_offer_all(s);
 }
 
-int pending_tasks(const struct sim *s)
+int clarity_pending_tasks(const struct sim *s)
 {
     int n = 0;
     for (int k = 0; k < s->nactive; k++) n += s->stages[s->active[k]].pending;
     return n;
 }
 
-int running_tasks(const struct sim *s)
+int clarity_running_tasks(const struct sim *s)
 {
     int n = 0;
     for (int k = 0; k < s->nactive; k++) n += s->stages[s->active[k]].running;

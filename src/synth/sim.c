@@ -36,7 +36,7 @@ static void sim_free(struct sim *s)
 {
     for (int i = 0; i < s->nstages; i++) {
         struct sy_stage *st = &s->stages[i];
-        if (st->pend_all || st->pend_host || st->pend_exec || st->spec_q) taskset_remove(s, st);
+        if (st->pend_all || st->pend_host || st->pend_exec || st->spec_q) clarity_taskset_remove(s, st);
         free(st->tasks);
         free(st->tt);
         free(st->succ_dur);
@@ -48,13 +48,13 @@ static void sim_free(struct sim *s)
     for (int h = 0; h < s->nhosts; h++) free(s->hosts[h].att);
     if (s->driver_log) fclose(s->driver_log);
     if (s->truth_tasks) fclose(s->truth_tasks);
-    if (s->ev) out_close(s->ev, NULL);
+    if (s->ev) clarity_out_close(s->ev, NULL);
     free(s->hosts); free(s->execs); free(s->queries); free(s->jobs); free(s->stages);
     free(s->att); free(s->att_free); free(s->active);
     clarity_sb_free(&s->line);
     clarity_sb_free(&s->tmp);
-    truth_free(s);
-    theap_free(&s->heap);
+    clarity_truth_free(s);
+    clarity_theap_free(&s->heap);
     free(s);
 }
 
@@ -65,7 +65,7 @@ static int setup(struct sim *s, struct clarity_error *err)
     rng_seed(&s->rng_sched, c->seed, 2);
     rng_seed(&s->rng_fail, c->seed, 3);
     rng_seed(&s->rng_jvm, c->seed, 4);
-    theap_init(&s->heap);
+    clarity_theap_init(&s->heap);
     time_t sec = (time_t)(c->start_ms / 1000);
     struct tm tm;
     gmtime_r(&sec, &tm);
@@ -90,8 +90,8 @@ static int setup(struct sim *s, struct clarity_error *err)
     s->pools[2] = (struct sy_pool){"bi", 2, c->cores, 0};
     s->backlog_since = -1;
     s->add_step = 1;
-    if (workload_build(s)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "cannot build the workload");
-    if (truth_init(s)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    if (clarity_workload_build(s)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "cannot build the workload");
+    if (clarity_truth_init(s)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     char p[4200];
     snprintf(p, sizeof p, "%s/eventlogs", s->outdir);
     if (mkdir_p(p)) return clarity_error_set(err, CLARITY_EIO, p, 0, 0, "cannot create: %s", strerror(errno));
@@ -111,22 +111,22 @@ static int setup(struct sim *s, struct clarity_error *err)
 static void start(struct sim *s)
 {
     const struct synth_config *c = s->cfg;
-    s->end_timer = timer_new(&s->heap, TK_APP_END, 0);
-    s->fault_timer = timer_new(&s->heap, TK_FAULT, 0);
-    s->alloc_timer = timer_new(&s->heap, TK_ALLOC, 0);
-    s->spec_timer = timer_new(&s->heap, TK_SPEC, 0);
-    ev_preamble(s);
+    s->end_timer = clarity_timer_new(&s->heap, TK_APP_END, 0);
+    s->fault_timer = clarity_timer_new(&s->heap, TK_FAULT, 0);
+    s->alloc_timer = clarity_timer_new(&s->heap, TK_ALLOC, 0);
+    s->spec_timer = clarity_timer_new(&s->heap, TK_SPEC, 0);
+    clarity_ev_preamble(s);
     if (c->dynalloc) {
-        for (int i = 0; i < c->dyn_min; i++) exec_create(s, i % s->nhosts, 1.5 + 2.0 * rng_unit(&s->rng_sched));
-        timer_set(&s->heap, s->alloc_timer, 1.0);
+        for (int i = 0; i < c->dyn_min; i++) clarity_exec_create(s, i % s->nhosts, 1.5 + 2.0 * rng_unit(&s->rng_sched));
+        clarity_timer_set(&s->heap, s->alloc_timer, 1.0);
     } else {
         for (int k = 0; k < c->executors_per_host; k++)
-            for (int h = 0; h < s->nhosts; h++) exec_create(s, h, 1.5 + 2.0 * rng_unit(&s->rng_sched));
+            for (int h = 0; h < s->nhosts; h++) clarity_exec_create(s, h, 1.5 + 2.0 * rng_unit(&s->rng_sched));
     }
     for (int q = 0; q < s->nqueries; q++)
-        timer_set(&s->heap, timer_new(&s->heap, TK_ARRIVAL, q), s->queries[q].arrival_t);
-    if (c->speculation) timer_set(&s->heap, s->spec_timer, 0.1);
-    fault_timer(s);
+        clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_ARRIVAL, q), s->queries[q].arrival_t);
+    if (c->speculation) clarity_timer_set(&s->heap, s->spec_timer, 0.1);
+    clarity_fault_timer(s);
 }
 
 static void loop(struct sim *s)
@@ -137,29 +137,29 @@ static void loop(struct sim *s)
                      s->queries_done, s->nqueries);
             return;
         }
-        int32_t id = theap_pop(&s->heap);
+        int32_t id = clarity_theap_pop(&s->heap);
         struct timer *t = &s->heap.timers[id];
         s->now = t->t;
         int32_t ref = t->ref;
         switch (t->kind) {
-        case TK_ATTEMPT: attempt_timer(s, ref); break;
-        case TK_EXEC: exec_timer(s, ref); break;
-        case TK_ARRIVAL: timer_release(&s->heap, id); query_arrive(s, ref); break;
-        case TK_JOB_SUBMIT: timer_release(&s->heap, id); job_submit_next(s, ref); break;
-        case TK_FAULT: fault_timer(s); break;
-        case TK_LOCALITY: sched_locality_timer(s, ref); break;
+        case TK_ATTEMPT: clarity_attempt_timer(s, ref); break;
+        case TK_EXEC: clarity_exec_timer(s, ref); break;
+        case TK_ARRIVAL: clarity_timer_release(&s->heap, id); clarity_query_arrive(s, ref); break;
+        case TK_JOB_SUBMIT: clarity_timer_release(&s->heap, id); clarity_job_submit_next(s, ref); break;
+        case TK_FAULT: clarity_fault_timer(s); break;
+        case TK_LOCALITY: clarity_sched_locality_timer(s, ref); break;
         case TK_ALLOC:
-            alloc_tick(s);
-            timer_set(&s->heap, s->alloc_timer, s->now + 1.0);
+            clarity_alloc_tick(s);
+            clarity_timer_set(&s->heap, s->alloc_timer, s->now + 1.0);
             break;
         case TK_SPEC:
-            spec_tick(s);
-            timer_set(&s->heap, s->spec_timer, s->now + 0.1);
+            clarity_spec_tick(s);
+            clarity_timer_set(&s->heap, s->spec_timer, s->now + 0.1);
             break;
         case TK_APP_END:
             s->end_t = s->now;
-            for (int h = 0; h < s->nhosts; h++) host_advance(s, &s->hosts[h]);
-            ev_app_end(s);
+            for (int h = 0; h < s->nhosts; h++) clarity_host_advance(s, &s->hosts[h]);
+            clarity_ev_app_end(s);
             s->app_done = true;
             break;
         }
@@ -167,9 +167,9 @@ static void loop(struct sim *s)
     }
 }
 
-int synth_run(const struct synth_config *cfg_in, const char *outdir, struct synth_result *res, struct clarity_error *err)
+int clarity_synth_run(const struct synth_config *cfg_in, const char *outdir, struct synth_result *res, struct clarity_error *err)
 {
-    int rc = synth_config_check(cfg_in, err);
+    int rc = clarity_synth_config_check(cfg_in, err);
     if (rc) return rc;
     struct synth_config cfg = *cfg_in;
     derive(&cfg);
@@ -191,22 +191,22 @@ int synth_run(const struct synth_config *cfg_in, const char *outdir, struct synt
     snprintf(res->app_id, sizeof res->app_id, "%s", s->app_id);
     snprintf(res->eventlog, sizeof res->eventlog, "%s/eventlogs/%s%s", outdir, s->app_id,
              cfg.codec == SYNTH_CODEC_ZSTD ? ".zstd" : cfg.codec == SYNTH_CODEC_LZ4 ? ".lz4" : "");
-    s->ev = out_open(res->eventlog, cfg.codec);
+    s->ev = clarity_out_open(res->eventlog, cfg.codec);
     if (!s->ev) {
         rc = clarity_error_set(err, CLARITY_EIO, res->eventlog, 0, 0, "cannot create: %s", strerror(errno));
         sim_free(s);
         return rc;
     }
-    logs_open(s);
+    clarity_logs_open(s);
     start(s);
     loop(s);
-    logs_close(s);
+    clarity_logs_close(s);
     uint64_t bytes = 0;
-    if (out_close(s->ev, &bytes) && !s->err) SIM_FAIL(s, "cannot write the event log");
+    if (clarity_out_close(s->ev, &bytes) && !s->err) SIM_FAIL(s, "cannot write the event log");
     s->ev = NULL;
     if (s->truth_tasks && fclose(s->truth_tasks) && !s->err) SIM_FAIL(s, "cannot write truth-tasks.jsonl");
     s->truth_tasks = NULL;
-    if (!s->err && truth_write(s, res)) SIM_FAIL(s, "cannot write truth.json");
+    if (!s->err && clarity_truth_write(s, res)) SIM_FAIL(s, "cannot write truth.json");
     if (s->err) {
         rc = clarity_error_set(err, CLARITY_EIO, NULL, 0, 0, "%s", s->errmsg);
         sim_free(s);

@@ -22,7 +22,7 @@ struct contention {
 static size_t pair_block(const struct contention *c) { return (size_t)c->nq * (size_t)c->nc * 3; }
 static size_t usage_block(const struct contention *c) { return (size_t)c->nq * 3; }
 
-int truth_init(struct sim *s)
+int clarity_truth_init(struct sim *s)
 {
     if (s->nqueries > MAX_CONT_QUERIES) return 0;   /* documented: no contention truth */
     struct contention *c = calloc(1, sizeof *c);
@@ -56,7 +56,7 @@ static int bucket_of(struct sim *s, double t)
     return b;
 }
 
-void truth_pair(struct sim *s, int victim, int culprit, int res, double t, double delay)
+void clarity_truth_pair(struct sim *s, int victim, int culprit, int res, double t, double delay)
 {
     struct contention *c = s->cont;
     if (!c || delay <= 0 || res < RES_CPU) return;
@@ -65,7 +65,7 @@ void truth_pair(struct sim *s, int victim, int culprit, int res, double t, doubl
     c->pair[(size_t)b * pair_block(c) + ((size_t)victim * c->nc + (size_t)culprit) * 3 + (size_t)(res - RES_CPU)] += (float)delay;
 }
 
-void truth_usage(struct sim *s, int q, int res, double t, double amount)
+void clarity_truth_usage(struct sim *s, int q, int res, double t, double amount)
 {
     struct contention *c = s->cont;
     if (!c || amount <= 0 || res < RES_CPU) return;
@@ -74,7 +74,7 @@ void truth_usage(struct sim *s, int q, int res, double t, double amount)
     c->usage[(size_t)b * usage_block(c) + (size_t)q * 3 + (size_t)(res - RES_CPU)] += (float)amount;
 }
 
-void truth_attempt_end(struct sim *s, struct sy_attempt *a, int end)
+void clarity_truth_attempt_end(struct sim *s, struct sy_attempt *a, int end)
 {
     const struct synth_config *c = s->cfg;
     struct sy_stage *st = &s->stages[a->stage];
@@ -128,7 +128,7 @@ static void ms_field(struct clarity_strbuf *b, const char *k, double sec)
 
 /* A task is abnormal when it took over 1.5x its stage's median successful attempt (and at
  * least 500 ms more); why = the causes that explain at least a quarter of the excess. */
-void truth_stage_done(struct sim *s, struct sy_stage *st)
+void clarity_truth_stage_done(struct sim *s, struct sy_stage *st)
 {
     int n = st->ntt;
     double *d = malloc((size_t)(n ? n : 1) * sizeof *d), *id = malloc((size_t)(n ? n : 1) * sizeof *id);
@@ -191,7 +191,7 @@ void truth_stage_done(struct sim *s, struct sy_stage *st)
             WHY(r->ideal > 1.5 * med_ideal, "\"skew\"");
             if (r->fault >= 0 && r->wait_fault >= 0.25 * excess) {
                 if (nw++) clarity_sb_ch(b, ',');
-                clarity_sb_printf(b, "\"fault:%d:%s\"", r->fault, synth_fault_kind_name(s->cfg->faults[r->fault].kind));
+                clarity_sb_printf(b, "\"fault:%d:%s\"", r->fault, clarity_synth_fault_kind_name(s->cfg->faults[r->fault].kind));
             }
             WHY(r->wait_other >= 0.25 * excess, "\"other-queries\"");
             WHY(r->wait_self >= 0.25 * excess, "\"same-query\"");
@@ -230,76 +230,76 @@ static const char *const res_names[3] = {"cpu", "disk", "network"};
 static void write_contention(struct sim *s, struct jsonw *w)
 {
     struct contention *c = s->cont;
-    jsonw_key(w, "contention");
+    clarity_jsonw_key(w, "contention");
     if (!c) {
-        jsonw_null(w);
+        clarity_jsonw_null(w);
         return;
     }
-    jsonw_obj_begin(w);
-    jsonw_kint(w, "bucket_ms", llround(c->bucket * 1000));
-    jsonw_key(w, "pairs");
-    jsonw_arr_begin(w);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kint(w, "bucket_ms", llround(c->bucket * 1000));
+    clarity_jsonw_key(w, "pairs");
+    clarity_jsonw_arr_begin(w);
     for (int v = 0; v < c->nq; v++)
         for (int cu = 0; cu < c->nc; cu++)
             for (int r = 0; r < 3; r++) {
                 double total = 0;
                 for (int b = 0; b < c->nb; b++) total += c->pair[(size_t)b * pair_block(c) + ((size_t)v * c->nc + (size_t)cu) * 3 + (size_t)r];
                 if (total < 0.001) continue;
-                jsonw_obj_begin(w);
-                jsonw_kstr(w, "victim", s->queries[v].name);
-                if (cu < c->nq) jsonw_kstr(w, "culprit", s->queries[cu].name);
+                clarity_jsonw_obj_begin(w);
+                clarity_jsonw_kstr(w, "victim", s->queries[v].name);
+                if (cu < c->nq) clarity_jsonw_kstr(w, "culprit", s->queries[cu].name);
                 else {
                     char f[32];
                     snprintf(f, sizeof f, "fault:%d", cu - c->nq);
-                    jsonw_kstr(w, "culprit", f);
+                    clarity_jsonw_kstr(w, "culprit", f);
                 }
-                jsonw_kstr(w, "resource", res_names[r]);
-                jsonw_kint(w, "delay_ms", llround(total * 1000));
-                jsonw_key(w, "series");
-                jsonw_arr_begin(w);
+                clarity_jsonw_kstr(w, "resource", res_names[r]);
+                clarity_jsonw_kint(w, "delay_ms", llround(total * 1000));
+                clarity_jsonw_key(w, "series");
+                clarity_jsonw_arr_begin(w);
                 for (int b = 0; b < c->nb; b++) {
                     double x = c->pair[(size_t)b * pair_block(c) + ((size_t)v * c->nc + (size_t)cu) * 3 + (size_t)r];
                     if (x < 0.0005) continue;
-                    jsonw_arr_begin(w);
-                    jsonw_int(w, sim_ms(s, b * c->bucket));
-                    jsonw_int(w, llround(x * 1000));
-                    jsonw_arr_end(w);
+                    clarity_jsonw_arr_begin(w);
+                    clarity_jsonw_int(w, sim_ms(s, b * c->bucket));
+                    clarity_jsonw_int(w, llround(x * 1000));
+                    clarity_jsonw_arr_end(w);
                 }
-                jsonw_arr_end(w);
-                jsonw_obj_end(w);
+                clarity_jsonw_arr_end(w);
+                clarity_jsonw_obj_end(w);
             }
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_end(w);
     /* share of the cluster's capacity each query used, per bucket */
     double cap[3] = {(double)s->cfg->hosts * s->cfg->cores, (double)s->cfg->hosts * s->cfg->disks * s->cfg->disk_bw,
                      (double)s->cfg->hosts * s->cfg->nic_bw};
-    jsonw_key(w, "usage");
-    jsonw_arr_begin(w);
+    clarity_jsonw_key(w, "usage");
+    clarity_jsonw_arr_begin(w);
     for (int q = 0; q < c->nq; q++)
         for (int r = 0; r < 3; r++) {
             bool any = false;
             for (int b = 0; b < c->nb && !any; b++) any = c->usage[(size_t)b * usage_block(c) + (size_t)q * 3 + (size_t)r] > 0;
             if (!any) continue;
-            jsonw_obj_begin(w);
-            jsonw_kstr(w, "query", s->queries[q].name);
-            jsonw_kstr(w, "resource", res_names[r]);
-            jsonw_key(w, "series");
-            jsonw_arr_begin(w);
+            clarity_jsonw_obj_begin(w);
+            clarity_jsonw_kstr(w, "query", s->queries[q].name);
+            clarity_jsonw_kstr(w, "resource", res_names[r]);
+            clarity_jsonw_key(w, "series");
+            clarity_jsonw_arr_begin(w);
             for (int b = 0; b < c->nb; b++) {
                 double x = c->usage[(size_t)b * usage_block(c) + (size_t)q * 3 + (size_t)r];
                 if (x <= 0) continue;
-                jsonw_arr_begin(w);
-                jsonw_int(w, sim_ms(s, b * c->bucket));
-                jsonw_double(w, round(x / (cap[r] * c->bucket) * 1e4) / 1e4);
-                jsonw_arr_end(w);
+                clarity_jsonw_arr_begin(w);
+                clarity_jsonw_int(w, sim_ms(s, b * c->bucket));
+                clarity_jsonw_double(w, round(x / (cap[r] * c->bucket) * 1e4) / 1e4);
+                clarity_jsonw_arr_end(w);
             }
-            jsonw_arr_end(w);
-            jsonw_obj_end(w);
+            clarity_jsonw_arr_end(w);
+            clarity_jsonw_obj_end(w);
         }
-    jsonw_arr_end(w);
-    jsonw_obj_end(w);
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_obj_end(w);
 }
 
-int truth_write(struct sim *s, struct synth_result *res)
+int clarity_truth_write(struct sim *s, struct synth_result *res)
 {
     const struct synth_config *c = s->cfg;
     char path[4200];
@@ -307,113 +307,113 @@ int truth_write(struct sim *s, struct synth_result *res)
     FILE *f = fopen(path, "w");
     if (!f) return -1;
     struct jsonw w;
-    jsonw_init(&w, f, true);
-    jsonw_obj_begin(&w);
-    jsonw_kstr(&w, "schema", "clarity.synth.truth/1");
-    jsonw_key(&w, "generator");
-    jsonw_obj_begin(&w);
-    jsonw_kstr(&w, "scenario", c->scenario);
-    jsonw_kint(&w, "seed", (int64_t)c->seed);
-    jsonw_kstr(&w, "spark_version", "3.5.1");
-    jsonw_kstr(&w, "codec", c->codec == SYNTH_CODEC_ZSTD ? "zstd" : c->codec == SYNTH_CODEC_LZ4 ? "lz4" : "none");
-    jsonw_kstr(&w, "gc_log", c->gc_format == SYNTH_GC_JDK8_PARALLEL ? "jdk8-parallel" : "unified-g1");
-    jsonw_obj_end(&w);
-    jsonw_key(&w, "application");
-    jsonw_obj_begin(&w);
-    jsonw_kstr(&w, "app_id", s->app_id);
-    jsonw_kstr(&w, "eventlog", res->eventlog + strlen(s->outdir) + 1);   /* relative to the output directory */
-    jsonw_kint(&w, "start_ms", c->start_ms);
-    jsonw_kint(&w, "end_ms", sim_ms(s, s->end_t));
-    jsonw_kint(&w, "runtime_ms", sim_ms(s, s->end_t) - c->start_ms);
-    jsonw_kint(&w, "jobs", s->next_job_id);
-    jsonw_kint(&w, "stages", s->next_stage_id);
-    jsonw_kint(&w, "task_attempts", (int64_t)s->tasks_done);
-    jsonw_kint(&w, "abnormal_tasks", (int64_t)s->abnormal);
-    jsonw_kstr(&w, "tasks_file", c->truth_tasks ? "truth-tasks.jsonl" : "");
-    jsonw_obj_end(&w);
-    jsonw_key(&w, "cluster");
-    jsonw_obj_begin(&w);
-    jsonw_key(&w, "hosts");
-    jsonw_arr_begin(&w);
+    clarity_jsonw_init(&w, f, true);
+    clarity_jsonw_obj_begin(&w);
+    clarity_jsonw_kstr(&w, "schema", "clarity.synth.truth/1");
+    clarity_jsonw_key(&w, "generator");
+    clarity_jsonw_obj_begin(&w);
+    clarity_jsonw_kstr(&w, "scenario", c->scenario);
+    clarity_jsonw_kint(&w, "seed", (int64_t)c->seed);
+    clarity_jsonw_kstr(&w, "spark_version", "3.5.1");
+    clarity_jsonw_kstr(&w, "codec", c->codec == SYNTH_CODEC_ZSTD ? "zstd" : c->codec == SYNTH_CODEC_LZ4 ? "lz4" : "none");
+    clarity_jsonw_kstr(&w, "gc_log", c->gc_format == SYNTH_GC_JDK8_PARALLEL ? "jdk8-parallel" : "unified-g1");
+    clarity_jsonw_obj_end(&w);
+    clarity_jsonw_key(&w, "application");
+    clarity_jsonw_obj_begin(&w);
+    clarity_jsonw_kstr(&w, "app_id", s->app_id);
+    clarity_jsonw_kstr(&w, "eventlog", res->eventlog + strlen(s->outdir) + 1);   /* relative to the output directory */
+    clarity_jsonw_kint(&w, "start_ms", c->start_ms);
+    clarity_jsonw_kint(&w, "end_ms", sim_ms(s, s->end_t));
+    clarity_jsonw_kint(&w, "runtime_ms", sim_ms(s, s->end_t) - c->start_ms);
+    clarity_jsonw_kint(&w, "jobs", s->next_job_id);
+    clarity_jsonw_kint(&w, "stages", s->next_stage_id);
+    clarity_jsonw_kint(&w, "task_attempts", (int64_t)s->tasks_done);
+    clarity_jsonw_kint(&w, "abnormal_tasks", (int64_t)s->abnormal);
+    clarity_jsonw_kstr(&w, "tasks_file", c->truth_tasks ? "truth-tasks.jsonl" : "");
+    clarity_jsonw_obj_end(&w);
+    clarity_jsonw_key(&w, "cluster");
+    clarity_jsonw_obj_begin(&w);
+    clarity_jsonw_key(&w, "hosts");
+    clarity_jsonw_arr_begin(&w);
     for (int h = 0; h < s->nhosts; h++) {
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "name", s->hosts[h].name);
-        jsonw_kint(&w, "cores", c->cores);
-        jsonw_kint(&w, "disks", c->disks);
-        jsonw_kint(&w, "disk_bytes_per_s", (int64_t)c->disk_bw);
-        jsonw_kint(&w, "nic_bytes_per_s", (int64_t)c->nic_bw);
-        jsonw_kint(&w, "memory_bytes", (int64_t)c->host_memory);
-        jsonw_obj_end(&w);
+        clarity_jsonw_obj_begin(&w);
+        clarity_jsonw_kstr(&w, "name", s->hosts[h].name);
+        clarity_jsonw_kint(&w, "cores", c->cores);
+        clarity_jsonw_kint(&w, "disks", c->disks);
+        clarity_jsonw_kint(&w, "disk_bytes_per_s", (int64_t)c->disk_bw);
+        clarity_jsonw_kint(&w, "nic_bytes_per_s", (int64_t)c->nic_bw);
+        clarity_jsonw_kint(&w, "memory_bytes", (int64_t)c->host_memory);
+        clarity_jsonw_obj_end(&w);
     }
-    jsonw_arr_end(&w);
-    jsonw_key(&w, "executors");
-    jsonw_arr_begin(&w);
+    clarity_jsonw_arr_end(&w);
+    clarity_jsonw_key(&w, "executors");
+    clarity_jsonw_arr_begin(&w);
     for (int i = 0; i < s->nexecs; i++) {
         const struct sy_exec *e = &s->execs[i];
         if (!e->ready) continue;
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "id", e->id);
-        jsonw_kstr(&w, "host", s->hosts[e->host].name);
-        jsonw_kint(&w, "cores", e->cores);
-        jsonw_kint(&w, "heap_bytes", (int64_t)e->heap);
-        jsonw_kint(&w, "added_ms", sim_ms(s, e->ready_t));
-        jsonw_key(&w, "removed_ms");
-        if (e->alive) jsonw_null(&w);
-        else jsonw_int(&w, sim_ms(s, e->removed_t));
-        jsonw_kint(&w, "minor_gcs", e->minor_gc);
-        jsonw_kint(&w, "major_gcs", e->major_gc);
-        jsonw_kint(&w, "gc_pause_ms", llround((e->minor_gc_s + e->major_gc_s) * 1000));
-        jsonw_obj_end(&w);
+        clarity_jsonw_obj_begin(&w);
+        clarity_jsonw_kstr(&w, "id", e->id);
+        clarity_jsonw_kstr(&w, "host", s->hosts[e->host].name);
+        clarity_jsonw_kint(&w, "cores", e->cores);
+        clarity_jsonw_kint(&w, "heap_bytes", (int64_t)e->heap);
+        clarity_jsonw_kint(&w, "added_ms", sim_ms(s, e->ready_t));
+        clarity_jsonw_key(&w, "removed_ms");
+        if (e->alive) clarity_jsonw_null(&w);
+        else clarity_jsonw_int(&w, sim_ms(s, e->removed_t));
+        clarity_jsonw_kint(&w, "minor_gcs", e->minor_gc);
+        clarity_jsonw_kint(&w, "major_gcs", e->major_gc);
+        clarity_jsonw_kint(&w, "gc_pause_ms", llround((e->minor_gc_s + e->major_gc_s) * 1000));
+        clarity_jsonw_obj_end(&w);
     }
-    jsonw_arr_end(&w);
-    jsonw_obj_end(&w);
-    jsonw_key(&w, "faults");
-    jsonw_arr_begin(&w);
+    clarity_jsonw_arr_end(&w);
+    clarity_jsonw_obj_end(&w);
+    clarity_jsonw_key(&w, "faults");
+    clarity_jsonw_arr_begin(&w);
     for (int i = 0; i < c->nfaults; i++) {
         const struct synth_fault *ft = &c->faults[i];
-        jsonw_obj_begin(&w);
-        jsonw_kint(&w, "id", i);
-        jsonw_kstr(&w, "kind", synth_fault_kind_name(ft->kind));
-        jsonw_kstr(&w, "host", s->hosts[ft->host - 1].name);
-        jsonw_kint(&w, "start_ms", sim_ms(s, ft->start_s));
-        jsonw_kint(&w, "end_ms", sim_ms(s, ft->end_s < 0 || ft->end_s > s->end_t ? s->end_t : ft->end_s));
-        jsonw_kdouble(&w, "intensity", ft->intensity);
-        jsonw_kint(&w, "delay_ms", llround(s->fault_delay[i] * 1000));
-        jsonw_kint(&w, "affected_tasks", s->nfault_tasks[i]);
-        jsonw_key(&w, "affected_task_ids");
-        jsonw_arr_begin(&w);
-        for (int k = 0; k < s->nfault_tasks[i]; k++) jsonw_int(&w, s->fault_tasks[i][k]);
-        jsonw_arr_end(&w);
-        jsonw_obj_end(&w);
+        clarity_jsonw_obj_begin(&w);
+        clarity_jsonw_kint(&w, "id", i);
+        clarity_jsonw_kstr(&w, "kind", clarity_synth_fault_kind_name(ft->kind));
+        clarity_jsonw_kstr(&w, "host", s->hosts[ft->host - 1].name);
+        clarity_jsonw_kint(&w, "start_ms", sim_ms(s, ft->start_s));
+        clarity_jsonw_kint(&w, "end_ms", sim_ms(s, ft->end_s < 0 || ft->end_s > s->end_t ? s->end_t : ft->end_s));
+        clarity_jsonw_kdouble(&w, "intensity", ft->intensity);
+        clarity_jsonw_kint(&w, "delay_ms", llround(s->fault_delay[i] * 1000));
+        clarity_jsonw_kint(&w, "affected_tasks", s->nfault_tasks[i]);
+        clarity_jsonw_key(&w, "affected_task_ids");
+        clarity_jsonw_arr_begin(&w);
+        for (int k = 0; k < s->nfault_tasks[i]; k++) clarity_jsonw_int(&w, s->fault_tasks[i][k]);
+        clarity_jsonw_arr_end(&w);
+        clarity_jsonw_obj_end(&w);
     }
-    jsonw_arr_end(&w);
-    jsonw_key(&w, "queries");
-    jsonw_arr_begin(&w);
+    clarity_jsonw_arr_end(&w);
+    clarity_jsonw_key(&w, "queries");
+    clarity_jsonw_arr_begin(&w);
     for (int q = 0; q < s->nqueries; q++) {
         const struct sy_query *x = &s->queries[q];
-        jsonw_obj_begin(&w);
-        jsonw_kstr(&w, "name", x->name);
-        jsonw_key(&w, "sql_id");
-        if (x->sql) jsonw_int(&w, x->sql_id);
-        else jsonw_null(&w);
-        jsonw_kstr(&w, "pool", s->pools[x->pool].name);
-        jsonw_kint(&w, "start_ms", sim_ms(s, x->start_t));
-        jsonw_kint(&w, "end_ms", sim_ms(s, x->end_t));
-        jsonw_kint(&w, "runtime_ms", sim_ms(s, x->end_t) - sim_ms(s, x->start_t));
-        jsonw_key(&w, "job_ids");
-        jsonw_arr_begin(&w);
-        for (int k = 0; k < x->njobs; k++) jsonw_int(&w, s->jobs[x->jobs[k]].spark_id);
-        jsonw_arr_end(&w);
-        jsonw_obj_end(&w);
+        clarity_jsonw_obj_begin(&w);
+        clarity_jsonw_kstr(&w, "name", x->name);
+        clarity_jsonw_key(&w, "sql_id");
+        if (x->sql) clarity_jsonw_int(&w, x->sql_id);
+        else clarity_jsonw_null(&w);
+        clarity_jsonw_kstr(&w, "pool", s->pools[x->pool].name);
+        clarity_jsonw_kint(&w, "start_ms", sim_ms(s, x->start_t));
+        clarity_jsonw_kint(&w, "end_ms", sim_ms(s, x->end_t));
+        clarity_jsonw_kint(&w, "runtime_ms", sim_ms(s, x->end_t) - sim_ms(s, x->start_t));
+        clarity_jsonw_key(&w, "job_ids");
+        clarity_jsonw_arr_begin(&w);
+        for (int k = 0; k < x->njobs; k++) clarity_jsonw_int(&w, s->jobs[x->jobs[k]].spark_id);
+        clarity_jsonw_arr_end(&w);
+        clarity_jsonw_obj_end(&w);
     }
-    jsonw_arr_end(&w);
+    clarity_jsonw_arr_end(&w);
     write_contention(s, &w);
-    jsonw_obj_end(&w);
-    jsonw_end(&w);
+    clarity_jsonw_obj_end(&w);
+    clarity_jsonw_end(&w);
     return fclose(f) ? -1 : 0;
 }
 
-void truth_free(struct sim *s)
+void clarity_truth_free(struct sim *s)
 {
     if (s->cont) {
         free(s->cont->pair);

@@ -335,7 +335,7 @@ static int build_tpcds(struct sim *s)
     return 0;
 }
 
-int workload_build(struct sim *s)
+int clarity_workload_build(struct sim *s)
 {
     const char *n = s->cfg->scenario;
     int rc = !strcmp(n, "wordcount") ? build_wordcount(s)

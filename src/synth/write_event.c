@@ -28,14 +28,14 @@ static struct clarity_strbuf *line(struct sim *s)
     return &s->line;
 }
 
-void ev_emit(struct sim *s, bool flush)
+void clarity_ev_emit(struct sim *s, bool flush)
 {
     clarity_sb_ch(&s->line, '\n');
     if (s->line.oom) {
         SIM_FAIL(s, "out of memory");
         return;
     }
-    if (out_write(s->ev, s->line.p, s->line.n) || (flush && out_flush(s->ev)))
+    if (clarity_out_write(s->ev, s->line.p, s->line.n) || (flush && clarity_out_flush(s->ev)))
         SIM_FAIL(s, "cannot write the event log");
     s->events++;
 }
@@ -53,12 +53,12 @@ static void exec_log_urls(struct sim *s, struct clarity_strbuf *b, const struct 
               s->hosts[e->host].name, s->app_id, e->id, s->hosts[e->host].name, s->app_id, e->id);
 }
 
-void ev_preamble(struct sim *s)
+void clarity_ev_preamble(struct sim *s)
 {
     const struct synth_config *c = s->cfg;
     struct clarity_strbuf *b = line(s);
     clarity_sb_str(b, "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"" SPARK_VERSION "\"}");
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
     b = line(s);
     clarity_sb_printf(b, "{\"Event\":\"SparkListenerResourceProfileAdded\",\"Resource Profile Id\":0,\"Executor Resource Requests\":"
                  "{\"cores\":{\"Resource Name\":\"cores\",\"Amount\":%d,\"Discovery Script\":\"\",\"Vendor\":\"\"},"
@@ -66,13 +66,13 @@ void ev_preamble(struct sim *s)
                  "\"offHeap\":{\"Resource Name\":\"offHeap\",\"Amount\":0,\"Discovery Script\":\"\",\"Vendor\":\"\"}},"
                  "\"Task Resource Requests\":{\"cpus\":{\"Resource Name\":\"cpus\",\"Amount\":1.0}}}",
               c->executor_cores, (long long)(c->executor_heap / 1048576));
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
     b = line(s);
     clarity_sb_printf(b, "{\"Event\":\"SparkListenerBlockManagerAdded\",\"Block Manager ID\":{\"Executor ID\":\"driver\","
                  "\"Host\":\"driver-host\",\"Port\":41000},\"Maximum Memory\":2101975449,\"Timestamp\":%lld,"
                  "\"Maximum Onheap Memory\":2101975449,\"Maximum Offheap Memory\":0}",
               (long long)sim_ms(s, -0.3));
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
     b = line(s);
     const char *codec = c->codec == SYNTH_CODEC_ZSTD ? "zstd" : c->codec == SYNTH_CODEC_LZ4 ? "lz4" : NULL;
     clarity_sb_str(b, "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"JVM Information\":{\"Java Home\":\"/usr/lib/jvm/java-17-openjdk-amd64\","
@@ -106,16 +106,16 @@ void ev_preamble(struct sim *s)
     clarity_sb_str(b, "\"},\"System Properties\":{\"java.vm.name\":\"OpenJDK 64-Bit Server VM\",\"os.name\":\"Linux\","
               "\"user.timezone\":\"UTC\",\"file.encoding\":\"UTF-8\"},\"Metrics Properties\":{},"
               "\"Classpath Entries\":{\"/opt/spark/jars/spark-core_2.12-" SPARK_VERSION ".jar\":\"System Classpath\"}}");
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
     b = line(s);
     clarity_sb_str(b, "{\"Event\":\"SparkListenerApplicationStart\",");
     kstr(b, "\"App Name\":", c->app_name);
     kstr(b, ",\"App ID\":", s->app_id);
     clarity_sb_printf(b, ",\"Timestamp\":%lld,\"User\":\"spark\"}", (long long)c->start_ms);
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }
 
-void ev_executor_added(struct sim *s, struct sy_exec *e)
+void clarity_ev_executor_added(struct sim *s, struct sy_exec *e)
 {
     struct clarity_strbuf *b = line(s);
     int64_t t = sim_ms(s, s->now);
@@ -126,24 +126,24 @@ void ev_executor_added(struct sim *s, struct sy_exec *e)
     clarity_sb_printf(b, ",\"Attributes\":{},\"Resources\":{},\"Resource Profile Id\":0,\"Registration Time\":%lld,"
                  "\"Request Time\":%lld}}",
               (long long)t, (long long)sim_ms(s, e->jvm_start - 1.0));
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
     b = line(s);
     int64_t maxmem = (int64_t)((e->heap - 300.0 * 1048576) * 0.6);
     clarity_sb_printf(b, "{\"Event\":\"SparkListenerBlockManagerAdded\",\"Block Manager ID\":{\"Executor ID\":\"%s\",\"Host\":\"%s\","
                  "\"Port\":%d},\"Maximum Memory\":%lld,\"Timestamp\":%lld,\"Maximum Onheap Memory\":%lld,"
                  "\"Maximum Offheap Memory\":0}",
               e->id, s->hosts[e->host].name, 40000 + e->idx, (long long)maxmem, (long long)t + 20, (long long)maxmem);
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }
 
-void ev_executor_removed(struct sim *s, struct sy_exec *e, const char *reason)
+void clarity_ev_executor_removed(struct sim *s, struct sy_exec *e, const char *reason)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_printf(b, "{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":%lld,\"Executor ID\":\"%s\",\"Removed Reason\":",
               (long long)sim_ms(s, s->now), e->id);
     clarity_sb_jstr(b, reason);
     clarity_sb_ch(b, '}');
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }
 
 static void rdd_infos(struct clarity_strbuf *b, const struct sy_stage *st)
@@ -255,7 +255,7 @@ static void properties(struct sim *s, struct clarity_strbuf *b, const struct sy_
     clarity_sb_ch(b, '}');
 }
 
-void ev_job_start(struct sim *s, struct sy_job *j)
+void clarity_ev_job_start(struct sim *s, struct sy_job *j)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_str(b, "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":");
@@ -275,18 +275,18 @@ void ev_job_start(struct sim *s, struct sy_job *j)
     clarity_sb_str(b, "],");
     properties(s, b, j);
     clarity_sb_ch(b, '}');
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }
 
-void ev_job_end(struct sim *s, struct sy_job *j)
+void clarity_ev_job_end(struct sim *s, struct sy_job *j)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_printf(b, "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":%d,\"Completion Time\":%lld,\"Job Result\":{\"Result\":\"JobSucceeded\"}}",
               j->spark_id, (long long)sim_ms(s, s->now));
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }
 
-void ev_stage_submitted(struct sim *s, struct sy_stage *st)
+void clarity_ev_stage_submitted(struct sim *s, struct sy_stage *st)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_str(b, "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":");
@@ -294,16 +294,16 @@ void ev_stage_submitted(struct sim *s, struct sy_stage *st)
     clarity_sb_ch(b, ',');
     properties(s, b, &s->jobs[s->queries[st->query].jobs[s->queries[st->query].cur_job]]);
     clarity_sb_ch(b, '}');
-    ev_emit(s, false);
+    clarity_ev_emit(s, false);
 }
 
-void ev_stage_completed(struct sim *s, struct sy_stage *st)
+void clarity_ev_stage_completed(struct sim *s, struct sy_stage *st)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_str(b, "{\"Event\":\"SparkListenerStageCompleted\",\"Stage Info\":");
     stage_info(s, b, st, true, true);
     clarity_sb_ch(b, '}');
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }
 
 static const char *const loc_names[] = {"PROCESS_LOCAL", "NODE_LOCAL", "NO_PREF", "RACK_LOCAL", "ANY"};
@@ -331,7 +331,7 @@ static void task_info(struct sim *s, struct clarity_strbuf *b, const struct sy_a
     (void)st;
 }
 
-void ev_task_start(struct sim *s, struct sy_attempt *a)
+void clarity_ev_task_start(struct sim *s, struct sy_attempt *a)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_str(b, "{\"Event\":\"SparkListenerTaskStart\",\"Stage ID\":");
@@ -339,7 +339,7 @@ void ev_task_start(struct sim *s, struct sy_attempt *a)
     clarity_sb_str(b, ",\"Stage Attempt ID\":0,");
     task_info(s, b, a, 0, false, false);
     clarity_sb_str(b, ",\"Accumulables\":[]}}");
-    ev_emit(s, false);
+    clarity_ev_emit(s, false);
 }
 
 static int64_t ms_between(const struct sim *s, double t0, double t1)
@@ -347,7 +347,7 @@ static int64_t ms_between(const struct sim *s, double t0, double t1)
     return sim_ms(s, t1) - sim_ms(s, t0);
 }
 
-void task_metrics(const struct sim *s, const struct sy_attempt *a, struct tmetrics *m)
+void clarity_task_metrics(const struct sim *s, const struct sy_attempt *a, struct tmetrics *m)
 {
     const struct sy_stage *st = &s->stages[a->stage];
     const struct sy_exec *e = &s->execs[a->exec];
@@ -500,10 +500,10 @@ static void task_accumulables(struct sim *s, struct clarity_strbuf *b, const str
     }
 }
 
-void ev_task_end(struct sim *s, struct sy_attempt *a, int end)
+void clarity_ev_task_end(struct sim *s, struct sy_attempt *a, int end)
 {
     struct tmetrics m;
-    task_metrics(s, a, &m);
+    clarity_task_metrics(s, a, &m);
     const struct sy_stage *st = &s->stages[a->stage];
     struct clarity_strbuf *b = line(s);
     clarity_sb_str(b, "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":");
@@ -526,20 +526,20 @@ void ev_task_end(struct sim *s, struct sy_attempt *a, int end)
     clarity_sb_ch(b, ',');
     task_metrics_json(b, &m);
     clarity_sb_ch(b, '}');
-    ev_emit(s, false);
+    clarity_ev_emit(s, false);
 }
 
-void ev_sql_end(struct sim *s, struct sy_query *q)
+void clarity_ev_sql_end(struct sim *s, struct sy_query *q)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_printf(b, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\",\"executionId\":%lld,\"time\":%lld}",
               (long long)q->sql_id, (long long)sim_ms(s, q->end_t));
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }
 
-void ev_app_end(struct sim *s)
+void clarity_ev_app_end(struct sim *s)
 {
     struct clarity_strbuf *b = line(s);
     clarity_sb_printf(b, "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":%lld}", (long long)sim_ms(s, s->now));
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }

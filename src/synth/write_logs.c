@@ -54,7 +54,7 @@ static const char *human(double bytes, char *buf, size_t cap)
     return buf;
 }
 
-void logs_open(struct sim *s)
+void clarity_logs_open(struct sim *s)
 {
     if (!s->cfg->logs) return;
     char p[4200];
@@ -65,15 +65,15 @@ void logs_open(struct sim *s)
         return;
     }
     setvbuf(s->driver_log, NULL, _IOFBF, 1 << 20);
-    log_driver(s, "SparkContext", "Running Spark version 3.5.1");
-    log_driver(s, "SparkContext", "Submitted application: %s", s->cfg->app_name);
-    log_driver(s, "StandaloneSchedulerBackend", "Connected to Spark cluster with app ID %s", s->app_id);
+    clarity_log_driver(s, "SparkContext", "Running Spark version 3.5.1");
+    clarity_log_driver(s, "SparkContext", "Submitted application: %s", s->cfg->app_name);
+    clarity_log_driver(s, "StandaloneSchedulerBackend", "Connected to Spark cluster with app ID %s", s->app_id);
 }
 
-void logs_close(struct sim *s)
+void clarity_logs_close(struct sim *s)
 {
     if (s->driver_log) {
-        log_driver(s, "SparkContext", "Successfully stopped SparkContext");
+        clarity_log_driver(s, "SparkContext", "Successfully stopped SparkContext");
         if (fclose(s->driver_log)) SIM_FAIL(s, "cannot write the driver log");
         s->driver_log = NULL;
     }
@@ -85,7 +85,7 @@ void logs_close(struct sim *s)
     }
 }
 
-void log_driver(struct sim *s, const char *cls, const char *fmt, ...)
+void clarity_log_driver(struct sim *s, const char *cls, const char *fmt, ...)
 {
     if (!s->driver_log) return;
     char t[32];
@@ -97,7 +97,7 @@ void log_driver(struct sim *s, const char *cls, const char *fmt, ...)
     fputc('\n', s->driver_log);
 }
 
-void log_exec_start(struct sim *s, struct sy_exec *e)
+void clarity_log_exec_start(struct sim *s, struct sy_exec *e)
 {
     if (!s->cfg->logs) return;
     const char *host = s->hosts[e->host].name;
@@ -139,7 +139,7 @@ void log_exec_start(struct sim *s, struct sy_exec *e)
                 iso_time(s, e->jvm_start, p, sizeof p), 0.012, p, 0.013, p, 0.014, (long long)(e->heap / 1048576));
 }
 
-void log_task_start(struct sim *s, struct sy_attempt *a)
+void clarity_log_task_start(struct sim *s, struct sy_attempt *a)
 {
     struct sy_exec *e = &s->execs[a->exec];
     const struct sy_stage *st = &s->stages[a->stage];
@@ -164,7 +164,7 @@ void log_task_start(struct sim *s, struct sy_attempt *a)
     }
 }
 
-void log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t dur_ms)
+void clarity_log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t dur_ms)
 {
     struct sy_exec *e = &s->execs[a->exec];
     struct sy_stage *st = &s->stages[a->stage];
@@ -203,7 +203,7 @@ void log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t dur_ms)
                 t, a->index, a->attempt, st->spark_id, (long long)a->tid);
 }
 
-void log_gc(struct sim *s, struct sy_exec *e, bool full, struct gc_times tm, double y_before, double y_after,
+void clarity_log_gc(struct sim *s, struct sy_exec *e, bool full, struct gc_times tm, double y_before, double y_after,
             double heap_before, double heap_after, double old_before, double old_after)
 {
     if (!e->gc) return;

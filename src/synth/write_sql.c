@@ -82,7 +82,7 @@ static void node(struct sim *s, struct clarity_strbuf *b, struct clarity_strbuf 
     clarity_sb_ch(b, '}');
 }
 
-void ev_sql_start(struct sim *s, struct sy_query *q)
+void clarity_ev_sql_start(struct sim *s, struct sy_query *q)
 {
     for (int k = 0; k < q->njobs; k++) {
         struct sy_job *j = &s->jobs[q->jobs[k]];
@@ -110,5 +110,5 @@ void ev_sql_start(struct sim *s, struct sy_query *q)
     if (plan.oom || txt.oom) SIM_FAIL(s, "out of memory");
     clarity_sb_free(&plan);
     clarity_sb_free(&txt);
-    ev_emit(s, true);
+    clarity_ev_emit(s, true);
 }

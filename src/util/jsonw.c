@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void jsonw_init(struct jsonw *w, FILE *out, bool pretty)
+void clarity_jsonw_init(struct jsonw *w, FILE *out, bool pretty)
 {
     memset(w, 0, sizeof *w);
     w->out = out;
@@ -60,10 +60,10 @@ static void close_(struct jsonw *w, char c)
     fputc(c, w->out);
 }
 
-void jsonw_obj_begin(struct jsonw *w) { open(w, '{'); }
-void jsonw_obj_end(struct jsonw *w) { close_(w, '}'); }
-void jsonw_arr_begin(struct jsonw *w) { open(w, '['); }
-void jsonw_arr_end(struct jsonw *w) { close_(w, ']'); }
+void clarity_jsonw_obj_begin(struct jsonw *w) { open(w, '{'); }
+void clarity_jsonw_obj_end(struct jsonw *w) { close_(w, '}'); }
+void clarity_jsonw_arr_begin(struct jsonw *w) { open(w, '['); }
+void clarity_jsonw_arr_end(struct jsonw *w) { close_(w, ']'); }
 
 static void put_escaped(FILE *o, const char *s, size_t n)
 {
@@ -86,7 +86,7 @@ static void put_escaped(FILE *o, const char *s, size_t n)
     fputc('"', o);
 }
 
-void jsonw_key(struct jsonw *w, const char *k)
+void clarity_jsonw_key(struct jsonw *w, const char *k)
 {
     before_value(w);
     put_escaped(w->out, k, strlen(k));
@@ -94,14 +94,14 @@ void jsonw_key(struct jsonw *w, const char *k)
     w->after_key = true;
 }
 
-void jsonw_strn(struct jsonw *w, const char *s, size_t n)
+void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n)
 {
     before_value(w);
     put_escaped(w->out, s, n);
 }
-void jsonw_str(struct jsonw *w, const char *s) { jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
+void clarity_jsonw_str(struct jsonw *w, const char *s) { clarity_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
 
-void jsonw_int(struct jsonw *w, int64_t v)
+void clarity_jsonw_int(struct jsonw *w, int64_t v)
 {
     before_value(w);
     fprintf(w->out, "%lld", (long long)v);
@@ -109,7 +109,7 @@ void jsonw_int(struct jsonw *w, int64_t v)
 
 /* Doubles as Java's Double.toString writes them (Jackson uses it): the shortest digits that
  * read back the same, plain with at least one decimal in [1e-3, 1e7), else "1.5E7". */
-void jsonw_double(struct jsonw *w, double v)
+void clarity_jsonw_double(struct jsonw *w, double v)
 {
     before_value(w);
     if (!isfinite(v)) {
@@ -138,26 +138,26 @@ void jsonw_double(struct jsonw *w, double v)
     fprintf(w->out, "%s%sE%d", buf, strchr(buf, '.') ? "" : ".0", exp);
 }
 
-void jsonw_bool(struct jsonw *w, bool v)
+void clarity_jsonw_bool(struct jsonw *w, bool v)
 {
     before_value(w);
     fputs(v ? "true" : "false", w->out);
 }
 
-void jsonw_null(struct jsonw *w)
+void clarity_jsonw_null(struct jsonw *w)
 {
     before_value(w);
     fputs("null", w->out);
 }
 
-void jsonw_raw(struct jsonw *w, const char *json)
+void clarity_jsonw_raw(struct jsonw *w, const char *json)
 {
     before_value(w);
     fputs(json, w->out);
 }
 
-void jsonw_kstr(struct jsonw *w, const char *k, const char *s) { jsonw_key(w, k); jsonw_str(w, s); }
-void jsonw_kint(struct jsonw *w, const char *k, int64_t v) { jsonw_key(w, k); jsonw_int(w, v); }
-void jsonw_kdouble(struct jsonw *w, const char *k, double v) { jsonw_key(w, k); jsonw_double(w, v); }
-void jsonw_kbool(struct jsonw *w, const char *k, bool v) { jsonw_key(w, k); jsonw_bool(w, v); }
-void jsonw_end(struct jsonw *w) { fputc('\n', w->out); }
+void clarity_jsonw_kstr(struct jsonw *w, const char *k, const char *s) { clarity_jsonw_key(w, k); clarity_jsonw_str(w, s); }
+void clarity_jsonw_kint(struct jsonw *w, const char *k, int64_t v) { clarity_jsonw_key(w, k); clarity_jsonw_int(w, v); }
+void clarity_jsonw_kdouble(struct jsonw *w, const char *k, double v) { clarity_jsonw_key(w, k); clarity_jsonw_double(w, v); }
+void clarity_jsonw_kbool(struct jsonw *w, const char *k, bool v) { clarity_jsonw_key(w, k); clarity_jsonw_bool(w, v); }
+void clarity_jsonw_end(struct jsonw *w) { fputc('\n', w->out); }

@@ -17,24 +17,24 @@ struct jsonw {
     bool after_key;
 };
 
-void jsonw_init(struct jsonw *w, FILE *out, bool pretty);
-void jsonw_obj_begin(struct jsonw *w);
-void jsonw_obj_end(struct jsonw *w);
-void jsonw_arr_begin(struct jsonw *w);
-void jsonw_arr_end(struct jsonw *w);
-void jsonw_key(struct jsonw *w, const char *k);
-void jsonw_str(struct jsonw *w, const char *s);
-void jsonw_strn(struct jsonw *w, const char *s, size_t n);
-void jsonw_int(struct jsonw *w, int64_t v);
-void jsonw_double(struct jsonw *w, double v);  /* shortest text that reads back the same; NaN/inf -> null */
-void jsonw_bool(struct jsonw *w, bool v);
-void jsonw_null(struct jsonw *w);
-void jsonw_raw(struct jsonw *w, const char *json); /* already-valid JSON text */
+void clarity_jsonw_init(struct jsonw *w, FILE *out, bool pretty);
+void clarity_jsonw_obj_begin(struct jsonw *w);
+void clarity_jsonw_obj_end(struct jsonw *w);
+void clarity_jsonw_arr_begin(struct jsonw *w);
+void clarity_jsonw_arr_end(struct jsonw *w);
+void clarity_jsonw_key(struct jsonw *w, const char *k);
+void clarity_jsonw_str(struct jsonw *w, const char *s);
+void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n);
+void clarity_jsonw_int(struct jsonw *w, int64_t v);
+void clarity_jsonw_double(struct jsonw *w, double v);  /* shortest text that reads back the same; NaN/inf -> null */
+void clarity_jsonw_bool(struct jsonw *w, bool v);
+void clarity_jsonw_null(struct jsonw *w);
+void clarity_jsonw_raw(struct jsonw *w, const char *json); /* already-valid JSON text */
 /* key + value shorthands */
-void jsonw_kstr(struct jsonw *w, const char *k, const char *s);
-void jsonw_kint(struct jsonw *w, const char *k, int64_t v);
-void jsonw_kdouble(struct jsonw *w, const char *k, double v);
-void jsonw_kbool(struct jsonw *w, const char *k, bool v);
-void jsonw_end(struct jsonw *w);   /* final newline */
+void clarity_jsonw_kstr(struct jsonw *w, const char *k, const char *s);
+void clarity_jsonw_kint(struct jsonw *w, const char *k, int64_t v);
+void clarity_jsonw_kdouble(struct jsonw *w, const char *k, double v);
+void clarity_jsonw_kbool(struct jsonw *w, const char *k, bool v);
+void clarity_jsonw_end(struct jsonw *w);   /* final newline */
 
 #endif

@@ -32,7 +32,9 @@ for h in "$T"/inst/include/clarity/*.h; do
   then ok "header $name compiles alone"; else bad "header $name: $(head -3 "$T/h.err" | tr '\n' ' ')"; fi
 done
 nh=$(ls "$T"/inst/include/clarity/*.h | wc -l)
-if [ "$nh" -le 16 ]; then ok "$nh installed headers"; else bad "$nh installed headers (the public API is about ten)"; fi
+# one header per module (util gives three: errors, the arena and the integer columns the
+# model's inline accessors read); an internal header installed by mistake pushes it over
+if [ "$nh" -le 17 ]; then ok "$nh installed headers"; else bad "$nh installed headers (one per module is 17)"; fi
 
 # an example program built the way a user builds it
 export PKG_CONFIG_PATH="$T/inst/lib/pkgconfig"

@@ -36,12 +36,12 @@ static char *slurp(const char *path, size_t *len)
     return b;
 }
 
-static bool is_num(enum cj_type t) { return t == CJ_INT || t == CJ_UINT || t == CJ_DOUBLE; }
+static bool is_num(enum clarity_cj_type t) { return t == CJ_INT || t == CJ_UINT || t == CJ_DOUBLE; }
 
 static void text(cj_val v, char *buf, size_t n)
 {
     size_t len;
-    char *s = cj_to_json(v, &len);
+    char *s = clarity_cj_to_json(v, &len);
     snprintf(buf, n, "%s%s", s ? (len > 120 ? "" : s) : "?", s && len > 120 ? "(long value)" : "");
     free(s);
 }
@@ -64,13 +64,13 @@ static bool ignored(const struct cmp *c, const char *k, size_t kl)
 
 static void compare(struct cmp *c, const char *path, cj_val e, cj_val a)
 {
-    enum cj_type te = cj_type(e), ta = cj_type(a);
+    enum clarity_cj_type te = clarity_cj_type(e), ta = clarity_cj_type(a);
     if (is_num(te) && is_num(ta)) {
         double x, y;
-        cj_double(e, &x);
-        cj_double(a, &y);
+        clarity_cj_double(e, &x);
+        clarity_cj_double(a, &y);
         int64_t ix, iy;
-        if (te != CJ_DOUBLE && ta != CJ_DOUBLE && cj_int(e, &ix) && cj_int(a, &iy)) {
+        if (te != CJ_DOUBLE && ta != CJ_DOUBLE && clarity_cj_int(e, &ix) && clarity_cj_int(a, &iy)) {
             if (ix != iy) diff(c, path, "", e, a);
         } else if (!(x == y || fabs(x - y) <= 1e-9 * fmax(fabs(x), fabs(y)))) {
             diff(c, path, "", e, a);
@@ -88,25 +88,25 @@ static void compare(struct cmp *c, const char *path, cj_val e, cj_val a)
     cj_val ev, av;
     switch (te) {
     case CJ_OBJECT:
-        cj_object_begin(e, &it);
-        while (cj_object_next(&it, &k, &kl, &ev)) {
+        clarity_cj_object_begin(e, &it);
+        while (clarity_cj_object_next(&it, &k, &kl, &ev)) {
             if (ignored(c, k, kl)) continue;
             char key[512];
             snprintf(key, sizeof key, "%.*s", (int)kl, k);
             snprintf(sub, sizeof sub, "%s.%s", path, key);
-            if (!cj_get(a, key, &av)) {
+            if (!clarity_cj_get(a, key, &av)) {
                 printf("%s: missing (expected %s)\n", sub, "present");
                 c->ndiff++;
             } else {
                 compare(c, sub, ev, av);
             }
         }
-        cj_object_begin(a, &it);
-        while (cj_object_next(&it, &k, &kl, &av)) {
+        clarity_cj_object_begin(a, &it);
+        while (clarity_cj_object_next(&it, &k, &kl, &av)) {
             if (ignored(c, k, kl)) continue;
             char key[512];
             snprintf(key, sizeof key, "%.*s", (int)kl, k);
-            if (!cj_get(e, key, &ev)) {
+            if (!clarity_cj_get(e, key, &ev)) {
                 printf("%s.%s: extra key\n", path, key);
                 c->ndiff++;
             }
@@ -116,11 +116,11 @@ static void compare(struct cmp *c, const char *path, cj_val e, cj_val a)
         cj_iter ia;
         size_t i = 0;
         bool he, ha;
-        cj_array_begin(e, &it);
-        cj_array_begin(a, &ia);
+        clarity_cj_array_begin(e, &it);
+        clarity_cj_array_begin(a, &ia);
         for (;; i++) {
-            he = cj_array_next(&it, &ev);
-            ha = cj_array_next(&ia, &av);
+            he = clarity_cj_array_next(&it, &ev);
+            ha = clarity_cj_array_next(&ia, &av);
             if (!he && !ha) break;
             snprintf(sub, sizeof sub, "%s[%zu]", path, i);
             if (!ha) {
@@ -138,15 +138,15 @@ static void compare(struct cmp *c, const char *path, cj_val e, cj_val a)
     case CJ_STRING: {
         const char *x, *y;
         size_t xl, yl;
-        cj_str(e, &x, &xl);
-        cj_str(a, &y, &yl);
+        clarity_cj_str(e, &x, &xl);
+        clarity_cj_str(a, &y, &yl);
         if (xl != yl || memcmp(x, y, xl)) diff(c, path, "", e, a);
         break;
     }
     case CJ_BOOL: {
         bool x, y;
-        cj_bool(e, &x);
-        cj_bool(a, &y);
+        clarity_cj_bool(e, &x);
+        clarity_cj_bool(a, &y);
         if (x != y) diff(c, path, "", e, a);
         break;
     }
@@ -174,12 +174,12 @@ int main(int argc, char **argv)
     }
     size_t len[2];
     char *buf[2] = {slurp(files[0], &len[0]), slurp(files[1], &len[1])};
-    cj_parser *p[2] = {cj_parser_new(len[0] + 1), cj_parser_new(len[1] + 1)};
+    cj_parser *p[2] = {clarity_cj_parser_new(len[0] + 1), clarity_cj_parser_new(len[1] + 1)};
     cj_val root[2];
     int rc = 2;
     for (int i = 0; i < 2; i++) {
         const char *why = "unreadable";
-        if (!buf[i] || !p[i] || cj_parse(p[i], buf[i], len[i], &root[i], &why) != 0) {
+        if (!buf[i] || !p[i] || clarity_cj_parse(p[i], buf[i], len[i], &root[i], &why) != 0) {
             fprintf(stderr, "jsoncmp: %s: %s\n", files[i], why);
             goto out;
         }
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
     rc = c.ndiff ? 1 : 0;
 out:
     for (int i = 0; i < 2; i++) {
-        if (p[i]) cj_parser_free(p[i]);
+        if (p[i]) clarity_cj_parser_free(p[i]);
         free(buf[i]);
     }
     free(ign);

@@ -25,8 +25,8 @@ static void parse_line(cj_parser *p, const char *line, size_t len, struct counts
     cj_val root;
     const char *why, *ev;
     size_t evlen;
-    if (cj_parse(p, line, len, &root, &why) != 0) { c->errors++; return; }
-    if (cj_get_str(root, "Event", &ev, &evlen) && evlen) c->events++;
+    if (clarity_cj_parse(p, line, len, &root, &why) != 0) { c->errors++; return; }
+    if (clarity_cj_get_str(root, "Event", &ev, &evlen) && evlen) c->events++;
 }
 
 int main(int argc, char **argv)
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
     if (argc != 2) { fprintf(stderr, "usage: simdjson_pass FILE\n"); return 2; }
     int fd = open(argv[1], O_RDONLY);
     if (fd < 0) { fprintf(stderr, "simdjson_pass: %s: %s\n", argv[1], strerror(errno)); return 1; }
-    cj_parser *p = cj_parser_new(MAX_DOC);
+    cj_parser *p = clarity_cj_parser_new(MAX_DOC);
     size_t cap = CHUNK;
     /* The padding lets the last line of any read be parsed in place, without a copy. */
     char *buf = malloc(cap + CJ_PADDING);
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     }
     close(fd);
     free(buf);
-    cj_parser_free(p);
+    clarity_cj_parser_free(p);
     printf("lines=%" PRIu64 " bytes=%" PRIu64 " events=%" PRIu64 " errors=%" PRIu64 "\n",
            c.lines, c.bytes, c.events, c.errors);
     return rc ? rc : (c.errors ? 3 : 0);

@@ -28,11 +28,11 @@ static int cmp_gc(const void *a, const void *b)
 static int classify(const struct clarity_anomalies_options *o, const struct ladra_factors *f, bool elo, double *y,
                     double *p, double *rs, double *rp, int *method, struct clarity_error *err)
 {
-    ladra_rules(f->f, rs, rp);
+    clarity_ladra_rules(f->f, rs, rp);
     bool grnn = false;
     if (o->method == LADRA_METHOD_GRNN && o->model) {
         struct clarity_error why;
-        int rc = ladra_model_predict(o->model, f->f, elo, o->features, y, &why);
+        int rc = clarity_ladra_model_predict(o->model, f->f, elo, o->features, y, &why);
         if (rc && rc != CLARITY_ENOTFOUND) {
             if (err) *err = why;
             return rc;
@@ -158,7 +158,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     }
     r->eventlog_only = in->ngc == 0;
 
-    if ((rc = ladra_detect(in, &o->det, &r->periods, &r->nperiods, err))) goto fail;
+    if ((rc = clarity_ladra_detect(in, &o->det, &r->periods, &r->nperiods, err))) goto fail;
     for (size_t i = 0; i < in->ntasks; i++) {
         const struct ladra_task *t = &in->tasks[i];
         struct clarity_anomalies_stage *s = &r->stages[t->stage];
@@ -181,22 +181,22 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         double *ex = calloc(in->nhosts ? in->nhosts : 1, sizeof *ex);
         int32_t v, st;
         if (!ex) goto oom;
-        if ((rc = ladra_victim(in, -1, &v, &st, ex, NULL, err))) { free(ex); goto fail; }
+        if ((rc = clarity_ladra_victim(in, -1, &v, &st, ex, NULL, err))) { free(ex); goto fail; }
         for (size_t j = 0; j < in->nhosts; j++) r->hosts[j].excess_ms = ex[j];
         free(ex);
     }
 
-    if ((rc = ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run, err))) goto fail;
+    if ((rc = clarity_ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run, err))) goto fail;
     double rs[4], rp[4];
     if ((rc = classify(o, &r->run, r->eventlog_only, r->run_y, r->run_p, rs, rp, &r->method, err))) goto fail;
     r->run_likeliest = argmax(r->run_p, LADRA_NCLASS);
     /* the GRNN's weights y decide a verdict; the rules have no such weight to weigh */
     r->min_cause = r->method == LADRA_METHOD_GRNN ? o->min_cause : 0;
-    r->run_class = r->method == LADRA_METHOD_GRNN ? ladra_verdict(r->run_y, o->min_cause) : r->run_likeliest;
+    r->run_class = r->method == LADRA_METHOD_GRNN ? clarity_ladra_verdict(r->run_y, o->min_cause) : r->run_likeliest;
     for (size_t j = 0; j < in->nhosts; j++) {
         struct clarity_anomalies_host *h = &r->hosts[j];
         if (!h->has_periods) continue;
-        if ((rc = ladra_factors_compute(in, r->periods, r->nperiods, (int32_t)j, &h->factors, err))) goto fail;
+        if ((rc = clarity_ladra_factors_compute(in, r->periods, r->nperiods, (int32_t)j, &h->factors, err))) goto fail;
         int m;
         if ((rc = classify(o, &h->factors, r->eventlog_only, h->y, h->p, h->rule_score, h->rule_prob, &m, err)))
             goto fail;

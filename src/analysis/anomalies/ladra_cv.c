@@ -26,13 +26,13 @@ static int argmax(const double *p, int n)
 static int rules_class(const double *f)
 {
     double s[4], p[4], y[LADRA_NCLASS], mx = 0;
-    ladra_rules(f, s, p);
+    clarity_ladra_rules(f, s, p);
     for (int c = 0; c < 4; c++) mx = p[c] > mx ? p[c] : mx, y[c + 1] = p[c];
     y[LADRA_NORMAL] = 1 - mx;
     return argmax(y, LADRA_NCLASS);
 }
 
-int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed, double min_cause,
+int clarity_ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed, double min_cause,
              struct ladra_cv_result *r, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -64,11 +64,11 @@ int ladra_cv(const struct ladra_model *m, bool elo, size_t splits, uint64_t seed
             const struct ladra_sample *q = &all[ix[t]];
             int pred[LADRA_CV_NMETHOD];
             double y[LADRA_NCLASS];
-            if ((rc = ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_EXTENDED, m->xsigma, true, q->x, y, err)))
+            if ((rc = clarity_ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_EXTENDED, m->xsigma, true, q->x, y, err)))
                 break;
             pred[LADRA_CV_GRNN_EXTENDED] = argmax(y, LADRA_NCLASS);
-            pred[LADRA_CV_GRNN_CONFIDENT] = ladra_verdict(y, min_cause);
-            if ((rc = ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_PAPER, m->sigma, m->zscore, q->x, y, err)))
+            pred[LADRA_CV_GRNN_CONFIDENT] = clarity_ladra_verdict(y, min_cause);
+            if ((rc = clarity_ladra_grnn_predict(train, n - ntest, LADRA_FEATURES_PAPER, m->sigma, m->zscore, q->x, y, err)))
                 break;
             pred[LADRA_CV_GRNN_PAPER] = argmax(y, LADRA_NCLASS);
             pred[LADRA_CV_RULES] = rules_class(q->x);

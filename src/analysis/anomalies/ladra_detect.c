@@ -14,13 +14,13 @@ static int oom(struct clarity_error *err)
     return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
 }
 
-void ladra_options_default(struct ladra_options *o)
+void clarity_ladra_options_default(struct ladra_options *o)
 {
     *o = (struct ladra_options){.lambda = 1.5, .init_tol_ms = 1000, .skew_filter = true, .min_period_tasks = 1,
                                 .spec_quantile = 0.75, .spec_multiplier = 1.5, .spec_min_ms = 100};
 }
 
-double ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std)
+double clarity_ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std)
 {
     double m = 0, v = 0;
     for (size_t i = 0; i < n; i++) m += d[i];
@@ -33,7 +33,7 @@ double ladra_threshold(const double *d, size_t n, double lambda, bool sample, do
     return m + lambda * s;
 }
 
-void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict)
+void clarity_ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict)
 {
     for (size_t i = 0; i < n; i++) {
         size_t lo = i >= 2 ? i - 2 : 0, hi = i + 2 < n ? i + 2 : n - 1, sum = 0;
@@ -46,7 +46,7 @@ void ladra_smooth(const uint8_t *in, uint8_t *out, size_t n, bool strict)
     }
 }
 
-int ladra_speculation(const double *dur, size_t n, double quantile, double mult, double min_ms, uint8_t *flags,
+int clarity_ladra_speculation(const double *dur, size_t n, double quantile, double mult, double min_ms, uint8_t *flags,
                       double *threshold, size_t *flagged, struct clarity_error *err)
 {
     memset(flags, 0, n);
@@ -99,7 +99,7 @@ static void flag_set(struct ladra_task *t, const size_t *ix, size_t n, bool init
     /* Sets of fewer than 3 tasks are skipped: mean + 1.5 sigma cannot flag anything useful there
      * ({10, 10, 40}: threshold 41.2, nothing flagged). */
     if (k < 3) return;
-    double thr = ladra_threshold(buf, k, o->lambda, o->sample_std, NULL, NULL);
+    double thr = clarity_ladra_threshold(buf, k, o->lambda, o->sample_std, NULL, NULL);
     for (size_t i = 0; i < n; i++)
         if (t[ix[i]].initial == initial && (double)(t[ix[i]].end_ms - t[ix[i]].start_ms) > thr) t[ix[i]].raw = true;
 }
@@ -136,7 +136,7 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
     /* Speculation baseline over the stage, in finish order. */
     qsort_r(ix, n, sizeof *ix, by_finish, t);
     for (size_t i = 0; i < n; i++) buf[i] = (double)(t[ix[i]].end_ms - t[ix[i]].start_ms);
-    int rc = ladra_speculation(buf, n, o->spec_quantile, o->spec_multiplier, (double)o->spec_min_ms, lab, NULL, NULL,
+    int rc = clarity_ladra_speculation(buf, n, o->spec_quantile, o->spec_multiplier, (double)o->spec_min_ms, lab, NULL, NULL,
                                err);
     if (rc) return free(buf), free(lab), free(sm), rc;
     for (size_t i = 0; i < n; i++) t[ix[i]].speculation = lab[i];
@@ -149,7 +149,7 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
         while (b < n && t[ix[b]].host == t[ix[a]].host && t[ix[b]].initial == t[ix[a]].initial) b++;
         size_t m = b - a;
         for (size_t i = 0; i < m; i++) lab[i] = t[ix[a + i]].raw;
-        ladra_smooth(lab, sm, m, o->strict_edges);
+        clarity_ladra_smooth(lab, sm, m, o->strict_edges);
         /* Smoothing is meant to drop a single abnormal task, yet the edge-majority windows can
          * leave a lone 1 ([0,1,1,0,1,1,0,0,0,0] -> [1,0,1,1,1,0,...]). With min_period_tasks 2 a
          * run of smoothed 1s shorter than that is a spike and is cleared. Default 1 (lone 1s
@@ -201,7 +201,7 @@ static int by_stage(const void *a, const void *b, void *ctx)
     return x->stage != y->stage ? (x->stage < y->stage ? -1 : 1) : (*(const size_t *)a < *(const size_t *)b ? -1 : 1);
 }
 
-int ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods, size_t *nperiods,
+int clarity_ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods, size_t *nperiods,
                  struct clarity_error *err)
 {
     *periods = NULL, *nperiods = 0;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "clarity/anomalies.h"
 
-double ladra_dar(const double *count, size_t nh, size_t v, bool *clamped)
+double clarity_ladra_dar(const double *count, size_t nh, size_t v, bool *clamped)
 {
     if (nh < 2) return 1;
     double others = 0, kv = count[v];
@@ -15,7 +15,7 @@ double ladra_dar(const double *count, size_t nh, size_t v, bool *clamped)
     return others / (double)(nh - 1) / kv;
 }
 
-double ladra_dad(const double *avg, size_t nh, size_t v, bool *clamped)
+double clarity_ladra_dad(const double *avg, size_t nh, size_t v, bool *clamped)
 {
     if (nh < 2) return 1;
     double others = 0;
@@ -25,7 +25,7 @@ double ladra_dad(const double *avg, size_t nh, size_t v, bool *clamped)
     return avg[v] / others;
 }
 
-double ladra_dco_node(const double *real, const double *user, const double *sys, size_t n)
+double clarity_ladra_dco_node(const double *real, const double *user, const double *sys, size_t n)
 {
     double s = 0;
     size_t k = 0;
@@ -37,21 +37,21 @@ double ladra_dco_node(const double *real, const double *user, const double *sys,
     return k ? s / (double)k : -1;
 }
 
-double ladra_trapezoid(const double *x, const double *y, size_t n)
+double clarity_ladra_trapezoid(const double *x, const double *y, size_t n)
 {
     double a = 0;
     for (size_t i = 1; i < n; i++) a += (x[i] - x[i - 1]) * (y[i] + y[i - 1]) / 2;
     return a;
 }
 
-double ladra_ars(const double *p, size_t nh)
+double clarity_ladra_ars(const double *p, size_t nh)
 {
     double prod = 1;
     for (size_t j = 0; j < nh; j++) prod *= p[j];
     return exp((double)nh * prod);
 }
 
-double ladra_dmc_node(const double *x, const double *y, size_t n)
+double clarity_ladra_dmc_node(const double *x, const double *y, size_t n)
 {
     if (n < 2) return -1;
     double h = 0;
@@ -89,7 +89,7 @@ static double curve_area(const double *x, const double *y, size_t n, double a, d
 
 struct hostgc { double *x, *y, *frac, *real, *user, *sys; size_t n; };
 
-int ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
+int clarity_ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
                           struct ladra_factors *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -108,7 +108,7 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
         goto out;
     }
-    if ((rc = ladra_victim(in, victim, &v, &st, NULL, med, err))) goto out;
+    if ((rc = clarity_ladra_victim(in, victim, &v, &st, NULL, med, err))) goto out;
     out->victim = v, out->stage = st;
     double *cnt = a, *sum = a + nh, *prob_n = a + 2 * nh, *prob_d = a + 3 * nh, *run = a + 4 * nh, *cpu = a + 5 * nh,
            *gc = a + 6 * nh, *fw = a + 7 * nh;
@@ -138,12 +138,12 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
     }
     bool cl = false;
     if (nh >= 2) {
-        out->f[LADRA_DAR] = ladra_dar(cnt, nh, (size_t)v, &cl);
+        out->f[LADRA_DAR] = clarity_ladra_dar(cnt, nh, (size_t)v, &cl);
         for (size_t j = 0; j < nh; j++) sum[j] = cnt[j] ? sum[j] / cnt[j] : 0;
         if (sum[v] <= 0) sum[v] = 1, cl = true;
-        out->f[LADRA_DAD] = ladra_dad(sum, nh, (size_t)v, &cl);
+        out->f[LADRA_DAD] = clarity_ladra_dad(sum, nh, (size_t)v, &cl);
         for (size_t j = 0; j < nh; j++) prob_n[j] = prob_d[j] ? prob_n[j] / prob_d[j] : 0;
-        out->f[LADRA_ARS] = ladra_ars(prob_n, nh);
+        out->f[LADRA_ARS] = clarity_ladra_ars(prob_n, nh);
         /* DLD: mean duration of the victim's first task (earliest start) per stage over the other
          * hosts' first tasks, over stages with tasks on the victim and elsewhere. */
         double vs = 0, os = 0;
@@ -191,9 +191,9 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
             size_t lo = 0, hi = 0;   /* records inside [0, span] */
             while (lo < h->n && h->x[lo] < 0) lo++;
             for (hi = lo; hi < h->n && h->x[hi] <= span; hi++) {}
-            double d = ladra_dco_node(h->real + lo, h->user + lo, h->sys + lo, hi - lo);
+            double d = clarity_ladra_dco_node(h->real + lo, h->user + lo, h->sys + lo, hi - lo);
             dco = d > dco ? d : dco;
-            double H = ladra_dmc_node(h->x + lo, h->frac + lo, hi - lo);
+            double H = clarity_ladra_dmc_node(h->x + lo, h->frac + lo, hi - lo);
             if (H >= 0) hmax = H > hmax ? H : hmax, hmin = H < hmin ? H : hmin, nH++;
             if (h->n) {
                 double ar = curve_area(h->x, h->y, h->n, 0, span);
@@ -244,7 +244,7 @@ int ladra_factors_compute(const struct ladra_input *in, const struct ladra_perio
         out->f[LADRA_DMC] = out->f[LADRA_EDMC];
     }
     if (cl) out->flags |= LADRA_CLAMPED;
-    rc = ladra_extended(in, v, ws, we, med, out->f, err);
+    rc = clarity_ladra_extended(in, v, ws, we, med, out->f, err);
 out:
     if (hg)
         for (size_t j = 0; j < nh; j++)

@@ -11,7 +11,7 @@
  * like a network spread in a healthy run. */
 struct acc { double run, cpu, gc, fw, swns, swb, slow, nslow, fw_in, run_in, fw_out, run_out, rb_in; };
 
-int ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
+int clarity_ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
                    double f[LADRA_NFEAT], struct clarity_error *err)
 {
     for (int k = LADRA_NFACTOR; k < LADRA_EDCO; k++) f[k] = 1;

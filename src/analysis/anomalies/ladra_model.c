@@ -13,10 +13,10 @@ static const char *const class_names[LADRA_NCLASS] = {"normal", "cpu", "memory",
 static const char *const factor_names[LADRA_NFEAT] = {"DAR", "DAD", "DCO", "MCS", "ARS", "DMC", "DLD",
                                                       "CPE", "GCS", "FWV", "FWA", "SWT", "SLD", "FWB",
                                                       "eDCO", "eMCS", "eDMC"};
-const char *ladra_class_name(int c) { return c >= 0 && c < LADRA_NCLASS ? class_names[c] : "?"; }
-const char *ladra_factor_name(int f) { return f >= 0 && f < LADRA_NFEAT ? factor_names[f] : "?"; }
+const char *clarity_ladra_class_name(int c) { return c >= 0 && c < LADRA_NCLASS ? class_names[c] : "?"; }
+const char *clarity_ladra_factor_name(int f) { return f >= 0 && f < LADRA_NFEAT ? factor_names[f] : "?"; }
 
-void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4])
+void clarity_ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4])
 {
     score[0] = 0.3 * f[LADRA_DAR] + 0.3 * f[LADRA_DAD] + 0.2 * f[LADRA_DCO] + 0.2 * f[LADRA_MCS];
     score[1] = 0.25 * f[LADRA_DAR] + 0.25 * f[LADRA_DAD] + 0.5 * f[LADRA_MCS];
@@ -25,12 +25,12 @@ void ladra_rules(const double f[LADRA_NFACTOR], double score[4], double prob[4])
     for (int c = 0; c < 4; c++) prob[c] = score[c] > 1 ? 1 - 1 / score[c] : 0;   /* scores below 1: probability 0 */
 }
 
-double ladra_tpr(double tp, double fn) { return tp + fn > 0 ? tp / (tp + fn) : NAN; }
-double ladra_fpr(double fp, double tn) { return fp + tn > 0 ? fp / (fp + tn) : NAN; }
-double ladra_fpr_paper(double fp, double tp, double tn) { return tp + tn > 0 ? fp / (tp + tn) : NAN; }
-double ladra_precision(double tp, double fp) { return tp + fp > 0 ? tp / (tp + fp) : NAN; }
+double clarity_ladra_tpr(double tp, double fn) { return tp + fn > 0 ? tp / (tp + fn) : NAN; }
+double clarity_ladra_fpr(double fp, double tn) { return fp + tn > 0 ? fp / (fp + tn) : NAN; }
+double clarity_ladra_fpr_paper(double fp, double tp, double tn) { return tp + tn > 0 ? fp / (tp + tn) : NAN; }
+double clarity_ladra_precision(double tp, double fp) { return tp + fp > 0 ? tp / (tp + fp) : NAN; }
 
-int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool elo,
+int clarity_ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int label, bool elo,
                     struct clarity_error *err)
 {
     if (m->n == m->cap) {
@@ -45,7 +45,7 @@ int ladra_model_add(struct ladra_model *m, const double x[LADRA_NFEAT], int labe
     return 0;
 }
 
-void ladra_model_free(struct ladra_model *m)
+void clarity_ladra_model_free(struct ladra_model *m)
 {
     free(m->s);
     m->s = NULL, m->n = m->cap = 0;
@@ -65,7 +65,7 @@ int clarity_ladra_model_write(const struct ladra_model *m, FILE *f, struct clari
     for (int k = 0; k < LADRA_NFEAT; k++) fprintf(f, " %s", factor_names[k]);
     fputc('\n', f);
     for (size_t i = 0; i < m->n; i++) {
-        fprintf(f, "%s %s", m->s[i].eventlog_only ? "eventlog" : "log", ladra_class_name(m->s[i].label));
+        fprintf(f, "%s %s", m->s[i].eventlog_only ? "eventlog" : "log", clarity_ladra_class_name(m->s[i].label));
         for (int k = 0; k < LADRA_NFEAT; k++) fprintf(f, " %.9g", m->s[i].x[k]);
         fputc('\n', f);
     }
@@ -73,7 +73,7 @@ int clarity_ladra_model_write(const struct ladra_model *m, FILE *f, struct clari
     return 0;
 }
 
-int ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err)
+int clarity_ladra_model_save(const struct ladra_model *m, const char *path, struct clarity_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
@@ -104,7 +104,7 @@ static bool read_header(struct ladra_model *m, char *line)
     return k == LADRA_NFEAT;
 }
 
-int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err)
+int clarity_ladra_model_load(struct ladra_model *m, const char *path, struct clarity_error *err)
 {
     memset(m, 0, sizeof *m);
     m->sigma = 0.5, m->xsigma = 1;
@@ -147,18 +147,18 @@ int ladra_model_load(struct ladra_model *m, const char *path, struct clarity_err
             rc = clarity_error_set(err, CLARITY_EFORMAT, path, ln, 0, "unknown mode or class");
             break;
         }
-        if (ladra_model_add(m, x, label, !strcmp(mode, "eventlog"), NULL)) {
+        if (clarity_ladra_model_add(m, x, label, !strcmp(mode, "eventlog"), NULL)) {
             rc = clarity_error_set(err, CLARITY_ENOMEM, path, ln, 0, "out of memory");
             break;
         }
     }
     fclose(f);
     if (!rc && !header) rc = clarity_error_set(err, CLARITY_EFORMAT, path, 0, 0, "empty model file");
-    if (rc) ladra_model_free(m);
+    if (rc) clarity_ladra_model_free(m);
     return rc;
 }
 
-int ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features, double sigma, bool zscore,
+int clarity_ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features, double sigma, bool zscore,
                        const double q[LADRA_NFEAT], double y[LADRA_NCLASS], struct clarity_error *err)
 {
     /* a training set holds one mode's samples (the callers filter by mode) */
@@ -187,12 +187,12 @@ int ladra_grnn_predict(const struct ladra_sample *train, size_t k, int features,
             qq[d] = (qq[d] - mu) / sd;
         }
     }
-    grnn_predict(x, lab, k, dim, LADRA_NCLASS, sigma, qq, y);
+    clarity_grnn_predict(x, lab, k, dim, LADRA_NCLASS, sigma, qq, y);
     free(x), free(lab);
     return 0;
 }
 
-int ladra_verdict(const double y[LADRA_NCLASS], double min_cause)
+int clarity_ladra_verdict(const double y[LADRA_NCLASS], double min_cause)
 {
     int b = 0;
     for (int c = 1; c < LADRA_NCLASS; c++)
@@ -200,7 +200,7 @@ int ladra_verdict(const double y[LADRA_NCLASS], double min_cause)
     return b != LADRA_NORMAL && y[b] < min_cause ? LADRA_NORMAL : b;
 }
 
-int ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFEAT], bool elo, int features,
+int clarity_ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFEAT], bool elo, int features,
                         double y[LADRA_NCLASS], struct clarity_error *err)
 {
     if (features == LADRA_FEATURES_EXTENDED && m->nfeat < LADRA_NFEAT)
@@ -217,7 +217,7 @@ int ladra_model_predict(const struct ladra_model *m, const double q[LADRA_NFEAT]
     for (size_t i = 0; i < m->n; i++)
         if (m->s[i].eventlog_only == elo) t[r++] = m->s[i];
     bool paper = features == LADRA_FEATURES_PAPER;
-    int rc = ladra_grnn_predict(t, k, features, paper ? m->sigma : m->xsigma, paper ? m->zscore : true, q, y, err);
+    int rc = clarity_ladra_grnn_predict(t, k, features, paper ? m->sigma : m->xsigma, paper ? m->zscore : true, q, y, err);
     free(t);
     return rc;
 }

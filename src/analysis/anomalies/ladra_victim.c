@@ -37,7 +37,7 @@ static int stage_medians(const struct ladra_input *in, double *med)
     return 0;
 }
 
-int ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
+int clarity_ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
                  double *stage_med, struct clarity_error *err)
 {
     size_t nh = in->nhosts, ns = in->nstages;

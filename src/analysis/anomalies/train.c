@@ -13,13 +13,13 @@ static int add_run(struct ladra_model *m, const struct clarity_app *a, const str
         bool elo = mode == 1;
         if (!elo && !have_logs) continue;
         struct clarity_anomalies_options o = {.logs = elo ? NULL : L, .method = LADRA_METHOD_RULES};
-        ladra_options_default(&o.det);
+        clarity_ladra_options_default(&o.det);
         struct clarity_anomalies_result r;
         if (clarity_anomalies_analyze(a, &o, &r, err)) {
             rc = err ? err->code : CLARITY_ENOMEM;
             continue;
         }
-        if (ladra_model_add(m, r.run.f, label, elo, err)) rc = err ? err->code : CLARITY_ENOMEM;
+        if (clarity_ladra_model_add(m, r.run.f, label, elo, err)) rc = err ? err->code : CLARITY_ENOMEM;
         runs[label] += !elo || !have_logs;   /* each run once */
         clarity_anomalies_free(&r);
     }

@@ -28,12 +28,12 @@ static int label_of(cj_val root)
     int label = LADRA_NORMAL;
     cj_val faults, fl;
     cj_iter it;
-    if (cj_get(root, "faults", &faults) && cj_array_begin(faults, &it) && cj_array_next(&it, &fl)) {
+    if (clarity_cj_get(root, "faults", &faults) && clarity_cj_array_begin(faults, &it) && clarity_cj_array_next(&it, &fl)) {
         const char *k;
         size_t kl;
         int64_t affected = 0;
-        cj_get_int(fl, "affected_tasks", &affected);
-        if (affected > 0 && cj_get_str(fl, "kind", &k, &kl)) {
+        clarity_cj_get_int(fl, "affected_tasks", &affected);
+        if (affected > 0 && clarity_cj_get_str(fl, "kind", &k, &kl)) {
             if (!strncmp(k, "cpu", 3)) label = LADRA_CPU;
             else if (!strncmp(k, "memory", 6)) label = LADRA_MEMORY;
             else if (!strncmp(k, "network", 7)) label = LADRA_NETWORK;
@@ -55,14 +55,14 @@ int clarity_ladra_truth_label(const char *dir)
     int label = -1;
     char *buf = n >= 0 ? malloc((size_t)n + CJ_PADDING) : NULL;
     /* headroom: with a capacity of n + 1 simdjson refused a 15-byte truth.json (too big) */
-    cj_parser *ps = n >= 0 ? cj_parser_new((size_t)n + 4096) : NULL;
+    cj_parser *ps = n >= 0 ? clarity_cj_parser_new((size_t)n + 4096) : NULL;
     if (buf && ps && fread(buf, 1, (size_t)n, f) == (size_t)n) {
         memset(buf + n, 0, CJ_PADDING);
         cj_val root;
         const char *why;
-        if (!cj_parse(ps, buf, (size_t)n, &root, &why)) label = label_of(root);
+        if (!clarity_cj_parse(ps, buf, (size_t)n, &root, &why)) label = label_of(root);
     }
-    if (ps) cj_parser_free(ps);
+    if (ps) clarity_cj_parser_free(ps);
     free(buf);
     fclose(f);
     return label;

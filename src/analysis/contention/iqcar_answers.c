@@ -15,7 +15,7 @@ static int cmp_ranked(const void *x, const void *y, void *ctx)
     const struct iqcar_result *r = ctx;
     char la[256], lb[256];
     if (r) {
-        int c = strcmp(iqcar_node_label(r, a->node, la, sizeof la), iqcar_node_label(r, b->node, lb, sizeof lb));
+        int c = strcmp(clarity_iqcar_node_label(r, a->node, la, sizeof la), clarity_iqcar_node_label(r, b->node, lb, sizeof lb));
         if (c) return c;
     }
     return (a->node > b->node) - (a->node < b->node);
@@ -129,7 +129,7 @@ static int target_answer(struct iqcar_result *r, size_t t, const double *dor, st
     return 0;
 }
 
-int iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
+int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
 {
     const struct iqcar_graph *g = &r->g;
     size_t nq = r->nunits + 2;
@@ -143,7 +143,7 @@ int iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
     if (!dor || !all || !buf || !r->l6_dor || !r->targets || !r->host_score) goto out;
     r->ntargets = r->nunits;
     for (size_t t = 0; t < r->nunits; t++) {
-        iqcar_graph_dor(g, t, dor);
+        clarity_iqcar_graph_dor(g, t, dor);
         for (size_t v = 0; v < g->nnodes; v++) {
             all[v] += dor[v];
             if (g->nodes[v].level == 6) r->l6_dor[(size_t)g->nodes[v].a * r->nunits + t] += dor[v];
@@ -188,20 +188,20 @@ out:
     return 0;
 }
 
-int iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                   struct iqcar_result *r, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     r->opt = *opt;
     if (r->opt.k <= 0) r->opt.k = 3;
-    iqcar_graph_init(&r->g);
-    int rc = iqcar_collect(apps, napps, r, err);
-    if (!rc) rc = iqcar_build(r, err);
-    if (!rc) rc = iqcar_answers(r, err);
+    clarity_iqcar_graph_init(&r->g);
+    int rc = clarity_iqcar_collect(apps, napps, r, err);
+    if (!rc) rc = clarity_iqcar_build(r, err);
+    if (!rc) rc = clarity_iqcar_answers(r, err);
     return rc;
 }
 
-void iqcar_result_free(struct iqcar_result *r)
+void clarity_iqcar_result_free(struct iqcar_result *r)
 {
     for (size_t i = 0; i < r->nunits; i++) free(r->units[i].name);
     for (size_t i = 0; i < r->nstages; i++) free(r->stages[i].name);
@@ -226,7 +226,7 @@ void iqcar_result_free(struct iqcar_result *r)
     free(r->host_score);
     free(r->rules);
     free(r->overlap_matrix);
-    iqcar_graph_free(&r->g);
+    clarity_iqcar_graph_free(&r->g);
     memset(r, 0, sizeof *r);
 }
 
@@ -244,16 +244,16 @@ static const char *stage_label(const struct iqcar_result *r, long s, char *buf, 
     return buf;
 }
 
-const char *iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap)
+const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap)
 {
     const struct iqcar_node *n = &r->g.nodes[node];
     char sb[200];
     switch (n->level) {
     case 0: snprintf(buf, cap, "%s", unit_label(r, n->a)); break;
     case 1: snprintf(buf, cap, "%s", stage_label(r, n->a, sb, sizeof sb)); break;
-    case 2: snprintf(buf, cap, "%s wait of %s", iqcar_res_name(n->b), stage_label(r, n->a, sb, sizeof sb)); break;
+    case 2: snprintf(buf, cap, "%s wait of %s", clarity_iqcar_res_name(n->b), stage_label(r, n->a, sb, sizeof sb)); break;
     case 3:
-        snprintf(buf, cap, "%s on %s, %s", iqcar_sub_name(n->b), n->c >= 0 ? r->hosts[n->c] : "?",
+        snprintf(buf, cap, "%s on %s, %s", clarity_iqcar_sub_name(n->b), n->c >= 0 ? r->hosts[n->c] : "?",
                  stage_label(r, n->a, sb, sizeof sb));
         break;
     case 4: {
@@ -262,7 +262,7 @@ const char *iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *
         if (n->kind == IQ_K_UNKNOWN) snprintf(src, sizeof src, "Unknown");
         else if (n->kind == IQ_K_SELF) snprintf(src, sizeof src, "Self");
         else stage_label(r, n->a, src, sizeof src);
-        snprintf(buf, cap, "%s -> %s on %s", src, iqcar_sub_name(de->b), de->c >= 0 ? r->hosts[de->c] : "?");
+        snprintf(buf, cap, "%s -> %s on %s", src, clarity_iqcar_sub_name(de->b), de->c >= 0 ? r->hosts[de->c] : "?");
         break;
     }
     case 5:
@@ -274,7 +274,7 @@ const char *iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *
     return buf;
 }
 
-long iqcar_unit_find(const struct iqcar_result *r, const char *name)
+long clarity_iqcar_unit_find(const struct iqcar_result *r, const char *name)
 {
     for (size_t i = 0; i < r->nunits; i++)
         if (!strcmp(r->units[i].name, name)) return (long)i;

@@ -76,7 +76,7 @@ static void on_pair(void *ctx, size_t wi, size_t si, int64_t ov)
          * Section 7.4 runs where more overlap is not the culprit, 1/20 -> 12/20.
          * --slot-blame=wait keeps the own-wait rule. */
         double rst = c->slots && !r->opt.slot_blame_wait ? 0 : st->ratp[p];
-        double b = iqcar_blame((double)ov, T, tt->ratp[p], rst, c->ratp_h[p]);
+        double b = clarity_iqcar_blame((double)ov, T, tt->ratp[p], rst, c->ratp_h[p]);
         if (b <= 0) continue;
         c->blames[(size_t)tti * IQ_NSUB + p] += b;
         if (self && r->opt.self_mode == IQ_SELF_DROP) continue;
@@ -113,7 +113,7 @@ static bool is_target(const struct iqcar_result *r, const struct iqcar_task *t)
 static long add_node(struct iqcar_graph *g, int level, int kind, int target, double vc)
 {
     uint32_t i;
-    return iqcar_node_add(g, level, kind, target, vc, &i, NULL) ? -1 : (long)i;
+    return clarity_iqcar_node_add(g, level, kind, target, vc, &i, NULL) ? -1 : (long)i;
 }
 
 /* L0-L3 and the per-task DE base. */
@@ -139,12 +139,12 @@ static int build_targets(struct iqcar_result *r, int64_t *de_base)
         if (!is_target(r, t)) continue;
         if (l1[t->stage] < 0) {
             long n = add_node(g, 1, IQ_K_NODE, (int)t->unit, 0);
-            if (n < 0 || iqcar_edge_add(g, (uint32_t)n, g->l0[t->unit], NULL)) goto out;
+            if (n < 0 || clarity_iqcar_edge_add(g, (uint32_t)n, g->l0[t->unit], NULL)) goto out;
             g->nodes[n].a = (int32_t)t->stage;
             l1[t->stage] = n;
             for (int res = 0; res < IQ_NRES; res++) {
                 long m = add_node(g, 2, IQ_K_NODE, (int)t->unit, 0);
-                if (m < 0 || iqcar_edge_add(g, (uint32_t)m, (uint32_t)n, NULL)) goto out;
+                if (m < 0 || clarity_iqcar_edge_add(g, (uint32_t)m, (uint32_t)n, NULL)) goto out;
                 g->nodes[m].a = (int32_t)t->stage, g->nodes[m].b = res;
             }
         }
@@ -161,7 +161,7 @@ static int build_targets(struct iqcar_result *r, int64_t *de_base)
             base = (uint32_t)g->nnodes;
             for (int p = 0; p < IQ_NSUB; p++) {
                 long m = add_node(g, 3, IQ_K_NODE, (int)t->unit, 0);
-                if (m < 0 || iqcar_edge_add(g, (uint32_t)m, (uint32_t)(s1 + 1 + iqcar_sub_res(p)), NULL)) goto out;
+                if (m < 0 || clarity_iqcar_edge_add(g, (uint32_t)m, (uint32_t)(s1 + 1 + clarity_iqcar_sub_res(p)), NULL)) goto out;
                 g->nodes[m].a = (int32_t)t->stage, g->nodes[m].b = p, g->nodes[m].c = (int32_t)t->host;
             }
             if (clarity_idmap_put(&dem, key, base)) goto out;
@@ -210,9 +210,9 @@ static int sweep_hosts(struct bctx *c)
                 if (t->ratp[p] > 0 && (c->ratp_h[p] == 0 || t->ratp[p] < c->ratp_h[p])) c->ratp_h[p] = t->ratp[p];
         }
         c->slots = false;
-        if (iqcar_interval_join(lau, fin, m, lau, fin, m, true, on_pair, c, NULL)) goto out;
+        if (clarity_iqcar_interval_join(lau, fin, m, lau, fin, m, true, on_pair, c, NULL)) goto out;
         c->slots = true;
-        if (iqcar_interval_join(sub, lau, m, lau, fin, m, true, on_pair, c, NULL)) goto out;
+        if (clarity_iqcar_interval_join(sub, lau, m, lau, fin, m, true, on_pair, c, NULL)) goto out;
         if (c->fail) goto out;
         /* Unknown: what the host's capacity says tt lost beyond the blames,
          * max(0, (RATP_tt - RATP_h) / RATP_h - sum of blames) */
@@ -220,7 +220,7 @@ static int sweep_hosts(struct bctx *c)
             uint32_t ti = c->idx[k];
             if (c->de_base[ti] < 0) continue;
             for (int p = 0; p < IQ_NSUB; p++) {
-                double u = iqcar_unknown(r->tasks[ti].ratp[p], c->ratp_h[p], c->blames[(size_t)ti * IQ_NSUB + p], 0);
+                double u = clarity_iqcar_unknown(r->tasks[ti].ratp[p], c->ratp_h[p], c->blames[(size_t)ti * IQ_NSUB + p], 0);
                 if (u > 0) be_add(c, (uint32_t)(c->de_base[ti] + p), (uint32_t)c->unk_src, u);
             }
         }
@@ -262,14 +262,14 @@ static int build_sources(struct iqcar_result *r, struct bctx *c)
             if ((l5[b->src] = add_node(g, 5, kind, -1, 1.0)) < 0) goto out;
             g->nodes[l5[b->src]].a = kind == IQ_K_NODE ? (int32_t)b->src : -1;
             g->nodes[l5[b->src]].b = (int32_t)q;
-            if (iqcar_edge_add(g, (uint32_t)l6[q], (uint32_t)l5[b->src], NULL)) goto out;
+            if (clarity_iqcar_edge_add(g, (uint32_t)l6[q], (uint32_t)l5[b->src], NULL)) goto out;
         }
         long n = add_node(g, 4, kind, g->nodes[b->de].target, b->vc);
         if (n < 0) goto out;
         g->nodes[n].a = kind == IQ_K_NODE ? (int32_t)b->src : -1;
         g->nodes[n].b = (int32_t)b->de;
         g->nodes[n].c = (int32_t)g->nodes[l5[b->src]].b;
-        if (iqcar_edge_add(g, (uint32_t)n, b->de, NULL) || iqcar_edge_add(g, (uint32_t)l5[b->src], (uint32_t)n, NULL))
+        if (clarity_iqcar_edge_add(g, (uint32_t)n, b->de, NULL) || clarity_iqcar_edge_add(g, (uint32_t)l5[b->src], (uint32_t)n, NULL))
             goto out;
     }
     rc = 0;
@@ -279,7 +279,7 @@ out:
     return rc;
 }
 
-int iqcar_build(struct iqcar_result *r, struct clarity_error *err)
+int clarity_iqcar_build(struct iqcar_result *r, struct clarity_error *err)
 {
     struct bctx c = {.r = r, .self_src = r->nstages, .unk_src = r->nstages + 1};
     int64_t *de_base = malloc((r->ntasks ? r->ntasks : 1) * sizeof *de_base);
@@ -288,7 +288,7 @@ int iqcar_build(struct iqcar_result *r, struct clarity_error *err)
     int rc = -1;
     if (!de_base || !c.blames || !c.overlap) goto out;
     c.de_base = de_base;
-    if (build_targets(r, de_base) || sweep_hosts(&c) || build_sources(r, &c) || iqcar_graph_finish(&r->g, NULL))
+    if (build_targets(r, de_base) || sweep_hosts(&c) || build_sources(r, &c) || clarity_iqcar_graph_finish(&r->g, NULL))
         goto out;
     r->overlap_pairs = c.pairs;
     r->overlap_matrix = c.overlap;

@@ -22,7 +22,7 @@ static int order_from_roots(size_t n, const size_t *from, const size_t *to, size
     return tail == n ? 0 : clarity_error_set(err, CLARITY_EFORMAT, NULL, 0, 0, "the stage DAG has a cycle");
 }
 
-int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth,
+int clarity_iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedges, int *depth,
                     struct clarity_error *err)
 {
     size_t *ord = malloc((n ? n : 1) * sizeof *ord);
@@ -42,7 +42,7 @@ int iqcar_dag_depth(size_t n, const size_t *from, const size_t *to, size_t nedge
     return 0;
 }
 
-int iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges, const double *runtime,
+int clarity_iqcar_critical_path(size_t n, const size_t *from, const size_t *to, size_t nedges, const double *runtime,
                         size_t *path, size_t *length, double *total, struct clarity_error *err)
 {
     size_t *ord = malloc((n ? n : 1) * sizeof *ord), *next = malloc((n ? n : 1) * sizeof *next);
@@ -136,7 +136,7 @@ static int unit_critical(const struct clarity_app *a, struct iqcar_result *r, co
         }
     }
     size_t len = 0;
-    int cp = iqcar_critical_path(n, from, to, ne, rt, path, &len, &total, NULL);
+    int cp = clarity_iqcar_critical_path(n, from, to, ne, rt, path, &len, &total, NULL);
     if (cp == CLARITY_ENOMEM) goto out;
     /* a cycle (a corrupt log) gives no path: keep every stage rather than none */
     if (!len)
@@ -151,7 +151,7 @@ out:
     return rc;
 }
 
-int iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r, struct clarity_error *err)
+int clarity_iqcar_mark_critical(const struct clarity_app *const *apps, struct iqcar_result *r, struct clarity_error *err)
 {
     /* stages bucketed by unit (counting sort); within a unit, the DAG is small and the scans
      * over the application's stage attempts above are fine (only with --critical-path) */

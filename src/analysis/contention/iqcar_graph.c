@@ -6,9 +6,9 @@
 #include "clarity/contention.h"
 #include "util/vec.h"
 
-void iqcar_graph_init(struct iqcar_graph *g) { memset(g, 0, sizeof *g); }
+void clarity_iqcar_graph_init(struct iqcar_graph *g) { memset(g, 0, sizeof *g); }
 
-void iqcar_graph_free(struct iqcar_graph *g)
+void clarity_iqcar_graph_free(struct iqcar_graph *g)
 {
     free(g->nodes);
     free(g->edges);
@@ -21,7 +21,7 @@ static int oom(struct clarity_error *err)
     return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the iQC-Graph");
 }
 
-int iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc, uint32_t *index,
+int clarity_iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, double vc, uint32_t *index,
                    struct clarity_error *err)
 {
     if (CLARITY_VEC_RESERVE(g->nodes, g->cap_nodes, g->nnodes + 1)) return oom(err);
@@ -39,7 +39,7 @@ int iqcar_node_add(struct iqcar_graph *g, int level, int kind, int target, doubl
     return 0;
 }
 
-int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct clarity_error *err)
+int clarity_iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct clarity_error *err)
 {
     if (CLARITY_VEC_RESERVE(g->edges, g->cap_edges, g->nedges + 1)) return oom(err);
     g->edges[g->nedges++] = (struct iqcar_edge){.from = from, .to = to};
@@ -47,7 +47,7 @@ int iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, struct cla
     return 0;
 }
 
-int iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err)
+int clarity_iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err)
 {
     /* counting sort by child level (stable), so one pass in order is a topological pass */
     size_t cnt[8] = {0};
@@ -76,7 +76,7 @@ int iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err)
     return 0;
 }
 
-void iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor)
+void clarity_iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor)
 {
     memset(dor, 0, g->nnodes * sizeof *dor);
     if (t >= g->nl0) return;
@@ -87,7 +87,7 @@ void iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor)
     }
 }
 
-double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v)
+double clarity_iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v)
 {
     double s = 0;
     for (size_t i = 0; i < g->nedges; i++)
@@ -97,7 +97,7 @@ double iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v)
 
 /* ---- formulas ---- */
 
-double iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h)
+double clarity_iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, double ratp_h)
 {
     if (t_tt <= 0 || overlap <= 0 || ratp_tt <= 0) return 0;
     if (ratp_st < ratp_h) ratp_st = ratp_h;   /* no task consumes faster than capacity */
@@ -105,7 +105,7 @@ double iqcar_blame(double overlap, double t_tt, double ratp_tt, double ratp_st, 
     return overlap / t_tt * (ratp_tt / ratp_st);
 }
 
-double iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known)
+double clarity_iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known)
 {
     if (ratp_h <= 0) return 0;
     double s = (ratp_tt - ratp_h) / ratp_h;
@@ -114,7 +114,7 @@ double iqcar_unknown(double ratp_tt, double ratp_h, double blames, double known)
     return u > 0 ? u : 0;
 }
 
-double iqcar_hit_pct(double runtime, double unconstrained)
+double clarity_iqcar_hit_pct(double runtime, double unconstrained)
 {
     return unconstrained > 0 ? 100.0 * (runtime - unconstrained) / unconstrained : 0;
 }

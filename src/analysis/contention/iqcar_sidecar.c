@@ -18,14 +18,14 @@
 static const char *const keys[IQ_NACC] = {"cpu.blocked", "cpu.waited", "mem.storageWait", "mem.storageAsked",
                                           "mem.executionWait", "mem.executionAsked", "sched.slotsOffered"};
 
-int iqcar_acc_key(const char *s, size_t len)
+int clarity_iqcar_acc_key(const char *s, size_t len)
 {
     for (int i = 0; i < IQ_NACC; i++)
         if (strlen(keys[i]) == len && !strncmp(s, keys[i], len)) return i;
     return -1;
 }
 
-const char *iqcar_acc_key_name(int k) { return k >= 0 && k < IQ_NACC ? keys[k] : "?"; }
+const char *clarity_iqcar_acc_key_name(int k) { return k >= 0 && k < IQ_NACC ? keys[k] : "?"; }
 
 static char *trim(char *s)
 {
@@ -51,7 +51,7 @@ static int bad(struct clarity_error *err, const char *why)
     return clarity_error_set(err, CLARITY_EFORMAT, NULL, 0, 0, "%s", why);
 }
 
-int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
+int clarity_iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **app, bool *data,
                              struct clarity_error *err)
 {
     *data = false;
@@ -73,7 +73,7 @@ int iqcar_sidecar_parse_line(char *line, struct iqcar_sidecar_row *row, char **a
     long long tid, att;
     if (parse_i64(f[o], 0, &tid)) return bad(err, "task_id is not a non-negative integer");
     if (parse_i64(f[o + 1], 0, &att) || att > INT32_MAX) return bad(err, "attempt is not a non-negative integer");
-    int k = iqcar_acc_key(f[o + 2], strlen(f[o + 2]));
+    int k = clarity_iqcar_acc_key(f[o + 2], strlen(f[o + 2]));
     if (k < 0)
         return bad(err, "unknown metric (cpu.blocked, cpu.waited, mem.storageWait, mem.storageAsked, "
                         "mem.executionWait, mem.executionAsked, sched.slotsOffered)");
@@ -121,7 +121,7 @@ static int add_reject(struct iqcar_sidecar *sc, size_t *cap, unsigned long ln, c
     return 0;
 }
 
-int iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarity_error *err)
+int clarity_iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarity_error *err)
 {
     memset(sc, 0, sizeof *sc);
     FILE *f = fopen(path, "r");
@@ -136,7 +136,7 @@ int iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struct clarit
         char *app;
         bool data;
         struct clarity_error why;
-        int k = iqcar_sidecar_parse_line(line, &row, &app, &data, &why);
+        int k = clarity_iqcar_sidecar_parse_line(line, &row, &app, &data, &why);
         if (!k && !data) continue;
         sc->lines++;
         if (k) {
@@ -173,13 +173,13 @@ out:
         struct iqcar_sidecar_reject *rej = sc->rejects;
         size_t lines = sc->lines, bad = sc->bad;
         sc->rejects = NULL;
-        iqcar_sidecar_free(sc);
+        clarity_iqcar_sidecar_free(sc);
         sc->rejects = rej, sc->lines = lines, sc->bad = bad;
     }
     return rc;
 }
 
-size_t iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first)
+size_t clarity_iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32_t attempt, size_t *first)
 {
     struct iqcar_sidecar_row key = {.task_id = task_id, .attempt = attempt};
     size_t lo = 0, hi = sc ? sc->nrows : 0;
@@ -194,12 +194,12 @@ size_t iqcar_sidecar_find(const struct iqcar_sidecar *sc, int64_t task_id, int32
     return e - lo;
 }
 
-bool iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_sidecar_row *row, const char *app_id)
+bool clarity_iqcar_sidecar_row_for(const struct iqcar_sidecar *sc, const struct iqcar_sidecar_row *row, const char *app_id)
 {
     return row->app < 0 || ((size_t)row->app < sc->napps && app_id && !strcmp(sc->apps[row->app], app_id));
 }
 
-int iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
+int clarity_iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity_app *const *apps, size_t napps,
                             size_t *count, size_t *example, struct clarity_error *err)
 {
     *count = 0;
@@ -210,9 +210,9 @@ int iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity
         const struct clarity_app *a = apps[k];
         const char *id = clarity_app_str(a, a->app_id);
         for (size_t i = 0; i < a->tasks.n; i++) {
-            size_t f, m = iqcar_sidecar_find(sc, clarity_icol_get(&a->tasks.task_id, i),
+            size_t f, m = clarity_iqcar_sidecar_find(sc, clarity_icol_get(&a->tasks.task_id, i),
                                              (int32_t)clarity_icol_get(&a->tasks.attempt, i), &f);
-            for (size_t j = f; j < f + m; j++) hit[j] |= iqcar_sidecar_row_for(sc, &sc->rows[j], id);
+            for (size_t j = f; j < f + m; j++) hit[j] |= clarity_iqcar_sidecar_row_for(sc, &sc->rows[j], id);
         }
     }
     for (size_t j = 0; j < sc->nrows; j++)
@@ -222,7 +222,7 @@ int iqcar_sidecar_unmatched(const struct iqcar_sidecar *sc, const struct clarity
     return 0;
 }
 
-void iqcar_sidecar_free(struct iqcar_sidecar *sc)
+void clarity_iqcar_sidecar_free(struct iqcar_sidecar *sc)
 {
     for (size_t i = 0; i < sc->napps; i++) free(sc->apps[i]);
     free(sc->apps);

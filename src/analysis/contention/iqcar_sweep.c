@@ -15,7 +15,7 @@ static int cmp_key(const void *x, const void *y)
     return (a->i > b->i) - (a->i < b->i);
 }
 
-int iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const int64_t *rs, const int64_t *re,
+int clarity_iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw, const int64_t *rs, const int64_t *re,
                         size_t nr, bool same, iqcar_pair_fn fn, void *ctx, struct clarity_error *err)
 {
     struct key *w = malloc((nw ? nw : 1) * sizeof *w), *r = malloc((nr ? nr : 1) * sizeof *r);

@@ -17,12 +17,12 @@ static const char *const sub_names[IQ_NSUB] = {
 static const int sub_res[IQ_NSUB] = {IQ_SLOTS, IQ_CPU, IQ_CPU, IQ_MEM, IQ_MEM, IQ_NET, IQ_IO, IQ_IO};
 static const char *const unit_names[] = {"auto", "sql", "job", "group", "pool", "app"};
 
-const char *iqcar_res_name(int r) { return r >= 0 && r < IQ_NRES ? res_names[r] : "?"; }
-const char *iqcar_sub_name(int p) { return p >= 0 && p < IQ_NSUB ? sub_names[p] : "?"; }
-int iqcar_sub_res(int p) { return p >= 0 && p < IQ_NSUB ? sub_res[p] : -1; }
-const char *iqcar_unit_name(int u) { return u >= 0 && u <= IQ_UNIT_APP ? unit_names[u] : "?"; }
+const char *clarity_iqcar_res_name(int r) { return r >= 0 && r < IQ_NRES ? res_names[r] : "?"; }
+const char *clarity_iqcar_sub_name(int p) { return p >= 0 && p < IQ_NSUB ? sub_names[p] : "?"; }
+int clarity_iqcar_sub_res(int p) { return p >= 0 && p < IQ_NSUB ? sub_res[p] : -1; }
+const char *clarity_iqcar_unit_name(int u) { return u >= 0 && u <= IQ_UNIT_APP ? unit_names[u] : "?"; }
 
-void iqcar_options_default(struct iqcar_options *o)
+void clarity_iqcar_options_default(struct iqcar_options *o)
 {
     memset(o, 0, sizeof *o);
     o->k = 3;
@@ -86,12 +86,12 @@ static void sidecar_values(const struct clarity_app *a, const struct iqcar_sidec
 {
     const char *app_id = clarity_app_str(a, a->app_id);
     for (size_t i = 0; i < a->tasks.n; i++) {
-        size_t f, m = iqcar_sidecar_find(sc, clarity_icol_get(&a->tasks.task_id, i),
+        size_t f, m = clarity_iqcar_sidecar_find(sc, clarity_icol_get(&a->tasks.task_id, i),
                                          (int32_t)clarity_icol_get(&a->tasks.attempt, i), &f);
         uint16_t seen = 0;
         for (size_t k = f; k < f + m; k++) {
             const struct iqcar_sidecar_row *row = &sc->rows[k];
-            if (!iqcar_sidecar_row_for(sc, row, app_id)) continue;
+            if (!clarity_iqcar_sidecar_row_for(sc, row, app_id)) continue;
             uint16_t bit = (uint16_t)(1u << row->metric);
             if (!(seen & bit)) t[i].v[row->metric] = 0;
             seen |= bit;
@@ -204,7 +204,7 @@ static int slots_offered_proxy(struct iqcar_result *r)
     return 0;
 }
 
-void iqcar_task_ratps(struct iqcar_task *t, struct iqcar_sources *src)
+void clarity_iqcar_task_ratps(struct iqcar_task *t, struct iqcar_sources *src)
 {
     for (int p = 0; p < IQ_NSUB; p++) {
         t->ratp[p] = iqcar_ratp(t->wait[p], t->data[p]);
@@ -313,7 +313,7 @@ out:
     return rc;
 }
 
-int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r,
+int clarity_iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iqcar_result *r,
                   struct clarity_error *err)
 {
     size_t n = 0, cap_units = 0, cap_stages = 0, cap_hosts = 0, nkeys = 0, capkeys = 0;
@@ -333,10 +333,10 @@ int iqcar_collect(const struct clarity_app *const *apps, size_t napps, struct iq
     r->src.apps = napps;
     if (slots_offered_proxy(r)) goto out;
     if (r->opt.critical_path) {
-        int crc = iqcar_mark_critical(apps, r, err);
+        int crc = clarity_iqcar_mark_critical(apps, r, err);
         if (crc) { rc = crc; goto out; }
     }
-    for (size_t i = 0; i < r->ntasks; i++) iqcar_task_ratps(&r->tasks[i], &r->src);
+    for (size_t i = 0; i < r->ntasks; i++) clarity_iqcar_task_ratps(&r->tasks[i], &r->src);
     rc = 0;
 out:
     for (size_t i = 0; i < nkeys; i++) free(keys[i]);

@@ -11,12 +11,12 @@ static const char *const term_names[ERNEST_TERM_COUNT] = {
     "1", "s/m", "log(m)", "m", "sqrt(m)", "s^2/m", "n*log(n)^2/m", "s",
 };
 
-const char *ernest_term_name(enum ernest_term t)
+const char *clarity_ernest_term_name(enum ernest_term t)
 {
     return (unsigned)t < ERNEST_TERM_COUNT ? term_names[t] : "?";
 }
 
-int ernest_term_parse(const char *name)
+int clarity_ernest_term_parse(const char *name)
 {
     static const struct { const char *alias; int t; } aliases[] = {
         {"const", ERNEST_CONST}, {"log m", ERNEST_LOG_M}, {"logm", ERNEST_LOG_M}, {"sqrt", ERNEST_SQRT_M},
@@ -30,7 +30,7 @@ int ernest_term_parse(const char *name)
     return -1;
 }
 
-void ernest_terms_default(struct ernest_terms *t)
+void clarity_ernest_terms_default(struct ernest_terms *t)
 {
     memset(t, 0, sizeof *t);
     t->t[0] = ERNEST_CONST;
@@ -40,7 +40,7 @@ void ernest_terms_default(struct ernest_terms *t)
     t->n = 4;
 }
 
-int ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_error *err)
+int clarity_ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_error *err)
 {
     const char *p = list;
     while (*p) {
@@ -49,7 +49,7 @@ int ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_er
         if (len && len < sizeof name) {
             memcpy(name, p, len);
             name[len] = 0;
-            int k = ernest_term_parse(name);
+            int k = clarity_ernest_term_parse(name);
             if (k >= 0) {
                 bool have = false;
                 for (size_t i = 0; i < t->n; i++) have |= t->t[i] == (enum ernest_term)k;
@@ -64,7 +64,7 @@ int ernest_terms_add(struct ernest_terms *t, const char *list, struct clarity_er
     return 0;
 }
 
-double ernest_feature(const struct ernest_terms *t, size_t k, double s, double m)
+double clarity_ernest_feature(const struct ernest_terms *t, size_t k, double s, double m)
 {
     switch (t->t[k]) {
     case ERNEST_CONST: return 1;
@@ -83,10 +83,10 @@ double ernest_feature(const struct ernest_terms *t, size_t k, double s, double m
     }
 }
 
-double ernest_predict(const struct ernest_model *m, double scale, double machines)
+double clarity_ernest_predict(const struct ernest_model *m, double scale, double machines)
 {
     double t = 0;
-    for (size_t k = 0; k < m->terms.n; k++) t += m->theta[k] * ernest_feature(&m->terms, k, scale, machines);
+    for (size_t k = 0; k < m->terms.n; k++) t += m->theta[k] * clarity_ernest_feature(&m->terms, k, scale, machines);
     return t;
 }
 
@@ -100,7 +100,7 @@ static int fit_theta(const struct ernest_point *pts, size_t n, size_t skip, cons
     double *y = A + n * d;
     for (size_t i = 0; i < n; i++) {
         if (i == skip) continue;
-        for (size_t k = 0; k < d; k++) A[rows * d + k] = ernest_feature(terms, k, pts[i].scale, pts[i].machines);
+        for (size_t k = 0; k < d; k++) A[rows * d + k] = clarity_ernest_feature(terms, k, pts[i].scale, pts[i].machines);
         y[rows++] = pts[i].seconds;
     }
     int rc = clarity_nnls(A, rows, d, y, theta, res, err);
@@ -122,7 +122,7 @@ static int loocv(struct ernest_model *m, struct clarity_error *err)
     for (size_t i = 0; i < n; i++) {
         int rc = fit_theta(m->points, n, i, &m->terms, sub.theta, NULL, err);
         if (rc) { free(pct); return rc; }
-        double p = ernest_predict(&sub, m->points[i].scale, m->points[i].machines);
+        double p = clarity_ernest_predict(&sub, m->points[i].scale, m->points[i].machines);
         double a = m->points[i].seconds, e = p - a;
         m->loo.predicted[i] = p;
         m->loo.press += e * e;
@@ -136,7 +136,7 @@ static int loocv(struct ernest_model *m, struct clarity_error *err)
     return 0;
 }
 
-int ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_terms *terms,
+int clarity_ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_terms *terms,
                struct ernest_model *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -149,7 +149,7 @@ int ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_ter
     out->npoints = n;
     struct clarity_nnls_result res;
     int rc = fit_theta(pts, n, (size_t)-1, terms, out->theta, &res, err);
-    if (rc) { ernest_model_free(out); return rc; }
+    if (rc) { clarity_ernest_model_free(out); return rc; }
     out->rnorm = res.rnorm;
     out->rss = res.rnorm * res.rnorm;
     out->rank_deficient = res.rank_deficient;
@@ -157,17 +157,17 @@ int ernest_fit(const struct ernest_point *pts, size_t n, const struct ernest_ter
     out->min_scale = out->max_scale = pts[0].scale;
     out->min_machines = out->max_machines = pts[0].machines;
     for (size_t i = 0; i < n; i++) {
-        out->mean_ratio += ernest_predict(out, pts[i].scale, pts[i].machines) / pts[i].seconds / (double)n;
+        out->mean_ratio += clarity_ernest_predict(out, pts[i].scale, pts[i].machines) / pts[i].seconds / (double)n;
         if (pts[i].scale < out->min_scale) out->min_scale = pts[i].scale;
         if (pts[i].scale > out->max_scale) out->max_scale = pts[i].scale;
         if (pts[i].machines < out->min_machines) out->min_machines = pts[i].machines;
         if (pts[i].machines > out->max_machines) out->max_machines = pts[i].machines;
     }
-    if ((rc = loocv(out, err))) ernest_model_free(out);
+    if ((rc = loocv(out, err))) clarity_ernest_model_free(out);
     return rc;
 }
 
-void ernest_model_free(struct ernest_model *m)
+void clarity_ernest_model_free(struct ernest_model *m)
 {
     free(m->points);
     free(m->loo.predicted);
@@ -177,9 +177,9 @@ void ernest_model_free(struct ernest_model *m)
 
 /* The paper trains on up to 10% of the data and 16 machines and predicts the full data on 64:
  * that much is its normal use. Beyond it the model has not been validated. */
-struct ernest_extrapolation ernest_extrapolation(const struct ernest_model *m, double scale, double machines)
+struct clarity_ernest_extrapolation clarity_ernest_extrapolation(const struct ernest_model *m, double scale, double machines)
 {
-    struct ernest_extrapolation e = {1, 1, false};
+    struct clarity_ernest_extrapolation e = {1, 1, false};
     if (m->max_scale > 0 && scale > m->max_scale) e.scale_factor = scale / m->max_scale;
     if (m->max_machines > 0 && machines > m->max_machines) e.machines_factor = machines / m->max_machines;
     e.far = e.scale_factor > 10 || e.machines_factor > 4;

@@ -11,7 +11,7 @@ static double run_cost(const struct ernest_choose_options *o, int m, double seco
     return m * o->price_per_machine_hour * hours;
 }
 
-void ernest_choose(const struct ernest_model *m, const struct ernest_choose_options *o, struct ernest_choice *out)
+void clarity_ernest_choose(const struct ernest_model *m, const struct ernest_choose_options *o, struct ernest_choice *out)
 {
     memset(out, 0, sizeof *out);
     /* Without a margin from the user, the worst leave-one-out error is the error range the
@@ -19,7 +19,7 @@ void ernest_choose(const struct ernest_model *m, const struct ernest_choose_opti
     out->margin = o->margin >= 0 ? o->margin : (m->loo.done ? m->loo.max_pct / 100 : 0);
     out->fastest_s = INFINITY;
     for (int k = o->machines_min; k <= o->machines_max; k++) {
-        double t = ernest_predict(m, o->scale, k);
+        double t = clarity_ernest_predict(m, o->scale, k);
         if (t < out->fastest_s) {
             out->fastest_s = t;
             out->fastest_machines = k;
@@ -37,5 +37,5 @@ void ernest_choose(const struct ernest_model *m, const struct ernest_choose_opti
             out->cost = c;
         }
     }
-    out->extrap = ernest_extrapolation(m, o->scale, out->found ? out->machines : out->fastest_machines);
+    out->extrap = clarity_ernest_extrapolation(m, o->scale, out->found ? out->machines : out->fastest_machines);
 }

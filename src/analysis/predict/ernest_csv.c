@@ -6,7 +6,7 @@
 #include <string.h>
 #include "analysis/predict/ernest_csv.h"
 
-int ernest_csv_read(const char *path, struct ernest_point **out, size_t *n, struct clarity_error *err)
+int clarity_ernest_csv_read(const char *path, struct ernest_point **out, size_t *n, struct clarity_error *err)
 {
     *out = NULL;
     *n = 0;

@@ -6,6 +6,6 @@
 
 /* Reads machines,scale,seconds rows; *out is malloc'd. Returns CLARITY_OK or an error naming
  * the file and line. */
-int ernest_csv_read(const char *path, struct ernest_point **out, size_t *n, struct clarity_error *err);
+int clarity_ernest_csv_read(const char *path, struct ernest_point **out, size_t *n, struct clarity_error *err);
 
 #endif

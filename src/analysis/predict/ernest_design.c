@@ -9,7 +9,7 @@
 #include "clarity/predict.h"
 #include "math/linalg.h"
 
-void ernest_design_defaults(struct ernest_design_options *o)
+void clarity_ernest_design_defaults(struct ernest_design_options *o)
 {
     memset(o, 0, sizeof *o);
     o->points = 20;
@@ -18,7 +18,7 @@ void ernest_design_defaults(struct ernest_design_options *o)
     o->cores_per_machine = 2;
     o->budget = 20;
     o->threshold = 0.3;
-    ernest_terms_default(&o->terms);
+    clarity_ernest_terms_default(&o->terms);
 }
 
 static int add_candidate(struct ernest_design *d, size_t *cap, double s, double m)
@@ -72,14 +72,14 @@ static int selected_rank(const double *a, size_t d, const size_t *order, size_t 
     return rc;
 }
 
-int ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, struct clarity_error *err)
+int clarity_ernest_design_run(const struct ernest_design_options *o, struct ernest_design *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!(o->scale_min > 0) || o->scale_max < o->scale_min || o->machines_min < 1 || o->machines_max < o->machines_min)
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
                                  "the scale range must be positive and the machine range start at 1 or more");
     if (build_grid(o, out) < 0) {
-        ernest_design_free(out);
+        clarity_ernest_design_free(out);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
     size_t n = out->n, d = o->terms.n;
@@ -89,14 +89,14 @@ int ernest_design_run(const struct ernest_design_options *o, struct ernest_desig
     double *a = malloc(sizeof *a * n * d), *cost = malloc(sizeof *cost * n);
     out->order = malloc(sizeof *out->order * n);
     if (!a || !cost || !out->order) {
-        free(a); free(cost); ernest_design_free(out);
+        free(a); free(cost); clarity_ernest_design_free(out);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
     double mean[ERNEST_MAX_TERMS] = {0};
     for (size_t i = 0; i < n; i++) {
         cost[i] = out->c[i].cost;
         for (size_t k = 0; k < d; k++) {
-            a[i * d + k] = ernest_feature(&o->terms, k, out->c[i].scale, out->c[i].machines);
+            a[i * d + k] = clarity_ernest_feature(&o->terms, k, out->c[i].scale, out->c[i].machines);
             mean[k] += a[i * d + k] / (double)n;
         }
     }
@@ -108,7 +108,7 @@ int ernest_design_run(const struct ernest_design_options *o, struct ernest_desig
     struct clarity_design_result r;
     int rc = clarity_design_solve(&p, &r, err);
     if (rc) {
-        free(a); free(cost); ernest_design_free(out);
+        free(a); free(cost); clarity_ernest_design_free(out);
         if (rc == CLARITY_ENOMEM) return rc;
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
                                  "the candidates cannot determine every term (e.g. one machine count only makes log(m) "
@@ -148,7 +148,7 @@ int ernest_design_run(const struct ernest_design_options *o, struct ernest_desig
     }
     double *ones = rc ? NULL : calloc(n, sizeof *ones);
     if (!ones) {
-        free(a); free(cost); ernest_design_free(out);
+        free(a); free(cost); clarity_ernest_design_free(out);
         return rc ? rc : clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
     out->nselected = k;
@@ -164,7 +164,7 @@ int ernest_design_run(const struct ernest_design_options *o, struct ernest_desig
     return 0;
 }
 
-void ernest_design_free(struct ernest_design *d)
+void clarity_ernest_design_free(struct ernest_design *d)
 {
     free(d->c);
     free(d->order);

@@ -29,18 +29,18 @@ static void read_terms(cj_val root, struct ernest_terms *terms)
     cj_iter it;
     const char *s;
     size_t sl;
-    ernest_terms_default(terms);
+    clarity_ernest_terms_default(terms);
     terms->n = 0;
-    if (cj_get(root, "terms", &x) && cj_array_begin(x, &it))
-        while (cj_array_next(&it, &t))
-            if (cj_str(t, &s, &sl) && sl < 32) {
+    if (clarity_cj_get(root, "terms", &x) && clarity_cj_array_begin(x, &it))
+        while (clarity_cj_array_next(&it, &t))
+            if (clarity_cj_str(t, &s, &sl) && sl < 32) {
                 char name[32];
                 memcpy(name, s, sl);
                 name[sl] = 0;
-                int k = ernest_term_parse(name);
+                int k = clarity_ernest_term_parse(name);
                 if (k >= 0 && terms->n < ERNEST_MAX_TERMS) terms->t[terms->n++] = (enum ernest_term)k;
             }
-    if (cj_get(root, "rows", &x)) cj_double(x, &terms->rows);
+    if (clarity_cj_get(root, "rows", &x)) clarity_cj_double(x, &terms->rows);
 }
 
 /* "training_points": [{"machines": m, "scale": s, "seconds": t, ...}]; incomplete points are skipped. */
@@ -49,12 +49,12 @@ static void read_points(cj_val arr, struct ernest_point **pts, size_t *np)
     size_t cap = 0;
     cj_iter it;
     cj_val pt, v;
-    if (!cj_array_begin(arr, &it)) return;
-    while (cj_array_next(&it, &pt)) {
+    if (!clarity_cj_array_begin(arr, &it)) return;
+    while (clarity_cj_array_next(&it, &pt)) {
         struct ernest_point e = {0};
-        if (!cj_get(pt, "machines", &v) || !cj_double(v, &e.machines)) continue;
-        if (!cj_get(pt, "scale", &v) || !cj_double(v, &e.scale)) continue;
-        if (!cj_get(pt, "seconds", &v) || !cj_double(v, &e.seconds)) continue;
+        if (!clarity_cj_get(pt, "machines", &v) || !clarity_cj_double(v, &e.machines)) continue;
+        if (!clarity_cj_get(pt, "scale", &v) || !clarity_cj_double(v, &e.scale)) continue;
+        if (!clarity_cj_get(pt, "seconds", &v) || !clarity_cj_double(v, &e.seconds)) continue;
         if (*np == cap) {
             cap = cap ? 2 * cap : 16;
             void *q = realloc(*pts, cap * sizeof **pts);
@@ -71,7 +71,7 @@ int clarity_ernest_model_read(const char *path, struct ernest_point **pts, size_
     *pts = NULL;
     *np = 0;
     if (unitcap) unit[0] = 0;
-    ernest_terms_default(terms);
+    clarity_ernest_terms_default(terms);
     FILE *f = fopen(path, "rb");
     if (!f) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot open");
     fseek(f, 0, SEEK_END);
@@ -84,14 +84,14 @@ int clarity_ernest_model_read(const char *path, struct ernest_point **pts, size_
         free(buf);
         return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot read");
     }
-    cj_parser *p = cj_parser_new((size_t)len + 1);
+    cj_parser *p = clarity_cj_parser_new((size_t)len + 1);
     cj_val root, arr;
     const char *why = NULL, *s;
     size_t sl;
-    if (p && cj_parse(p, buf, (size_t)len, &root, &why) == 0 && cj_get_str(root, "schema", &s, &sl) &&
-        sl == strlen(SCHEMA) && !strncmp(s, SCHEMA, sl) && cj_get(root, "training_points", &arr)) {
+    if (p && clarity_cj_parse(p, buf, (size_t)len, &root, &why) == 0 && clarity_cj_get_str(root, "schema", &s, &sl) &&
+        sl == strlen(SCHEMA) && !strncmp(s, SCHEMA, sl) && clarity_cj_get(root, "training_points", &arr)) {
         read_terms(root, terms);
-        if (cj_get_str(root, "scale_unit", &s, &sl) && sl + 1 < unitcap) {
+        if (clarity_cj_get_str(root, "scale_unit", &s, &sl) && sl + 1 < unitcap) {
             memcpy(unit, s, sl);
             unit[sl] = 0;
         }
@@ -101,7 +101,7 @@ int clarity_ernest_model_read(const char *path, struct ernest_point **pts, size_
     if (!*np || !terms->n)
         rc = clarity_error_set(err, CLARITY_EFORMAT, path, 0, 0, "not a " SCHEMA " model with training points%s%s",
                                why ? ": " : "", why ? why : "");
-    cj_parser_free(p);
+    clarity_cj_parser_free(p);
     free(buf);
     return rc;
 }
@@ -124,7 +124,7 @@ int clarity_ernest_point_from_app(const struct clarity_app *a, double full_size,
 {
     *missing = 0;
     struct peridot_ref ref;
-    int rc = peridot_ref_from_app(a, &ref, err);
+    int rc = clarity_peridot_ref_from_app(a, &ref, err);
     if (rc != CLARITY_OK) return rc;
     int hosts = machines > 0 ? machines : distinct_hosts(a);
     if (!ref.input_bytes) *missing |= CLARITY_ERNEST_NO_INPUT;
@@ -135,6 +135,6 @@ int clarity_ernest_point_from_app(const struct clarity_app *a, double full_size,
     else
         *out = (struct ernest_point){.machines = hosts, .scale = (double)ref.input_bytes / full_size,
                                      .seconds = (double)ref.total_ms / 1000};
-    peridot_ref_free(&ref);
+    clarity_peridot_ref_free(&ref);
     return rc;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "clarity/predict.h"
 
-void peridot_options_default(struct peridot_options *o)
+void clarity_peridot_options_default(struct peridot_options *o)
 {
     memset(o, 0, sizeof *o);
     o->grouping = PERIDOT_GROUP_OVERLAP;
@@ -17,7 +17,7 @@ void peridot_options_default(struct peridot_options *o)
     o->growth_threshold = 0.5;
 }
 
-const char *peridot_kind_name(enum peridot_group_kind k)
+const char *clarity_peridot_kind_name(enum peridot_group_kind k)
 {
     switch (k) {
     case PERIDOT_VARIABLE: return "variable";
@@ -28,7 +28,7 @@ const char *peridot_kind_name(enum peridot_group_kind k)
     return "?";
 }
 
-double peridot_waves(double tasks, double cores)
+double clarity_peridot_waves(double tasks, double cores)
 {
     if (!(tasks > 0) || !(cores > 0)) return 0;
     double n = ceil(tasks / cores - 1e-9);   /* 12.000000000000002 / 12 is one wave */
@@ -159,7 +159,7 @@ static void classify(struct peridot_model *m, struct peridot_group *g, const str
     size_t R = m->nrefs;
     bool variable = false;
     for (size_t r = 1; r < R; r++) variable |= g->tasks[r] != g->tasks[0];
-    for (size_t r = 0; r < R; r++) g->waves[r] = peridot_waves((double)g->tasks[r], m->cores[r]);
+    for (size_t r = 0; r < R; r++) g->waves[r] = clarity_peridot_waves((double)g->tasks[r], m->cores[r]);
     g->elasticity = elasticity(m, g);
     double wsum = 0, psum = 0, dsum = 0, usum = 0;
     for (size_t r = 0; r < R; r++) {
@@ -192,7 +192,7 @@ static void classify(struct peridot_model *m, struct peridot_group *g, const str
     }
 }
 
-int peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct peridot_options *o,
+int clarity_peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct peridot_options *o,
                 struct peridot_model *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -277,11 +277,11 @@ int peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct perid
         free(cuts[r].ord);
         free(cuts[r].start);
     }
-    if (rc != CLARITY_OK) peridot_model_free(out);
+    if (rc != CLARITY_OK) clarity_peridot_model_free(out);
     return rc;
 }
 
-void peridot_model_free(struct peridot_model *m)
+void clarity_peridot_model_free(struct peridot_model *m)
 {
     free(m->groups);
     free(m->members);
@@ -291,7 +291,7 @@ void peridot_model_free(struct peridot_model *m)
     m->member_names = NULL;
 }
 
-int peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out,
+int clarity_peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out,
                     struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -305,21 +305,21 @@ int peridot_predict(const struct peridot_model *m, double data_size, double core
         switch (g->kind) {
         case PERIDOT_VARIABLE:
             p->tasks = data_size * g->rho;                       /* Eq. 3 */
-            p->waves = peridot_waves(p->tasks, cores);           /* Eq. 1 */
+            p->waves = clarity_peridot_waves(p->tasks, cores);           /* Eq. 1 */
             p->wave_ms = g->wave_ms;
             p->span_ms = p->waves * p->wave_ms;                  /* Eq. 2 */
             out->variable_ms += p->span_ms;
             break;
         case PERIDOT_FIXED_DATA_SCALED:
             p->tasks = (double)g->tasks[0];
-            p->waves = peridot_waves(p->tasks, cores);
+            p->waves = clarity_peridot_waves(p->tasks, cores);
             p->wave_ms = g->unit_wave_ms * data_size / p->tasks; /* more data per task */
             p->span_ms = p->waves * p->wave_ms;
             out->scaled_fixed_ms += p->span_ms;
             break;
         case PERIDOT_FIXED_WAVE_SCALED:
             p->tasks = (double)g->tasks[0];
-            p->waves = peridot_waves(p->tasks, cores);
+            p->waves = clarity_peridot_waves(p->tasks, cores);
             p->wave_ms = g->wave_ms;
             p->span_ms = p->waves * p->wave_ms;
             out->scaled_fixed_ms += p->span_ms;
@@ -338,25 +338,25 @@ int peridot_predict(const struct peridot_model *m, double data_size, double core
     return 0;
 }
 
-void peridot_prediction_free(struct peridot_prediction *p)
+void clarity_peridot_prediction_free(struct peridot_prediction *p)
 {
     free(p->groups);
     p->groups = NULL;
 }
 
-double peridot_ideal_scaling_ref(const struct peridot_model *m, size_t ref, double data_size, double cores)
+double clarity_peridot_ideal_scaling_ref(const struct peridot_model *m, size_t ref, double data_size, double cores)
 {
     return m->total_ms[ref] * (data_size / m->data[ref]) * (m->cores[ref] / cores);
 }
 
-double peridot_ideal_scaling(const struct peridot_model *m, double data_size, double cores)
+double clarity_peridot_ideal_scaling(const struct peridot_model *m, double data_size, double cores)
 {
     double s = 0;
-    for (size_t r = 0; r < m->nrefs; r++) s += peridot_ideal_scaling_ref(m, r, data_size, cores);
+    for (size_t r = 0; r < m->nrefs; r++) s += clarity_peridot_ideal_scaling_ref(m, r, data_size, cores);
     return s / (double)m->nrefs;
 }
 
-double peridot_mape(const double *predicted, const double *actual, const bool *is_ref, size_t n)
+double clarity_peridot_mape(const double *predicted, const double *actual, const bool *is_ref, size_t n)
 {
     double s = 0;
     size_t k = 0;

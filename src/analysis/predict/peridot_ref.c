@@ -42,7 +42,7 @@ static void infer_cores(const struct clarity_app *a, int64_t t0, int64_t t1, str
     }
 }
 
-int peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, struct clarity_error *err)
+int clarity_peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->label = a->source_path;
@@ -72,7 +72,7 @@ int peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, s
         if (s->num_tasks > p->num_tasks) p->num_tasks = s->num_tasks;
     }
     if (!out->nstages) {
-        peridot_ref_free(out);
+        clarity_peridot_ref_free(out);
         return clarity_error_set(err, CLARITY_EFORMAT, a->source_path, 0, 0, "no stage with tasks and a submission time");
     }
     for (size_t i = 0; i < out->nstages; i++)
@@ -109,7 +109,7 @@ int peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref *out, s
     return CLARITY_OK;
 }
 
-void peridot_ref_free(struct peridot_ref *r)
+void clarity_peridot_ref_free(struct peridot_ref *r)
 {
     free(r->stages);
     r->stages = NULL;

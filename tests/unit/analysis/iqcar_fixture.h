@@ -10,8 +10,8 @@
 static inline void fx_init(struct iqcar_result *r)
 {
     memset(r, 0, sizeof *r);
-    iqcar_options_default(&r->opt);
-    iqcar_graph_init(&r->g);
+    clarity_iqcar_options_default(&r->opt);
+    clarity_iqcar_graph_init(&r->g);
     r->unit_kind = IQ_UNIT_SQL;
     r->units = calloc(64, sizeof *r->units);
     r->stages = calloc(256, sizeof *r->stages);
@@ -57,17 +57,17 @@ static inline struct iqcar_task *fx_task(struct iqcar_result *r, size_t stage, s
 }
 static inline int fx_run(struct iqcar_result *r)
 {
-    for (size_t i = 0; i < r->ntasks; i++) iqcar_task_ratps(&r->tasks[i], &r->src);
+    for (size_t i = 0; i < r->ntasks; i++) clarity_iqcar_task_ratps(&r->tasks[i], &r->src);
     r->src.tasks = r->ntasks;
     struct clarity_error err = {0};
-    int rc = iqcar_build(r, &err);
-    return rc ? rc : iqcar_answers(r, &err);
+    int rc = clarity_iqcar_build(r, &err);
+    return rc ? rc : clarity_iqcar_answers(r, &err);
 }
 /* DOR toward target t of the first node at level with kind NODE and id a (or kind if a < 0). */
 static inline double fx_dor(const struct iqcar_result *r, size_t t, int level, int kind, int a)
 {
     double *d = malloc(r->g.nnodes * sizeof *d), s = 0;
-    iqcar_graph_dor(&r->g, t, d);
+    clarity_iqcar_graph_dor(&r->g, t, d);
     for (size_t v = 0; v < r->g.nnodes; v++)
         if (r->g.nodes[v].level == level && r->g.nodes[v].kind == kind && (a < 0 || r->g.nodes[v].a == a)) s += d[v];
     free(d);

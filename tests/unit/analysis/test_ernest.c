@@ -33,38 +33,38 @@ static void check_rcv1(const struct ernest_model *m)
 Test(ernest, rcv1_coefficients)
 {
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(rcv1, 7, &t, &m, NULL), 0);
     check_rcv1(&m);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
 }
 
 Test(ernest, rcv1_predictions)
 {
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(rcv1, 7, &t, &m, NULL), 0);
     const double cores[] = {16, 32, 48, 64, 96, 128};
     const double want[] = {16.4412833, 12.4735312, 11.4279763, 11.0401262, 10.83935, 10.87389};
-    for (int i = 0; i < 6; i++) cr_assert_float_eq(ernest_predict(&m, 1, cores[i]), want[i], 1e-5, "m=%g", cores[i]);
+    for (int i = 0; i < 6; i++) cr_assert_float_eq(clarity_ernest_predict(&m, 1, cores[i]), want[i], 1e-5, "m=%g", cores[i]);
     cr_assert_float_eq(m.mean_ratio - 1, 0.000537, 5e-6);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
 }
 
 Test(ernest, rcv1_loocv)
 {
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(rcv1, 7, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(rcv1, 7, &t, &m, NULL), 0);
     const double want[] = {8.14193, 4.79125, 5.10957, 6.48659, 6.57696, 6.68585, 6.96752};
     cr_assert(m.loo.done);
     for (int i = 0; i < 7; i++) cr_assert_float_eq(m.loo.predicted[i], want[i], 1e-5, "point %d", i);
     cr_assert_float_eq(m.loo.median_pct, 2.059, 1e-3);
     cr_assert_float_eq(m.loo.max_pct, 4.777, 1e-3);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
 }
 
 Test(ernest, rcv1_in_machines_gives_the_same_predictions)
@@ -72,14 +72,14 @@ Test(ernest, rcv1_in_machines_gives_the_same_predictions)
     struct ernest_point pts[7];
     for (int i = 0; i < 7; i++) pts[i] = (struct ernest_point){rcv1[i].machines / 4, rcv1[i].scale, rcv1[i].seconds};
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(pts, 7, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(pts, 7, &t, &m, NULL), 0);
     cr_assert_float_eq(coef(&m, ERNEST_CONST), 4.10201095, 1e-6);
     cr_assert_float_eq(coef(&m, ERNEST_S_PER_M), 40.54955306, 1e-6);
-    cr_assert_float_eq(ernest_predict(&m, 1, 4), 16.4412833, 1e-5);
-    cr_assert_float_eq(ernest_predict(&m, 1, 16), 11.0401262, 1e-5);
-    ernest_model_free(&m);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 1, 4), 16.4412833, 1e-5);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 1, 16), 11.0401262, 1e-5);
+    clarity_ernest_model_free(&m);
 }
 
 Test(ernest, rcv1_from_the_csv_fixture)
@@ -90,14 +90,14 @@ Test(ernest, rcv1_from_the_csv_fixture)
     struct ernest_point *pts;
     size_t n;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_csv_read(path, &pts, &n, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_ernest_csv_read(path, &pts, &n, &err), CLARITY_OK, "%s", err.msg);
     cr_assert_eq(n, 7);
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(pts, n, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(pts, n, &t, &m, NULL), 0);
     check_rcv1(&m);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
     free(pts);
 }
 
@@ -116,16 +116,16 @@ Test(ernest, rcv1_from_shared_data)
     struct ernest_point *pts;
     size_t n;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_csv_read(path, &pts, &n, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_ernest_csv_read(path, &pts, &n, &err), CLARITY_OK, "%s", err.msg);
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(pts, n, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(pts, n, &t, &m, NULL), 0);
     cr_assert_float_eq(coef(&m, ERNEST_CONST), 1.9001, 1e-3);
     cr_assert_float_eq(coef(&m, ERNEST_S_PER_M), 162.198, 1e-3);
     cr_assert_float_eq(coef(&m, ERNEST_M), 0, 1e-3);
     cr_assert_float_eq(coef(&m, ERNEST_LOG_M), 1.5883, 1e-3);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
     free(pts);
 }
 
@@ -139,7 +139,7 @@ Test(ernest, csv_errors_name_the_line)
     struct ernest_point *pts;
     size_t n;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_csv_read(path, &pts, &n, &err), CLARITY_EFORMAT);
+    cr_assert_eq(clarity_ernest_csv_read(path, &pts, &n, &err), CLARITY_EFORMAT);
     cr_assert_eq(err.line, 3);
     remove(path);
 }
@@ -150,38 +150,38 @@ Test(ernest, two_points_at_one_node_split_the_constant)
      * are identified */
     const struct ernest_point p[] = {{1, 1, 30}, {1, 2, 48}};
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(p, 2, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(p, 2, &t, &m, NULL), 0);
     cr_assert(m.rank_deficient);
     cr_assert_float_eq(coef(&m, ERNEST_S_PER_M), 18, 1e-9);
     cr_assert_float_eq(coef(&m, ERNEST_CONST) + coef(&m, ERNEST_M), 12, 1e-9);
     cr_assert_float_eq(coef(&m, ERNEST_LOG_M), 0, 1e-12);
     /* NNLS enters the constant first (the larger dual), so theta3 = 0: the tie-break we chose */
     cr_assert_float_eq(coef(&m, ERNEST_M), 0, 1e-9);
-    cr_assert_float_eq(ernest_predict(&m, 100, 8), 237, 1e-9);
-    ernest_model_free(&m);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 100, 8), 237, 1e-9);
+    clarity_ernest_model_free(&m);
 }
 
 Test(ernest, table1_arithmetic)
 {
     struct ernest_model m = {0};
-    ernest_terms_default(&m.terms);
+    clarity_ernest_terms_default(&m.terms);
     const double kmeans[4] = {0.00, 149.58, 0.54, 0.05}, regression[4] = {0.64, 630.93, 1.50, 0.09};
     for (int k = 0; k < 4; k++) m.theta[k] = kmeans[k];
-    cr_assert_float_eq(ernest_predict(&m, 1, 1), 149.63, 1e-4);
-    cr_assert_float_eq(ernest_predict(&m, 1, 16), 11.6459, 1e-4);
-    cr_assert_float_eq(ernest_predict(&m, 1, 64), 7.7830, 1e-4);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 1, 1), 149.63, 1e-4);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 1, 16), 11.6459, 1e-4);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 1, 64), 7.7830, 1e-4);
     for (int k = 0; k < 4; k++) m.theta[k] = regression[k];
-    cr_assert_float_eq(ernest_predict(&m, 1, 45), 24.4207, 1e-4);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 1, 45), 24.4207, 1e-4);
     /* time-optimal machine count by search over 1..1000 */
     struct ernest_choose_options o = {.scale = 1, .deadline_s = 1e9, .machines_min = 1, .machines_max = 1000};
     struct ernest_choice c;
-    ernest_choose(&m, &o, &c);
+    clarity_ernest_choose(&m, &o, &c);
     cr_assert_eq(c.fastest_machines, 76);
     cr_assert_float_eq(c.fastest_s, 22.27781, 1e-5);
     for (int k = 0; k < 4; k++) m.theta[k] = kmeans[k];
-    ernest_choose(&m, &o, &c);
+    clarity_ernest_choose(&m, &o, &c);
     cr_assert_eq(c.fastest_machines, 50);
     cr_assert_float_eq(c.fastest_s, 7.604092, 1e-6);
 }
@@ -189,15 +189,15 @@ Test(ernest, table1_arithmetic)
 Test(ernest, extra_terms)
 {
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_terms_add(&t, "sqrt(m),s^2/m", &err), 0);
+    cr_assert_eq(clarity_ernest_terms_add(&t, "sqrt(m),s^2/m", &err), 0);
     cr_assert_eq(t.n, 6);
-    cr_assert_str_eq(ernest_term_name(t.t[4]), "sqrt(m)");
-    cr_assert_float_eq(ernest_feature(&t, 4, 0.5, 16), 4, 1e-12);
-    cr_assert_float_eq(ernest_feature(&t, 5, 0.5, 2), 0.125, 1e-12);
+    cr_assert_str_eq(clarity_ernest_term_name(t.t[4]), "sqrt(m)");
+    cr_assert_float_eq(clarity_ernest_feature(&t, 4, 0.5, 16), 4, 1e-12);
+    cr_assert_float_eq(clarity_ernest_feature(&t, 5, 0.5, 2), 0.125, 1e-12);
     const char *list = "sqrt(m),cube";
-    cr_assert_eq(ernest_terms_add(&t, list, &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_ernest_terms_add(&t, list, &err), CLARITY_EUSAGE);
     const char *bad = list + err.offset;   /* the error points at the unknown term */
     cr_assert_eq(strcspn(bad, ","), 4);
     cr_assert_eq(strncmp(bad, "cube", 4), 0);

@@ -8,7 +8,7 @@
 
 static void readme_scenario(struct ernest_design_options *o)
 {
-    ernest_design_defaults(o);
+    clarity_ernest_design_defaults(o);
     o->scale_min = 4.0 / 256;
     o->scale_max = 32.0 / 256;
     o->total_parts = 256;
@@ -23,7 +23,7 @@ Test(ernest_design, reference_scenario_optimum)
     readme_scenario(&o);
     struct ernest_design d;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
+    cr_assert_eq(clarity_ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_eq(d.n, 83);
     int per_m[9] = {0};
     for (size_t i = 0; i < d.n; i++) per_m[(int)d.c[i].machines]++;
@@ -55,7 +55,7 @@ Test(ernest_design, reference_scenario_optimum)
     /* ties at lambda = 1 go to the cheaper point: (7, 0.107730) at cost 0.98496 */
     cr_assert_eq(d.c[d.order[0]].machines, 7);
     cr_assert_float_eq(d.c[d.order[0]].scale, 0.107730, 1e-6);
-    ernest_design_free(&d);
+    clarity_ernest_design_free(&d);
 }
 
 Test(ernest_design, normalization_matters)
@@ -65,7 +65,7 @@ Test(ernest_design, normalization_matters)
     o.no_normalize = true;
     struct ernest_design d;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
+    cr_assert_eq(clarity_ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_eq(d.nselected, 7);
     bool has81 = false;
     for (size_t i = 0; i < d.n; i++)
@@ -74,27 +74,27 @@ Test(ernest_design, normalization_matters)
             has81 = true;
         }
     cr_assert(has81);
-    ernest_design_free(&d);
+    clarity_ernest_design_free(&d);
 }
 
 Test(ernest_design, paper_grid_regression_values)
 {
     struct ernest_design_options o;
-    ernest_design_defaults(&o);
+    clarity_ernest_design_defaults(&o);
     o.scale_min = 0.01;
     o.scale_max = 0.10;
     o.points = 10;
     o.machines_max = 5;
     struct ernest_design d;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
+    cr_assert_eq(clarity_ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_eq(d.n, 50);
     cr_assert_float_eq(d.f, 7.993655, 1e-6);
-    ernest_design_free(&d);
+    clarity_ernest_design_free(&d);
     o.budget = 10;
-    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
+    cr_assert_eq(clarity_ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     cr_assert_float_eq(d.f, 12.167579, 1e-6);
-    ernest_design_free(&d);
+    clarity_ernest_design_free(&d);
 }
 
 Test(ernest_design, beats_the_cheapest_first_baseline)
@@ -103,7 +103,7 @@ Test(ernest_design, beats_the_cheapest_first_baseline)
     readme_scenario(&o);
     struct ernest_design d;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
+    cr_assert_eq(clarity_ernest_design_run(&o, &d, &err), 0, "%s", err.msg);
     /* Baseline (Ernest section 6.5): cheapest candidates first until the cost matches. */
     size_t idx[83];
     for (size_t i = 0; i < d.n; i++) idx[i] = i;
@@ -147,19 +147,19 @@ Test(ernest_design, beats_the_cheapest_first_baseline)
     double tr = inv[0] + inv[5] + inv[10] + inv[15];
     cr_assert_float_eq(tr, 65.63, 0.01);
     cr_assert_gt(tr, 15 * d.selected_trace);
-    ernest_design_free(&d);
+    clarity_ernest_design_free(&d);
 }
 
 Test(ernest_design, single_machine_count_is_refused)
 {
     struct ernest_design_options o;
-    ernest_design_defaults(&o);
+    clarity_ernest_design_defaults(&o);
     o.scale_min = 0.01;
     o.scale_max = 0.1;
     o.machines_min = o.machines_max = 4;
     struct ernest_design d;
     struct clarity_error err = {0};
-    cr_assert_eq(ernest_design_run(&o, &d, &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_ernest_design_run(&o, &d, &err), CLARITY_EUSAGE);
     cr_assert(strstr(err.msg, "cannot determine every term"), "%s", err.msg);
 }
 
@@ -167,40 +167,40 @@ Test(ernest_design, single_machine_count_is_refused)
 Test(ernest_choose, deadline_fewest_and_cheapest)
 {
     struct ernest_model m = {0};
-    ernest_terms_default(&m.terms);
+    clarity_ernest_terms_default(&m.terms);
     /* 40 iterations of 10 s + 1075 s / m: 1.15 * t first meets 3600 s at m = 16 */
     m.theta[0] = 40 * 10;
     m.theta[1] = 40 * 1075.0;
     struct ernest_choose_options o = {.scale = 1, .deadline_s = 3600, .machines_min = 1, .machines_max = 64,
                                       .margin = 0.15};
     struct ernest_choice c;
-    ernest_choose(&m, &o, &c);
-    double t15 = ernest_predict(&m, 1, 15) * 1.15, t16 = ernest_predict(&m, 1, 16) * 1.15;
+    clarity_ernest_choose(&m, &o, &c);
+    double t15 = clarity_ernest_predict(&m, 1, 15) * 1.15, t16 = clarity_ernest_predict(&m, 1, 16) * 1.15;
     cr_assert_gt(t15, 3600);
     cr_assert_leq(t16, 3600);
     cr_assert(c.found);
     cr_assert_eq(c.machines, 16);
     o.price_per_machine_hour = 0.35;
     o.hourly_billing = true;
-    ernest_choose(&m, &o, &c);
+    clarity_ernest_choose(&m, &o, &c);
     cr_assert_eq(c.machines, 16);
     cr_assert_float_eq(c.cost, 5.60, 1e-9);
-    cr_assert_float_eq(64 * 0.35 * ceil(ernest_predict(&m, 1, 64) * 1.15 / 3600), 22.40, 1e-9);
+    cr_assert_float_eq(64 * 0.35 * ceil(clarity_ernest_predict(&m, 1, 64) * 1.15 / 3600), 22.40, 1e-9);
 }
 
 Test(ernest_choose, unreachable_deadline_and_extrapolation)
 {
     struct ernest_point p[] = {{1, 0.01, 100}, {2, 0.01, 60}, {4, 0.02, 70}, {8, 0.05, 90}, {2, 0.05, 250}};
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(p, 5, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(p, 5, &t, &m, NULL), 0);
     struct ernest_choose_options o = {.scale = 1, .deadline_s = 1, .machines_min = 1, .machines_max = 64, .margin = -1};
     struct ernest_choice c;
-    ernest_choose(&m, &o, &c);
+    clarity_ernest_choose(&m, &o, &c);
     cr_assert_not(c.found);
     cr_assert(c.extrap.far);
     cr_assert_float_eq(c.extrap.scale_factor, 20, 1e-12);
     cr_assert_float_eq(c.margin, m.loo.max_pct / 100, 1e-12);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
 }

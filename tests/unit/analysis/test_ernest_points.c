@@ -17,21 +17,21 @@ static const struct ernest_point pts[] = {
 Test(ernest_points, model_file_round_trip)
 {
     struct ernest_terms terms;
-    ernest_terms_default(&terms);
-    cr_assert_eq(ernest_terms_add(&terms, "sqrt(m)", NULL), 0);
+    clarity_ernest_terms_default(&terms);
+    cr_assert_eq(clarity_ernest_terms_add(&terms, "sqrt(m)", NULL), 0);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(pts, 6, &terms, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(pts, 6, &terms, &m, NULL), 0);
     char path[] = "/tmp/clarity-ernest-XXXXXX.json";
     int fd = mkstemps(path, 5);
     cr_assert_geq(fd, 0);
     FILE *f = fdopen(fd, "w");
     struct jsonw w;
-    jsonw_init(&w, f, true);
+    clarity_jsonw_init(&w, f, true);
     struct ernest_report rep = {.command = "fit", .model = &m, .scale_unit = "GB of input", .loo_threshold_pct = 10};
-    cr_assert_eq(report_ernest_json(&w, &rep, NULL), 0);
-    jsonw_end(&w);
+    cr_assert_eq(clarity_report_ernest_json(&w, &rep, NULL), 0);
+    clarity_jsonw_end(&w);
     fclose(f);
-    ernest_model_free(&m);
+    clarity_ernest_model_free(&m);
 
     cr_assert(clarity_ernest_is_model_file(path));
     struct ernest_point *back = NULL;

@@ -26,13 +26,13 @@ static void case6(struct iqcar_result *r, double nwt_tt, bool other_host)
 
 Test(iqcar_spec, c06_partial_overlap_and_unknown)
 {
-    NEAR(iqcar_blame(5000, 10000, 2e-5, 5e-6, 5e-6), 2.0);
-    NEAR(iqcar_blame(2000, 10000, 2e-5, 4e-5, 5e-6), 0.1);
+    NEAR(clarity_iqcar_blame(5000, 10000, 2e-5, 5e-6, 5e-6), 2.0);
+    NEAR(clarity_iqcar_blame(2000, 10000, 2e-5, 4e-5, 5e-6), 0.1);
     struct iqcar_result r;
     case6(&r, 2000, false);
     NEAR(fx_be_vc(&r, 0, IQ_S_NET, 0, IQ_K_NODE, 1), 2.1);
     NEAR(fx_be_vc(&r, 0, IQ_S_NET, 0, IQ_K_UNKNOWN, -1), 0.9);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c07_no_target_wait_no_blame)
@@ -43,7 +43,7 @@ Test(iqcar_spec, c07_no_target_wait_no_blame)
         const struct iqcar_node *n = &r.g.nodes[v];
         if (n->level == 4 && n->target == 0) cr_expect(n->vc == 0, "BE of Q0 with VC %g", n->vc);
     }
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c08_other_host_or_no_overlap)
@@ -62,7 +62,7 @@ Test(iqcar_spec, c08_other_host_or_no_overlap)
         const struct iqcar_node *n = &r.g.nodes[v];
         if (n->level == 4 && n->kind == IQ_K_NODE && n->target == 0) cr_expect(0, "a BE node for Q0 exists");
     }
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c10_be_structure)
@@ -82,7 +82,7 @@ Test(iqcar_spec, c10_be_structure)
     cr_assert_eq(fx_run(&r), 0);
     /* toward Q0: L5 = {r3, u5, u7, u9} (plus Unknown), L6 = {Q1, Q2} */
     double *d = malloc(r.g.nnodes * sizeof *d);
-    iqcar_graph_dor(&r.g, q0, d);
+    clarity_iqcar_graph_dor(&r.g, q0, d);
     int l5 = 0, l6 = 0, ie = 0, de = 0;
     for (size_t v = 0; v < r.g.nnodes; v++) {
         const struct iqcar_node *n = &r.g.nodes[v];
@@ -107,7 +107,7 @@ Test(iqcar_spec, c10_be_structure)
     cr_expect(fx_be_vc(&r, s5, IQ_S_IO_READ, y, IQ_K_NODE, (int)u7) > 0);
     cr_expect(fx_be_vc(&r, s5, IQ_S_IO_READ, y, IQ_K_NODE, (int)u9) > 0);
     free(d);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c11_skew_is_not_contention)
@@ -122,7 +122,7 @@ Test(iqcar_spec, c11_skew_is_not_contention)
     fx_task(&r, s5, y, 0, 9000, IQ_S_IO_READ, 300, 1e7);   /* trailing, 3x wait, 10x data */
     cr_assert_eq(fx_run(&r), 0);
     double *d = malloc(r.g.nnodes * sizeof *d), dy = 0, dx = 0;
-    iqcar_graph_dor(&r.g, q0, d);
+    clarity_iqcar_graph_dor(&r.g, q0, d);
     for (size_t v = 0; v < r.g.nnodes; v++) {
         const struct iqcar_node *n = &r.g.nodes[v];
         if (n->level != 3 || n->b != IQ_S_IO_READ) continue;
@@ -132,7 +132,7 @@ Test(iqcar_spec, c11_skew_is_not_contention)
     cr_expect(r.tasks[2].ratp[IQ_S_IO_READ] < r.tasks[0].ratp[IQ_S_IO_READ]);
     cr_expect(dy < dx, "DE(Y) %g is not the top DE (X %g)", dy, dx);
     free(d);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 /* Case 15: Q2 full overlap at Q1's RATP (blame 1.0); Q3 a fraction f at a quarter of it. */
@@ -153,7 +153,7 @@ static void case15(double frac, long *iq_top, long *so_top)
     const struct iqcar_target_answer *t = &r.targets[q1];
     *iq_top = t->nnoisy ? r.g.nodes[t->noisy[0].node].a : -1;
     *so_top = t->noverlap ? (long)t->overlap[0].node : -1;
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c15_simple_overlap_vs_iqcar)
@@ -198,7 +198,7 @@ Test(iqcar_spec, c16_rules)
     for (size_t i = 0, k = 0; i < r.nrules; i++)
         if (!strcmp(r.rules[i].type, "DYNP") && !strcmp(r.rules[i].qtype, "Target"))
             cr_expect_eq(r.rules[i].unit, r.victims[k++].node);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 /* Case 17: Qc on host X inside a window; Q7's tasks there wait more CPU at the same input. */
@@ -225,7 +225,7 @@ static double case17(bool with_qc, double *de_x_share, long *top_cpu_l6)
     cr_assert_eq(fx_run(&r), 0);
     double ie = 0, dx = 0, dall = 0;
     double *d = malloc(r.g.nnodes * sizeof *d);
-    iqcar_graph_dor(&r.g, q7, d);
+    clarity_iqcar_graph_dor(&r.g, q7, d);
     for (size_t v = 0; v < r.g.nnodes; v++) {
         const struct iqcar_node *n = &r.g.nodes[v];
         if (n->level == 2 && n->target == (int)q7 && n->b == IQ_CPU) ie = n->vc;
@@ -238,7 +238,7 @@ static double case17(bool with_qc, double *de_x_share, long *top_cpu_l6)
     const struct iqcar_target_answer *t = &r.targets[q7];
     *top_cpu_l6 = t->nnoisy ? r.g.nodes[t->noisy[0].node].a : -1;
     free(d);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
     return ie;
 }
 
@@ -268,7 +268,7 @@ static void case18(bool with_top1, double *dor_q2, bool *top1_present)
     cr_assert_eq(fx_run(&r), 0);
     *dor_q2 = fx_dor(&r, q0, 6, IQ_K_NODE, (int)q2);
     *top1_present = fx_dor(&r, q0, 6, IQ_K_NODE, (int)q1) > 0;
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c18_source_elimination)
@@ -304,7 +304,7 @@ Test(iqcar_spec, c19_self_vs_others)
             /* 4 from the fellow stage plus Unknown's own 3 (S = 3) - 4, clamped at 0 */
             NEAR(fx_be_vc(&r, a, IQ_S_NET, x, IQ_K_UNKNOWN, -1), 4.0);
         }
-        iqcar_result_free(&r);
+        clarity_iqcar_result_free(&r);
     }
 }
 
@@ -315,10 +315,10 @@ Test(iqcar_spec, c20_units_from_a_log)
     cr_assert_eq(load_fixture("mini-3x.json", &a, &err), 0);
     struct iqcar_result r;
     memset(&r, 0, sizeof r);
-    iqcar_options_default(&r.opt);
-    iqcar_graph_init(&r.g);
+    clarity_iqcar_options_default(&r.opt);
+    clarity_iqcar_graph_init(&r.g);
     const struct clarity_app *apps[1] = {a};
-    cr_assert_eq(iqcar_collect(apps, 1, &r, NULL), 0);
+    cr_assert_eq(clarity_iqcar_collect(apps, 1, &r, NULL), 0);
     cr_expect_eq(r.unit_kind, IQ_UNIT_SQL);
     cr_expect(r.ntasks > 0);
     size_t checked = 0;
@@ -338,9 +338,9 @@ Test(iqcar_spec, c20_units_from_a_log)
     struct iqcar_task u = {0};
     u.wait[IQ_S_IO_WRITE] = 1000000 / 1e6;
     u.data[IQ_S_IO_WRITE] = 1000;
-    iqcar_task_ratps(&u, &r.src);
+    clarity_iqcar_task_ratps(&u, &r.src);
     NEAR(u.ratp[IQ_S_IO_WRITE], 1e-3);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
     clarity_app_free(a);
 }
 
@@ -379,18 +379,18 @@ Test(iqcar_invariants, full_build)
 #undef RND
     cr_assert_eq(fx_run(&r), 0);
     for (size_t v = 0; v < r.g.nnodes; v++) {
-        double s = iqcar_in_if_sum(&r.g, (uint32_t)v);
+        double s = clarity_iqcar_in_if_sum(&r.g, (uint32_t)v);
         cr_expect(s == 0 || fabs(s - 1) < 1e-9, "node %zu IFs in: %.15g", v, s);
     }
     double *d = malloc(r.g.nnodes * sizeof *d);
     for (size_t t = 0; t < r.nunits; t++) {
-        iqcar_graph_dor(&r.g, t, d);
+        clarity_iqcar_graph_dor(&r.g, t, d);
         double lv[7] = {0};
         for (size_t v = 0; v < r.g.nnodes; v++) lv[r.g.nodes[v].level] += d[v];
         for (int l = 0; l < 7; l++) cr_expect(fabs(lv[l] - 1) < 1e-9, "target %zu level %d: %.15g", t, l, lv[l]);
     }
     free(d);
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 /* The simple-overlap baseline counts the same target tasks as iQCAR: with --successful-only a failed
@@ -416,7 +416,7 @@ static void baseline_targets(bool successful_only, double *q2, double *q3)
         if (t->overlap[i].node == u2) *q2 = t->overlap[i].dor;
         if (t->overlap[i].node == u3) *q3 = t->overlap[i].dor;
     }
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c15_baseline_same_targets)
@@ -453,7 +453,7 @@ static void slot_case(bool wait_mode, double *a, double *b)
     *a = fx_be_vc(&r, s0, IQ_S_SLOTS, x, IQ_K_NODE, (int)sa);
     *b = fx_be_vc(&r, s0, IQ_S_SLOTS, x, IQ_K_NODE, (int)sb);
     NEAR(fx_be_vc(&r, s0, IQ_S_SLOTS, x, IQ_K_UNKNOWN, -1), 0.0);   /* S = (2000 - 2000) / 2000 */
-    iqcar_result_free(&r);
+    clarity_iqcar_result_free(&r);
 }
 
 Test(iqcar_spec, c06_slot_blame_held_vs_wait)

@@ -15,7 +15,7 @@ static const size_t F[] = {0, 1, 2, 3, 4}, T[] = {3, 3, 3, 4, 5};
 Test(iqcar_spec, c01_dag_depth)
 {
     int d[6];
-    cr_assert_eq(iqcar_dag_depth(6, F, T, 5, d, NULL), 0);
+    cr_assert_eq(clarity_iqcar_dag_depth(6, F, T, 5, d, NULL), 0);
     cr_expect_eq(d[5], 1);
     cr_expect_eq(d[4], 2);
     cr_expect_eq(d[3], 3);
@@ -27,7 +27,7 @@ Test(iqcar_spec, c02_critical_path)
     double rt[6] = {5, 20, 10, 8, 6, 2}, total;
     size_t path[6];
     size_t n = 0;
-    cr_assert_eq(iqcar_critical_path(6, F, T, 5, rt, path, &n, &total, NULL), 0);
+    cr_assert_eq(clarity_iqcar_critical_path(6, F, T, 5, rt, path, &n, &total, NULL), 0);
     cr_assert_eq(n, 4);
     cr_expect(path[0] == 1 && path[1] == 3 && path[2] == 4 && path[3] == 5);
     NEAR(total, 36);
@@ -46,20 +46,20 @@ Test(iqcar_spec, c05_appendix_a_identity)
 {
     double rh = 1.0 / 100, rtt = 1.0 / 20, r1 = 1.0 / 30, r2 = 1.0 / 40, ru = 1.0 / 10;
     double s = (rtt - rh) / rh;
-    double b1 = iqcar_blame(1000, 1000, rtt, r1, rh), b2 = iqcar_blame(1000, 1000, rtt, r2, rh), bu = rtt / ru;
+    double b1 = clarity_iqcar_blame(1000, 1000, rtt, r1, rh), b2 = clarity_iqcar_blame(1000, 1000, rtt, r2, rh), bu = rtt / ru;
     NEAR(s, 4);
     NEAR(b1, 1.5);
     NEAR(b2, 2.0);
     NEAR(bu, 0.5);
     NEAR(b1 + b2 + bu, s);
-    NEAR(iqcar_unknown(rtt, rh, b1 + b2, 0), 0.5);
+    NEAR(clarity_iqcar_unknown(rtt, rh, b1 + b2, 0), 0.5);
 }
 
-Test(iqcar_spec, c09_source_also_waiting) { NEAR(iqcar_blame(5000, 5000, 1e-5, 1e-4, 1e-6), 0.1); }
+Test(iqcar_spec, c09_source_also_waiting) { NEAR(clarity_iqcar_blame(5000, 5000, 1e-5, 1e-4, 1e-6), 0.1); }
 
 Test(iqcar_spec, c22_hit_pct)
 {
-    NEAR(iqcar_hit_pct(7290, 1000), 629);
+    NEAR(clarity_iqcar_hit_pct(7290, 1000), 629);
     /* share = this query's extra time over the sum of extra times */
     double extra[2] = {7290 - 1000, 1310 - 1000};
     NEAR(extra[0] / (extra[0] + extra[1]), 6290.0 / 6600.0);
@@ -76,19 +76,19 @@ struct ex12 {
 static long add_node(struct iqcar_graph *g, int level, int kind, int target, double vc)
 {
     uint32_t i;
-    cr_assert_eq(iqcar_node_add(g, level, kind, target, vc, &i, NULL), 0);
+    cr_assert_eq(clarity_iqcar_node_add(g, level, kind, target, vc, &i, NULL), 0);
     return (long)i;
 }
 static long node(struct iqcar_graph *g, int level, int kind, double vc) { return add_node(g, level, kind, 0, vc); }
 static void edge(struct iqcar_graph *g, long from, long to)
 {
-    cr_assert_eq(iqcar_edge_add(g, (uint32_t)from, (uint32_t)to, NULL), 0);
+    cr_assert_eq(clarity_iqcar_edge_add(g, (uint32_t)from, (uint32_t)to, NULL), 0);
 }
 
 static void build12(struct ex12 *x)
 {
     struct iqcar_graph *g = &x->g;
-    iqcar_graph_init(g);
+    clarity_iqcar_graph_init(g);
     x->q0 = node(g, 0, IQ_K_NODE, 1);
     x->s1 = node(g, 1, IQ_K_NODE, 60), x->s3 = node(g, 1, IQ_K_NODE, 40);
     edge(g, x->s1, x->q0), edge(g, x->s3, x->q0);
@@ -113,7 +113,7 @@ static void build12(struct ex12 *x)
     x->q1 = node(g, 6, IQ_K_NODE, 1), x->q2 = node(g, 6, IQ_K_NODE, 1), x->qunk = node(g, 6, IQ_K_UNKNOWN, 1);
     edge(g, x->q1, x->l5r3), edge(g, x->q2, x->l5u5), edge(g, x->q2, x->l5u7), edge(g, x->q2, x->l5u9);
     edge(g, x->qunk, x->l5unk);
-    cr_assert_eq(iqcar_graph_finish(g, NULL), 0);
+    cr_assert_eq(clarity_iqcar_graph_finish(g, NULL), 0);
 }
 
 static double edge_if(const struct iqcar_graph *g, long from, long to)
@@ -129,7 +129,7 @@ Test(iqcar_spec, c12_worked_example)
     build12(&x);
     const struct iqcar_graph *g = &x.g;
     double *d = malloc(g->nnodes * sizeof *d);
-    iqcar_graph_dor(g, 0, d);
+    clarity_iqcar_graph_dor(g, 0, d);
     NEAR(edge_if(g, x.s1, x.q0), 0.6);
     NEAR(edge_if(g, x.s3, x.q0), 0.4);
     NEAR(d[x.net1], 0.45); NEAR(d[x.io1], 0.15); NEAR(d[x.io3], 0.4);
@@ -161,17 +161,17 @@ Test(iqcar_spec, c12_worked_example)
     NEAR(d[x.ny] + d[x.io3y], 0.7375);
     /* invariant: the IFs into every node with a parent of positive VC sum to 1 */
     for (size_t v = 0; v < g->nnodes; v++) {
-        double s = iqcar_in_if_sum(g, (uint32_t)v);
+        double s = clarity_iqcar_in_if_sum(g, (uint32_t)v);
         cr_expect(s == 0 || fabs(s - 1) < 1e-12, "node %zu: IFs in sum to %.15g", v, s);
     }
     free(d);
-    iqcar_graph_free(&x.g);
+    clarity_iqcar_graph_free(&x.g);
 }
 
 Test(iqcar_spec, c13_no_pruning)
 {
     struct iqcar_graph g;
-    iqcar_graph_init(&g);
+    clarity_iqcar_graph_init(&g);
     long q = node(&g, 0, IQ_K_NODE, 1), s = node(&g, 1, IQ_K_NODE, 1), ie = node(&g, 2, IQ_K_NODE, 1);
     long de = node(&g, 3, IQ_K_NODE, 1);
     edge(&g, s, q), edge(&g, ie, s), edge(&g, de, ie);
@@ -182,19 +182,19 @@ Test(iqcar_spec, c13_no_pruning)
         long b = node(&g, 4, IQ_K_NODE, 0.1);
         edge(&g, b, de), edge(&g, b5, b);
     }
-    cr_assert_eq(iqcar_graph_finish(&g, NULL), 0);
+    cr_assert_eq(clarity_iqcar_graph_finish(&g, NULL), 0);
     double d[64];
-    iqcar_graph_dor(&g, 0, d);
+    clarity_iqcar_graph_dor(&g, 0, d);
     NEAR(d[abe], 0.3);
     NEAR(d[b5], 0.4);
     cr_expect(d[b5] > d[a5], "B collects many small paths and ranks above A");
-    iqcar_graph_free(&g);
+    clarity_iqcar_graph_free(&g);
 }
 
 Test(iqcar_spec, c14_multi_target_maps)
 {
     struct iqcar_graph g;
-    iqcar_graph_init(&g);
+    clarity_iqcar_graph_init(&g);
     long r3 = -1, be[2];
     long q[2];
     for (int t = 0; t < 2; t++) {
@@ -211,21 +211,21 @@ Test(iqcar_spec, c14_multi_target_maps)
     r3 = add_node(&g, 5, IQ_K_NODE, -1, 1);
     long q1 = add_node(&g, 6, IQ_K_NODE, -1, 1);
     edge(&g, r3, be[0]), edge(&g, r3, be[1]), edge(&g, q1, r3);
-    cr_assert_eq(iqcar_graph_finish(&g, NULL), 0);
+    cr_assert_eq(clarity_iqcar_graph_finish(&g, NULL), 0);
     double d0[32], d1[32];
-    iqcar_graph_dor(&g, 0, d0);
-    iqcar_graph_dor(&g, 1, d1);
+    clarity_iqcar_graph_dor(&g, 0, d0);
+    clarity_iqcar_graph_dor(&g, 1, d1);
     NEAR(d0[r3], 0.75);
     NEAR(d1[r3], 0.5);
     NEAR(d0[q1] + d1[q1], 1.25);   /* the aggressive score is the sum of the map */
-    iqcar_graph_free(&g);
+    clarity_iqcar_graph_free(&g);
 }
 
 /* Case 21: a random graph with the real shape, 10 targets; linear time, conservation. */
 static double random_graph_seconds(size_t stages_per_target, double *worst)
 {
     struct iqcar_graph g;
-    iqcar_graph_init(&g);
+    clarity_iqcar_graph_init(&g);
     unsigned seed = 12345;
 #define RND() ((seed = seed * 1103515245u + 12345u) >> 8 & 0xffff)
     size_t nsrc = 200;
@@ -233,26 +233,26 @@ static double random_graph_seconds(size_t stages_per_target, double *worst)
     for (int i = 0; i < 20; i++) l6[i] = add_node(&g, 6, i ? IQ_K_NODE : IQ_K_UNKNOWN, -1, 1);
     for (size_t i = 0; i < nsrc; i++) {
         l5[i] = add_node(&g, 5, i ? IQ_K_NODE : IQ_K_UNKNOWN, -1, 1);
-        iqcar_edge_add(&g, (uint32_t)l6[i ? 1 + i % 19 : 0], (uint32_t)l5[i], NULL);
+        clarity_iqcar_edge_add(&g, (uint32_t)l6[i ? 1 + i % 19 : 0], (uint32_t)l5[i], NULL);
     }
     for (int t = 0; t < 10; t++) {
         long q = add_node(&g, 0, IQ_K_NODE, t, 1);
         for (size_t s = 0; s < stages_per_target; s++) {
             long st = add_node(&g, 1, IQ_K_NODE, t, 1 + RND());
-            iqcar_edge_add(&g, (uint32_t)st, (uint32_t)q, NULL);
+            clarity_iqcar_edge_add(&g, (uint32_t)st, (uint32_t)q, NULL);
             for (int r = 0; r < 5; r++) {
                 long ie = add_node(&g, 2, IQ_K_NODE, t, 1 + RND());
-                iqcar_edge_add(&g, (uint32_t)ie, (uint32_t)st, NULL);
+                clarity_iqcar_edge_add(&g, (uint32_t)ie, (uint32_t)st, NULL);
                 for (int h = 0; h < 4; h++) {
                     long de = add_node(&g, 3, IQ_K_NODE, t, 1 + RND());
-                    iqcar_edge_add(&g, (uint32_t)de, (uint32_t)ie, NULL);
+                    clarity_iqcar_edge_add(&g, (uint32_t)de, (uint32_t)ie, NULL);
                     long u = add_node(&g, 4, IQ_K_UNKNOWN, t, RND());
-                    iqcar_edge_add(&g, (uint32_t)u, (uint32_t)de, NULL);
-                    iqcar_edge_add(&g, (uint32_t)l5[0], (uint32_t)u, NULL);
+                    clarity_iqcar_edge_add(&g, (uint32_t)u, (uint32_t)de, NULL);
+                    clarity_iqcar_edge_add(&g, (uint32_t)l5[0], (uint32_t)u, NULL);
                     for (int b = 0; b < 3; b++) {
                         long be = add_node(&g, 4, IQ_K_NODE, t, RND());
-                        iqcar_edge_add(&g, (uint32_t)be, (uint32_t)de, NULL);
-                        iqcar_edge_add(&g, (uint32_t)l5[1 + RND() % (nsrc - 1)], (uint32_t)be, NULL);
+                        clarity_iqcar_edge_add(&g, (uint32_t)be, (uint32_t)de, NULL);
+                        clarity_iqcar_edge_add(&g, (uint32_t)l5[1 + RND() % (nsrc - 1)], (uint32_t)be, NULL);
                     }
                 }
             }
@@ -260,11 +260,11 @@ static double random_graph_seconds(size_t stages_per_target, double *worst)
     }
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    cr_assert_eq(iqcar_graph_finish(&g, NULL), 0);
+    cr_assert_eq(clarity_iqcar_graph_finish(&g, NULL), 0);
     double *d = malloc(g.nnodes * sizeof *d), lv[7];
     *worst = 0;
     for (size_t t = 0; t < 10; t++) {
-        iqcar_graph_dor(&g, t, d);
+        clarity_iqcar_graph_dor(&g, t, d);
         for (int l = 0; l < 7; l++) lv[l] = 0;
         for (size_t v = 0; v < g.nnodes; v++) lv[g.nodes[v].level] += d[v];
         for (int l = 0; l < 7; l++)
@@ -272,7 +272,7 @@ static double random_graph_seconds(size_t stages_per_target, double *worst)
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     free(d);
-    iqcar_graph_free(&g);
+    clarity_iqcar_graph_free(&g);
     return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 #undef RND
 }

@@ -14,7 +14,7 @@ static int parse(const char *text, struct iqcar_sidecar_row *row, char **app, co
     static struct clarity_error err;
     snprintf(buf, sizeof buf, "%s", text);
     bool data = false;
-    int rc = iqcar_sidecar_parse_line(buf, row, app, &data, &err);
+    int rc = clarity_iqcar_sidecar_parse_line(buf, row, app, &data, &err);
     if (rc) {
         *why = err.msg;
         return rc == CLARITY_EFORMAT ? -1 : -2;
@@ -45,10 +45,10 @@ Test(iqcar_sidecar, lines)
         cr_expect_eq(parse(bad[i], &r, &app, &why), -1, "'%s' accepted", bad[i]);
         cr_expect(why && *why, "'%s' has no reason", bad[i]);
     }
-    cr_expect_eq(iqcar_acc_key("cpu.waited", 10), IQ_A_CPU_WAITED);
-    cr_expect_eq(iqcar_acc_key("cpu.waitedX", 10), IQ_A_CPU_WAITED);   /* len bytes only: KEY=NAME */
-    cr_expect_eq(iqcar_acc_key("cpu", 3), -1);
-    cr_expect_str_eq(iqcar_acc_key_name(IQ_A_MEM_STORAGE_ASKED), "mem.storageAsked");
+    cr_expect_eq(clarity_iqcar_acc_key("cpu.waited", 10), IQ_A_CPU_WAITED);
+    cr_expect_eq(clarity_iqcar_acc_key("cpu.waitedX", 10), IQ_A_CPU_WAITED);   /* len bytes only: KEY=NAME */
+    cr_expect_eq(clarity_iqcar_acc_key("cpu", 3), -1);
+    cr_expect_str_eq(clarity_iqcar_acc_key_name(IQ_A_MEM_STORAGE_ASKED), "mem.storageAsked");
 }
 
 Test(iqcar_sidecar, load_find_and_errors)
@@ -68,7 +68,7 @@ Test(iqcar_sidecar, load_find_and_errors)
     fclose(f);
     struct iqcar_sidecar sc;
     struct clarity_error err = {0};
-    cr_assert_eq(iqcar_sidecar_load(path, &sc, &err), 0, "%s", err.msg);
+    cr_assert_eq(clarity_iqcar_sidecar_load(path, &sc, &err), 0, "%s", err.msg);
     cr_expect_eq(sc.lines, 6);
     cr_expect_eq(sc.bad, 1);
     /* the rejected line is kept for the caller to report as "path:6: unknown metric ..." */
@@ -76,28 +76,28 @@ Test(iqcar_sidecar, load_find_and_errors)
     cr_expect_eq(sc.rejects[0].line, 6);
     cr_expect(!strncmp(sc.rejects[0].why, "unknown metric", strlen("unknown metric")), "why '%s'", sc.rejects[0].why);
     cr_expect_eq(sc.nrows, 5);
-    size_t first, n = iqcar_sidecar_find(&sc, 5, 1, &first);
+    size_t first, n = clarity_iqcar_sidecar_find(&sc, 5, 1, &first);
     cr_assert_eq(n, 3);
     double blocked = 0, waited_a = 0, waited_b = 0;
     for (size_t k = first; k < first + n; k++) {
         const struct iqcar_sidecar_row *r = &sc.rows[k];
         cr_expect(r->task_id == 5 && r->attempt == 1);
-        if (r->metric == IQ_A_CPU_BLOCKED && iqcar_sidecar_row_for(&sc, r, "appA")) blocked += r->value;
-        if (r->metric == IQ_A_CPU_WAITED && iqcar_sidecar_row_for(&sc, r, "appA")) waited_a += r->value;
-        if (r->metric == IQ_A_CPU_WAITED && iqcar_sidecar_row_for(&sc, r, "appB")) waited_b += r->value;
+        if (r->metric == IQ_A_CPU_BLOCKED && clarity_iqcar_sidecar_row_for(&sc, r, "appA")) blocked += r->value;
+        if (r->metric == IQ_A_CPU_WAITED && clarity_iqcar_sidecar_row_for(&sc, r, "appA")) waited_a += r->value;
+        if (r->metric == IQ_A_CPU_WAITED && clarity_iqcar_sidecar_row_for(&sc, r, "appB")) waited_b += r->value;
     }
     cr_expect_eq(blocked, 150);
     cr_expect_eq(waited_a, 0);
     cr_expect_eq(waited_b, 3);
-    cr_expect_eq(iqcar_sidecar_find(&sc, 5, 0, &first), 1);
+    cr_expect_eq(clarity_iqcar_sidecar_find(&sc, 5, 0, &first), 1);
     cr_expect_eq(sc.rows[first].value, 9);
-    cr_expect_eq(iqcar_sidecar_find(&sc, 3, 0, &first), 0);
-    cr_expect_eq(iqcar_sidecar_find(&sc, 99, 0, &first), 0);
-    iqcar_sidecar_free(&sc);
+    cr_expect_eq(clarity_iqcar_sidecar_find(&sc, 3, 0, &first), 0);
+    cr_expect_eq(clarity_iqcar_sidecar_find(&sc, 99, 0, &first), 0);
+    clarity_iqcar_sidecar_free(&sc);
     unlink(path);
-    cr_expect_eq(iqcar_sidecar_load("/nonexistent/x.csv", &sc, &err), CLARITY_EIO);
+    cr_expect_eq(clarity_iqcar_sidecar_load("/nonexistent/x.csv", &sc, &err), CLARITY_EIO);
     cr_expect_str_eq(err.file, "/nonexistent/x.csv");
     const char *want = "cannot read /nonexistent/x.csv: ";
     cr_expect(!strncmp(err.msg, want, strlen(want)), "msg '%s'", err.msg);
-    iqcar_sidecar_free(&sc);
+    clarity_iqcar_sidecar_free(&sc);
 }

@@ -10,7 +10,7 @@
 
 static size_t flagged(const double *d, size_t n, bool sample, double *thr)
 {
-    *thr = ladra_threshold(d, n, 1.5, sample, NULL, NULL);
+    *thr = clarity_ladra_threshold(d, n, 1.5, sample, NULL, NULL);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += d[i] > *thr;
     return k;
@@ -19,7 +19,7 @@ static size_t flagged(const double *d, size_t n, bool sample, double *thr)
 Test(ladra_detect, t3_1_one_outlier_in_ten)
 {
     double d[10] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 40}, m, s, thr;
-    ladra_threshold(d, 10, 1.5, false, &m, &s);
+    clarity_ladra_threshold(d, 10, 1.5, false, &m, &s);
     cr_assert_float_eq(m, 13, EPS);
     cr_assert_float_eq(s, 9, EPS);
     cr_assert_eq(flagged(d, 10, false, &thr), 1);
@@ -32,7 +32,7 @@ Test(ladra_detect, t3_1_one_outlier_in_ten)
 Test(ladra_detect, t3_2_tiny_set_flags_nothing)
 {
     double d[3] = {10, 10, 40}, thr, s;
-    ladra_threshold(d, 3, 1.5, false, NULL, &s);
+    clarity_ladra_threshold(d, 3, 1.5, false, NULL, &s);
     cr_assert_float_eq(s, 14.142, EPS);
     cr_assert_eq(flagged(d, 3, false, &thr), 0);
     cr_assert_float_eq(thr, 41.21, 5e-3);
@@ -43,7 +43,7 @@ Test(ladra_detect, t3_2_tiny_set_flags_nothing)
 Test(ladra_detect, t3_3_two_outliers)
 {
     double d[12] = {10, 11, 9, 10, 12, 10, 11, 9, 10, 30, 28, 10}, m, s, thr;
-    ladra_threshold(d, 12, 1.5, false, &m, &s);
+    clarity_ladra_threshold(d, 12, 1.5, false, &m, &s);
     cr_assert_float_eq(m, 13.333, EPS);
     cr_assert_float_eq(s, 7.063, EPS);
     cr_assert_eq(flagged(d, 12, false, &thr), 2);
@@ -62,10 +62,10 @@ Test(ladra_detect, t3_4_first_wave_apart)
     }
     struct ladra_input in = {.tasks = t, .ntasks = 24, .nhosts = 4, .nstages = 1, .app_end_ms = 70000};
     struct ladra_options o;
-    ladra_options_default(&o);
+    clarity_ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);
+    cr_assert_eq(clarity_ladra_detect(&in, &o, &p, &np, NULL), 0);
     for (int i = 0; i < 24; i++) {
         cr_assert_eq(t[i].initial, i < 8, "task %d", i);
         cr_assert(!t[i].raw, "task %d flagged", i);
@@ -82,7 +82,7 @@ Test(ladra_detect, t3_4_first_wave_apart)
 static void smooth_eq(const uint8_t *in, size_t n, bool strict, const uint8_t *want)
 {
     uint8_t out[16];
-    ladra_smooth(in, out, n, strict);
+    clarity_ladra_smooth(in, out, n, strict);
     for (size_t i = 0; i < n; i++) cr_assert_eq(out[i], want[i], "index %zu: %d, want %d", i, out[i], want[i]);
 }
 
@@ -122,10 +122,10 @@ Test(ladra_smooth, t4_4_period_bounds_per_host)
     }
     struct ladra_input in = {.tasks = t, .ntasks = 40, .nhosts = 4, .nstages = 1, .app_end_ms = 20000};
     struct ladra_options o;
-    ladra_options_default(&o);
+    clarity_ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);
+    cr_assert_eq(clarity_ladra_detect(&in, &o, &p, &np, NULL), 0);
     cr_assert_eq(np, 1);
     cr_assert_eq(p[0].host, 2);
     cr_assert_eq(p[0].tasks, 4);
@@ -138,11 +138,11 @@ Test(ladra_factors, t5_1_dar)
 {
     double c[6] = {10, 20, 20, 20, 20, 20}, e[6] = {5, 5, 5, 5, 5, 5};
     bool cl = false;
-    cr_assert_float_eq(ladra_dar(c, 6, 0, &cl), 2.0, 1e-9);
-    cr_assert_float_eq(ladra_dar(e, 6, 0, &cl), 1.0, 1e-9);
+    cr_assert_float_eq(clarity_ladra_dar(c, 6, 0, &cl), 2.0, 1e-9);
+    cr_assert_float_eq(clarity_ladra_dar(e, 6, 0, &cl), 1.0, 1e-9);
     cr_assert(!cl);
     double z[3] = {0, 4, 4};
-    cr_assert_float_eq(ladra_dar(z, 3, 0, &cl), 4.0, 1e-9);   /* a zero count clamps to 1 task */
+    cr_assert_float_eq(clarity_ladra_dar(z, 3, 0, &cl), 4.0, 1e-9);   /* a zero count clamps to 1 task */
     cr_assert(cl);
 }
 
@@ -150,25 +150,25 @@ Test(ladra_factors, t5_2_dad)
 {
     double a[6] = {10, 5, 5, 5, 5, 5};
     bool cl = false;
-    cr_assert_float_eq(ladra_dad(a, 6, 0, &cl), 2.0, 1e-9);
+    cr_assert_float_eq(clarity_ladra_dad(a, 6, 0, &cl), 2.0, 1e-9);
 }
 
 Test(ladra_factors, t5_3_dco)
 {
     double ra[2] = {0.01, 0.02}, ua[2] = {0.03, 0.02}, sa[2] = {0.01, 0.02};
     double rb[2] = {0.10, 0.05}, ub[2] = {0.04, 0.04}, sb[2] = {0.01, 0.01};
-    double a = ladra_dco_node(ra, ua, sa, 2), b = ladra_dco_node(rb, ub, sb, 2);
+    double a = clarity_ladra_dco_node(ra, ua, sa, 2), b = clarity_ladra_dco_node(rb, ub, sb, 2);
     cr_assert_float_eq(a, 0.375, 1e-9);
     cr_assert_float_eq(b, 1.5, 1e-9);
     cr_assert_float_eq(fmax(a, b), 1.5, 1e-9);
     double r0[1] = {0.01}, z[1] = {0};
-    cr_assert_eq(ladra_dco_node(r0, z, z, 1), -1);   /* records with user+sys < 0.01 s are skipped */
+    cr_assert_eq(clarity_ladra_dco_node(r0, z, z, 1), -1);   /* records with user+sys < 0.01 s are skipped */
 }
 
 Test(ladra_factors, t5_4_mcs)
 {
     double x[3] = {0, 10, 20}, yn[3] = {100, 300, 500}, yv[3] = {100, 150, 200};
-    double an = ladra_trapezoid(x, yn, 3), av = ladra_trapezoid(x, yv, 3);
+    double an = clarity_ladra_trapezoid(x, yn, 3), av = clarity_ladra_trapezoid(x, yv, 3);
     cr_assert_float_eq(an, 6000, 1e-9);
     cr_assert_float_eq(av, 3000, 1e-9);
     cr_assert_float_eq(an / av, 2.0, 1e-9);
@@ -177,9 +177,9 @@ Test(ladra_factors, t5_4_mcs)
 Test(ladra_factors, t5_5_ars)
 {
     double h[6] = {.5, .5, .5, .5, .5, .5}, z[6] = {0, .5, .5, .5, .5, .5}, one[6] = {1, 1, 1, 1, 1, 1};
-    cr_assert_float_eq(ladra_ars(h, 6), 1.09829, 1e-5);
-    cr_assert_float_eq(ladra_ars(z, 6), 1.0, 1e-12);
-    cr_assert_float_eq(ladra_ars(one, 6), 403.429, 1e-3);
+    cr_assert_float_eq(clarity_ladra_ars(h, 6), 1.09829, 1e-5);
+    cr_assert_float_eq(clarity_ladra_ars(z, 6), 1.0, 1e-12);
+    cr_assert_float_eq(clarity_ladra_ars(one, 6), 403.429, 1e-3);
 }
 
 Test(ladra_factors, t5_6_dmc)
@@ -187,13 +187,13 @@ Test(ladra_factors, t5_6_dmc)
     double x1[3] = {0, 10, 40}, y1[3] = {.2, .3, .3};
     double x2[3] = {0, 10, 20}, y2[3] = {.2, .4, .6};
     double x3[3] = {0, 5, 15}, y3[3] = {.2, .25, .35};
-    double h1 = ladra_dmc_node(x1, y1, 3), h2 = ladra_dmc_node(x2, y2, 3), h3 = ladra_dmc_node(x3, y3, 3);
+    double h1 = clarity_ladra_dmc_node(x1, y1, 3), h2 = clarity_ladra_dmc_node(x2, y2, 3), h3 = clarity_ladra_dmc_node(x3, y3, 3);
     cr_assert_float_eq(h1, 30, 1e-9);
     cr_assert_float_eq(h2, 9.80199, 1e-5);
     cr_assert_float_eq(h3, 9.90050, 1e-5);
     cr_assert_float_eq(h1 / h2, 3.06060, 1e-5);
     cr_assert_float_eq(fmax(h1, fmax(h2, h3)) / fmin(h1, fmin(h2, h3)), 3.06060, 1e-5);
-    cr_assert_eq(ladra_dmc_node(x1, y1, 1), -1);   /* a node with fewer than 2 records has no H */
+    cr_assert_eq(clarity_ladra_dmc_node(x1, y1, 1), -1);   /* a node with fewer than 2 records has no H */
 }
 
 /* T5.7 DLD and T5.8 balanced run through the whole factor computation. */
@@ -211,7 +211,7 @@ Test(ladra_factors, t5_7_dld)
                              mk(4, 1, 0, 10000, 8000), mk(5, 1, 1, 10000, 4000), mk(6, 1, 2, 10000, 4000)};
     struct ladra_input in = {.tasks = t, .ntasks = 6, .nhosts = 3, .nstages = 2, .app_end_ms = 20000};
     struct ladra_factors f;
-    cr_assert_eq(ladra_factors_compute(&in, NULL, 0, 0, &f, NULL), 0);
+    cr_assert_eq(clarity_ladra_factors_compute(&in, NULL, 0, 0, &f, NULL), 0);
     cr_assert_float_eq(f.f[LADRA_DLD], 2.0, 1e-9);
 }
 
@@ -225,16 +225,16 @@ Test(ladra_factors, t5_8_balanced_run)
                                  .heap_cap_kb = 1000, .user_s = .02, .sys_s = .02, .real_s = .04};
     struct ladra_input in = {.tasks = t, .ntasks = 24, .nhosts = 4, .nstages = 2, .gc = g, .ngc = 12, .app_end_ms = 20000};
     struct ladra_options o;
-    ladra_options_default(&o);
+    clarity_ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);
+    cr_assert_eq(clarity_ladra_detect(&in, &o, &p, &np, NULL), 0);
     cr_assert_eq(np, 0);
     struct ladra_factors f;
-    cr_assert_eq(ladra_factors_compute(&in, p, np, -1, &f, NULL), 0);
+    cr_assert_eq(clarity_ladra_factors_compute(&in, p, np, -1, &f, NULL), 0);
     int ones[] = {LADRA_DAR, LADRA_DAD, LADRA_MCS, LADRA_ARS, LADRA_DMC, LADRA_DLD};
     for (size_t k = 0; k < sizeof ones / sizeof *ones; k++)
-        cr_assert_float_eq(f.f[ones[k]], 1.0, 1e-9, "%s = %g", ladra_factor_name(ones[k]), f.f[ones[k]]);
+        cr_assert_float_eq(f.f[ones[k]], 1.0, 1e-9, "%s = %g", clarity_ladra_factor_name(ones[k]), f.f[ones[k]]);
     cr_assert_float_eq(f.f[LADRA_DCO], 1.0, 1e-9);
     free(p);
 }
@@ -242,7 +242,7 @@ Test(ladra_factors, t5_8_balanced_run)
 Test(ladra_rules, t6_1_all_ones)
 {
     double f[7] = {1, 1, 1, 1, 1, 1, 1}, s[4], p[4];
-    ladra_rules(f, s, p);
+    clarity_ladra_rules(f, s, p);
     for (int c = 0; c < 4; c++) {
         cr_assert_float_eq(s[c], 1.0, 1e-12);
         cr_assert_float_eq(p[c], 0, 1e-12);
@@ -252,7 +252,7 @@ Test(ladra_rules, t6_1_all_ones)
 Test(ladra_rules, t6_2_cpu_first)
 {
     double f[7] = {2, 2, 1, 1, 1, 1, 1}, s[4], p[4];
-    ladra_rules(f, s, p);
+    clarity_ladra_rules(f, s, p);
     cr_assert_float_eq(s[0], 1.6, 1e-12);
     cr_assert_float_eq(p[0], 0.375, 1e-12);
     cr_assert_float_eq(s[1], 1.5, 1e-12);
@@ -265,7 +265,7 @@ Test(ladra_rules, t6_2_cpu_first)
 Test(ladra_rules, t6_3_network_first)
 {
     double f[7] = {1, 1.2, 1, 1, 1.0983, 3.0606, 1}, s[4], p[4];
-    ladra_rules(f, s, p);
+    clarity_ladra_rules(f, s, p);
     cr_assert_float_eq(s[2], 2.08962, 1e-5);
     cr_assert_float_eq(p[2], 0.5214, 1e-4);
     cr_assert_float_eq(s[0], 1.06, 1e-12);
@@ -277,10 +277,10 @@ Test(ladra_rules, t6_3_network_first)
 
 Test(ladra_eval, t8_1_rates)
 {
-    cr_assert_float_eq(ladra_tpr(48, 2), 0.96, 1e-12);
-    cr_assert_float_eq(ladra_fpr(3, 47), 0.06, 1e-12);
-    cr_assert_float_eq(ladra_fpr_paper(3, 48, 47), 0.0316, 1e-4);
-    cr_assert_float_eq(ladra_precision(48, 3), 48.0 / 51, 1e-12);
+    cr_assert_float_eq(clarity_ladra_tpr(48, 2), 0.96, 1e-12);
+    cr_assert_float_eq(clarity_ladra_fpr(3, 47), 0.06, 1e-12);
+    cr_assert_float_eq(clarity_ladra_fpr_paper(3, 48, 47), 0.0316, 1e-4);
+    cr_assert_float_eq(clarity_ladra_precision(48, 3), 48.0 / 51, 1e-12);
 }
 
 Test(ladra_eval, t8_3_speculation)
@@ -288,13 +288,13 @@ Test(ladra_eval, t8_3_speculation)
     double d[10] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 40}, thr;
     uint8_t fl[10];
     size_t flagged = 0;
-    cr_assert_eq(ladra_speculation(d, 10, 0.75, 1.5, 0, fl, &thr, &flagged, NULL), 0);
+    cr_assert_eq(clarity_ladra_speculation(d, 10, 0.75, 1.5, 0, fl, &thr, &flagged, NULL), 0);
     cr_assert_eq(flagged, 1);
     cr_assert_float_eq(thr, 15, 1e-12);
     cr_assert(fl[9]);
     double n[8] = {10, 10, 12, 12, 13, 13, 14, 14};
     uint8_t fn[8];
-    cr_assert_eq(ladra_speculation(n, 8, 0.75, 1.5, 0, fn, &thr, &flagged, NULL), 0);
+    cr_assert_eq(clarity_ladra_speculation(n, 8, 0.75, 1.5, 0, fn, &thr, &flagged, NULL), 0);
     cr_assert_eq(flagged, 0);
     cr_assert_float_eq(thr, 18, 1e-12);
 }

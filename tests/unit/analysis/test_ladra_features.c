@@ -26,18 +26,18 @@ Test(ladra_victim, most_excess_time)
     struct ladra_input in = {.tasks = t, .ntasks = 9, .nhosts = 3, .nstages = 1};
     int32_t v, st;
     double ex[3], med[1];
-    cr_assert_eq(ladra_victim(&in, -1, &v, &st, ex, med, NULL), 0);
+    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, ex, med, NULL), 0);
     cr_assert_float_eq(med[0], 10000, 1e-9);
     cr_assert_float_eq(ex[0], 0, 1e-9);
     cr_assert_float_eq(ex[1], 20000, 1e-9);
     cr_assert_float_eq(ex[2], 12000, 1e-9);
     cr_assert_eq(v, 1);
     for (int i = 6; i < 9; i++) t[i].end_ms = t[i].start_ms + 18000;
-    cr_assert_eq(ladra_victim(&in, -1, &v, &st, ex, med, NULL), 0);
+    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, ex, med, NULL), 0);
     cr_assert_float_eq(ex[2], 24000, 1e-9);
     cr_assert_eq(v, 2);
     cr_assert_eq(st, 0);
-    cr_assert_eq(ladra_victim(&in, 0, &v, &st, NULL, NULL, NULL), 0);   /* imposed */
+    cr_assert_eq(clarity_ladra_victim(&in, 0, &v, &st, NULL, NULL, NULL), 0);   /* imposed */
     cr_assert_eq(v, 0);
 }
 
@@ -48,7 +48,7 @@ Test(ladra_victim, stage_of_the_excess)
                               tk(4, 1, 0, 5000, 3000), tk(5, 1, 1, 5000, 1000), tk(6, 1, 2, 5000, 1000)};
     struct ladra_input in = {.tasks = t, .ntasks = 6, .nhosts = 3, .nstages = 2};
     int32_t v, st;
-    cr_assert_eq(ladra_victim(&in, -1, &v, &st, NULL, NULL, NULL), 0);
+    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, NULL, NULL, NULL), 0);
     cr_assert_eq(v, 0);
     cr_assert_eq(st, 1);
 }
@@ -69,10 +69,10 @@ Test(ladra_features, worked_example)
     double med[2] = {1000, 1000}, f[LADRA_NFEAT];
     /* FWA compares tasks that fetch: outside the window none fetch, nothing to compare with */
     t[3].remote_bytes = t[4].remote_bytes = 0;
-    cr_assert_eq(ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
+    cr_assert_eq(clarity_ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
     cr_assert_float_eq(f[LADRA_FWA], 1, 1e-12);
     t[3].remote_bytes = t[4].remote_bytes = 1048576;
-    cr_assert_eq(ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
+    cr_assert_eq(clarity_ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
     cr_assert_float_eq(f[LADRA_CPE], 1.6, 1e-9);                  /* 0.8 / 0.5 */
     cr_assert_float_eq(f[LADRA_GCS], 11, 1e-9);                   /* (0.1 + 0.01) / (0 + 0.01) */
     cr_assert_float_eq(f[LADRA_FWV], 0.25 / 0.55, 1e-9);          /* (0.2 + 0.05) / (0.5 + 0.05) */
@@ -81,15 +81,15 @@ Test(ladra_features, worked_example)
     cr_assert_float_eq(f[LADRA_SLD], 2, 1e-9);                    /* 2000 / 1000 against 1 */
     /* the whole run through ladra_factors_compute: same victim, the same extended values */
     struct ladra_factors fa;
-    cr_assert_eq(ladra_factors_compute(&in, NULL, 0, -1, &fa, NULL), 0);
+    cr_assert_eq(clarity_ladra_factors_compute(&in, NULL, 0, -1, &fa, NULL), 0);
     cr_assert_eq(fa.victim, 0);
     cr_assert_float_eq(fa.f[LADRA_SLD], 2, 1e-9);
     cr_assert_float_eq(fa.f[LADRA_CPE], 0.8 / 0.5, 1e-9);
     /* one host: nothing to compare with, every feature 1 */
     in.nhosts = 1;
     for (int i = 0; i < 5; i++) t[i].host = 0;
-    cr_assert_eq(ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
-    for (int k = LADRA_NFACTOR; k < LADRA_EDCO; k++) cr_assert_float_eq(f[k], 1, 1e-12, "%s", ladra_factor_name(k));
+    cr_assert_eq(clarity_ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
+    for (int k = LADRA_NFACTOR; k < LADRA_EDCO; k++) cr_assert_float_eq(f[k], 1, 1e-12, "%s", clarity_ladra_factor_name(k));
 }
 
 /* One host's vector: raw [0,1,1,0,1,1,0,0,0,0], edge majority [1,0,1,1,1,0,...]. With
@@ -105,16 +105,16 @@ Test(ladra_detect, lone_smoothed_task_is_no_period)
         }
     struct ladra_input in = {.tasks = t, .ntasks = 40, .nhosts = 4, .nstages = 1, .app_end_ms = 100000};
     struct ladra_options o;
-    ladra_options_default(&o);
+    clarity_ladra_options_default(&o);
     struct ladra_period *p;
     size_t np;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);   /* default: the lone 1 is a period */
+    cr_assert_eq(clarity_ladra_detect(&in, &o, &p, &np, NULL), 0);   /* default: the lone 1 is a period */
     cr_assert(t[0].smooth);
     cr_assert_eq(np, 2);
     cr_assert_eq(p[0].tasks, 1);
     free(p);
     o.min_period_tasks = 2;
-    cr_assert_eq(ladra_detect(&in, &o, &p, &np, NULL), 0);
+    cr_assert_eq(clarity_ladra_detect(&in, &o, &p, &np, NULL), 0);
     int raw = 0;
     for (int i = 0; i < 40; i++) raw += t[i].raw;
     cr_assert_eq(raw, 4);   /* mean 1400, sd 1200, threshold 3200 */
@@ -132,7 +132,7 @@ static void add(struct ladra_model *m, int label, double cpe, double gcs, bool e
     double x[LADRA_NFEAT];
     for (int k = 0; k < LADRA_NFEAT; k++) x[k] = 1;
     x[LADRA_CPE] = cpe, x[LADRA_GCS] = gcs;
-    cr_assert_eq(ladra_model_add(m, x, label, elo, NULL), 0);
+    cr_assert_eq(clarity_ladra_model_add(m, x, label, elo, NULL), 0);
 }
 
 Test(ladra_model, v2_round_trip_and_v1)
@@ -146,35 +146,35 @@ Test(ladra_model, v2_round_trip_and_v1)
     cr_assert(fd >= 0);
     close(fd);
     struct clarity_error err = {0};
-    cr_assert_eq(ladra_model_save(&m, path, &err), 0);
+    cr_assert_eq(clarity_ladra_model_save(&m, path, &err), 0);
     struct ladra_model r;
-    cr_assert_eq(ladra_model_load(&r, path, &err), 0);
+    cr_assert_eq(clarity_ladra_model_load(&r, path, &err), 0);
     cr_assert_eq(r.n, 2);
     cr_assert_eq(r.nfeat, LADRA_NFEAT);
     cr_assert_float_eq(r.xsigma, 1, 1e-12);
     cr_assert_float_eq(r.s[1].x[LADRA_CPE], 1.7, 1e-9);
     cr_assert(r.s[1].eventlog_only);
     cr_assert_eq(r.s[1].label, LADRA_CPU);
-    ladra_model_free(&r);
-    ladra_model_free(&m);
+    clarity_ladra_model_free(&r);
+    clarity_ladra_model_free(&m);
 
     /* a /1 file: seven factors, usable with the paper's features only */
     FILE *f = fopen(path, "w");
     fprintf(f, "clarity.ladra-model/1 sigma 0.5 zscore 0\nlog normal 1 1 1 1 1 1 1\nlog cpu 2 2 1 1 1 1 1\n");
     fclose(f);
-    cr_assert_eq(ladra_model_load(&r, path, &err), 0);
+    cr_assert_eq(clarity_ladra_model_load(&r, path, &err), 0);
     cr_assert_eq(r.nfeat, LADRA_NFACTOR);
     double y[LADRA_NCLASS], q[LADRA_NFEAT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    cr_assert_eq(ladra_model_predict(&r, q, false, LADRA_FEATURES_EXTENDED, y, NULL), CLARITY_ENOTFOUND);
-    cr_assert_eq(ladra_model_predict(&r, q, false, LADRA_FEATURES_PAPER, y, NULL), 0);
+    cr_assert_eq(clarity_ladra_model_predict(&r, q, false, LADRA_FEATURES_EXTENDED, y, NULL), CLARITY_ENOTFOUND);
+    cr_assert_eq(clarity_ladra_model_predict(&r, q, false, LADRA_FEATURES_PAPER, y, NULL), 0);
     cr_assert_float_eq(y[LADRA_NORMAL], 0.98201, 1e-5);   /* X1 against {X1 normal, X2 cpu}: y = (0.98201, ...) */
-    ladra_model_free(&r);
+    clarity_ladra_model_free(&r);
 
     /* a /2 file with other feature names is refused */
     f = fopen(path, "w");
     fprintf(f, "clarity.ladra-model/2 sigma 0.5 zscore 0 xsigma 1 features DAR DAD DCO MCS ARS DMC DLD CPE GCS FWV FWA SWT XYZ\n");
     fclose(f);
-    cr_assert_neq(ladra_model_load(&r, path, &err), 0);
+    cr_assert_neq(clarity_ladra_model_load(&r, path, &err), 0);
     unlink(path);
 }
 
@@ -188,11 +188,11 @@ Test(ladra_model, extended_predict_zscored)
     double q[LADRA_NFEAT], y[LADRA_NCLASS];
     for (int k = 0; k < LADRA_NFEAT; k++) q[k] = 1;
     q[LADRA_CPE] = 1.6;
-    cr_assert_eq(ladra_model_predict(&m, q, false, LADRA_FEATURES_EXTENDED, y, NULL), 0);
+    cr_assert_eq(clarity_ladra_model_predict(&m, q, false, LADRA_FEATURES_EXTENDED, y, NULL), 0);
     cr_assert(y[LADRA_CPU] > 0.5 && y[LADRA_CPU] > y[LADRA_NORMAL], "cpu %g normal %g", y[LADRA_CPU], y[LADRA_NORMAL]);
     /* no event-log sample */
-    cr_assert_eq(ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y, NULL), CLARITY_ENOTFOUND);
-    ladra_model_free(&m);
+    cr_assert_eq(clarity_ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y, NULL), CLARITY_ENOTFOUND);
+    clarity_ladra_model_free(&m);
 }
 
 /* The CV harness gives the same averages on every run; well separated classes are
@@ -205,8 +205,8 @@ Test(ladra_cv, t8_2_reproducible)
         add(&m, c, c == 1 ? 2.0 + 0.01 * i : 1 + 0.001 * i, c == 2 ? 3.0 : 1, false);
     }
     struct ladra_cv_result a, b;
-    cr_assert_eq(ladra_cv(&m, false, 100, 42, 0.4, &a, NULL), 0);
-    cr_assert_eq(ladra_cv(&m, false, 100, 42, 0.4, &b, NULL), 0);
+    cr_assert_eq(clarity_ladra_cv(&m, false, 100, 42, 0.4, &a, NULL), 0);
+    cr_assert_eq(clarity_ladra_cv(&m, false, 100, 42, 0.4, &b, NULL), 0);
     cr_assert_eq(memcmp(&a, &b, sizeof a), 0);
     cr_assert_eq(a.samples, 30);
     cr_assert_eq(a.per_class[LADRA_CPU], 10);
@@ -220,22 +220,22 @@ Test(ladra_cv, t8_2_reproducible)
     cr_assert_float_eq(a.recall[LADRA_CV_RULES][LADRA_CPU], 0, 1e-12);
     cr_assert_float_eq(a.precision[LADRA_CV_RULES][LADRA_CPU], -1, 1e-12);   /* never predicted */
     cr_assert_float_eq(a.recall[LADRA_CV_GRNN_EXTENDED][LADRA_DISK], -1, 1e-12);   /* no disk sample */
-    cr_assert_eq(ladra_cv(&m, true, 100, 42, 0.4, &b, NULL), 0);
+    cr_assert_eq(clarity_ladra_cv(&m, true, 100, 42, 0.4, &b, NULL), 0);
     cr_assert_eq(b.samples, 0);
-    ladra_model_free(&m);
+    clarity_ladra_model_free(&m);
 }
 
 /* The verdict names a cause only with min_cause of the GRNN's weight. */
 Test(ladra_model, verdict_min_cause)
 {
     double unsure[LADRA_NCLASS] = {0.32, 0.21, 0.34, 0.09, 0.04};   /* memory likeliest at 0.34 */
-    cr_assert_eq(ladra_verdict(unsure, 0.4), LADRA_NORMAL);
-    cr_assert_eq(ladra_verdict(unsure, 0.34), LADRA_MEMORY);
-    cr_assert_eq(ladra_verdict(unsure, 0), LADRA_MEMORY);
+    cr_assert_eq(clarity_ladra_verdict(unsure, 0.4), LADRA_NORMAL);
+    cr_assert_eq(clarity_ladra_verdict(unsure, 0.34), LADRA_MEMORY);
+    cr_assert_eq(clarity_ladra_verdict(unsure, 0), LADRA_MEMORY);
     double sure[LADRA_NCLASS] = {0, 1, 0, 0, 0};
-    cr_assert_eq(ladra_verdict(sure, 0.4), LADRA_CPU);
+    cr_assert_eq(clarity_ladra_verdict(sure, 0.4), LADRA_CPU);
     double normal[LADRA_NCLASS] = {0.3, 0.25, 0.25, 0.1, 0.1};   /* normal needs no threshold */
-    cr_assert_eq(ladra_verdict(normal, 0.9), LADRA_NORMAL);
+    cr_assert_eq(clarity_ladra_verdict(normal, 0.9), LADRA_NORMAL);
 }
 
 /* eDCO, eMCS and eDMC are inputs in the log mode only: without GC logs they repeat DCO, MCS
@@ -247,21 +247,21 @@ Test(ladra_model, event_log_approximations_only_in_log_mode)
     for (int elo = 0; elo < 2; elo++) {
         for (int k = 0; k < LADRA_NFEAT; k++) x[k] = 1;
         x[LADRA_CPE] = 2;   /* a spread in the shared features, so z-scores are defined */
-        cr_assert_eq(ladra_model_add(&m, x, LADRA_NORMAL, elo, NULL), 0);
+        cr_assert_eq(clarity_ladra_model_add(&m, x, LADRA_NORMAL, elo, NULL), 0);
         x[LADRA_EDCO] = 3;
-        cr_assert_eq(ladra_model_add(&m, x, LADRA_CPU, elo, NULL), 0);
+        cr_assert_eq(clarity_ladra_model_add(&m, x, LADRA_CPU, elo, NULL), 0);
     }
     double q[LADRA_NFEAT], y[LADRA_NCLASS];
     for (int k = 0; k < LADRA_NFEAT; k++) q[k] = 1;
     q[LADRA_CPE] = 2, q[LADRA_EDCO] = 3;
-    cr_assert_eq(ladra_model_predict(&m, q, false, LADRA_FEATURES_EXTENDED, y, NULL), 0);
+    cr_assert_eq(clarity_ladra_model_predict(&m, q, false, LADRA_FEATURES_EXTENDED, y, NULL), 0);
     /* log mode: z(eDCO) is -1 and +1 for the two samples, the query at +1: distances 4 and 0,
      * weights e^-2 and 1 */
     cr_assert_float_eq(y[LADRA_CPU], 1 / (1 + exp(-2.0)), 1e-9);
-    cr_assert_eq(ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y, NULL), 0);
+    cr_assert_eq(clarity_ladra_model_predict(&m, q, true, LADRA_FEATURES_EXTENDED, y, NULL), 0);
     cr_assert_float_eq(y[LADRA_CPU], 0.5, 1e-12);   /* event log only: the two are the same point */
     cr_assert_float_eq(y[LADRA_NORMAL], 0.5, 1e-12);
-    ladra_model_free(&m);
+    clarity_ladra_model_free(&m);
 }
 
 /* A model written by a build with the thirteen features before eDCO, eMCS, eDMC is refused
@@ -277,7 +277,7 @@ Test(ladra_model, thirteen_feature_file_refused)
     fclose(f);
     struct ladra_model r;
     struct clarity_error err = {0};
-    cr_assert_neq(ladra_model_load(&r, path, &err), 0);
+    cr_assert_neq(clarity_ladra_model_load(&r, path, &err), 0);
     cr_assert(strstr(err.msg, "rebuild it") != NULL, "%s", err.msg);
     unlink(path);
 }

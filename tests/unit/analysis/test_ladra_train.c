@@ -66,7 +66,7 @@ Test(ladra_train, directories_without_truth_or_log_are_skipped)
     cr_assert_eq(last_status, CLARITY_LADRA_RUN_NO_EVENT_LOG);
     cr_assert_eq(m.n, 0);
     for (int c = 0; c < LADRA_NCLASS; c++) cr_assert_eq(runs[c], 0);
-    ladra_model_free(&m);
+    clarity_ladra_model_free(&m);
     remove(path);
     rmdir(dir);
 }

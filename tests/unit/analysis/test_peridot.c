@@ -10,7 +10,7 @@
 static struct peridot_options paper(void)
 {
     struct peridot_options o;
-    peridot_options_default(&o);
+    clarity_peridot_options_default(&o);
     o.fixed = PERIDOT_FIXED_CONSTANT;
     return o;
 }
@@ -18,23 +18,23 @@ static struct peridot_options paper(void)
 static double predict(const struct peridot_model *m, double D, double E)
 {
     struct peridot_prediction p;
-    cr_assert_eq(peridot_predict(m, D, E, &p, NULL), 0);
+    cr_assert_eq(clarity_peridot_predict(m, D, E, &p, NULL), 0);
     double t = p.total_ms;
-    peridot_prediction_free(&p);
+    clarity_peridot_prediction_free(&p);
     return t;
 }
 
 Test(peridot, t01_wave_count)
 {
-    cr_assert_eq(peridot_waves(8, 2), 4);
-    cr_assert_eq(peridot_waves(8, 6), 2);
+    cr_assert_eq(clarity_peridot_waves(8, 2), 4);
+    cr_assert_eq(clarity_peridot_waves(8, 6), 2);
 }
 
 Test(peridot, t02_partial_wave_filling)
 {
-    for (int p = 11; p <= 15; p++) cr_assert_eq(peridot_waves(p, 5), 3, "P=%d", p);
-    cr_assert_eq(peridot_waves(16, 5), 4);
-    cr_assert_eq(peridot_waves(12, 5), peridot_waves(15, 5));
+    for (int p = 11; p <= 15; p++) cr_assert_eq(clarity_peridot_waves(p, 5), 3, "P=%d", p);
+    cr_assert_eq(clarity_peridot_waves(16, 5), 4);
+    cr_assert_eq(clarity_peridot_waves(12, 5), clarity_peridot_waves(15, 5));
 }
 
 /* Test 3 in seconds: variable stage 0, fixed 1-task stage 1 */
@@ -55,7 +55,7 @@ Test(peridot, t03_single_variable_group)
         if (mode) o.fixed = PERIDOT_FIXED_AUTO;
         struct peridot_model m;
         struct clarity_error err = {0};
-        cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
+        cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
         cr_assert_eq(m.ngroups, 2);
         cr_assert_eq(m.groups[0].kind, PERIDOT_VARIABLE);
         cr_assert_eq(m.groups[1].kind, PERIDOT_FIXED);
@@ -71,14 +71,14 @@ Test(peridot, t03_single_variable_group)
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
             cr_assert_float_eq(predict(&m, cases[i][0], cases[i][1]), cases[i][2], 1e-9, "(%g, %g)", cases[i][0], cases[i][1]);
         struct peridot_prediction p;
-        peridot_predict(&m, 50, 15, &p, NULL);
+        clarity_peridot_predict(&m, 50, 15, &p, NULL);
         cr_assert_float_eq(p.groups[0].tasks, 400, 1e-9);
         cr_assert_eq(p.groups[0].waves, 27);
-        peridot_prediction_free(&p);
-        peridot_model_free(&m);
+        clarity_peridot_prediction_free(&p);
+        clarity_peridot_model_free(&m);
     }
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }
 
 static void test4(struct peridot_ref r[2])
@@ -118,20 +118,20 @@ Test(peridot, t04_parallel_group)
     struct peridot_options o = paper();
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
     check_test4(&m);
-    peridot_model_free(&m);
+    clarity_peridot_model_free(&m);
     o.grouping = PERIDOT_GROUP_TOLERANCE;   /* delta = 50 ms gives the same groups */
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
     check_test4(&m);
-    peridot_model_free(&m);
+    clarity_peridot_model_free(&m);
     o = paper();
     o.fixed = PERIDOT_FIXED_AUTO;           /* s0 and s4 did not grow: still constant */
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
     check_test4(&m);
-    peridot_model_free(&m);
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    clarity_peridot_model_free(&m);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }
 
 Test(peridot, t05_floating_point_wave_boundary)
@@ -141,15 +141,15 @@ Test(peridot, t05_floating_point_wave_boundary)
     struct peridot_options o = paper();
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     struct peridot_prediction p;
-    peridot_predict(&m, 1.2, 12, &p, NULL);
+    clarity_peridot_predict(&m, 1.2, 12, &p, NULL);
     cr_assert_gt(p.groups[0].tasks, 12.0);   /* Eq. 3 evaluated literally overshoots ... */
     cr_assert_eq(p.groups[0].waves, 1);      /* ... and must still be one wave */
-    peridot_prediction_free(&p);
-    peridot_model_free(&m);
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    clarity_peridot_prediction_free(&p);
+    clarity_peridot_model_free(&m);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }
 
 Test(peridot, t06_identity)
@@ -160,12 +160,12 @@ Test(peridot, t06_identity)
     struct peridot_options o = paper();
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     cr_assert_eq(predict(&m, 1, 5), 25);
     cr_assert_eq(predict(&m, 3, 5), 65);
-    peridot_model_free(&m);
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    clarity_peridot_model_free(&m);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }
 
 Test(peridot, t07_properties_randomised)
@@ -189,7 +189,7 @@ Test(peridot, t07_properties_randomised)
         struct peridot_options o = paper();
         struct peridot_model m;
         struct clarity_error err = {0};
-        cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
+        cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
         cr_assert_eq(m.all_fixed, !any_var);
         double sumw = 0;
         for (size_t g = 0; g < m.ngroups; g++)
@@ -207,9 +207,9 @@ Test(peridot, t07_properties_randomised)
             }
             prevD = D;
         }
-        peridot_model_free(&m);
-        peridot_ref_free(&r[0]);
-        peridot_ref_free(&r[1]);
+        clarity_peridot_model_free(&m);
+        clarity_peridot_ref_free(&r[0]);
+        clarity_peridot_ref_free(&r[1]);
     }
 }
 
@@ -222,13 +222,13 @@ Test(peridot, t08_structure_mismatch)
     struct peridot_options o = paper();
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_EFORMAT);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_EFORMAT);
     cr_assert(strstr(err.msg, "group 2"), "%s", err.msg);
     cr_assert(strstr(err.msg, "\"y\"") && strstr(err.msg, "\"z\""), "%s", err.msg);
     struct peridot_ref r2[2] = {r[0], r[2]};
-    cr_assert_eq(peridot_fit(r2, 2, &o, &m, &err), CLARITY_EFORMAT);
+    cr_assert_eq(clarity_peridot_fit(r2, 2, &o, &m, &err), CLARITY_EFORMAT);
     cr_assert(strstr(err.msg, "2 vs 1 stage groups"), "%s", err.msg);
-    for (int i = 0; i < 3; i++) peridot_ref_free(&r[i]);
+    for (int i = 0; i < 3; i++) clarity_peridot_ref_free(&r[i]);
 }
 
 Test(peridot, t10_table2_arithmetic)
@@ -249,12 +249,12 @@ Test(peridot, t10_table2_arithmetic)
     struct peridot_options o = paper();
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     cr_assert_eq(m.ngroups, 31);
     cr_assert(m.all_fixed);
-    peridot_model_free(&m);
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    clarity_peridot_model_free(&m);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }
 
 Test(peridot, t11_ideal_scaling_baseline)
@@ -264,33 +264,33 @@ Test(peridot, t11_ideal_scaling_baseline)
     struct peridot_options o = paper();
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
-    cr_assert_float_eq(peridot_ideal_scaling_ref(&m, 1, 100, 40), 300, 1e-9);
-    cr_assert_float_eq(peridot_ideal_scaling(&m, 100, 40), (300 + 30 * 100 * 5 / 40.0) / 2, 1e-9);
-    peridot_model_free(&m);
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_float_eq(clarity_peridot_ideal_scaling_ref(&m, 1, 100, 40), 300, 1e-9);
+    cr_assert_float_eq(clarity_peridot_ideal_scaling(&m, 100, 40), (300 + 30 * 100 * 5 / 40.0) / 2, 1e-9);
+    clarity_peridot_model_free(&m);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }
 
 Test(peridot, t12_ernest_with_two_references)
 {
     const struct ernest_point p[] = {{1, 1, 30}, {1, 2, 48}};
     struct ernest_terms t;
-    ernest_terms_default(&t);
+    clarity_ernest_terms_default(&t);
     struct ernest_model m;
-    cr_assert_eq(ernest_fit(p, 2, &t, &m, NULL), 0);
+    cr_assert_eq(clarity_ernest_fit(p, 2, &t, &m, NULL), 0);
     cr_assert_float_eq(m.theta[1], 18, 1e-9);
     cr_assert_float_eq(m.theta[0] + m.theta[3], 12, 1e-9);
-    cr_assert_float_eq(ernest_predict(&m, 100, 8), 237, 1e-9);
-    ernest_model_free(&m);
+    cr_assert_float_eq(clarity_ernest_predict(&m, 100, 8), 237, 1e-9);
+    clarity_ernest_model_free(&m);
 }
 
 Test(peridot, t13_mape_excludes_references)
 {
     const double pred[] = {29.5, 49, 110, 90}, actual[] = {30, 48, 100, 100};
     const bool ref[] = {true, true, false, false};
-    cr_assert_float_eq(peridot_mape(pred, actual, ref, 4), 10, 1e-12);
-    cr_assert(isnan(peridot_mape(pred, actual, ref, 2)));
+    cr_assert_float_eq(clarity_peridot_mape(pred, actual, ref, 4), 10, 1e-12);
+    cr_assert(isnan(clarity_peridot_mape(pred, actual, ref, 2)));
 }
 
 /* Beyond the paper: a fixed partition count whose time grows with the data */
@@ -300,10 +300,10 @@ Test(peridot, fixed_partitions_scale_with_data_per_task)
     const struct st b[] = {{0, "load", 1200, 0, 40000}, {1, "save", 1, 40010, 41010}};
     struct peridot_ref r[2] = {mkref(a, 2, 22000, 2, 40), mkref(b, 2, 42000, 4, 40)};
     struct peridot_options o;
-    peridot_options_default(&o);
+    clarity_peridot_options_default(&o);
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     cr_assert_eq(m.groups[0].kind, PERIDOT_FIXED_DATA_SCALED);
     cr_assert_float_eq(m.groups[0].elasticity, 1, 1e-12);
     cr_assert_eq(m.groups[1].kind, PERIDOT_FIXED);
@@ -312,19 +312,19 @@ Test(peridot, fixed_partitions_scale_with_data_per_task)
     /* 10x the data: 10x the first group; twice the cores: half of it */
     cr_assert_float_eq(predict(&m, 20, 40), 200000 + 2000, 1e-6);
     cr_assert_float_eq(predict(&m, 20, 80), 100000 + 2000, 1e-6);
-    peridot_model_free(&m);
+    clarity_peridot_model_free(&m);
     o.fixed = PERIDOT_FIXED_CONSTANT;        /* the paper predicts no growth at all */
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     cr_assert(m.all_fixed);
     cr_assert_float_eq(predict(&m, 20, 40), 32000, 1e-6);
-    peridot_model_free(&m);
+    clarity_peridot_model_free(&m);
     o.scale_fixed = true;                    /* --scale-fixed: wave-scaled with cores only */
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     cr_assert_eq(m.groups[0].kind, PERIDOT_FIXED_WAVE_SCALED);
     cr_assert_float_eq(predict(&m, 20, 80), 15000 + 2000, 1e-6);
-    peridot_model_free(&m);
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    clarity_peridot_model_free(&m);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }
 
 Test(peridot, missing_sizes_are_usage_errors)
@@ -334,12 +334,12 @@ Test(peridot, missing_sizes_are_usage_errors)
     struct peridot_options o = paper();
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_EUSAGE);
     cr_assert(strstr(err.msg, "--ref-size"));
     r[0].data_size = 1;
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_EUSAGE);
     cr_assert(strstr(err.msg, "--ref-cores"));
-    cr_assert_eq(peridot_fit(r, 1, &o, &m, &err), CLARITY_EUSAGE);
-    peridot_ref_free(&r[0]);
-    peridot_ref_free(&r[1]);
+    cr_assert_eq(clarity_peridot_fit(r, 1, &o, &m, &err), CLARITY_EUSAGE);
+    clarity_peridot_ref_free(&r[0]);
+    clarity_peridot_ref_free(&r[1]);
 }

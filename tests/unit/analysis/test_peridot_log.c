@@ -14,7 +14,7 @@ static void load_pair(struct clarity_app *a[2], struct peridot_ref r[2])
     struct clarity_error err = {0};
     cr_assert_eq(load_fixture("peridot-ref-1.json", &a[0], &err), CLARITY_OK, "%s", err.msg);
     cr_assert_eq(load_fixture("peridot-ref-2.json", &a[1], &err), CLARITY_OK, "%s", err.msg);
-    for (int i = 0; i < 2; i++) cr_assert_eq(peridot_ref_from_app(a[i], &r[i], &err), CLARITY_OK, "%s", err.msg);
+    for (int i = 0; i < 2; i++) cr_assert_eq(clarity_peridot_ref_from_app(a[i], &r[i], &err), CLARITY_OK, "%s", err.msg);
 }
 
 Test(peridot_log, t14_stage_records_and_T)
@@ -39,7 +39,7 @@ Test(peridot_log, t14_stage_records_and_T)
     cr_assert_eq(r[0].size_from, PERIDOT_FROM_LOG);
     cr_assert_not(r[0].no_task_events);
     for (int i = 0; i < 2; i++) {
-        peridot_ref_free(&r[i]);
+        clarity_peridot_ref_free(&r[i]);
         clarity_app_free(a[i]);
     }
 }
@@ -50,10 +50,10 @@ Test(peridot_log, test3_from_logs)
     struct peridot_ref r[2];
     load_pair(a, r);
     struct peridot_options o;
-    peridot_options_default(&o);
+    clarity_peridot_options_default(&o);
     struct peridot_model m;
     struct clarity_error err = {0};
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
     cr_assert_eq(m.ngroups, 2);
     cr_assert_eq(m.groups[0].kind, PERIDOT_VARIABLE);
     cr_assert_eq(m.groups[1].kind, PERIDOT_FIXED);
@@ -61,15 +61,15 @@ Test(peridot_log, test3_from_logs)
     cr_assert_float_eq(m.fixed_hat_ms, 10000, 1e-9);
     struct peridot_prediction p;
     /* sizes are bytes now: 10 "GB" of test 3 is 10 MB here */
-    peridot_predict(&m, 10e6, 20, &p, NULL);
+    clarity_peridot_predict(&m, 10e6, 20, &p, NULL);
     cr_assert_float_eq(p.total_ms, 49000, 1e-6);
-    peridot_prediction_free(&p);
-    peridot_predict(&m, 50e6, 15, &p, NULL);
+    clarity_peridot_prediction_free(&p);
+    clarity_peridot_predict(&m, 50e6, 15, &p, NULL);
     cr_assert_float_eq(p.total_ms, 273250, 1e-6);
-    peridot_prediction_free(&p);
-    peridot_model_free(&m);
+    clarity_peridot_prediction_free(&p);
+    clarity_peridot_model_free(&m);
     for (int i = 0; i < 2; i++) {
-        peridot_ref_free(&r[i]);
+        clarity_peridot_ref_free(&r[i]);
         clarity_app_free(a[i]);
     }
 }
@@ -100,7 +100,7 @@ Test(peridot_log, stage_only_pagerank_detects_fixed_partitions)
     struct peridot_ref r[2];
     struct clarity_error err = {0};
     for (int i = 0; i < 2; i++) {
-        cr_assert_eq(peridot_ref_from_app(a[i], &r[i], &err), CLARITY_OK, "%s", err.msg);
+        cr_assert_eq(clarity_peridot_ref_from_app(a[i], &r[i], &err), CLARITY_OK, "%s", err.msg);
         cr_assert(r[i].no_task_events);
         cr_assert_eq(r[i].nstages, 42);
         cr_assert_eq(r[i].size_from, PERIDOT_UNKNOWN);
@@ -108,27 +108,27 @@ Test(peridot_log, stage_only_pagerank_detects_fixed_partitions)
     }
     cr_assert_eq(r[0].total_ms, 1414494);
     struct peridot_options o;
-    peridot_options_default(&o);
+    clarity_peridot_options_default(&o);
     struct peridot_model m;
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_EUSAGE);   /* sizes unknown */
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_EUSAGE);   /* sizes unknown */
     r[0].data_size = 2.2893760297447443;
     r[1].data_size = 4.836597545072436;
     r[0].cores = r[1].cores = 40;
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK, "%s", err.msg);
     cr_assert_eq(m.nvariable, 0);              /* 1,200 tasks at every size */
     cr_assert_gt(m.ndata_scaled, 0);
     struct peridot_prediction p;
-    peridot_predict(&m, 25.68116795271635, 40, &p, NULL);
+    clarity_peridot_predict(&m, 25.68116795271635, 40, &p, NULL);
     double err_pct = 100 * fabs(p.total_ms - 13117172) / 13117172;
     cr_assert_lt(err_pct, 25, "error %.1f%%", err_pct);
-    peridot_prediction_free(&p);
-    peridot_model_free(&m);
+    clarity_peridot_prediction_free(&p);
+    clarity_peridot_model_free(&m);
     o.fixed = PERIDOT_FIXED_CONSTANT;          /* the paper: no growth at all */
-    cr_assert_eq(peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
+    cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m, &err), CLARITY_OK);
     cr_assert(m.all_fixed);
-    peridot_model_free(&m);
+    clarity_peridot_model_free(&m);
     for (int i = 0; i < 2; i++) {
-        peridot_ref_free(&r[i]);
+        clarity_peridot_ref_free(&r[i]);
         clarity_app_free(a[i]);
     }
 }

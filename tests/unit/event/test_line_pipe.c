@@ -14,13 +14,13 @@ static size_t collect(const char *path, bool threaded, size_t max_line, struct g
     struct clarity_decoder *d = clarity_decoder_open(path, CLARITY_CODEC_UNKNOWN, &err);
     cr_assert_not_null(d, "%s", err.msg);
     struct line_pipe *p;
-    cr_assert_eq(line_pipe_start(&p, d, max_line, threaded), 0);
+    cr_assert_eq(clarity_line_pipe_start(&p, d, max_line, threaded), 0);
     size_t n = 0;
     for (;;) {
         char *line;
         size_t len;
         uint64_t no, off;
-        enum line_status st = line_pipe_next(p, &line, &len, &no, &off, &err);
+        enum line_status st = clarity_line_pipe_next(p, &line, &len, &no, &off, &err);
         if (st == LINE_EOF) break;
         cr_assert_lt(n, cap);
         out[n].text = (st == LINE_OK || st == LINE_CUT) ? strndup(line, len) : NULL;
@@ -30,8 +30,8 @@ static size_t collect(const char *path, bool threaded, size_t max_line, struct g
         out[n].st = st;
         n++;
     }
-    cr_assert_eq(line_pipe_bytes(p) > 0, true);
-    line_pipe_free(p);
+    cr_assert_eq(clarity_line_pipe_bytes(p) > 0, true);
+    clarity_line_pipe_free(p);
     clarity_decoder_close(d);
     return n;
 }

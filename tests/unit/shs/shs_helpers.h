@@ -64,7 +64,7 @@ static inline void shs_fixture_free(struct shs_fixture *f)
 static inline void shs_answer_free(struct shs_answer *x)
 {
     clarity_shs_response_free(&x->res);
-    if (x->parser) cj_parser_free(x->parser);
+    if (x->parser) clarity_cj_parser_free(x->parser);
     free(x->copy);
     memset(x, 0, sizeof *x);
 }
@@ -85,9 +85,9 @@ static inline void shs_ask_opt(struct shs_answer *x, const struct shs_fixture *f
     cr_assert_eq(x->res.body[x->res.len - 1], '\n', "%s: body ends with a newline", path);
     x->copy = calloc(x->res.len + CJ_PADDING + 1, 1);
     memcpy(x->copy, x->res.body, x->res.len);
-    x->parser = cj_parser_new(x->res.len + 4096);
+    x->parser = clarity_cj_parser_new(x->res.len + 4096);
     const char *why = "";
-    cr_assert_eq(cj_parse(x->parser, x->copy, x->res.len, &x->root, &why), 0, "%s: answer is not JSON: %s", path, why);
+    cr_assert_eq(clarity_cj_parse(x->parser, x->copy, x->res.len, &x->root, &why), 0, "%s: answer is not JSON: %s", path, why);
 }
 
 static inline void shs_ask(struct shs_answer *x, const struct shs_fixture *f, const char *path)
@@ -119,43 +119,43 @@ static inline cj_val shs_at(cj_val v, const char *path)
         part[len] = 0;
         path += len + (path[len] == '.');
         cj_val next;
-        if (cj_type(v) == CJ_ARRAY) {
+        if (clarity_cj_type(v) == CJ_ARRAY) {
             char *end;
             long idx = strtol(part, &end, 10);
             cr_assert(!*end, "array index expected at '%s'", part);
             cj_iter it;
-            cj_array_begin(v, &it);
+            clarity_cj_array_begin(v, &it);
             bool found = false;
-            for (long i = 0; i <= idx && (found = cj_array_next(&it, &next)); i++) {}
+            for (long i = 0; i <= idx && (found = clarity_cj_array_next(&it, &next)); i++) {}
             cr_assert(found, "no element %ld", idx);
         } else {
-            cr_assert(cj_get(v, part, &next), "no key '%s'", part);
+            cr_assert(clarity_cj_get(v, part, &next), "no key '%s'", part);
         }
         v = next;
     }
     return v;
 }
 
-static inline bool shs_has(cj_val v, const char *key) { cj_val x; return cj_get(v, key, &x); }
+static inline bool shs_has(cj_val v, const char *key) { cj_val x; return clarity_cj_get(v, key, &x); }
 
 static inline int64_t shs_int(cj_val v, const char *path)
 {
     int64_t x = 0;
-    cr_assert(cj_int(shs_at(v, path), &x), "%s is not an integer", path);
+    cr_assert(clarity_cj_int(shs_at(v, path), &x), "%s is not an integer", path);
     return x;
 }
 
 static inline double shs_dbl(cj_val v, const char *path)
 {
     double x = 0;
-    cr_assert(cj_double(shs_at(v, path), &x), "%s is not a number", path);
+    cr_assert(clarity_cj_double(shs_at(v, path), &x), "%s is not a number", path);
     return x;
 }
 
 static inline bool shs_bool(cj_val v, const char *path)
 {
     bool x = false;
-    cr_assert(cj_bool(shs_at(v, path), &x), "%s is not a boolean", path);
+    cr_assert(clarity_cj_bool(shs_at(v, path), &x), "%s is not a boolean", path);
     return x;
 }
 
@@ -166,7 +166,7 @@ static inline const char *shs_str(cj_val v, const char *path)
     static _Thread_local int next;
     const char *s;
     size_t n;
-    cr_assert(cj_str(shs_at(v, path), &s, &n), "%s is not a string", path);
+    cr_assert(clarity_cj_str(shs_at(v, path), &s, &n), "%s is not a string", path);
     char *b = bufs[next++ % 4];
     snprintf(b, sizeof bufs[0], "%.*s", (int)n, s);
     return b;
@@ -179,12 +179,12 @@ static inline size_t shs_len(cj_val v, const char *path)
     cj_iter it;
     cj_val e;
     size_t n = 0;
-    if (cj_type(x) == CJ_ARRAY) {
-        cj_array_begin(x, &it);
-        while (cj_array_next(&it, &e)) n++;
+    if (clarity_cj_type(x) == CJ_ARRAY) {
+        clarity_cj_array_begin(x, &it);
+        while (clarity_cj_array_next(&it, &e)) n++;
         return n;
     }
-    return cj_object_members(x, NULL, 0);
+    return clarity_cj_object_members(x, NULL, 0);
 }
 
 #endif

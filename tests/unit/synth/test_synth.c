@@ -16,84 +16,84 @@
 Test(synth_heap, pops_in_time_then_set_order)
 {
     struct theap h;
-    theap_init(&h);
-    int32_t a = timer_new(&h, 0, 1), b = timer_new(&h, 0, 2), c = timer_new(&h, 0, 3);
-    timer_set(&h, a, 5.0);
-    timer_set(&h, b, 1.0);
-    timer_set(&h, c, 5.0);
-    timer_set(&h, b, 9.0);   /* moved later */
-    cr_assert_eq(theap_pop(&h), a);
-    cr_assert_eq(theap_pop(&h), c);   /* same time: set order */
-    cr_assert_eq(theap_pop(&h), b);
+    clarity_theap_init(&h);
+    int32_t a = clarity_timer_new(&h, 0, 1), b = clarity_timer_new(&h, 0, 2), c = clarity_timer_new(&h, 0, 3);
+    clarity_timer_set(&h, a, 5.0);
+    clarity_timer_set(&h, b, 1.0);
+    clarity_timer_set(&h, c, 5.0);
+    clarity_timer_set(&h, b, 9.0);   /* moved later */
+    cr_assert_eq(clarity_theap_pop(&h), a);
+    cr_assert_eq(clarity_theap_pop(&h), c);   /* same time: set order */
+    cr_assert_eq(clarity_theap_pop(&h), b);
     cr_assert(theap_empty(&h));
-    timer_set(&h, a, 2.0);
-    timer_cancel(&h, a);
+    clarity_timer_set(&h, a, 2.0);
+    clarity_timer_cancel(&h, a);
     cr_assert(theap_empty(&h));
-    theap_free(&h);
+    clarity_theap_free(&h);
 }
 
 Test(synth_heap, many_random_timers_come_out_sorted)
 {
     struct theap h;
-    theap_init(&h);
+    clarity_theap_init(&h);
     uint64_t x = 7;
     int32_t ids[2000];
     for (int i = 0; i < 2000; i++) {
-        ids[i] = timer_new(&h, 0, i);
+        ids[i] = clarity_timer_new(&h, 0, i);
         x = x * 6364136223846793005ull + 1;
-        timer_set(&h, ids[i], (double)(x >> 40));
+        clarity_timer_set(&h, ids[i], (double)(x >> 40));
     }
-    for (int i = 0; i < 2000; i += 3) timer_cancel(&h, ids[i]);
+    for (int i = 0; i < 2000; i += 3) clarity_timer_cancel(&h, ids[i]);
     double last = -1;
     int n = 0;
     while (!theap_empty(&h)) {
-        int32_t id = theap_pop(&h);
+        int32_t id = clarity_theap_pop(&h);
         cr_assert_geq(h.timers[id].t, last);
         last = h.timers[id].t;
         n++;
     }
     cr_assert_eq(n, 2000 - 667);
-    theap_free(&h);
+    clarity_theap_free(&h);
 }
 
 Test(synth_config, fault_specs)
 {
     struct synth_fault f;
     struct clarity_error err = {0};
-    cr_assert_eq(synth_fault_parse("cpu-hog@host3:60s-180s:0.8", &f, &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_fault_parse("cpu-hog@host3:60s-180s:0.8", &f, &err), CLARITY_OK);
     cr_assert(f.kind == SYNTH_FAULT_CPU && f.host == 3 && f.start_s == 60 && f.end_s == 180 && f.intensity == 0.8);
-    cr_assert_eq(synth_fault_parse("network@host2:0.3", &f, &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_fault_parse("network@host2:0.3", &f, &err), CLARITY_OK);
     cr_assert(f.kind == SYNTH_FAULT_NETWORK && f.start_s == 0 && f.end_s < 0 && f.intensity == 0.3);
-    cr_assert_eq(synth_fault_parse("disk-hog@host1:2m-5m", &f, &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_fault_parse("disk-hog@host1:2m-5m", &f, &err), CLARITY_OK);
     cr_assert(f.start_s == 120 && f.end_s == 300 && f.intensity == 0.5);
-    cr_assert_eq(synth_fault_parse("memory-hog@host4", &f, &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_fault_parse("memory-hog@host4", &f, &err), CLARITY_OK);
     const char *bad[] = {"cpu@host1", "cpu-hog@h1", "cpu-hog@host0", "cpu-hog@host1:90s-30s", "cpu-hog@host1:1.5",
                          "cpu-hog@host1:10s-20s:x", "cpu-hog"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        cr_assert_eq(synth_fault_parse(bad[i], &f, &err), CLARITY_EUSAGE, "%s", bad[i]);
+        cr_assert_eq(clarity_synth_fault_parse(bad[i], &f, &err), CLARITY_EUSAGE, "%s", bad[i]);
 }
 
 Test(synth_config, options_and_ini)
 {
     struct synth_config c;
     struct clarity_error err = {0};
-    cr_assert_eq(synth_config_init(&c, "nosuch", &err), CLARITY_EUSAGE);
-    cr_assert_eq(synth_config_init(&c, "sort", &err), CLARITY_OK);
-    cr_assert_eq(synth_config_set(&c, "data", "100G", &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_config_init(&c, "nosuch", &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_synth_config_init(&c, "sort", &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_config_set(&c, "data", "100G", &err), CLARITY_OK);
     cr_assert_eq(c.data_bytes, 100e9, "G is decimal");
-    cr_assert_eq(synth_config_set(&c, "data", "100GiB", &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_config_set(&c, "data", "100GiB", &err), CLARITY_OK);
     cr_assert_eq(c.data_bytes, 100.0 * 1024 * 1024 * 1024, "Gi is binary");
-    cr_assert_eq(synth_config_set(&c, "nic-bw", "125M/s", &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_config_set(&c, "nic-bw", "125M/s", &err), CLARITY_OK);
     cr_assert_eq(c.nic_bw, 125e6);
-    cr_assert_eq(synth_config_set(&c, "arrival", "1.5m", &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_config_set(&c, "arrival", "1.5m", &err), CLARITY_OK);
     cr_assert_eq(c.arrival_s, 90);
-    cr_assert_eq(synth_config_set(&c, "split", "64Q", &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_synth_config_set(&c, "split", "64Q", &err), CLARITY_EUSAGE);
     cr_assert_str_eq(err.msg, "bad value '64Q' for split: unknown unit 'Q' (sizes take " CLARITY_SIZE_UNITS ")");
-    cr_assert_eq(synth_config_set(&c, "host-memory", "1G", &err), CLARITY_EUSAGE, "10^9 is under the 1Gi minimum");
-    cr_assert_eq(synth_config_set(&c, "hosts", "0", &err), CLARITY_EUSAGE);
-    cr_assert_eq(synth_config_set(&c, "frob", "1", &err), CLARITY_EUSAGE);
-    cr_assert_eq(synth_config_set(&c, "fault", "cpu-hog@host9", &err), CLARITY_OK);
-    cr_assert_eq(synth_config_check(&c, &err), CLARITY_EUSAGE);   /* host9 of 4 */
+    cr_assert_eq(clarity_synth_config_set(&c, "host-memory", "1G", &err), CLARITY_EUSAGE, "10^9 is under the 1Gi minimum");
+    cr_assert_eq(clarity_synth_config_set(&c, "hosts", "0", &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_synth_config_set(&c, "frob", "1", &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_synth_config_set(&c, "fault", "cpu-hog@host9", &err), CLARITY_OK);
+    cr_assert_eq(clarity_synth_config_check(&c, &err), CLARITY_EUSAGE);   /* host9 of 4 */
     char path[] = "/tmp/synth-ini-XXXXXX";
     int fd = mkstemp(path);
     FILE *f = fdopen(fd, "w");
@@ -101,13 +101,13 @@ Test(synth_config, options_and_ini)
           "fault = memory-hog@host2:10s-40s:0.6\n",
           f);
     fclose(f);
-    cr_assert_eq(synth_config_load_ini(&c, path, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_synth_config_load_ini(&c, path, &err), CLARITY_OK, "%s", err.msg);
     cr_assert_str_eq(c.scenario, "kmeans");
     cr_assert(c.iterations == 3 && c.hosts == 6 && c.nfaults == 1 && c.faults[0].kind == SYNTH_FAULT_MEMORY);
     f = fopen(path, "w");
     fputs("hosts = 3\n", f);
     fclose(f);
-    cr_assert_eq(synth_config_load_ini(&c, path, &err), CLARITY_EUSAGE);
+    cr_assert_eq(clarity_synth_config_load_ini(&c, path, &err), CLARITY_EUSAGE);
     cr_assert_eq(err.line, 1);
     remove(path);
 }
@@ -139,9 +139,9 @@ static void run(const char *scenario, const char *dir, const char *const *opts, 
 {
     struct synth_config c;
     struct clarity_error err = {0};
-    cr_assert_eq(synth_config_init(&c, scenario, &err), CLARITY_OK);
-    for (int i = 0; opts && opts[i]; i += 2) cr_assert_eq(synth_config_set(&c, opts[i], opts[i + 1], &err), CLARITY_OK, "%s", err.msg);
-    cr_assert_eq(synth_run(&c, dir, res, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_synth_config_init(&c, scenario, &err), CLARITY_OK);
+    for (int i = 0; opts && opts[i]; i += 2) cr_assert_eq(clarity_synth_config_set(&c, opts[i], opts[i + 1], &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(clarity_synth_run(&c, dir, res, &err), CLARITY_OK, "%s", err.msg);
 }
 
 static void check_clean(const struct clarity_app *a)
@@ -156,7 +156,7 @@ static void check_clean(const struct clarity_app *a)
 Test(synth_run, every_scenario_loads_clean_with_spark_invariants)
 {
     size_t n;
-    const struct synth_scenario_info *sc = synth_scenarios(&n);
+    const struct synth_scenario_info *sc = clarity_synth_scenarios(&n);
     for (size_t i = 0; i < n; i++) {
         char dir[64];
         snprintf(dir, sizeof dir, "/tmp/synth-unit-%d-%zu", (int)getpid(), i);

@@ -10,7 +10,7 @@ static char *render(void (*fn)(struct jsonw *), bool pretty)
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);
     struct jsonw w;
-    jsonw_init(&w, f, pretty);
+    clarity_jsonw_init(&w, f, pretty);
     fn(&w);
     fclose(f);
     return buf;
@@ -18,10 +18,10 @@ static char *render(void (*fn)(struct jsonw *), bool pretty)
 
 static void doubles(struct jsonw *w)
 {
-    jsonw_arr_begin(w);
+    clarity_jsonw_arr_begin(w);
     double v[] = {40.0, 2010.0, 0.0, 2579051.0, 1e7, 1.5e-4, 0.05, 123456789.0, -3.25};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++) jsonw_double(w, v[i]);
-    jsonw_arr_end(w);
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) clarity_jsonw_double(w, v[i]);
+    clarity_jsonw_arr_end(w);
 }
 
 Test(jsonw, doubles_as_java_prints_them)
@@ -33,27 +33,27 @@ Test(jsonw, doubles_as_java_prints_them)
 
 static void nested(struct jsonw *w)
 {
-    jsonw_arr_begin(w);
-    jsonw_obj_begin(w);
-    jsonw_kint(w, "jobId", 2);
-    jsonw_key(w, "stageIds");
-    jsonw_arr_begin(w);
-    jsonw_int(w, 3);
-    jsonw_arr_end(w);
-    jsonw_key(w, "jobTags");
-    jsonw_arr_begin(w);
-    jsonw_arr_end(w);
-    jsonw_key(w, "killedTasksSummary");
-    jsonw_obj_begin(w);
-    jsonw_obj_end(w);
-    jsonw_key(w, "m");
-    jsonw_obj_begin(w);
-    jsonw_kstr(w, "a\"b", "x\ny");
-    jsonw_obj_end(w);
-    jsonw_obj_end(w);
-    jsonw_obj_begin(w);
-    jsonw_obj_end(w);
-    jsonw_arr_end(w);
+    clarity_jsonw_arr_begin(w);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kint(w, "jobId", 2);
+    clarity_jsonw_key(w, "stageIds");
+    clarity_jsonw_arr_begin(w);
+    clarity_jsonw_int(w, 3);
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_key(w, "jobTags");
+    clarity_jsonw_arr_begin(w);
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_key(w, "killedTasksSummary");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_key(w, "m");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "a\"b", "x\ny");
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_obj_end(w);
+    clarity_jsonw_arr_end(w);
 }
 
 Test(jsonw, jackson_pretty_layout)
