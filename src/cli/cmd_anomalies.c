@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/commands.h"
-#include "cli/per_app.h"
+#include "cli/common/per_app.h"
 #include "clarity/report.h"
 #include "analysis/anomalies/ladra_train.h"
 

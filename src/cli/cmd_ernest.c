@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/predict_args.h"
+#include "cli/common/predict_args.h"
 #include "clarity/model.h"
 #include "analysis/predict/ernest_csv.h"
 #include "analysis/predict/ernest_points.h"

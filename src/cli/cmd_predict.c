@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/predict_args.h"
+#include "cli/common/predict_args.h"
 #include "clarity/report.h"
 #include "util/jsonw.h"
 

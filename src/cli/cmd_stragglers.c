@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/per_app.h"
+#include "cli/common/per_app.h"
 #include "clarity/report.h"
 
 static void help(FILE *o)

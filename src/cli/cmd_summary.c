@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli/commands.h"
-#include "cli/per_app.h"
+#include "cli/common/per_app.h"
 #include "clarity/report.h"
 
 static void help(FILE *o)

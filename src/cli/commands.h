@@ -4,8 +4,8 @@
 #define CLARITY_CLI_COMMANDS_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "cli/load.h"
-#include "cli/options.h"
+#include "cli/common/load.h"
+#include "cli/common/options.h"
 #include "clarity/model.h"
 #include "clarity/source.h"
 

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include "event/line_pipe.h"
-#include "model/blank.h"
+#include "model/decode/blank.h"
 #include "model/build.h"
-#include "model/preparse.h"
-#include "model/task_decode.h"
+#include "model/decode/preparse.h"
+#include "model/decode/task_decode.h"
 
 #define MAX_LINE (128u << 20)   /* a bigger line is skipped and reported, never buffered */
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include "clarity/synth.h"
 #include "synth/heap.h"
-#include "synth/out.h"
+#include "synth/write/out.h"
 #include "synth/rng.h"
 #include "util/strbuf.h"
 

@@ -1,7 +1,7 @@
 /* Task start, getting-result and end, applied to the model from decoded records
  * (task_decode.c), whichever thread decoded them. */
 #include "model/build.h"
-#include "model/task_decode.h"
+#include "model/decode/task_decode.h"
 
 static void set_col(struct apply_ctx *c, struct clarity_icol *col, size_t row, int64_t v)
 {

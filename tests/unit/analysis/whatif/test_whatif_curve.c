@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
-#include "../model/load_helpers.h"
+#include "../../model/load_helpers.h"
 #include "clarity/blocked.h"
 #include "sim/dag_replay.h"
 #include "clarity/whatif.h"

@@ -1,7 +1,7 @@
 /* Per-task components from a TaskEnd as logged (scheduler delay, fetch wait, shuffle write
  * ns -> ms, GC, runtime without each resource), on one worked TaskEnd (T4). */
 #include <criterion/criterion.h>
-#include "../model/load_helpers.h"
+#include "../../model/load_helpers.h"
 #include "clarity/sim.h"
 
 #define EPS 1e-9

@@ -1,7 +1,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/predict_args.h"
+#include "cli/common/predict_args.h"
 #include "util/units.h"
 
 bool parse_size(const char *s, double *out, bool *had_unit)

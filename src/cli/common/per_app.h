@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "cli/options.h"
+#include "cli/common/options.h"
 #include "util/jsonw.h"
 #include "clarity/model.h"
 

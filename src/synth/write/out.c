@@ -1,4 +1,4 @@
-#include "synth/out.h"
+#include "synth/write/out.h"
 #include <errno.h>
 #include <lz4.h>
 #include <stdlib.h>

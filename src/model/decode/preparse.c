@@ -1,7 +1,7 @@
-#include "model/preparse.h"
+#include "model/decode/preparse.h"
 #include <string.h>
-#include "model/blank.h"
-#include "model/task_decode.h"
+#include "model/decode/blank.h"
+#include "model/decode/task_decode.h"
 
 static bool starts(const char *line, size_t len, const char *prefix, size_t n)
 {

@@ -2,7 +2,7 @@
  * speculative and unfinished attempts, stages without tasks, a job with no task). */
 #include <criterion/criterion.h>
 #include <math.h>
-#include "../model/load_helpers.h"
+#include "../../model/load_helpers.h"
 #include "clarity/blocked.h"
 #include "clarity/stragglers.h"
 

@@ -1,6 +1,6 @@
 #include <string.h>
 #include "cli/commands.h"
-#include "cli/per_app.h"
+#include "cli/common/per_app.h"
 #include "util/jsonw.h"
 
 bool app_filter_keep(const struct app_filter *f, const struct clarity_app *a)

@@ -6,7 +6,7 @@
 #include <math.h>
 #include "clarity/contention.h"
 #include "iqcar_fixture.h"
-#include "../model/load_helpers.h"
+#include "../../model/load_helpers.h"
 
 #define NEAR(a, b) cr_expect(fabs((a) - (b)) < 1e-12, "%s = %.15g, want %.15g", #a, (double)(a), (double)(b))
 

@@ -1,7 +1,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/options.h"
+#include "cli/common/options.h"
 
 bool common_option(struct common_opts *co, int c, const char *arg)
 {

@@ -2,7 +2,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
-#include "cli/load.h"
+#include "cli/common/load.h"
 
 static double now_s(void)
 {

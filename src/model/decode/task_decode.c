@@ -1,5 +1,5 @@
 /* Task Info, Task Metrics of every version and the end reason, read in one pass per object. */
-#include "model/task_decode.h"
+#include "model/decode/task_decode.h"
 #include <string.h>
 #include "model/build.h"
 #include "model/metric_keys.h"

@@ -1,5 +1,5 @@
 /* Parts of TaskEnd lines that lean loads blank out before parsing (see load.c). */
-#include "model/blank.h"
+#include "model/decode/blank.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "clarity/predict.h"
-#include "../model/load_helpers.h"
+#include "../../model/load_helpers.h"
 
 #define T0 1700000000000LL
 
