@@ -94,3 +94,30 @@ const char *clarity__shs_stage_description(const struct clarity_app *a, const st
     }
     return NULL;
 }
+
+int clarity__shs_compact_object(struct jsonw *w, const char *key, void (*body)(struct jsonw *cw, const void *ctx),
+                                const void *ctx)
+{
+    clarity_jsonw_key(w, key);
+    if (!body) {
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_obj_end(w);
+        return 0;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return -1;
+    struct jsonw cw;
+    clarity_jsonw_init(&cw, mem, false);
+    clarity_jsonw_obj_begin(&cw);
+    body(&cw, ctx);
+    clarity_jsonw_obj_end(&cw);
+    if (fclose(mem) != 0) {
+        free(text);
+        return -1;
+    }
+    clarity_jsonw_raw(w, text);
+    free(text);
+    return 0;
+}

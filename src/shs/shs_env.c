@@ -127,34 +127,13 @@ int clarity__shs_environment(struct shs_req *r)
     return CLARITY_OK;
 }
 
-/* processLogs as clarity has always printed logged ones: on one line, whatever the pretty
- * printing (SHS would indent them). */
-static int process_logs(struct jsonw *w, const struct clarity_app *a, const struct clarity_misc_process *m)
+struct logs_ctx { const struct clarity_app *a; const struct clarity_kvs *logs; };
+
+static void process_logs_body(struct jsonw *cw, const void *ctx)
 {
-    const struct clarity_kvs *logs = &m->logs;
-    if (!m->has_logs) {
-        clarity_jsonw_key(w, "processLogs");
-        clarity_jsonw_obj_begin(w);
-        clarity_jsonw_obj_end(w);
-        return 0;
-    }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem) return -1;
-    struct jsonw cw;
-    clarity_jsonw_init(&cw, mem, false);
-    clarity_jsonw_obj_begin(&cw);
-    for (size_t i = 0; i < logs->n; i++) clarity_jsonw_kstr(&cw, clarity_app_str(a, logs->p[i].k), clarity_app_str(a, logs->p[i].v));
-    clarity_jsonw_obj_end(&cw);
-    if (fclose(mem) != 0) {
-        free(text);
-        return -1;
-    }
-    clarity_jsonw_key(w, "processLogs");
-    clarity_jsonw_raw(w, text);
-    free(text);
-    return 0;
+    const struct logs_ctx *c = ctx;
+    for (size_t i = 0; i < c->logs->n; i++)
+        clarity_jsonw_kstr(cw, clarity_app_str(c->a, c->logs->p[i].k), clarity_app_str(c->a, c->logs->p[i].v));
 }
 
 int clarity__shs_misc(struct shs_req *r)
@@ -170,7 +149,9 @@ int clarity__shs_misc(struct shs_req *r)
         clarity_jsonw_kbool(w, "isActive", m->active);
         clarity_jsonw_kint(w, "totalCores", m->cores);
         clarity__shs_kdate(w, "addTime", m->add_ms);
-        if (process_logs(w, a, m) != 0) return clarity__shs_oom(r);
+        struct logs_ctx lc = {a, &m->logs};
+        if (clarity__shs_compact_object(w, "processLogs", m->has_logs ? process_logs_body : NULL, &lc) != 0)
+            return clarity__shs_oom(r);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);

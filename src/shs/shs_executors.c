@@ -28,43 +28,22 @@ static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
     return cpus;
 }
 
-/* "resources" as clarity has always printed a logged one: on one line, whatever the pretty
- * printing (SHS would indent it; kept byte-identical until that is fixed on its own). */
-static int write_resources(struct jsonw *w, const struct clarity_app *a, const struct clarity_executor *e)
+struct res_ctx { const struct clarity_app *a; const struct clarity_executor *e; };
+
+static void resources_body(struct jsonw *cw, const void *ctx)
 {
-    if (!e->has_resources) {
-        clarity_jsonw_key(w, "resources");
-        clarity_jsonw_obj_begin(w);
-        clarity_jsonw_obj_end(w);
-        return 0;
+    const struct res_ctx *c = ctx;
+    for (size_t i = 0; i < c->e->nresources; i++) {
+        const struct clarity_resource_info *ri = &c->e->resources[i];
+        clarity_jsonw_key(cw, clarity_app_str(c->a, ri->key));
+        clarity_jsonw_obj_begin(cw);
+        clarity_jsonw_kstr(cw, "name", clarity_app_str(c->a, ri->name));
+        clarity_jsonw_key(cw, "addresses");
+        clarity_jsonw_arr_begin(cw);
+        for (size_t k = 0; k < ri->naddresses; k++) clarity_jsonw_str(cw, clarity_app_str(c->a, ri->addresses[k]));
+        clarity_jsonw_arr_end(cw);
+        clarity_jsonw_obj_end(cw);
     }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem) return -1;
-    struct jsonw cw;
-    clarity_jsonw_init(&cw, mem, false);
-    clarity_jsonw_obj_begin(&cw);
-    for (size_t i = 0; i < e->nresources; i++) {
-        const struct clarity_resource_info *ri = &e->resources[i];
-        clarity_jsonw_key(&cw, clarity_app_str(a, ri->key));
-        clarity_jsonw_obj_begin(&cw);
-        clarity_jsonw_kstr(&cw, "name", clarity_app_str(a, ri->name));
-        clarity_jsonw_key(&cw, "addresses");
-        clarity_jsonw_arr_begin(&cw);
-        for (size_t k = 0; k < ri->naddresses; k++) clarity_jsonw_str(&cw, clarity_app_str(a, ri->addresses[k]));
-        clarity_jsonw_arr_end(&cw);
-        clarity_jsonw_obj_end(&cw);
-    }
-    clarity_jsonw_obj_end(&cw);
-    if (fclose(mem) != 0) {
-        free(text);
-        return -1;
-    }
-    clarity_jsonw_key(w, "resources");
-    clarity_jsonw_raw(w, text);
-    free(text);
-    return 0;
 }
 
 /* SHS drops a stage from excludedInStages when the stage completes. */
@@ -144,7 +123,8 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct cla
     if (excluded_stages(w, "blacklistedInStages", a, e) != 0) return -1;
     if (e->peaks.n || x->had_task_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, &e->peaks);
     clarity__shs_write_kvs_obj(w, "attributes", a, &e->attributes);
-    if (write_resources(w, a, e) != 0) return -1;
+    struct res_ctx rc = {a, e};
+    if (clarity__shs_compact_object(w, "resources", e->has_resources ? resources_body : NULL, &rc) != 0) return -1;
     clarity_jsonw_kint(w, "resourceProfileId", e->resource_profile_id);
     clarity_jsonw_kbool(w, "isExcluded", e->excluded);
     if (excluded_stages(w, "excludedInStages", a, e) != 0) return -1;

@@ -167,6 +167,13 @@ bool clarity__shs_exec_visible(const struct clarity_executor *e);
 const char *clarity__shs_stage_description(const struct clarity_app *a, const struct clarity_stage *s);
 bool clarity__shs_stage_visible(const struct clarity_stage *s);
 
+/* Writes `"key" : {...}` with the object on one line whatever w's pretty printing, body writing
+ * its members (NULL: an empty object). Logged executor resources and process logs have always
+ * been printed so (the History Server would indent them); kept byte-identical until that is
+ * fixed on its own. 0, or -1 when out of memory. */
+int clarity__shs_compact_object(struct jsonw *w, const char *key, void (*body)(struct jsonw *cw, const void *ctx),
+                                const void *ctx);
+
 /* ---- route handlers (one per row of the route table in shs_route.c) ---- */
 int clarity__shs_app_list(struct shs_req *r);
 int clarity__shs_app_one(struct shs_req *r);
