@@ -122,4 +122,16 @@ expect_rc "cv, bad --min-cause" 2 "$CLARITY" anomalies cv --min-cause x "$ROOT/m
 expect_rc "cv without a model" 2 "$CLARITY" anomalies cv
 expect_rc "cv on a /1 model" 2 "$CLARITY" anomalies cv "$T/v1model"
 expect_rc "strict edges, sample std, no skew filter" 0 "$CLARITY_ASAN" anomalies -q --strict-edges --sample-std --no-skew-filter --no-softmax "$EV"
+
+# A log without task attempts (job and stage events only, or none at all) has no host and no
+# stage to name: the reports read a stage array that was never allocated and crashed.
+printf '%s\n' '{"Event":"SparkListenerLogStart","Spark Version":"3.4.1"}' \
+  '{"Event":"SparkListenerApplicationStart","App Name":"none","App ID":"app-none","Timestamp":1000,"User":"u"}' \
+  '{"Event":"SparkListenerApplicationEnd","Timestamp":5000}' >"$T/no-tasks.json"
+expect_rc "no task attempts: text" 0 "$CLARITY_ASAN" anomalies "$T/no-tasks.json"
+if grep -q 'no task attempts in the log: no victim host' "$T/out"; then ok "no task attempts: says there is no victim"
+else bad "no task attempts: text lacks the no-victim line"; fi
+expect_rc "no task attempts: json" 0 "$CLARITY_ASAN" anomalies --json "$T/no-tasks.json"
+if jq -e '[.. | objects | select(has("victim_host")) | .victim_host] == [null]' "$T/out" >/dev/null
+then ok "no task attempts: json victim_host null"; else bad "no task attempts: json victim_host not null"; fi
 summary

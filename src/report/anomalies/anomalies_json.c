@@ -17,8 +17,15 @@ static void factors(struct jsonw *w, const struct clarity_app *a, const struct c
     clarity_jsonw_obj_begin(w);
     for (int k = 0; k < LADRA_NFEAT; k++) clarity_jsonw_kdouble(w, clarity_ladra_factor_name(k), f->f[k]);
     clarity_jsonw_obj_end(w);
-    clarity_jsonw_kstr(w, "victim_host", clarity_app_str(a, r->host_ids[f->victim]));
-    clarity_jsonw_kint(w, "victim_stage", r->stages[f->stage].stage_id);
+    if (r->in.nhosts && r->in.nstages) {
+        clarity_jsonw_kstr(w, "victim_host", clarity_app_str(a, r->host_ids[f->victim]));
+        clarity_jsonw_kint(w, "victim_stage", r->stages[f->stage].stage_id);
+    } else {   /* no task attempts: no host to blame */
+        clarity_jsonw_key(w, "victim_host");
+        clarity_jsonw_null(w);
+        clarity_jsonw_key(w, "victim_stage");
+        clarity_jsonw_null(w);
+    }
     clarity_jsonw_kint(w, "window_start_ms", f->win_start_ms);
     clarity_jsonw_kint(w, "window_end_ms", f->win_end_ms);
     clarity_jsonw_key(w, "approximated");

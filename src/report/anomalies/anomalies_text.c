@@ -108,10 +108,16 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
     }
 
     fprintf(o, "\nfactors (about 1 when healthy but FWB, ms of fetch wait per remote MB; after | clarity's event-log features, not in the paper)\n");
-    fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
-            (long long)r->stages[r->run.stage].stage_id, clarity_fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
-    factors_line(o, &r->run);
-    fputc('\n', o);
+    if (in->nhosts && in->nstages) {
+        fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
+                (long long)r->stages[r->run.stage].stage_id, clarity_fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
+        factors_line(o, &r->run);
+        fputc('\n', o);
+    } else {
+        /* a log without task attempts (job and stage events only, or none) has no host to
+         * compare: there is no victim, and its factors stay at their healthy 1 */
+        fprintf(o, "  run   no task attempts in the log: no victim host, nothing to compare\n");
+    }
     for (size_t j = 0; j < in->nhosts; j++) {
         const struct clarity_anomalies_host *h = &r->hosts[j];
         if (!h->has_periods) continue;
