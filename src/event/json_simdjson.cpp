@@ -21,7 +21,12 @@ static inline cj_val wrap(element e) { cj_val v{}; std::memcpy(&v, (const void *
 
 extern "C" cj_parser *clarity_cj_parser_new(size_t max_bytes)
 {
-    try { return new cj_parser(max_bytes); } catch (...) { return nullptr; }
+    // simdjson rounds the capacity it needs up (to whole 64-byte blocks), so a maximum sized
+    // to the document itself refused every document of 30 bytes or less ("can't support a
+    // document that big"). The maximum only caps what parse() may allocate, so a floor costs
+    // nothing until a document needs it.
+    const size_t floor_bytes = 4096;
+    try { return new cj_parser(max_bytes < floor_bytes ? floor_bytes : max_bytes); } catch (...) { return nullptr; }
 }
 extern "C" void clarity_cj_parser_free(cj_parser *p) { delete p; }
 
