@@ -80,12 +80,12 @@ int cmd_api(int argc, char **argv)
     struct clarity_error err = {0};
     int st = clarity_shs_answer(apps, n, rest, pretty, &res, &err);
     if (st == CLARITY_OK) fwrite(res.body, 1, res.len, out);
-    close_output(out);
+    int crc = close_output(out, "api", out_path, st == CLARITY_OK);
     if (st != CLARITY_OK) fprintf(stderr, "clarity api: %s\n", err.msg);
     clarity_shs_response_free(&res);
     free(apps);
     clarity_app_set_free(&set);
     /* a path SHS would not route, or a parameter it would not take, is a usage error; an
      * unknown id (and, as always, running out of memory) an input error */
-    return st == CLARITY_OK ? EXIT_OK : st == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
+    return st == CLARITY_OK ? crc : st == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
 }

@@ -136,11 +136,12 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         if (clarity_report_contention_json(&w, &r, tg, nt, &err)) rc = EXIT_INPUT;
         clarity_jsonw_end(&w);
     } else if (clarity_report_contention_text(o, &r, tg, nt, &err)) rc = EXIT_INPUT;
-    close_output(o);
+    int crc = close_output(o, "contention", c->co.outpath, rc == EXIT_OK);
     if (rc) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
         goto out;
     }
+    if (crc) { rc = crc; goto out; }
     if (c->rules) {
         FILE *f = fopen(c->rules, "w");
         if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->rules); rc = EXIT_USAGE; goto out; }

@@ -234,9 +234,9 @@ static int emit(const struct eopts *o, const struct ernest_report *rep)
         rc = clarity_report_ernest_json(&w, rep, &err);
         clarity_jsonw_end(&w);
     } else rc = clarity_report_ernest_text(out, rep, &err);
-    close_output(out);
+    int crc = close_output(out, "ernest", o->co.outpath, rc == 0);
     if (rc) fprintf(stderr, "clarity ernest: %s\n", err.msg);
-    return rc ? EXIT_INPUT : EXIT_OK;
+    return rc ? EXIT_INPUT : crc;
 }
 
 static int run_design(const struct eopts *o)

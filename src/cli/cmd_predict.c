@@ -243,7 +243,7 @@ int cmd_predict(int argc, char **argv)
                 wrc = clarity_report_predict_json(&w, &rep, &err);
                 clarity_jsonw_end(&w);
             } else wrc = clarity_report_predict_text(out, &rep, &err);
-            close_output(out);
+            if (close_output(out, "predict", o.co.outpath, wrc == 0) != EXIT_OK) rc = EXIT_INPUT;
             if (wrc) {
                 fprintf(stderr, "clarity predict: %s\n", err.msg);
                 rc = EXIT_INPUT;

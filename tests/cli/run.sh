@@ -122,4 +122,17 @@ if have_shared; then
 else
   skip "shared data absent ($SHARED_DATA): real-log summaries not run"
 fi
+# A write error stdio held back (output smaller than its buffer, on a full disk) is reported
+# in one line and exits 3; it used to vanish with exit 0.
+if [ -w /dev/full ]; then
+  for c in summary blocked stragglers whatif anomalies contention; do
+    "$CLARITY" $c "$ROOT/tests/data/mini-3x.json" >/dev/full 2>"$T/err"; rc=$?
+    if [ "$rc" = 3 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "^clarity $c: cannot write standard output" "$T/err"
+    then ok "$c to a full disk: exit 3, one line"; else bad "$c to a full disk: exit $rc: $(head -2 "$T/err")"; fi
+  done
+  "$CLARITY" api "$ROOT/tests/data/mini-3x.json" /applications >/dev/full 2>"$T/err"
+  [ $? = 3 ] && ok "api to a full disk: exit 3" || bad "api to a full disk"
+else
+  skip "no /dev/full: write-error checks not run"
+fi
 summary

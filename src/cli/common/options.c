@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/commands.h"
 #include "cli/common/options.h"
 
 bool common_option(struct common_opts *co, int c, const char *arg)
@@ -92,8 +93,15 @@ FILE *open_output(const char *path)
     return f;
 }
 
-void close_output(FILE *f)
+int close_output(FILE *f, const char *cmd, const char *path, bool report)
 {
-    if (f && f != stdout) fclose(f);
-    else fflush(stdout);
+    /* stdio keeps small output in its buffer: a full disk or a closed pipe shows only here */
+    bool failed = !f || ferror(f);
+    if (f && f != stdout) failed |= fclose(f) != 0;
+    else failed |= fflush(stdout) != 0;
+    if (!failed) return EXIT_OK;
+    if (report)
+        fprintf(stderr, "clarity %s: cannot write %s: %s\n", cmd, path && strcmp(path, "-") ? path : "standard output",
+                errno ? strerror(errno) : "write error");
+    return EXIT_INPUT;
 }

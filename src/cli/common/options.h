@@ -51,6 +51,9 @@ bool no_logs_given(const char *cmd, int optind, int argc, void (*help)(FILE *));
 
 /* Opens -o FILE (or stdout for NULL/"-"); prints the error and returns NULL on failure. */
 FILE *open_output(const char *path);
-void close_output(FILE *f);
+/* Closes (or flushes standard output) and reports a write error that stdio held back: EXIT_OK,
+ * or EXIT_INPUT after one line on stderr (when report; false when the caller already said
+ * what went wrong). */
+int close_output(FILE *f, const char *cmd, const char *path, bool report);
 
 #endif

@@ -100,7 +100,8 @@ int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
         return EXIT_USAGE;
     }
     rc = c->out->json ? write_json(c, &set, o) : write_text(c, &set, o);
-    close_output(o);
+    int crc = close_output(o, c->out->cmd, c->out->outpath, rc == EXIT_OK);
+    if (rc == EXIT_OK) rc = crc;
     clarity_app_set_free(&set);
     return rc;
 }
