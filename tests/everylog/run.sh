@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Every command on every log, under the ASan+UBSan build: the project's fixtures and, when
+# present, every log of ../shared/data (files, rolling and legacy directories, whole
+# directories). Each run must end without a crash, hang or sanitizer report, with exit 0 and
+# output (valid JSON with --json), or a clean error: exit 2-4 and one stderr line.
+# The commands come from `clarity --help`, so a new command joins by itself; commands that need
+# more than logs (predict, ernest, synth) are tested in their own suites.
+source "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+NEEDS_MORE=" predict ernest synth api "
+
+mapfile -t CMDS < <("$CLARITY" --help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" {print $1}')
+[ "${#CMDS[@]}" -ge 6 ] && ok "${#CMDS[@]} commands listed by clarity --help" || bad "clarity --help lists ${#CMDS[@]} commands"
+
+LOGS=("$ROOT"/tests/data/*.json)
+if have_shared; then
+  for f in "$SHARED_DATA"/spark-events/* "$SHARED_DATA"/external/*/* "$SHARED_DATA"/external/*/cluster_information/*; do
+    case "$f" in *.tsv|*.md|*/cluster_information) continue ;; esac
+    LOGS+=("$f")
+  done
+  LOGS+=("$SHARED_DATA/spark-events" "$SHARED_DATA/runtimes/pagerank-5-hosts")
+else
+  skip "shared data absent ($SHARED_DATA): every command on the project's fixtures only"
+fi
+
+# one_run NAME ARGS...: the ASan build on ARGS, judged as the header says
+one_run() {
+  local name="$1"; shift
+  timeout 120 "$CLARITY_ASAN" "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  if grep -qE 'Sanitizer|runtime error:' "$T/err"; then bad "$name: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$T/err")"; return; fi
+  if [ "$rc" -ge 124 ]; then bad "$name: crashed or hung (exit $rc)"; return; fi
+  if [ "$rc" = 0 ]; then
+    if [ ! -s "$T/out" ]; then bad "$name: exit 0 without output"; return; fi
+    case " $* " in *" --json "*) jq -e . "$T/out" >/dev/null 2>&1 || { bad "$name: invalid JSON"; return; } ;; esac
+    ok "$name"
+  elif [ "$rc" -le 4 ] && [ "$(grep -c . "$T/err")" -le 1 ]; then ok "$name (clean error, exit $rc)"
+  else bad "$name: exit $rc with $(grep -c . "$T/err") stderr lines: $(head -2 "$T/err" | tr '\n' ' ')"; fi
+}
+
+for log in "${LOGS[@]}"; do
+  short=${log#"$ROOT/"}; short=${short#"$SHARED_DATA/"}
+  for c in "${CMDS[@]}"; do
+    case "$NEEDS_MORE" in *" $c "*) continue ;; esac
+    one_run "$c $short" "$c" -q "$log"
+    one_run "$c --json $short" "$c" -q --json "$log"
+  done
+  one_run "api /applications $short" api "$log" /applications
+  # the routes of the first application (the History Server layer on every real log)
+  app=$(jq -r '.[0] | .id + (if (.attempts[0].attemptId // "") != "" then "/" + .attempts[0].attemptId else "" end)' "$T/out" 2>/dev/null)
+  # (one application's logs only: a directory of many also prints a note per skipped file)
+  [ -n "$app" ] && [ "$app" != null ] && [ "$(jq length "$T/out")" = 1 ] || continue
+  for r in "" /jobs "/stages?details=true&withSummaries=true" /executors /environment \
+           /stages/0/0/taskSummary "/stages/0/0/taskList?sortBy=-runtime"; do
+    one_run "api $r $short" api "$log" "/applications/$app$r"
+  done
+done
+summary
