@@ -169,9 +169,15 @@ double clarity_ernest_feature(const struct ernest_terms *t, size_t k, double s, 
 
 struct ernest_point { double machines, scale, seconds; };
 
+/* Leave-one-out refits every point: n fits of n points each. Past this many points only every
+ * ceil(n / ERNEST_LOO_MAX)-th point is left out, so a fit stays linear in n (8,000 points took
+ * 19 s, 200,000 never finished); the reports say how many were. */
+#define ERNEST_LOO_MAX 1000
+
 struct ernest_loo {          /* leave-one-out cross-validation */
     bool done;               /* needs at least 2 points */
-    double *predicted;       /* left-out prediction per point (malloc'd, npoints) */
+    size_t left_out;         /* points left out: all of them, or ERNEST_LOO_MAX-ish past it */
+    double *predicted;       /* left-out prediction per point (malloc'd, npoints; NaN: not left out) */
     double median_pct, max_pct, mean_pct; /* |pred - actual| / actual, in percent */
     double press;            /* sum of squared left-out errors (s^2) */
 };

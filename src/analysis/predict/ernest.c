@@ -119,18 +119,26 @@ static int loocv(struct ernest_model *m, struct clarity_error *err)
     }
     if (n < 2) { free(pct); return 0; }
     struct ernest_model sub = {.terms = m->terms};
-    for (size_t i = 0; i < n; i++) {
+    size_t stride = n > ERNEST_LOO_MAX ? (n + ERNEST_LOO_MAX - 1) / ERNEST_LOO_MAX : 1;
+    size_t k = (n + stride - 1) / stride;   /* points left out: 0, stride, 2 stride, ... */
+    for (size_t i = 0, j = 0; i < n; i++) {
+        if (i % stride) {
+            m->loo.predicted[i] = NAN;
+            continue;
+        }
         int rc = fit_theta(m->points, n, i, &m->terms, sub.theta, NULL, err);
         if (rc) { free(pct); return rc; }
         double p = clarity_ernest_predict(&sub, m->points[i].scale, m->points[i].machines);
         double a = m->points[i].seconds, e = p - a;
         m->loo.predicted[i] = p;
         m->loo.press += e * e;
-        pct[i] = a != 0 ? 100 * fabs(e) / fabs(a) : INFINITY;
-        m->loo.mean_pct += pct[i] / (double)n;
-        if (pct[i] > m->loo.max_pct) m->loo.max_pct = pct[i];
+        pct[j] = a != 0 ? 100 * fabs(e) / fabs(a) : INFINITY;
+        m->loo.mean_pct += pct[j] / (double)k;
+        if (pct[j] > m->loo.max_pct) m->loo.max_pct = pct[j];
+        j++;
     }
-    m->loo.median_pct = clarity_median_mean_mid(pct, n);
+    m->loo.left_out = k;
+    m->loo.median_pct = clarity_median_mean_mid(pct, k);
     m->loo.done = true;
     free(pct);
     return 0;

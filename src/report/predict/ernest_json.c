@@ -1,4 +1,5 @@
 /* clarity.ernest/1: see docs/ernest-json.md. Times in seconds. */
+#include <math.h>
 #include "clarity/report.h"
 #include "util/jsonw.h"
 
@@ -34,7 +35,8 @@ static void model_json(struct jsonw *w, const struct ernest_report *r)
         clarity_jsonw_kdouble(w, "scale", p->scale);
         clarity_jsonw_kdouble(w, "seconds", p->seconds);
         clarity_jsonw_kdouble(w, "fitted_s", clarity_ernest_predict(m, p->scale, p->machines));
-        if (m->loo.done) clarity_jsonw_kdouble(w, "left_out_s", m->loo.predicted[i]);
+        /* null where the point was not left out: one point, or beyond ERNEST_LOO_MAX points */
+        if (m->loo.done && !isnan(m->loo.predicted[i])) clarity_jsonw_kdouble(w, "left_out_s", m->loo.predicted[i]);
         else { clarity_jsonw_key(w, "left_out_s"); clarity_jsonw_null(w); }
         clarity_jsonw_obj_end(w);
     }
@@ -55,6 +57,8 @@ static void model_json(struct jsonw *w, const struct ernest_report *r)
         clarity_jsonw_kdouble(w, "max_pct", m->loo.max_pct);
         clarity_jsonw_kdouble(w, "mean_pct", m->loo.mean_pct);
         clarity_jsonw_kdouble(w, "press_s2", m->loo.press);
+        /* only when not every point was left out, so small fits keep their schema as it was */
+        if (m->loo.left_out < m->npoints) clarity_jsonw_kint(w, "points_left_out", (int64_t)m->loo.left_out);
         clarity_jsonw_kdouble(w, "threshold_pct", r->loo_threshold_pct);
         clarity_jsonw_kbool(w, "poor_fit", m->loo.median_pct > r->loo_threshold_pct);
         clarity_jsonw_obj_end(w);

@@ -11,7 +11,7 @@ static void model_text(FILE *o, const struct ernest_report *r)
     for (size_t i = 0; i < m->npoints; i++) {
         const struct ernest_point *p = &m->points[i];
         double fit = clarity_ernest_predict(m, p->scale, p->machines);
-        if (m->loo.done)
+        if (m->loo.done && !isnan(m->loo.predicted[i]))
             fprintf(o, "  %4zu  %8.4g  %11.6g  %11.4f  %9.4f  %11.4f  %12.2f%%\n", i + 1, p->machines, p->scale, p->seconds, fit,
                     m->loo.predicted[i], 100 * (m->loo.predicted[i] - p->seconds) / p->seconds);
         else
@@ -26,6 +26,10 @@ static void model_text(FILE *o, const struct ernest_report *r)
         fprintf(o, "LOOCV        median %.3f%%, max %.3f%%, mean %.3f%% absolute error on left-out points; PRESS %.6g s^2\n",
                 m->loo.median_pct, m->loo.max_pct, m->loo.mean_pct, m->loo.press);
     else fprintf(o, "LOOCV        not possible with one point\n");
+    if (m->loo.done && m->loo.left_out < m->npoints)
+        fprintf(o, "             (over %zu of the %zu points, every %zu-th left out: beyond %d points a refit per point would "
+                   "grow as n^2)\n", m->loo.left_out, m->npoints, (m->npoints + m->loo.left_out - 1) / m->loo.left_out,
+                ERNEST_LOO_MAX);
     if (m->loo.done && m->loo.median_pct > r->loo_threshold_pct)
         fprintf(o, "warning      poor fit: median left-out error %.1f%% is over %.0f%%; add runs or terms (--terms)\n",
                 m->loo.median_pct, r->loo_threshold_pct);
