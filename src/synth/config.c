@@ -293,5 +293,15 @@ int clarity_synth_config_check(const struct synth_config *c, struct clarity_erro
     if (c->dynalloc && c->dyn_max && c->dyn_min > c->dyn_max)
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "min-executors %d > max-executors %d", c->dyn_min, c->dyn_max);
     if (c->hosts > 30000) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "too many hosts");
+    /* synth keeps every task attempt of a run in memory and writes a few kB of log per task:
+     * an input stage of data/split tasks past this would need gigabytes of both (100T in 1M
+     * splits asked for 100 M tasks); split such a run or raise --split */
+    const double max_stage_tasks = 10e6;
+    double map_tasks = c->split_bytes > 0 ? ceil(c->data_bytes / c->split_bytes) : 0;
+    if (map_tasks > max_stage_tasks)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                 "--data / --split gives %.0f tasks in one stage, over the %.0f synth simulates "
+                                 "(memory and log size grow with every task): raise --split or lower --data",
+                                 map_tasks, max_stage_tasks);
     return CLARITY_OK;
 }

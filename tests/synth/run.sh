@@ -115,4 +115,10 @@ done
 # forever (kmeans, seed 11, 4 hosts hung)
 if timeout 60 "$CLARITY" synth kmeans --seed 11 --hosts 4 -q -o "$(mktemp -d)/k11"; then ok "kmeans seed 11 on 4 hosts finishes"; else bad "kmeans seed 11 on 4 hosts hangs"; fi
 
+# a run too big to simulate is refused up front (100T in 1M splits asked for 100 M tasks and
+# grew past 2 GB), with one line that says what to change
+"$CLARITY" synth wordcount --data 100T --split 1M -o "$T/big" >/dev/null 2>"$T/big.err"; rc=$?
+if [ "$rc" = 2 ] && grep -q 'tasks in one stage, over the 10000000' "$T/big.err" && [ "$(wc -l <"$T/big.err")" = 1 ]
+then ok "synth refuses 100 M tasks in one stage"; else bad "synth 100T/1M: exit $rc: $(head -2 "$T/big.err")"; fi
+
 summary
