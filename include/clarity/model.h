@@ -240,6 +240,7 @@ struct clarity_integrity {
     size_t stages_missing_task_ends;
     uint64_t negative_durations, cpu_exceeds_run, sw_time_suspect_units;
     uint64_t duplicate_task_ends;
+    uint64_t rolling_parts_missing, rolling_first_missing; /* rolling events_<N> files absent */
 };
 
 struct clarity_app {

@@ -29,6 +29,10 @@ struct clarity_app_source {
     struct clarity_log_file *files;
     size_t nfiles;
     size_t dropped_before_compact; /* rolling files before the last .compact, not read */
+    /* Rolling events_<N> indexes absent between the first file read and the last (from 1 when
+     * no .compact starts the list): each held events nothing else repeats. */
+    uint64_t missing_parts;
+    uint64_t first_missing_part;   /* the lowest absent index when missing_parts > 0 */
 };
 
 /* Something named or found that was not taken as a log, and why. */

@@ -262,6 +262,8 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     a->integrity.in_progress = src->in_progress;
     a->integrity.compacted = src->dropped_before_compact > 0;
     a->integrity.compact_dropped_files = src->dropped_before_compact;
+    a->integrity.rolling_parts_missing = src->missing_parts;
+    a->integrity.rolling_first_missing = src->first_missing_part;
     for (size_t i = 0; i < src->nfiles; i++)
         if (src->files[i].compact) a->integrity.compacted = true;
 

@@ -56,6 +56,8 @@ int clarity_src_dir_read(const char *path, struct src_dir *d)
             e->err = errno;
         } else if (S_ISDIR(st.st_mode)) {
             e->kind = SRC_DIR;
+            e->dev = (uint64_t)st.st_dev;
+            e->ino = (uint64_t)st.st_ino;
         } else if (S_ISREG(st.st_mode)) {
             e->kind = SRC_REG;
             e->size = (uint64_t)st.st_size;

@@ -45,6 +45,7 @@ struct src_entry {
     enum src_kind kind;
     uint64_t size;
     int err;                     /* errno when kind == SRC_STAT_FAILED */
+    uint64_t dev, ino;           /* identity of what the name leads to (links followed) */
 };
 struct src_dir {
     struct src_entry *e;         /* sorted by name (strcmp) so every walk is reproducible */

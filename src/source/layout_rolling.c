@@ -60,6 +60,23 @@ static int base_from_events(const struct rolled *r, size_t n, char **base)
     return CLARITY_OK;
 }
 
+/* Spark's reader refuses a rolling log whose indexes are not consecutive ("Found missing
+ * event log file"); here it is read anyway, but the gap is counted so the integrity report
+ * says that a part of the application (its jobs, stages, executors) is absent. The writer
+ * numbers files from 1, so a list that does not start at a .compact must start at 1. */
+static void count_missing(const struct rolled *r, size_t n, struct clarity_app_source *app)
+{
+    uint64_t want = (n == 0 || r[0].compact || r[0].index == 0) ? (n ? r[0].index : 0) : 1;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].index > want) {
+            if (app->missing_parts == 0) app->first_missing_part = want;
+            app->missing_parts += r[i].index - want;
+        }
+        if (r[i].index == UINT64_MAX) break;
+        if (r[i].index >= want) want = r[i].index + 1;
+    }
+}
+
 int clarity_src_rolling_add(const char *path, const char *dirname, const struct src_dir *d,
                     struct clarity_source_list *out)
 {
@@ -113,6 +130,7 @@ int clarity_src_rolling_add(const char *path, const char *dirname, const struct 
      * completed status file nothing says the log is whole. */
     app.in_progress = status_inprogress || !status_complete;
     app.dropped_before_compact = first;
+    count_missing(r + first, nr - first, &app);
     for (size_t i = first; i < nr && rc == CLARITY_OK; i++)
         rc = clarity_src_app_add_file(&app, clarity_src_join(path, r[i].name), r[i].codec, r[i].compact);
     free(r);

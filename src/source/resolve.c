@@ -39,30 +39,90 @@ static int consider_file(struct clarity_source_list *out, const char *path, cons
     return clarity_src_add_note(out, path, "%s", why);
 }
 
-static int walk_dir(struct clarity_source_list *out, const char *path, const char *name,
-                    const struct src_dir *d, int depth);
+/* Every directory entered while resolving one named path, by device and inode. Links are
+ * followed (a link to an application directory is what the user meant), so without this a
+ * directory holding `ln -s . s1` ... `ln -s . s8` reads as 8^4 copies of itself down to
+ * MAX_DEPTH, and each copy's log becomes one more attempt of the same application. Each
+ * directory is entered once; a second way in becomes a note naming the first. */
+struct seen_dir {
+    uint64_t dev, ino;
+    char *path;
+    bool on_path;                /* an ancestor of the directory being walked: a loop */
+};
+struct walk {
+    struct clarity_source_list *out;
+    struct seen_dir *seen;
+    size_t nseen, cap;
+};
 
-static int walk_entry(struct clarity_source_list *out, const char *dir, const struct src_entry *e,
-                      int depth)
+static void walk_free(struct walk *w)
 {
+    for (size_t i = 0; i < w->nseen; i++) free(w->seen[i].path);
+    free(w->seen);
+}
+
+static struct seen_dir *seen_find(struct walk *w, uint64_t dev, uint64_t ino)
+{
+    for (size_t i = 0; i < w->nseen; i++)
+        if (w->seen[i].dev == dev && w->seen[i].ino == ino) return &w->seen[i];
+    return NULL;
+}
+
+/* Returns the index of the new entry, or -1 when out of memory. */
+static long seen_add(struct walk *w, uint64_t dev, uint64_t ino, const char *path)
+{
+    if (w->nseen == w->cap) {
+        size_t nc = w->cap ? w->cap * 2 : 16;
+        struct seen_dir *ns = realloc(w->seen, nc * sizeof *ns);
+        if (!ns) return -1;
+        w->seen = ns;
+        w->cap = nc;
+    }
+    char *p = strdup(path);
+    if (!p) return -1;
+    w->seen[w->nseen] = (struct seen_dir){.dev = dev, .ino = ino, .path = p, .on_path = true};
+    return (long)w->nseen++;
+}
+
+static int walk_dir(struct walk *w, const char *path, const char *name, const struct src_dir *d,
+                    int depth);
+
+/* Reads and walks one directory found below the named one, unless it was entered before. */
+static int enter_dir(struct walk *w, const char *child, const struct src_entry *e, int depth)
+{
+    struct clarity_source_list *out = w->out;
+    const struct seen_dir *s = seen_find(w, e->dev, e->ino);
+    if (s && s->on_path)
+        return clarity_src_add_note(out, child, "symlink loop: already visited as %s", s->path);
+    if (s)
+        return clarity_src_add_note(out, child, "same directory as %s, already searched", s->path);
+    long at = seen_add(w, e->dev, e->ino, child);
+    if (at < 0) return CLARITY_ENOMEM;
+    struct src_dir sub;
+    int rc = CLARITY_OK, err = clarity_src_dir_read(child, &sub);
+    if (err == ENOMEM) rc = CLARITY_ENOMEM;
+    else if (err) rc = clarity_src_add_note(out, child, "cannot read directory: %s", strerror(err));
+    else {
+        rc = walk_dir(w, child, e->name, &sub, depth + 1);
+        clarity_src_dir_free(&sub);
+    }
+    w->seen[at].on_path = false;
+    return rc;
+}
+
+static int walk_entry(struct walk *w, const char *dir, const struct src_entry *e, int depth)
+{
+    struct clarity_source_list *out = w->out;
     char *child = clarity_src_join(dir, e->name);
     if (!child) return CLARITY_ENOMEM;
     int rc = CLARITY_OK;
     if (e->name[0] == '.' && e->kind == SRC_DIR) {
         rc = clarity_src_add_note(out, child, "hidden directory (dotfile), not searched");
     } else if (e->kind == SRC_DIR) {
-        if (depth + 1 > MAX_DEPTH) {
+        if (depth + 1 > MAX_DEPTH)
             rc = clarity_src_add_note(out, child, "not searched: more than %d levels below the named directory", MAX_DEPTH);
-        } else {
-            struct src_dir sub;
-            int err = clarity_src_dir_read(child, &sub);
-            if (err == ENOMEM) rc = CLARITY_ENOMEM;
-            else if (err) rc = clarity_src_add_note(out, child, "cannot read directory: %s", strerror(err));
-            else {
-                rc = walk_dir(out, child, e->name, &sub, depth + 1);
-                clarity_src_dir_free(&sub);
-            }
-        }
+        else
+            rc = enter_dir(w, child, e, depth);
     } else if (e->kind == SRC_REG) {
         rc = consider_file(out, child, e->name, e->size);
     } else if (e->kind == SRC_STAT_FAILED) {
@@ -77,15 +137,16 @@ static int walk_entry(struct clarity_source_list *out, const char *dir, const st
 /* One directory: an application in one of the directory layouts, or a container. Rolling is
  * tried first because its directory name is decisive; Databricks last because a bare
  * `eventlog` file is the weakest signal. */
-static int walk_dir(struct clarity_source_list *out, const char *path, const char *name,
-                    const struct src_dir *d, int depth)
+static int walk_dir(struct walk *w, const char *path, const char *name, const struct src_dir *d,
+                    int depth)
 {
+    struct clarity_source_list *out = w->out;
     if (d->n == 0) return clarity_src_add_note(out, path, "empty directory");
     if (clarity_src_rolling_match(name, d)) return clarity_src_rolling_add(path, name, d, out);
     if (clarity_src_legacy_match(d)) return clarity_src_legacy_add(path, name, d, out);
     if (clarity_src_databricks_match(path, d)) return clarity_src_databricks_add(path, d, out);
     for (size_t i = 0; i < d->n; i++) {
-        int rc = walk_entry(out, path, &d->e[i], depth);
+        int rc = walk_entry(w, path, &d->e[i], depth);
         if (rc != CLARITY_OK) return rc;
     }
     return CLARITY_OK;
@@ -120,7 +181,10 @@ static int resolve_one(struct clarity_source_list *out, const char *named, int *
         if (err == ENOMEM) rc = CLARITY_ENOMEM;
         else if (err) *io_errno = err;
         else {
-            rc = walk_dir(out, path, base_name(path), &d, 0);
+            struct walk w = {.out = out};
+            if (seen_add(&w, (uint64_t)st.st_dev, (uint64_t)st.st_ino, path) < 0) rc = CLARITY_ENOMEM;
+            else rc = walk_dir(&w, path, base_name(path), &d, 0);
+            walk_free(&w);
             clarity_src_dir_free(&d);
         }
     } else if (S_ISREG(st.st_mode)) {

@@ -103,6 +103,26 @@ jq -e '[.applications[] | .app_id] == ["app-20240101000000-0001"]' "$T/out" >/de
 expect_rc "bad --sort" 2 "$CLARITY" summary --sort bogus "$T/fleet"
 expect_rc "bad --since" 2 "$CLARITY" summary --since yesterday "$T/fleet"
 
+# --- directory links and rolling logs with a part missing ---
+mkdir "$T/loop"; cp "$ROOT/tests/data/mini-3x.json" "$T/loop/"
+for i in 1 2 3 4 5 6 7 8; do ln -s . "$T/loop/s$i"; done
+expect_rc "directory of 8 self-links" 0 "$CLARITY_ASAN" summary --json "$T/loop"
+jq -e '.applications | length == 1' "$T/out" >/dev/null && ok "self-links: one application" || bad "self-links: $(jq '.applications|length' "$T/out") applications"
+grep -q "loop/s1: skipped: symlink loop: already visited as $T/loop" "$T/err" && ok "self-link loop noted" || bad "self-link loop noted: $(head -2 "$T/err")"
+app=app-20240101000000-0001; rd="$T/rolling/eventlog_v2_$app"; mkdir -p "$rd"
+split -n l/3 -d -a1 "$ROOT/tests/data/mini-3x.json" "$T/part"
+for i in 1 2 3; do cp "$T/part$((i - 1))" "$rd/events_${i}_$app"; done; : >"$rd/appstatus_$app"
+expect_rc "complete rolling dir" 0 "$CLARITY_ASAN" summary --json "$rd"
+jq -e '.applications[0].integrity | (.flags | test("missing-rolling-part") | not) and (has("rolling_parts_missing") | not)' "$T/out" >/dev/null \
+  && ok "complete rolling dir: no missing-part flag" || bad "complete rolling dir flagged: $(jq -c '.applications[0].integrity.flags' "$T/out")"
+rm "$rd/events_2_$app"
+expect_rc "rolling dir without events_2" 0 "$CLARITY_ASAN" summary --json "$rd"
+jq -e '.applications[0].integrity | (.flags | split(",") | index("missing-rolling-part")) and .rolling_parts_missing == 1 and .rolling_first_missing == 2' "$T/out" >/dev/null \
+  && ok "rolling gap flagged in JSON" || bad "rolling gap in JSON: $(jq -c '.applications[0].integrity.flags' "$T/out")"
+expect_rc "rolling dir without events_2 (text)" 0 "$CLARITY_ASAN" summary "$rd"
+grep -q '^integrity .*missing-rolling-part' "$T/out" && grep -q '^  missing      1 rolling log file(s) absent, from events_2_' "$T/out" \
+  && ok "rolling gap said in text" || bad "rolling gap said in text"
+
 # --- layering: the library (and its public headers) never include the CLI's ---
 if grep -rl '#include "cli/' "$ROOT/src" "$ROOT/include" --include='*.c' --include='*.h' --include='*.cpp' \
      | grep -v "^$ROOT/src/cli/" | grep -q .; then

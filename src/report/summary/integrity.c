@@ -22,6 +22,7 @@ void clarity_report_integrity_flags(const struct clarity_app *a, char *buf, size
     F(in->compacted, "compacted");
     F(in->negative_durations, "negative-durations");
     F(in->cpu_exceeds_run || in->sw_time_suspect_units, "unit-suspect");
+    F(in->rolling_parts_missing, "missing-rolling-part");
 #undef F
     if (!n) snprintf(buf, cap, "ok");
 }
@@ -58,6 +59,8 @@ int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct c
       (unsigned long long)in->sw_time_suspect_units);
     L(in->compacted, "  compacted    rolling log compaction dropped finished jobs, dead executors and finished SQL (%zu file(s) before the .compact not read)\n",
       in->compact_dropped_files);
+    L(in->rolling_parts_missing, "  missing      %llu rolling log file(s) absent, from events_%llu_: the jobs, stages and executors logged there are missing\n",
+      (unsigned long long)in->rolling_parts_missing, (unsigned long long)in->rolling_first_missing);
 #undef L
     for (size_t i = 0; i < in->nunknown_events; i++)
         fprintf(o, "  unknown      %s x%llu (counted, not used)\n", S(in->unknown_events[i].k),
@@ -107,6 +110,11 @@ int clarity_report_integrity_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_kint(w, "shuffle_write_time_suspect", (int64_t)in->sw_time_suspect_units);
     clarity_jsonw_kbool(w, "compacted", in->compacted);
     clarity_jsonw_kint(w, "compact_dropped_files", (int64_t)in->compact_dropped_files);
+    /* Only when a part is missing, so the JSON of every whole log stays as it was. */
+    if (in->rolling_parts_missing) {
+        clarity_jsonw_kint(w, "rolling_parts_missing", (int64_t)in->rolling_parts_missing);
+        clarity_jsonw_kint(w, "rolling_first_missing", (int64_t)in->rolling_first_missing);
+    }
     clarity_jsonw_key(w, "unknown_events");
     clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < in->nunknown_events; i++) clarity_jsonw_kint(w, S(in->unknown_events[i].k), (int64_t)in->unknown_counts[i]);

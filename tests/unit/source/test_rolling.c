@@ -35,6 +35,7 @@ Test(source_rolling, sorted_numerically_and_complete)
     cr_assert_eq(a->in_progress, false);
     cr_assert_eq(a->nfiles, 12);
     cr_assert_eq(a->dropped_before_compact, 0);
+    cr_assert_eq(a->missing_parts, 0);
     for (size_t i = 0; i < 12; i++) {
         char want[64];
         snprintf(want, sizeof want, "events_%zu_app-1.zstd", i + 1);
@@ -157,6 +158,46 @@ Test(source_rolling, without_events_is_a_note)
     cr_assert_str_eq(l.notes[0].why, "rolling event log directory without events_<N>_ files");
     clarity_source_list_free(&l);
     free(p);
+    srct_rmtree(root);
+    free(root);
+}
+
+Test(source_rolling, gap_in_indexes_is_counted)
+{
+    char *root = srct_mktree();
+    srct_log(root, "eventlog_v2_app-7/events_1_app-7");
+    srct_log(root, "eventlog_v2_app-7/events_3_app-7");
+    srct_log(root, "eventlog_v2_app-7/events_6_app-7");
+    srct_empty(root, "eventlog_v2_app-7/appstatus_app-7");
+    struct clarity_source_list l;
+    cr_assert_eq(resolve_dir(root, "eventlog_v2_app-7", &l), CLARITY_OK);
+    cr_assert_eq(l.napps, 1);
+    const struct clarity_app_source *a = &l.apps[0];
+    cr_assert_eq(a->nfiles, 3);
+    cr_assert_eq(a->missing_parts, 3);        /* 2, 4 and 5 */
+    cr_assert_eq(a->first_missing_part, 2);
+    clarity_source_list_free(&l);
+    srct_rmtree(root);
+    free(root);
+}
+
+Test(source_rolling, missing_first_part_counts_unless_a_compact_starts)
+{
+    char *root = srct_mktree();
+    srct_log(root, "eventlog_v2_app-8/events_3_app-8");
+    srct_log(root, "eventlog_v2_app-8/events_4_app-8");
+    srct_log(root, "eventlog_v2_app-9/events_3_app-9.compact");
+    srct_log(root, "eventlog_v2_app-9/events_4_app-9");
+    struct clarity_source_list l;
+    struct clarity_error e;
+    cr_assert_eq(srct_resolve1(root, &l, &e), CLARITY_OK);
+    cr_assert_eq(l.napps, 2);
+    const struct clarity_app_source *a8 = srct_app(&l, root, "eventlog_v2_app-8");
+    const struct clarity_app_source *a9 = srct_app(&l, root, "eventlog_v2_app-9");
+    cr_assert_eq(a8->missing_parts, 2);
+    cr_assert_eq(a8->first_missing_part, 1);
+    cr_assert_eq(a9->missing_parts, 0);       /* the compact file stands for 1..3 */
+    clarity_source_list_free(&l);
     srct_rmtree(root);
     free(root);
 }
