@@ -40,6 +40,10 @@ expect_rc "missing file" 3 "$CLARITY_ASAN" summary "$T/does-not-exist"
 grep -q 'does-not-exist' "$T/err" && ok "missing file named" || bad "missing file named"
 [ "$(wc -l <"$T/err")" = 1 ] && ok "missing file: one stderr line" || bad "missing file: $(wc -l <"$T/err") stderr lines"
 
+# REST quantiles outside [0, 1] are a 400 (exit 2) as in the History Server; 1e18 overflowed a cast
+expect_rc "api quantiles=1e18: exit 2" 2 "$CLARITY_ASAN" api "$ROOT/tests/data/mini-3x.json" '/applications/app-20240101000000-0001/stages/0/0/taskSummary?quantiles=1e18'
+grep -q 'Bad value for parameter "quantiles"' "$T/err" && ok "api quantiles message" || bad "api quantiles message: $(cat "$T/err")"
+
 # A directory where some applications could not be read exits 4 (the others analysed), so
 # scripts can tell a partial run from a complete one; it used to exit 0. Under -q the
 # unreadable files are one summary line, not a line each.
