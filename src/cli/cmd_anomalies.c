@@ -52,7 +52,8 @@ static void help(FILE *o)
             "and 2/3 train, per mode; precision and recall per class averaged, for the GRNN on the\n"
             "extended features (likeliest class, and the verdict with --min-cause), on the paper features\n"
             "and for the rules. Same seed, same numbers.\n\n"
-            "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
+            "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
+            "read (the others were analysed)\n");
 }
 
 /* models/ladra-default.model beside the binary (build/ or bin/ one level down). */

@@ -46,7 +46,8 @@ static void help(FILE *o)
             "  -o FILE           write to FILE instead of standard output\n"
             "  -q, --quiet       no notes about skipped files on stderr\n"
             "  -h, --help        this help\n\n"
-            "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
+            "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
+            "read (the others were analysed)\n");
 }
 
 /* The words of the options that choose among a few modes. */
@@ -261,7 +262,7 @@ int cmd_contention(int argc, char **argv)
     }
     struct clarity_app_set set;
     rc = load_set((const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, NULL, &set);
-    if (rc == EXIT_OK) rc = run(&c, &opt, &set);
+    if (rc == EXIT_OK) rc = set_exit_code(&set, run(&c, &opt, &set));
     clarity_app_set_free(&set);
     clarity_iqcar_sidecar_free(&sc);
     free(targets);

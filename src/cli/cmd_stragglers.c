@@ -22,7 +22,8 @@ static void help(FILE *o)
             "  -o FILE         write to FILE instead of standard output\n"
             "  -q, --quiet     no notes about skipped files on stderr\n"
             "  -h, --help      this help\n\n"
-            "exit codes: 0 ok, 2 usage, 3 no readable event log\n");
+            "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
+            "read (the others were analysed)\n");
 }
 
 struct stragglers_ctx {

@@ -1,5 +1,6 @@
 /* One function per subcommand; each parses its own options and returns the exit code:
- * 0 ok, 1 problems found when asked to fail on them, 2 usage, 3 input unreadable. */
+ * 0 ok, 1 problems found when asked to fail on them, 2 usage, 3 input unreadable, 4 some
+ * applications could not be read (the others were analysed). */
 #ifndef CLARITY_CLI_COMMANDS_H
 #define CLARITY_CLI_COMMANDS_H
 #include <stdbool.h>
@@ -9,7 +10,7 @@
 #include "clarity/model.h"
 #include "clarity/source.h"
 
-enum { EXIT_OK = 0, EXIT_PROBLEMS = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+enum { EXIT_OK = 0, EXIT_PROBLEMS = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_PARTIAL = 4 };
 
 int cmd_summary(int argc, char **argv);
 int cmd_api(int argc, char **argv);

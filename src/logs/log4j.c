@@ -36,24 +36,31 @@ static bool digits(const char *s, size_t len, size_t at, size_t n, int *v)
     return true;
 }
 
+/* The length is checked before every read: the caller's buffer need not be NUL-terminated, so
+ * "24/03" or "2024-03" ending exactly at len must not read the byte after it. */
+static bool char_at(const char *s, size_t len, size_t at, char ch) { return at < len && s[at] == ch; }
+
 size_t clarity_l4j_timestamp(const char *s, size_t len, int64_t *ms, bool *has_ms)
 {
     int Y, M, D, h, mi, se, f = 0;
     size_t p;
-    if (digits(s, len, 0, 2, &Y) && len > 2 && s[2] == '/') {           /* yy/MM/dd HH:mm:ss */
-        if (!digits(s, len, 3, 2, &M) || s[5] != '/' || !digits(s, len, 6, 2, &D) || len < 17 || s[8] != ' ') return 0;
+    if (digits(s, len, 0, 2, &Y) && char_at(s, len, 2, '/')) {           /* yy/MM/dd HH:mm:ss */
+        if (!digits(s, len, 3, 2, &M) || !char_at(s, len, 5, '/') || !digits(s, len, 6, 2, &D) || len < 17 ||
+            !char_at(s, len, 8, ' '))
+            return 0;
         Y += 2000, p = 9;
-    } else if (digits(s, len, 0, 4, &Y) && len > 4 && s[4] == '-') {    /* yyyy-MM-dd HH:mm:ss or T */
-        if (!digits(s, len, 5, 2, &M) || s[7] != '-' || !digits(s, len, 8, 2, &D) || len < 19 || (s[10] != ' ' && s[10] != 'T'))
+    } else if (digits(s, len, 0, 4, &Y) && char_at(s, len, 4, '-')) {    /* yyyy-MM-dd HH:mm:ss or T */
+        if (!digits(s, len, 5, 2, &M) || !char_at(s, len, 7, '-') || !digits(s, len, 8, 2, &D) || len < 19 ||
+            (!char_at(s, len, 10, ' ') && !char_at(s, len, 10, 'T')))
             return 0;
         p = 11;
     } else return 0;
-    if (!digits(s, len, p, 2, &h) || s[p + 2] != ':' || !digits(s, len, p + 3, 2, &mi) || s[p + 5] != ':' ||
-        !digits(s, len, p + 6, 2, &se))
+    if (!digits(s, len, p, 2, &h) || !char_at(s, len, p + 2, ':') || !digits(s, len, p + 3, 2, &mi) ||
+        !char_at(s, len, p + 5, ':') || !digits(s, len, p + 6, 2, &se))
         return 0;
     p += 8;
     *has_ms = false;
-    if (p < len && (s[p] == '.' || s[p] == ',') && digits(s, len, p + 1, 3, &f)) p += 4, *has_ms = true;
+    if ((char_at(s, len, p, '.') || char_at(s, len, p, ',')) && digits(s, len, p + 1, 3, &f)) p += 4, *has_ms = true;
     if (M < 1 || M > 12 || D < 1 || D > 31) return 0;
     *ms = ((days_from_civil(Y, (unsigned)M, (unsigned)D) * 24 + h) * 60 + mi) * 60000LL + se * 1000LL + f;
     return p;

@@ -87,8 +87,10 @@ int clarity__shs_oom(struct shs_req *r);
 int clarity__shs_params_parse(struct shs_req *r, const char *query, unsigned which, struct shs_params *out);
 /* %XX decoding in place; plus_space also reads '+' as a space (query strings, not paths) */
 void clarity__shs_url_decode(char *s, bool plus_space);
-/* parse "0.05,0.25" into sorted qs; false on a bad number or none */
-bool clarity__shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq);
+/* parse "0.05,0.25" into sorted qs: SHS_QUANTILES_SYNTAX on a bad number or none,
+ * SHS_QUANTILES_RANGE on one outside [0, 1] (*bad, *bad_len name it within s) */
+enum { SHS_QUANTILES_OK, SHS_QUANTILES_SYNTAX, SHS_QUANTILES_RANGE };
+int clarity__shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq, const char **bad, size_t *bad_len);
 /* true when text is one of the wanted values (case-insensitive), or nothing is wanted */
 bool clarity__shs_status_wanted(const char *text, const char *const *want, size_t nwant);
 

@@ -94,18 +94,27 @@ static bool parse_int(const char *s, int64_t *out)
     return true;
 }
 
-bool clarity__shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq)
+/* A quantile outside [0, 1] is refused like SHS refuses it (400): the summaries index a sorted
+ * column with q * count, so 2 would read past it and 1e18 overflows the cast to an index. */
+int clarity__shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq, const char **bad, size_t *bad_len)
 {
     *nq = 0;
+    *bad = NULL;
+    *bad_len = 0;
     while (s && *s) {
         char *end;
         double v = strtod(s, &end);
-        if (end == s || (*end && *end != ',') || !isfinite(v) || *nq == max) return false;
+        if (end == s || (*end && *end != ',') || !isfinite(v) || *nq == max) return SHS_QUANTILES_SYNTAX;
+        if (v < 0.0 || v > 1.0) {
+            *bad = s;
+            *bad_len = (size_t)(end - s);
+            return SHS_QUANTILES_RANGE;
+        }
         qs[(*nq)++] = v;
         s = *end ? end + 1 : end;
     }
     qsort(qs, *nq, sizeof *qs, clarity_cmp_double);
-    return *nq > 0;
+    return *nq > 0 ? SHS_QUANTILES_OK : SHS_QUANTILES_SYNTAX;
 }
 
 bool clarity__shs_status_wanted(const char *text, const char *const *want, size_t nwant)
@@ -152,7 +161,13 @@ static int read_params(struct shs_req *r, const struct query *q, unsigned which,
     if (which & (SHS_Q_SUMMARIES | SHS_Q_SUMMARY_QUANTILES)) {
         v = get(q, "quantiles");
         const char *dflt = which & SHS_Q_SUMMARY_QUANTILES ? "0.05,0.25,0.5,0.75,0.95" : "0.0,0.25,0.5,0.75,1.0";
-        if (!clarity__shs_parse_quantiles(v ? v : dflt, p->quantiles, SHS_MAX_QUANTILES, &p->nquantiles))
+        const char *bad;
+        size_t bad_len;
+        int qrc = clarity__shs_parse_quantiles(v ? v : dflt, p->quantiles, SHS_MAX_QUANTILES, &p->nquantiles, &bad, &bad_len);
+        if (qrc == SHS_QUANTILES_RANGE)
+            return clarity__shs_fail(r, SHS_BAD_PARAM, "Bad value for parameter \"quantiles\".  Expected a double between 0 and 1, got \"%.*s\"",
+                                     (int)bad_len, bad);
+        if (qrc != SHS_QUANTILES_OK)
             return clarity__shs_fail(r, SHS_BAD_PARAM, "bad quantiles '%s'", v ? v : "");
     }
     if (which & (SHS_Q_DETAILS | SHS_Q_DETAILS_ON))

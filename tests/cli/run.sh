@@ -38,6 +38,26 @@ expect_rc "JSON that is not an event log" 3 "$CLARITY_ASAN" summary "$T/package.
 grep -q 'no Spark events' "$T/err" && ok "not-an-event-log message" || bad "not-an-event-log message"
 expect_rc "missing file" 3 "$CLARITY_ASAN" summary "$T/does-not-exist"
 grep -q 'does-not-exist' "$T/err" && ok "missing file named" || bad "missing file named"
+[ "$(wc -l <"$T/err")" = 1 ] && ok "missing file: one stderr line" || bad "missing file: $(wc -l <"$T/err") stderr lines"
+
+# REST quantiles outside [0, 1] are a 400 (exit 2) as in the History Server; 1e18 overflowed a cast
+expect_rc "api quantiles=1e18: exit 2" 2 "$CLARITY_ASAN" api "$ROOT/tests/data/mini-3x.json" '/applications/app-20240101000000-0001/stages/0/0/taskSummary?quantiles=1e18'
+grep -q 'Bad value for parameter "quantiles"' "$T/err" && ok "api quantiles message" || bad "api quantiles message: $(cat "$T/err")"
+
+# A directory where some applications could not be read exits 4 (the others analysed), so
+# scripts can tell a partial run from a complete one; it used to exit 0. Under -q the
+# unreadable files are one summary line, not a line each.
+mkdir "$T/partial"; cp "$ROOT/tests/data/mini-3x.json" "$T/partial/"; : >"$T/partial/a.json"; : >"$T/partial/b.json"
+for c in summary blocked stragglers whatif anomalies contention; do
+  expect_rc "$c on a partly readable dir: exit 4" 4 "$CLARITY_ASAN" $c "$T/partial"
+done
+expect_rc "summary on a partly readable dir" 4 "$CLARITY_ASAN" summary "$T/partial"
+grep -q 'app-20240101000000-0001' "$T/out" && ok "partly readable dir: the good app analysed" || bad "partly readable dir: good app missing"
+[ "$(grep -c 'empty file' "$T/err")" = 2 ] && ok "partly readable dir: each empty file named" || bad "partly readable dir: $(cat "$T/err")"
+expect_rc "summary -q on a partly readable dir" 4 "$CLARITY_ASAN" summary -q "$T/partial"
+if [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^clarity: 2 files skipped (could not be read); the first: .*empty file' "$T/err"
+then ok "-q: one summary line"; else bad "-q: $(cat "$T/err")"; fi
+grep -q 'app-20240101000000-0001' "$T/out" && ok "-q: the good app analysed" || bad "-q: good app missing"
 mkdir "$T/emptydir"
 expect_rc "directory with no logs" 3 "$CLARITY_ASAN" summary "$T/emptydir"
 head -c 3000 "$ROOT/tests/data/mini-3x.json" >"$T/cut.json"
@@ -78,7 +98,7 @@ if command -v zstd >/dev/null; then
   zstd -q "$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json" -o "$T/full.zstd"
   head -c 20000 "$T/full.zstd" >"$T/fleet/app-trunc.zstd"
 fi
-expect_rc "fleet of good and bad logs" 0 "$CLARITY_ASAN" summary --csv "$T/fleet"
+expect_rc "fleet of good and bad logs (partial: exit 4)" 4 "$CLARITY_ASAN" summary --csv "$T/fleet"
 rows=$(($(wc -l <"$T/out") - 1))
 want=$(ls "$T/fleet" | wc -l)
 [ "$rows" = "$want" ] && ok "fleet has one row per file ($rows)" || bad "fleet rows: $rows, wanted $want"
@@ -86,9 +106,9 @@ grep -q '"app-empty".*empty' "$T/out" || grep -q 'app-empty.*empty' "$T/out" && 
 grep -q 'app-junk.lz4.*[a-z]' "$T/out" && ok "junk log has a row" || bad "junk log has a row"
 grep -q 'app-cut.*truncated' "$T/out" && ok "cut log flagged truncated" || bad "cut log flagged truncated"
 [ -f "$T/fleet/app-trunc.zstd" ] && { grep -qE 'app-trunc.zstd.*(truncated|stream cut)' "$T/out" && ok "cut zstd flagged truncated" || bad "cut zstd flagged truncated"; }
-expect_rc "fleet text, sorted, filtered" 0 "$CLARITY" summary --sort tasks --name mini "$T/fleet"
+expect_rc "fleet text, sorted, filtered" 4 "$CLARITY" summary --sort tasks --name mini "$T/fleet"
 grep -q 'app-20240101000000-0001' "$T/out" && ! grep -q 'terryk' "$T/out" && ok "--name filters" || bad "--name filters"
-expect_rc "fleet --since" 0 "$CLARITY" summary --csv --since 2024-01-01 "$T/fleet"
+expect_rc "fleet --since" 4 "$CLARITY" summary --csv --since 2024-01-01 "$T/fleet"
 grep -q 'app-cut' "$T/out" && bad "--since keeps a 2020 app" || ok "--since drops older apps"
 # the filter applies to --json as to the text (it once listed every application)
 expect_rc "summary --json --since 2099" 0 "$CLARITY_ASAN" summary --json --since 2099-01-01 "$ROOT/tests/data"

@@ -46,15 +46,40 @@ static void set_progress(void *ctx, size_t done, size_t total)
     fprintf(stderr, "\rclarity: %zu/%zu applications read, %.0f s elapsed, ~%.0f s left   ", done, total, t, left);
 }
 
+/* Under -q a directory of many unreadable files gets one summary line (naming the first),
+ * not a line each: 100,000 empty files would otherwise bury the output. A path that could not
+ * be opened at all is said once (by resolve_err), not again as a skipped note. */
 void print_set_problems(const struct clarity_app_set *s, bool quiet)
 {
     char buf[1200];
     if (s->resolve_err.code) fprintf(stderr, "clarity: %s\n", clarity_error_format(&s->resolve_err, buf, sizeof buf));
     if (!quiet)
-        for (size_t i = 0; i < s->sources.nnotes; i++)
+        for (size_t i = 0; i < s->sources.nnotes; i++) {
+            if (s->resolve_err.code && !strcmp(s->sources.notes[i].path, s->resolve_err.file)) continue;
             fprintf(stderr, "clarity: %s: skipped: %s\n", s->sources.notes[i].path, s->sources.notes[i].why);
+        }
+    size_t failed = set_failed_count(s), first = s->n;
+    for (size_t i = 0; i < s->n && first == s->n; i++)
+        if (!s->apps[i].app) first = i;
+    if (quiet && failed > 1) {
+        fprintf(stderr, "clarity: %zu files skipped (could not be read); the first: %s\n", failed,
+                clarity_error_format(&s->apps[first].err, buf, sizeof buf));
+        return;
+    }
     for (size_t i = 0; i < s->n; i++)
         if (!s->apps[i].app) fprintf(stderr, "clarity: %s\n", clarity_error_format(&s->apps[i].err, buf, sizeof buf));
+}
+
+size_t set_failed_count(const struct clarity_app_set *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) n += !s->apps[i].app;
+    return n;
+}
+
+int set_exit_code(const struct clarity_app_set *s, int rc)
+{
+    return rc == EXIT_OK && set_failed_count(s) ? EXIT_PARTIAL : rc;
 }
 
 int load_set(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,

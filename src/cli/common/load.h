@@ -23,5 +23,10 @@ int load_set(const char *const *paths, size_t npaths, bool quiet, const struct c
              struct clarity_app_set *out);
 /* The problems a set holds, as load_set prints them (skipped paths only when !quiet). */
 void print_set_problems(const struct clarity_app_set *s, bool quiet);
+/* How many applications of the set could not be read. */
+size_t set_failed_count(const struct clarity_app_set *s);
+/* rc, or EXIT_PARTIAL when rc is EXIT_OK but some applications could not be read (the
+ * others were analysed): scripts can tell a partial run from a complete one. */
+int set_exit_code(const struct clarity_app_set *s, int rc);
 
 #endif

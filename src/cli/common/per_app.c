@@ -102,6 +102,7 @@ int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
     rc = c->out->json ? write_json(c, &set, o) : write_text(c, &set, o);
     int crc = close_output(o, c->out->cmd, c->out->outpath, rc == EXIT_OK);
     if (rc == EXIT_OK) rc = crc;
+    rc = set_exit_code(&set, rc);
     clarity_app_set_free(&set);
     return rc;
 }

@@ -238,3 +238,35 @@ Test(logdir, yarn_aggregated_join)
     cr_assert(noise);
     clarity_logs_free(&L);
 }
+
+/* clarity_l4j_timestamp takes a length, so its buffer need not be NUL-terminated: a line that
+ * ends right after "24/03" or "2024-03" was read one byte past its end (ASan's build catches it).
+ * Each prefix is copied into a malloc'd buffer of exactly its length. */
+Test(log4j, timestamp_prefix_reads_nothing_past_its_length)
+{
+    static const char *const prefixes[] = {"24/03", "2024-03", "24/03/1", "24/03/17 10:1", "24/03/17 10:15:3",
+                                           "2024-03-17", "2024-03-17 10:15", "2024-03-17T10:15:30,1"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+        size_t n = strlen(prefixes[i]);
+        char *buf = malloc(n);
+        cr_assert_not_null(buf);
+        memcpy(buf, prefixes[i], n);
+        int64_t ms = -1;
+        bool has_ms = true;
+        size_t used = clarity_l4j_timestamp(buf, n, &ms, &has_ms);
+        free(buf);
+        if (i < 6) cr_assert_eq(used, 0, "%s", prefixes[i]);
+    }
+    /* the whole timestamp at the very end of the buffer is still read */
+    const char full[] = "2024-03-17T10:15:30";
+    char *buf = malloc(sizeof full - 1);
+    cr_assert_not_null(buf);
+    memcpy(buf, full, sizeof full - 1);
+    int64_t ms = 0;
+    bool has_ms = true;
+    size_t used = clarity_l4j_timestamp(buf, sizeof full - 1, &ms, &has_ms);
+    free(buf);
+    cr_assert_eq(used, 19);
+    cr_assert_eq(ms, 1710670530000LL);
+    cr_assert(!has_ms);
+}

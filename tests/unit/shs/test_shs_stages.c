@@ -159,3 +159,27 @@ Test(shs_stages, errors)
     shs_expect_error(&fx, BASE "/stages/2/0/taskSummary", CLARITY_ENOTFOUND, 404, "no tasks reported metrics for 2 / 0 yet");
     shs_expect_error(&fx, BASE "/stages/1/1/taskTable", CLARITY_EUSAGE, 404, "no such resource: stages/1/1/taskTable");
 }
+
+/* SHS answers 400 for a quantile outside [0, 1]; before, 2 indexed past the sorted column and
+ * 1e18 overflowed the cast of q * count to an index (undefined behaviour). */
+Test(shs_stages, quantiles_outside_zero_one_are_refused)
+{
+    shs_expect_error(&fx, BASE "/stages/1/1/taskSummary?quantiles=2", CLARITY_EUSAGE, 400,
+                     "Bad value for parameter \"quantiles\".  Expected a double between 0 and 1, got \"2\"");
+    shs_expect_error(&fx, BASE "/stages/1/1/taskSummary?quantiles=0.5,-1", CLARITY_EUSAGE, 400,
+                     "Bad value for parameter \"quantiles\".  Expected a double between 0 and 1, got \"-1\"");
+    shs_expect_error(&fx, BASE "/stages/1/1/taskSummary?quantiles=1e18", CLARITY_EUSAGE, 400,
+                     "Bad value for parameter \"quantiles\".  Expected a double between 0 and 1, got \"1e18\"");
+    shs_expect_error(&fx, BASE "/stages?withSummaries=true&quantiles=0.5,1.5", CLARITY_EUSAGE, 400,
+                     "Bad value for parameter \"quantiles\".  Expected a double between 0 and 1, got \"1.5\"");
+    shs_expect_error(&fx, BASE "/stages/1?withSummaries=true&quantiles=1e18", CLARITY_EUSAGE, 400, NULL);
+}
+
+Test(shs_stages, quantiles_at_the_ends_are_accepted)
+{
+    struct shs_answer x;
+    shs_ask(&x, &fx, BASE "/stages/1/1/taskSummary?quantiles=0,1");
+    cr_assert_eq(x.rc, 0, "%s", x.err.msg);
+    cr_assert_eq(shs_len(x.root, "duration"), 2);
+    shs_answer_free(&x);
+}
