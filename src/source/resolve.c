@@ -221,8 +221,7 @@ int clarity_source_resolve(const char *const *paths, size_t npaths,
     }
     clarity_src_list_finish(out);
     if (first_io >= 0)
-        return clarity_error_set(err, CLARITY_EIO, paths[first_io], 0, 0, "%s: %s",
-                                 paths[first_io], strerror(first_errno));
+        return clarity_error_set(err, CLARITY_EIO, paths[first_io], 0, 0, "cannot read: %s", strerror(first_errno));
     if (out->napps == 0) {
         char where[400];
         size_t w = 0;

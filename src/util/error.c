@@ -29,8 +29,12 @@ const char *clarity_error_format(const struct clarity_error *err, char *buf, siz
     buf[0] = '\0';
     if (err->file[0]) n += (size_t)snprintf(buf + n, cap - n, "%s:", err->file);
     if (n < cap && err->line) n += (size_t)snprintf(buf + n, cap - n, "%llu:", (unsigned long long)err->line);
-    if (n < cap && (err->file[0] || err->line))
+    /* a byte offset only where it says something: inside a line, or into the file; a problem
+     * with the whole file (cannot open, empty) is "file: message" */
+    if (n < cap && (err->line || err->offset))
         n += (size_t)snprintf(buf + n, cap - n, " byte %llu: ", (unsigned long long)err->offset);
+    else if (n < cap && err->file[0])
+        n += (size_t)snprintf(buf + n, cap - n, " ");
     if (n < cap) snprintf(buf + n, cap - n, "%s", err->msg);
     return buf;
 }

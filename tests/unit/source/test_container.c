@@ -102,7 +102,7 @@ Test(source_container, missing_path_is_eio_and_others_still_resolve)
     cr_assert_eq(clarity_source_resolve(paths, 2, &l, &e), CLARITY_EIO);
     cr_assert_eq(e.code, CLARITY_EIO);
     cr_assert_str_eq(e.file, missing);
-    cr_assert(strstr(e.msg, missing) && strstr(e.msg, "No such file or directory"), "%s", e.msg);
+    cr_assert(!strcmp(e.file, missing) && strstr(e.msg, "No such file or directory"), "%s: %s", e.file, e.msg);
     cr_assert_eq(l.napps, 1);
     cr_assert_str_eq(l.apps[0].path, app);
     cr_assert_eq(l.nnotes, 1);
