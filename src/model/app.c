@@ -306,7 +306,8 @@ struct clarity_executor *clarity_exec_get_or_add(struct apply_ctx *c, const char
 
 /* Stage attempts are found through the id map under a 64-bit hash of (stage id, attempt); the
  * row found is checked against both, and on a mismatch the next key of a fixed sequence is
- * tried, so two attempts never share a row whatever their values (packing the attempt in the
+ * tried (a free one comes within as many steps as there are stages), so two attempts never
+ * share a row whatever their values (packing the attempt in the
  * low 12 bits of the id overflowed for big ids and made stage s attempt 4096 stage s+1
  * attempt 0). Returns true with *row when present, else false with *key free for it. */
 static uint64_t mix64(uint64_t x)
@@ -325,7 +326,7 @@ static bool stage_find(const struct clarity_app *a, int64_t stage_id, int32_t at
             return false;
         }
         if (a->stages[*row].stage_id == stage_id && a->stages[*row].attempt == attempt) return true;
-        k = mix64(k + 1);
+        k += 0x9E3779B97F4A7C15ull;   /* odd: the sequence visits every 64-bit value before repeating */
     }
 }
 

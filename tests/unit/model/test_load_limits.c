@@ -131,6 +131,35 @@ Test(model_limits, stage_attempt_4096_stays_apart)
     clarity_app_free(a);
 }
 
+/* Every (stage, attempt) of a grid finds its own row: ids and attempts that the old packing
+ * folded together (s * 4096 + a) and ones far apart. */
+Test(model_limits, stage_grid_finds_every_attempt)
+{
+    size_t cap = 64 * 60 * 200 + 1024, n = 0;
+    char *log = malloc(cap);
+    cr_assert_not_null(log);
+    n += (size_t)snprintf(log + n, cap - n, "%s", START);
+    for (long s = 0; s < 60; s++)
+        for (long att = 0; att < 64; att++)
+            n += (size_t)snprintf(log + n, cap - n,
+                                  "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":{\"Stage ID\":%ld,"
+                                  "\"Stage Attempt ID\":%ld,\"Number of Tasks\":%ld}}\n",
+                                  s * 1000003, att * 4096, s * 100 + att);
+    struct clarity_app *a;
+    struct clarity_error err = {0};
+    cr_assert_eq(load_text(log, &a, &err), CLARITY_OK, "load failed: %s", err.msg);
+    free(log);
+    cr_assert_eq(a->nstages, 60 * 64);
+    for (long s = 0; s < 60; s++)
+        for (long att = 0; att < 64; att++) {
+            struct clarity_stage *st = clarity_app_stage(a, s * 1000003, (int32_t)(att * 4096));
+            cr_assert(st, "stage %ld attempt %ld missing", s, att);
+            cr_assert_eq(st->num_tasks, s * 100 + att);
+        }
+    cr_assert_null(clarity_app_stage(a, 1, 0));
+    clarity_app_free(a);
+}
+
 #define MAX "9223372036854775807"
 #define MIN "-9223372036854775808"
 
