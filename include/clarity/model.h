@@ -228,6 +228,9 @@ struct clarity_integrity {
     uint64_t fields_unknown;
     struct clarity_kv *unknown_fields; size_t nunknown_fields, cap_unknown_fields;
     uint64_t *unknown_field_counts;
+    /* distinct unknown event / field names past the first 100 listed above: counted in
+     * events_unknown / fields_unknown, not listed */
+    uint64_t unknown_events_unlisted, unknown_fields_unlisted;
     bool truncated;                          /* a file ended mid-block/frame or mid-line */
     uint32_t truncation_why;
     bool in_progress, no_app_end, compacted;
@@ -241,6 +244,9 @@ struct clarity_integrity {
     uint64_t negative_durations, cpu_exceeds_run, sw_time_suspect_units;
     uint64_t duplicate_task_ends;
     uint64_t rolling_parts_missing, rolling_first_missing; /* rolling events_<N> files absent */
+    /* values no Spark writes (a stage attempt beyond a Java int) or times whose differences
+     * overflow 64 bits: the value is clamped, or the duration taken as unknown (0) */
+    uint64_t values_out_of_range;
 };
 
 struct clarity_app {

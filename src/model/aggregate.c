@@ -2,6 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* *d += x, held at the int64 limits: a damaged metric near INT64_MAX/MIN must not wrap a
+ * sum (undefined behaviour) and a saturated total reads as absurd, not as a small number. */
+static inline void sat_add(int64_t *d, int64_t x)
+{
+    if (__builtin_add_overflow(*d, x, d)) *d = x < 0 ? INT64_MIN : INT64_MAX;
+}
+
 void clarity_totals_add_task(struct clarity_totals *t, const struct clarity_app *a, size_t i)
 {
     const struct clarity_tasks *tk = &a->tasks;
@@ -15,29 +22,30 @@ void clarity_totals_add_task(struct clarity_totals *t, const struct clarity_app 
     if (f & CLARITY_TF_KILLED) t->killed++;
     else if (f & CLARITY_TF_FAILED) t->failed++;
     else t->succeeded++;
-    t->task_ms += clarity_icol_get(&tk->duration, i);
+    sat_add(&t->task_ms, clarity_icol_get(&tk->duration, i));
 #define M(x) clarity_icol_get(&tk->m[CLARITY_TM_##x], i)
-    t->run_ms += M(RUN_MS);
+    sat_add(&t->run_ms, M(RUN_MS));
     int64_t cpu = M(CPU_NS);
     if (cpu) t->cpu_logged = true;
-    t->cpu_ns += cpu;
-    t->gc_ms += M(GC_MS);
-    t->deser_ms += M(DESER_MS);
-    t->input_bytes += M(INPUT_BYTES);
-    t->output_bytes += M(OUTPUT_BYTES);
-    t->shuffle_remote_bytes += M(SR_REMOTE_BYTES);
-    t->shuffle_read_bytes += M(SR_REMOTE_BYTES) + M(SR_LOCAL_BYTES);
-    t->shuffle_write_bytes += M(SW_BYTES);
-    t->fetch_wait_ms += M(SR_FETCH_WAIT_MS);
-    t->shuffle_write_ns += M(SW_TIME_NS);
-    t->mem_spilled += M(MEM_SPILLED);
-    t->disk_spilled += M(DISK_SPILLED);
+    sat_add(&t->cpu_ns, cpu);
+    sat_add(&t->gc_ms, M(GC_MS));
+    sat_add(&t->deser_ms, M(DESER_MS));
+    sat_add(&t->input_bytes, M(INPUT_BYTES));
+    sat_add(&t->output_bytes, M(OUTPUT_BYTES));
+    sat_add(&t->shuffle_remote_bytes, M(SR_REMOTE_BYTES));
+    sat_add(&t->shuffle_read_bytes, M(SR_REMOTE_BYTES));
+    sat_add(&t->shuffle_read_bytes, M(SR_LOCAL_BYTES));
+    sat_add(&t->shuffle_write_bytes, M(SW_BYTES));
+    sat_add(&t->fetch_wait_ms, M(SR_FETCH_WAIT_MS));
+    sat_add(&t->shuffle_write_ns, M(SW_TIME_NS));
+    sat_add(&t->mem_spilled, M(MEM_SPILLED));
+    sat_add(&t->disk_spilled, M(DISK_SPILLED));
 #undef M
 }
 
 static void add_totals(struct clarity_totals *d, const struct clarity_totals *x)
 {
-#define ADD(f) d->f += x->f
+#define ADD(f) sat_add(&d->f, x->f)
     ADD(tasks); ADD(succeeded); ADD(failed); ADD(killed); ADD(running); ADD(speculative);
     ADD(task_ms); ADD(run_ms); ADD(cpu_ns); ADD(gc_ms); ADD(deser_ms); ADD(input_bytes);
     ADD(output_bytes); ADD(shuffle_read_bytes); ADD(shuffle_remote_bytes);
@@ -93,14 +101,16 @@ void clarity_totals_free(struct clarity_app_totals *t)
 int64_t clarity_stage_duration_ms(const struct clarity_app *a, const struct clarity_stage *s)
 {
     (void)a;
-    if (s->submit_ms && s->complete_ms) return s->complete_ms - s->submit_ms;
+    int64_t d;   /* an overflowing difference (damaged times) is as unknown as a missing one */
+    if (s->submit_ms && s->complete_ms && !__builtin_sub_overflow(s->complete_ms, s->submit_ms, &d)) return d;
     return -1;
 }
 
 int64_t clarity_job_duration_ms(const struct clarity_app *a, const struct clarity_job *j)
 {
     (void)a;
-    if (j->submit_ms && j->end_ms) return j->end_ms - j->submit_ms;
+    int64_t d;
+    if (j->submit_ms && j->end_ms && !__builtin_sub_overflow(j->end_ms, j->submit_ms, &d)) return d;
     return -1;
 }
 
@@ -124,6 +134,7 @@ int64_t clarity_app_last_time_ms(const struct clarity_app *a)
 int64_t clarity_app_duration_ms(const struct clarity_app *a)
 {
     if (!a->start_ms) return -1;
-    if (a->end_ms) return a->end_ms - a->start_ms;
-    return clarity_app_last_time_ms(a) - a->start_ms;
+    int64_t d;
+    if (__builtin_sub_overflow(a->end_ms ? a->end_ms : clarity_app_last_time_ms(a), a->start_ms, &d)) return -1;
+    return d;
 }

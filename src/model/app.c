@@ -68,6 +68,58 @@ void clarity_problem(struct apply_ctx *c, const char *fmt, ...)
     p->msg = clarity_intern(c, buf, strlen(buf));
 }
 
+/* Counts one occurrence of an unknown name (event kind or task event key). A hostile or
+ * vendor log can hold millions of distinct names: they are found through a hash of their
+ * string ids (a linear search made 10^6 names never finish), the first MAX_LISTED are listed
+ * with their counts and the rest only counted as distinct, so the lists stay small. */
+#define MAX_LISTED 100
+static void count_name(struct apply_ctx *c, struct clarity_idmap *seen, uint32_t id, struct clarity_kv **names,
+                       uint64_t **counts, size_t *n, size_t *cap, uint64_t *unlisted)
+{
+    uint32_t at;
+    if (clarity_idmap_get(seen, id, &at)) {
+        if (at != UINT32_MAX) (*counts)[at]++;
+        return;
+    }
+    if (*n >= MAX_LISTED) {
+        if (clarity_idmap_put(seen, id, UINT32_MAX) != 0) c->failed = 1;
+        else (*unlisted)++;
+        return;
+    }
+    size_t old_cap = *cap;
+    struct clarity_kv *kv = CLARITY_VEC_PUSH(*names, *n, *cap);
+    if (!kv) {
+        c->failed = 1;
+        return;
+    }
+    if (old_cap != *cap) {
+        uint64_t *nc = realloc(*counts, *cap * sizeof *nc);
+        if (!nc) {
+            c->failed = 1;
+            (*n)--;
+            return;
+        }
+        *counts = nc;
+    }
+    if (clarity_idmap_put(seen, id, (uint32_t)(*n - 1)) != 0) {
+        c->failed = 1;
+        (*n)--;
+        return;
+    }
+    kv->k = id;
+    (*counts)[*n - 1] = 1;
+}
+
+void clarity_unknown_event(struct apply_ctx *c, const char *name, size_t len)
+{
+    struct clarity_integrity *in = &c->app->integrity;
+    in->events_unknown++;
+    uint32_t id = clarity_intern(c, name, len);
+    if (c->failed) return;
+    count_name(c, &c->unknown_event_ids, id, &in->unknown_events, &in->unknown_counts, &in->nunknown_events,
+               &in->cap_unknown_events, &in->unknown_events_unlisted);
+}
+
 void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl)
 {
     struct clarity_integrity *in = &c->app->integrity;
@@ -75,29 +127,15 @@ void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k
     char name[256];
     int n = snprintf(name, sizeof name, "%s.%.*s", where, (int)(kl > 200 ? 200 : kl), k);
     uint32_t id = clarity_intern(c, name, (size_t)n);
-    for (size_t i = 0; i < in->nunknown_fields; i++)
-        if (in->unknown_fields[i].k == id) {
-            in->unknown_field_counts[i]++;
-            return;
-        }
-    if (in->nunknown_fields >= 100) return;   /* the first hundred names; the total counts all */
-    size_t cap = in->cap_unknown_fields;
-    struct clarity_kv *kv = CLARITY_VEC_PUSH(in->unknown_fields, in->nunknown_fields, in->cap_unknown_fields);
-    if (!kv) {
-        c->failed = 1;
-        return;
-    }
-    if (cap != in->cap_unknown_fields) {
-        uint64_t *nc = realloc(in->unknown_field_counts, in->cap_unknown_fields * sizeof *nc);
-        if (!nc) {
-            c->failed = 1;
-            in->nunknown_fields--;
-            return;
-        }
-        in->unknown_field_counts = nc;
-    }
-    kv->k = id;
-    in->unknown_field_counts[in->nunknown_fields - 1] = 1;
+    if (c->failed) return;
+    count_name(c, &c->unknown_field_ids, id, &in->unknown_fields, &in->unknown_field_counts, &in->nunknown_fields,
+               &in->cap_unknown_fields, &in->unknown_fields_unlisted);
+}
+
+void clarity__model_ctx_free(struct apply_ctx *c)
+{
+    clarity_idmap_free(&c->unknown_event_ids);
+    clarity_idmap_free(&c->unknown_field_ids);
 }
 
 void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)
@@ -266,21 +304,51 @@ struct clarity_executor *clarity_exec_get_or_add(struct apply_ctx *c, const char
     return e;
 }
 
-/* Stage attempts are keyed by id and attempt packed in one int64. */
-static int64_t stage_key(int64_t stage_id, int32_t attempt) { return stage_id * 4096 + attempt; }
+/* Stage attempts are found through the id map under a 64-bit hash of (stage id, attempt); the
+ * row found is checked against both, and on a mismatch the next key of a fixed sequence is
+ * tried (a free one comes within as many steps as there are stages), so two attempts never
+ * share a row whatever their values (packing the attempt in the
+ * low 12 bits of the id overflowed for big ids and made stage s attempt 4096 stage s+1
+ * attempt 0). Returns true with *row when present, else false with *key free for it. */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27; x *= 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
 
-struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt)
+static bool stage_find(const struct clarity_app *a, int64_t stage_id, int32_t attempt, int64_t *key, uint32_t *row)
+{
+    uint64_t k = mix64((uint64_t)stage_id ^ mix64((uint64_t)(uint32_t)attempt + 1));
+    for (;;) {
+        if (!clarity_idmap_get(&a->stage_by_key, (int64_t)k, row)) {
+            *key = (int64_t)k;
+            return false;
+        }
+        if (a->stages[*row].stage_id == stage_id && a->stages[*row].attempt == attempt) return true;
+        k += 0x9E3779B97F4A7C15ull;   /* odd: the sequence visits every 64-bit value before repeating */
+    }
+}
+
+struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int64_t attempt)
 {
     struct clarity_app *a = c->app;
+    if (attempt < INT32_MIN || attempt > INT32_MAX) {
+        /* Spark's attempt numbers are Java ints: a wider one is a damaged value */
+        clarity_problem(c, "stage %lld attempt %lld out of range", (long long)stage_id, (long long)attempt);
+        a->integrity.values_out_of_range++;
+        attempt = attempt < 0 ? INT32_MIN : INT32_MAX;
+    }
     uint32_t row;
-    if (clarity_idmap_get(&a->stage_by_key, stage_key(stage_id, attempt), &row)) return &a->stages[row];
+    int64_t key;
+    if (stage_find(a, stage_id, (int32_t)attempt, &key, &row)) return &a->stages[row];
     struct clarity_stage *s = CLARITY_VEC_PUSH(a->stages, a->nstages, a->cap_stages);
-    if (!s || clarity_idmap_put(&a->stage_by_key, stage_key(stage_id, attempt), (uint32_t)(a->nstages - 1)) != 0) {
+    if (!s || clarity_idmap_put(&a->stage_by_key, key, (uint32_t)(a->nstages - 1)) != 0) {
         c->failed = 1;
         return NULL;
     }
     s->stage_id = stage_id;
-    s->attempt = attempt;
+    s->attempt = (int32_t)attempt;
     s->status = CLARITY_STAGE_PENDING;
     return s;
 }
@@ -319,7 +387,8 @@ struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id)
 struct clarity_stage *clarity_app_stage(const struct clarity_app *a, int64_t stage_id, int32_t attempt)
 {
     uint32_t row;
-    return clarity_idmap_get(&a->stage_by_key, stage_key(stage_id, attempt), &row) ? &a->stages[row] : NULL;
+    int64_t key;
+    return stage_find(a, stage_id, attempt, &key, &row) ? &a->stages[row] : NULL;
 }
 
 struct clarity_job *clarity_app_job(const struct clarity_app *a, int64_t job_id)

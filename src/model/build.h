@@ -18,6 +18,9 @@ struct apply_ctx {
      * names repeat in every TaskEnd, and hashing them each time showed in profiles */
     uint32_t metric_name_ids[32];
     uint32_t last_host, last_exec; /* most recent task host / executor string ids */
+    /* string id -> row in the integrity's unknown event / field list (UINT32_MAX: past the
+     * listed ones), only while loading */
+    struct clarity_idmap unknown_event_ids, unknown_field_ids;
 };
 
 uint32_t clarity_intern(struct apply_ctx *c, const char *s, size_t len);
@@ -28,6 +31,10 @@ uint32_t clarity_intern_key(struct apply_ctx *c, cj_val obj, const char *key);
 uint32_t clarity_intern_json(struct apply_ctx *c, cj_val v);         /* any value as minified JSON */
 /* Counts an unknown key of a task event under "<where>.<key>". */
 void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl);
+/* Counts an event of a kind no handler knows, under its "Event" name. */
+void clarity_unknown_event(struct apply_ctx *c, const char *name, size_t len);
+/* Frees what the context holds only while loading (the unknown-name maps). */
+void clarity__model_ctx_free(struct apply_ctx *c);
 void clarity_problem(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A string map object into kvs (arena-owned), keys in logged order. */
 void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out);
@@ -40,7 +47,8 @@ void clarity_peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t n
 void clarity_read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk);
 
 struct clarity_executor *clarity_exec_get_or_add(struct apply_ctx *c, const char *id, size_t len);
-struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int32_t attempt);
+/* An attempt outside Java's int range is counted in integrity.values_out_of_range and clamped. */
+struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stage_id, int64_t attempt);
 struct clarity_job *clarity_job_get_or_add(struct apply_ctx *c, int64_t job_id);
 struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id);
 void clarity_read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st);

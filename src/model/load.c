@@ -73,35 +73,6 @@ static handler find_handler(const char *name, size_t n)
     return NULL;
 }
 
-static void count_unknown(struct apply_ctx *c, const char *name, size_t n)
-{
-    struct clarity_integrity *in = &c->app->integrity;
-    in->events_unknown++;
-    uint32_t id = clarity_intern(c, name, n);
-    for (size_t i = 0; i < in->nunknown_events; i++)
-        if (in->unknown_events[i].k == id) {
-            in->unknown_counts[i]++;
-            return;
-        }
-    size_t cap = in->cap_unknown_events;
-    struct clarity_kv *kv = CLARITY_VEC_PUSH(in->unknown_events, in->nunknown_events, in->cap_unknown_events);
-    if (!kv) {
-        c->failed = 1;
-        return;
-    }
-    if (cap != in->cap_unknown_events) {
-        uint64_t *nc = realloc(in->unknown_counts, in->cap_unknown_events * sizeof *nc);
-        if (!nc) {
-            c->failed = 1;
-            in->nunknown_events--;
-            return;
-        }
-        in->unknown_counts = nc;
-    }
-    kv->k = id;
-    in->unknown_counts[in->nunknown_events - 1] = 1;
-}
-
 static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut)
 {
     struct clarity_integrity *in = &c->app->integrity;
@@ -133,7 +104,7 @@ static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len
     in->events++;
     handler fn = find_handler(name, n);
     if (fn) fn(c, root);
-    else count_unknown(c, name, n);
+    else clarity_unknown_event(c, name, n);
 }
 
 static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_log_file *f,
@@ -276,6 +247,7 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     struct clarity_error first = {0};
     for (size_t i = 0; i < src->nfiles && !c.failed; i++) read_file(&c, p, &src->files[i], &any, &first);
     clarity_cj_parser_free(p);
+    clarity__model_ctx_free(&c);
     if (c.failed) {
         clarity_app_free(a);
         return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory while reading");

@@ -12,7 +12,8 @@ NEEDS_MORE=" predict ernest synth api "
 mapfile -t CMDS < <("$CLARITY" --help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" {print $1}')
 [ "${#CMDS[@]}" -ge 6 ] && ok "${#CMDS[@]} commands listed by clarity --help" || bad "clarity --help lists ${#CMDS[@]} commands"
 
-LOGS=("$ROOT"/tests/data/*.json)
+# the fixtures, plus logs at the edges: no task attempt at all, ids and times at INT64_MIN/MAX
+LOGS=("$ROOT"/tests/data/*.json "$ROOT"/tests/everylog/*.json)
 if have_shared; then
   for f in "$SHARED_DATA"/spark-events/* "$SHARED_DATA"/external/*/* "$SHARED_DATA"/external/*/cluster_information/*; do
     case "$f" in *.tsv|*.md|*/cluster_information) continue ;; esac

@@ -101,7 +101,7 @@ void clarity_apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev)
     clarity_read_peaks(c, m, &e->peaks);
     int64_t sid, att;
     if (clarity_cj_get_int(ev, "Stage ID", &sid) && clarity_cj_get_int(ev, "Stage Attempt ID", &att)) {
-        struct clarity_stage *st = clarity_stage_get_or_add(c, sid, (int32_t)att);
+        struct clarity_stage *st = clarity_stage_get_or_add(c, sid, att);
         if (st) stage_exec_peaks(c, st, e->id, m);
     }
 }

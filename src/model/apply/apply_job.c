@@ -26,7 +26,7 @@ void clarity_apply_job_start(struct apply_ctx *c, cj_val ev)
             int64_t sid, att = 0;
             if (!clarity_cj_get_int(info, "Stage ID", &sid)) continue;
             clarity_cj_get_int(info, "Stage Attempt ID", &att);
-            struct clarity_stage *st = clarity_stage_get_or_add(c, sid, (int32_t)att);
+            struct clarity_stage *st = clarity_stage_get_or_add(c, sid, att);
             if (!st) return;
             if (!st->seen_submitted && !st->seen_completed) clarity_read_stage_info(c, info, st);
             clarity_push_id(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);

@@ -129,7 +129,7 @@ static struct clarity_stage *stage_of(struct apply_ctx *c, cj_val ev, cj_val *in
         return NULL;
     }
     clarity_cj_get_int(*info, "Stage Attempt ID", &att);
-    return clarity_stage_get_or_add(c, sid, (int32_t)att);
+    return clarity_stage_get_or_add(c, sid, att);
 }
 
 void clarity_apply_stage_submitted(struct apply_ctx *c, cj_val ev)

@@ -59,6 +59,18 @@ static int task_remember(struct clarity_app *a, int64_t tid, uint32_t row)
     return 0;
 }
 
+/* a - b for two logged times; when the difference overflows 64 bits (damaged or hostile
+ * values near INT64_MIN/MAX) it is counted as out of range and taken as 0, so every later
+ * sum of the launch and the duration stays representable. */
+static int64_t time_diff(struct apply_ctx *c, int64_t tid, const char *what, int64_t a, int64_t b)
+{
+    int64_t d;
+    if (!__builtin_sub_overflow(a, b, &d)) return d;
+    c->app->integrity.values_out_of_range++;
+    clarity_problem(c, "task %lld: %s time %lld out of range", (long long)tid, what, (long long)a);
+    return 0;
+}
+
 /* Finds or creates the row for the task; fills its identity fields when new. */
 static long task_row(struct apply_ctx *c, const struct task_rec *r, bool *created)
 {
@@ -77,7 +89,7 @@ static long task_row(struct apply_ctx *c, const struct task_rec *r, bool *create
         return -1;
     }
     *created = true;
-    struct clarity_stage *st = clarity_stage_get_or_add(c, r->stage_id, (int32_t)r->stage_attempt);
+    struct clarity_stage *st = clarity_stage_get_or_add(c, r->stage_id, r->stage_attempt);
     if (!st) return -1;
     set_col(c, &t->task_id, row, r->tid);
     set_col(c, &t->stage, row, st - a->stages);
@@ -85,7 +97,7 @@ static long task_row(struct apply_ctx *c, const struct task_rec *r, bool *create
     set_col(c, &t->attempt, row, r->attempt);
     set_col(c, &t->partition, row, r->partition);
     if (!a->time_base) a->time_base = a->start_ms ? a->start_ms : r->launch;
-    set_col(c, &t->launch_rel, row, r->launch - a->time_base);
+    set_col(c, &t->launch_rel, row, time_diff(c, r->tid, "launch", r->launch, a->time_base));
     if (r->exec) {
         struct clarity_executor *x = NULL;
         uint32_t row_e;
@@ -111,13 +123,13 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
     }
     if (created) a->integrity.task_end_without_start++;
     int64_t launch = clarity_task_launch_ms(a, row);
-    int64_t dur = r->finish ? r->finish - launch : 0;
+    int64_t dur = r->finish ? time_diff(c, r->tid, "finish", r->finish, launch) : 0;
     if (dur < 0) {
         a->integrity.negative_durations++;
-        clarity_problem(c, "task %lld finishes %lld ms before it launches", (long long)r->tid, (long long)-dur);
+        clarity_problem(c, "task %lld finishes %llu ms before it launches", (long long)r->tid, 0ull - (unsigned long long)dur);
     }
     set_col(c, &t->duration, row, dur);
-    if (r->getting > 0) set_col(c, &t->getting_result, row, r->getting - launch);
+    if (r->getting > 0) set_col(c, &t->getting_result, row, time_diff(c, r->tid, "getting result", r->getting, launch));
     flags |= CLARITY_TF_ENDED;
     if (r->failed) flags |= CLARITY_TF_FAILED;
     if (r->killed) flags |= CLARITY_TF_KILLED;
@@ -149,8 +161,9 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
 
     /* unit sanity: a CPU time far above the run time usually means ms and ns were mixed up */
     int64_t run = r->m[CLARITY_TM_RUN_MS], cpu = r->m[CLARITY_TM_CPU_NS], swt = r->m[CLARITY_TM_SW_TIME_NS];
-    if (cpu / 1000000 > run + run / 5 + 50) a->integrity.cpu_exceeds_run++;
-    if (swt / 1000000 > run + 1000) a->integrity.sw_time_suspect_units++;
+    int64_t cpu_cap, swt_cap;   /* an overflowing bound (a damaged run time) is no evidence */
+    if (!__builtin_add_overflow(run, run / 5 + 50, &cpu_cap) && cpu / 1000000 > cpu_cap) a->integrity.cpu_exceeds_run++;
+    if (!__builtin_add_overflow(run, 1000, &swt_cap) && swt / 1000000 > swt_cap) a->integrity.sw_time_suspect_units++;
 }
 
 void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
@@ -173,7 +186,8 @@ void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
         set_col(c, &t->flags, row, clarity_icol_get(&t->flags, row) | CLARITY_TF_GOT_START);
         break;
     case TASK_GETTING_RESULT:
-        if (r->getting > 0) set_col(c, &t->getting_result, row, r->getting - clarity_task_launch_ms(c->app, row));
+        if (r->getting > 0)
+            set_col(c, &t->getting_result, row, time_diff(c, r->tid, "getting result", r->getting, clarity_task_launch_ms(c->app, row)));
         break;
     case TASK_END:
         apply_end(c, r, row, created);

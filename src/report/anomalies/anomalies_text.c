@@ -5,6 +5,13 @@
 #include <string.h>
 #include "clarity/report.h"
 
+/* end - start; a log with impossible times (INT64 extremes) would overflow: the longest span */
+static int64_t span_ms(int64_t start, int64_t end)
+{
+    int64_t d;
+    return __builtin_sub_overflow(end, start, &d) ? INT64_MAX : d;
+}
+
 static void causes_line(FILE *o, const double *p)
 {
     for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, "  %s %3.0f%%", clarity_ladra_class_name(c), 100 * p[c]);
@@ -100,7 +107,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
             snprintf(sa, sizeof sa, "%lld.%d", (long long)s->stage_id, s->attempt);
             fprintf(o, "%-20s %-9s %9s  %-23s  %-12s %5zu ", clarity_app_str(a, r->host_ids[p->host]),
                     p->exec >= 0 ? clarity_app_str(a, r->exec_ids[p->exec]) : "several", sa,
-                    clarity_fmt_time(b1, sizeof b1, p->start_ms), clarity_fmt_ms(b2, sizeof b2, p->end_ms - p->start_ms), p->tasks);
+                    clarity_fmt_time(b1, sizeof b1, p->start_ms), clarity_fmt_ms(b2, sizeof b2, span_ms(p->start_ms, p->end_ms)), p->tasks);
             for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, " %6.1f%%", 100 * p->causes[c]);
             fputc('\n', o);
         }
@@ -110,7 +117,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
     fprintf(o, "\nfactors (about 1 when healthy but FWB, ms of fetch wait per remote MB; after | clarity's event-log features, not in the paper)\n");
     if (in->nhosts && in->nstages) {
         fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
-                (long long)r->stages[r->run.stage].stage_id, clarity_fmt_ms(b3, sizeof b3, r->run.win_end_ms - r->run.win_start_ms));
+                (long long)r->stages[r->run.stage].stage_id, clarity_fmt_ms(b3, sizeof b3, span_ms(r->run.win_start_ms, r->run.win_end_ms)));
         factors_line(o, &r->run);
         fputc('\n', o);
     } else {

@@ -23,6 +23,10 @@ void clarity_report_integrity_flags(const struct clarity_app *a, char *buf, size
     F(in->negative_durations, "negative-durations");
     F(in->cpu_exceeds_run || in->sw_time_suspect_units, "unit-suspect");
     F(in->rolling_parts_missing, "missing-rolling-part");
+    /* a skipped line, a repeated TaskEnd or an impossible value is not "ok" */
+    F(in->lines_too_long, "lines-too-long");
+    F(in->duplicate_task_ends, "duplicate-task-ends");
+    F(in->values_out_of_range, "values-out-of-range");
 #undef F
     if (!n) snprintf(buf, cap, "ok");
 }
@@ -61,13 +65,22 @@ int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct c
       in->compact_dropped_files);
     L(in->rolling_parts_missing, "  missing      %llu rolling log file(s) absent, from events_%llu_: the jobs, stages and executors logged there are missing\n",
       (unsigned long long)in->rolling_parts_missing, (unsigned long long)in->rolling_first_missing);
+
+    L(in->values_out_of_range, "  range        %llu value(s) out of range (time differences beyond 64 bits, stage attempts beyond an int): clamped or unknown\n",
+      (unsigned long long)in->values_out_of_range);
 #undef L
     for (size_t i = 0; i < in->nunknown_events; i++)
         fprintf(o, "  unknown      %s x%llu (counted, not used)\n", S(in->unknown_events[i].k),
                 (unsigned long long)in->unknown_counts[i]);
+    if (in->unknown_events_unlisted)
+        fprintf(o, "  unknown      %llu more distinct event name(s) (counted, not listed)\n",
+                (unsigned long long)in->unknown_events_unlisted);
     for (size_t i = 0; i < in->nunknown_fields; i++)
         fprintf(o, "  unknown key  %s x%llu (counted, not used)\n", S(in->unknown_fields[i].k),
                 (unsigned long long)in->unknown_field_counts[i]);
+    if (in->unknown_fields_unlisted)
+        fprintf(o, "  unknown key  %llu more distinct key(s) (counted, not listed)\n",
+                (unsigned long long)in->unknown_fields_unlisted);
     for (size_t i = 0; i < in->nproblems && i < 10; i++) {
         const struct clarity_problem *p = &in->problems[i];
         fprintf(o, "  problem      %s:%llu: byte %llu: %s\n", S(p->file), (unsigned long long)p->line,
@@ -119,12 +132,16 @@ int clarity_report_integrity_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < in->nunknown_events; i++) clarity_jsonw_kint(w, S(in->unknown_events[i].k), (int64_t)in->unknown_counts[i]);
     clarity_jsonw_obj_end(w);
+    /* present only when some names were not listed, so other outputs keep their bytes */
+    if (in->unknown_events_unlisted) clarity_jsonw_kint(w, "unknown_events_unlisted", (int64_t)in->unknown_events_unlisted);
     clarity_jsonw_kint(w, "fields_unknown", (int64_t)in->fields_unknown);
     clarity_jsonw_key(w, "unknown_fields");
     clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < in->nunknown_fields; i++)
         clarity_jsonw_kint(w, S(in->unknown_fields[i].k), (int64_t)in->unknown_field_counts[i]);
     clarity_jsonw_obj_end(w);
+    if (in->unknown_fields_unlisted) clarity_jsonw_kint(w, "unknown_fields_unlisted", (int64_t)in->unknown_fields_unlisted);
+    if (in->values_out_of_range) clarity_jsonw_kint(w, "values_out_of_range", (int64_t)in->values_out_of_range);
     clarity_jsonw_kint(w, "problems_total", (int64_t)in->problems_total);
     clarity_jsonw_key(w, "problems");
     clarity_jsonw_arr_begin(w);
