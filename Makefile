@@ -71,7 +71,7 @@ tools: $(TOOLS)
 asan: $(BA)/clarity $(BA)/unit_tests
 
 check: test-deps
-	@$(MAKE) --no-print-directory $(B)/clarity $(B)/unit_tests $(TOOLS) $(BA)/clarity $(BA)/unit_tests
+	@$(MAKE) --no-print-directory -j$$(nproc) $(B)/clarity $(B)/unit_tests $(TOOLS) $(BA)/clarity $(BA)/unit_tests
 	@tests/run-all.sh
 
 demo: deps
