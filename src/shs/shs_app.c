@@ -24,7 +24,9 @@ static void attempt_write(struct jsonw *w, const struct clarity_app *a)
     clarity__shs_kdate(w, "startTime", a->start_ms);
     clarity__shs_kdate(w, "endTime", end);
     clarity__shs_kdate(w, "lastUpdated", updated);
-    clarity_jsonw_kint(w, "duration", completed ? a->end_ms - a->start_ms : 0);
+    int64_t duration = 0;   /* 0 also when impossible times (INT64 extremes) overflow the difference */
+    if (completed && __builtin_sub_overflow(a->end_ms, a->start_ms, &duration)) duration = 0;
+    clarity_jsonw_kint(w, "duration", duration);
     if (a->user) clarity__shs_kstr_id(w, a, "sparkUser", a->user);
     clarity_jsonw_kbool(w, "completed", completed);
     clarity_jsonw_kstr(w, "appSparkVersion", a->spark_version ? clarity_app_str(a, a->spark_version) : "");

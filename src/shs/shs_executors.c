@@ -93,7 +93,7 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct cla
      * duration and to its TotalGCTime executor-metric peak (0 when not logged) */
     int64_t duration = x->tot.task_ms, gc = x->gc;
     if (e->is_driver && a->end_ms && a->start_ms) {
-        duration = a->end_ms - a->start_ms;
+        if (__builtin_sub_overflow(a->end_ms, a->start_ms, &duration)) duration = 0;   /* impossible times */
         gc = 0;
         for (size_t i = 0; i < e->peaks.n; i++)
             if (!strcmp(clarity_app_str(a, e->peaks.p[i].name), "TotalGCTime")) gc = e->peaks.p[i].value;
