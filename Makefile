@@ -27,7 +27,7 @@ BA := build-asan
 
 all: $(B)/clarity
 
-.PHONY: all check demo bench install clean deps test-deps asan tools model
+.PHONY: all check demo bench install clean deps test-deps asan tools model fuzz fuzzers
 
 deps:
 	@scripts/bootstrap.sh
@@ -65,6 +65,47 @@ $(BA)/clarity: $(call objs,$(BA),$(CLI_C)) $(BA)/libclarity.a
 $(BA)/unit_tests: $(call objs,$(BA),$(TEST_C)) $(BA)/libclarity.a
 	$(CC) $(SAN) -o $@ $^ -lcriterion $(LIBS)
 
+# ---- fuzzing build (clang + libFuzzer) ----
+# The library again, instrumented for libFuzzer's coverage and checked by ASan+UBSan; each
+# tests/fuzz/<name>.c is one harness linked against it as build/fuzz/bin/<name>.
+BF        := build/fuzz
+FUZZ_CC   ?= clang
+FUZZ_CXX  ?= clang++
+# (clang's warnings differ from gcc's, which the other builds hold to -Werror: one of them
+# must not stop the fuzzing; clang also flags the unused static inlines heap.h defines)
+FUZZ_SAN  := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all -Wno-error -Wno-unused-function
+FUZZ_C    := $(sort $(wildcard tests/fuzz/*.c))
+FUZZERS   := $(patsubst tests/fuzz/%.c,$(BF)/bin/%,$(FUZZ_C))
+FUZZ_SECONDS ?= 600
+
+$(BF)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_SAN) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+$(BF)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(CXXFLAGS_BASE) $(FUZZ_SAN) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+$(BF)/libclarity.a: $(call objs,$(BF),$(LIB_C) $(LIB_CXX))
+	@rm -f $@; ar rcs $@ $^
+$(BF)/tests/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_BASE) $(FUZZ_SAN) -fsanitize=fuzzer,address,undefined -DCLARITY_SOURCE_ROOT='"$(CURDIR)"' \
+	  -MMD -MP -c $< -o $@
+# linked by the C++ driver: the simdjson wrapper's UBSan checks need its C++ runtime
+$(BF)/bin/%: $(BF)/tests/fuzz/%.o $(BF)/libclarity.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FUZZ_SAN) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
+
+# the harness objects are kept: the .d files next to them name what each depends on
+.SECONDARY: $(patsubst tests/fuzz/%.c,$(BF)/tests/fuzz/%.o,$(FUZZ_C))
+
+fuzzers: $(FUZZERS)
+
+# Every harness for FUZZ_SECONDS (default 600) each, two at a time; corpora grow in
+# build/fuzz/corpus/<name>, crashes land in build/fuzz/crashes/. `make check` runs the same
+# script for 20 s each.
+fuzz:
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
 TOOLS := $(patsubst tests/tools/%.c,$(B)/tools/%,$(TOOL_C))
 tools: $(TOOLS)
 
@@ -100,4 +141,4 @@ install: $(B)/clarity $(B)/libclarity.a
 clean:
 	rm -rf $(B) $(BA)
 
--include $(shell find $(B) $(BA) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) $(BA) $(BF) -name '*.d' 2>/dev/null)

@@ -3,8 +3,9 @@
 # uncompressed GB, plain and zstd, and a directory of FLEET_APPS (default 2000) small
 # applications. Times, in one run and on the same files: clarity (default threads and
 # --threads 1), wc -l (the I/O floor), a raw simdjson pass (the parse floor), jq and a
-# Python json.loads loop (both on a 100 MB sample, scaled). BIG=1 adds the 10-million-task
-# log through summary, blocked and stragglers. Best of 3 (1 for the big runs).
+# Python json.loads loop (both on a 100 MB sample, scaled). BIG=1 adds every command along the
+# task axis (up to 10 M tasks) and the job axis (up to 10^6 jobs): bench/scale-axes.sh.
+# Best of 3.
 set -euo pipefail
 cd "$(cd "${0%/*}" && pwd)/.."
 C=build/clarity
@@ -111,18 +112,9 @@ awk -v n="$n" -v s="$f2" -v r="$fr2" 'BEGIN{printf "| clarity summary --csv DIR 
 awk -v n="$n" -v s="$f1" -v r="$fr1" 'BEGIN{printf "| clarity summary --csv --threads 1 DIR | %.2f | %.0f | %.1f |\n", s, n/s, r/1024}' | tee -a "$RES"
 say ""
 
+# BIG=1: every command along the task axis (1 M, 3 M, 10 M tasks) and the job axis (10^4,
+# 10^5, 10^6 jobs): bench/scale-axes.sh, written to $OUT/axes.md
 if [ "${BIG:-0}" = 1 ]; then
-  big="$OUT/wc-10m"
-  [ -d "$big/eventlogs" ] || $C synth wordcount --hosts 100 --cores 32 --data 640Gi --split 128Ki --partitions 5242880 \
-    --codec zstd --no-logs --no-truth-tasks --seed 7 -q -o "$big"
-  log=$(ls "$big"/eventlogs/* | head -1)
-  say "### 10-million-task log ($(awk -v b="$(stat -c %s "$log")" 'BEGIN{printf "%.0f", b/1e6}') MB zstd)"
-  say ""
-  say "| command | seconds (target < 60) | peak RSS MiB |"
-  say "|---|---:|---:|"
-  for cmd in summary blocked stragglers; do
-    read -r s r < <(best_of 1 $C "$cmd" --json "$log")
-    awk -v c="$cmd" -v s="$s" -v r="$r" 'BEGIN{printf "| clarity %s --json | %.1f | %.0f |\n", c, s, r/1024}' | tee -a "$RES"
-  done
+  SCALE_DIR="$OUT" bench/scale-axes.sh
 fi
 echo "(written to $RES)"

@@ -55,19 +55,25 @@ enum ladra_features { LADRA_FEATURES_EXTENDED, LADRA_FEATURES_PAPER };
  * runs (docs/anomalies.md): it trades a little recall for precision; 0 = plain argmax. */
 #define LADRA_DEFAULT_MIN_CAUSE 0.4
 
-/* One successful task attempt, as LADRA sees it. */
+/* One successful task attempt, as LADRA sees it: what detection sorts and marks, 40 bytes.
+ * Task metrics and the task id stay in the model's columns and are read by row when needed
+ * (clarity_ladra_task_metrics): a copy of them would double the task table on a large log. */
 struct ladra_task {
-    int64_t tid;
+    int64_t start_ms, end_ms;
+    uint32_t row;                   /* the model's task row (ladra_input.app), else index into ladra_input.metrics */
     int32_t stage;                  /* dense stage-attempt index */
     int32_t host, exec;             /* dense indexes */
-    int64_t start_ms, end_ms;
-    int locality;                   /* enum clarity_locality */
-    /* task metrics for the event-log-only factors (-1 when not logged) */
-    int64_t run_ms, cpu_ms, gc_ms, fetch_wait_ms, bytes;
+    int8_t locality;                /* enum clarity_locality */
+    /* set by detection */
+    bool initial : 1, raw : 1, smooth : 1, skew_suspect : 1, speculation : 1;
+};
+
+/* The task metrics the event-log-only factors read, and the task id (sort ties). */
+struct ladra_metrics {
+    int64_t tid;
+    int64_t run_ms, cpu_ms, gc_ms, fetch_wait_ms;   /* -1 when not logged */
     int64_t sw_ns, sw_bytes;        /* shuffle write time and bytes (0 when none) */
     int64_t remote_bytes;           /* remote shuffle bytes read (FWA compares such tasks only) */
-    /* set by detection */
-    bool initial, raw, smooth, skew_suspect, speculation;
 };
 
 /* One GC record placed on a host (log mode). */
@@ -86,6 +92,7 @@ struct ladra_options {
     int min_period_tasks;           /* 1 (lone smoothed tasks kept); 2 clears them (spikes) */
     double spec_quantile, spec_multiplier;  /* 0.75, 1.5 */
     int64_t spec_min_ms;            /* 100 */
+    int threads;                    /* detection workers: 0 = two on large inputs, 1 = one; the result is the same */
 };
 void clarity_ladra_options_default(struct ladra_options *o);
 
@@ -111,10 +118,18 @@ struct ladra_period {
 
 struct ladra_input {
     struct ladra_task *tasks; size_t ntasks;
+    /* Where a task's metrics are read, by ladra_task.row: the model's columns when app is set,
+     * else metrics[row] (tests and tools that build tasks by hand). */
+    const struct clarity_app *app;
+    const struct ladra_metrics *metrics;
     struct ladra_gc *gc; size_t ngc;    /* empty in event-log-only mode */
     size_t nhosts, nstages;
     int64_t app_start_ms, app_end_ms;
 };
+
+/* The metrics and id of task t (row as above). */
+void clarity_ladra_task_metrics(const struct ladra_input *in, const struct ladra_task *t, struct ladra_metrics *m);
+int64_t clarity_ladra_task_id(const struct ladra_input *in, const struct ladra_task *t);
 
 /* Marks initial/raw/smooth/skew/speculation on every task and fills periods (malloc'd).
  * Returns 0, or CLARITY_ENOMEM with err filled. */

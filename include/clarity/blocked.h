@@ -33,20 +33,17 @@ struct clarity_blocked_group {
 
 struct clarity_blocked_result {
     enum clarity_slot_mode slots;
-    struct clarity_task_comps comps;         /* successful attempts; counts of the others */
+    struct clarity_task_counts counts;       /* successful attempts (replayed) and the others */
+    size_t cpu_logged, clamped;              /* replayed attempts with a CPU time; with a metric clamped */
     struct clarity_blocked_group *groups; size_t ngroups;
 };
 
-/* Replays one group: tasks are comps->t[idx[0..n-1]]; dolly holds Dolly runtimes for every
- * comps task (NULL: no straggler what-if). Fills everything but kind/id/row. Returns 0, or
- * CLARITY_ENOMEM with err filled. */
-int clarity_blocked_group_compute(const struct clarity_app *a, const struct clarity_task_comps *comps,
-                                  const size_t *idx, size_t n, const double *dolly, enum clarity_slot_mode mode,
-                                  struct clarity_blocked_group *out, struct clarity_error *err);
-
-/* Groups of the kinds asked (CLARITY_GROUP_* mask). Returns 0, or CLARITY_ENOMEM with err
- * filled (out is then empty). */
-int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode,
+/* Groups of the kinds asked (CLARITY_GROUP_* mask), one worker per core (threads: 0 one per
+ * core, 1 none; the result is the same for any count). Works stage by stage and replay
+ * component by component from the task view: memory beyond the view is per stage and per
+ * group, plus, per worker, the tasks of the largest component being replayed. Returns 0, or
+ * CLARITY_ENOMEM with err filled (out is then empty). */
+int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode, int threads,
                             struct clarity_blocked_result *out, struct clarity_error *err);
 void clarity_blocked_free(struct clarity_blocked_result *r);
 

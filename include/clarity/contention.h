@@ -65,6 +65,24 @@ void clarity_iqcar_graph_dor(const struct iqcar_graph *g, size_t t, double *dor)
 /* Sum of the IFs into node v (1 or 0 by construction; for the invariant tests). */
 double clarity_iqcar_in_if_sum(const struct iqcar_graph *g, uint32_t v);
 
+/* The DOR toward one target at a time, visiting only what that target reaches: the same
+ * figures as clarity_iqcar_graph_dor, added in the same order, so every target of a graph costs
+ * its own subgraph instead of the whole graph. After clarity_iqcar_dor_walk, dor[v] holds the
+ * DOR of every node (0 for the nodes not reached) and touched[0..ntouched) the nodes reached
+ * (the target's L0 node first). */
+struct iqcar_dor_walk {
+    const struct iqcar_graph *g;
+    uint32_t *up_first, *up;             /* per node: the edges into its parents, by edge index */
+    double *dor;
+    uint8_t *seen;
+    uint32_t *touched; size_t ntouched;
+    uint32_t *heap; size_t nheap;
+};
+/* For a finished graph. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_iqcar_dor_walk_init(struct iqcar_dor_walk *w, const struct iqcar_graph *g, struct clarity_error *err);
+void clarity_iqcar_dor_walk(struct iqcar_dor_walk *w, size_t t);
+void clarity_iqcar_dor_walk_free(struct iqcar_dor_walk *w);
+
 /* ---- stage DAG helpers (Level 1: all stages, or the critical path) ---- */
 /* depth[i] = stages on the longest directed path from i to a root, both ends counted. Edges
  * from[k] -> to[k] (child to parent stage). Returns 0; CLARITY_EFORMAT on a cycle;
@@ -103,7 +121,7 @@ struct iqcar_options {
     bool dynp_reverse;                   /* --dynp-boost=k-rank+1: most affected most */
     bool include_output_bytes;           /* IO write data includes Output Bytes Written */
     bool slot_blame_wait;                /* --slot-blame=wait: the original rule (source RATP = its own
-                                            SWT / slots offered); default held, see iqcar_build.c */
+                                            SWT / slots offered); default held, see iqcar_blame.c */
     int k;                               /* top-k, default 3 */
     double p_orig;                       /* DYNP original priority, default 1 */
     const char *acc_names[7];            /* accumulable names, enum iqcar_acc order */
@@ -114,6 +132,11 @@ struct iqcar_options {
 enum iqcar_acc { IQ_A_CPU_BLOCKED, IQ_A_CPU_WAITED, IQ_A_MEM_STORAGE_WAIT, IQ_A_MEM_STORAGE_ASKED,
                  IQ_A_MEM_EXEC_WAIT, IQ_A_MEM_EXEC_ASKED, IQ_A_SLOTS_OFFERED, IQ_NACC };
 void clarity_iqcar_options_default(struct iqcar_options *o);
+/* The task accumulables the analysis reads (the SQL scan time and the instrumented metrics of
+ * o), for a load that keeps only those: fills names (IQ_ACC_NAMES_MAX entries) and returns how
+ * many. */
+#define IQ_ACC_NAMES_MAX (2 + IQ_NACC)
+size_t clarity_iqcar_accumulable_names(const struct iqcar_options *o, const char **names);
 
 /* One task attempt as iQCAR sees it. */
 struct iqcar_task {
@@ -150,6 +173,8 @@ struct iqcar_ranked { uint32_t node; double dor; double aux; };
 
 struct iqcar_target_answer {
     size_t unit, l0;                     /* unit index, L0 node index */
+    size_t overlap_first, overlap_cells; /* its row of the simple-overlap baseline (cells) */
+    double overlap_sum;                  /* the row's sum: shares are cell / sum */
     double dor_others;                   /* DOR received from non-Unknown, non-Self queries */
     struct iqcar_ranked *top[7];         /* per level 2..6, k each (fewer when absent) */
     size_t ntop[7];
@@ -166,6 +191,9 @@ struct iqcar_rule {
     int order;
 };
 struct iqcar_host_score { double if_sum, dor_sum; };
+/* One entry of a sparse units x units table: only pairs that have a value are kept. */
+struct iqcar_cell { uint32_t row, col; double v; };
+struct iqcar_tasktab;                    /* the compact task table read from the models */
 
 struct iqcar_result {
     struct iqcar_options opt;
@@ -174,10 +202,16 @@ struct iqcar_result {
     struct iqcar_stage_info *stages; size_t nstages;
     char **hosts; size_t nhosts;
     char **apps; size_t napps;
-    struct iqcar_task *tasks; size_t ntasks;
+    struct iqcar_task *tasks; size_t ntasks;   /* tasks: filled by hand (the tests); from logs NULL,
+                                                 the records are recomputed from the models
+                                                 (clarity_iqcar_task) */
+    struct iqcar_tasktab *tab;
     struct iqcar_sources src;
     struct iqcar_graph g;
-    double *l6_dor;                      /* nunits+2 x nunits: [source][target]; +Unknown, +Self */
+    /* DOR of every source query (+Unknown, +Self) toward every target it reached: row = source,
+     * col = target, sorted by row then col; l6_first[s] is row s's first cell (nunits + 3) */
+    struct iqcar_cell *l6; size_t nl6;
+    size_t *l6_first;
     struct iqcar_target_answer *targets; size_t ntargets;
     struct iqcar_ranked *aggressive; size_t naggressive;   /* node = unit */
     struct iqcar_ranked *victims; size_t nvictims;         /* node = unit, dor = received */
@@ -186,7 +220,9 @@ struct iqcar_result {
     struct iqcar_rule *rules; size_t nrules;
     int max_concurrency;
     size_t overlap_pairs;
-    double *overlap_matrix;              /* nunits x nunits: [target][source] overlap / T_tt */
+    /* the simple-overlap baseline: row = target, col = source, v = sum of overlap / T_tt over
+     * the target's tasks; only pairs of units whose tasks overlapped, sorted by row then col */
+    struct iqcar_cell *overlap; size_t noverlap;
 };
 #define IQ_L6_UNKNOWN(r) ((r)->nunits)
 #define IQ_L6_SELF(r) ((r)->nunits + 1)
@@ -240,6 +276,15 @@ void clarity_iqcar_result_free(struct iqcar_result *r);
 const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
 /* Unit index by name, or -1. */
 long clarity_iqcar_unit_find(const struct iqcar_result *r, const char *name);
+/* Target t's simple-overlap value from source s (0 when they never overlapped). */
+double clarity_iqcar_overlap_of(const struct iqcar_result *r, size_t t, size_t s);
+/* The DOR of source query s (IQ_L6_UNKNOWN, IQ_L6_SELF too) toward target t. */
+double clarity_iqcar_l6_dor(const struct iqcar_result *r, size_t s, size_t t);
+/* The largest number of units running at once: max over units u of the units v with
+ * v.start <= u.start < v.end (u itself counting). Returns 0, or -1 when out of memory. */
+int clarity_iqcar_max_concurrency(const struct iqcar_unit_info *units, size_t n, int *out);
+/* The record of task i (0 <= i < r->ntasks) after clarity_iqcar_collect or by hand. */
+void clarity_iqcar_task(const struct iqcar_result *r, size_t i, struct iqcar_task *out);
 
 /* Internal steps, public for the tests. */
 /* RATP of every sub-type and resource from a task's waits and data (Table 4). */

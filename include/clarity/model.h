@@ -319,6 +319,17 @@ size_t clarity_app_accumulable_bytes(const struct clarity_app *a);
 
 struct clarity_load_options {
     bool keep_task_accumulables;             /* default true */
+    /* With keep_task_accumulables: keep only the task accumulables the History Server shows
+     * with a task (neither internal nor SQL metrics). Spark 3+ TaskEnds whose accumulables
+     * are all internal then skip them before parsing, as when none are kept; typical logs
+     * have no others, so this costs what a load without accumulables costs. */
+    bool user_task_accumulables_only;
+    /* With keep_task_accumulables false: the task accumulables named here are kept after all
+     * (ntask_accumulable_names names, compared as C strings with the logged Name; a missing
+     * or non-string Name counts as ""). For an analysis that reads a few of them: a lean load
+     * keeps its speed and memory, the rest being dropped. */
+    const char *const *task_accumulable_names;
+    size_t ntask_accumulable_names;
     bool skip_task_executor_metrics;         /* TaskEnd "Task Executor Metrics" (executor peaks) */
     int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers
                                                 that load many applications use it per application */
@@ -340,8 +351,9 @@ void clarity_app_free(struct clarity_app *a);
 /* One application of a set: its source and either its model or why it could not be read. */
 struct clarity_loaded_app {
     const struct clarity_app_source *src;    /* points into the set's sources */
-    struct clarity_app *app;                 /* NULL when loading failed */
-    struct clarity_error err;                /* why, when app is NULL */
+    struct clarity_app *app;                 /* NULL when loading failed, or once released */
+    struct clarity_error err;                /* why, when app is NULL and not released */
+    bool released;                           /* loaded, handed to `each` and freed (streaming) */
 };
 /* Everything some paths name, loaded: the applications in source order (sorted by path, so
  * output does not depend on which load finished first), with every problem kept for the
@@ -364,6 +376,14 @@ struct clarity_load_set_options {
      * (done == total). NULL for none. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
+    /* Streaming, for callers that need one application at a time: when set, every
+     * application (loaded or failed) is handed to `each` on the calling thread in source
+     * order, as soon as it and every one before it are done, and a loaded model is freed
+     * right after the call (apps[i].app is then NULL and apps[i].released true). Workers
+     * load at most two applications per worker ahead of the one handed over, so a directory
+     * of many applications holds a few models at a time instead of all of them. */
+    void (*each)(void *ctx, const struct clarity_app_set *set, size_t i);
+    void *each_ctx;
 };
 /* Resolves paths (clarity_source_resolve) and loads every application found, one worker per
  * core. Returns CLARITY_OK when at least one application loaded; otherwise the error of the

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "clarity/error.h"
 #include "clarity/model.h"
 
@@ -34,6 +35,22 @@ struct clarity_shs_response {
 int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
                        struct clarity_shs_response *res, struct clarity_error *err);
 void clarity_shs_response_free(struct clarity_shs_response *res);
+
+/* The same answer streamed to out as it is produced, so no more of it is held in memory than
+ * out buffers: the answer to a stage list with every task's details can be larger than the
+ * log. Everything that can turn the request down (route, ids, query parameters, what the log
+ * lacks) is decided before the first byte, so on those errors nothing is written. *status
+ * gets the HTTP status. Only running out of memory half-way (CLARITY_ENOMEM, 500) can leave
+ * a partial body; errors writing to out are out's own (ferror). */
+int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
+                          FILE *out, int *status, struct clarity_error *err);
+
+/* How to load logs for path_and_query: what its answer shows decides what the loader keeps.
+ * Sets keep_task_accumulables (only the ones SHS shows: user_task_accumulables_only) when
+ * the answer lists tasks with their accumulables, and skip_task_executor_metrics unless it
+ * shows executors' peak metrics; leaves the other fields. Loading so gives the same answer
+ * as loading everything, at the cost of a load without accumulables. */
+void clarity_shs_load_options(const char *path_and_query, struct clarity_load_options *opt);
 
 /* SHS date text for epoch ms, e.g. "2015-02-03T16:42:59.720GMT" (buf >= 32 bytes). */
 void clarity_shs_date(int64_t ms, char *buf);

@@ -3,9 +3,10 @@
  * stragglers (Dolly impact), core-count what-ifs and prediction.
  *
  * src/sim is the shared lower module of the analyses: what more than one analysis feature needs
- * lives here (task time components, taskcomp.h; job/SQL/app task groups, groups.h; Dolly's
- * straggler-free runtimes, dolly.h; the replay plans, this file and dag_replay.h), so that the
- * feature folders under src/analysis never include one another (tests/layers checks it).
+ * lives here (task time components and the task view they are read through; job/SQL/app
+ * groups; Dolly's straggler-free runtimes; the replay plans, this file and dag_replay.h), so
+ * that the feature folders under src/analysis never include one another (tests/layers checks
+ * it).
  *
  * Two layers:
  *  - kernels on plain arrays (makespan, slot inference), independent of the model;
@@ -131,18 +132,39 @@ struct clarity_task_comp {
 /* Fills c from task row `row` of a (any attempt; callers pick the successful ones). */
 void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct clarity_task_comp *c);
 
-/* Successful attempts of the application in row order (Task End Reason "Success"), with
- * counts of what was left out. Returns 0, or CLARITY_ENOMEM with err filled. */
-struct clarity_task_comps {
-    struct clarity_task_comp *t;
-    size_t n;
+/* ---- task view ---- */
+/* The successful attempts (Task End Reason "Success") of an application as an index over the
+ * model's columnar task table: 4 bytes per task, no copy of any metric. Analyses work one
+ * stage attempt (or one group of overlapping stages) at a time and compute the components of
+ * just those tasks, from the rows, into scratch they reuse. */
+
+struct clarity_task_counts {
+    size_t n;                    /* successful attempts: the ones analysed */
     size_t failed, killed, without_end, other_end;   /* attempts excluded */
     size_t speculative;          /* successful speculative attempts (included) */
-    size_t cpu_logged;           /* included tasks with a CPU time */
-    size_t clamped;
 };
-int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out, struct clarity_error *err);
-void clarity_task_comps_free(struct clarity_task_comps *c);
+
+struct clarity_task_view {
+    const struct clarity_app *app;
+    uint32_t *rows;              /* successful task rows by stage attempt row, then by task row */
+    uint32_t *start;             /* stage attempt row s has rows[start[s] .. start[s + 1]) */
+    size_t nstages;              /* app->nstages */
+    size_t max_stage;            /* most successful tasks in one stage attempt */
+    struct clarity_task_counts counts;
+};
+
+/* Two passes over the end-reason and stage columns (a counting sort). Returns 0, or
+ * CLARITY_ENOMEM with err filled, or CLARITY_EFORMAT when the table has more rows than a
+ * 32-bit index holds. */
+int clarity_task_view_build(const struct clarity_app *a, struct clarity_task_view *v, struct clarity_error *err);
+void clarity_task_view_free(struct clarity_task_view *v);
+
+static inline size_t clarity_task_view_stage_size(const struct clarity_task_view *v, size_t s)
+{ return v->start[s + 1] - v->start[s]; }
+static inline const uint32_t *clarity_task_view_stage_rows(const struct clarity_task_view *v, size_t s)
+{ return v->rows + v->start[s]; }
+/* c[0 .. stage size) = the components of stage attempt s's successful tasks, in row order. */
+void clarity_task_view_stage_comps(const struct clarity_task_view *v, size_t s, struct clarity_task_comp *c);
 
 /* Compute time: runtime - scheduler delay - shuffle write - input read - output write
  * - (fetch wait + local read if it read shuffle data). Includes GC ([R] compute). */
@@ -168,7 +190,9 @@ double clarity_task_without(const struct clarity_task_comp *c, enum clarity_reso
 
 /* ---- groups ---- */
 /* Which successful task attempts make up a job, a SQL query or the application: the units
- * blocked-time, straggler and what-if analyses report on (src/sim, their shared lower module). */
+ * blocked-time, straggler and what-if analyses report on (src/sim, their shared lower module).
+ * A stage attempt belongs to at most one job and so to at most one query: a group is a list
+ * of stage attempts, and its tasks are theirs in the task view. */
 
 enum clarity_group_kind { CLARITY_GROUP_JOB = 1, CLARITY_GROUP_SQL = 2, CLARITY_GROUP_APP = 4 };
 const char *clarity_group_kind_name(int kind);   /* "job", "sql", "app" */
@@ -177,20 +201,21 @@ struct clarity_group {
     int kind;
     int64_t id;              /* job id, SQL execution id, 0 for the application */
     size_t row;              /* row in app->jobs / app->sqls */
-    size_t *tasks;           /* indices into the task_comps array, in row order */
-    size_t ntasks;
-    size_t nstages;          /* stage attempts with tasks */
+    const uint32_t *stages;  /* stage attempt rows with successful tasks, ascending */
+    size_t nstages;
+    size_t ntasks;           /* successful tasks of those stages */
 };
-struct clarity_groups { struct clarity_group *g; size_t n; size_t *pool; };
+struct clarity_groups { struct clarity_group *g; size_t n; uint32_t *pool; };
 
 /* A stage attempt belongs to one job: of the jobs that list its stage, the one submitted
  * last before the stage's first task launched (else the lowest job id). A job that reuses an
  * earlier job's shuffle output lists that stage as skipped; counting its tasks there too, as
  * the thesis' scripts do, would stretch the later job over both. SQL queries take their
- * jobs' tasks. Groups come jobs first (by id), then SQL queries (by id), then the app.
- * Returns 0, or CLARITY_ENOMEM with err filled. */
-int clarity_groups_build(const struct clarity_app *a, const struct clarity_task_comps *c, int kinds,
-                         struct clarity_groups *out, struct clarity_error *err);
+ * jobs' stages. Groups come jobs first (by id), then SQL queries (by id), then the app.
+ * Linear in tasks, stages and the jobs' stage lists. Returns 0, or CLARITY_ENOMEM with err
+ * filled. */
+int clarity_groups_build(const struct clarity_task_view *v, int kinds, struct clarity_groups *out,
+                         struct clarity_error *err);
 void clarity_groups_free(struct clarity_groups *g);
 
 /* ---- dolly ---- */
@@ -202,20 +227,18 @@ void clarity_groups_free(struct clarity_groups *g);
 /* Input a task's rate is measured against: shuffle bytes read if any, else input bytes. */
 int64_t clarity_task_input_bytes(const struct clarity_task_comp *c);
 
-/* One stage: all[idx[0..n-1]] are its tasks. A task slower than the stage's median rate
- * (runtime per input byte, over the tasks with input) runs at the median rate (input x median);
- * others, and tasks without input, keep their runtime. runtime[k] is for idx[k]. Returns 0, or
- * CLARITY_ENOMEM with err filled. */
+/* The stage's median rate (runtime per input byte) over all[idx[k]], k < n, with input (idx
+ * NULL: all[k]); 0 when no task read input. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_dolly_median(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *median,
+                         struct clarity_error *err);
+/* A task slower than the median rate runs at it (input x median); others, and tasks without
+ * input, keep their runtime. */
+double clarity_dolly_runtime(const struct clarity_task_comp *c, double median);
+
+/* One stage: all[idx[0..n-1]] (idx NULL: all[0..n-1]) are its tasks; runtime[k] gets
+ * clarity_dolly_runtime of task k with the stage's median. Returns 0, or CLARITY_ENOMEM with
+ * err filled. */
 int clarity_dolly_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *runtime,
                         struct clarity_error *err);
-
-/* Runtimes of every task in comps under Dolly's rule, stage by stage (runtime[i] for
- * comps->t[i]). Returns 0, or CLARITY_ENOMEM with err filled. */
-int clarity_dolly_runtimes(const struct clarity_task_comps *comps, double *runtime, struct clarity_error *err);
-
-/* Stage attempts' tasks: *idx (malloc'd) sorted by (stage, row); (*starts)[s]..(*starts)[s+1]
- * per distinct stage. Returns 0, or CLARITY_ENOMEM with err filled. */
-int clarity_tasks_by_stage(const struct clarity_task_comps *comps, size_t **idx, size_t **starts, size_t *nstages,
-                           struct clarity_error *err);
 
 #endif

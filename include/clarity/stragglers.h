@@ -43,7 +43,7 @@ struct clarity_stage_strag {
 /* Rates are runtime per clarity_task_input_bytes() (dolly.h, shared with blocked time's
  * Dolly case). */
 
-/* One stage: all[idx[0..n-1]] are its successful attempts. flags[k] (for idx[k]) gets
+/* One stage: all[idx[0..n-1]] (idx NULL: all[0..n-1]) are its successful attempts. flags[k] (for idx[k]) gets
  * CLARITY_SF_* and a bit per cause; ratio (optional) gets ipr / median ipr (0 without input).
  * Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n,
@@ -57,18 +57,26 @@ struct clarity_straggler_group {
     size_t by_cause[CLARITY_SC_COUNT];
 };
 
-struct clarity_stragglers_result {
-    struct clarity_task_comps comps;
-    uint16_t *flags;             /* per comps.t[i] */
-    double *ratio;               /* per comps.t[i]: ipr / stage median ipr */
-    struct clarity_stage_strag *stages; size_t nstages;   /* stage attempts with tasks, by stage id */
-    struct clarity_straggler_group *groups; size_t ngroups;
-    size_t *top; size_t ntop;    /* comps indices of the slowest tasks, slowest first */
+/* One of the slowest successful attempts. */
+struct clarity_straggler_top {
+    struct clarity_task_comp t;
+    uint16_t flags;              /* CLARITY_SF_* and a bit per cause, as in its stage */
+    double ratio;                /* ipr / stage median ipr; 0 without input */
 };
 
-/* Every stage attempt of the application; groups of the kinds asked (CLARITY_GROUP_*);
- * the top_n slowest successful attempts. Returns 0, or CLARITY_ENOMEM with err filled. */
-int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t top_n,
+struct clarity_stragglers_result {
+    struct clarity_task_counts counts;   /* attempts rated (counts.n) and left out */
+    struct clarity_stage_strag *stages; size_t nstages;   /* stage attempts with tasks, by stage id */
+    struct clarity_straggler_group *groups; size_t ngroups;
+    struct clarity_straggler_top *top; size_t ntop;       /* the slowest tasks, slowest first (ties: row) */
+};
+
+/* Every stage attempt of the application, one worker per core (threads: 0 one per core, 1
+ * none; the result is the same for any count); groups of the kinds asked (CLARITY_GROUP_*),
+ * summed from their stages; the top_n slowest successful attempts, kept in a bounded heap.
+ * Memory beyond the task view: per worker, the components of the largest stage and top_n
+ * entries. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t top_n, int threads,
                                struct clarity_stragglers_result *out, struct clarity_error *err);
 void clarity_stragglers_free(struct clarity_stragglers_result *r);
 

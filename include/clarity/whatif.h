@@ -140,9 +140,10 @@ struct clarity_resource_result {
 };
 
 /* The model on base, with `whatif` as the WHATIF scenario when non-NULL. Successful attempts
- * only. Returns 0, or CLARITY_ENOMEM with err filled. */
+ * only, one stage attempt at a time on one worker per core (threads: 0 one per core, 1 none;
+ * the result is the same for any count). Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_hw *base,
-                              const struct clarity_hw *whatif, struct clarity_resource_result *out,
+                              const struct clarity_hw *whatif, int threads, struct clarity_resource_result *out,
                               struct clarity_error *err);
 void clarity_resources_free(struct clarity_resource_result *r);
 
@@ -184,9 +185,11 @@ struct clarity_curve_result {
 };
 
 /* Replays the successful attempts at each asked point (driver time, clarity_app_driver_time
- * in sim.h, added back as measured). Returns 0, or CLARITY_ENOMEM with err filled. */
+ * in sim.h, added back as measured), one pooled component at a time on one worker per core
+ * (threads: 0 one per core, 1 none; the result is the same for any count). Returns 0, or
+ * CLARITY_ENOMEM with err filled. */
 int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *hw, enum clarity_slot_mode mode,
-                          enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask,
+                          enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask, int threads,
                           struct clarity_curve_result *out, struct clarity_error *err);
 void clarity_curve_free(struct clarity_curve_result *r);
 

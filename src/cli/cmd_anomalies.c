@@ -53,7 +53,7 @@ static void help(FILE *o)
             "extended features (likeliest class, and the verdict with --min-cause), on the paper features\n"
             "and for the rules. Same seed, same numbers.\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
-            "read (the others were analysed)\n");
+            "read (the others were analysed), 5 out of memory\n");
 }
 
 /* models/ladra-default.model beside the binary (build/ or bin/ one level down). */

@@ -60,7 +60,9 @@ int cmd_api(int argc, char **argv)
     }
     const char *rest = pos[npos - 1];
     struct clarity_app_set set;
-    int rc = load_set(pos, npos - 1, false, NULL, &set);
+    struct clarity_load_options lo = {0};
+    clarity_shs_load_options(rest, &lo);
+    int rc = load_set(pos, npos - 1, false, &lo, &set);
     free(pos);
     if (rc != EXIT_OK) {
         clarity_app_set_free(&set);
@@ -76,13 +78,12 @@ int cmd_api(int argc, char **argv)
         clarity_app_set_free(&set);
         return EXIT_INPUT;
     }
-    struct clarity_shs_response res;
     struct clarity_error err = {0};
-    int st = clarity_shs_answer(apps, n, rest, pretty, &res, &err);
-    if (st == CLARITY_OK) fwrite(res.body, 1, res.len, out);
+    int status;
+    /* streamed: the answer to every task of every stage can outgrow memory */
+    int st = clarity_shs_answer_to(apps, n, rest, pretty, out, &status, &err);
     int crc = close_output(out, "api", out_path, st == CLARITY_OK);
     if (st != CLARITY_OK) fprintf(stderr, "clarity api: %s\n", err.msg);
-    clarity_shs_response_free(&res);
     free(apps);
     clarity_app_set_free(&set);
     /* a path SHS would not route, or a parameter it would not take, is a usage error; an

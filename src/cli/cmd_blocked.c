@@ -18,13 +18,15 @@ static void help(FILE *o)
             "  --group KIND    job, sql or app (repeat or comma-separate; default all three)\n"
             "  --slots MODE    observed (default: peak concurrency up to 40 tasks, average above) or\n"
             "                  configured (executor cores / spark.task.cpus over the stage's lifetime)\n"
+            "  --threads N     threads reading the log and replaying its groups (default: one per\n"
+            "                  core; the output is the same for any N)\n"
             "  --json          machine-readable output (schema clarity.blocked/1, docs/blocked-json.md)\n"
             "  --compact       with --json: one line, no indentation\n"
             "  -o FILE         write to FILE instead of standard output\n"
             "  -q, --quiet     no notes about skipped files on stderr\n"
             "  -h, --help      this help\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
-            "read (the others were analysed)\n");
+            "read (the others were analysed), 5 out of memory\n");
 }
 
 /* "job,sql" -> mask; 0 on a bad word */
@@ -45,6 +47,7 @@ static int parse_groups(const char *s)
 struct blocked_ctx {
     int kinds;
     enum clarity_slot_mode mode;
+    int threads;                 /* workers per analysis: 0 one per core */
 };
 
 static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
@@ -52,7 +55,7 @@ static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struc
 {
     const struct blocked_ctx *bc = ctx;
     struct clarity_blocked_result r;
-    int rc = clarity_blocked_analyze(a, bc->kinds, bc->mode, &r, err);
+    int rc = clarity_blocked_analyze(a, bc->kinds, bc->mode, bc->threads, &r, err);
     if (rc) return rc;
     rc = json ? clarity_report_blocked_json(json, a, &r, err) : clarity_report_blocked_text(text, a, &r, err);
     clarity_blocked_free(&r);
@@ -64,7 +67,7 @@ int cmd_blocked(int argc, char **argv)
     static const struct option opts[] = {
         {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"group", required_argument, 0, 'g'},
         {"slots", required_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"threads", required_argument, 0, 'T'}, {0, 0, 0, 0}};
     struct common_opts co = {.cmd = "blocked"};
     struct blocked_ctx bc = {.kinds = 0, .mode = CLARITY_SLOTS_OBSERVED};
     int c;
@@ -84,12 +87,20 @@ int cmd_blocked(int argc, char **argv)
         case 's':
             if (!opt_slots(co.cmd, optarg, &bc.mode)) return EXIT_USAGE;
             break;
+        case 'T': {
+            long long t;
+            if (!opt_int_range(co.cmd, "threads", optarg, 1, 64, &t)) return EXIT_USAGE;
+            bc.threads = (int)t;
+            break;
+        }
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
     }
     if (!bc.kinds) bc.kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
-    struct per_app_cmd pc = {.schema = "clarity.blocked/1", .out = &co, .one = blocked_one, .ctx = &bc};
+    struct clarity_load_options lo = lean_load_options(co.quiet);
+    lo.threads = bc.threads;
+    struct per_app_cmd pc = {.schema = "clarity.blocked/1", .out = &co, .load = &lo, .one = blocked_one, .ctx = &bc};
     return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

@@ -47,7 +47,7 @@ static void help(FILE *o)
             "  -q, --quiet       no notes about skipped files on stderr\n"
             "  -h, --help        this help\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
-            "read (the others were analysed)\n");
+            "read (the others were analysed), 5 out of memory\n");
 }
 
 /* The words of the options that choose among a few modes. */
@@ -90,7 +90,10 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
 {
     const struct clarity_app **apps = malloc((set->n ? set->n : 1) * sizeof *apps);
     size_t napps = 0;
-    if (!apps) return EXIT_INPUT;
+    if (!apps) {
+        fprintf(stderr, "clarity contention: out of memory\n");
+        return EXIT_NOMEM;
+    }
     for (size_t i = 0; i < set->n; i++)
         if (set->apps[i].app) apps[napps++] = set->apps[i].app;
     struct clarity_error err = {0};
@@ -98,7 +101,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     if (opt->sidecar && clarity_iqcar_sidecar_unmatched(opt->sidecar, apps, napps, &nun, &ex, &err)) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
         free(apps);
-        return EXIT_INPUT;
+        return exit_for_error(err.code);
     }
     if (nun)
         fprintf(stderr, "clarity contention: %s: %zu value(s) name task attempts the logs do not have (first: task %lld attempt %d)\n",
@@ -108,13 +111,17 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     long *tg = NULL;
     if (clarity_iqcar_analyze(apps, napps, opt, &r, &err)) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
-        rc = EXIT_INPUT;
+        rc = exit_for_error(err.code);
         goto out;
     }
     size_t nt = 0;
     if (c->ntargets || c->all) {
         tg = malloc((c->ntargets + r.nunits + 1) * sizeof *tg);
-        if (!tg) { rc = EXIT_INPUT; goto out; }
+        if (!tg) {
+            fprintf(stderr, "clarity contention: out of memory\n");
+            rc = EXIT_NOMEM;
+            goto out;
+        }
         for (size_t i = 0; i < c->ntargets; i++) {
             long u = clarity_iqcar_unit_find(&r, c->targets[i]);
             if (u < 0) {
@@ -134,9 +141,9 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     if (c->co.json) {
         struct jsonw w;
         clarity_jsonw_init(&w, o, !c->co.compact);
-        if (clarity_report_contention_json(&w, &r, tg, nt, &err)) rc = EXIT_INPUT;
+        if (clarity_report_contention_json(&w, &r, tg, nt, &err)) rc = exit_for_error(err.code);
         clarity_jsonw_end(&w);
-    } else if (clarity_report_contention_text(o, &r, tg, nt, &err)) rc = EXIT_INPUT;
+    } else if (clarity_report_contention_text(o, &r, tg, nt, &err)) rc = exit_for_error(err.code);
     int crc = close_output(o, "contention", c->co.outpath, rc == EXIT_OK);
     if (rc) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
@@ -148,7 +155,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->rules); rc = EXIT_USAGE; goto out; }
         if (clarity_report_contention_rules(f, &r, &err)) {
             fprintf(stderr, "clarity contention: %s: %s\n", c->rules, err.msg);
-            rc = EXIT_INPUT;
+            rc = exit_for_error(err.code);
         }
         fclose(f);
     }
@@ -157,7 +164,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         if (!f) { fprintf(stderr, "clarity contention: cannot write %s\n", c->graph); rc = EXIT_USAGE; goto out; }
         if (clarity_report_contention_dot(f, &r, tg, nt, c->graph_full, &err)) {
             fprintf(stderr, "clarity contention: %s: %s\n", c->graph, err.msg);
-            rc = EXIT_INPUT;
+            rc = exit_for_error(err.code);
         }
         fclose(f);
     }
@@ -188,7 +195,10 @@ int cmd_contention(int argc, char **argv)
     clarity_iqcar_options_default(&opt);
     const char **targets = calloc((size_t)argc + 1, sizeof *targets);
     int ch, rc;
-    if (!targets) return EXIT_INPUT;
+    if (!targets) {
+        fprintf(stderr, "clarity contention: out of memory\n");
+        return EXIT_NOMEM;
+    }
     c.targets = targets;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -253,15 +263,22 @@ int cmd_contention(int argc, char **argv)
             fprintf(stderr, "clarity contention: %s\n", err.msg);
             clarity_iqcar_sidecar_free(&sc);
             free(targets);
-            return EXIT_USAGE;
+            return lrc == CLARITY_ENOMEM ? EXIT_NOMEM : EXIT_USAGE;
         }
         if (sc.bad)
             fprintf(stderr, "clarity contention: %s: %zu of %zu line(s) rejected (listed above), %zu value(s) used\n",
                     c.metrics_csv, sc.bad, sc.lines, sc.nrows);
         opt.sidecar = &sc;
     }
+    /* a lean load (no per-task executor metrics, no accumulables) but for the accumulables the
+     * analysis reads: the full task accumulables take several times the model's memory, and a
+     * lean load decodes task events on every core */
+    const char *acc_names[IQ_ACC_NAMES_MAX];
+    struct clarity_load_options lo = lean_load_options(c.co.quiet);
+    lo.task_accumulable_names = acc_names;
+    lo.ntask_accumulable_names = clarity_iqcar_accumulable_names(&opt, acc_names);
     struct clarity_app_set set;
-    rc = load_set((const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, NULL, &set);
+    rc = load_set((const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, &lo, &set);
     if (rc == EXIT_OK) rc = set_exit_code(&set, run(&c, &opt, &set));
     clarity_app_set_free(&set);
     clarity_iqcar_sidecar_free(&sc);

@@ -55,8 +55,11 @@ static void help(FILE *o)
             "  --json                 clarity.ernest/1 (docs/ernest-json.md); --compact one line\n"
             "  -o FILE                write to FILE (fit -o model.json --json saves a model)\n"
             "  -q, --quiet; -h, --help\n\n"
-            "exit codes: 0 ok, 2 usage, 3 unreadable input or no usable training points\n");
+            "exit codes: 0 ok, 2 usage, 3 unreadable input or no usable training points, 5 out of memory\n");
 }
+
+#define ERNEST_MAX_MACHINES 1e6
+#define ERNEST_MAX_SCALE 1e12
 
 struct eopts {
     const char *sub;
@@ -110,11 +113,21 @@ static int parse(int argc, char **argv, struct eopts *o)
             if (parse_int_range(optarg, &o->mlo, &o->mhi) && !strchr(optarg, ',')) o->have_mrange = true;
             if ((n = parse_size_list(optarg, o->mlist, MAXT, NULL)) > 0) o->nm = n;
             else if (!o->have_mrange) return usage_err("--machines needs a range like 1-64 or a list like 8,16,32, not", optarg);
+            /* Past these the model's terms overflow or lose every digit (1e308 scale printed
+             * "xinf"); no cluster or input is that large, so such a value is a typo. */
+            if (o->have_mrange && o->mhi > ERNEST_MAX_MACHINES)
+                return usage_err("--machines: at most 1000000 machines, not", optarg);
+            for (int k = 0; k < o->nm; k++)
+                if (!(o->mlist[k] <= ERNEST_MAX_MACHINES))
+                    return usage_err("--machines: at most 1000000 machines, not", optarg);
             break;
         case 's':
             if (parse_real_range(optarg, &o->slo, &o->shi) && !strchr(optarg, ',')) o->have_srange = true;
             if ((n = parse_size_list(optarg, o->slist, MAXT, NULL)) > 0) o->ns = n;
             else if (!o->have_srange) return usage_err("--scale needs a range like 0.01-0.1 or a list like 0.5,1, not", optarg);
+            for (int k = 0; k < o->ns; k++)
+                if (!(o->slist[k] <= ERNEST_MAX_SCALE)) return usage_err("--scale: at most 1e12, not", optarg);
+            if (o->have_srange && !(o->shi <= ERNEST_MAX_SCALE)) return usage_err("--scale: at most 1e12, not", optarg);
             break;
         case 'P':
             if (!parse_real_range(optarg, &o->plo, &o->phi)) return usage_err("--parts needs a range like 4-32, not", optarg);

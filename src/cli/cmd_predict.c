@@ -44,7 +44,7 @@ static void help(FILE *o)
             "  -q, --quiet            no notes on stderr\n"
             "  -h, --help             this help\n\n"
             "exit codes: 0 ok, 2 usage (including missing sizes or cores), 3 unreadable log or\n"
-            "references that do not run the same stages\n");
+            "references that do not run the same stages, 5 out of memory\n");
 }
 
 static struct clarity_app *load_one(const char *path, bool quiet, struct clarity_app_set *set)
@@ -188,14 +188,14 @@ int cmd_predict(int argc, char **argv)
     }
     if (rc == EXIT_OK && clarity_peridot_fit(refs, (size_t)o.nrefs, &o.po, &model, &err) != CLARITY_OK) {
         fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
-        rc = err.code == CLARITY_EUSAGE ? EXIT_USAGE : EXIT_INPUT;
+        rc = err.code == CLARITY_EUSAGE ? EXIT_USAGE : exit_for_error(err.code);
     }
     if (rc == EXIT_OK && o.actual) {
         struct clarity_app *a = load_one(o.actual, o.co.quiet, &sets[PERIDOT_MAX_REFS]);
         struct peridot_ref act = {0};
         if (!a || clarity_peridot_ref_from_app(a, &act, &err) != CLARITY_OK) {
             if (a) fprintf(stderr, "clarity predict: %s\n", clarity_error_format(&err, buf, sizeof buf));
-            rc = EXIT_INPUT;
+            rc = a ? exit_for_error(err.code) : EXIT_INPUT;
         } else {
             actual_ms = (double)act.total_ms;
             if (!o.nsizes) {
@@ -225,7 +225,7 @@ int cmd_predict(int argc, char **argv)
         for (int c = 0; c < o.ncores && npreds < MAXT; c++)
             if (clarity_peridot_predict(&model, o.sizes[s], o.cores[c], &preds[npreds++], &err)) {
                 fprintf(stderr, "clarity predict: %s\n", err.msg);
-                rc = EXIT_INPUT;
+                rc = exit_for_error(err.code);
             }
     if (rc == EXIT_OK) {
         bool bytes = o.units;
@@ -246,7 +246,7 @@ int cmd_predict(int argc, char **argv)
             if (close_output(out, "predict", o.co.outpath, wrc == 0) != EXIT_OK) rc = EXIT_INPUT;
             if (wrc) {
                 fprintf(stderr, "clarity predict: %s\n", err.msg);
-                rc = EXIT_INPUT;
+                rc = exit_for_error(err.code);
             }
         }
     }

@@ -4,6 +4,7 @@
 #include <time.h>
 #include "cli/commands.h"
 #include "cli/common/per_app.h"
+#include "clarity/arena.h"
 #include "clarity/report.h"
 
 static void help(FILE *o)
@@ -28,7 +29,7 @@ static void help(FILE *o)
             "  -q, --quiet     no notes about skipped files on stderr\n"
             "  -h, --help      this help\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
-            "read (the others were analysed)\n");
+            "read (the others were analysed), 5 out of memory\n");
 }
 
 /* "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" in UTC to epoch ms. */
@@ -49,6 +50,11 @@ struct summary_ctx {
     struct summary_options so;
     bool detail, csv;
     int sort;                    /* enum fleet_sort */
+    /* the one-row-per-application table, gathered while the applications stream by */
+    struct fleet_row *rows;
+    size_t nrows;
+    char (*errs)[1200];
+    struct clarity_arena strings;
 };
 
 static int summary_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
@@ -59,50 +65,52 @@ static int summary_one(void *ctx, const struct clarity_app *a, FILE *text, struc
     return clarity_report_summary_json(json, a, err);
 }
 
-/* One full summary per application (a single log, or --detail), else one row per
- * application, the ones that could not be read included. */
-static int summary_text(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o,
-                        struct clarity_error *err)
+/* One full summary per application (a single log, or --detail), written as each is loaded;
+ * else one row per application, the ones that could not be read included, gathered here
+ * (strings copied: the application is freed after this call) and written at the end. */
+static int summary_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f,
+                             FILE *o, struct clarity_error *err)
 {
-    const struct summary_ctx *sc = ctx;
-    struct clarity_error one = {0};
-    int rc = 0;   /* the first report error; the other applications are still written */
+    struct summary_ctx *sc = ctx;
+    const struct clarity_app *a = set->apps[i].app;
     if ((set->n == 1 && !sc->csv) || sc->detail) {
-        for (size_t i = 0; i < set->n; i++) {
-            if (!set->apps[i].app || !app_filter_keep(f, set->apps[i].app)) continue;
-            if (i) fputc('\n', o);
-            if (clarity_report_summary_text(o, set->apps[i].app, &sc->so, &one) && !rc) rc = one.code, *err = one;
-        }
-        return rc;
+        if (!a || !app_filter_keep(f, a)) return 0;
+        if (i) fputc('\n', o);
+        return clarity_report_summary_text(o, a, &sc->so, err);
     }
-    struct fleet_row *rows = calloc(set->n, sizeof *rows);
-    char (*errs)[1200] = calloc(set->n, sizeof *errs);
-    if (!rows || !errs) {
-        free(rows);
-        free(errs);
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!sc->rows) {
+        sc->rows = calloc(set->n, sizeof *sc->rows);
+        sc->errs = calloc(set->n, sizeof *sc->errs);
+        if (!sc->rows || !sc->errs) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    size_t n = 0;
-    for (size_t i = 0; i < set->n; i++) {
-        const struct clarity_app *a = set->apps[i].app;
-        if (a && !app_filter_keep(f, a)) continue;
-        if (a && clarity_fleet_row_fill(&rows[n], a, &one)) {
-            /* the row still appears, with what went wrong in place of its figures */
-            if (!rc) rc = one.code, *err = one;
-            snprintf(errs[i], sizeof errs[i], "%s", one.msg);
-            rows[n].error = errs[i];
-        } else if (!a) {
-            rows[n].source = set->apps[i].src->path;
-            rows[n].error = clarity_error_format(&set->apps[i].err, errs[i], sizeof errs[i]);
-        }
-        n++;
+    if (a && !app_filter_keep(f, a)) return 0;
+    struct fleet_row *row = &sc->rows[sc->nrows++];
+    struct clarity_error one = {0};
+    int rc = 0;
+    if (a && clarity_fleet_row_fill(row, a, &one)) {
+        /* the row still appears, with what went wrong in place of its figures */
+        rc = one.code, *err = one;
+        snprintf(sc->errs[i], sizeof sc->errs[i], "%s", one.msg);
+        row->error = sc->errs[i];
+    } else if (!a) {
+        row->source = set->apps[i].src->path;
+        row->error = clarity_error_format(&set->apps[i].err, sc->errs[i], sizeof sc->errs[i]);
     }
-    clarity_fleet_sort(rows, n, (enum clarity_fleet_sort)sc->sort);
-    int frc = sc->csv ? clarity_report_fleet_csv(o, rows, n, &one) : clarity_report_fleet_text(o, rows, n, &one);
-    if (frc && !rc) rc = frc, *err = one;
-    free(rows);
-    free(errs);
+    const char **strs[] = {&row->source, &row->app_id, &row->name, &row->user};
+    for (size_t k = 0; a && k < sizeof strs / sizeof *strs; k++)
+        if (*strs[k] && !(*strs[k] = clarity_arena_strndup(&sc->strings, *strs[k], strlen(*strs[k]))))
+            return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     return rc;
+}
+
+static int summary_text_end(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+{
+    struct summary_ctx *sc = ctx;
+    (void)set;
+    if (!sc->rows) return 0;
+    clarity_fleet_sort(sc->rows, sc->nrows, (enum clarity_fleet_sort)sc->sort);
+    return sc->csv ? clarity_report_fleet_csv(o, sc->rows, sc->nrows, err)
+                   : clarity_report_fleet_text(o, sc->rows, sc->nrows, err);
 }
 
 int cmd_summary(int argc, char **argv)
@@ -153,6 +161,11 @@ int cmd_summary(int argc, char **argv)
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = (int)threads;
     struct per_app_cmd pc = {.schema = "clarity.summary/1", .out = &co, .load = &lo, .filter = filter,
-                             .list_problems = true, .one = summary_one, .text = summary_text, .ctx = &sc};
-    return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
+                             .list_problems = true, .one = summary_one, .text_each = summary_text_each,
+                             .text_end = summary_text_end, .ctx = &sc};
+    int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
+    free(sc.rows);
+    free(sc.errs);
+    clarity_arena_free(&sc.strings);
+    return rc;
 }

@@ -34,13 +34,15 @@ static void help(FILE *o)
             "  --slots MODE          1x = observed slots (default) or configured (executor cores)\n"
             "output:\n"
             "  --limit N             stage and job rows in text (default 20, 0 = all)\n"
+            "  --threads N           threads reading the log and analysing it (default: one per core;\n"
+            "                        the output is the same for any N)\n"
             "  --json                machine-readable output (schema clarity.whatif/1, docs/whatif.md)\n"
             "  --compact             with --json: one line\n"
             "  -o FILE               write to FILE instead of standard output\n"
             "  -q, --quiet           no notes about skipped files on stderr\n"
             "  -h, --help            this help\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
-            "read (the others were analysed)\n");
+            "read (the others were analysed), 5 out of memory\n");
 }
 
 #define MAX_POINTS 64
@@ -101,7 +103,7 @@ int cmd_whatif(int argc, char **argv)
         {"replication", required_argument, 0, 7}, {"executors", required_argument, 0, 'E'},
         {"cores", required_argument, 0, 'C'}, {"slots", required_argument, 0, 's'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"threads", required_argument, 0, 'T'}, {0, 0, 0, 0}};
     static const enum clarity_hw_field fields[] = {0, CLARITY_HW_HOSTS, CLARITY_HW_CORES_PER_HOST,
                                                    CLARITY_HW_DISKS_PER_HOST, CLARITY_HW_DISK_MB_S, CLARITY_HW_NET_GBPS,
                                                    CLARITY_HW_INPUT_ON_DISK, CLARITY_HW_REPLICATION};
@@ -141,6 +143,12 @@ int cmd_whatif(int argc, char **argv)
         case 'l':
             if (!opt_count(co.cmd, "limit", optarg, &op.limit)) return EXIT_USAGE;
             break;
+        case 'T': {
+            long long t;
+            if (!opt_int_range(co.cmd, "threads", optarg, 1, 64, &t)) return EXIT_USAGE;
+            op.ask.threads = (int)t;
+            break;
+        }
         case 'h': help(stdout); return EXIT_OK;
         default: help(stderr); return EXIT_USAGE;
         }
@@ -151,6 +159,8 @@ int cmd_whatif(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
-    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .one = whatif_one, .ctx = &op};
+    struct clarity_load_options lo = lean_load_options(co.quiet);
+    lo.threads = op.ask.threads;
+    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .load = &lo, .one = whatif_one, .ctx = &op};
     return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
 }

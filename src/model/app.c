@@ -251,6 +251,19 @@ static const char *const metric_names[] = {
     "TotalGCTime", "ConcurrentGCCount", "ConcurrentGCTime",
 };
 
+int clarity_exec_metric_index(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof metric_names / sizeof *metric_names; i++)
+        if (strlen(metric_names[i]) == len && memcmp(metric_names[i], name, len) == 0) return (int)i;
+    return -1;
+}
+
+void clarity_read_peak_value(struct apply_ctx *c, struct clarity_peaks *pk, size_t pos, size_t name, int64_t v)
+{
+    if (!c->metric_name_ids[name]) c->metric_name_ids[name] = clarity_intern(c, metric_names[name], strlen(metric_names[name]));
+    peaks_max_at(c, pk, pos, c->metric_name_ids[name], v);
+}
+
 static uint32_t metric_name_id(struct apply_ctx *c, const char *k, size_t kl, size_t hint)
 {
     size_t n = sizeof metric_names / sizeof *metric_names;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "clarity/model.h"
 #include "event/json.h"
+#include "model/decode/blank.h"
 #include "util/vec.h"
 
 /* Context for one event being applied: where it came from, for problem reports. */
@@ -21,6 +22,7 @@ struct apply_ctx {
     /* string id -> row in the integrity's unknown event / field list (UINT32_MAX: past the
      * listed ones), only while loading */
     struct clarity_idmap unknown_event_ids, unknown_field_ids;
+    const struct blank_names *acc_names;   /* task accumulables kept by name (opt), measured */
 };
 
 uint32_t clarity_intern(struct apply_ctx *c, const char *s, size_t len);
@@ -45,6 +47,10 @@ int64_t clarity_get_int_or(cj_val obj, const char *key, int64_t dflt);
 bool clarity_value_as_int(cj_val v, int64_t *out);
 void clarity_peaks_max(struct apply_ctx *c, struct clarity_peaks *pk, uint32_t name, int64_t v);
 void clarity_read_peaks(struct apply_ctx *c, cj_val metrics, struct clarity_peaks *pk);
+/* One metric of such an object read beforehand (a task record): its position among the
+ * members, its index in the ExecutorMetricType list (clarity_exec_metric_index) and its value;
+ * the same as clarity_read_peaks reading that member. */
+void clarity_read_peak_value(struct apply_ctx *c, struct clarity_peaks *pk, size_t pos, size_t name, int64_t v);
 
 struct clarity_executor *clarity_exec_get_or_add(struct apply_ctx *c, const char *id, size_t len);
 /* An attempt outside Java's int range is counted in integrity.values_out_of_range and clamped. */
@@ -52,8 +58,10 @@ struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stag
 struct clarity_job *clarity_job_get_or_add(struct apply_ctx *c, int64_t job_id);
 struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id);
 void clarity_read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st);
+/* Appends the accumulables of arr. user_only: drop internal and SQL-metric ones (load option
+ * user_task_accumulables_only); with names (n > 0) only those with one of these names. */
 void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
-                       bool updates);
+                       bool updates, bool user_only, const char *const *names, size_t n);
 void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v);
 
 /* Event handlers, one per family (apply_*.c). */

@@ -79,8 +79,11 @@ static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len
     cj_val root;
     const char *why;
     struct blank_undo undo;
-    clarity_blank_lean(line, len, !c->opt->keep_task_accumulables && clarity_blank_spark3(clarity_app_str(c->app, c->app->spark_version)),
-               c->opt->skip_task_executor_metrics, &undo);
+    bool keep = c->opt->keep_task_accumulables, user_only = keep && c->opt->user_task_accumulables_only;
+    bool acc = (!keep || user_only) && clarity_blank_spark3(clarity_app_str(c->app, c->app->spark_version));
+    /* accumulables asked for by name (a lean load): kept whenever the line may hold one */
+    if (acc && !keep) acc = clarity_blank_names_absent(line, len, c->acc_names);
+    clarity_blank_lean(line, len, acc, user_only, c->opt->skip_task_executor_metrics, &undo);
     int rc = clarity_cj_parse(p, line, len, &root, &why);
     if (rc != 0 && clarity_blank_restore(line, &undo)) rc = clarity_cj_parse(p, line, len, &root, &why);
     clarity_blank_undo_free(&undo);
@@ -125,11 +128,13 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     struct line_pipe *r;
     bool threaded = c->opt->threads != 1;
     /* lean loads also decode task events on worker threads (preparse.c), one per core */
-    struct preparse_shared shared = {.skip_executor_metrics = c->opt->skip_task_executor_metrics};
+    bool user_only = c->opt->keep_task_accumulables && c->opt->user_task_accumulables_only;
+    struct preparse_shared shared = {.skip_executor_metrics = c->opt->skip_task_executor_metrics,
+                                     .hidden_accumulables_only = user_only, .acc_names = c->acc_names};
     struct preparse workers[8];
     void *ctxs[8];
     size_t nworkers = 0;
-    if (threaded && !c->opt->keep_task_accumulables) {
+    if (threaded && (!c->opt->keep_task_accumulables || user_only)) {
         size_t want = c->opt->threads > 1 ? (size_t)c->opt->threads : clarity_line_pipe_default_workers();
         for (; nworkers < want && nworkers < 8; nworkers++) {
             workers[nworkers] = (struct preparse){.parser = clarity_cj_parser_new(MAX_LINE + 1024), .shared = &shared};
@@ -157,6 +162,8 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         c->line = line_no;
         c->offset = offset;
         if (st == LINE_IO_ERROR) {
+            /* the reader knows the line, not the file: name it, or the message reads "1: ..." */
+            if (!err.file[0]) snprintf(err.file, sizeof err.file, "%s", f->path);
             clarity_problem(c, "read error: %s", err.msg);
             if (!first_err->code) *first_err = err;
             break;
@@ -228,6 +235,9 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     if (!a) return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
     a->source_path = clarity_arena_strndup(&a->arena, src->path, strlen(src->path));
     struct apply_ctx c = {.app = a, .opt = opt ? opt : &defaults};
+    struct blank_names acc_names;
+    clarity_blank_names_init(&acc_names, c.opt->task_accumulable_names, c.opt->ntask_accumulable_names);
+    c.acc_names = &acc_names;
     if (src->base) a->app_id = clarity_intern(&c, src->base, strlen(src->base));
     if (src->version_hint) a->spark_version = clarity_intern(&c, src->version_hint, strlen(src->version_hint));
     a->integrity.in_progress = src->in_progress;

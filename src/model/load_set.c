@@ -1,7 +1,9 @@
 /* Loads every application some paths name. Applications are independent, so a directory of
  * many is loaded by one worker per core, each taking the next application; results land in
- * their slot, so the set keeps the sources' order whatever finishes first. Nothing here
- * prints: problems stay in the set and progress goes to the caller's callback. */
+ * their slot, so the set keeps the sources' order whatever finishes first. In streaming mode
+ * (options->each) the calling thread hands each application over in order and frees it, and
+ * the workers stay a bounded window ahead, so memory follows the window, not the directory.
+ * Nothing here prints: problems stay in the set and progress goes to the caller's callback. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -16,20 +18,84 @@ struct load_job {
     struct clarity_app_set *set;
     const struct clarity_load_options *opt;
     atomic_size_t next, done;
+    /* streaming only: workers take application i only while i < handed + window */
+    bool streaming;
+    size_t handed, window;
+    bool *ready;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
 };
 
 static void *load_worker(void *arg)
 {
     struct load_job *job = arg;
     for (;;) {
-        size_t i = atomic_fetch_add(&job->next, 1);
+        size_t i;
+        if (job->streaming) {
+            pthread_mutex_lock(&job->mu);
+            while (atomic_load(&job->next) < job->set->n && atomic_load(&job->next) >= job->handed + job->window)
+                pthread_cond_wait(&job->cv, &job->mu);
+            i = atomic_fetch_add(&job->next, 1);
+            pthread_mutex_unlock(&job->mu);
+        } else {
+            i = atomic_fetch_add(&job->next, 1);
+        }
         if (i >= job->set->n) return NULL;
         struct clarity_loaded_app *la = &job->set->apps[i];
         la->src = &job->set->sources.apps[i];
         clarity_app_load(la->src, job->opt, &la->app, &la->err);
         atomic_fetch_add(&job->done, 1);
+        if (job->streaming) {
+            pthread_mutex_lock(&job->mu);
+            job->ready[i] = true;
+            pthread_cond_broadcast(&job->cv);
+            pthread_mutex_unlock(&job->mu);
+        }
     }
 }
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The calling thread's part of streaming: hand over each application in order, then free it.
+ * With no worker thread it loads each one itself first. */
+static void hand_over(struct load_job *job, const struct clarity_load_set_options *opt, size_t workers)
+{
+    struct clarity_app_set *set = job->set;
+    double last = mono_s();
+    for (size_t i = 0; i < set->n; i++) {
+        struct clarity_loaded_app *la = &set->apps[i];
+        if (workers == 0) {
+            la->src = &set->sources.apps[i];
+            clarity_app_load(la->src, job->opt, &la->app, &la->err);
+            atomic_fetch_add(&job->done, 1);
+        } else {
+            pthread_mutex_lock(&job->mu);
+            while (!job->ready[i]) pthread_cond_wait(&job->cv, &job->mu);
+            pthread_mutex_unlock(&job->mu);
+        }
+        if (opt->progress && set->n > 1 && mono_s() - last >= 0.2) {
+            opt->progress(opt->progress_ctx, atomic_load(&job->done), set->n);
+            last = mono_s();
+        }
+        opt->each(opt->each_ctx, set, i);
+        if (la->app) {
+            clarity_app_free(la->app);
+            la->app = NULL;
+            la->released = true;
+        }
+        pthread_mutex_lock(&job->mu);
+        job->handed = i + 1;
+        pthread_cond_broadcast(&job->cv);
+        pthread_mutex_unlock(&job->mu);
+    }
+}
+
+static int set_result(struct clarity_app_set *out, struct clarity_error *err);
 
 int clarity_load_set(const char *const *paths, size_t npaths, const struct clarity_load_set_options *opt,
                      struct clarity_app_set *out, struct clarity_error *err)
@@ -61,6 +127,25 @@ int clarity_load_set(const char *const *paths, size_t npaths, const struct clari
     if (nthreads > MAX_WORKERS) nthreads = MAX_WORKERS;
     pthread_t tids[MAX_WORKERS];
     size_t started = 0;
+    if (opt->each) {
+        /* Streaming: the calling thread hands over; the workers (one per core, or none for
+         * a single application) load at most two applications each ahead of it. */
+        job.streaming = true;
+        job.window = 2 * nthreads;
+        job.ready = calloc(out->n, sizeof *job.ready);
+        if (!job.ready) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+        pthread_mutex_init(&job.mu, NULL);
+        pthread_cond_init(&job.cv, NULL);
+        for (size_t t = 0; out->n > 1 && t < nthreads; t++)
+            if (pthread_create(&tids[started], NULL, load_worker, &job) == 0) started++;
+        hand_over(&job, opt, started);
+        for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
+        pthread_mutex_destroy(&job.mu);
+        pthread_cond_destroy(&job.cv);
+        free(job.ready);
+        if (out->n > 1 && opt->progress) opt->progress(opt->progress_ctx, out->n, out->n);
+        return set_result(out, err);
+    }
     /* with a progress callback the calling thread only watches, so it starts one more worker */
     bool watch = nthreads > 1 && opt->progress;
     for (size_t t = watch ? 0 : 1; t < nthreads; t++)
@@ -76,10 +161,15 @@ int clarity_load_set(const char *const *paths, size_t npaths, const struct clari
     load_worker(&job);
     for (size_t t = 0; t < started; t++) pthread_join(tids[t], NULL);
     if (out->n > 1 && opt->progress) opt->progress(opt->progress_ctx, out->n, out->n);
+    return set_result(out, err);
+}
 
+/* CLARITY_OK when at least one application loaded; else the first one's error. */
+static int set_result(struct clarity_app_set *out, struct clarity_error *err)
+{
     const struct clarity_error *first = NULL;
     for (size_t i = 0; i < out->n; i++)
-        if (!out->apps[i].app) {
+        if (!out->apps[i].app && !out->apps[i].released) {
             out->nfailed++;
             if (!first) first = &out->apps[i].err;
         }

@@ -21,7 +21,7 @@ const char *clarity_blocked_resource_note(const struct clarity_blocked_result *r
     case CLARITY_RES_SCHED_DELAY:
         return "runtime - run - deserialize - result serialization - getting result, clamped at 0";
     case CLARITY_RES_NON_CPU:
-        return r->comps.cpu_logged < r->comps.n
+        return r->cpu_logged < r->counts.n
                    ? "not available where tasks lack Executor CPU Time (logged from Spark 2.1)"
                    : "heuristic: each task keeps only Executor CPU Time + Deserialize CPU Time";
     case CLARITY_RES_STRAGGLERS:

@@ -25,7 +25,7 @@ static void without(struct jsonw *w, const struct clarity_blocked_result *r, con
 int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err)
 {
-    const struct clarity_task_comps *c = &r->comps;
+    const struct clarity_task_counts *c = &r->counts;
     char v[512];
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
@@ -40,8 +40,8 @@ int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, co
     clarity_jsonw_kint(w, "without_end", (int64_t)c->without_end);
     clarity_jsonw_kint(w, "other", (int64_t)c->other_end);
     clarity_jsonw_kint(w, "speculative_replayed", (int64_t)c->speculative);
-    clarity_jsonw_kint(w, "with_cpu_time", (int64_t)c->cpu_logged);
-    clarity_jsonw_kint(w, "clamped", (int64_t)c->clamped);
+    clarity_jsonw_kint(w, "with_cpu_time", (int64_t)r->cpu_logged);
+    clarity_jsonw_kint(w, "clamped", (int64_t)r->clamped);
     clarity_jsonw_obj_end(w);
     clarity_jsonw_key(w, "groups");
     clarity_jsonw_arr_begin(w);

@@ -11,11 +11,20 @@ static void pct(FILE *o, const struct clarity_blocked_without *w)
 static const int columns[] = {CLARITY_RES_NETWORK, CLARITY_RES_DISK, CLARITY_RES_SHUFFLE_WRITE, CLARITY_RES_GC,
                               CLARITY_RES_SCHED_DELAY, CLARITY_RES_STRAGGLERS, CLARITY_RES_NON_CPU};
 
+/* Rounded to int64 ms; a replay of int64-extreme times can exceed the range, which a plain
+ * conversion leaves undefined: such a span saturates (NaN reads as unknown). */
+static int64_t round_ms(double ms)
+{
+    if (ms != ms) return -1;
+    double r = ms + 0.5;
+    return r >= 0x1p63 ? INT64_MAX : r <= -0x1p63 ? INT64_MIN : (int64_t)r;
+}
+
 int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err)
 {
     char b1[32], b2[32], v[512];
-    const struct clarity_task_comps *c = &r->comps;
+    const struct clarity_task_counts *c = &r->counts;
     fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     fprintf(o, "source       %s\n", a->source_path ? a->source_path : "-");
     fprintf(o, "replay       %zu successful attempts in launch order on %s slots; left out: %zu failed, %zu killed, "
@@ -25,7 +34,7 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
             c->failed, c->killed, c->without_end, c->other_end);
     fprintf(o, "             stages overlapping in time are replayed together; gaps between stages and driver time are "
                "not replayed (idle column)\n");
-    if (c->clamped) fprintf(o, "             %zu task(s) had metrics exceeding their runtime: clamped\n", c->clamped);
+    if (r->clamped) fprintf(o, "             %zu task(s) had metrics exceeding their runtime: clamped\n", r->clamped);
     fprintf(o, "\nimprovement if the tasks never blocked on the resource (simulated without / simulated)\n");
     fprintf(o, "%-5s %6s %7s %6s %6s %10s %10s %10s %7s %8s %8s %8s %8s %8s %8s %8s\n", "kind", "id", "tasks",
             "stages", "slots", "actual", "idle", "simulated", "error", "network", "disk*", "shuf wr", "GC", "sched",
@@ -41,7 +50,7 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
         else snprintf(id, sizeof id, "%lld", (long long)g->id);
         fprintf(o, "%-5s %6s %7zu %6zu %6s %10s %10s %10s", clarity_group_kind_name(g->kind), id, g->tasks,
                 g->stages, slots, clarity_fmt_ms(b1, sizeof b1, g->actual_ms), clarity_fmt_ms(b2, sizeof b2, g->idle_ms),
-                clarity_fmt_ms(v, sizeof v, (int64_t)(g->simulated_ms + 0.5)));
+                clarity_fmt_ms(v, sizeof v, round_ms(g->simulated_ms)));
         if (g->has_error) fprintf(o, " %6.1f%%", 100 * g->replay_error);
         else fprintf(o, " %7s", "-");
         for (size_t k = 0; k < sizeof columns / sizeof *columns; k++) pct(o, &g->without[columns[k]]);

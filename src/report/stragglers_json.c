@@ -37,7 +37,7 @@ static void frac(struct jsonw *w, const char *k, size_t a, size_t n)
 int clarity_report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
                            struct clarity_error *err)
 {
-    const struct clarity_task_comps *c = &r->comps;
+    const struct clarity_task_counts *c = &r->counts;
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
     clarity_jsonw_kstr(w, "name", clarity_app_str(a, a->name));
@@ -126,8 +126,8 @@ int clarity_report_stragglers_json(struct jsonw *w, const struct clarity_app *a,
     clarity_jsonw_key(w, "top");
     clarity_jsonw_arr_begin(w);
     for (size_t k = 0; k < r->ntop; k++) {
-        size_t i = r->top[k];
-        const struct clarity_task_comp *t = &c->t[i];
+        const struct clarity_straggler_top *top = &r->top[k];
+        const struct clarity_task_comp *t = &top->t;
         const struct clarity_stage *sg = &a->stages[t->stage];
         clarity_jsonw_obj_begin(w);
         clarity_jsonw_kint(w, "task_id", clarity_icol_get(&a->tasks.task_id, t->row));
@@ -138,10 +138,10 @@ int clarity_report_stragglers_json(struct jsonw *w, const struct clarity_app *a,
         clarity_jsonw_kint(w, "launch_ms", t->launch_ms);
         clarity_jsonw_kdouble(w, "duration_ms", t->runtime_ms);
         clarity_jsonw_kint(w, "input_bytes", clarity_task_input_bytes(t));
-        if (r->ratio[i] > 0) clarity_jsonw_kdouble(w, "rate_over_median", r->ratio[i]);
+        if (top->ratio > 0) clarity_jsonw_kdouble(w, "rate_over_median", top->ratio);
         else { clarity_jsonw_key(w, "rate_over_median"); clarity_jsonw_null(w); }
-        clarity_jsonw_kbool(w, "straggler", r->flags[i] & CLARITY_SF_STRAGGLER);
-        cause_list(w, r->flags[i]);
+        clarity_jsonw_kbool(w, "straggler", top->flags & CLARITY_SF_STRAGGLER);
+        cause_list(w, top->flags);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);

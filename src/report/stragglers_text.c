@@ -3,6 +3,14 @@
 #include <string.h>
 #include "clarity/report.h"
 
+/* To int64 ms, toward zero; a runtime from int64-extreme times can exceed the range, which a
+ * plain conversion leaves undefined: it saturates (NaN reads as unknown). */
+static int64_t trunc_ms(double ms)
+{
+    if (ms != ms) return -1;
+    return ms >= 0x1p63 ? INT64_MAX : ms <= -0x1p63 ? INT64_MIN : (int64_t)ms;
+}
+
 /* "GC, first task (JIT)" from a task's flags; "unexplained" for a straggler without cause,
  * "data skew" for a slow task with more data, "-" otherwise. */
 static const char *causes_text(uint16_t f, char *buf, size_t cap)
@@ -27,7 +35,7 @@ int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const s
                            const struct stragglers_report_options *opt, struct clarity_error *err)
 {
     char b1[64], b2[64], cz[256];
-    const struct clarity_task_comps *c = &r->comps;
+    const struct clarity_task_counts *c = &r->counts;
     fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     fprintf(o, "source       %s\n", a->source_path ? a->source_path : "-");
     fprintf(o, "stragglers   successful tasks whose runtime per input byte is >= 1.5 x their stage's median; input =\n"
@@ -90,17 +98,17 @@ int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const s
     fprintf(o, "%8s %9s %-20s %-8s %10s %8s  %s\n", "task", "stage.att", "host", "executor", "duration", "x median",
             "cause");
     for (size_t k = 0; k < r->ntop; k++) {
-        size_t i = r->top[k];
-        const struct clarity_task_comp *t = &c->t[i];
+        const struct clarity_straggler_top *top = &r->top[k];
+        const struct clarity_task_comp *t = &top->t;
         const struct clarity_stage *sg = &a->stages[t->stage];
         snprintf(b1, sizeof b1, "%lld.%d", (long long)sg->stage_id, sg->attempt);
         char rat[16];
-        if (r->ratio[i] >= 0.1) snprintf(rat, sizeof rat, "%.1fx", r->ratio[i]);
-        else if (r->ratio[i] > 0) snprintf(rat, sizeof rat, "<0.1x");
+        if (top->ratio >= 0.1) snprintf(rat, sizeof rat, "%.1fx", top->ratio);
+        else if (top->ratio > 0) snprintf(rat, sizeof rat, "<0.1x");
         else snprintf(rat, sizeof rat, "-");
         fprintf(o, "%8lld %9s %-20.20s %-8.8s %10s %8s  %s\n", (long long)clarity_icol_get(&a->tasks.task_id, t->row),
                 b1, clarity_app_str(a, t->host), clarity_app_str(a, t->executor),
-                clarity_fmt_ms(b2, sizeof b2, (int64_t)t->runtime_ms), rat, causes_text(r->flags[i], cz, sizeof cz));
+                clarity_fmt_ms(b2, sizeof b2, trunc_ms(t->runtime_ms)), rat, causes_text(top->flags, cz, sizeof cz));
     }
     fprintf(o, "  x median: runtime per input byte over the stage's median\n");
     return clarity_report_status(o, err);

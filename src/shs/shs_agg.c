@@ -15,18 +15,48 @@
  * summary's task_ms (every ended attempt on it, from launch to finish). */
 #include <stdlib.h>
 #include <string.h>
+#include "util/checked.h"
 #include "shs/shs_internal.h"
 #include "util/stats.h"
 #include "util/jsonw.h"
 
+static uint64_t text_hash(const char *t)
+{
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return h;
+}
+
+/* Doubles the slot table (from 16) and puts every count back. */
+static int counts_rehash(struct shs_counts *c)
+{
+    size_t ns = c->nslots ? c->nslots * 2 : 16;
+    uint32_t *sl = calloc(ns, sizeof *sl);
+    if (!sl) return -1;
+    for (size_t i = 0; i < c->n; i++) {
+        size_t k = c->p[i].hash & (ns - 1);
+        while (sl[k]) k = (k + 1) & (ns - 1);
+        sl[k] = (uint32_t)i + 1;
+    }
+    free(c->slots);
+    c->slots = sl;
+    c->nslots = ns;
+    return 0;
+}
+
 int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
 {
     if (!text) return 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (!strcmp(c->p[i].text, text)) {
-            c->p[i].n += n;
+    uint64_t h = text_hash(text);
+    size_t k = c->nslots ? h & (c->nslots - 1) : 0;
+    for (; c->nslots && c->slots[k]; k = (k + 1) & (c->nslots - 1)) {
+        struct shs_count *x = &c->p[c->slots[k] - 1];
+        if (x->hash == h && !strcmp(x->text, text)) {
+            x->n += n;
             return 0;
         }
+    }
+    if ((c->n + 1) * 2 > c->nslots && counts_rehash(c) != 0) return -1;
     if (c->n == c->cap) {
         size_t ncap = c->cap ? c->cap * 2 : 4;
         struct shs_count *np = realloc(c->p, ncap * sizeof *np);
@@ -36,8 +66,9 @@ int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
     }
     char *t = strdup(text);
     if (!t) return -1;
-    c->p[c->n].text = t;
-    c->p[c->n++].n = n;
+    c->p[c->n] = (struct shs_count){t, n, h};
+    for (k = h & (c->nslots - 1); c->slots[k]; k = (k + 1) & (c->nslots - 1)) {}
+    c->slots[k] = (uint32_t)++c->n;
     return 0;
 }
 
@@ -53,6 +84,7 @@ void clarity__shs_counts_free(struct shs_counts *c)
 {
     for (size_t i = 0; i < c->n; i++) free(c->p[i].text);
     free(c->p);
+    free(c->slots);
     memset(c, 0, sizeof *c);
 }
 
@@ -68,7 +100,7 @@ static int count_killed(struct shs_counts *c, const struct clarity_app *a, size_
 
 static void add_metrics(int64_t *dst, const struct clarity_app *a, size_t row)
 {
-    for (int m = 0; m < CLARITY_TM_COUNT; m++) dst[m] += clarity_task_metric(a, row, (enum clarity_tm)m);
+    for (int m = 0; m < CLARITY_TM_COUNT; m++) dst[m] = clarity_sat_add(dst[m], clarity_task_metric(a, row, (enum clarity_tm)m));
 }
 
 static int64_t distinct_sorted(int64_t *v, size_t n)
@@ -77,28 +109,6 @@ static int64_t distinct_sorted(int64_t *v, size_t n)
     int64_t d = 0;
     for (size_t k = 0; k < n; k++) d += k == 0 || v[k] != v[k - 1];
     return d;
-}
-
-/* Task rows grouped by stage row (counting sort), so per-stage work can use scratch arrays. */
-static size_t *rows_by_stage(const struct clarity_app *a, size_t **start_out)
-{
-    size_t n = a->tasks.n, ns = a->nstages;
-    size_t *start = calloc(ns + 1, sizeof *start);
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
-    size_t *fill = malloc((ns ? ns : 1) * sizeof *fill);
-    if (!start || !order || !fill) {
-        free(start);
-        free(order);
-        free(fill);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) start[clarity_icol_get(&a->tasks.stage, i) + 1]++;
-    for (size_t s = 0; s < ns; s++) start[s + 1] += start[s];
-    memcpy(fill, start, ns * sizeof *fill);
-    for (size_t i = 0; i < n; i++) order[fill[clarity_icol_get(&a->tasks.stage, i)]++] = i;
-    free(fill);
-    *start_out = start;
-    return order;
 }
 
 static struct shs_exec_stage *exec_stage(struct shs_stage_agg *s, uint32_t exec, size_t erow, size_t *slot)
@@ -165,7 +175,7 @@ static int one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size
     if (have_exec) {
         struct shs_exec_stage *es = exec_stage(s, exec, erow, slot);
         if (!es) return -1;
-        es->task_time += clarity_icol_get(&a->tasks.duration, row);
+        es->task_time = clarity_sat_add(es->task_time, clarity_icol_get(&a->tasks.duration, row));
         es->succeeded += ok;
         es->killed += killed;
         es->failed += !ok && !killed;
@@ -176,43 +186,35 @@ static int one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size
         xa->completed += ok;
         xa->failed += !ok && !killed;
         if ((f & CLARITY_TF_HAS_METRICS) && end != CLARITY_END_RESUBMITTED) {
-            xa->gc += clarity_task_metric(a, row, CLARITY_TM_GC_MS);
-            xa->input += clarity_task_metric(a, row, CLARITY_TM_INPUT_BYTES);
-            xa->shuffle_read += clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES) +
-                                clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES);
-            xa->shuffle_write += clarity_task_metric(a, row, CLARITY_TM_SW_BYTES);
+            xa->gc = clarity_sat_add(xa->gc, clarity_task_metric(a, row, CLARITY_TM_GC_MS));
+            xa->input = clarity_sat_add(xa->input, clarity_task_metric(a, row, CLARITY_TM_INPUT_BYTES));
+            xa->shuffle_read = clarity_sat_add(xa->shuffle_read,
+                                               clarity_sat_add(clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES),
+                                                               clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES)));
+            xa->shuffle_write = clarity_sat_add(xa->shuffle_write, clarity_task_metric(a, row, CLARITY_TM_SW_BYTES));
         }
     }
     return 0;
 }
 
-int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a)
+int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const struct shs_index *ix)
 {
     memset(g, 0, sizeof *g);
     g->app = a;
-    size_t nt = a->tasks.n;
+    g->ix = ix;
     g->st = calloc(a->nstages ? a->nstages : 1, sizeof *g->st);
     g->ex = calloc(a->nexecs ? a->nexecs : 1, sizeof *g->ex);
-    g->acc_first = calloc(nt ? nt : 1, sizeof *g->acc_first);
-    g->acc_n = calloc(nt ? nt : 1, sizeof *g->acc_n);
     size_t *slot = calloc(a->nexecs ? a->nexecs : 1, sizeof *slot);
-    int64_t *idx = malloc((nt ? nt : 1) * sizeof *idx);
-    size_t *start = NULL, *order = rows_by_stage(a, &start);
+    int64_t *idx = malloc((ix->max_stage_tasks ? ix->max_stage_tasks : 1) * sizeof *idx);
     int rc = -1;
-    if (!g->st || !g->ex || !g->acc_first || !g->acc_n || !slot || !idx || !order) goto out;
-    /* a task's accumulables are appended together at its TaskEnd */
-    for (size_t i = a->task_accums.n; i-- > 0;) {
-        uint32_t o = a->task_accums.p[i].owner;
-        if (o >= nt) continue;
-        g->acc_first[o] = i;
-        g->acc_n[o]++;
-    }
+    if (!g->st || !g->ex || !slot || !idx) goto out;
     for (size_t si = 0; si < a->nstages; si++) {
         struct shs_stage_agg *s = &g->st[si];
         s->first_launch = INT64_MAX;
-        size_t nidx = 0;
-        for (size_t k = start[si]; k < start[si + 1]; k++)
-            if (one_task(g, s, order[k], slot, idx, &nidx) != 0) goto out;
+        size_t nidx = 0, nrows;
+        const uint32_t *rows = clarity__shs_stage_task_rows(ix, si, &nrows);
+        for (size_t k = 0; k < nrows; k++)
+            if (one_task(g, s, rows[k], slot, idx, &nidx) != 0) goto out;
         s->completed_indices = distinct_sorted(idx, nidx);
         for (size_t k = 0; k < s->nex; k++) {
             size_t erow;
@@ -223,8 +225,6 @@ int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a)
 out:
     free(slot);
     free(idx);
-    free(start);
-    free(order);
     if (rc) clarity__shs_agg_free(g);
     return rc;
 }
@@ -238,8 +238,6 @@ void clarity__shs_agg_free(struct shs_agg *g)
         }
     free(g->st);
     free(g->ex);
-    free(g->acc_first);
-    free(g->acc_n);
     memset(g, 0, sizeof *g);
 }
 
@@ -249,13 +247,6 @@ void clarity__shs_agg_free(struct shs_agg *g)
  * stages already complete when it started (AppStatusListener.onJobStart counts only Stage
  * Infos without a completion time). */
 
-static bool has_stage(const struct clarity_job *j, int64_t sid)
-{
-    for (size_t i = 0; i < j->nstage_ids; i++)
-        if (j->stage_ids[i] == sid) return true;
-    return false;
-}
-
 static bool in_window(const struct clarity_job *j, int64_t t)
 {
     if (j->submit_ms > 0 && t && t < j->submit_ms) return false;
@@ -263,18 +254,17 @@ static bool in_window(const struct clarity_job *j, int64_t t)
     return true;
 }
 
-static void job_stage_counts(const struct clarity_app *a, const struct clarity_job *j, struct shs_job_agg *ja)
+static void job_stage_counts(const struct shs_agg *g, const struct clarity_job *j, const int64_t *sids, size_t nsids,
+                             struct shs_job_agg *ja)
 {
-    for (size_t k = 0; k < j->nstage_ids; k++) {
-        int64_t sid = j->stage_ids[k];
-        bool dup = false;
-        for (size_t q = 0; q < k; q++) dup |= j->stage_ids[q] == sid;
-        if (dup) continue;
+    const struct clarity_app *a = g->app;
+    for (size_t k = 0; k < nsids; k++) {
         bool ran = false, completed = false, done_before = false;
         const struct clarity_stage *first = NULL;
-        for (size_t i = 0; i < a->nstages; i++) {
-            const struct clarity_stage *s = &a->stages[i];
-            if (s->stage_id != sid) continue;
+        size_t nrows;
+        const uint32_t *rows = clarity__shs_stage_rows_of(g->ix, sids[k], &nrows);
+        for (size_t i = 0; i < nrows; i++) {
+            const struct clarity_stage *s = &a->stages[rows[i]];
             if (!first || s->attempt < first->attempt) first = s;
             if (s->seen_completed && s->complete_ms && j->submit_ms > 0 && s->complete_ms <= j->submit_ms)
                 done_before = true;
@@ -284,26 +274,43 @@ static void job_stage_counts(const struct clarity_app *a, const struct clarity_j
             else if (s->status == CLARITY_STAGE_FAILED) ja->failed_stages++;
             else if (s->status == CLARITY_STAGE_COMPLETE) completed = true;
         }
-        if (first && !done_before) ja->num_tasks += first->num_tasks;
+        if (first && !done_before) ja->num_tasks = clarity_sat_add(ja->num_tasks, first->num_tasks);
         ja->completed_stages += completed;
         if (!ran && j->status != CLARITY_JOB_RUNNING && first) {
             ja->skipped_stages++;
-            ja->skipped_tasks += first->num_tasks;
+            ja->skipped_tasks = clarity_sat_add(ja->skipped_tasks, first->num_tasks);
         }
     }
 }
 
-int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, struct shs_job_agg *ja)
+static int cmp_u32(const void *x, const void *y)
 {
-    const struct clarity_app *a = g->app;
-    memset(ja, 0, sizeof *ja);
-    job_stage_counts(a, j, ja);
-    int64_t *idx = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *idx);
-    if (!idx) return -1;
-    size_t nidx = 0;
-    for (size_t r = 0; r < a->tasks.n; r++) {
-        const struct clarity_stage *s = &a->stages[clarity_icol_get(&a->tasks.stage, r)];
-        if (!has_stage(j, s->stage_id) || !in_window(j, clarity_task_launch_ms(a, r))) continue;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The job's stage ids, each once, ascending (a job may list one twice). */
+static int64_t *distinct_stage_ids(const struct clarity_job *j, size_t *n)
+{
+    int64_t *v = malloc((j->nstage_ids ? j->nstage_ids : 1) * sizeof *v);
+    if (!v) return NULL;
+    if (j->nstage_ids) memcpy(v, j->stage_ids, j->nstage_ids * sizeof *v);
+    qsort(v, j->nstage_ids, sizeof *v, clarity_cmp_i64);
+    size_t m = 0;
+    for (size_t i = 0; i < j->nstage_ids; i++)
+        if (m == 0 || v[i] != v[m - 1]) v[m++] = v[i];
+    *n = m;
+    return v;
+}
+
+/* Tallies the job's tasks (rows, any order); killed ones are counted by reason afterwards in
+ * row order, the order SHS's summary map takes its keys in. */
+static int job_tasks(const struct clarity_app *a, const uint32_t *rows, size_t n, struct shs_job_agg *ja, int64_t *idx,
+                     uint32_t *killed)
+{
+    size_t nidx = 0, nkilled = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = rows[i];
         int64_t f = clarity_task_flags(a, r);
         if (!(f & CLARITY_TF_ENDED)) {
             ja->active += (f & CLARITY_TF_GOT_START) != 0;
@@ -312,20 +319,53 @@ int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, s
         int end = (int)clarity_icol_get(&a->tasks.end, r);
         if (end == CLARITY_END_SUCCESS) {
             ja->completed++;
-            /* stage id and task index packed as SHS packs them */
-            idx[nidx++] = (s->stage_id << 32) | (clarity_icol_get(&a->tasks.index, r) & 0xffffffff);
+            const struct clarity_stage *s = &a->stages[clarity_icol_get(&a->tasks.stage, r)];
+            /* stage id and task index packed as SHS packs them (a Java long shift wraps: done
+             * unsigned here, as a negative stage id shifted left is undefined in C) */
+            idx[nidx++] = (int64_t)(((uint64_t)s->stage_id << 32) |
+                                    ((uint64_t)clarity_icol_get(&a->tasks.index, r) & 0xffffffffu));
         } else if (end == CLARITY_END_KILLED || end == CLARITY_END_COMMIT_DENIED) {
             ja->killed++;
-            if (count_killed(&ja->killed_summary, a, r) != 0) {
-                free(idx);
-                clarity__shs_counts_free(&ja->killed_summary);
-                return -1;
-            }
+            killed[nkilled++] = (uint32_t)r;
         } else {
             ja->failed++;
         }
     }
     ja->completed_indices = distinct_sorted(idx, nidx);
-    free(idx);
+    qsort(killed, nkilled, sizeof *killed, cmp_u32);
+    for (size_t i = 0; i < nkilled; i++)
+        if (count_killed(&ja->killed_summary, a, killed[i]) != 0) return -1;
     return 0;
+}
+
+int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, struct shs_job_agg *ja)
+{
+    const struct clarity_app *a = g->app;
+    memset(ja, 0, sizeof *ja);
+    size_t nsids = 0, cap = 0, n = 0;
+    int64_t *sids = distinct_stage_ids(j, &nsids);
+    if (!sids) return -1;
+    job_stage_counts(g, j, sids, nsids, ja);
+    for (size_t k = 0; k < nsids; k++) {
+        size_t nrows, nt;
+        const uint32_t *srows = clarity__shs_stage_rows_of(g->ix, sids[k], &nrows);
+        for (size_t i = 0; i < nrows; i++) cap += (clarity__shs_stage_task_rows(g->ix, srows[i], &nt), nt);
+    }
+    uint32_t *rows = malloc((cap ? cap : 1) * sizeof *rows), *killed = malloc((cap ? cap : 1) * sizeof *killed);
+    int64_t *idx = malloc((cap ? cap : 1) * sizeof *idx);
+    int rc = -1;
+    if (!rows || !killed || !idx) goto out;
+    for (size_t k = 0; k < nsids; k++) {
+        size_t nrows;
+        const uint32_t *srows = clarity__shs_stage_rows_of(g->ix, sids[k], &nrows);
+        for (size_t i = 0; i < nrows; i++) n += clarity__shs_stage_tasks_in_window(g->ix, srows[i], j->submit_ms, j->end_ms, rows + n);
+    }
+    rc = job_tasks(a, rows, n, ja, idx, killed);
+out:
+    if (rc) clarity__shs_counts_free(&ja->killed_summary);
+    free(sids);
+    free(rows);
+    free(killed);
+    free(idx);
+    return rc;
 }

@@ -51,8 +51,12 @@ void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct cla
     clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         int64_t v = 0;
-        for (size_t k = 0; pk && k < pk->n; k++)
-            if (!strcmp(clarity_app_str(a, pk->p[k].name), names[i])) v = pk->p[k].value;
+        /* each name is there once at most, usually at its own slot (the loader keeps Spark's
+         * order): look there first, then everywhere */
+        if (pk && i < pk->n && !strcmp(clarity_app_str(a, pk->p[i].name), names[i])) v = pk->p[i].value;
+        else
+            for (size_t k = 0; pk && k < pk->n; k++)
+                if (!strcmp(clarity_app_str(a, pk->p[k].name), names[i])) v = pk->p[k].value;
         clarity_jsonw_kint(w, names[i], v);
     }
     clarity_jsonw_obj_end(w);

@@ -105,11 +105,15 @@ static void profiles(struct jsonw *w, const struct clarity_app *a)
     clarity_jsonw_arr_end(w);
 }
 
+int clarity__shs_environment_check(struct shs_req *r)
+{
+    return r->app->have_env ? CLARITY_OK : clarity__shs_fail(r, SHS_NOT_FOUND, "no environment in the log");
+}
+
 int clarity__shs_environment(struct shs_req *r)
 {
     struct jsonw *w = r->w;
     const struct clarity_app *a = r->app;
-    if (!a->have_env) return clarity__shs_fail(r, SHS_NOT_FOUND, "no environment in the log");
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_key(w, "runtime");
     clarity_jsonw_obj_begin(w);
@@ -167,7 +171,10 @@ int clarity__shs_rdd_list(struct shs_req *r)
     return CLARITY_OK;
 }
 
-int clarity__shs_rdd_one(struct shs_req *r)
+int clarity__shs_rdd_one_check(struct shs_req *r)
 {
     return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown rdd: %lld", (long long)r->rdd_id);
 }
+
+/* Never reached: the check above answers every rdd id. */
+int clarity__shs_rdd_one(struct shs_req *r) { return clarity__shs_rdd_one_check(r); }

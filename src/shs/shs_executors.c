@@ -7,8 +7,8 @@
 #include "util/stats.h"
 #include "util/jsonw.h"
 
-/* Task CPUs for a resource profile: its "cpus" task request, else spark.task.cpus, else 1. */
-static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
+/* spark.task.cpus (the last one logged, when positive), else 1: read once per request. */
+static int64_t default_task_cpus(const struct clarity_app *a)
 {
     int64_t cpus = 1;
     for (size_t i = 0; i < a->spark_props.n; i++)
@@ -16,6 +16,12 @@ static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp)
             long long v = atoll(clarity_app_str(a, a->spark_props.p[i].v));
             if (v > 0) cpus = v;
         }
+    return cpus;
+}
+
+/* Task CPUs for a resource profile: its "cpus" task request, else the default. */
+static int64_t cpus_per_task(const struct clarity_app *a, int32_t rp, int64_t cpus)
+{
     for (size_t i = 0; i < a->nprofiles; i++) {
         const struct clarity_resource_profile *p = &a->profiles[i];
         if (p->id != rp) continue;
@@ -47,15 +53,17 @@ static void resources_body(struct jsonw *cw, const void *ctx)
 }
 
 /* SHS drops a stage from excludedInStages when the stage completes. */
-static int excluded_stages(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_executor *e)
+static int excluded_stages(struct jsonw *w, const char *key, const struct shs_index *ix, const struct clarity_executor *e)
 {
+    const struct clarity_app *a = ix->app;
     int64_t *v = malloc((e->nexcluded_stages ? e->nexcluded_stages : 1) * sizeof *v);
     size_t n = 0;
     if (!v) return -1;
     for (size_t i = 0; i < e->nexcluded_stages; i++) {
         bool done = false;
-        for (size_t k = 0; k < a->nstages && !done; k++)
-            done = a->stages[k].stage_id == e->excluded_stages[i] && a->stages[k].seen_completed;
+        size_t nrows;
+        const uint32_t *rows = clarity__shs_stage_rows_of(ix, e->excluded_stages[i], &nrows);
+        for (size_t k = 0; k < nrows && !done; k++) done = a->stages[rows[k]].seen_completed;
         if (!done) v[n++] = e->excluded_stages[i];
     }
     qsort(v, n, sizeof *v, clarity_cmp_i64);
@@ -68,7 +76,8 @@ static int excluded_stages(struct jsonw *w, const char *key, const struct clarit
     return 0;
 }
 
-static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct clarity_executor *e)
+static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct shs_index *ix, int64_t task_cpus,
+                      const struct clarity_executor *e)
 {
     const struct clarity_app *a = g->app;
     const struct shs_exec_agg *x = &g->ex[e - a->execs];
@@ -84,7 +93,7 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct cla
     clarity_jsonw_kint(w, "memoryUsed", 0);
     clarity_jsonw_kint(w, "diskUsed", 0);
     clarity_jsonw_kint(w, "totalCores", e->total_cores);
-    clarity_jsonw_kint(w, "maxTasks", e->seen_added ? e->total_cores / cpus_per_task(a, e->resource_profile_id) : 0);
+    clarity_jsonw_kint(w, "maxTasks", e->seen_added ? e->total_cores / cpus_per_task(a, e->resource_profile_id, task_cpus) : 0);
     clarity_jsonw_kint(w, "activeTasks", x->active);
     clarity_jsonw_kint(w, "failedTasks", x->failed);
     clarity_jsonw_kint(w, "completedTasks", x->completed);
@@ -120,14 +129,14 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct cla
         clarity_jsonw_kint(w, "totalOffHeapStorageMemory", e->max_offheap > 0 ? e->max_offheap : 0);
         clarity_jsonw_obj_end(w);
     }
-    if (excluded_stages(w, "blacklistedInStages", a, e) != 0) return -1;
+    if (excluded_stages(w, "blacklistedInStages", ix, e) != 0) return -1;
     if (e->peaks.n || x->had_task_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, &e->peaks);
     clarity__shs_write_kvs_obj(w, "attributes", a, &e->attributes);
     struct res_ctx rc = {a, e};
     if (clarity__shs_compact_object(w, "resources", e->has_resources ? resources_body : NULL, &rc) != 0) return -1;
     clarity_jsonw_kint(w, "resourceProfileId", e->resource_profile_id);
     clarity_jsonw_kbool(w, "isExcluded", e->excluded);
-    if (excluded_stages(w, "excludedInStages", a, e) != 0) return -1;
+    if (excluded_stages(w, "excludedInStages", ix, e) != 0) return -1;
     clarity_jsonw_obj_end(w);
     return 0;
 }
@@ -157,8 +166,9 @@ static int executors(struct shs_req *r, bool all)
     /* the "active" index read in reverse: active first, ids descending */
     qsort(v, n, sizeof *v, cmp_exec);
     int rc = 0;
+    int64_t task_cpus = default_task_cpus(a);
     clarity_jsonw_arr_begin(r->w);
-    for (size_t i = 0; i < n && !rc; i++) rc = exec_write(r->w, r->agg, v[i].e);
+    for (size_t i = 0; i < n && !rc; i++) rc = exec_write(r->w, r->agg, r->ix, task_cpus, v[i].e);
     clarity_jsonw_arr_end(r->w);
     free(v);
     return rc ? clarity__shs_oom(r) : CLARITY_OK;

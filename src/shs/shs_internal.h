@@ -9,6 +9,7 @@
 #include "clarity/model.h"
 #include "clarity/error.h"
 #include "clarity/shs.h"
+#include "shs/shs_index.h"
 
 /* ---- query parameters (shs_params.c) ---- */
 
@@ -66,6 +67,7 @@ struct shs_req {
     const struct shs_app_entry *entry;       /* SHS_NEED_APP */
     const struct clarity_app *app;           /* SHS_NEED_ATTEMPT */
     const struct shs_agg *agg;               /* SHS_NEED_AGG */
+    const struct shs_index *ix;              /* the parts the route's needs asked for */
     const struct clarity_job *job;           /* SHS_NEED_JOB */
     int64_t stage_id;                        /* SHS_NEED_STAGE */
     const struct clarity_stage *stage;       /* SHS_NEED_STAGE_ATTEMPT */
@@ -96,8 +98,13 @@ bool clarity__shs_status_wanted(const char *text, const char *const *want, size_
 
 /* ---- aggregates (shs_agg.c) ---- */
 
-struct shs_count { char *text; int64_t n; };
-struct shs_counts { struct shs_count *p; size_t n, cap; };   /* killedTasksSummary */
+/* killedTasksSummary: counts by text, in the order the texts first came; found by hash, as
+ * every kill reason may differ */
+struct shs_count { char *text; int64_t n; uint64_t hash; };
+struct shs_counts {
+    struct shs_count *p; size_t n, cap;
+    uint32_t *slots; size_t nslots;          /* open addressing: position + 1, 0 empty */
+};
 
 struct shs_exec_stage {
     uint32_t exec;                     /* executor id (string id) */
@@ -131,13 +138,14 @@ struct shs_job_agg {
 
 struct shs_agg {
     const struct clarity_app *app;
+    const struct shs_index *ix;        /* with SHS_IX_TASKS */
     struct shs_stage_agg *st;          /* by stage row */
     struct shs_exec_agg *ex;           /* by executor row */
-    size_t *acc_first, *acc_n;         /* task row -> its accumulables in app->task_accums */
 };
-int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a);
+int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const struct shs_index *ix);
 void clarity__shs_agg_free(struct shs_agg *g);
-/* A job's figures, from the stage attempts and tasks that ran while it was live. */
+/* A job's figures, from the stage attempts and tasks that ran while it was live (needs the
+ * index's SHS_IX_LAUNCH and SHS_IX_STAGE_IDS). */
 int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, struct shs_job_agg *ja);
 int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n);
 void clarity__shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts *c);
@@ -175,6 +183,12 @@ bool clarity__shs_stage_visible(const struct clarity_stage *s);
  * fixed on its own. 0, or -1 when out of memory. */
 int clarity__shs_compact_object(struct jsonw *w, const char *key, void (*body)(struct jsonw *cw, const void *ctx),
                                 const void *ctx);
+
+/* ---- route checks: what a resource finds missing in the log (404), decided before any
+ * byte of the answer is written ---- */
+int clarity__shs_environment_check(struct shs_req *r);
+int clarity__shs_rdd_one_check(struct shs_req *r);
+int clarity__shs_task_summary_check(struct shs_req *r);
 
 /* ---- route handlers (one per row of the route table in shs_route.c) ---- */
 int clarity__shs_app_list(struct shs_req *r);

@@ -18,46 +18,62 @@ enum {
     SHS_NEED_RDD_ID = 1 << 6,          /* {rddId} */
 };
 
+/* What a resource shows that the loader may leave out otherwise (clarity_shs_load_options). */
+enum {
+    SHS_SHOWS_TASK_ACCUMS = 1 << 0,    /* tasks with their accumulables (always) */
+    SHS_SHOWS_DETAILS = 1 << 1,        /* the same, when details is on */
+    SHS_SHOWS_EXEC_PEAKS = 1 << 2,     /* executors' peak metrics, which TaskEnds also raise */
+};
+
 struct clarity__shs_route {
     /* segments; {x} matches any one. "@/" stands for applications/{appId}[/{attemptId}]: the
      * attempt segment is there unless the segment after {appId} is a literal of some "@/"
      * route (JAX-RS prefers literals to templates, step by step). */
     const char *pattern;
     unsigned needs;                    /* SHS_NEED_* */
+    unsigned index;                    /* SHS_IX_*: the indexes its resource reads */
     unsigned params;                   /* SHS_Q_*: the query parameters it reads */
+    unsigned shows;                    /* SHS_SHOWS_* */
+    int (*check)(struct shs_req *r);   /* what the log may lack (404) besides the ids; NULL none */
     int (*handler)(struct shs_req *r); /* NULL: a route SHS has that logs cannot answer */
 };
 
 #define APP (SHS_NEED_APP | SHS_NEED_ATTEMPT)
+#define STAGE_IX (SHS_IX_TASKS | SHS_IX_ACCUMS | SHS_IX_EXCLUDED)
+#define JOB_IX (SHS_IX_LAUNCH | SHS_IX_STAGE_IDS)
 static const struct clarity__shs_route routes[] = {
-    {"applications", 0, SHS_Q_APP_STATUS | SHS_Q_LIMIT, clarity__shs_app_list},
-    {"applications/{appId}", SHS_NEED_APP, 0, clarity__shs_app_one},
-    {"applications/{appId}/{attemptId}", APP, 0, clarity__shs_attempt_one},
-    {"@/jobs", APP | SHS_NEED_AGG, SHS_Q_JOB_STATUS, clarity__shs_job_list},
-    {"@/jobs/{jobId}", APP | SHS_NEED_JOB | SHS_NEED_AGG, 0, clarity__shs_job_one},
-    {"@/stages", APP | SHS_NEED_AGG, SHS_Q_DETAILS | SHS_Q_SUMMARIES | SHS_Q_STAGE_STATUS, clarity__shs_stage_list},
-    {"@/stages/{stageId}", APP | SHS_NEED_STAGE | SHS_NEED_AGG, SHS_Q_DETAILS_ON | SHS_Q_SUMMARIES,
-     clarity__shs_stage_attempts},
-    {"@/stages/{stageId}/{stageAttemptId}", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT | SHS_NEED_AGG,
-     SHS_Q_DETAILS_ON | SHS_Q_SUMMARIES, clarity__shs_stage_one},
-    {"@/stages/{stageId}/{stageAttemptId}/taskSummary", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT,
-     SHS_Q_SUMMARY_QUANTILES, clarity__shs_task_summary},
+    {"applications", 0, 0, SHS_Q_APP_STATUS | SHS_Q_LIMIT, 0, NULL, clarity__shs_app_list},
+    {"applications/{appId}", SHS_NEED_APP, 0, 0, 0, NULL, clarity__shs_app_one},
+    {"applications/{appId}/{attemptId}", APP, 0, 0, 0, NULL, clarity__shs_attempt_one},
+    {"@/jobs", APP | SHS_NEED_AGG, JOB_IX, SHS_Q_JOB_STATUS, 0, NULL, clarity__shs_job_list},
+    {"@/jobs/{jobId}", APP | SHS_NEED_JOB | SHS_NEED_AGG, JOB_IX, 0, 0, NULL, clarity__shs_job_one},
+    {"@/stages", APP | SHS_NEED_AGG, STAGE_IX, SHS_Q_DETAILS | SHS_Q_SUMMARIES | SHS_Q_STAGE_STATUS, SHS_SHOWS_DETAILS,
+     NULL, clarity__shs_stage_list},
+    {"@/stages/{stageId}", APP | SHS_NEED_STAGE | SHS_NEED_AGG, STAGE_IX, SHS_Q_DETAILS_ON | SHS_Q_SUMMARIES,
+     SHS_SHOWS_DETAILS, NULL, clarity__shs_stage_attempts},
+    {"@/stages/{stageId}/{stageAttemptId}", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT | SHS_NEED_AGG, STAGE_IX,
+     SHS_Q_DETAILS_ON | SHS_Q_SUMMARIES, SHS_SHOWS_DETAILS, NULL, clarity__shs_stage_one},
+    {"@/stages/{stageId}/{stageAttemptId}/taskSummary", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT, SHS_IX_TASKS,
+     SHS_Q_SUMMARY_QUANTILES, 0, clarity__shs_task_summary_check, clarity__shs_task_summary},
     {"@/stages/{stageId}/{stageAttemptId}/taskList", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT | SHS_NEED_AGG,
-     SHS_Q_PAGE | SHS_Q_SORT_BY | SHS_Q_TASK_STATUS, clarity__shs_task_list},
-    {"@/executors", APP | SHS_NEED_AGG, 0, clarity__shs_executors},
-    {"@/allexecutors", APP | SHS_NEED_AGG, 0, clarity__shs_all_executors},
-    {"@/environment", APP, 0, clarity__shs_environment},
-    {"@/storage/rdd", APP, 0, clarity__shs_rdd_list},
-    {"@/storage/rdd/{rddId}", APP | SHS_NEED_RDD_ID, 0, clarity__shs_rdd_one},
-    {"@/allmiscellaneousprocess", APP, 0, clarity__shs_misc},
+     SHS_IX_TASKS | SHS_IX_ACCUMS, SHS_Q_PAGE | SHS_Q_SORT_BY | SHS_Q_TASK_STATUS, SHS_SHOWS_TASK_ACCUMS, NULL,
+     clarity__shs_task_list},
+    {"@/executors", APP | SHS_NEED_AGG, SHS_IX_STAGE_IDS, 0, SHS_SHOWS_EXEC_PEAKS, NULL, clarity__shs_executors},
+    {"@/allexecutors", APP | SHS_NEED_AGG, SHS_IX_STAGE_IDS, 0, SHS_SHOWS_EXEC_PEAKS, NULL, clarity__shs_all_executors},
+    {"@/environment", APP, 0, 0, 0, clarity__shs_environment_check, clarity__shs_environment},
+    {"@/storage/rdd", APP, 0, 0, 0, NULL, clarity__shs_rdd_list},
+    {"@/storage/rdd/{rddId}", APP | SHS_NEED_RDD_ID, 0, 0, 0, clarity__shs_rdd_one_check, clarity__shs_rdd_one},
+    {"@/allmiscellaneousprocess", APP, 0, 0, 0, NULL, clarity__shs_misc},
     /* SHS answers these from its store or the log files themselves (log download, SQL and
      * streaming listeners' data, executor metrics over time): not from the model */
-    {"@/logs", APP, 0, NULL},
-    {"@/sql", APP, 0, NULL},
-    {"@/streaming", APP, 0, NULL},
-    {"@/executorMetrics", APP, 0, NULL},
+    {"@/logs", APP, 0, 0, 0, NULL, NULL},
+    {"@/sql", APP, 0, 0, 0, NULL, NULL},
+    {"@/streaming", APP, 0, 0, 0, NULL, NULL},
+    {"@/executorMetrics", APP, 0, 0, 0, NULL, NULL},
 };
 #undef APP
+#undef STAGE_IX
+#undef JOB_IX
 
 #define NROUTES (sizeof routes / sizeof *routes)
 #define MAX_SEG 16
@@ -152,26 +168,46 @@ static int cmp_start_desc(const void *x, const void *y)
 
 static const char *app_id(const struct clarity_app *a) { return a->app_id ? clarity_app_str(a, a->app_id) : ""; }
 
-/* Groups attempts by application id (out and pool have napps slots); returns how many. */
-static size_t group_apps(struct clarity_app *const *apps, size_t napps, struct shs_app_entry *out,
-                         const struct clarity_app **pool, bool *done)
+struct app_pos { const char *id; size_t pos; };
+struct app_group { size_t first, start, n; };   /* first position in apps; span in pool */
+
+static int cmp_app_pos(const void *x, const void *y)
 {
-    size_t n = 0, used = 0;
-    for (size_t i = 0; i < napps; i++) {
-        if (done[i] || !apps[i]) continue;
-        struct shs_app_entry *e = &out[n++];
-        e->id = app_id(apps[i]);
-        e->att = pool + used;
-        e->natt = 0;
-        for (size_t k = i; k < napps; k++) {
-            if (done[k] || !apps[k] || strcmp(app_id(apps[k]), e->id)) continue;
-            done[k] = true;
-            e->att[e->natt++] = apps[k];
-        }
-        used += e->natt;
+    const struct app_pos *a = x, *b = y;
+    int d = strcmp(a->id, b->id);
+    return d ? d : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static int cmp_group_first(const void *x, const void *y)
+{
+    const struct app_group *a = x, *b = y;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* Groups attempts by application id: the groups in the order their first attempt comes, the
+ * attempts of one newest first. out, pool, keys and groups have napps slots; returns how
+ * many groups. Sorting by id keeps a directory of many logs O(n log n). */
+static size_t group_apps(struct clarity_app *const *apps, size_t napps, struct shs_app_entry *out,
+                         const struct clarity_app **pool, struct app_pos *keys, struct app_group *groups)
+{
+    size_t n = 0, ng = 0;
+    for (size_t i = 0; i < napps; i++)
+        if (apps[i]) keys[n++] = (struct app_pos){app_id(apps[i]), i};
+    qsort(keys, n, sizeof *keys, cmp_app_pos);
+    for (size_t i = 0; i < n; i++) {
+        pool[i] = apps[keys[i].pos];
+        if (i == 0 || strcmp(keys[i].id, keys[i - 1].id)) groups[ng++] = (struct app_group){keys[i].pos, i, 0};
+        groups[ng - 1].n++;
+    }
+    qsort(groups, ng, sizeof *groups, cmp_group_first);
+    for (size_t k = 0; k < ng; k++) {
+        struct shs_app_entry *e = &out[k];
+        e->att = pool + groups[k].start;
+        e->natt = groups[k].n;
+        e->id = app_id(e->att[0]);
         qsort(e->att, e->natt, sizeof *e->att, cmp_start_desc);
     }
-    return n;
+    return ng;
 }
 
 /* A path id: a whole decimal number; job and stage ids never took a sign, rdd ids did. */
@@ -249,37 +285,110 @@ static int resolve(struct shs_req *r, unsigned needs, const struct route_vars *r
 struct answer {
     struct shs_app_entry *entries;
     const struct clarity_app **pool;
-    bool *done;
+    struct app_pos *keys;
+    struct app_group *groups;
+    struct shs_index ix;
     struct shs_agg agg;
-    bool have_agg;
+    bool have_ix, have_agg;
     struct shs_params params;
+    char *path;
+    char *seg[MAX_SEG];
+    size_t nseg;
+    const char *query;
 };
 
-/* Routes seg[0..nseg) and runs the handler, writing JSON through r->w. */
-static int dispatch(struct shs_req *r, struct answer *x, struct clarity_app *const *apps, size_t napps, char **seg,
-                    size_t nseg, const char *query)
+static void answer_free(struct answer *x)
 {
+    if (x->have_agg) clarity__shs_agg_free(&x->agg);
+    if (x->have_ix) clarity__shs_index_free(&x->ix);
+    free(x->entries);
+    free(x->pool);
+    free(x->keys);
+    free(x->groups);
+    free(x->path);
+}
+
+/* Splits the path into decoded segments (after an optional /api/v1) and its query. */
+static int split_path(struct shs_req *r, struct answer *x, const char *path_and_query)
+{
+    x->path = strdup(path_and_query ? path_and_query : "");
+    if (!x->path) return clarity__shs_oom(r);
+    char *query = strchr(x->path, '?');
+    if (query) *query++ = 0;
+    x->query = query;
+    char *p = x->path;
+    while (*p == '/') p++;
+    if (!strncmp(p, "api/v1", 6) && (p[6] == '/' || !p[6])) p += 6;
+    for (char *save = NULL, *t = strtok_r(p, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+        if (x->nseg == MAX_SEG) return clarity__shs_fail(r, SHS_NO_ROUTE, "path too long: %s", path_and_query);
+        clarity__shs_url_decode(t, false);
+        x->seg[x->nseg++] = t;
+    }
+    return CLARITY_OK;
+}
+
+/* Everything that can turn the request down, and everything the answer needs allocated:
+ * route, application, ids, query parameters, indexes, aggregates, then the resource's own
+ * check. Nothing is written; on success the handler can stream the answer. */
+static int prepare(struct shs_req *r, struct answer *x, struct clarity_app *const *apps, size_t napps,
+                   const char *path_and_query, const struct clarity__shs_route **out)
+{
+    int rc = split_path(r, x, path_and_query);
+    if (rc) return rc;
     struct route_vars rv;
-    const struct clarity__shs_route *rt = find_route(r, seg, nseg, &rv);
+    const struct clarity__shs_route *rt = find_route(r, x->seg, x->nseg, &rv);
     if (!rt) return r->err->code;
     size_t n = napps ? napps : 1;
     x->entries = calloc(n, sizeof *x->entries);
     x->pool = calloc(n, sizeof *x->pool);
-    x->done = calloc(n, sizeof *x->done);
-    if (!x->entries || !x->pool || !x->done) return clarity__shs_oom(r);
+    x->keys = calloc(n, sizeof *x->keys);
+    x->groups = calloc(n, sizeof *x->groups);
+    if (!x->entries || !x->pool || !x->keys || !x->groups) return clarity__shs_oom(r);
     r->apps = x->entries;
-    r->napps = group_apps(apps, napps, x->entries, x->pool, x->done);
-    int rc = resolve(r, rt->needs, &rv);
-    if (rc) return rc;
-    if (!rt->handler) return clarity__shs_fail(r, SHS_NO_ROUTE, "no such resource: %s", seg[rv.attempt ? 3 : 2]);
-    if ((rc = clarity__shs_params_parse(r, query, rt->params, &x->params))) return rc;
+    r->napps = group_apps(apps, napps, x->entries, x->pool, x->keys, x->groups);
+    if ((rc = resolve(r, rt->needs, &rv))) return rc;
+    if (!rt->handler) return clarity__shs_fail(r, SHS_NO_ROUTE, "no such resource: %s", x->seg[rv.attempt ? 3 : 2]);
+    if ((rc = clarity__shs_params_parse(r, x->query, rt->params, &x->params))) return rc;
     r->p = &x->params;
+    unsigned index = rt->index | ((rt->needs & SHS_NEED_AGG) ? SHS_IX_TASKS : 0);
+    if (index) {
+        if (clarity__shs_index_build(&x->ix, r->app, index) != 0) return clarity__shs_oom(r);
+        x->have_ix = true;
+        r->ix = &x->ix;
+    }
     if (rt->needs & SHS_NEED_AGG) {
-        if (clarity__shs_agg_build(&x->agg, r->app) != 0) return clarity__shs_oom(r);
+        if (clarity__shs_agg_build(&x->agg, r->app, &x->ix) != 0) return clarity__shs_oom(r);
         x->have_agg = true;
         r->agg = &x->agg;
     }
-    return rt->handler(r);
+    if (rt->check && (rc = rt->check(r))) return rc;
+    *out = rt;
+    return CLARITY_OK;
+}
+
+int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
+                          FILE *out, int *status, struct clarity_error *err)
+{
+    struct clarity_error local;
+    if (!err) err = &local;
+    clarity_error_clear(err);
+    struct shs_req r = {.err = err};
+    struct answer x = {0};
+    const struct clarity__shs_route *rt = NULL;
+    int rc = prepare(&r, &x, apps, napps, path_and_query, &rt);
+    if (!rc) {
+        struct jsonw w;
+        char buf[1 << 16];
+        clarity_jsonw_init(&w, out, pretty);
+        clarity_jsonw_buffer(&w, buf, sizeof buf);
+        r.w = &w;
+        rc = rt->handler(&r);
+        if (!rc) clarity_jsonw_end(&w);
+        clarity_jsonw_flush(&w);
+    }
+    answer_free(&x);
+    *status = rc ? (r.http ? r.http : 500) : 200;
+    return rc;
 }
 
 int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
@@ -287,55 +396,24 @@ int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char
 {
     struct clarity_error local;
     if (!err) err = &local;
-    clarity_error_clear(err);
     memset(res, 0, sizeof *res);
-    struct shs_req r = {.err = err};
-    char *path = strdup(path_and_query ? path_and_query : "");
-    if (!path) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) {
         res->status = 500;
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    char *query = strchr(path, '?');
-    if (query) *query++ = 0;
-    char *p = path;
-    while (*p == '/') p++;
-    if (!strncmp(p, "api/v1", 6) && (p[6] == '/' || !p[6])) p += 6;
-    char *seg[MAX_SEG];
-    size_t nseg = 0;
-    int rc = CLARITY_OK;
-    for (char *save = NULL, *t = strtok_r(p, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
-        if (nseg == MAX_SEG) {
-            rc = clarity__shs_fail(&r, SHS_NO_ROUTE, "path too long: %s", path_and_query);
-            break;
-        }
-        clarity__shs_url_decode(t, false);
-        seg[nseg++] = t;
+    int rc = clarity_shs_answer_to(apps, napps, path_and_query, pretty, mem, &res->status, err);
+    if (fclose(mem) != 0 && !rc) {
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+        res->status = 500;
     }
-    /* rendered into memory, so a failure half-way leaves no partial body */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = rc ? NULL : open_memstream(&buf, &len);
-    struct answer x = {0};
-    if (!rc && !mem) rc = clarity__shs_oom(&r);
-    if (!rc) {
-        struct jsonw w;
-        clarity_jsonw_init(&w, mem, pretty);
-        r.w = &w;
-        rc = dispatch(&r, &x, apps, napps, seg, nseg, query);
-        if (!rc) clarity_jsonw_end(&w);
-        if (fclose(mem) != 0 && !rc) rc = clarity__shs_oom(&r);
-    }
-    if (x.have_agg) clarity__shs_agg_free(&x.agg);
-    free(x.entries);
-    free(x.pool);
-    free(x.done);
-    free(path);
+    /* a failure half-way leaves no partial body */
     if (rc) {
         free(buf);
-        res->status = r.http ? r.http : 500;
         return rc;
     }
-    res->status = 200;
     res->body = buf;
     res->len = len;
     return CLARITY_OK;
@@ -347,4 +425,25 @@ void clarity_shs_response_free(struct clarity_shs_response *res)
     free(res->body);
     res->body = NULL;
     res->len = 0;
+}
+
+void clarity_shs_load_options(const char *path_and_query, struct clarity_load_options *opt)
+{
+    struct clarity_error err;
+    struct shs_req r = {.err = &err};
+    struct answer x = {0};
+    struct route_vars rv;
+    const struct clarity__shs_route *rt = NULL;
+    unsigned shows = 0;
+    if (split_path(&r, &x, path_and_query) == CLARITY_OK && (rt = find_route(&r, x.seg, x.nseg, &rv))) {
+        shows = rt->shows;
+        /* a query the answer will refuse needs nothing either */
+        if ((shows & SHS_SHOWS_DETAILS) && clarity__shs_params_parse(&r, x.query, rt->params, &x.params) == CLARITY_OK &&
+            x.params.details)
+            shows |= SHS_SHOWS_TASK_ACCUMS;
+    }
+    answer_free(&x);
+    opt->keep_task_accumulables = (shows & SHS_SHOWS_TASK_ACCUMS) != 0;
+    opt->user_task_accumulables_only = true;
+    opt->skip_task_executor_metrics = !(shows & SHS_SHOWS_EXEC_PEAKS);
 }

@@ -49,54 +49,50 @@ static void stage_metrics(struct jsonw *w, const int64_t *m)
     for (size_t i = 0; i < sizeof rest / sizeof *rest; i++) clarity_jsonw_kint(w, rest[i].k, m[rest[i].m]);
 }
 
-static int cmp_accum(const void *x, const void *y)
+/* The stage's shown accumulables, by id (the index keeps them so). */
+static void stage_accums(struct jsonw *w, const struct shs_index *ix, const struct clarity_app *a, size_t srow)
 {
-    const struct clarity_accum *a = *(const struct clarity_accum *const *)x, *b = *(const struct clarity_accum *const *)y;
-    return (a->id > b->id) - (a->id < b->id);
-}
-
-static int stage_accums(struct jsonw *w, const struct clarity_app *a, size_t srow)
-{
-    size_t n = 0;
-    const struct clarity_accum **v = malloc((a->stage_accums.n ? a->stage_accums.n : 1) * sizeof *v);
-    if (!v) return -1;
-    for (size_t i = 0; i < a->stage_accums.n; i++) {
-        const struct clarity_accum *x = &a->stage_accums.p[i];
-        if (x->owner == srow && !x->internal && !x->is_sql) v[n++] = x;
-    }
-    qsort(v, n, sizeof *v, cmp_accum);
+    size_t n;
+    const uint32_t *pos = clarity__shs_stage_accums_of(ix, srow, &n);
     clarity_jsonw_key(w, "accumulatorUpdates");
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++) {
+        const struct clarity_accum *x = &a->stage_accums.p[pos[i]];
         clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kint(w, "id", v[i]->id);
-        clarity__shs_kstr_id(w, a, "name", v[i]->name);
+        clarity_jsonw_kint(w, "id", x->id);
+        clarity__shs_kstr_id(w, a, "name", x->name);
         char ab[32];
-        clarity_jsonw_kstr(w, "value", clarity_accum_text(a, v[i], false, ab, sizeof ab));
+        clarity_jsonw_kstr(w, "value", clarity_accum_text(a, x, false, ab, sizeof ab));
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
-    free(v);
-    return 0;
 }
 
-static const struct clarity_peaks *exec_stage_peaks(const struct clarity_stage *s, uint32_t exec)
+/* An executor (string id) and a position: sorted, the first position of an executor is the
+ * entry a front-to-back search would find. */
+struct exec_pos { uint32_t exec, pos; };
+
+static int cmp_exec_pos(const void *x, const void *y)
 {
-    for (size_t i = 0; i < s->nexec_peaks; i++)
-        if (s->exec_peaks[i].executor == exec) return &s->exec_peaks[i].peaks;
-    return NULL;
+    const struct exec_pos *a = x, *b = y;
+    if (a->exec != b->exec) return a->exec < b->exec ? -1 : 1;
+    return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-static bool excluded_in(const struct clarity_app *a, uint32_t exec, int64_t stage_id)
+static const struct exec_pos *find_exec(const struct exec_pos *v, size_t n, uint32_t exec)
 {
-    const struct clarity_executor *e = clarity__shs_exec_by_sid(a, exec, NULL);
-    for (size_t i = 0; e && i < e->nexcluded_stages; i++)
-        if (e->excluded_stages[i] == stage_id) return true;
-    return false;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].exec < exec) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && v[lo].exec == exec ? &v[lo] : NULL;
 }
 
-static void exec_summary_one(struct jsonw *w, const struct clarity_app *a, const struct clarity_stage *s,
-                             const struct shs_exec_stage *es, uint32_t exec, bool had_end)
+static void exec_summary_one(struct jsonw *w, const struct shs_index *ix, const struct clarity_app *a,
+                             const struct clarity_stage *s, const struct shs_exec_stage *es, uint32_t exec,
+                             const struct clarity_peaks *pk, bool had_end)
 {
     static const int64_t zero[CLARITY_TM_COUNT];
     const int64_t *m = es ? es->m : zero;
@@ -116,27 +112,45 @@ static void exec_summary_one(struct jsonw *w, const struct clarity_app *a, const
     clarity_jsonw_kint(w, "shuffleWriteRecords", m[CLARITY_TM_SW_RECORDS]);
     clarity_jsonw_kint(w, "memoryBytesSpilled", m[CLARITY_TM_MEM_SPILLED]);
     clarity_jsonw_kint(w, "diskBytesSpilled", m[CLARITY_TM_DISK_SPILLED]);
-    bool excl = excluded_in(a, exec, s->stage_id);
+    bool excl = clarity__shs_excluded_in(ix, exec, s->stage_id);
     clarity_jsonw_kbool(w, "isBlacklistedForStage", excl);
-    const struct clarity_peaks *pk = exec_stage_peaks(s, exec);
     if (pk || had_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, pk);
     clarity_jsonw_kbool(w, "isExcludedForStage", excl);
     clarity_jsonw_obj_end(w);
 }
 
-static void exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct clarity_stage *s)
+/* Executors that ran tasks of the stage, then those with only peaks logged for it. */
+static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct clarity_stage *s)
 {
     const struct clarity_app *a = g->app;
     const struct shs_stage_agg *sa = &g->st[s - a->stages];
+    struct exec_pos *ran = malloc((sa->nex ? sa->nex : 1) * sizeof *ran);
+    struct exec_pos *peaks = malloc((s->nexec_peaks ? s->nexec_peaks : 1) * sizeof *peaks);
+    if (!ran || !peaks) {
+        free(ran);
+        free(peaks);
+        return -1;
+    }
+    for (size_t i = 0; i < sa->nex; i++) ran[i] = (struct exec_pos){sa->ex[i].exec, (uint32_t)i};
+    for (size_t i = 0; i < s->nexec_peaks; i++) peaks[i] = (struct exec_pos){s->exec_peaks[i].executor, (uint32_t)i};
+    qsort(ran, sa->nex, sizeof *ran, cmp_exec_pos);
+    qsort(peaks, s->nexec_peaks, sizeof *peaks, cmp_exec_pos);
     clarity_jsonw_key(w, "executorSummary");
     clarity_jsonw_obj_begin(w);
-    for (size_t i = 0; i < sa->nex; i++) exec_summary_one(w, a, s, &sa->ex[i], sa->ex[i].exec, true);
+    for (size_t i = 0; i < sa->nex; i++) {
+        const struct exec_pos *p = find_exec(peaks, s->nexec_peaks, sa->ex[i].exec);
+        exec_summary_one(w, g->ix, a, s, &sa->ex[i], sa->ex[i].exec, p ? &s->exec_peaks[p->pos].peaks : NULL, true);
+    }
     for (size_t i = 0; i < s->nexec_peaks; i++) {
-        bool seen = false;
-        for (size_t k = 0; k < sa->nex && !seen; k++) seen = sa->ex[k].exec == s->exec_peaks[i].executor;
-        if (!seen) exec_summary_one(w, a, s, NULL, s->exec_peaks[i].executor, false);
+        uint32_t exec = s->exec_peaks[i].executor;
+        if (find_exec(ran, sa->nex, exec)) continue;
+        const struct exec_pos *p = find_exec(peaks, s->nexec_peaks, exec);
+        exec_summary_one(w, g->ix, a, s, NULL, exec, &s->exec_peaks[p->pos].peaks, false);
     }
     clarity_jsonw_obj_end(w);
+    free(ran);
+    free(peaks);
+    return 0;
 }
 
 static int stage_write(struct shs_req *r, const struct clarity_stage *s)
@@ -171,13 +185,15 @@ static int stage_write(struct shs_req *r, const struct clarity_stage *s)
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < s->nrdd_ids; i++) clarity_jsonw_int(w, s->rdd_ids[i]);
     clarity_jsonw_arr_end(w);
-    if (stage_accums(w, a, srow) != 0) return clarity__shs_oom(r);
+    stage_accums(w, r->ix, a, srow);
     if (o->details) {
         clarity_jsonw_key(w, "tasks");
         clarity_jsonw_obj_begin(w);
-        for (size_t t = 0; t < a->tasks.n; t++) {
-            if ((size_t)clarity_icol_get(&a->tasks.stage, t) != srow || !(clarity_task_flags(a, t) & CLARITY_TF_GOT_START))
-                continue;
+        size_t nrows;
+        const uint32_t *rows = clarity__shs_stage_task_rows(r->ix, srow, &nrows);
+        for (size_t i = 0; i < nrows; i++) {
+            size_t t = rows[i];
+            if (!(clarity_task_flags(a, t) & CLARITY_TF_GOT_START)) continue;
             if (!clarity__shs_status_wanted(clarity__shs_task_status(a, t), o->task_status, o->ntask_status)) continue;
             char key[32];
             snprintf(key, sizeof key, "%lld", (long long)clarity_icol_get(&a->tasks.task_id, t));
@@ -186,7 +202,7 @@ static int stage_write(struct shs_req *r, const struct clarity_stage *s)
             if (rc) return rc;
         }
         clarity_jsonw_obj_end(w);
-        exec_summaries(w, g, s);
+        if (exec_summaries(w, g, s) != 0) return clarity__shs_oom(r);
         if (sa->spec_tasks) {
             clarity_jsonw_key(w, "speculationSummary");
             clarity_jsonw_obj_begin(w);

@@ -107,20 +107,24 @@ static void write_distributions(struct jsonw *w, struct dist_ctx *d)
     clarity_jsonw_obj_end(w);
 }
 
-/* Successful started tasks of the stage; *count includes those without metrics. */
-static size_t *success_rows(const struct clarity_app *a, const struct clarity_stage *s, size_t *nrows, size_t *count)
+/* Successful started tasks of the stage (NULL: count only); *count includes those without
+ * metrics, *nrows those with. */
+static void success_rows(const struct shs_index *ix, const struct clarity_stage *s, size_t *out, size_t *nrows,
+                         size_t *count)
 {
-    size_t srow = (size_t)(s - a->stages);
-    size_t *rows = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *rows);
+    const struct clarity_app *a = ix->app;
+    size_t n;
+    const uint32_t *rows = clarity__shs_stage_task_rows(ix, (size_t)(s - a->stages), &n);
     *nrows = *count = 0;
-    if (!rows) return NULL;
-    for (size_t r = 0; r < a->tasks.n; r++) {
-        if ((size_t)clarity_icol_get(&a->tasks.stage, r) != srow) continue;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = rows[i];
         if (!(clarity_task_flags(a, r) & CLARITY_TF_GOT_START) || !clarity__shs_task_success(a, r)) continue;
         (*count)++;
-        if (clarity_task_flags(a, r) & CLARITY_TF_HAS_METRICS) rows[(*nrows)++] = r;
+        if (clarity_task_flags(a, r) & CLARITY_TF_HAS_METRICS) {
+            if (out) out[*nrows] = r;
+            (*nrows)++;
+        }
     }
-    return rows;
 }
 
 /* Writes the distributions of the stage's successful tasks; as_field writes them as the
@@ -129,14 +133,14 @@ int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clari
                                            size_t nq, bool as_field)
 {
     struct dist_ctx d = {.a = r->app, .qs = qs, .nq = nq};
-    size_t *rows = success_rows(r->app, s, &d.nrows, &d.count);
+    size_t nstage;
+    clarity__shs_stage_task_rows(r->ix, (size_t)(s - r->app->stages), &nstage);
+    size_t *rows = malloc((nstage ? nstage : 1) * sizeof *rows);
+    if (rows) success_rows(r->ix, s, rows, &d.nrows, &d.count);
     d.rows = rows;
     d.scratch = malloc((d.nrows ? d.nrows : 1) * sizeof *d.scratch);
     int rc = CLARITY_OK;
     if (!rows || !d.scratch) rc = clarity__shs_oom(r);
-    else if (!d.count && !as_field)
-        rc = clarity__shs_fail(r, SHS_NOT_FOUND, "no tasks reported metrics for %lld / %d yet", (long long)s->stage_id,
-                               s->attempt);
     else if (d.count) {
         if (as_field) clarity_jsonw_key(r->w, "taskMetricsDistributions");
         write_distributions(r->w, &d);
@@ -144,6 +148,16 @@ int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clari
     free(rows);
     free(d.scratch);
     return rc;
+}
+
+/* SHS answers 404 for a stage attempt without a successful task. */
+int clarity__shs_task_summary_check(struct shs_req *r)
+{
+    size_t nrows, count;
+    success_rows(r->ix, r->stage, NULL, &nrows, &count);
+    if (count) return CLARITY_OK;
+    return clarity__shs_fail(r, SHS_NOT_FOUND, "no tasks reported metrics for %lld / %d yet", (long long)r->stage->stage_id,
+                             r->stage->attempt);
 }
 
 int clarity__shs_task_summary(struct shs_req *r)

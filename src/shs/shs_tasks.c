@@ -92,13 +92,14 @@ static void clarity_task_metrics(struct jsonw *w, const struct clarity_app *a, s
 }
 
 /* Non-internal, non-SQL accumulables of the task, as LiveEntityHelpers.newAccumulatorInfos. */
-static void task_accums(struct jsonw *w, const struct shs_agg *g, size_t row)
+static void task_accums(struct jsonw *w, const struct shs_index *ix, size_t row)
 {
-    const struct clarity_app *a = g->app;
+    const struct clarity_app *a = ix->app;
+    size_t first, n = clarity__shs_task_accums_of(ix, row, &first);
     clarity_jsonw_key(w, "accumulatorUpdates");
     clarity_jsonw_arr_begin(w);
-    for (size_t k = 0; k < g->acc_n[row]; k++) {
-        const struct clarity_accum *x = &a->task_accums.p[g->acc_first[row] + k];
+    for (size_t k = 0; k < n; k++) {
+        const struct clarity_accum *x = &a->task_accums.p[first + k];
         if (x->internal || x->is_sql) continue;
         clarity_jsonw_obj_begin(w);
         clarity_jsonw_kint(w, "id", x->id);
@@ -135,7 +136,7 @@ int clarity__shs_task_write(struct shs_req *r, size_t row)
     clarity_jsonw_kstr(w, "status", clarity__shs_task_status(a, row));
     clarity_jsonw_kstr(w, "taskLocality", clarity_locality_name((int)clarity_icol_get(&t->locality, row)));
     clarity_jsonw_kbool(w, "speculative", clarity_task_flags(a, row) & CLARITY_TF_SPECULATIVE);
-    task_accums(w, r->agg, row);
+    task_accums(w, r->ix, row);
     if (msg) clarity_jsonw_kstr(w, "errorMessage", msg);
     free(msg);
     if (clarity_task_flags(a, row) & CLARITY_TF_HAS_METRICS) clarity_task_metrics(w, a, row);
@@ -174,11 +175,13 @@ int clarity__shs_task_list(struct shs_req *r)
     const struct clarity_app *a = r->app;
     const struct shs_params *p = r->p;
     const struct clarity_stage *s = r->stage;
-    size_t srow = (size_t)(s - a->stages), n = 0;
-    struct sort_key *keys = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *keys);
+    size_t srow = (size_t)(s - a->stages), n = 0, nrows;
+    const uint32_t *rows = clarity__shs_stage_task_rows(r->ix, srow, &nrows);
+    struct sort_key *keys = malloc((nrows ? nrows : 1) * sizeof *keys);
     if (!keys) return clarity__shs_oom(r);
-    for (size_t t = 0; t < a->tasks.n; t++) {
-        if ((size_t)clarity_icol_get(&a->tasks.stage, t) != srow || !(clarity_task_flags(a, t) & CLARITY_TF_GOT_START)) continue;
+    for (size_t i = 0; i < nrows; i++) {
+        size_t t = rows[i];
+        if (!(clarity_task_flags(a, t) & CLARITY_TF_GOT_START)) continue;
         const char *ts = clarity__shs_task_status(a, t);
         /* v1.TaskStatus has no GET RESULT: such a task is RUNNING */
         if (!strcmp(ts, "GET RESULT")) ts = "RUNNING";

@@ -1,4 +1,5 @@
-/* Jobs, SQL queries and the application as sets of successful task attempts. */
+/* Jobs, SQL queries and the application as sets of stage attempts (and so of their
+ * successful task attempts in the task view). */
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/sim.h"
@@ -37,8 +38,10 @@ static bool better_owner(const struct clarity_app *a, long cur, size_t j, int64_
     return x->job_id < y->job_id;
 }
 
-static long *stage_owners(const struct clarity_app *a, const struct clarity_task_comps *c)
+/* owner job row of every stage attempt row, -1 none; NULL when out of memory */
+static long *stage_owners(const struct clarity_task_view *v)
 {
+    const struct clarity_app *a = v->app;
     size_t ns = a->nstages;
     long *owner = malloc((ns ? ns : 1) * sizeof *owner);
     int64_t *first = malloc((ns ? ns : 1) * sizeof *first);
@@ -48,9 +51,12 @@ static long *stage_owners(const struct clarity_app *a, const struct clarity_task
         owner[s] = -1;
         first[s] = INT64_MAX;
         ids[s] = (struct sid_row){a->stages[s].stage_id, s};
+        const uint32_t *r = clarity_task_view_stage_rows(v, s);
+        for (size_t k = 0, m = clarity_task_view_stage_size(v, s); k < m; k++) {
+            int64_t t = clarity_task_launch_ms(a, r[k]);
+            if (t < first[s]) first[s] = t;
+        }
     }
-    for (size_t i = 0; i < c->n; i++)
-        if (c->t[i].launch_ms < first[c->t[i].stage]) first[c->t[i].stage] = c->t[i].launch_ms;
     qsort(ids, ns, sizeof *ids, sid_cmp);
     for (size_t j = 0; j < a->njobs; j++) {
         const struct clarity_job *job = &a->jobs[j];
@@ -77,101 +83,73 @@ static long *stage_owners(const struct clarity_app *a, const struct clarity_task
     return owner;
 }
 
-static size_t count_stages(const struct clarity_task_comps *c, const size_t *tasks, size_t n, unsigned *stamp,
-                           unsigned mark)
+/* Groups of one kind: key[s] (or -1) is the row, among nrows, of stage s's group; groups
+ * are emitted in id order with their stages ascending, taken from pool at *used. */
+static int emit(const struct clarity_task_view *v, int kind, const long *key, size_t nrows, const struct order *ord,
+                struct clarity_groups *out, size_t *used)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t s = c->t[tasks[i]].stage;
-        if (stamp[s] != mark) { stamp[s] = mark; k++; }
+    size_t ns = v->nstages;
+    size_t *off = calloc(nrows + 1, sizeof *off), *ntasks = calloc(nrows + 1, sizeof *ntasks);
+    if (!off || !ntasks) { free(off); free(ntasks); return -1; }
+    for (size_t s = 0; s < ns; s++)
+        if (key[s] >= 0 && clarity_task_view_stage_size(v, s)) {
+            off[key[s] + 1]++;
+            ntasks[key[s]] += clarity_task_view_stage_size(v, s);
+        }
+    for (size_t r = 0; r < nrows; r++) off[r + 1] += off[r];
+    uint32_t *base = out->pool + *used;
+    size_t *fill = calloc(nrows + 1, sizeof *fill);
+    if (!fill) { free(off); free(ntasks); return -1; }
+    for (size_t s = 0; s < ns; s++)
+        if (key[s] >= 0 && clarity_task_view_stage_size(v, s)) base[off[key[s]] + fill[key[s]]++] = (uint32_t)s;
+    for (size_t k = 0; k < nrows; k++) {
+        size_t r = ord[k].row;
+        out->g[out->n++] = (struct clarity_group){kind, ord[k].id, r, base + off[r], off[r + 1] - off[r], ntasks[r]};
     }
-    return k;
+    *used += off[nrows];
+    free(off); free(ntasks); free(fill);
+    return 0;
 }
 
-int clarity_groups_build(const struct clarity_app *a, const struct clarity_task_comps *c, int kinds,
-                         struct clarity_groups *out, struct clarity_error *err)
+int clarity_groups_build(const struct clarity_task_view *v, int kinds, struct clarity_groups *out,
+                         struct clarity_error *err)
 {
+    const struct clarity_app *a = v->app;
     memset(out, 0, sizeof *out);
+    size_t ns = a->nstages;
     size_t ng = ((kinds & CLARITY_GROUP_JOB) ? a->njobs : 0) + ((kinds & CLARITY_GROUP_SQL) ? a->nsqls : 0) +
                 ((kinds & CLARITY_GROUP_APP) ? 1 : 0);
-    long *owner = stage_owners(a, c);
-    long *sql_of_job = malloc((a->njobs ? a->njobs : 1) * sizeof *sql_of_job);
-    unsigned *stamp = calloc(a->nstages ? a->nstages : 1, sizeof *stamp);
+    long *owner = stage_owners(v);
+    long *sql_of_stage = malloc((ns ? ns : 1) * sizeof *sql_of_stage);
     out->g = calloc(ng ? ng : 1, sizeof *out->g);
-    /* each task appears at most once per kind */
-    out->pool = malloc((3 * c->n + 1) * sizeof *out->pool);
+    out->pool = malloc((3 * ns + 1) * sizeof *out->pool);   /* a stage is in at most one group per kind */
     struct order *ord = malloc(((a->njobs > a->nsqls ? a->njobs : a->nsqls) + 1) * sizeof *ord);
-    size_t *count = calloc(a->njobs + a->nsqls + 1, sizeof *count);
-    if (!owner || !sql_of_job || !stamp || !out->g || !out->pool || !ord || !count) {
-        goto oom;
-    }
-    for (size_t j = 0; j < a->njobs; j++) {
-        const struct clarity_sql *q = a->jobs[j].sql_id >= 0 ? clarity_app_sql(a, a->jobs[j].sql_id) : NULL;
-        sql_of_job[j] = q ? q - a->sqls : -1;
-    }
+    if (!owner || !sql_of_stage || !out->g || !out->pool || !ord) goto oom;
     size_t used = 0;
-    unsigned mark = 0;
-    /* jobs */
     if (kinds & CLARITY_GROUP_JOB) {
-        for (size_t i = 0; i < c->n; i++) {
-            long j = owner[c->t[i].stage];
-            if (j >= 0) count[j]++;
-        }
         for (size_t j = 0; j < a->njobs; j++) ord[j] = (struct order){a->jobs[j].job_id, j};
         qsort(ord, a->njobs, sizeof *ord, order_cmp);
-        size_t *off = malloc((a->njobs + 1) * sizeof *off);
-        if (!off) goto oom;
-        for (size_t j = 0; j < a->njobs; j++) { off[j] = used; used += count[j]; }
-        size_t *fill = calloc(a->njobs + 1, sizeof *fill);
-        if (!fill) { free(off); goto oom; }
-        for (size_t i = 0; i < c->n; i++) {
-            long j = owner[c->t[i].stage];
-            if (j >= 0) out->pool[off[j] + fill[j]++] = i;
-        }
-        for (size_t k = 0; k < a->njobs; k++) {
-            size_t j = ord[k].row;
-            struct clarity_group *g = &out->g[out->n++];
-            *g = (struct clarity_group){CLARITY_GROUP_JOB, a->jobs[j].job_id, j, out->pool + off[j], count[j], 0};
-            g->nstages = count_stages(c, g->tasks, g->ntasks, stamp, ++mark);
-        }
-        free(off);
-        free(fill);
+        if (emit(v, CLARITY_GROUP_JOB, owner, a->njobs, ord, out, &used)) goto oom;
     }
     if (kinds & CLARITY_GROUP_SQL) {
-        size_t *qcount = count + a->njobs;
-        for (size_t i = 0; i < c->n; i++) {
-            long j = owner[c->t[i].stage];
-            if (j >= 0 && sql_of_job[j] >= 0) qcount[sql_of_job[j]]++;
-        }
-        size_t *off = malloc((a->nsqls + 1) * sizeof *off), *fill = calloc(a->nsqls + 1, sizeof *fill);
-        if (!off || !fill) { free(off); free(fill); goto oom; }
-        for (size_t q = 0; q < a->nsqls; q++) { off[q] = used; used += qcount[q]; }
-        for (size_t i = 0; i < c->n; i++) {
-            long j = owner[c->t[i].stage];
-            if (j >= 0 && sql_of_job[j] >= 0) out->pool[off[sql_of_job[j]] + fill[sql_of_job[j]]++] = i;
+        for (size_t s = 0; s < ns; s++) {
+            const struct clarity_job *job = owner[s] >= 0 ? &a->jobs[owner[s]] : NULL;
+            const struct clarity_sql *q = job && job->sql_id >= 0 ? clarity_app_sql(a, job->sql_id) : NULL;
+            sql_of_stage[s] = q ? q - a->sqls : -1;
         }
         for (size_t q = 0; q < a->nsqls; q++) ord[q] = (struct order){a->sqls[q].id, q};
         qsort(ord, a->nsqls, sizeof *ord, order_cmp);
-        for (size_t k = 0; k < a->nsqls; k++) {
-            size_t q = ord[k].row;
-            struct clarity_group *g = &out->g[out->n++];
-            *g = (struct clarity_group){CLARITY_GROUP_SQL, a->sqls[q].id, q, out->pool + off[q], qcount[q], 0};
-            g->nstages = count_stages(c, g->tasks, g->ntasks, stamp, ++mark);
-        }
-        free(off);
-        free(fill);
+        if (emit(v, CLARITY_GROUP_SQL, sql_of_stage, a->nsqls, ord, out, &used)) goto oom;
     }
     if (kinds & CLARITY_GROUP_APP) {
-        struct clarity_group *g = &out->g[out->n++];
-        *g = (struct clarity_group){CLARITY_GROUP_APP, 0, 0, out->pool + used, c->n, 0};
-        for (size_t i = 0; i < c->n; i++) out->pool[used + i] = i;
-        used += c->n;
-        g->nstages = count_stages(c, g->tasks, g->ntasks, stamp, ++mark);
+        for (size_t s = 0; s < ns; s++) sql_of_stage[s] = 0;   /* every stage: the one row 0 */
+        struct order app = {0, 0};
+        if (emit(v, CLARITY_GROUP_APP, sql_of_stage, 1, &app, out, &used)) goto oom;
     }
-    free(owner); free(sql_of_job); free(stamp); free(ord); free(count);
+    free(owner); free(sql_of_stage); free(ord);
     return 0;
 oom:
-    free(owner); free(sql_of_job); free(stamp); free(ord); free(count);
+    free(owner); free(sql_of_stage); free(ord);
     clarity_groups_free(out);
     return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory grouping tasks");
 }

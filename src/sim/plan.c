@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/sim.h"
+#include "sim/components.h"
 
 struct key { int64_t launch; uint32_t unit; size_t idx; };
 
@@ -51,7 +52,11 @@ int clarity_replay_plan_build(const struct clarity_sim_task *t, size_t n, enum c
     out->comp = malloc(n * sizeof *out->comp);
     out->scratch = malloc(2 * n * sizeof *out->scratch);   /* runtimes, then the slot heap */
     struct key *buf = malloc(n * sizeof *buf);
-    if (!k || !u || !tmp || !buf || !out->order || !out->comp || !out->scratch) {
+    /* configured slots: one executor-core index for every component, not a scan each */
+    struct clarity__slot_index index = {0};
+    bool configured = mode == CLARITY_SLOTS_CONFIGURED && a;
+    if (!k || !u || !tmp || !buf || !out->order || !out->comp || !out->scratch ||
+        (configured && clarity__slot_index_build(a, &index, NULL))) {
         free(k); free(u); free(tmp); free(buf);
         clarity_replay_plan_free(out);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building a replay plan");
@@ -102,17 +107,13 @@ int clarity_replay_plan_build(const struct clarity_sim_task *t, size_t n, enum c
         c->n = m;
         c->start_ms = lo;
         c->end_ms = hi;
-        c->slots_fallback = false;
-        c->slots = 0;
-        if (mode == CLARITY_SLOTS_CONFIGURED && a) c->slots = clarity_sim_configured_slots(a, lo, hi);
-        if (c->slots <= 0) {
-            c->slots_fallback = mode == CLARITY_SLOTS_CONFIGURED;
-            c->slots = clarity_sim_observed_slots(tmp, m);
-        }
+        c->slots = clarity__component_slots(configured ? &index : NULL, tmp, m, lo, hi, out->scratch, &c->slots_fallback);
+        if (mode == CLARITY_SLOTS_CONFIGURED && !configured) c->slots_fallback = true;   /* no application given */
         used += m;
         ui = uj;
     }
     free(k); free(u); free(tmp); free(buf);
+    clarity__slot_index_free(&index);
     return 0;
 }
 

@@ -39,15 +39,17 @@ int clarity_sim_peak_slots(const struct clarity_sim_task *t, size_t n)
 int clarity_sim_average_slots(const struct clarity_sim_task *t, size_t n)
 {
     if (n == 0) return 0;
-    int64_t lo = t[0].launch_ms, hi = t[0].finish_ms, sum = 0;
+    /* 128-bit: times anywhere in int64 (corrupt logs) must not overflow the spans or their sum */
+    int64_t lo = t[0].launch_ms, hi = t[0].finish_ms;
+    __int128 sum = 0;
     for (size_t i = 0; i < n; i++) {
         if (t[i].launch_ms < lo) lo = t[i].launch_ms;
         if (t[i].finish_ms > hi) hi = t[i].finish_ms;
-        if (t[i].finish_ms > t[i].launch_ms) sum += t[i].finish_ms - t[i].launch_ms;
+        if (t[i].finish_ms > t[i].launch_ms) sum += (__int128)t[i].finish_ms - t[i].launch_ms;
     }
-    int64_t span = hi - lo;
+    __int128 span = (__int128)hi - lo;
     if (span <= 0 || sum <= 0) return 1;
-    int64_t k = (sum + span - 1) / span;
+    __int128 k = (sum + span - 1) / span;
     return k < 1 ? 1 : k > INT32_MAX ? INT32_MAX : (int)k;
 }
 

@@ -53,36 +53,6 @@ void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct 
         c->clamped = true;
 }
 
-int clarity_task_comps_collect(const struct clarity_app *a, struct clarity_task_comps *out, struct clarity_error *err)
-{
-    memset(out, 0, sizeof *out);
-    size_t n = a->tasks.n;
-    out->t = malloc((n ? n : 1) * sizeof *out->t);
-    if (!out->t) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory collecting tasks");
-    for (size_t i = 0; i < n; i++) {
-        int end = (int)clarity_icol_get(&a->tasks.end, i);
-        if (end != CLARITY_END_SUCCESS) {
-            if (end == CLARITY_END_RUNNING) out->without_end++;
-            else if (end == CLARITY_END_KILLED) out->killed++;
-            else if (end == CLARITY_END_OTHER || end == CLARITY_END_RESUBMITTED) out->other_end++;
-            else out->failed++;
-            continue;
-        }
-        struct clarity_task_comp *c = &out->t[out->n++];
-        clarity_task_comp_from_row(a, i, c);
-        if (clarity_task_flags(a, i) & CLARITY_TF_SPECULATIVE) out->speculative++;
-        if (c->cpu_logged) out->cpu_logged++;
-        if (c->clamped) out->clamped++;
-    }
-    return 0;
-}
-
-void clarity_task_comps_free(struct clarity_task_comps *c)
-{
-    free(c->t);
-    memset(c, 0, sizeof *c);
-}
-
 double clarity_task_compute_ms(const struct clarity_task_comp *c)
 {
     double v = c->runtime_ms - c->sched_delay_ms - c->shuffle_write_ms - c->input_read_ms - c->output_write_ms -

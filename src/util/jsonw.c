@@ -11,10 +11,58 @@ void clarity_jsonw_init(struct jsonw *w, FILE *out, bool pretty)
     w->first[0] = true;
 }
 
+void clarity_jsonw_buffer(struct jsonw *w, char *buf, size_t cap)
+{
+    clarity_jsonw_flush(w);
+    w->buf = buf;
+    w->cap = buf ? cap : 0;
+}
+
+void clarity_jsonw_flush(struct jsonw *w)
+{
+    if (w->len) fwrite_unlocked(w->buf, 1, w->len, w->out);
+    w->len = 0;
+}
+
+/* Every byte goes through these: into the writer's buffer when it has one, else to out
+ * without stdio's per-call locking (one writer per FILE). */
+static inline void put(struct jsonw *w, const char *s, size_t n)
+{
+    if (!w->buf) {
+        fwrite_unlocked(s, 1, n, w->out);
+        return;
+    }
+    if (n > w->cap - w->len) {
+        clarity_jsonw_flush(w);
+        if (n > w->cap) {
+            fwrite_unlocked(s, 1, n, w->out);
+            return;
+        }
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+static inline void putch(struct jsonw *w, char c)
+{
+    if (!w->buf) {
+        putc_unlocked(c, w->out);
+        return;
+    }
+    if (w->len == w->cap) clarity_jsonw_flush(w);
+    w->buf[w->len++] = c;
+}
+static inline void puts_(struct jsonw *w, const char *s) { put(w, s, strlen(s)); }
+
 static void newline_indent(struct jsonw *w, int levels)
 {
-    fputc('\n', w->out);
-    for (int i = 0; i < levels; i++) fputs("  ", w->out);
+    static const char spaces[] = "\n                                                                ";
+    size_t n = 1 + 2 * (size_t)(levels > 0 ? levels : 0);
+    if (n <= sizeof spaces - 1) {
+        put(w, spaces, n);
+        return;
+    }
+    putch(w, '\n');
+    for (int i = 0; i < levels; i++) put(w, "  ", 2);
 }
 
 /* Separator before a value or key at the current depth. */
@@ -28,12 +76,14 @@ static void before_value(struct jsonw *w)
     bool first = w->first[w->depth];
     w->first[w->depth] = false;
     if (!w->pretty) {
-        if (!first) fputc(',', w->out);
+        if (!first) putch(w, ',');
         return;
     }
-    if (w->is_array[w->depth]) fputs(first ? " " : ", ", w->out);
-    else {
-        if (!first) fputc(',', w->out);
+    if (w->is_array[w->depth]) {
+        if (first) putch(w, ' ');
+        else put(w, ", ", 2);
+    } else {
+        if (!first) putch(w, ',');
         newline_indent(w, w->obj_depth);
     }
 }
@@ -41,7 +91,7 @@ static void before_value(struct jsonw *w)
 static void open(struct jsonw *w, char c)
 {
     before_value(w);
-    fputc(c, w->out);
+    putch(w, c);
     if (w->depth < 63) w->depth++;
     w->first[w->depth] = true;
     w->is_array[w->depth] = c == '[';
@@ -54,10 +104,10 @@ static void close_(struct jsonw *w, char c)
     if (c == '}') w->obj_depth--;
     if (w->depth > 0) w->depth--;
     if (w->pretty) {
-        if (c == ']' || empty) fputc(' ', w->out);
+        if (c == ']' || empty) putch(w, ' ');
         else newline_indent(w, w->obj_depth);
     }
-    fputc(c, w->out);
+    putch(w, c);
 }
 
 void clarity_jsonw_obj_begin(struct jsonw *w) { open(w, '{'); }
@@ -65,46 +115,68 @@ void clarity_jsonw_obj_end(struct jsonw *w) { close_(w, '}'); }
 void clarity_jsonw_arr_begin(struct jsonw *w) { open(w, '['); }
 void clarity_jsonw_arr_end(struct jsonw *w) { close_(w, ']'); }
 
-static void put_escaped(FILE *o, const char *s, size_t n)
+/* Bytes a JSON string cannot hold as they are: control characters, the quote, the backslash. */
+static const bool needs_escape[256] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
+    [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
+    [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+    [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1,
+    ['"'] = 1, ['\\'] = 1,
+};
+
+static void put_escaped(struct jsonw *w, const char *s, size_t n)
 {
-    fputc('"', o);
+    putch(w, '"');
+    size_t from = 0;   /* start of the bytes not yet written */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (!needs_escape[c]) continue;
+        put(w, s + from, i - from);
+        from = i + 1;
         switch (c) {
-        case '"': fputs("\\\"", o); break;
-        case '\\': fputs("\\\\", o); break;
-        case '\n': fputs("\\n", o); break;
-        case '\r': fputs("\\r", o); break;
-        case '\t': fputs("\\t", o); break;
-        case '\b': fputs("\\b", o); break;
-        case '\f': fputs("\\f", o); break;
-        default:
-            if (c < 0x20) fprintf(o, "\\u%04x", c);
-            else fputc(c, o);
+        case '"': put(w, "\\\"", 2); break;
+        case '\\': put(w, "\\\\", 2); break;
+        case '\n': put(w, "\\n", 2); break;
+        case '\r': put(w, "\\r", 2); break;
+        case '\t': put(w, "\\t", 2); break;
+        case '\b': put(w, "\\b", 2); break;
+        case '\f': put(w, "\\f", 2); break;
+        default: {
+            char u[8];
+            snprintf(u, sizeof u, "\\u%04x", c);
+            put(w, u, 6);
+        }
         }
     }
-    fputc('"', o);
+    put(w, s + from, n - from);
+    putch(w, '"');
 }
 
 void clarity_jsonw_key(struct jsonw *w, const char *k)
 {
     before_value(w);
-    put_escaped(w->out, k, strlen(k));
-    fputs(w->pretty ? " : " : ":", w->out);
+    put_escaped(w, k, strlen(k));
+    if (w->pretty) put(w, " : ", 3);
+    else putch(w, ':');
     w->after_key = true;
 }
 
 void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n)
 {
     before_value(w);
-    put_escaped(w->out, s, n);
+    put_escaped(w, s, n);
 }
 void clarity_jsonw_str(struct jsonw *w, const char *s) { clarity_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
 
 void clarity_jsonw_int(struct jsonw *w, int64_t v)
 {
     before_value(w);
-    fprintf(w->out, "%lld", (long long)v);
+    char buf[24], *p = buf + sizeof buf;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do *--p = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0) *--p = '-';
+    put(w, p, (size_t)(buf + sizeof buf - p));
 }
 
 /* Doubles as Java's Double.toString writes them (Jackson uses it): the shortest digits that
@@ -113,7 +185,7 @@ void clarity_jsonw_double(struct jsonw *w, double v)
 {
     before_value(w);
     if (!isfinite(v)) {
-        fputs("null", w->out);
+        puts_(w, "null");
         return;
     }
     char buf[64];
@@ -123,7 +195,7 @@ void clarity_jsonw_double(struct jsonw *w, double v)
             snprintf(buf, sizeof buf, "%.*f", d, v);
             if (strtod(buf, NULL) == v) break;
         }
-        fputs(buf, w->out);
+        puts_(w, buf);
         return;
     }
     int p = 1;
@@ -135,29 +207,31 @@ void clarity_jsonw_double(struct jsonw *w, double v)
     char *e = strchr(buf, 'e');
     int exp = atoi(e + 1);
     *e = '\0';
-    fprintf(w->out, "%s%sE%d", buf, strchr(buf, '.') ? "" : ".0", exp);
+    char text[96];
+    snprintf(text, sizeof text, "%s%sE%d", buf, strchr(buf, '.') ? "" : ".0", exp);
+    puts_(w, text);
 }
 
 void clarity_jsonw_bool(struct jsonw *w, bool v)
 {
     before_value(w);
-    fputs(v ? "true" : "false", w->out);
+    puts_(w, v ? "true" : "false");
 }
 
 void clarity_jsonw_null(struct jsonw *w)
 {
     before_value(w);
-    fputs("null", w->out);
+    puts_(w, "null");
 }
 
 void clarity_jsonw_raw(struct jsonw *w, const char *json)
 {
     before_value(w);
-    fputs(json, w->out);
+    puts_(w, json);
 }
 
 void clarity_jsonw_kstr(struct jsonw *w, const char *k, const char *s) { clarity_jsonw_key(w, k); clarity_jsonw_str(w, s); }
 void clarity_jsonw_kint(struct jsonw *w, const char *k, int64_t v) { clarity_jsonw_key(w, k); clarity_jsonw_int(w, v); }
 void clarity_jsonw_kdouble(struct jsonw *w, const char *k, double v) { clarity_jsonw_key(w, k); clarity_jsonw_double(w, v); }
 void clarity_jsonw_kbool(struct jsonw *w, const char *k, bool v) { clarity_jsonw_key(w, k); clarity_jsonw_bool(w, v); }
-void clarity_jsonw_end(struct jsonw *w) { fputc('\n', w->out); }
+void clarity_jsonw_end(struct jsonw *w) { putch(w, '\n'); }

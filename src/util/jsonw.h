@@ -15,9 +15,16 @@ struct jsonw {
     bool is_array[64];   /* per depth: container kind */
     int obj_depth;       /* open objects: Jackson indents by objects only */
     bool after_key;
+    char *buf;           /* clarity_jsonw_buffer: bytes held before they go to out */
+    size_t len, cap;
 };
 
 void clarity_jsonw_init(struct jsonw *w, FILE *out, bool pretty);
+/* Holds what is written in buf (cap bytes) and hands it to out a buffer at a time: for
+ * answers of gigabytes written in small pieces, stdio's cost per call dominates. The caller
+ * must clarity_jsonw_flush before it reads out, writes to it itself, or drops buf. */
+void clarity_jsonw_buffer(struct jsonw *w, char *buf, size_t cap);
+void clarity_jsonw_flush(struct jsonw *w);
 void clarity_jsonw_obj_begin(struct jsonw *w);
 void clarity_jsonw_obj_end(struct jsonw *w);
 void clarity_jsonw_arr_begin(struct jsonw *w);

@@ -162,6 +162,18 @@ if have_shared; then
 else
   skip "shared data absent ($SHARED_DATA): real-log summaries not run"
 fi
+# Per-stage work runs on --threads workers: one and two give the same bytes (the ASan build,
+# so a data race that corrupts memory shows too).
+logs=("$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json" "$ROOT/tests/data/mini-3x.json")
+have_shared && logs+=("$SHARED_DATA/spark-events")
+for c in "blocked --json" "blocked --slots configured" "stragglers --json --top 50" "whatif --json" "whatif --slots configured --cores 2,8"; do
+  "$CLARITY_ASAN" $c --threads 1 "${logs[@]}" >"$T/t1" 2>"$T/e1"; r1=$?
+  "$CLARITY_ASAN" $c --threads 2 "${logs[@]}" >"$T/t2" 2>"$T/e2"; r2=$?
+  if [ "$r1" = "$r2" ] && [ -s "$T/t1" ] && cmp -s "$T/t1" "$T/t2" && ! grep -qE 'Sanitizer|runtime error:' "$T/e1" "$T/e2"
+  then ok "$c: --threads 1 and 2 print the same"; else bad "$c: --threads 1 and 2 differ (exit $r1/$r2)"; fi
+done
+expect_rc "bad --threads" 2 "$CLARITY" blocked --threads 0 "$ROOT/tests/data/mini-3x.json"
+
 # A write error stdio held back (output smaller than its buffer, on a full disk) is reported
 # in one line and exits 3; it used to vanish with exit 0.
 if [ -w /dev/full ]; then
@@ -175,4 +187,29 @@ if [ -w /dev/full ]; then
 else
   skip "no /dev/full: write-error checks not run"
 fi
+# Out of memory is its own exit code (5), never "unreadable input" (3): under address-space
+# limits from tight to roomy every command ends 0 or 5, and the tight ones do hit 5 with a line
+# that says "out of memory". Where the limit strikes depends on the machine, so no single limit
+# is asserted.
+oom_seen=0 oom_wrong=""
+for v in 20000 30000 40000 50000 60000 80000 120000; do
+  for c in summary stragglers blocked contention; do
+    ( ulimit -v $v; exec "$CLARITY" $c --json "$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json" ) >/dev/null 2>"$T/err"; rc=$?
+    case $rc in
+      0) ;;
+      5) grep -q "out of memory" "$T/err" && oom_seen=$((oom_seen + 1)) || oom_wrong="$oom_wrong $c@$v:no-message" ;;
+      *) oom_wrong="$oom_wrong $c@${v}KiB:exit-$rc" ;;
+    esac
+  done
+done
+if [ -z "$oom_wrong" ] && [ "$oom_seen" -gt 0 ]; then ok "out of memory: exit 5 with a message ($oom_seen runs), never 3"
+elif [ -n "$oom_wrong" ]; then bad "out of memory: wrong exit or no message:$oom_wrong"
+else skip "out of memory: no address-space limit tried made the commands run out (exit 5 not exercised)"; fi
+# Ernest refuses absurd scales and machine counts (1e308 used to print "xinf scale").
+"$CLARITY" ernest fit "$ROOT/tests/data/ernest-rcv1-parsed.csv" --json -o "$T/em.json" >/dev/null 2>&1
+for a in "--machines 4 --scale 1e308" "--machines 1e300 --scale 1"; do
+  "$CLARITY" ernest predict "$T/em.json" $a >"$T/out" 2>"$T/err"; rc=$?
+  if [ $rc = 2 ] && grep -q "at most" "$T/err" && [ ! -s "$T/out" ]; then ok "ernest predict $a: usage error"
+  else bad "ernest predict $a: exit $rc: $(head -2 "$T/err" "$T/out")"; fi
+done
 summary

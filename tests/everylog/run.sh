@@ -4,7 +4,8 @@
 # directories). Each run must end without a crash, hang or sanitizer report, with exit 0 and
 # output (valid JSON with --json), or a clean error: exit 2-4 and one stderr line.
 # The commands come from `clarity --help`, so a new command joins by itself; commands that need
-# more than logs (predict, ernest, synth) are tested in their own suites.
+# more than logs run with the flags they need (predict: the log as both references, sizes and
+# cores given), or in their own suites (ernest, synth).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 NEEDS_MORE=" predict ernest synth api "
@@ -45,11 +46,9 @@ for log in "${LOGS[@]}"; do
     one_run "$c $short" "$c" -q "$log"
     one_run "$c --json $short" "$c" -q --json "$log"
   done
-  if [ "${log##*/}" = extreme-values.json ]; then
-    # the History Server layer still sums task metrics without overflow checks: known gap
-    skip "api on $short: the REST aggregation overflows on INT64 extremes (not yet checked arithmetic)"
-    continue
-  fi
+  pargs=(--ref "$log" --ref "$log" --ref-size 1,2 --ref-cores 4 --data-size 8 --cores 16)
+  one_run "predict $short" predict -q "${pargs[@]}"
+  one_run "predict --json $short" predict -q --json "${pargs[@]}"
   one_run "api /applications $short" api "$log" /applications
   # the routes of the first application (the History Server layer on every real log)
   app=$(jq -r '.[0] | .id + (if (.attempts[0].attemptId // "") != "" then "/" + .attempts[0].attemptId else "" end)' "$T/out" 2>/dev/null)

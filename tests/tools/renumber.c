@@ -4,8 +4,11 @@
  *
  * It is a text pass, not a JSON round trip: a round trip would reformat numbers and key order,
  * and the point is to keep the bytes the parser sees as close to Spark's as possible. Copy k
- * adds k * (max id of that kind + 1) to every id. Only the first copy keeps the log/application
- * start and environment events, only the last keeps the application end. */
+ * adds k * (max id of that kind + 1) to every id, and k * (the source's time span + 1 s) to every
+ * nonzero time, so the copies run one after another as in a long application (copies that all ran
+ * at the same moment would give the analyses a shape no real log has: 22 copies of every stage
+ * overlapping). Only the first copy keeps the log/application start and environment events,
+ * only the last keeps the application end. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -13,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { K_JOB, K_STAGE, K_TASK, K_SQL, K_COUNT };
+enum kind { K_JOB, K_STAGE, K_TASK, K_SQL, K_TIME, K_COUNT };
 
 /* How an id appears after its key: a bare integer, an array of integers, or a quoted integer
  * (Spark stores job properties as strings). */
@@ -33,12 +36,20 @@ static const struct key KEYS[] = {
     KEY("\"executionId\":", K_SQL, F_INT),
     KEY("\"rootExecutionId\":", K_SQL, F_INT),
     KEY("\"spark.sql.execution.id\":", K_SQL, F_QUOTED),
+    /* Times in ms since the epoch: events, stage and task times, SQL execution start/end. */
+    KEY("\"Timestamp\":", K_TIME, F_INT),
+    KEY("\"Submission Time\":", K_TIME, F_INT),
+    KEY("\"Completion Time\":", K_TIME, F_INT),
+    KEY("\"Launch Time\":", K_TIME, F_INT),
+    KEY("\"Finish Time\":", K_TIME, F_INT),
+    KEY("\"Getting Result Time\":", K_TIME, F_INT),
+    KEY("\"time\":", K_TIME, F_INT),
 };
 #define NKEYS (sizeof KEYS / sizeof KEYS[0])
 
 struct id { size_t start, end; enum kind kind; uint64_t value; };   /* digits at [start, end) */
 
-struct ids { struct id *v; size_t n, cap; uint64_t max[K_COUNT]; };
+struct ids { struct id *v; size_t n, cap; uint64_t max[K_COUNT], min_time; };
 
 static int push(struct ids *ids, size_t start, size_t end, enum kind kind, uint64_t value)
 {
@@ -51,6 +62,7 @@ static int push(struct ids *ids, size_t start, size_t end, enum kind kind, uint6
     }
     ids->v[ids->n++] = (struct id){ start, end, kind, value };
     if (value > ids->max[kind]) ids->max[kind] = value;
+    if (kind == K_TIME && value && (!ids->min_time || value < ids->min_time)) ids->min_time = value;
     return 0;
 }
 
@@ -123,7 +135,8 @@ static int write_copy(const char *buf, size_t len, const struct ids *ids, const 
         bool keep = true;
         if (!first && (has_event(line, end - pos, "SparkListenerLogStart") ||
                        has_event(line, end - pos, "SparkListenerApplicationStart") ||
-                       has_event(line, end - pos, "SparkListenerEnvironmentUpdate")))
+                       has_event(line, end - pos, "SparkListenerEnvironmentUpdate") ||
+                       has_event(line, end - pos, "SparkListenerResourceProfileAdded")))
             keep = false;
         if (!last && has_event(line, end - pos, "SparkListenerApplicationEnd")) keep = false;
         if (!keep) {
@@ -133,7 +146,9 @@ static int write_copy(const char *buf, size_t len, const struct ids *ids, const 
             for (; t < ids->n && ids->v[t].start < end; t++) {
                 const struct id *id = &ids->v[t];
                 fwrite(buf + from, 1, id->start - from, out);
-                fprintf(out, "%" PRIu64, id->value + shift[id->kind]);
+                /* A zero time means "not set" (Getting Result Time of most tasks): keep it. */
+                uint64_t add = id->kind == K_TIME && id->value == 0 ? 0 : shift[id->kind];
+                fprintf(out, "%" PRIu64, id->value + add);
                 from = id->end;
             }
             fwrite(buf + from, 1, end - from, out);
@@ -180,6 +195,8 @@ int main(int argc, char **argv)
     for (long c = 0; c < copies && rc == 0; c++) {
         uint64_t shift[K_COUNT];
         for (int k = 0; k < K_COUNT; k++) shift[k] = (uint64_t)c * (ids.max[k] + 1);
+        uint64_t span = ids.max[K_TIME] > ids.min_time ? ids.max[K_TIME] - ids.min_time : 0;
+        shift[K_TIME] = (uint64_t)c * (span + 1000);
         rc = write_copy(buf, len, &ids, shift, c == 0, c == copies - 1, stdout);
     }
     if (fflush(stdout) != 0 || rc != 0) {

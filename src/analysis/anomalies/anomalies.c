@@ -4,17 +4,28 @@
  * for every host with an abnormal period, then the cause probabilities. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/anomalies.h"
+#include "analysis/anomalies/ladra_index.h"
 
-static int32_t dense(uint32_t **ids, size_t *n, uint32_t id)
+/* Dense index of string id `id`, first seen first (ids and n grow with it); -1 when out of memory. */
+struct dense_map { struct clarity_idmap map; uint32_t *ids; size_t n, cap; uint32_t last_id; int32_t last; };
+
+static int32_t dense(struct dense_map *d, uint32_t id)
 {
-    for (size_t i = 0; i < *n; i++)
-        if ((*ids)[i] == id) return (int32_t)i;
-    uint32_t *p = realloc(*ids, (*n + 1) * sizeof *p);
-    if (!p) return -1;
-    *ids = p;
-    p[*n] = id;
-    return (int32_t)(*n)++;
+    if (d->last >= 0 && d->last_id == id) return d->last;   /* runs of one host are common */
+    uint32_t v;
+    if (!clarity_idmap_get(&d->map, id, &v)) {
+        if (d->n == d->cap) {
+            size_t nc = d->cap ? d->cap * 2 : 16;
+            uint32_t *p = realloc(d->ids, nc * sizeof *p);
+            if (!p) return -1;
+            d->ids = p, d->cap = nc;
+        }
+        v = (uint32_t)d->n;
+        if (clarity_idmap_put(&d->map, id, v)) return -1;
+        d->ids[d->n++] = id;
+    }
+    d->last_id = id, d->last = (int32_t)v;
+    return (int32_t)v;
 }
 
 static int cmp_gc(const void *a, const void *b)
@@ -22,6 +33,75 @@ static int cmp_gc(const void *a, const void *b)
     const struct ladra_gc *x = a, *y = b;
     if (x->host != y->host) return x->host < y->host ? -1 : 1;
     return x->ts_ms < y->ts_ms ? -1 : x->ts_ms > y->ts_ms;
+}
+
+/* Names sorted for lookup: str[k] of item k, ties by index. */
+struct by_name { const char *s; size_t k; };
+static int cmp_name(const void *a, const void *b)
+{
+    const struct by_name *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+/* The first (lowest index) or last entry named s, or -1. */
+static long find_name(const struct by_name *v, size_t n, const char *s, bool last)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {   /* first entry >= s, or past the last entry == s */
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(v[mid].s, s);
+        if (c < 0 || (last && c == 0)) lo = mid + 1;
+        else hi = mid;
+    }
+    if (last) return lo > 0 && !strcmp(v[lo - 1].s, s) ? (long)v[lo - 1].k : -1;
+    return lo < n && !strcmp(v[lo].s, s) ? (long)v[lo].k : -1;
+}
+
+/* GC records placed on hosts: executor id -> host through the event log's executors, else the
+ * logs' own host name; sorted by host, then time. Name lookups are sorted arrays, so the join
+ * costs (executors + log executors) x log, not one against the other. */
+static int join_gc(const struct clarity_app *a, const struct clarity_logs *L, const struct dense_map *hosts,
+                   struct clarity_anomalies_result *r, struct clarity_error *err)
+{
+    struct ladra_input *in = &r->in;
+    size_t ng = 0;
+    for (size_t e = 0; e < L->nexecs; e++) ng += L->execs[e].ngc;
+    in->gc = calloc(ng ? ng : 1, sizeof *in->gc);
+    struct by_name *ex = malloc((a->nexecs ? a->nexecs : 1) * sizeof *ex);
+    struct by_name *hn = malloc((in->nhosts ? in->nhosts : 1) * sizeof *hn);
+    if (!in->gc || !ex || !hn) {
+        free(ex), free(hn);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the anomaly analysis");
+    }
+    for (size_t i = 0; i < a->nexecs; i++) ex[i] = (struct by_name){clarity_app_str(a, a->execs[i].id), i};
+    for (size_t j = 0; j < in->nhosts; j++) hn[j] = (struct by_name){clarity_app_str(a, r->host_ids[j]), j};
+    qsort(ex, a->nexecs, sizeof *ex, cmp_name);
+    qsort(hn, in->nhosts, sizeof *hn, cmp_name);
+    for (size_t e = 0; e < L->nexecs; e++) {
+        const struct clarity_log_exec *x = &L->execs[e];
+        int32_t h = -1;
+        long k = find_name(ex, a->nexecs, x->id, false);   /* the first executor of that id */
+        uint32_t hid = k >= 0 ? a->execs[k].host : 0, d;
+        if (!hid && x->host[0]) {
+            long j = find_name(hn, in->nhosts, x->host, true);
+            if (j >= 0) hid = r->host_ids[j];
+        }
+        if (hid && clarity_idmap_get(&hosts->map, hid, &d)) h = (int32_t)d;
+        for (size_t g = 0; g < x->ngc; g++) {
+            const struct clarity_gc_rec *c = &x->gc[g];
+            if (h < 0 || c->ts_ms < 0) { r->gc_unjoined++; continue; }
+            in->gc[in->ngc++] = (struct ladra_gc){.host = h, .ts_ms = c->ts_ms + L->clock_offset_ms,
+                                                  .heap_after_kb = c->heap_after_kb, .heap_cap_kb = c->heap_cap_kb,
+                                                  .user_s = c->user_s, .sys_s = c->sys_s, .real_s = c->real_s};
+            r->gc_joined++;
+        }
+    }
+    free(ex), free(hn);
+    qsort(in->gc, in->ngc, sizeof *in->gc, cmp_gc);
+    for (size_t k = 0; k < L->ntasks; k++)
+        if (clarity_app_task_row(a, L->tasks[k].tid) >= 0) r->log_tids_joined++;
+        else r->log_tids_unjoined++;
+    return 0;
 }
 
 /* The GRNN when asked and the model has samples of this mode, else the rules. */
@@ -76,8 +156,16 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     r->features = o->features;
     const struct clarity_tasks *T = &a->tasks;
     struct ladra_input *in = &r->in;
-    in->tasks = calloc(T->n ? T->n : 1, sizeof *in->tasks);
-    int32_t *stage_of = malloc((a->nstages ? a->nstages : 1) * sizeof *stage_of);
+    struct dense_map hosts = {.last = -1}, execs = {.last = -1};
+    struct ladra_index ix = {0};
+    int32_t *stage_of = NULL;
+    if (T->n > UINT32_MAX) {   /* ladra_task.row */
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "too many task attempts for the anomaly analysis");
+        goto fail;
+    }
+    in->app = a;
+    in->tasks = malloc((T->n ? T->n : 1) * sizeof *in->tasks);
+    stage_of = malloc((a->nstages ? a->nstages : 1) * sizeof *stage_of);
     if (!in->tasks || !stage_of) goto oom;
     for (size_t s = 0; s < a->nstages; s++) stage_of[s] = -1;
     in->app_start_ms = a->start_ms, in->app_end_ms = a->end_ms;
@@ -92,30 +180,23 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         int64_t srow = clarity_icol_get(&T->stage, i);
         if (srow < 0 || (size_t)srow >= a->nstages) { r->tasks_skipped++; continue; }
         if (stage_of[srow] < 0) stage_of[srow] = (int32_t)nst++;
-        t->tid = clarity_icol_get(&T->task_id, i);
-        t->stage = stage_of[srow];
-        t->host = dense(&r->host_ids, &in->nhosts, (uint32_t)clarity_icol_get(&T->host, i));
-        size_t ne = r->nexecs;
-        t->exec = dense(&r->exec_ids, &ne, (uint32_t)clarity_icol_get(&T->executor, i));
-        r->nexecs = ne;
+        *t = (struct ladra_task){.row = (uint32_t)i, .stage = stage_of[srow]};
+        t->host = dense(&hosts, (uint32_t)clarity_icol_get(&T->host, i));
+        t->exec = dense(&execs, (uint32_t)clarity_icol_get(&T->executor, i));
         if (t->host < 0 || t->exec < 0) goto oom;
         t->start_ms = clarity_task_launch_ms(a, i);
         t->end_ms = clarity_task_finish_ms(a, i);
-        t->locality = (int)clarity_icol_get(&T->locality, i);
-        bool m = fl & CLARITY_TF_HAS_METRICS;
-        t->run_ms = m ? clarity_task_metric(a, i, CLARITY_TM_RUN_MS) : -1;
-        t->cpu_ms = m ? clarity_task_metric(a, i, CLARITY_TM_CPU_NS) / 1000000 : -1;
-        t->gc_ms = m ? clarity_task_metric(a, i, CLARITY_TM_GC_MS) : -1;
-        t->fetch_wait_ms = m ? clarity_task_metric(a, i, CLARITY_TM_SR_FETCH_WAIT_MS) : -1;
-        t->sw_ns = m ? clarity_task_metric(a, i, CLARITY_TM_SW_TIME_NS) : 0;
-        t->sw_bytes = m ? clarity_task_metric(a, i, CLARITY_TM_SW_BYTES) : 0;
-        t->remote_bytes = m ? clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES) : 0;
-        t->bytes = m ? clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) + t->remote_bytes +
-                           clarity_task_metric(a, i, CLARITY_TM_SR_LOCAL_BYTES)
-                     : -1;
+        t->locality = (int8_t)clarity_icol_get(&T->locality, i);
         if (!in->app_start_ms || t->start_ms < in->app_start_ms) in->app_start_ms = t->start_ms;
         if (t->end_ms > in->app_end_ms) in->app_end_ms = t->end_ms;
         in->ntasks++;
+    }
+    clarity_idmap_free(&execs.map);
+    r->host_ids = hosts.ids, in->nhosts = hosts.n, r->exec_ids = execs.ids, r->nexecs = execs.n;
+    hosts.ids = execs.ids = NULL;
+    if (in->ntasks < T->n) {   /* give back the rows of failed attempts */
+        void *p = realloc(in->tasks, (in->ntasks ? in->ntasks : 1) * sizeof *in->tasks);
+        if (p) in->tasks = p;
     }
     in->nstages = nst;
     r->stages = calloc(nst ? nst : 1, sizeof *r->stages);
@@ -124,38 +205,8 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         if (stage_of[s] >= 0) r->stages[stage_of[s]].stage_id = a->stages[s].stage_id,
                               r->stages[stage_of[s]].attempt = a->stages[s].attempt;
 
-    /* GC records: executor id -> host through the event log's executors, else the logs' own. */
-    if (o->logs) {
-        const struct clarity_logs *L = o->logs;
-        size_t ng = 0;
-        for (size_t e = 0; e < L->nexecs; e++) ng += L->execs[e].ngc;
-        in->gc = calloc(ng ? ng : 1, sizeof *in->gc);
-        if (!in->gc) goto oom;
-        for (size_t e = 0; e < L->nexecs; e++) {
-            const struct clarity_log_exec *x = &L->execs[e];
-            int32_t h = -1;
-            const struct clarity_executor *ex = clarity_app_executor(a, x->id);
-            uint32_t hid = ex ? ex->host : 0;
-            if (!hid && x->host[0]) {
-                for (size_t j = 0; j < in->nhosts; j++)
-                    if (!strcmp(clarity_app_str(a, r->host_ids[j]), x->host)) hid = r->host_ids[j];
-            }
-            for (size_t j = 0; hid && j < in->nhosts; j++)
-                if (r->host_ids[j] == hid) h = (int32_t)j;
-            for (size_t g = 0; g < x->ngc; g++) {
-                const struct clarity_gc_rec *c = &x->gc[g];
-                if (h < 0 || c->ts_ms < 0) { r->gc_unjoined++; continue; }
-                in->gc[in->ngc++] = (struct ladra_gc){.host = h, .ts_ms = c->ts_ms + L->clock_offset_ms,
-                                                      .heap_after_kb = c->heap_after_kb, .heap_cap_kb = c->heap_cap_kb,
-                                                      .user_s = c->user_s, .sys_s = c->sys_s, .real_s = c->real_s};
-                r->gc_joined++;
-            }
-        }
-        qsort(in->gc, in->ngc, sizeof *in->gc, cmp_gc);
-        for (size_t k = 0; k < L->ntasks; k++)
-            if (clarity_app_task_row(a, L->tasks[k].tid) >= 0) r->log_tids_joined++;
-            else r->log_tids_unjoined++;
-    }
+    if (o->logs && (rc = join_gc(a, o->logs, &hosts, r, err))) goto fail;
+    clarity_idmap_free(&hosts.map);
     r->eventlog_only = in->ngc == 0;
 
     if ((rc = clarity_ladra_detect(in, &o->det, &r->periods, &r->nperiods, err))) goto fail;
@@ -177,16 +228,30 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         h->skew += in->tasks[i].skew_suspect, h->speculation += in->tasks[i].speculation;
     }
     for (size_t p = 0; p < r->nperiods; p++) r->hosts[r->periods[p].host].has_periods = true;
+    if ((rc = clarity__ladra_index_build(&ix, in, err))) goto fail;
+    for (size_t j = 0; j < in->nhosts; j++) r->hosts[j].excess_ms = ix.host_excess[j];
     {
-        double *ex = calloc(in->nhosts ? in->nhosts : 1, sizeof *ex);
-        int32_t v, st;
-        if (!ex) goto oom;
-        if ((rc = clarity_ladra_victim(in, -1, &v, &st, ex, NULL, err))) { free(ex); goto fail; }
-        for (size_t j = 0; j < in->nhosts; j++) r->hosts[j].excess_ms = ex[j];
-        free(ex);
+        /* the run's factors (against its victim) and those of every host with a period, at once */
+        size_t nv = 1;
+        int32_t *vic = malloc((in->nhosts + 1) * sizeof *vic);
+        struct ladra_factors *f = malloc((in->nhosts + 1) * sizeof *f);
+        if (!vic || !f) {
+            free(vic), free(f);
+            goto oom;
+        }
+        vic[0] = -1;
+        for (size_t j = 0; j < in->nhosts; j++)
+            if (r->hosts[j].has_periods) vic[nv++] = (int32_t)j;
+        rc = clarity__ladra_factors_batch(in, &ix, r->periods, r->nperiods, vic, nv, f, err);
+        if (!rc) {
+            r->run = f[0];
+            for (size_t k = 1; k < nv; k++) r->hosts[vic[k]].factors = f[k];
+        }
+        free(vic), free(f);
+        if (rc) goto fail;
     }
+    clarity__ladra_index_free(&ix);
 
-    if ((rc = clarity_ladra_factors_compute(in, r->periods, r->nperiods, -1, &r->run, err))) goto fail;
     double rs[4], rp[4];
     if ((rc = classify(o, &r->run, r->eventlog_only, r->run_y, r->run_p, rs, rp, &r->method, err))) goto fail;
     r->run_likeliest = argmax(r->run_p, LADRA_NCLASS);
@@ -196,7 +261,6 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     for (size_t j = 0; j < in->nhosts; j++) {
         struct clarity_anomalies_host *h = &r->hosts[j];
         if (!h->has_periods) continue;
-        if ((rc = clarity_ladra_factors_compute(in, r->periods, r->nperiods, (int32_t)j, &h->factors, err))) goto fail;
         int m;
         if ((rc = classify(o, &h->factors, r->eventlog_only, h->y, h->p, h->rule_score, h->rule_prob, &m, err)))
             goto fail;
@@ -208,6 +272,8 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
 oom:
     rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the anomaly analysis");
 fail:
+    clarity_idmap_free(&hosts.map), clarity_idmap_free(&execs.map), free(hosts.ids), free(execs.ids);
+    clarity__ladra_index_free(&ix);
     free(stage_of);
     clarity_anomalies_free(r);
     return rc;

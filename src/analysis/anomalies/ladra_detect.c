@@ -4,6 +4,7 @@
  * Labels are smoothed per (host, stage, set) in start order with a width-5 window, without
  * recursion; runs of smoothed 1s become abnormal periods. Spark's speculation rule beside it. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/anomalies.h"
@@ -71,26 +72,28 @@ int clarity_ladra_speculation(const double *dur, size_t n, double quantile, doub
 }
 
 /* ---- per-stage work, on index arrays into in->tasks ---- */
-struct det_ctx { const struct ladra_task *t; };
+struct det_ctx { struct ladra_task *t; const struct ladra_input *in; };
 
 static int by_start(const void *a, const void *b, void *ctx)
 {
-    const struct ladra_task *t = ctx;
-    const struct ladra_task *x = &t[*(const size_t *)a], *y = &t[*(const size_t *)b];
+    const struct det_ctx *c = ctx;
+    const struct ladra_task *x = &c->t[*(const uint32_t *)a], *y = &c->t[*(const uint32_t *)b];
     if (x->host != y->host) return x->host < y->host ? -1 : 1;
     if (x->initial != y->initial) return x->initial ? -1 : 1;
     if (x->start_ms != y->start_ms) return x->start_ms < y->start_ms ? -1 : 1;
-    return x->tid < y->tid ? -1 : x->tid > y->tid;
+    int64_t i = clarity_ladra_task_id(c->in, x), j = clarity_ladra_task_id(c->in, y);
+    return i < j ? -1 : i > j;
 }
 static int by_finish(const void *a, const void *b, void *ctx)
 {
-    const struct ladra_task *t = ctx;
-    const struct ladra_task *x = &t[*(const size_t *)a], *y = &t[*(const size_t *)b];
+    const struct det_ctx *c = ctx;
+    const struct ladra_task *x = &c->t[*(const uint32_t *)a], *y = &c->t[*(const uint32_t *)b];
     if (x->end_ms != y->end_ms) return x->end_ms < y->end_ms ? -1 : 1;
-    return x->tid < y->tid ? -1 : x->tid > y->tid;
+    int64_t i = clarity_ladra_task_id(c->in, x), j = clarity_ladra_task_id(c->in, y);
+    return i < j ? -1 : i > j;
 }
 
-static void flag_set(struct ladra_task *t, const size_t *ix, size_t n, bool initial, const struct ladra_options *o,
+static void flag_set(struct ladra_task *t, const uint32_t *ix, size_t n, bool initial, const struct ladra_options *o,
                      double *buf)
 {
     size_t k = 0;
@@ -116,9 +119,12 @@ static int add_period(struct ladra_period **p, size_t *np, size_t *cap, const st
     return 0;
 }
 
-static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct ladra_options *o,
-                        struct ladra_period **periods, size_t *np, size_t *cap, struct clarity_error *err)
+/* buf (doubles), lab and sm hold n entries each. */
+static int detect_stage(const struct det_ctx *c, uint32_t *ix, size_t n, const struct ladra_options *o, double *buf,
+                        uint8_t *lab, uint8_t *sm, struct ladra_period **periods, size_t *np, size_t *cap,
+                        struct clarity_error *err)
 {
+    struct ladra_task *t = c->t;
     int64_t first = INT64_MAX;
     for (size_t i = 0; i < n; i++) first = t[ix[i]].start_ms < first ? t[ix[i]].start_ms : first;
     size_t ninit = 0;
@@ -127,23 +133,20 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
      * than 3 tasks gets no threshold of its own; merge it into the other. */
     if (ninit < 3 || n - ninit < 3)
         for (size_t i = 0; i < n; i++) t[ix[i]].initial = ninit >= 3 && n - ninit < 3;
-    double *buf = malloc(n * sizeof *buf);
-    uint8_t *lab = malloc(n), *sm = malloc(n);
-    if (!buf || !lab || !sm) return free(buf), free(lab), free(sm), oom(err);
     flag_set(t, ix, n, true, o, buf);
     flag_set(t, ix, n, false, o, buf);
 
     /* Speculation baseline over the stage, in finish order. */
-    qsort_r(ix, n, sizeof *ix, by_finish, t);
+    qsort_r(ix, n, sizeof *ix, by_finish, (void *)c);
     for (size_t i = 0; i < n; i++) buf[i] = (double)(t[ix[i]].end_ms - t[ix[i]].start_ms);
     int rc = clarity_ladra_speculation(buf, n, o->spec_quantile, o->spec_multiplier, (double)o->spec_min_ms, lab, NULL, NULL,
                                err);
-    if (rc) return free(buf), free(lab), free(sm), rc;
+    if (rc) return rc;
     for (size_t i = 0; i < n; i++) t[ix[i]].speculation = lab[i];
 
     /* One label vector per (host, set), in start order, so a host's neighbours are its own
      * tasks and a single abnormal task on a host is never a period on its own. */
-    qsort_r(ix, n, sizeof *ix, by_start, t);
+    qsort_r(ix, n, sizeof *ix, by_start, (void *)c);
     for (size_t a = 0; a < n && !rc;) {
         size_t b = a;
         while (b < n && t[ix[b]].host == t[ix[a]].host && t[ix[b]].initial == t[ix[a]].initial) b++;
@@ -190,36 +193,90 @@ static int detect_stage(struct ladra_task *t, size_t *ix, size_t n, const struct
         }
         a = b;
     }
-    free(buf), free(lab), free(sm);
     return rc;
 }
 
-static int by_stage(const void *a, const void *b, void *ctx)
+/* One worker's share: stages [s0, s1), its own buffers and periods (in stage order). */
+struct det_job {
+    const struct det_ctx *c;
+    const struct ladra_options *o;
+    uint32_t *ix;
+    const uint32_t *off;
+    size_t s0, s1, maxs;
+    struct ladra_period *periods;
+    size_t np, cap;
+    int rc;
+    struct clarity_error err;
+};
+
+static void *det_run(void *arg)
 {
-    const struct ladra_task *t = ctx;
-    const struct ladra_task *x = &t[*(const size_t *)a], *y = &t[*(const size_t *)b];
-    return x->stage != y->stage ? (x->stage < y->stage ? -1 : 1) : (*(const size_t *)a < *(const size_t *)b ? -1 : 1);
+    struct det_job *j = arg;
+    double *buf = malloc((j->maxs ? j->maxs : 1) * sizeof *buf);
+    uint8_t *lab = malloc(j->maxs ? j->maxs : 1), *sm = malloc(j->maxs ? j->maxs : 1);
+    j->rc = !buf || !lab || !sm ? oom(&j->err) : 0;
+    for (size_t s = j->s0; s < j->s1 && !j->rc; s++)
+        if (j->off[s + 1] > j->off[s])
+            j->rc = detect_stage(j->c, j->ix + j->off[s], j->off[s + 1] - j->off[s], j->o, buf, lab, sm, &j->periods, &j->np,
+                                 &j->cap, &j->err);
+    free(buf), free(lab), free(sm);
+    return NULL;
 }
+
+/* Below this many tasks a second worker costs more than it saves. */
+#define DETECT_PARALLEL_MIN 50000
 
 int clarity_ladra_detect(struct ladra_input *in, const struct ladra_options *o, struct ladra_period **periods, size_t *nperiods,
                  struct clarity_error *err)
 {
     *periods = NULL, *nperiods = 0;
-    size_t cap = 0, n = in->ntasks;
-    size_t *ix = malloc((n ? n : 1) * sizeof *ix);
-    if (!ix) return oom(err);
+    size_t n = in->ntasks, ns = in->nstages;
+    /* stages in index order, each stage's tasks in task order (a stable counting sort) */
+    uint32_t *ix = malloc((n ? n : 1) * sizeof *ix), *off = calloc(ns + 1, sizeof *off);
+    if (!ix || !off) return free(ix), free(off), oom(err);
     for (size_t i = 0; i < n; i++) {
-        ix[i] = i;
-        in->tasks[i].raw = in->tasks[i].smooth = in->tasks[i].skew_suspect = in->tasks[i].speculation = false;
+        struct ladra_task *t = &in->tasks[i];
+        t->raw = t->smooth = t->skew_suspect = t->speculation = false;
+        off[t->stage + 1]++;
     }
-    qsort_r(ix, n, sizeof *ix, by_stage, in->tasks);
-    int rc = 0;
-    for (size_t a = 0; a < n && !rc;) {
-        size_t b = a;
-        while (b < n && in->tasks[ix[b]].stage == in->tasks[ix[a]].stage) b++;
-        rc = detect_stage(in->tasks, ix + a, b - a, o, periods, nperiods, &cap, err);
-        a = b;
+    size_t maxs = 0;
+    for (size_t s = 0; s < ns; s++) maxs = off[s + 1] > maxs ? off[s + 1] : maxs, off[s + 1] += off[s];
+    for (size_t i = 0; i < n; i++) ix[off[in->tasks[i].stage]++] = (uint32_t)i;
+    for (size_t s = ns; s > 0; s--) off[s] = off[s - 1];
+    off[0] = 0;
+    /* Stages are independent (each marks its own tasks and finds its own periods), so two
+     * workers take the stages in two runs of about half the tasks each, and their periods are
+     * joined in stage order: the same result as one worker. */
+    struct det_ctx c = {in->tasks, in};
+    struct det_job job[2] = {{.c = &c, .o = o, .ix = ix, .off = off, .s0 = 0, .s1 = ns, .maxs = maxs},
+                             {.c = &c, .o = o, .ix = ix, .off = off, .s0 = ns, .s1 = ns, .maxs = maxs}};
+    int workers = o->threads > 0 ? o->threads : 2;
+    if (workers > 1 && (o->threads > 1 || n >= DETECT_PARALLEL_MIN)) {
+        size_t mid = 0;
+        while (mid < ns && off[mid] < n / 2) mid++;
+        job[0].s1 = job[1].s0 = mid;
     }
-    free(ix);
+    pthread_t tid;
+    bool started = job[1].s0 < ns && pthread_create(&tid, NULL, det_run, &job[1]) == 0;
+    det_run(&job[0]);
+    if (started) pthread_join(tid, NULL);
+    else det_run(&job[1]);
+    int rc = job[0].rc ? job[0].rc : job[1].rc;
+    if (rc) {
+        if (err) *err = job[0].rc ? job[0].err : job[1].err;
+    } else if (!job[1].np) {
+        *periods = job[0].periods, *nperiods = job[0].np, job[0].periods = NULL;
+    } else if (!job[0].np) {
+        *periods = job[1].periods, *nperiods = job[1].np, job[1].periods = NULL;
+    } else {
+        struct ladra_period *p = realloc(job[0].periods, (job[0].np + job[1].np) * sizeof *p);
+        if (!p) rc = oom(err);
+        else {
+            memcpy(p + job[0].np, job[1].periods, job[1].np * sizeof *p);
+            *periods = p, *nperiods = job[0].np + job[1].np, job[0].periods = NULL;
+        }
+    }
+    free(job[0].periods), free(job[1].periods);
+    free(ix), free(off);
     return rc;
 }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/anomalies.h"
+#include "analysis/anomalies/ladra_index.h"
 
 double clarity_ladra_dar(const double *count, size_t nh, size_t v, bool *clamped)
 {
@@ -65,9 +65,6 @@ double clarity_ladra_dmc_node(const double *x, const double *y, size_t n)
 }
 
 /* ---- the whole vector ---- */
-static bool overlaps(const struct ladra_task *t, int64_t a, int64_t b) { return t->start_ms < b && t->end_ms > a; }
-static double dur(const struct ladra_task *t) { return (double)(t->end_ms - t->start_ms); }
-
 /* Area under a node's heap-after-GC curve (the live data, KB) over [a, b], by trapezoids. Every
  * node is integrated over the same window, a simplification of the paper's separate stable
  * points: piecewise linear through the points, held flat before the first and after the last so
@@ -87,55 +84,129 @@ static double curve_area(const double *x, const double *y, size_t n, double a, d
     return area;
 }
 
-struct hostgc { double *x, *y, *frac, *real, *user, *sys; size_t n; };
+/* A host's GC records (in time order); x is relative to the window being computed. */
+struct hostgc { double *x, *y, *frac, *real, *user, *sys; const struct ladra_gc **g; size_t n; };
 
-int clarity_ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
-                          struct ladra_factors *out, struct clarity_error *err)
+static void hostgc_free(struct hostgc *hg, size_t nh)
 {
-    memset(out, 0, sizeof *out);
-    size_t nh = in->nhosts, ns = in->nstages, n = in->ntasks;
-    for (int f = 0; f < LADRA_NFEAT; f++) out->f[f] = 1;
-    if (!n || !nh) return 0;
-    if (nh < 2) out->flags |= LADRA_SINGLE_HOST;
-    int rc = 0;
-    double *a = calloc(nh * 8, sizeof *a);
-    double *med = calloc(ns ? ns : 1, sizeof *med);
-    int64_t *first = malloc(ns * nh * sizeof *first + 1);
-    double *firstd = malloc(ns * nh * sizeof *firstd + 1);
-    struct hostgc *hg = calloc(nh, sizeof *hg);
-    int32_t v, st;
-    if (!a || !med || !first || !firstd || !hg) {
-        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
-        goto out;
+    if (hg)
+        for (size_t j = 0; j < nh; j++)
+            free(hg[j].x), free(hg[j].y), free(hg[j].frac), free(hg[j].real), free(hg[j].user), free(hg[j].sys),
+                free(hg[j].g);
+    free(hg);
+}
+
+static struct hostgc *hostgc_build(const struct ladra_input *in)
+{
+    size_t nh = in->nhosts;
+    struct hostgc *hg = calloc(nh ? nh : 1, sizeof *hg);
+    if (!hg) return NULL;
+    for (size_t i = 0; i < in->ngc; i++) hg[in->gc[i].host].n++;
+    for (size_t j = 0; j < nh; j++) {
+        size_t m = hg[j].n ? hg[j].n : 1;
+        hg[j].x = malloc(m * sizeof(double)), hg[j].y = malloc(m * sizeof(double));
+        hg[j].frac = malloc(m * sizeof(double)), hg[j].real = malloc(m * sizeof(double));
+        hg[j].user = malloc(m * sizeof(double)), hg[j].sys = malloc(m * sizeof(double));
+        hg[j].g = malloc(m * sizeof *hg[j].g);
+        if (!hg[j].x || !hg[j].y || !hg[j].frac || !hg[j].real || !hg[j].user || !hg[j].sys || !hg[j].g) {
+            hostgc_free(hg, nh);
+            return NULL;
+        }
+        hg[j].n = 0;
     }
-    if ((rc = clarity_ladra_victim(in, victim, &v, &st, NULL, med, err))) goto out;
-    out->victim = v, out->stage = st;
-    double *cnt = a, *sum = a + nh, *prob_n = a + 2 * nh, *prob_d = a + 3 * nh, *run = a + 4 * nh, *cpu = a + 5 * nh,
-           *gc = a + 6 * nh, *fw = a + 7 * nh;
+    for (size_t i = 0; i < in->ngc; i++) {   /* records arrive in time order per host */
+        const struct ladra_gc *g = &in->gc[i];
+        struct hostgc *h = &hg[g->host];
+        h->g[h->n] = g;
+        h->y[h->n] = g->heap_after_kb;
+        h->frac[h->n] = g->heap_cap_kb > 0 ? g->heap_after_kb / g->heap_cap_kb : 0;
+        h->real[h->n] = g->real_s, h->user[h->n] = g->user_s, h->sys[h->n] = g->sys_s;
+        h->n++;
+    }
+    return hg;
+}
 
-    /* Window for ARS, MCS, DCO and DMC: [earliest start, latest end] of the victim's abnormal
-     * periods, else the whole application. */
-    int64_t ws = INT64_MAX, we = INT64_MIN;
-    for (size_t i = 0; i < np; i++)
-        if (p[i].host == v) ws = p[i].start_ms < ws ? p[i].start_ms : ws, we = p[i].end_ms > we ? p[i].end_ms : we;
-    if (ws == INT64_MAX) ws = in->app_start_ms, we = in->app_end_ms;
-    if (we <= ws) we = ws + 1;
-    out->win_start_ms = ws, out->win_end_ms = we;
+/* The pair (stage s, host v), NULL when v has no task in s. */
+static const struct ladra_pair *pair_of(const struct ladra_index *x, size_t s, int32_t v)
+{
+    size_t lo = x->pair_off[s], hi = x->pair_off[s + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->pairs[mid].host < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < x->pair_off[s + 1] && x->pairs[lo].host == v ? &x->pairs[lo] : NULL;
+}
 
-    for (size_t i = 0; i < ns * nh; i++) first[i] = INT64_MAX, firstd[i] = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct ladra_task *t = &in->tasks[i];
-        if (t->stage == st) cnt[t->host]++, sum[t->host] += dur(t);
-        size_t k = (size_t)t->stage * nh + (size_t)t->host;
-        if (t->start_ms < first[k]) first[k] = t->start_ms, firstd[k] = dur(t);
-        if (overlaps(t, ws, we)) {
-            prob_d[t->host]++;
-            prob_n[t->host] += t->smooth && !t->skew_suspect;
-            if (t->run_ms > 0 && t->cpu_ms >= 0) run[t->host] += (double)t->run_ms, cpu[t->host] += (double)t->cpu_ms;
-            if (t->gc_ms >= 0 && t->run_ms > 0) gc[t->host] += (double)t->gc_ms;
-            if (t->fetch_wait_ms >= 0) fw[t->host] += (double)t->fetch_wait_ms;
+/* DLD: mean duration of the victim's first task (earliest start) per stage over the other
+ * hosts' first tasks, over stages with tasks on the victim and elsewhere. */
+static double dld(const struct ladra_index *x, const struct ladra_stage_scratch *sc, int32_t v)
+{
+    double vs = 0, os = 0;
+    size_t vk = 0, ok = 0;
+    for (size_t i = 0; i < sc->nlist; i++) {
+        size_t s = (size_t)sc->list[i];
+        const struct ladra_pair *pv = pair_of(x, s, v);
+        if (!pv || pv->first_start == INT64_MAX) continue;
+        double o = 0;
+        size_t k = 0;
+        if (x->exact_first) o = x->first_sum[s] - pv->first_dur, k = x->first_n[s] - 1;
+        else
+            for (size_t j = x->pair_off[s]; j < x->pair_off[s + 1]; j++)
+                if (x->pairs[j].host != v && x->pairs[j].first_start != INT64_MAX) o += x->pairs[j].first_dur, k++;
+        if (!k) continue;
+        vs += pv->first_dur, vk++, os += o / (double)k, ok++;
+    }
+    return vk && os > 0 ? (vs / (double)vk) / (os / (double)ok) : 1;
+}
+
+/* DCO, MCS and DMC from the GC records inside the window [ws, we] (log mode). */
+static void gc_factors(const struct ladra_input *in, struct hostgc *hg, int32_t v, int64_t ws, int64_t we,
+                       struct ladra_factors *out, bool *cl)
+{
+    size_t nh = in->nhosts;
+    for (size_t j = 0; j < nh; j++)
+        for (size_t i = 0; i < hg[j].n; i++) hg[j].x[i] = (double)(hg[j].g[i]->ts_ms - ws) / 1000.0;
+    double dco = -1, hmax = -1, hmin = INFINITY, oarea = 0, varea = 0;
+    size_t narea = 0, nH = 0;
+    double span = (double)(we - ws) / 1000.0;
+    for (size_t j = 0; j < nh; j++) {
+        struct hostgc *h = &hg[j];
+        size_t lo = 0, hi = 0;   /* records inside [0, span] */
+        while (lo < h->n && h->x[lo] < 0) lo++;
+        for (hi = lo; hi < h->n && h->x[hi] <= span; hi++) {}
+        double d = clarity_ladra_dco_node(h->real + lo, h->user + lo, h->sys + lo, hi - lo);
+        dco = d > dco ? d : dco;
+        double H = clarity_ladra_dmc_node(h->x + lo, h->frac + lo, hi - lo);
+        if (H >= 0) hmax = H > hmax ? H : hmax, hmin = H < hmin ? H : hmin, nH++;
+        if (h->n) {
+            double ar = curve_area(h->x, h->y, h->n, 0, span);
+            if ((int32_t)j == v) varea = ar;
+            else oarea += ar, narea++;
         }
     }
+    if (dco > 0) out->f[LADRA_DCO] = dco;
+    if (nH >= 2) out->f[LADRA_DMC] = hmin > 0 ? hmax / hmin : 1e6;
+    if (narea) {
+        if (varea <= 0) varea = 1e-9, *cl = true;   /* a zero victim area: clamp and say so */
+        out->f[LADRA_MCS] = oarea / (double)narea / varea;
+    }
+}
+
+/* The vector of victim v against stage st and window sums w; a (8 x nh) is scratch. */
+static void factors_one(const struct ladra_input *in, const struct ladra_index *x, const struct ladra_stage_scratch *sc,
+                        const struct ladra_win *w, struct hostgc *hg, double *a, double *fwa, struct ladra_factors *out)
+{
+    size_t nh = in->nhosts;
+    int32_t v = out->victim, st = out->stage;
+    int64_t ws = out->win_start_ms, we = out->win_end_ms;
+    memset(a, 0, nh * 8 * sizeof *a);
+    double *cnt = a, *sum = a + nh, *prob_n = a + 2 * nh, *prob_d = a + 3 * nh, *run = a + 4 * nh, *cpu = a + 5 * nh,
+           *gc = a + 6 * nh, *fw = a + 7 * nh;
+    for (size_t k = x->pair_off[st]; k < x->pair_off[st + 1]; k++)
+        cnt[x->pairs[k].host] = (double)x->pairs[k].tasks, sum[x->pairs[k].host] = x->pairs[k].dur_sum;
+    for (size_t j = 0; j < nh; j++)
+        prob_d[j] = w[j].cnt, prob_n[j] = w[j].abn, run[j] = w[j].run, cpu[j] = w[j].cpu, gc[j] = w[j].gc, fw[j] = w[j].fw;
     bool cl = false;
     if (nh >= 2) {
         out->f[LADRA_DAR] = clarity_ladra_dar(cnt, nh, (size_t)v, &cl);
@@ -144,70 +215,9 @@ int clarity_ladra_factors_compute(const struct ladra_input *in, const struct lad
         out->f[LADRA_DAD] = clarity_ladra_dad(sum, nh, (size_t)v, &cl);
         for (size_t j = 0; j < nh; j++) prob_n[j] = prob_d[j] ? prob_n[j] / prob_d[j] : 0;
         out->f[LADRA_ARS] = clarity_ladra_ars(prob_n, nh);
-        /* DLD: mean duration of the victim's first task (earliest start) per stage over the other
-         * hosts' first tasks, over stages with tasks on the victim and elsewhere. */
-        double vs = 0, os = 0;
-        size_t vk = 0, ok = 0;
-        for (size_t s = 0; s < ns; s++) {
-            if (first[s * nh + (size_t)v] == INT64_MAX) continue;
-            double o = 0;
-            size_t k = 0;
-            for (size_t j = 0; j < nh; j++)
-                if ((int32_t)j != v && first[s * nh + j] != INT64_MAX) o += firstd[s * nh + j], k++;
-            if (!k) continue;
-            vs += firstd[s * nh + (size_t)v], vk++, os += o / (double)k, ok++;
-        }
-        if (vk && os > 0) out->f[LADRA_DLD] = (vs / (double)vk) / (os / (double)ok);
+        out->f[LADRA_DLD] = dld(x, sc, v);
     }
-
-    if (in->ngc) {
-        /* Log mode: DCO, MCS and DMC from the GC records inside the window. */
-        for (size_t i = 0; i < in->ngc; i++) hg[in->gc[i].host].n++;
-        for (size_t j = 0; j < nh; j++) {
-            size_t m = hg[j].n ? hg[j].n : 1;
-            hg[j].x = malloc(m * sizeof(double)), hg[j].y = malloc(m * sizeof(double));
-            hg[j].frac = malloc(m * sizeof(double)), hg[j].real = malloc(m * sizeof(double));
-            hg[j].user = malloc(m * sizeof(double)), hg[j].sys = malloc(m * sizeof(double));
-            if (!hg[j].x || !hg[j].y || !hg[j].frac || !hg[j].real || !hg[j].user || !hg[j].sys) {
-                rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
-                goto out;
-            }
-            hg[j].n = 0;
-        }
-        for (size_t i = 0; i < in->ngc; i++) {   /* records arrive in time order per host */
-            const struct ladra_gc *g = &in->gc[i];
-            struct hostgc *h = &hg[g->host];
-            h->x[h->n] = (double)(g->ts_ms - ws) / 1000.0;
-            h->y[h->n] = g->heap_after_kb;
-            h->frac[h->n] = g->heap_cap_kb > 0 ? g->heap_after_kb / g->heap_cap_kb : 0;
-            h->real[h->n] = g->real_s, h->user[h->n] = g->user_s, h->sys[h->n] = g->sys_s;
-            h->n++;
-        }
-        double dco = -1, hmax = -1, hmin = INFINITY, oarea = 0, varea = 0;
-        size_t narea = 0, nH = 0;
-        double span = (double)(we - ws) / 1000.0;
-        for (size_t j = 0; j < nh; j++) {
-            struct hostgc *h = &hg[j];
-            size_t lo = 0, hi = 0;   /* records inside [0, span] */
-            while (lo < h->n && h->x[lo] < 0) lo++;
-            for (hi = lo; hi < h->n && h->x[hi] <= span; hi++) {}
-            double d = clarity_ladra_dco_node(h->real + lo, h->user + lo, h->sys + lo, hi - lo);
-            dco = d > dco ? d : dco;
-            double H = clarity_ladra_dmc_node(h->x + lo, h->frac + lo, hi - lo);
-            if (H >= 0) hmax = H > hmax ? H : hmax, hmin = H < hmin ? H : hmin, nH++;
-            if (h->n) {
-                double ar = curve_area(h->x, h->y, h->n, 0, span);
-                if ((int32_t)j == v) varea = ar;
-                else oarea += ar, narea++;
-            }
-        }
-        if (dco > 0) out->f[LADRA_DCO] = dco;
-        if (nH >= 2) out->f[LADRA_DMC] = hmin > 0 ? hmax / hmin : 1e6;
-        if (narea) {
-            if (varea <= 0) varea = 1e-9, cl = true;   /* a zero victim area: clamp and say so */
-            out->f[LADRA_MCS] = oarea / (double)narea / varea;
-        }
-    }
+    if (in->ngc) gc_factors(in, hg, v, ws, we, out, &cl);
     /* The event-log approximations, computed in both modes: they are eDCO, eMCS and eDMC, and
      * without GC logs also DCO, MCS and DMC.
      * DCO ~ wall over CPU time of the tasks in the window (what real/(user+sys) measures for
@@ -233,8 +243,8 @@ int clarity_ladra_factors_compute(const struct ladra_input *in, const struct lad
         double mx = -1, mn = INFINITY;
         for (size_t j = 0; j < nh; j++)
             if (run[j] > 0) {
-                double w = fw[j] / run[j] + 0.05;
-                mx = fmax(mx, w), mn = fmin(mn, w);
+                double r = fw[j] / run[j] + 0.05;
+                mx = fmax(mx, r), mn = fmin(mn, r);
             }
         if (mx > 0) out->f[LADRA_EDMC] = mx / mn;
     }
@@ -244,11 +254,73 @@ int clarity_ladra_factors_compute(const struct ladra_input *in, const struct lad
         out->f[LADRA_DMC] = out->f[LADRA_EDMC];
     }
     if (cl) out->flags |= LADRA_CLAMPED;
-    rc = clarity_ladra_extended(in, v, ws, we, med, out->f, err);
+    clarity__ladra_extended_from(w, x->slow, x->nslow, nh, v, out->f, fwa);
+}
+
+int clarity__ladra_factors_batch(const struct ladra_input *in, const struct ladra_index *x, const struct ladra_period *p,
+                                 size_t np, const int32_t *victim, size_t nq, struct ladra_factors *out,
+                                 struct clarity_error *err)
+{
+    size_t nh = in->nhosts, n = in->ntasks;
+    for (size_t q = 0; q < nq; q++) {
+        memset(&out[q], 0, sizeof out[q]);
+        for (int f = 0; f < LADRA_NFEAT; f++) out[q].f[f] = 1;
+    }
+    if (!n || !nh || !nq) return 0;
+    int rc = 0;
+    int64_t *pws = malloc(nh * sizeof *pws), *pwe = malloc(nh * sizeof *pwe);
+    int64_t *ws = malloc(nq * sizeof *ws), *we = malloc(nq * sizeof *we);
+    double *a = malloc(nh * 8 * sizeof *a), *fwa = malloc(nh * sizeof *fwa);
+    struct ladra_win *w = malloc(nh * sizeof *w);
+    struct hostgc *hg = in->ngc ? hostgc_build(in) : NULL;
+    struct ladra_stage_scratch sc = {0};
+    struct ladra_winsums sums = {0};
+    if (!pws || !pwe || !ws || !we || !a || !fwa || !w || (in->ngc && !hg) || clarity__ladra_scratch_init(&sc, in->nstages)) {
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+        goto out;
+    }
+    /* j' of the run: the most excess time, the lowest index on ties */
+    int32_t v0 = 0;
+    for (size_t j = 1; j < nh; j++)
+        if (x->host_excess[j] > x->host_excess[v0]) v0 = (int32_t)j;
+    /* Window for ARS, MCS, DCO and DMC: [earliest start, latest end] of the victim's abnormal
+     * periods, else the whole application. */
+    for (size_t j = 0; j < nh; j++) pws[j] = INT64_MAX, pwe[j] = INT64_MIN;
+    for (size_t i = 0; i < np; i++) {
+        int32_t h = p[i].host;
+        if (h < 0 || (size_t)h >= nh) continue;
+        pws[h] = p[i].start_ms < pws[h] ? p[i].start_ms : pws[h];
+        pwe[h] = p[i].end_ms > pwe[h] ? p[i].end_ms : pwe[h];
+    }
+    for (size_t q = 0; q < nq; q++) {
+        int32_t v = victim[q] >= 0 && (size_t)victim[q] < nh ? victim[q] : v0;
+        int64_t s = pws[v], e = pwe[v];
+        if (s == INT64_MAX) s = in->app_start_ms, e = in->app_end_ms;
+        if (e <= s) e = s + 1;
+        out[q].victim = v, ws[q] = out[q].win_start_ms = s, we[q] = out[q].win_end_ms = e;
+        if (nh < 2) out[q].flags |= LADRA_SINGLE_HOST;
+    }
+    if ((rc = clarity__ladra_winsums_build(&sums, in, ws, we, nq, err))) goto out;
+    for (size_t q = 0; q < nq; q++) {
+        out[q].stage = clarity__ladra_host_stages(x, in, out[q].victim, &sc);
+        clarity__ladra_winsums_get(&sums, q, w);
+        factors_one(in, x, &sc, w, hg, a, fwa, &out[q]);
+    }
 out:
-    if (hg)
-        for (size_t j = 0; j < nh; j++)
-            free(hg[j].x), free(hg[j].y), free(hg[j].frac), free(hg[j].real), free(hg[j].user), free(hg[j].sys);
-    free(hg), free(a), free(med), free(first), free(firstd);
+    clarity__ladra_winsums_free(&sums);
+    clarity__ladra_scratch_free(&sc);
+    hostgc_free(hg, nh);
+    free(pws), free(pwe), free(ws), free(we), free(a), free(fwa), free(w);
+    return rc;
+}
+
+int clarity_ladra_factors_compute(const struct ladra_input *in, const struct ladra_period *p, size_t np, int32_t victim,
+                                  struct ladra_factors *out, struct clarity_error *err)
+{
+    struct ladra_index x;
+    int rc = clarity__ladra_index_build(&x, in, err);
+    if (rc) return rc;
+    rc = clarity__ladra_factors_batch(in, &x, p, np, &victim, 1, out, err);
+    clarity__ladra_index_free(&x);
     return rc;
 }

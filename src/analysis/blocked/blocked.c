@@ -1,151 +1,364 @@
-/* Blocked-time analysis: per group, replay with and without each resource. */
+/* Blocked-time analysis: per group, replay with and without each resource. Three passes over
+ * the task view, none holding a copy of the task table:
+ *  1. per stage attempt (one worker per core): its span for the pooling, Dolly's median,
+ *     counts, and its task intervals merged for the idle time;
+ *  2. per replay component (one worker per core, largest first): the replays
+ *     (blocked_replay.c); a component is a set of stage attempts, and a job, its query and
+ *     the application that pool the same set share one replay; each group then sums its
+ *     components in order;
+ *  3. beside them, one pass over the successful tasks in row order summing each group's
+ *     blocked time, in the order the figures were always summed (floating-point sums depend
+ *     on it, and the output shows every bit). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/blocked.h"
-#include "clarity/sim.h"
+#include "analysis/blocked/blocked_int.h"
+#include "sim/workers.h"
 
-struct span { int64_t s, f; };
+/* ---- pass 1: stages ---- */
 
-static int span_cmp(const void *pa, const void *pb)
+struct stage_job {
+    const struct clarity_task_view *v;
+    const uint32_t *stage_of_item;
+    struct clarity__stage_span *span;
+    struct clarity__blocked_stage *stage;
+    struct clarity_task_comp **comps;    /* per worker, the largest stage */
+    struct clarity__busy **busy;         /* per worker, likewise */
+};
+
+static int busy_cmp(const void *pa, const void *pb)
 {
-    const struct span *a = pa, *b = pb;
-    return (a->s > b->s) - (a->s < b->s);
+    const struct clarity__busy *a = pa, *b = pb;
+    if (a->s != b->s) return (a->s > b->s) - (a->s < b->s);
+    return (a->f > b->f) - (a->f < b->f);
 }
 
-/* Time within [first launch, last finish] when none of the tasks ran: driver work, job
- * gaps, waiting for slots held by other groups. The replay does not model it. false when out
- * of memory. */
-static bool idle_time(const struct clarity_task_comp *all, const size_t *idx, size_t n, int64_t *idle_out,
-                      int64_t *span_out)
+static int one_stage(void *ctx, size_t item, size_t worker, struct clarity_error *err)
 {
-    *idle_out = *span_out = 0;
-    if (n == 0) return true;
-    struct span *v = malloc(n * sizeof *v);
-    if (!v) return false;
-    for (size_t k = 0; k < n; k++) v[k] = (struct span){all[idx[k]].launch_ms, all[idx[k]].finish_ms};
-    qsort(v, n, sizeof *v, span_cmp);
-    int64_t idle = 0, reach = v[0].f, lo = v[0].s, hi = v[0].f;
-    for (size_t k = 1; k < n; k++) {
-        if (v[k].s > reach) idle += v[k].s - reach;
-        if (v[k].f > reach) reach = v[k].f;
-        if (v[k].f > hi) hi = v[k].f;
+    struct stage_job *j = ctx;
+    size_t s = j->stage_of_item[item], m = clarity_task_view_stage_size(j->v, s);
+    struct clarity_task_comp *c = j->comps[worker];
+    struct clarity__blocked_stage *o = &j->stage[s];
+    clarity_task_view_stage_comps(j->v, s, c);
+    clarity__stage_span_of(c, m, &j->span[s]);
+    int rc = clarity_dolly_median(c, NULL, m, &o->dolly_median, err);
+    if (rc) return rc;
+    struct clarity__busy *v = j->busy[worker];
+    for (size_t k = 0; k < m; k++) {
+        o->cpu_tasks += c[k].cpu_logged;
+        o->clamped_tasks += c[k].clamped;
+        o->any_input |= clarity_task_input_bytes(&c[k]) > 0;
+        v[k] = (struct clarity__busy){c[k].launch_ms, c[k].finish_ms};
     }
-    free(v);
-    *span_out = hi - lo;
-    *idle_out = idle;
-    return true;
+    /* merged as the idle-time sweep joins intervals: a start after every earlier finish
+     * opens a new one */
+    qsort(v, m, sizeof *v, busy_cmp);
+    size_t nb = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (nb && v[k].s <= v[nb - 1].f) {
+            if (v[k].f > v[nb - 1].f) v[nb - 1].f = v[k].f;
+        } else v[nb++] = v[k];
+    }
+    o->busy = malloc(nb * sizeof *o->busy);
+    if (!o->busy) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
+    memcpy(o->busy, v, nb * sizeof *v);
+    o->nbusy = nb;
+    return 0;
 }
 
-int clarity_blocked_group_compute(const struct clarity_app *a, const struct clarity_task_comps *comps,
-                                  const size_t *idx, size_t n, const double *dolly, enum clarity_slot_mode mode,
-                                  struct clarity_blocked_group *out, struct clarity_error *err)
+static int stage_pass(const struct clarity_task_view *v, int threads, struct clarity__stage_span *span,
+                      struct clarity__blocked_stage *stage, struct clarity_error *err)
 {
-    int kind = out->kind; int64_t id = out->id; size_t row = out->row;
-    memset(out, 0, sizeof *out);
-    out->kind = kind; out->id = id; out->row = row;
-    out->tasks = n;
-    if (n == 0) return 0;
-    const struct clarity_task_comp *all = comps->t;
-    struct clarity_sim_task *st = malloc(n * sizeof *st);
-    double *rt = malloc(n * sizeof *rt);
-    struct clarity_replay_plan plan;
-    if (!st || !rt) {
-        free(st); free(rt);
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory replaying a group");
+    size_t ns = 0;
+    for (size_t s = 0; s < v->nstages; s++) ns += clarity_task_view_stage_size(v, s) > 0;
+    size_t nw = clarity__workers_count(threads, ns), big = v->max_stage ? v->max_stage : 1;
+    uint32_t *items = malloc((ns ? ns : 1) * sizeof *items);
+    struct clarity_task_comp **comps = calloc(nw, sizeof *comps);
+    struct clarity__busy **busy = calloc(nw, sizeof *busy);
+    int rc = 0;
+    bool ok = items && comps && busy;
+    for (size_t i = 0; ok && i < nw; i++) {
+        comps[i] = malloc(big * sizeof **comps);
+        busy[i] = malloc(big * sizeof **busy);
+        ok = comps[i] && busy[i];
     }
+    if (ok) {
+        for (size_t s = 0, k = 0; s < v->nstages; s++)
+            if (clarity_task_view_stage_size(v, s)) items[k++] = (uint32_t)s;
+        struct stage_job j = {v, items, span, stage, comps, busy};
+        rc = clarity__workers_run(threads, ns, one_stage, &j, err);
+    } else rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
+    for (size_t i = 0; i < nw && comps && busy; i++) { free(comps[i]); free(busy[i]); }
+    free(items); free(comps); free(busy);
+    return rc;
+}
+
+/* ---- pass 3: blocked time summed in row order ---- */
+
+struct sums { double task_ms, blocked[CLARITY_RES_COUNT]; };
+
+struct row_pass {
+    const struct clarity_task_view *v;
+    const struct clarity__blocked_stage *stage;
+    const long *group_of[3];             /* per stage attempt row and kind (job, sql, app): group, -1 */
+    struct sums *sums;                   /* per group */
+};
+
+static void row_pass(const struct row_pass *p)
+{
+    const struct clarity_app *a = p->v->app;
+    for (size_t i = 0; i < a->tasks.n; i++) {
+        if (clarity_icol_get(&a->tasks.end, i) != CLARITY_END_SUCCESS) continue;
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        long gs[3];
+        int ng = 0;
+        for (int k = 0; k < 3; k++)
+            if (p->group_of[k] && p->group_of[k][s] >= 0) gs[ng++] = p->group_of[k][s];
+        if (!ng) continue;
+        struct clarity_task_comp c;
+        clarity_task_comp_from_row(a, i, &c);
+        double med = p->stage[s].dolly_median;
+        for (int k = 0; k < ng; k++) p->sums[gs[k]].task_ms += c.runtime_ms;
+        for (int r = 0; r < CLARITY_RES_COUNT; r++) {
+            double d = c.runtime_ms - clarity__blocked_without(&c, r, med);
+            for (int k = 0; k < ng; k++) p->sums[gs[k]].blocked[r] += d;
+        }
+    }
+}
+
+/* ---- the groups' components, each distinct one once ---- */
+
+struct comp_table {
+    struct clarity__blocked_comp *c; size_t n;
+    uint32_t *pool; size_t used;         /* the groups' stage attempts, reordered by start */
+    size_t *of; size_t nof;              /* per group's component in order: its distinct one */
+    size_t *first;                       /* per group: its components in of[first[g] .. first[g + 1]) */
+    uint64_t *hkey; size_t *hval; size_t hcap;   /* open addressing: unit-list hash -> component */
+};
+
+static uint64_t units_hash(const uint32_t *u, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ u[i]) * 1099511628211ull;
+    return h | 1;                        /* 0 marks an empty slot */
+}
+
+/* the component of stage set u[0..n) (new when not seen before) */
+static size_t intern(struct comp_table *t, const uint32_t *u, const struct clarity_replay_component *rc)
+{
+    uint64_t h = units_hash(u, rc->nunits);
+    size_t i = (size_t)h & (t->hcap - 1);
+    for (; t->hkey[i]; i = (i + 1) & (t->hcap - 1)) {
+        const struct clarity__blocked_comp *c = &t->c[t->hval[i]];
+        if (t->hkey[i] == h && c->nunits == rc->nunits && !memcmp(c->units, u, rc->nunits * sizeof *u))
+            return t->hval[i];
+    }
+    t->hkey[i] = h;
+    t->hval[i] = t->n;
+    t->c[t->n] = (struct clarity__blocked_comp){.units = u, .nunits = rc->nunits, .ntasks = rc->n,
+                                               .start_ms = rc->start_ms, .end_ms = rc->end_ms};
+    return t->n++;
+}
+
+static void table_free(struct comp_table *t)
+{
+    free(t->c); free(t->pool); free(t->of); free(t->first); free(t->hkey); free(t->hval);
+    memset(t, 0, sizeof *t);
+}
+
+/* Pools every group's stages into components (on the stage spans) and keeps each distinct
+ * stage set once. */
+static int build_table(const struct clarity_task_view *v, const struct clarity__stage_span *span,
+                       const struct clarity_groups *g, struct comp_table *t, struct clarity_error *err)
+{
+    memset(t, 0, sizeof *t);
+    size_t total = 0;
+    for (size_t i = 0; i < g->n; i++) total += g->g[i].nstages;
+    /* a group has at most one component per stage */
+    t->hcap = 16;
+    while (t->hcap < 2 * total) t->hcap *= 2;
+    t->c = malloc((total ? total : 1) * sizeof *t->c);
+    t->pool = malloc((total ? total : 1) * sizeof *t->pool);
+    t->of = malloc((total ? total : 1) * sizeof *t->of);
+    t->first = malloc((g->n + 1) * sizeof *t->first);
+    t->hkey = calloc(t->hcap, sizeof *t->hkey);
+    t->hval = malloc(t->hcap * sizeof *t->hval);
+    if (!t->c || !t->pool || !t->of || !t->first || !t->hkey || !t->hval) goto oom;
+    for (size_t i = 0; i < g->n; i++) {
+        uint32_t *u = t->pool + t->used;
+        memcpy(u, g->g[i].stages, g->g[i].nstages * sizeof *u);
+        t->used += g->g[i].nstages;
+        struct clarity_replay_component *rc;
+        size_t nrc;
+        int rc_ = clarity__components_build(v, span, u, g->g[i].nstages, &rc, &nrc, err);
+        if (rc_) { table_free(t); return rc_; }
+        t->first[i] = t->nof;
+        for (size_t k = 0; k < nrc; k++) t->of[t->nof++] = intern(t, u + rc[k].first, &rc[k]);
+        free(rc);
+    }
+    t->first[g->n] = t->nof;
+    return 0;
+oom:
+    table_free(t);
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
+}
+
+/* ---- the replays and the row pass on the workers ---- */
+
+struct replay_job {
+    const struct clarity__blocked_ctx *x;
+    struct comp_table *t;
+    const size_t *order;                 /* item - 1 -> component, largest first */
+    struct clarity__blocked_scratch *ws;
+    const struct row_pass *rows;
+};
+
+static int one_item(void *ctx, size_t item, size_t worker, struct clarity_error *err)
+{
+    struct replay_job *j = ctx;
+    if (item == 0) {
+        row_pass(j->rows);
+        return 0;
+    }
+    return clarity__blocked_replay(j->x, &j->t->c[j->order[item - 1]], &j->ws[worker], err);
+}
+
+static int bigger_first(const void *pa, const void *pb, void *ctx)
+{
+    const struct comp_table *t = ctx;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    if (t->c[a].ntasks != t->c[b].ntasks) return t->c[a].ntasks > t->c[b].ntasks ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* A group's figures from its components' replays, summed in component (start) order as one
+ * replay of the whole group sums them. */
+static void group_figures(const struct comp_table *t, size_t gi, const struct clarity_group *g,
+                          const struct clarity__blocked_stage *stage, struct clarity_blocked_group *out)
+{
+    out->tasks = g->ntasks;
+    if (g->ntasks == 0) return;
     bool any_input = false;
-    for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
-        st[k] = (struct clarity_sim_task){c->launch_ms, c->finish_ms, c->sched_delay_ms, c->stage};
-        out->task_ms += c->runtime_ms;
-        out->cpu_tasks += c->cpu_logged;
-        out->clamped_tasks += c->clamped;
-        any_input |= clarity_task_input_bytes(c) > 0;
+    for (size_t k = 0; k < g->nstages; k++) {
+        const struct clarity__blocked_stage *s = &stage[g->stages[k]];
+        out->cpu_tasks += s->cpu_tasks;
+        out->clamped_tasks += s->clamped_tasks;
+        any_input |= s->any_input;
     }
-    int rc = clarity_replay_plan_build(st, n, mode, a, &plan, err);
-    if (rc) { free(st); free(rt); return rc; }
-    free(st);
-    out->components = plan.ncomp;
+    double without[CLARITY_RES_COUNT] = {0};
+    out->components = t->first[gi + 1] - t->first[gi];
     out->slots_min = INT32_MAX;
-    for (size_t c = 0; c < plan.ncomp; c++) {
-        const struct clarity_replay_component *pc = &plan.comp[c];
-        if (pc->slots < out->slots_min) out->slots_min = pc->slots;
-        if (pc->slots > out->slots_max) out->slots_max = pc->slots;
-        out->slots_fallback += pc->slots_fallback;
-        out->stages += pc->nunits;
-        if (pc->nunits > 1) out->pooled_stages += pc->nunits;
-    }
-    for (size_t k = 0; k < n; k++) rt[k] = all[idx[k]].runtime_ms;
-    out->simulated_ms = clarity_replay_plan_run(&plan, rt);
-    if (!idle_time(all, idx, n, &out->idle_ms, &out->actual_ms)) {
-        clarity_replay_plan_free(&plan);
-        free(rt);
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory replaying a group");
+    for (size_t k = t->first[gi]; k < t->first[gi + 1]; k++) {
+        const struct clarity__blocked_comp *c = &t->c[t->of[k]];
+        if (c->slots < out->slots_min) out->slots_min = c->slots;
+        if (c->slots > out->slots_max) out->slots_max = c->slots;
+        out->slots_fallback += c->fallback;
+        out->stages += c->nunits;
+        if (c->nunits > 1) out->pooled_stages += c->nunits;
+        out->simulated_ms += c->ms[0];
+        for (int r = 0; r < CLARITY_RES_COUNT; r++) without[r] += c->ms[1 + r];
     }
     out->has_error = out->actual_ms > 0;
     if (out->has_error) out->replay_error = fabs(out->simulated_ms - (double)out->actual_ms) / (double)out->actual_ms;
-
     for (int r = 0; r < CLARITY_RES_COUNT; r++) {
         struct clarity_blocked_without *w = &out->without[r];
-        w->available = r == CLARITY_RES_NON_CPU ? out->cpu_tasks == n
-                       : r == CLARITY_RES_STRAGGLERS ? dolly != NULL && any_input : true;
+        w->available = r == CLARITY_RES_NON_CPU ? out->cpu_tasks == g->ntasks : r == CLARITY_RES_STRAGGLERS ? any_input : true;
         if (!w->available) continue;
-        for (size_t k = 0; k < n; k++) {
-            const struct clarity_task_comp *c = &all[idx[k]];
-            rt[k] = r == CLARITY_RES_STRAGGLERS ? dolly[idx[k]] : clarity_task_without(c, (enum clarity_resource)r);
-            if (rt[k] > c->runtime_ms) rt[k] = c->runtime_ms;
-            if (!(rt[k] >= 0)) rt[k] = 0;
-            w->blocked_ms += c->runtime_ms - rt[k];
-        }
-        w->simulated_ms = clarity_replay_plan_run(&plan, rt);
+        w->simulated_ms = without[r];
         /* The replay is not monotone in every case (list scheduling anomalies): shorter
          * tasks can reorder slots and end later. Report no gain rather than a loss. */
         if (w->simulated_ms > out->simulated_ms) w->simulated_ms = out->simulated_ms;
         w->improvement = out->simulated_ms > 0 ? 1 - w->simulated_ms / out->simulated_ms : 0;
     }
-    clarity_replay_plan_free(&plan);
-    free(rt);
-    return 0;
 }
 
-int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode,
+int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode, int threads,
                             struct clarity_blocked_result *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->slots = mode;
+    struct clarity_task_view v;
     struct clarity_groups g = {0};
-    double *dolly = NULL;
-    int rc = clarity_task_comps_collect(a, &out->comps, err);
+    struct clarity__slot_index index = {0};
+    struct comp_table t = {0};
+    struct clarity__stage_span *span = NULL;
+    struct clarity__blocked_stage *stage = NULL;
+    struct clarity__blocked_scratch *ws = NULL;
+    struct clarity__busy *busy = NULL;
+    size_t cap_busy = 0;
+    struct sums *sums = NULL;
+    long *group_of[3] = {NULL, NULL, NULL};
+    size_t *order = NULL, nw = 0;
+    int rc = clarity_task_view_build(a, &v, err);
     if (rc) return rc;
-    dolly = malloc((out->comps.n ? out->comps.n : 1) * sizeof *dolly);
-    if (!dolly) goto oom;
-    if ((rc = clarity_dolly_runtimes(&out->comps, dolly, err)) ||
-        (rc = clarity_groups_build(a, &out->comps, kinds, &g, err)))
-        goto fail;
-    out->groups = calloc(g.n ? g.n : 1, sizeof *out->groups);
-    if (!out->groups) goto oom;
-    for (size_t i = 0; i < g.n; i++) {
-        struct clarity_blocked_group *o = &out->groups[out->ngroups++];
-        o->kind = g.g[i].kind; o->id = g.g[i].id; o->row = g.g[i].row;
-        rc = clarity_blocked_group_compute(a, &out->comps, g.g[i].tasks, g.g[i].ntasks, dolly, mode, o, err);
-        if (rc) goto fail;
+    out->counts = v.counts;
+    size_t ns = a->nstages;
+    span = calloc(ns ? ns : 1, sizeof *span);
+    stage = calloc(ns ? ns : 1, sizeof *stage);
+    if (!span || !stage) goto oom;
+    if (mode == CLARITY_SLOTS_CONFIGURED && (rc = clarity__slot_index_build(a, &index, err))) goto fail;
+    if ((rc = stage_pass(&v, threads, span, stage, err))) goto fail;
+    for (size_t s = 0; s < ns; s++) {
+        out->cpu_logged += stage[s].cpu_tasks;
+        out->clamped += stage[s].clamped_tasks;
     }
-    free(dolly);
-    clarity_groups_free(&g);
-    return 0;
+    if ((rc = clarity_groups_build(&v, kinds, &g, err))) goto fail;
+    if ((rc = build_table(&v, span, &g, &t, err))) goto fail;
+
+    out->groups = calloc(g.n ? g.n : 1, sizeof *out->groups);
+    sums = calloc(g.n ? g.n : 1, sizeof *sums);
+    order = malloc((t.n ? t.n : 1) * sizeof *order);
+    if (!out->groups || !sums || !order) goto oom;
+    for (size_t i = 0; i < g.n; i++) {
+        int k = g.g[i].kind == CLARITY_GROUP_JOB ? 0 : g.g[i].kind == CLARITY_GROUP_SQL ? 1 : 2;
+        if (!group_of[k]) {
+            if (!(group_of[k] = malloc((ns ? ns : 1) * sizeof *group_of[k]))) goto oom;
+            for (size_t s = 0; s < ns; s++) group_of[k][s] = -1;
+        }
+        for (size_t q = 0; q < g.g[i].nstages; q++) group_of[k][g.g[i].stages[q]] = (long)i;
+    }
+    /* the largest components first, so the last ones to finish are small */
+    for (size_t i = 0; i < t.n; i++) order[i] = i;
+    qsort_r(order, t.n, sizeof *order, bigger_first, &t);
+    nw = clarity__workers_count(threads, t.n + 1);
+    if (!(ws = calloc(nw, sizeof *ws))) goto oom;
+    struct clarity__blocked_ctx x = {&v, mode == CLARITY_SLOTS_CONFIGURED ? &index : NULL, stage};
+    struct row_pass rp = {&v, stage, {group_of[0], group_of[1], group_of[2]}, sums};
+    struct replay_job j = {&x, &t, order, ws, &rp};
+    if ((rc = clarity__workers_run(threads, t.n + 1, one_item, &j, err))) goto fail;
+
+    for (size_t i = 0; i < g.n; i++) {
+        struct clarity_blocked_group *o = &out->groups[i];
+        o->kind = g.g[i].kind; o->id = g.g[i].id; o->row = g.g[i].row;
+        if (!clarity__blocked_idle(stage, g.g[i].stages, g.g[i].nstages, &busy, &cap_busy, &o->idle_ms, &o->actual_ms))
+            goto oom;
+        group_figures(&t, i, &g.g[i], stage, o);
+        if (o->tasks) o->task_ms = sums[i].task_ms;
+        for (int r = 0; r < CLARITY_RES_COUNT; r++)
+            if (o->without[r].available) o->without[r].blocked_ms = sums[i].blocked[r];
+    }
+    out->ngroups = g.n;
+    goto done;
 oom:
     rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
 fail:
-    free(dolly);
-    clarity_groups_free(&g);
     clarity_blocked_free(out);
+done:
+    for (size_t i = 0; i < nw; i++) clarity__blocked_scratch_free(&ws[i]);
+    free(ws);
+    for (size_t s = 0; stage && s < ns; s++) free(stage[s].busy);
+    for (int k = 0; k < 3; k++) free(group_of[k]);
+    free(span); free(stage); free(sums); free(order); free(busy);
+    table_free(&t);
+    clarity__slot_index_free(&index);
+    clarity_groups_free(&g);
+    clarity_task_view_free(&v);
     return rc;
 }
 
 void clarity_blocked_free(struct clarity_blocked_result *r)
 {
-    clarity_task_comps_free(&r->comps);
     free(r->groups);
     memset(r, 0, sizeof *r);
 }

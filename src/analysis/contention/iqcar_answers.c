@@ -1,11 +1,11 @@
 /* The questions iQCAR answers (paper sections 6-7) from the finished graph: top-k per level and
  * noisy queries per target, aggressive queries, victims, slow hosts, hot resources, impact
- * paths, scheduler rules, and the simple-overlap baseline beside them. */
-#include <stdio.h>
+ * paths, and the simple-overlap baseline beside them; the scheduler rules in iqcar_rules.c.
+ * Each target costs what it reaches (clarity_iqcar_dor_walk), not the whole graph, and the
+ * per-pair figures (source query x target, the baseline) are kept for the pairs that have one. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/contention.h"
-
+#include "analysis/contention/iqcar_internal.h"
 
 /* DOR descending, then name ascending: ties in a top-k list break the same way every run. */
 static int cmp_ranked(const void *x, const void *y, void *ctx)
@@ -42,49 +42,16 @@ static int cmp_unit_rank(const void *x, const void *y)
     return (a->node > b->node) - (a->node < b->node);
 }
 
-static int max_concurrency(const struct iqcar_result *r)
+static int cmp_cell(const void *x, const void *y)
 {
-    int best = 0;
-    for (size_t i = 0; i < r->nunits; i++) {   /* units are few: O(n^2) keeps it obvious */
-        int c = 0;
-        for (size_t j = 0; j < r->nunits; j++)
-            if (r->units[j].start <= r->units[i].start && r->units[j].end > r->units[i].start) c++;
-        if (c > best) best = c;
-    }
-    return best;
+    const struct iqcar_cell *a = x, *b = y;
+    if (a->row != b->row) return a->row < b->row ? -1 : 1;
+    return (a->col > b->col) - (a->col < b->col);
 }
 
-static int add_rule(struct iqcar_result *r, const char *type, size_t unit, const char *qtype, double v, int order)
-{
-    struct iqcar_rule *p = realloc(r->rules, (r->nrules + 1) * sizeof *p);
-    if (!p) return -1;
-    r->rules = p;
-    r->rules[r->nrules] = (struct iqcar_rule){(int)r->nrules + 1, type, unit, qtype, v, order};
-    r->nrules++;
-    return 0;
-}
-
-static int rules(struct iqcar_result *r)
-{
-    size_t k = (size_t)r->opt.k;
-    r->max_concurrency = max_concurrency(r);
-    for (size_t i = 0; i < r->naggressive && i < k; i++)
-        if (add_rule(r, "AGG", r->aggressive[i].node, "Source", r->max_concurrency ? 1.0 / r->max_concurrency : 1,
-                     (int)i + 1))
-            return -1;
-    size_t nv = r->nvictims < k ? r->nvictims : k;
-    for (size_t i = 0; i < nv; i++) {
-        double rank = r->opt.dynp_reverse ? (double)(nv - i) : (double)(i + 1);
-        if (add_rule(r, "DYNP", r->victims[i].node, "Target", r->opt.p_orig + rank, (int)i + 1)) return -1;
-    }
-    for (size_t i = 0; i < r->naggressive && i < k; i++) {
-        double v = r->opt.p_orig - (double)(i + 1);
-        if (add_rule(r, "DYNP", r->aggressive[i].node, "Source", v > 0 ? v : 0, (int)i + 1)) return -1;
-    }
-    return 0;
-}
-
-static int target_answer(struct iqcar_result *r, size_t t, const double *dor, struct iqcar_ranked *buf)
+/* Target t's lists from its walk; its baseline row starts at cell *cur of r->overlap. */
+static int target_answer(struct iqcar_result *r, size_t t, const struct iqcar_dor_walk *w, struct iqcar_ranked *buf,
+                         size_t *cur)
 {
     const struct iqcar_graph *g = &r->g;
     struct iqcar_target_answer *a = &r->targets[t];
@@ -93,8 +60,10 @@ static int target_answer(struct iqcar_result *r, size_t t, const double *dor, st
     a->l0 = g->l0[t];
     for (int l = 2; l <= 6; l++) {
         size_t n = 0;
-        for (size_t v = 0; v < g->nnodes; v++)
-            if (g->nodes[v].level == l && dor[v] > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)v, dor[v], 0};
+        for (size_t j = 0; j < w->ntouched; j++) {
+            uint32_t v = w->touched[j];
+            if (g->nodes[v].level == l && w->dor[v] > 0) buf[n++] = (struct iqcar_ranked){v, w->dor[v], 0};
+        }
         a->ntop[l] = top_k(buf, n, k, r);
         if (!(a->top[l] = take(buf, a->ntop[l]))) return -1;
         if (l == 6) {   /* noisy: the queries, not Unknown or Self */
@@ -115,48 +84,76 @@ static int target_answer(struct iqcar_result *r, size_t t, const double *dor, st
         }
     }
     /* the simple-overlap baseline of the paper's section 7.4 (each source query's summed overlap
-     * fraction with the target's tasks), normalised over source queries */
+     * fraction with the target's tasks), normalised over source queries; the sources that never
+     * overlapped add 0 */
+    size_t first = *cur, end = first;
+    while (end < r->noverlap && r->overlap[end].row == t) end++;
+    *cur = end;
     double sum = 0;
+    for (size_t i = first; i < end; i++) sum += r->overlap[i].v;
     size_t n = 0;
-    for (size_t s = 0; s < r->nunits; s++) sum += r->overlap_matrix[t * r->nunits + s];
-    for (size_t s = 0; s < r->nunits; s++) {
-        double v = r->overlap_matrix[t * r->nunits + s];
-        if (v > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, v / sum, v};
+    for (size_t i = first; i < end; i++) {
+        double v = r->overlap[i].v;
+        if (v > 0) buf[n++] = (struct iqcar_ranked){r->overlap[i].col, v / sum, v};
     }
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
+    a->overlap_first = first;
+    a->overlap_cells = end - first;
+    a->overlap_sum = sum;
     a->noverlap = n < k ? n : k;
     if (!(a->overlap = take(buf, a->noverlap))) return -1;
+    return 0;
+}
+
+/* The source query x target DOR cells, by source then target, with each source's first. */
+static int l6_index(struct iqcar_result *r)
+{
+    size_t nq = r->nunits + 2;
+    if (r->nl6) qsort(r->l6, r->nl6, sizeof *r->l6, cmp_cell);
+    if (!(r->l6_first = calloc(nq + 1, sizeof *r->l6_first))) return -1;
+    for (size_t i = 0; i < r->nl6; i++) r->l6_first[r->l6[i].row + 1]++;
+    for (size_t q = 0; q < nq; q++) r->l6_first[q + 1] += r->l6_first[q];
     return 0;
 }
 
 int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
 {
     const struct iqcar_graph *g = &r->g;
-    size_t nq = r->nunits + 2;
-    double *dor = malloc((g->nnodes ? g->nnodes : 1) * sizeof *dor);
-    double *all = calloc(g->nnodes ? g->nnodes : 1, sizeof *all);
+    struct iqcar_dor_walk w;
+    if (clarity_iqcar_dor_walk_init(&w, g, err)) return CLARITY_ENOMEM;
+    double *all = calloc(g->nnodes ? g->nnodes : 1, sizeof *all), *tot = calloc(r->nunits ? r->nunits : 1, sizeof *tot);
     struct iqcar_ranked *buf = malloc((g->nnodes + r->nunits + 1) * sizeof *buf);
-    r->l6_dor = calloc(nq * (r->nunits ? r->nunits : 1), sizeof *r->l6_dor);
+    size_t cap_l6 = 0, cur = 0;
     r->targets = calloc(r->nunits ? r->nunits : 1, sizeof *r->targets);
     r->host_score = calloc(r->nhosts ? r->nhosts : 1, sizeof *r->host_score);
     int rc = -1;
-    if (!dor || !all || !buf || !r->l6_dor || !r->targets || !r->host_score) goto out;
+    if (!all || !tot || !buf || !r->targets || !r->host_score) goto out;
     r->ntargets = r->nunits;
     for (size_t t = 0; t < r->nunits; t++) {
-        clarity_iqcar_graph_dor(g, t, dor);
-        for (size_t v = 0; v < g->nnodes; v++) {
-            all[v] += dor[v];
-            if (g->nodes[v].level == 6) r->l6_dor[(size_t)g->nodes[v].a * r->nunits + t] += dor[v];
+        clarity_iqcar_dor_walk(&w, t);
+        for (size_t j = 0; j < w.ntouched; j++) {
+            uint32_t v = w.touched[j];
+            double d = w.dor[v];
+            all[v] += d;
+            if (g->nodes[v].level != 6 || d == 0) continue;
+            size_t q = (size_t)g->nodes[v].a;
+            /* aggressive: total DOR toward every target, added target after target */
+            if (q < r->nunits) tot[q] += d;
+            if (r->nl6 == cap_l6) {
+                size_t c = cap_l6 ? cap_l6 * 2 : 256;
+                struct iqcar_cell *p = realloc(r->l6, c * sizeof *p);
+                if (!p) goto out;
+                r->l6 = p, cap_l6 = c;
+            }
+            r->l6[r->nl6++] = (struct iqcar_cell){(uint32_t)q, (uint32_t)t, d};
         }
-        if (target_answer(r, t, dor, buf)) goto out;
+        if (target_answer(r, t, &w, buf, &cur)) goto out;
     }
+    if (l6_index(r)) goto out;
     /* aggressive: total DOR toward every other target; victims: DOR received from others */
     size_t n = 0;
-    for (size_t s = 0; s < r->nunits; s++) {
-        double tot = 0;
-        for (size_t t = 0; t < r->nunits; t++) tot += r->l6_dor[s * r->nunits + t];
-        if (tot > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, tot, 0};
-    }
+    for (size_t s = 0; s < r->nunits; s++)
+        if (tot[s] > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, tot[s], 0};
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
     r->naggressive = n;
     if (!(r->aggressive = take(buf, n))) goto out;
@@ -178,10 +175,11 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
             r->res_score[u->b].dor_sum += all[e->from];
         }
     }
-    rc = rules(r);
+    rc = clarity__iqcar_rules(r);
 out:
-    free(dor);
+    clarity_iqcar_dor_walk_free(&w);
     free(all);
+    free(tot);
     free(buf);
     /* every step above fails only when memory runs out */
     if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");
@@ -199,90 +197,4 @@ int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, c
     if (!rc) rc = clarity_iqcar_build(r, err);
     if (!rc) rc = clarity_iqcar_answers(r, err);
     return rc;
-}
-
-void clarity_iqcar_result_free(struct iqcar_result *r)
-{
-    for (size_t i = 0; i < r->nunits; i++) free(r->units[i].name);
-    for (size_t i = 0; i < r->nstages; i++) free(r->stages[i].name);
-    for (size_t i = 0; i < r->nhosts; i++) free(r->hosts[i]);
-    for (size_t i = 0; i < r->napps; i++) free(r->apps ? r->apps[i] : NULL);
-    for (size_t t = 0; t < r->ntargets; t++) {
-        struct iqcar_target_answer *a = &r->targets[t];
-        for (int l = 0; l < 7; l++) free(a->top[l]);
-        free(a->noisy);
-        free(a->paths);
-        free(a->overlap);
-    }
-    free(r->units);
-    free(r->stages);
-    free(r->hosts);
-    free(r->apps);
-    free(r->tasks);
-    free(r->l6_dor);
-    free(r->targets);
-    free(r->aggressive);
-    free(r->victims);
-    free(r->host_score);
-    free(r->rules);
-    free(r->overlap_matrix);
-    clarity_iqcar_graph_free(&r->g);
-    memset(r, 0, sizeof *r);
-}
-
-static const char *unit_label(const struct iqcar_result *r, long q)
-{
-    if (q == (long)IQ_L6_UNKNOWN(r)) return "Unknown";
-    if (q == (long)IQ_L6_SELF(r)) return "Self";
-    return q >= 0 && (size_t)q < r->nunits ? r->units[q].name : "?";
-}
-
-static const char *stage_label(const struct iqcar_result *r, long s, char *buf, size_t cap)
-{
-    if (s < 0 || (size_t)s >= r->nstages) return "?";
-    snprintf(buf, cap, "%s of %s", r->stages[s].name, r->units[r->stages[s].unit].name);
-    return buf;
-}
-
-const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap)
-{
-    const struct iqcar_node *n = &r->g.nodes[node];
-    char sb[200];
-    switch (n->level) {
-    case 0: snprintf(buf, cap, "%s", unit_label(r, n->a)); break;
-    case 1: snprintf(buf, cap, "%s", stage_label(r, n->a, sb, sizeof sb)); break;
-    case 2: snprintf(buf, cap, "%s wait of %s", clarity_iqcar_res_name(n->b), stage_label(r, n->a, sb, sizeof sb)); break;
-    case 3:
-        snprintf(buf, cap, "%s on %s, %s", clarity_iqcar_sub_name(n->b), n->c >= 0 ? r->hosts[n->c] : "?",
-                 stage_label(r, n->a, sb, sizeof sb));
-        break;
-    case 4: {
-        const struct iqcar_node *de = &r->g.nodes[n->b];
-        char src[200];
-        if (n->kind == IQ_K_UNKNOWN) snprintf(src, sizeof src, "Unknown");
-        else if (n->kind == IQ_K_SELF) snprintf(src, sizeof src, "Self");
-        else stage_label(r, n->a, src, sizeof src);
-        snprintf(buf, cap, "%s -> %s on %s", src, clarity_iqcar_sub_name(de->b), de->c >= 0 ? r->hosts[de->c] : "?");
-        break;
-    }
-    case 5:
-        if (n->kind != IQ_K_NODE) snprintf(buf, cap, "%s", n->kind == IQ_K_SELF ? "Self" : "Unknown");
-        else snprintf(buf, cap, "%s", stage_label(r, n->a, sb, sizeof sb));
-        break;
-    default: snprintf(buf, cap, "%s", unit_label(r, n->a));
-    }
-    return buf;
-}
-
-long clarity_iqcar_unit_find(const struct iqcar_result *r, const char *name)
-{
-    for (size_t i = 0; i < r->nunits; i++)
-        if (!strcmp(r->units[i].name, name)) return (long)i;
-    size_t ln = strlen(name);
-    for (size_t i = 0; i < r->nunits; i++) {   /* "q39b" finds "TPC-DS q39b" */
-        const char *u = r->units[i].name;
-        size_t lu = strlen(u);
-        if (lu > ln && !strcmp(u + lu - ln, name) && (u[lu - ln - 1] == ' ' || u[lu - ln - 1] == ':')) return (long)i;
-    }
-    return -1;
 }

@@ -161,8 +161,9 @@ int clarity_iqcar_sidecar_load(const char *path, struct iqcar_sidecar *sc, struc
         goto out;
     }
     /* qsort is not stable, but the values of one (task, attempt, metric) are summed, as
-     * accumulable updates are, so their order does not matter */
-    qsort(sc->rows, sc->nrows, sizeof *sc->rows, cmp_row);
+     * accumulable updates are, so their order does not matter (no rows: rows is NULL, which
+     * qsort must not be given) */
+    if (sc->nrows > 1) qsort(sc->rows, sc->nrows, sizeof *sc->rows, cmp_row);
     goto out;
 oom:
     rc = clarity_error_set(err, CLARITY_ENOMEM, path, 0, 0, "out of memory reading %s", path);

@@ -4,7 +4,8 @@
  * Every step either reports an overlapping pair or retires a run for good, so the cost is
  * O(n log n + overlaps), not O(n^2). Intervals are half-open [start, end) in ms. */
 #include <stdlib.h>
-#include "clarity/contention.h"
+#include <string.h>
+#include "analysis/contention/iqcar_internal.h"
 
 struct key { int64_t t; size_t i; };
 
@@ -56,4 +57,39 @@ int clarity_iqcar_interval_join(const int64_t *ws, const int64_t *we, size_t nw,
     free(r);
     free(act);
     return 0;
+}
+
+size_t clarity__iqcar_order_by_start(const int64_t *start, const int64_t *end, size_t n, uint32_t *out, uint32_t *tmp)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (end[i] > start[i]) out[k++] = (uint32_t)i;
+    if (k < 2) return k;
+    int64_t lo = start[out[0]], hi = lo;
+    for (size_t j = 1; j < k; j++) {
+        int64_t t = start[out[j]];
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+    }
+    /* LSD radix sort of start - lo, 11 bits a pass, stable: ties keep index order, as the
+     * (start, index) order of the interval join */
+    enum { BITS = 11, DIGITS = 1 << BITS };
+    uint64_t range = (uint64_t)hi - (uint64_t)lo;
+    size_t cnt[DIGITS];
+    uint32_t *a = out, *b = tmp;
+    for (int shift = 0; shift < 64 && (range >> shift); shift += BITS) {
+        memset(cnt, 0, sizeof cnt);
+        for (size_t j = 0; j < k; j++) cnt[((uint64_t)start[a[j]] - (uint64_t)lo) >> shift & (DIGITS - 1)]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < DIGITS; d++) {
+            size_t c = cnt[d];
+            cnt[d] = sum;
+            sum += c;
+        }
+        for (size_t j = 0; j < k; j++) b[cnt[((uint64_t)start[a[j]] - (uint64_t)lo) >> shift & (DIGITS - 1)]++] = a[j];
+        uint32_t *x = a;
+        a = b, b = x;
+    }
+    if (a != out) memcpy(out, a, k * sizeof *out);
+    return k;
 }

@@ -106,16 +106,18 @@ int clarity_ernest_model_read(const char *path, struct ernest_point **pts, size_
     return rc;
 }
 
-/* Executor hosts, each once; the driver's apart. */
+/* Executor hosts, each once; the driver's apart. One pass through a hash of host ids. */
 static int distinct_hosts(const struct clarity_app *a)
 {
+    struct clarity_idmap seen = {0};
     int hosts = 0;
     for (size_t e = 0; e < a->nexecs; e++) {
-        if (a->execs[e].is_driver) continue;
-        bool seen = false;
-        for (size_t f = 0; f < e; f++) seen |= !a->execs[f].is_driver && a->execs[f].host == a->execs[e].host;
-        hosts += !seen;
+        uint32_t one;
+        if (a->execs[e].is_driver || clarity_idmap_get(&seen, a->execs[e].host, &one)) continue;
+        if (clarity_idmap_put(&seen, a->execs[e].host, 1)) break;   /* out of memory: the hosts counted so far */
+        hosts++;
     }
+    clarity_idmap_free(&seen);
     return hosts;
 }
 

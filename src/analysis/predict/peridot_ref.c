@@ -7,13 +7,6 @@
 #include "clarity/model.h"
 #include "clarity/predict.h"
 
-static struct peridot_stage *find(struct peridot_stage *s, size_t n, int64_t id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i].stage_id == id) return &s[i];
-    return NULL;
-}
-
 static double task_cpus(const struct clarity_app *a)
 {
     for (size_t i = 0; i < a->spark_props.n; i++)
@@ -52,13 +45,28 @@ int clarity_peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref
     out->total_ms = clarity_app_duration_ms(a);
     out->time_from_last_event = !a->end_ms;
     out->stages = calloc(a->nstages ? a->nstages : 1, sizeof *out->stages);
-    if (!out->stages) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    /* per stage attempt row: its record (attempts of one stage id share one), -1 none */
+    long *rec = malloc((a->nstages ? a->nstages : 1) * sizeof *rec);
+    struct clarity_idmap by_id = {0};
+    if (!out->stages || !rec) {
+        free(rec);
+        clarity_peridot_ref_free(out);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    }
     for (size_t i = 0; i < a->nstages; i++) {
         const struct clarity_stage *s = &a->stages[i];
+        rec[i] = -1;
         /* skipped stages (shuffle output reused) have no submission time or no tasks */
         if (s->status == CLARITY_STAGE_SKIPPED || !s->submit_ms || s->num_tasks <= 0) continue;
-        struct peridot_stage *p = find(out->stages, out->nstages, s->stage_id);
+        uint32_t k;
+        struct peridot_stage *p = clarity_idmap_get(&by_id, s->stage_id, &k) ? &out->stages[k] : NULL;
         if (!p) {
+            if (clarity_idmap_put(&by_id, s->stage_id, (uint32_t)out->nstages)) {
+                free(rec);
+                clarity_idmap_free(&by_id);
+                clarity_peridot_ref_free(out);
+                return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+            }
             p = &out->stages[out->nstages++];
             p->stage_id = s->stage_id;
             p->name = clarity_app_str(a, s->name);
@@ -70,8 +78,16 @@ int clarity_peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref
         /* A retry's Number of Tasks counts only the partitions it recomputed; the first
          * attempt's is the stage's partition count. */
         if (s->num_tasks > p->num_tasks) p->num_tasks = s->num_tasks;
+        rec[i] = p - out->stages;
     }
+    /* a stage attempt left out above still counts toward its stage id's record */
+    for (size_t i = 0; i < a->nstages; i++) {
+        uint32_t k;
+        if (rec[i] < 0 && clarity_idmap_get(&by_id, a->stages[i].stage_id, &k)) rec[i] = (long)k;
+    }
+    clarity_idmap_free(&by_id);
     if (!out->nstages) {
+        free(rec);
         clarity_peridot_ref_free(out);
         return clarity_error_set(err, CLARITY_EFORMAT, a->source_path, 0, 0, "no stage with tasks and a submission time");
     }
@@ -84,10 +100,11 @@ int clarity_peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref
         if (!(fl & CLARITY_TF_ENDED) || (fl & (CLARITY_TF_FAILED | CLARITY_TF_KILLED))) continue;
         int64_t row = clarity_task_get(a, &a->tasks.stage, t);
         if (row < 0 || (size_t)row >= a->nstages) continue;
-        struct peridot_stage *p = find(out->stages, out->nstages, a->stages[row].stage_id);
+        struct peridot_stage *p = rec[row] >= 0 ? &out->stages[rec[row]] : NULL;
         int64_t f = clarity_task_finish_ms(a, t);
         if (p && f > p->last_finish_ms) p->last_finish_ms = f;
     }
+    free(rec);
     int64_t t0 = out->stages[0].submit_ms, t1 = 0;
     for (size_t i = 0; i < out->nstages; i++) {
         if (out->stages[i].submit_ms < t0) t0 = out->stages[i].submit_ms;

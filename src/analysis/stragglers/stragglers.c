@@ -6,6 +6,9 @@
 #include "clarity/stragglers.h"
 #include "util/stats.h"
 
+/* task k of the stage: all[idx[k]], or all[k] when the caller passes no index */
+#define IX(k) (idx ? idx[(k)] : (k))
+
 static const char *const cause_names[CLARITY_SC_COUNT] = {
     "scheduler_delay", "shuffle_read", "shuffle_write", "gc", "output_skew", "first_task", "slow_host", "slow_executor",
 };
@@ -41,7 +44,7 @@ static double median_over(const struct clarity_task_comp *all, const size_t *idx
 {
     size_t m = 0;
     for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
+        const struct clarity_task_comp *c = &all[IX(k)];
         if (clarity_task_input_bytes(c) > 0) buf[m++] = rate_without(c, cause);
     }
     return clarity_median_mean_mid(buf, m);
@@ -65,7 +68,7 @@ static int concentrated(const struct clarity_task_comp *all, const size_t *idx, 
     size_t best_s = 0, best_n = 0;
     bool ok = keys && tot && str;
     for (size_t k = 0; ok && k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
+        const struct clarity_task_comp *c = &all[IX(k)];
         if (clarity_task_input_bytes(c) <= 0) continue;
         rated++;
         uint32_t key = by_host ? c->host : c->executor, slot;
@@ -104,24 +107,24 @@ static void data_skew(const struct clarity_task_comp *all, const size_t *idx, si
     size_t m = 0;
     double maxb = 0, maxr = 0;
     for (size_t k = 0; k < n; k++) {
-        int64_t b = clarity_task_input_bytes(&all[idx[k]]);
+        int64_t b = clarity_task_input_bytes(&all[IX(k)]);
         if (b > 0) { buf[m++] = (double)b; if (b > maxb) maxb = (double)b; }
     }
     double medb = clarity_median_mean_mid(buf, m);
     m = 0;
     for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
+        const struct clarity_task_comp *c = &all[IX(k)];
         int64_t r = c->shuffle_read_bytes > 0 ? c->shuffle_read_records : c->input_records;
         if (r > 0) { buf[m++] = (double)r; if (r > maxr) maxr = (double)r; }
     }
     double medr = clarity_median_mean_mid(buf, m);
     out->bytes_max_over_median = medb > 0 ? maxb / medb : 0;
     out->records_max_over_median = medr > 0 ? maxr / medr : 0;
-    for (size_t k = 0; k < n; k++) buf[k] = all[idx[k]].runtime_ms;
+    for (size_t k = 0; k < n; k++) buf[k] = all[IX(k)].runtime_ms;
     double medt = clarity_median_mean_mid(buf, n);
     if (n < 2 || medt <= 0) return;
     for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
+        const struct clarity_task_comp *c = &all[IX(k)];
         if (c->runtime_ms < threshold(medt)) continue;
         out->slow_tasks++;
         int64_t r = c->shuffle_read_bytes > 0 ? c->shuffle_read_records : c->input_records;
@@ -148,12 +151,12 @@ static bool host_first_finish(const struct clarity_task_comp *all, const size_t 
 {
     struct hf *v = malloc((n ? n : 1) * sizeof *v);
     if (!v) return false;
-    for (size_t k = 0; k < n; k++) v[k] = (struct hf){all[idx[k]].host, all[idx[k]].finish_ms, k};
+    for (size_t k = 0; k < n; k++) v[k] = (struct hf){all[IX(k)].host, all[IX(k)].finish_ms, k};
     qsort(v, n, sizeof *v, hf_cmp);
     int64_t earliest = 0;
     for (size_t r = 0; r < n; r++) {
         if (r == 0 || v[r].host != v[r - 1].host) earliest = v[r].finish;
-        first[v[r].k] = all[idx[v[r].k]].launch_ms < earliest;
+        first[v[r].k] = all[IX(v[r].k)].launch_ms < earliest;
     }
     free(v);
     return true;
@@ -164,7 +167,7 @@ int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *
 {
     memset(out, 0, sizeof *out);
     out->tasks = n;
-    if (n) out->stage = all[idx[0]].stage;
+    if (n) out->stage = all[IX(0)].stage;
     for (size_t k = 0; k < n; k++) {
         flags[k] = 0;
         if (ratio) ratio[k] = 0;
@@ -173,7 +176,7 @@ int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *
     if (!buf) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory looking for stragglers");
     bool stage_shuffle = false;
     for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
+        const struct clarity_task_comp *c = &all[IX(k)];
         if (clarity_task_input_bytes(c) > 0) out->with_input++;
         if (c->shuffle_read_bytes > 0) stage_shuffle = true;
     }
@@ -187,7 +190,7 @@ int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *
     if (out->skipped) { free(buf); return 0; }
 
     for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &all[idx[k]];
+        const struct clarity_task_comp *c = &all[IX(k)];
         if (clarity_task_input_bytes(c) <= 0) continue;
         double r = rate_without(c, -1);
         if (ratio) ratio[k] = r / med;
@@ -202,19 +205,19 @@ int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *
             double mx = median_over(all, idx, n, buf, cause);
             for (size_t k = 0; k < n; k++)
                 if ((flags[k] & CLARITY_SF_STRAGGLER) &&
-                    rate_without(&all[idx[k]], cause) < threshold(mx))
+                    rate_without(&all[IX(k)], cause) < threshold(mx))
                     flags[k] |= 1u << cause;
         }
         /* Output skew: not a straggler by runtime per output byte (shuffle write + output). */
         size_t m = 0;
         for (size_t k = 0; k < n; k++) {
-            const struct clarity_task_comp *c = &all[idx[k]];
+            const struct clarity_task_comp *c = &all[IX(k)];
             int64_t ob = c->shuffle_write_bytes + c->output_bytes;
             if (ob > 0) buf[m++] = c->runtime_ms / (double)ob;
         }
         double mo = clarity_median_mean_mid(buf, m);
         for (size_t k = 0; k < n; k++) {
-            const struct clarity_task_comp *c = &all[idx[k]];
+            const struct clarity_task_comp *c = &all[IX(k)];
             int64_t ob = c->shuffle_write_bytes + c->output_bytes;
             if ((flags[k] & CLARITY_SF_STRAGGLER) && ob > 0 &&
                 c->runtime_ms / (double)ob < threshold(mo))
@@ -231,13 +234,13 @@ int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *
         }
         m = 0;
         for (size_t k = 0; k < n; k++) {
-            const struct clarity_task_comp *c = &all[idx[k]];
+            const struct clarity_task_comp *c = &all[IX(k)];
             if (first[k] && clarity_task_input_bytes(c) > 0)
                 buf[m++] = clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c);
         }
         double mf = clarity_median_mean_mid(buf, m);
         for (size_t k = 0; k < n; k++) {
-            const struct clarity_task_comp *c = &all[idx[k]];
+            const struct clarity_task_comp *c = &all[IX(k)];
             if ((flags[k] & CLARITY_SF_STRAGGLER) && !(flags[k] & CLARITY_SC_THESIS_MASK) && first[k] &&
                 clarity_task_compute_ms(c) / (double)clarity_task_input_bytes(c) < threshold(mf))
                 flags[k] |= 1u << CLARITY_SC_FIRST_TASK;
@@ -251,7 +254,7 @@ int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *
         if (rc) { free(buf); return rc; }
         for (size_t k = 0; k < n; k++) {
             if (!(flags[k] & CLARITY_SF_STRAGGLER)) continue;
-            const struct clarity_task_comp *c = &all[idx[k]];
+            const struct clarity_task_comp *c = &all[IX(k)];
             if (out->slow_host && c->host == out->slow_host) flags[k] |= 1u << CLARITY_SC_SLOW_HOST;
             if (out->slow_executor && c->executor == out->slow_executor) flags[k] |= 1u << CLARITY_SC_SLOW_EXECUTOR;
             for (int q = 0; q < CLARITY_SC_COUNT; q++)

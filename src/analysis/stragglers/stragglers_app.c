@@ -1,16 +1,24 @@
-/* Straggler analysis over a whole application: every stage attempt, then totals per job,
- * SQL query and application, and the slowest tasks. */
+/* Straggler analysis over a whole application: every stage attempt (one worker per core,
+ * each stage's task components computed from the model into the worker's scratch), then
+ * totals per job, SQL query and application summed from their stages, and the slowest tasks
+ * through a bounded heap per worker. */
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/stragglers.h"
+#include "sim/workers.h"
+#include "util/heap.h"
 
-struct slow { double runtime; size_t i; };
+/* a candidate for the slowest tasks; slower: longer runtime, then lower row */
+struct slow { double runtime; uint32_t row; uint16_t flags; double ratio; };
+
+#define LESS_SLOW(ctx, a, b) ((a).runtime < (b).runtime || ((a).runtime == (b).runtime && (a).row > (b).row))
+CLARITY_HEAP_DEFINE(slowq, struct slow, void *, LESS_SLOW, CLARITY_HEAP_NOT_INDEXED)
 
 static int slow_cmp(const void *pa, const void *pb)
 {
     const struct slow *a = pa, *b = pb;
     if (a->runtime != b->runtime) return a->runtime > b->runtime ? -1 : 1;
-    return (a->i > b->i) - (a->i < b->i);
+    return (a->row > b->row) - (a->row < b->row);
 }
 
 static int stage_order(const void *pa, const void *pb, void *ctx)
@@ -22,40 +30,126 @@ static int stage_order(const void *pa, const void *pb, void *ctx)
     return (x->attempt > y->attempt) - (x->attempt < y->attempt);
 }
 
-int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t top_n,
-                               struct clarity_stragglers_result *out, struct clarity_error *err)
+struct scratch {
+    struct clarity_task_comp *comps;
+    uint16_t *flags;
+    double *ratio;
+    struct slow *heap;           /* the worker's top_n slowest so far */
+    size_t nheap;
+};
+
+struct job {
+    const struct clarity_task_view *v;
+    const uint32_t *stage_of_item;   /* item -> stage attempt row */
+    struct clarity_stage_strag *out; /* per item */
+    struct scratch *ws;
+    size_t top_n;
+};
+
+static int one_stage(void *ctx, size_t item, size_t worker, struct clarity_error *err)
 {
-    memset(out, 0, sizeof *out);
-    int rc = clarity_task_comps_collect(a, &out->comps, err);
-    if (rc) return rc;
-    size_t n = out->comps.n;
-    size_t *idx = NULL, *starts = NULL, ns = 0;
-    out->flags = calloc(n ? n : 1, sizeof *out->flags);
-    out->ratio = calloc(n ? n : 1, sizeof *out->ratio);
-    uint16_t *f = malloc((n ? n : 1) * sizeof *f);
-    double *r = malloc((n ? n : 1) * sizeof *r);
-    long *stage_slot = NULL;
-    struct clarity_groups groups = {0};
-    if (!out->flags || !out->ratio || !f || !r) goto oom;
-    if ((rc = clarity_tasks_by_stage(&out->comps, &idx, &starts, &ns, err))) goto fail;
-    out->stages = calloc(ns ? ns : 1, sizeof *out->stages);
-    if (!out->stages) goto oom;
-    for (size_t s = 0; s < ns; s++) {
-        size_t b = starts[s], m = starts[s + 1] - b;
-        if ((rc = clarity_stragglers_stage(out->comps.t, idx + b, m, &out->stages[s], f, r, err))) goto fail;
-        for (size_t k = 0; k < m; k++) {
-            out->flags[idx[b + k]] = f[k];
-            out->ratio[idx[b + k]] = r[k];
-        }
+    struct job *j = ctx;
+    struct scratch *w = &j->ws[worker];
+    size_t s = j->stage_of_item[item], m = clarity_task_view_stage_size(j->v, s);
+    clarity_task_view_stage_comps(j->v, s, w->comps);
+    int rc = clarity_stragglers_stage(w->comps, NULL, m, &j->out[item], w->flags, w->ratio, err);
+    if (rc || !j->top_n) return rc;
+    for (size_t k = 0; k < m; k++) {
+        struct slow x = {w->comps[k].runtime_ms, (uint32_t)w->comps[k].row, w->flags[k], w->ratio[k]};
+        if (w->nheap < j->top_n) slowq_push(NULL, w->heap, &w->nheap, x);
+        else if (LESS_SLOW(NULL, w->heap[0], x)) slowq_replace_top(NULL, w->heap, w->nheap, x);
     }
+    return 0;
+}
+
+static void scratch_free(struct scratch *ws, size_t n)
+{
+    for (size_t i = 0; ws && i < n; i++) {
+        free(ws[i].comps); free(ws[i].flags); free(ws[i].ratio); free(ws[i].heap);
+    }
+    free(ws);
+}
+
+/* out->stages: every stage attempt with tasks, analysed in row order, then sorted by id; and
+ * the slowest tasks */
+static int analyze_stages(const struct clarity_task_view *v, size_t top_n, int threads,
+                          struct clarity_stragglers_result *out, struct clarity_error *err)
+{
+    const struct clarity_app *a = v->app;
+    size_t ns = 0;
+    for (size_t s = 0; s < v->nstages; s++) ns += clarity_task_view_stage_size(v, s) > 0;
+    uint32_t *items = malloc((ns ? ns : 1) * sizeof *items);
+    out->stages = calloc(ns ? ns : 1, sizeof *out->stages);
+    size_t nw = clarity__workers_count(threads, ns);
+    struct scratch *ws = calloc(nw, sizeof *ws);
+    struct slow *all = NULL;
+    int rc = 0;
+    if (!items || !out->stages || !ws) goto oom;
+    for (size_t s = 0, k = 0; s < v->nstages; s++)
+        if (clarity_task_view_stage_size(v, s)) items[k++] = (uint32_t)s;
+    size_t big = v->max_stage ? v->max_stage : 1;
+    for (size_t i = 0; i < nw; i++) {
+        ws[i].comps = malloc(big * sizeof *ws[i].comps);
+        ws[i].flags = malloc(big * sizeof *ws[i].flags);
+        ws[i].ratio = malloc(big * sizeof *ws[i].ratio);
+        ws[i].heap = malloc((top_n ? top_n : 1) * sizeof *ws[i].heap);
+        if (!ws[i].comps || !ws[i].flags || !ws[i].ratio || !ws[i].heap) goto oom;
+    }
+    struct job j = {v, items, out->stages, ws, top_n};
+    if ((rc = clarity__workers_run(threads, ns, one_stage, &j, err))) goto fail;
     out->nstages = ns;
     qsort_r(out->stages, ns, sizeof *out->stages, stage_order, (void *)a);
 
+    /* the slowest of every worker's slowest */
+    size_t total = 0;
+    for (size_t i = 0; i < nw; i++) total += ws[i].nheap;
+    all = malloc((total ? total : 1) * sizeof *all);
+    if (!all) goto oom;
+    total = 0;
+    for (size_t i = 0; i < nw; i++) {
+        memcpy(all + total, ws[i].heap, ws[i].nheap * sizeof *all);
+        total += ws[i].nheap;
+    }
+    qsort(all, total, sizeof *all, slow_cmp);
+    if (total > top_n) total = top_n;
+    out->top = calloc(total ? total : 1, sizeof *out->top);
+    if (!out->top) goto oom;
+    for (size_t k = 0; k < total; k++) {
+        clarity_task_comp_from_row(a, all[k].row, &out->top[k].t);
+        out->top[k].flags = all[k].flags;
+        out->top[k].ratio = all[k].ratio;
+    }
+    out->ntop = total;
+    free(all); free(items);
+    scratch_free(ws, nw);
+    return 0;
+oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory analysing stragglers");
+fail:
+    free(all); free(items);
+    scratch_free(ws, nw);
+    return rc;
+}
+
+int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t top_n, int threads,
+                               struct clarity_stragglers_result *out, struct clarity_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct clarity_task_view v;
+    struct clarity_groups groups = {0};
+    long *stage_slot = NULL;
+    int rc = clarity_task_view_build(a, &v, err);
+    if (rc) return rc;
+    out->counts = v.counts;
+    if (top_n > v.counts.n) top_n = v.counts.n;
+    if ((rc = analyze_stages(&v, top_n, threads, out, err))) goto fail;
+
+    /* a group's figures are its stages' sums: a stage attempt is in one group of each kind */
     stage_slot = malloc((a->nstages ? a->nstages : 1) * sizeof *stage_slot);
     if (!stage_slot) goto oom;
-    if ((rc = clarity_groups_build(a, &out->comps, kinds, &groups, err))) goto fail;
+    if ((rc = clarity_groups_build(&v, kinds, &groups, err))) goto fail;
     for (size_t s = 0; s < a->nstages; s++) stage_slot[s] = -1;
-    for (size_t s = 0; s < ns; s++) stage_slot[out->stages[s].stage] = (long)s;
+    for (size_t s = 0; s < out->nstages; s++) stage_slot[out->stages[s].stage] = (long)s;
     out->groups = calloc(groups.n ? groups.n : 1, sizeof *out->groups);
     if (!out->groups) goto oom;
     for (size_t gi = 0; gi < groups.n; gi++) {
@@ -63,53 +157,31 @@ int clarity_stragglers_analyze(const struct clarity_app *a, int kinds, size_t to
         struct clarity_straggler_group *o = &out->groups[out->ngroups++];
         o->kind = g->kind; o->id = g->id; o->row = g->row;
         o->tasks = g->ntasks; o->stages = g->nstages;
-        for (size_t k = 0; k < g->ntasks; k++) {
-            uint16_t fl = out->flags[g->tasks[k]];
-            if (!(fl & CLARITY_SF_STRAGGLER)) continue;
-            o->stragglers++;
-            if (fl & CLARITY_SC_THESIS_MASK) o->explained_thesis++;
-            if (fl & ((1u << CLARITY_SC_COUNT) - 1)) o->explained++;
-            for (int q = 0; q < CLARITY_SC_COUNT; q++)
-                if (fl & (1u << q)) o->by_cause[q]++;
-        }
-        /* stage attempts of the group that had a straggler analysis */
-        for (size_t k = 0; k < g->ntasks; k++) {
-            long s = stage_slot[out->comps.t[g->tasks[k]].stage];
-            if (s >= 0 && !out->stages[s].skipped) { stage_slot[out->comps.t[g->tasks[k]].stage] = -2 - s; o->stages_analyzed++; }
-        }
-        for (size_t k = 0; k < g->ntasks; k++) {
-            long s = stage_slot[out->comps.t[g->tasks[k]].stage];
-            if (s <= -2) stage_slot[out->comps.t[g->tasks[k]].stage] = -2 - s;
+        for (size_t k = 0; k < g->nstages; k++) {
+            const struct clarity_stage_strag *st = &out->stages[stage_slot[g->stages[k]]];
+            if (!st->skipped) o->stages_analyzed++;
+            o->stragglers += st->stragglers;
+            o->explained += st->explained;
+            o->explained_thesis += st->explained_thesis;
+            for (int q = 0; q < CLARITY_SC_COUNT; q++) o->by_cause[q] += st->by_cause[q];
         }
     }
-
-    if (top_n > n) top_n = n;
-    struct slow *sl = malloc((n ? n : 1) * sizeof *sl);
-    out->top = malloc((top_n ? top_n : 1) * sizeof *out->top);
-    if (!sl || !out->top) { free(sl); goto oom; }
-    for (size_t i = 0; i < n; i++) sl[i] = (struct slow){out->comps.t[i].runtime_ms, i};
-    qsort(sl, n, sizeof *sl, slow_cmp);
-    for (size_t i = 0; i < top_n; i++) out->top[i] = sl[i].i;
-    out->ntop = top_n;
-    free(sl);
-
-    free(f); free(r); free(idx); free(starts); free(stage_slot);
+    free(stage_slot);
     clarity_groups_free(&groups);
+    clarity_task_view_free(&v);
     return 0;
 oom:
     rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory analysing stragglers");
 fail:
-    free(f); free(r); free(idx); free(starts); free(stage_slot);
+    free(stage_slot);
     clarity_groups_free(&groups);
+    clarity_task_view_free(&v);
     clarity_stragglers_free(out);
     return rc;
 }
 
 void clarity_stragglers_free(struct clarity_stragglers_result *r)
 {
-    clarity_task_comps_free(&r->comps);
-    free(r->flags);
-    free(r->ratio);
     free(r->stages);
     free(r->groups);
     free(r->top);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/model.h"
+#include "analysis/whatif/curve_replay.h"
 #include "sim/dag_replay.h"
 #include "clarity/sim.h"
 #include "clarity/whatif.h"
@@ -107,57 +108,84 @@ static size_t knee(const struct clarity_curve_point *p, size_t n, bool wall)
     return 0;
 }
 
+/* Parents of every stage attempt row (CSR); stage_edges lists the edges by child already. */
+static int parents_by_child(const struct clarity_app *a, size_t **off, uint32_t **par)
+{
+    size_t ne;
+    struct clarity_dag_edge *e = stage_edges(a, &ne);
+    *off = calloc(a->nstages + 2, sizeof **off);
+    *par = malloc((ne ? ne : 1) * sizeof **par);
+    if (!e || !*off || !*par) {
+        free(e); free(*off); free(*par);
+        *off = NULL; *par = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < ne; i++) {
+        (*off)[e[i].child + 1]++;
+        (*par)[i] = e[i].parent;
+    }
+    for (size_t s = 0; s < a->nstages; s++) (*off)[s + 1] += (*off)[s];
+    free(e);
+    return 0;
+}
+
+/* sum of the successful tasks' runtimes in row order (one slot) */
+static double serial_ms(const struct clarity_app *a)
+{
+    double sum = 0;
+    for (size_t i = 0; i < a->tasks.n; i++) {
+        if (clarity_icol_get(&a->tasks.end, i) != CLARITY_END_SUCCESS) continue;
+        int64_t d = clarity_icol_get(&a->tasks.duration, i);
+        sum += (double)(d < 0 ? 0 : d);
+    }
+    return sum;
+}
+
 int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *hw, enum clarity_slot_mode mode,
-                          enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask,
+                          enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask, int threads,
                           struct clarity_curve_result *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->mode = mode;
-    struct clarity_task_comps comps;
-    struct clarity_dag_plan plan = {0};
-    struct clarity_sim_task *st = NULL;
-    double *rt = NULL;
-    struct clarity_dag_edge *edges = NULL;
-    size_t nedges = 0;
-    int rc = clarity_task_comps_collect(a, &comps, err);
+    struct clarity_task_view v;
+    struct clarity__slot_index index = {0};
+    struct clarity__stage_span *span = NULL;
+    struct clarity_replay_component *comp = NULL;
+    uint32_t *units = NULL, *par = NULL;
+    size_t *par_off = NULL, ncomp = 0;
+    double *factor = NULL;
+    int *absolute = NULL;
+    struct clarity__curve_out co = {0};
+    int rc = clarity_task_view_build(a, &v, err);
     if (rc) return rc;
-    size_t n = comps.n;
-    st = malloc((n ? n : 1) * sizeof *st);
-    rt = malloc((n ? n : 1) * sizeof *rt);
-    edges = stage_edges(a, &nedges);
+    size_t ns = a->nstages;
+    span = calloc(ns ? ns : 1, sizeof *span);
+    units = malloc((ns ? ns : 1) * sizeof *units);
     out->points = calloc(nask ? nask : 1, sizeof *out->points);
-    if (!st || !rt || !edges || !out->points) goto oom;
-    for (size_t k = 0; k < n; k++) {
-        const struct clarity_task_comp *c = &comps.t[k];
-        st[k] = (struct clarity_sim_task){c->launch_ms, c->finish_ms, c->sched_delay_ms, c->stage};
-        rt[k] = c->runtime_ms;
-        out->serial_ms += c->runtime_ms;
-    }
-    if ((rc = clarity_dag_plan_build(st, n, mode, a, edges, nedges, &plan, err))) goto fail;
-    out->tasks = n;
-    out->components = plan.base.ncomp;
-    out->internal_edges = plan.internal_edges;
-    clarity_app_driver_time(a, &plan.base, &out->actual_ms, &out->driver_ms);
-    if ((rc = clarity_dag_plan_critical_path(&plan, rt, &out->critical_path_ms, err)) ||
-        (rc = clarity_dag_plan_run(&plan, rt, 1.0, 0, &out->observed_replay_ms, err)))
-        goto fail;
-    double measured = (double)(out->actual_ms - out->driver_ms);
-    out->replay_error = measured > 0 ? (out->observed_replay_ms - measured) / measured : 0;
+    factor = calloc(nask ? nask : 1, sizeof *factor);
+    absolute = calloc(nask ? nask : 1, sizeof *absolute);
+    if (!span || !units || !out->points || !factor || !absolute || parents_by_child(a, &par_off, &par)) goto oom;
+    if (mode == CLARITY_SLOTS_CONFIGURED && (rc = clarity__slot_index_build(a, &index, err))) goto fail;
+    if ((rc = clarity__stage_spans(&v, threads, span, err))) goto fail;
+    size_t nu = clarity__stages_with_tasks(&v, units);
+    if ((rc = clarity__components_build(&v, span, units, nu, &comp, &ncomp, err))) goto fail;
+    out->serial_ms = serial_ms(a);
+    out->tasks = v.counts.n;
+    out->components = ncomp;
+    struct clarity_replay_plan spans_only = {.comp = comp, .ncomp = ncomp};   /* all driver time reads */
+    clarity_app_driver_time(a, &spans_only, &out->actual_ms, &out->driver_ms);
     out->base_executors = hw->v[CLARITY_HW_EXECUTORS];
     out->base_cores = clarity_hw_cores(hw);
     out->cores_observed = hw->src[CLARITY_HW_CORES_PER_HOST] == CLARITY_HWS_OBSERVED;
     double per_exec = out->base_executors > 0 ? out->base_cores / out->base_executors : out->base_cores;
     int cpus = hw->task_cpus > 0 ? hw->task_cpus : 1;
-
     for (size_t i = 0; i < nask; i++) {
         struct clarity_curve_point *pt = &out->points[out->npoints++];
         pt->ask = ask[i];
-        double factor = 0;
-        int absolute = 0;
         if (ask[i].relative) {
-            factor = ask[i].v;
-            pt->executors = factor * out->base_executors;
-            pt->cores = factor * out->base_cores;
+            factor[i] = ask[i].v;
+            pt->executors = factor[i] * out->base_executors;
+            pt->cores = factor[i] * out->base_cores;
         } else if (unit == CLARITY_CURVE_EXECUTORS) {
             pt->executors = ask[i].v;
             pt->cores = ask[i].v * per_exec;
@@ -167,15 +195,38 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
         }
         double slots = floor(pt->cores / cpus + 1e-9);
         pt->slots = slots < 1 ? 1 : slots > INT32_MAX ? INT32_MAX : (int)slots;
-        if (!ask[i].relative) absolute = pt->slots;
+        if (!ask[i].relative) absolute[i] = pt->slots;
+    }
+
+    size_t nc = ncomp ? ncomp : 1;
+    co.slots = malloc(nc * sizeof *co.slots);
+    co.fallback = malloc(nc * sizeof *co.fallback);
+    co.edges = malloc(nc * sizeof *co.edges);
+    co.critical = malloc(nc * sizeof *co.critical);
+    co.observed = malloc(nc * sizeof *co.observed);
+    co.point = malloc(nc * (nask ? nask : 1) * sizeof *co.point);
+    if (!co.slots || !co.fallback || !co.edges || !co.critical || !co.observed || !co.point) goto oom;
+    struct clarity__curve_ctx x = {&v, mode == CLARITY_SLOTS_CONFIGURED ? &index : NULL, units, comp, par_off, par,
+                                   nask, factor, absolute};
+    if ((rc = clarity__curve_replay(&x, ncomp, threads, &co, err))) goto fail;
+    /* components run back to back: sums in component order */
+    for (size_t c = 0; c < ncomp; c++) {
+        out->internal_edges += co.edges[c];
+        out->critical_path_ms += co.critical[c];
+        out->observed_replay_ms += co.observed[c];
+    }
+    double measured = (double)(out->actual_ms - out->driver_ms);
+    out->replay_error = measured > 0 ? (out->observed_replay_ms - measured) / measured : 0;
+    for (size_t i = 0; i < nask; i++) {
+        struct clarity_curve_point *pt = &out->points[i];
         pt->slots_min = INT32_MAX;
-        for (size_t c = 0; c < plan.base.ncomp; c++) {
-            int s = clarity_dag_component_slots(&plan, c, factor, absolute);
+        for (size_t c = 0; c < ncomp; c++) {
+            int s = clarity__curve_slots(co.slots[c], factor[i], absolute[i]);
             if (s < pt->slots_min) pt->slots_min = s;
             if (s > pt->slots_max) pt->slots_max = s;
+            pt->replay_ms += co.point[c * nask + i];
         }
-        if (plan.base.ncomp == 0) pt->slots_min = pt->slots_max = pt->slots;
-        if ((rc = clarity_dag_plan_run(&plan, rt, factor, absolute, &pt->replay_ms, err))) goto fail;
+        if (ncomp == 0) pt->slots_min = pt->slots_max = pt->slots;
         pt->predicted_ms = pt->replay_ms + (double)out->driver_ms;
         pt->calibrated_ms = (double)out->driver_ms +
                             (out->observed_replay_ms > 0 ? measured * pt->replay_ms / out->observed_replay_ms : 0);
@@ -185,16 +236,15 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
     qsort(out->points, out->npoints, sizeof *out->points, point_cmp);
     out->knee = knee(out->points, out->npoints, true);
     out->knee_replay = knee(out->points, out->npoints, false);
-    clarity_dag_plan_free(&plan);
-    clarity_task_comps_free(&comps);
-    free(st); free(rt); free(edges);
-    return 0;
+    goto done;
 oom:
     rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the core-count curve");
 fail:
-    clarity_dag_plan_free(&plan);
-    clarity_task_comps_free(&comps);
-    free(st); free(rt); free(edges);
     clarity_curve_free(out);
+done:
+    free(co.slots); free(co.fallback); free(co.edges); free(co.critical); free(co.observed); free(co.point);
+    free(span); free(units); free(comp); free(par_off); free(par); free(factor); free(absolute);
+    clarity__slot_index_free(&index);
+    clarity_task_view_free(&v);
     return rc;
 }

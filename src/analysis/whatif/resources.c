@@ -8,6 +8,8 @@
 #include "clarity/model.h"
 #include "clarity/sim.h"
 #include "clarity/whatif.h"
+#include "sim/components.h"
+#include "sim/workers.h"
 
 const char *clarity_wres_name(int r)
 {
@@ -99,47 +101,83 @@ static const struct clarity_hw *scen_hw(const struct clarity_resource_result *r,
     return &r->scen[k].hw;
 }
 
+struct stage_job {
+    const struct clarity_task_view *v;
+    const struct clarity_hw *hw;
+    struct clarity_whatif_stage *out;    /* per item: the stage attempts with tasks, by row */
+    struct clarity__stage_span *span;    /* per stage attempt row */
+    struct clarity_task_comp **comps;    /* per worker */
+};
+
+/* one stage's usage, its tasks added in row order as they always were */
+static int one_stage(void *ctx, size_t item, size_t worker, struct clarity_error *err)
+{
+    (void)err;
+    struct stage_job *j = ctx;
+    struct clarity_whatif_stage *w = &j->out[item];
+    size_t m = clarity_task_view_stage_size(j->v, w->row);
+    struct clarity_task_comp *c = j->comps[worker];
+    clarity_task_view_stage_comps(j->v, w->row, c);
+    for (size_t k = 0; k < m; k++) add_task(j->v->app, &c[k], j->hw, w);
+    clarity__stage_span_of(c, m, &j->span[w->row]);
+    return 0;
+}
+
+static int stage_pass(const struct clarity_task_view *v, const struct clarity_hw *hw, int threads,
+                      struct clarity_resource_result *out, struct clarity__stage_span *span, struct clarity_error *err)
+{
+    size_t nw = clarity__workers_count(threads, out->nstages), big = v->max_stage ? v->max_stage : 1;
+    struct clarity_task_comp **comps = calloc(nw, sizeof *comps);
+    bool ok = comps != NULL;
+    for (size_t i = 0; ok && i < nw; i++) ok = (comps[i] = malloc(big * sizeof **comps)) != NULL;
+    int rc;
+    if (ok) {
+        struct stage_job j = {v, hw, out->stages, span, comps};
+        rc = clarity__workers_run(threads, out->nstages, one_stage, &j, err);
+    } else rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the resource model");
+    for (size_t i = 0; comps && i < nw; i++) free(comps[i]);
+    free(comps);
+    return rc;
+}
+
 int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_hw *base,
-                              const struct clarity_hw *whatif, struct clarity_resource_result *out,
+                              const struct clarity_hw *whatif, int threads, struct clarity_resource_result *out,
                               struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
-    struct clarity_task_comps comps;
+    struct clarity_task_view v;
     struct clarity_groups g = {0};
-    struct clarity_replay_plan plan = {0};
-    long *stage_slot = NULL, *job_of_stage = NULL;
-    struct clarity_sim_task *st = NULL;
+    struct clarity_replay_component *comp = NULL;
+    struct clarity__stage_span *span = NULL;
+    uint32_t *units = NULL;
+    long *stage_slot = NULL;
     double (*jm)[CLARITY_SCEN_COUNT] = NULL;   /* model per job row and scenario */
-    int rc = clarity_task_comps_collect(a, &comps, err);
+    size_t ncomp = 0;
+    int rc = clarity_task_view_build(a, &v, err);
     if (rc) return rc;
     size_t ns = a->nstages;
     stage_slot = malloc((ns ? ns : 1) * sizeof *stage_slot);
-    job_of_stage = malloc((ns ? ns : 1) * sizeof *job_of_stage);
-    st = malloc((comps.n ? comps.n : 1) * sizeof *st);
+    span = calloc(ns ? ns : 1, sizeof *span);
+    units = malloc((ns ? ns : 1) * sizeof *units);
     out->stages = calloc(ns ? ns : 1, sizeof *out->stages);
     out->jobs = calloc(a->njobs ? a->njobs : 1, sizeof *out->jobs);
     jm = calloc(a->njobs ? a->njobs : 1, sizeof *jm);
-    if (!jm || !stage_slot || !job_of_stage || !st || !out->stages || !out->jobs) goto oom;
-    if ((rc = clarity_groups_build(a, &comps, CLARITY_GROUP_JOB, &g, err))) goto fail;
-    for (size_t s = 0; s < ns; s++) { stage_slot[s] = -1; job_of_stage[s] = -1; }
-    for (size_t i = 0; i < g.n; i++)
-        for (size_t k = 0; k < g.g[i].ntasks; k++) job_of_stage[comps.t[g.g[i].tasks[k]].stage] = (long)g.g[i].row;
+    if (!jm || !stage_slot || !span || !units || !out->stages || !out->jobs) goto oom;
+    if ((rc = clarity_groups_build(&v, CLARITY_GROUP_JOB, &g, err))) goto fail;
 
-    /* stages in order of their rows (the log's order) */
-    for (size_t k = 0; k < comps.n; k++) stage_slot[comps.t[k].stage] = 0;
-    for (size_t s = 0; s < ns; s++) {
-        if (stage_slot[s] < 0) continue;
-        stage_slot[s] = (long)out->nstages;
-        struct clarity_whatif_stage *w = &out->stages[out->nstages++];
-        w->row = s;
-        w->job = job_of_stage[s];
+    /* stages in order of their rows (the log's order), with their job */
+    size_t nu = clarity__stages_with_tasks(&v, units);
+    for (size_t s = 0; s < ns; s++) stage_slot[s] = -1;
+    for (size_t i = 0; i < nu; i++) {
+        stage_slot[units[i]] = (long)i;
+        out->stages[i].row = units[i];
+        out->stages[i].job = -1;
     }
-    for (size_t k = 0; k < comps.n; k++) {
-        const struct clarity_task_comp *c = &comps.t[k];
-        add_task(a, c, base, &out->stages[stage_slot[c->stage]]);
-        st[k] = (struct clarity_sim_task){c->launch_ms, c->finish_ms, c->sched_delay_ms, c->stage};
-    }
-    out->tasks = comps.n;
+    out->nstages = nu;
+    for (size_t i = 0; i < g.n; i++)
+        for (size_t k = 0; k < g.g[i].nstages; k++) out->stages[stage_slot[g.g[i].stages[k]]].job = (long)g.g[i].row;
+    if ((rc = stage_pass(&v, base, threads, out, span, err))) goto fail;
+    out->tasks = v.counts.n;
 
     for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
         struct clarity_whatif_scenario *sc = &out->scen[k];
@@ -167,8 +205,9 @@ int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_
     out->mb_per_cpu_s = clarity_mb_per_cpu_s(out->total.disk_bytes, out->total.cpu_ms);
 
     /* The part of the wall time when tasks ran scales with the model; driver-only time stays. */
-    if ((rc = clarity_replay_plan_build(st, comps.n, CLARITY_SLOTS_OBSERVED, a, &plan, err))) goto fail;
-    clarity_app_driver_time(a, &plan, &out->actual_ms, &out->driver_ms);
+    if ((rc = clarity__components_build(&v, span, units, nu, &comp, &ncomp, err))) goto fail;
+    struct clarity_replay_plan spans_only = {.comp = comp, .ncomp = ncomp};   /* all driver time reads */
+    clarity_app_driver_time(a, &spans_only, &out->actual_ms, &out->driver_ms);
     double base_model = out->scen[CLARITY_SCEN_BASE].model_ms;
     for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
         struct clarity_whatif_scenario *sc = &out->scen[k];
@@ -188,36 +227,32 @@ int clarity_resources_analyze(const struct clarity_app *a, const struct clarity_
         j->job_id = gr->id;
         j->stages = gr->nstages;
         int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (size_t k = 0; k < gr->ntasks; k++) {
-            const struct clarity_task_comp *c = &comps.t[gr->tasks[k]];
-            if (c->launch_ms < lo) lo = c->launch_ms;
-            if (c->finish_ms > hi) hi = c->finish_ms;
+        double biggest = -1;
+        j->bottleneck = -1;
+        for (size_t k = 0; k < gr->nstages; k++) {   /* the job's stages, in row order */
+            const struct clarity__stage_span *sp = &span[gr->stages[k]];
+            if (sp->first_ms < lo) lo = sp->first_ms;
+            if (sp->last_ms > hi) hi = sp->last_ms;
+            const struct clarity_whatif_stage *w = &out->stages[stage_slot[gr->stages[k]]];
+            if (w->ideal.model_ms > biggest) {
+                biggest = w->ideal.model_ms;
+                j->bottleneck = w->ideal.bottleneck;
+            }
         }
         j->actual_ms = clarity_job_duration_ms(a, &a->jobs[gr->row]);
         if (j->actual_ms < 0) j->actual_ms = hi - lo;
-        double biggest = -1;
-        j->bottleneck = -1;
-        for (size_t s = 0; s < out->nstages; s++)
-            if (out->stages[s].job == (long)gr->row && out->stages[s].ideal.model_ms > biggest) {
-                biggest = out->stages[s].ideal.model_ms;
-                j->bottleneck = out->stages[s].ideal.bottleneck;
-            }
         for (int k = 0; k < CLARITY_SCEN_COUNT; k++)
             j->predicted_ms[k] = clarity_whatif_predict((double)j->actual_ms, j->model_ms[CLARITY_SCEN_BASE], j->model_ms[k]);
     }
     out->njobs = nj;
-    clarity_replay_plan_free(&plan);
-    clarity_groups_free(&g);
-    clarity_task_comps_free(&comps);
-    free(stage_slot); free(job_of_stage); free(st); free(jm);
-    return 0;
+    goto done;
 oom:
     rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the resource model");
 fail:
-    clarity_replay_plan_free(&plan);
-    clarity_groups_free(&g);
-    clarity_task_comps_free(&comps);
-    free(stage_slot); free(job_of_stage); free(st); free(jm);
     clarity_resources_free(out);
+done:
+    clarity_groups_free(&g);
+    clarity_task_view_free(&v);
+    free(stage_slot); free(span); free(units); free(comp); free(jm);
     return rc;
 }

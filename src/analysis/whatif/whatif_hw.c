@@ -66,17 +66,19 @@ static void peak_alive(const struct clarity_app *a, bool drivers, int64_t *cores
     free(e);
 }
 
+/* Executor hosts (or the driver's), each once: one pass through a hash of host ids. */
 static size_t distinct_hosts(const struct clarity_app *a, bool drivers)
 {
+    struct clarity_idmap seen = {0};
     size_t n = 0;
     for (size_t i = 0; i < a->nexecs; i++) {
         const struct clarity_executor *x = &a->execs[i];
-        if (x->is_driver != drivers || x->total_cores <= 0) continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = a->execs[j].is_driver == drivers && a->execs[j].total_cores > 0 && a->execs[j].host == x->host;
-        n += !seen;
+        uint32_t one;
+        if (x->is_driver != drivers || x->total_cores <= 0 || clarity_idmap_get(&seen, x->host, &one)) continue;
+        if (clarity_idmap_put(&seen, x->host, 1)) break;   /* out of memory: the hosts counted so far */
+        n++;
     }
+    clarity_idmap_free(&seen);
     return n;
 }
 
@@ -98,20 +100,19 @@ void clarity_hw_from_log(const struct clarity_app *a, struct clarity_hw *out)
         /* no executor cores logged (Spark 1.x local mode): the concurrency the tasks reached */
         size_t n = 0;
         struct clarity_sim_task *t = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *t);
-        uint32_t *h = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *h);
+        struct clarity_idmap seen = {0};
         hosts = 0;
-        for (size_t i = 0; t && h && i < a->tasks.n; i++) {
+        for (size_t i = 0; t && i < a->tasks.n; i++) {
             if (clarity_icol_get(&a->tasks.end, i) != CLARITY_END_SUCCESS) continue;
             t[n++] = (struct clarity_sim_task){clarity_task_launch_ms(a, i), clarity_task_finish_ms(a, i), 0, 0};
-            uint32_t host = (uint32_t)clarity_icol_get(&a->tasks.host, i);
-            bool seen = false;
-            for (size_t j = 0; j < hosts && !seen; j++) seen = h[j] == host;
-            if (!seen && hosts < 4096) h[hosts++] = host;
+            uint32_t host = (uint32_t)clarity_icol_get(&a->tasks.host, i), one;
+            /* at most 4096 hosts are counted, as always */
+            if (hosts < 4096 && !clarity_idmap_get(&seen, host, &one) && clarity_idmap_put(&seen, host, 1) == 0) hosts++;
         }
         cores = n ? (int64_t)clarity_sim_peak_slots(t, n) * out->task_cpus : 1;
         execs = (int64_t)(hosts ? hosts : 1);
         free(t);
-        free(h);
+        clarity_idmap_free(&seen);
         csrc = CLARITY_HWS_OBSERVED;
     }
     for (size_t i = 0; i < a->tasks.n && !any_input; i++)

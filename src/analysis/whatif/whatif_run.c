@@ -37,17 +37,17 @@ int clarity_whatif_run(const struct clarity_app *a, const struct clarity_whatif_
 
     int rc = 0;
     if (want_res) {
-        rc = clarity_resources_analyze(a, &r->base, whatif ? &r->scen : NULL, &r->res, err);
+        rc = clarity_resources_analyze(a, &r->base, whatif ? &r->scen : NULL, op->threads, &r->res, err);
         r->have_res = !rc;
     }
     if (!rc && want_curve) {
-        rc = clarity_curve_analyze(a, &r->base, op->mode, op->unit, ask, nask, &r->curve, err);
+        rc = clarity_curve_analyze(a, &r->base, op->mode, op->unit, ask, nask, op->threads, &r->curve, err);
         r->have_curve = !rc;
     }
     /* a what-if that changes the cores also gets the plain slot replay at its core count */
     if (!rc && whatif && fabs(clarity_hw_cores(&scen) - clarity_hw_cores(&base)) > 1e-9) {
         struct clarity_curve_ask one = {clarity_hw_cores(&scen), false};
-        rc = clarity_curve_analyze(a, &r->base, op->mode, CLARITY_CURVE_CORES, &one, 1, &r->slot, err);
+        rc = clarity_curve_analyze(a, &r->base, op->mode, CLARITY_CURVE_CORES, &one, 1, op->threads, &r->slot, err);
         r->have_slot = !rc;
     }
     if (rc) clarity_whatif_result_free(r);

@@ -15,6 +15,7 @@ struct clarity_whatif_ask {
     size_t ncurve;                           /* 0: none asked (a curve then uses 0.5x, 1x, 2x, 4x) */
     enum clarity_curve_unit unit;
     enum clarity_slot_mode mode;
+    int threads;                             /* workers per analysis: 0 one per core, 1 none */
 };
 
 struct clarity_whatif_result {

@@ -60,20 +60,20 @@ void print_set_problems(const struct clarity_app_set *s, bool quiet)
         }
     size_t failed = set_failed_count(s), first = s->n;
     for (size_t i = 0; i < s->n && first == s->n; i++)
-        if (!s->apps[i].app) first = i;
+        if (!s->apps[i].app && !s->apps[i].released) first = i;
     if (quiet && failed > 1) {
         fprintf(stderr, "clarity: %zu files skipped (could not be read); the first: %s\n", failed,
                 clarity_error_format(&s->apps[first].err, buf, sizeof buf));
         return;
     }
     for (size_t i = 0; i < s->n; i++)
-        if (!s->apps[i].app) fprintf(stderr, "clarity: %s\n", clarity_error_format(&s->apps[i].err, buf, sizeof buf));
+        if (!s->apps[i].app && !s->apps[i].released) fprintf(stderr, "clarity: %s\n", clarity_error_format(&s->apps[i].err, buf, sizeof buf));
 }
 
 size_t set_failed_count(const struct clarity_app_set *s)
 {
     size_t n = 0;
-    for (size_t i = 0; i < s->n; i++) n += !s->apps[i].app;
+    for (size_t i = 0; i < s->n; i++) n += !s->apps[i].app && !s->apps[i].released;
     return n;
 }
 
@@ -82,8 +82,33 @@ int set_exit_code(const struct clarity_app_set *s, int rc)
     return rc == EXIT_OK && set_failed_count(s) ? EXIT_PARTIAL : rc;
 }
 
+/* Streaming: the progress line is erased before an application's output is written. */
+struct each_wrap {
+    void (*each)(void *ctx, const struct clarity_app_set *set, size_t i);
+    void *ctx;
+    struct progress_line *lines[2];
+};
+
+static void each_erasing(void *ctx, const struct clarity_app_set *set, size_t i)
+{
+    struct each_wrap *w = ctx;
+    for (int k = 0; k < 2; k++)
+        if (w->lines[k]->shown) {
+            fputs("\r\033[K", stderr);
+            w->lines[k]->shown = false;
+        }
+    w->each(w->ctx, set, i);
+}
+
 int load_set(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
              struct clarity_app_set *out)
+{
+    return load_set_each(paths, npaths, quiet, opt, out, NULL, NULL);
+}
+
+int load_set_each(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
+                  struct clarity_app_set *out, void (*each)(void *ctx, const struct clarity_app_set *set, size_t i),
+                  void *each_ctx)
 {
     struct clarity_load_options app = opt ? *opt : (struct clarity_load_options){.keep_task_accumulables = true};
     struct clarity_load_set_options so = {.app = &app, .workers = app.threads > 0 ? app.threads : 0};
@@ -95,6 +120,11 @@ int load_set(const char *const *paths, size_t npaths, bool quiet, const struct c
         so.progress = set_progress;
         so.progress_ctx = &set_line;
     }
+    struct each_wrap wrap = {each, each_ctx, {&file_line, &set_line}};
+    if (each) {
+        so.each = each_erasing;
+        so.each_ctx = &wrap;
+    }
     struct clarity_error err;
     int rc = clarity_load_set(paths, npaths, &so, out, &err);
     if (file_line.shown) fputs("\r\033[K", stderr);
@@ -104,5 +134,5 @@ int load_set(const char *const *paths, size_t npaths, bool quiet, const struct c
         char buf[1200];
         fprintf(stderr, "clarity: %s\n", clarity_error_format(&err, buf, sizeof buf));
     }
-    return rc == CLARITY_OK ? EXIT_OK : EXIT_INPUT;
+    return rc == CLARITY_OK ? EXIT_OK : rc == CLARITY_ENOMEM ? EXIT_NOMEM : EXIT_INPUT;
 }

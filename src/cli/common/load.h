@@ -21,6 +21,12 @@ static inline struct clarity_load_options lean_load_options(bool quiet)
  * clarity_app_set_free in both cases. */
 int load_set(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
              struct clarity_app_set *out);
+/* load_set, streaming: each application (loaded or not) is handed to `each` in source
+ * order as soon as it is done, and its model freed after the call (clarity_load_set's
+ * `each`); the problems are printed once all are done. */
+int load_set_each(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
+                  struct clarity_app_set *out, void (*each)(void *ctx, const struct clarity_app_set *set, size_t i),
+                  void *each_ctx);
 /* The problems a set holds, as load_set prints them (skipped paths only when !quiet). */
 void print_set_problems(const struct clarity_app_set *s, bool quiet);
 /* How many applications of the set could not be read. */

@@ -1,5 +1,6 @@
 #include <string.h>
 #include "cli/commands.h"
+#include "cli/common/load.h"
 #include "cli/common/per_app.h"
 #include "util/jsonw.h"
 
@@ -12,13 +13,13 @@ bool app_filter_keep(const struct app_filter *f, const struct clarity_app *a)
 }
 
 /* Runs c->one on app i; reports an analysis or report that failed (out of memory, a write
- * error) with the application's path, and the command then exits 3. */
+ * error) with the application's path, and the command then exits 5 (out of memory) or 3. */
 static int one(const struct per_app_cmd *c, const struct clarity_app_set *set, size_t i, FILE *o, struct jsonw *w)
 {
     struct clarity_error err = {0};
     if (c->one(c->ctx, set->apps[i].app, o, w, &err) == 0) return EXIT_OK;
     fprintf(stderr, "clarity %s: %s: %s\n", c->out->cmd, set->apps[i].src->path, err.msg);
-    return EXIT_INPUT;
+    return exit_for_error(err.code);
 }
 
 static void problems_json(struct jsonw *w, const struct clarity_app_set *set)
@@ -27,7 +28,7 @@ static void problems_json(struct jsonw *w, const struct clarity_app_set *set)
     clarity_jsonw_key(w, "failed");
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < set->n; i++)
-        if (!set->apps[i].app) {
+        if (!set->apps[i].app && !set->apps[i].released) {
             clarity_jsonw_obj_begin(w);
             clarity_jsonw_kstr(w, "source", set->apps[i].src->path);
             clarity_jsonw_kstr(w, "error", clarity_error_format(&set->apps[i].err, buf, sizeof buf));
@@ -46,61 +47,85 @@ static void problems_json(struct jsonw *w, const struct clarity_app_set *set)
     clarity_jsonw_arr_end(w);
 }
 
-/* The one JSON envelope of every per-application command. */
-static int write_json(const struct per_app_cmd *c, const struct clarity_app_set *set, FILE *o)
-{
-    int rc = EXIT_OK;
+/* One run over a set, fed an application at a time (load_set_each). The output is opened
+ * when the first application has loaded: when none can be read nothing is written, as
+ * before any output existed. */
+struct run {
+    const struct per_app_cmd *c;
+    FILE *o;
+    bool open_failed, first;
     struct jsonw w;
-    clarity_jsonw_init(&w, o, !c->out->compact);
-    clarity_jsonw_obj_begin(&w);
-    clarity_jsonw_kstr(&w, "schema", c->schema);
-    clarity_jsonw_key(&w, "applications");
-    clarity_jsonw_arr_begin(&w);
-    for (size_t i = 0; i < set->n; i++)
-        if (set->apps[i].app && app_filter_keep(&c->filter, set->apps[i].app) && one(c, set, i, o, &w) != EXIT_OK)
-            rc = EXIT_INPUT;
-    clarity_jsonw_arr_end(&w);
-    if (c->list_problems) problems_json(&w, set);
-    clarity_jsonw_obj_end(&w);
-    clarity_jsonw_end(&w);
-    return rc;
+    int rc;                      /* the first failed analysis or report's exit code */
+};
+
+static bool ensure_open(struct run *r)
+{
+    if (r->o || r->open_failed) return r->o != NULL;
+    r->o = open_output(r->c->out->outpath);
+    if (!r->o) {
+        r->open_failed = true;
+        return false;
+    }
+    if (r->c->out->json) {
+        /* The one JSON envelope of every per-application command. */
+        clarity_jsonw_init(&r->w, r->o, !r->c->out->compact);
+        clarity_jsonw_obj_begin(&r->w);
+        clarity_jsonw_kstr(&r->w, "schema", r->c->schema);
+        clarity_jsonw_key(&r->w, "applications");
+        clarity_jsonw_arr_begin(&r->w);
+    }
+    return true;
 }
 
-static int write_text(const struct per_app_cmd *c, const struct clarity_app_set *set, FILE *o)
+static void each_app(void *ctx, const struct clarity_app_set *set, size_t i)
 {
-    if (c->text) {
+    struct run *r = ctx;
+    const struct per_app_cmd *c = r->c;
+    const struct clarity_app *a = set->apps[i].app;
+    if (a && !ensure_open(r)) return;
+    if (!c->out->json && c->text_each) {
         struct clarity_error err = {0};
-        if (c->text(c->ctx, set, &c->filter, o, &err) == 0) return EXIT_OK;
-        fprintf(stderr, "clarity %s: %s\n", c->out->cmd, err.msg);
-        return EXIT_INPUT;
+        if (c->text_each(c->ctx, set, i, &c->filter, r->o, &err) != 0 && r->rc == EXIT_OK) {
+            fprintf(stderr, "clarity %s: %s\n", c->out->cmd, err.msg);
+            r->rc = exit_for_error(err.code);
+        }
+        return;
     }
-    int rc = EXIT_OK;
-    bool first = true;
-    for (size_t i = 0; i < set->n; i++) {
-        if (!set->apps[i].app || !app_filter_keep(&c->filter, set->apps[i].app)) continue;
-        if (!first) fputc('\n', o);
-        if (one(c, set, i, o, NULL) != EXIT_OK) rc = EXIT_INPUT;
-        first = false;
+    if (!a || !app_filter_keep(&c->filter, a)) return;
+    if (!c->out->json) {
+        if (!r->first) fputc('\n', r->o);
+        r->first = false;
     }
-    return rc;
+    int orc = one(c, set, i, r->o, c->out->json ? &r->w : NULL);
+    if (orc != EXIT_OK && r->rc == EXIT_OK) r->rc = orc;
 }
 
 int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
 {
     struct clarity_app_set set;
     struct clarity_load_options lean = lean_load_options(c->out->quiet);
-    int rc = load_set((const char *const *)paths, npaths, c->out->quiet, c->load ? c->load : &lean, &set);
-    if (rc != EXIT_OK) {
+    struct run r = {.c = c, .first = true, .rc = EXIT_OK};
+    int rc = load_set_each((const char *const *)paths, npaths, c->out->quiet, c->load ? c->load : &lean, &set,
+                           each_app, &r);
+    if (rc != EXIT_OK || r.open_failed) {
+        if (r.o) close_output(r.o, c->out->cmd, c->out->outpath, false);
         clarity_app_set_free(&set);
-        return rc;
+        return rc != EXIT_OK ? rc : EXIT_USAGE;
     }
-    FILE *o = open_output(c->out->outpath);
-    if (!o) {
-        clarity_app_set_free(&set);
-        return EXIT_USAGE;
+    rc = r.rc;
+    if (c->out->json) {
+        clarity_jsonw_arr_end(&r.w);
+        if (c->list_problems) problems_json(&r.w, &set);
+        clarity_jsonw_obj_end(&r.w);
+        clarity_jsonw_end(&r.w);
+    } else if (c->text_end) {
+        struct clarity_error err = {0};
+        if (c->text_end(c->ctx, &set, r.o, &err) != 0 && rc == EXIT_OK) {
+            fprintf(stderr, "clarity %s: %s\n", c->out->cmd, err.msg);
+            rc = exit_for_error(err.code);
+        }
     }
-    rc = c->out->json ? write_json(c, &set, o) : write_text(c, &set, o);
-    int crc = close_output(o, c->out->cmd, c->out->outpath, rc == EXIT_OK);
+    int crc = close_output(r.o, c->out->cmd, c->out->outpath, rc == EXIT_OK);
     if (rc == EXIT_OK) rc = crc;
     rc = set_exit_code(&set, rc);
     clarity_app_set_free(&set);

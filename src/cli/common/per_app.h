@@ -29,13 +29,18 @@ struct per_app_cmd {
      * with err filled (out of memory, a write error): reported, and the command exits 3. */
     int (*one)(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json, struct clarity_error *err);
     /* When set, the text output of the whole set instead of `one` per application (summary's
-     * table of many applications); it applies the filter itself. 0, or an error as `one`. */
-    int (*text)(void *ctx, const struct clarity_app_set *set, const struct app_filter *f, FILE *o,
-                struct clarity_error *err);
+     * table of many applications): `text_each` sees every application in source order,
+     * loaded or not (it applies the filter itself; o is NULL until an application has loaded),
+     * and `text_end` writes what was gathered. 0, or an error as `one`. */
+    int (*text_each)(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f,
+                     FILE *o, struct clarity_error *err);
+    int (*text_end)(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err);
     void *ctx;
 };
 
-/* Loads paths and prints as above. Returns the command's exit code. */
+/* Loads paths and prints as above, one application at a time: each is analysed and written
+ * as soon as it is loaded, then freed, so a directory of many applications never holds them
+ * all. Returns the command's exit code. */
 int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths);
 
 #endif

@@ -30,7 +30,10 @@ void clarity_apply_job_start(struct apply_ctx *c, cj_val ev)
             if (!st) return;
             if (!st->seen_submitted && !st->seen_completed) clarity_read_stage_info(c, info, st);
             clarity_push_id(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);
-            j->num_tasks_declared += clarity_get_int_or(info, "Number of Tasks", 0);
+            /* saturated: a corrupt count must not overflow the sum */
+            int64_t nt = clarity_get_int_or(info, "Number of Tasks", 0);
+            if (__builtin_add_overflow(j->num_tasks_declared, nt, &j->num_tasks_declared))
+                j->num_tasks_declared = nt < 0 ? INT64_MIN : INT64_MAX;
             /* SHS names a job after its last (highest id) stage */
             if (sid > best_id) {
                 best_id = sid;

@@ -90,13 +90,34 @@ static bool plain_int(cj_val v, int64_t *out)
     return true;
 }
 
+/* Whether an accumulable's Name is one of names, compared as the model keeps it: a C string
+ * (up to a NUL), "" when missing or not a string. */
+static bool name_wanted(cj_val a, const char *const *names, size_t n)
+{
+    const char *s = "";
+    size_t len = 0;
+    cj_val v;
+    if (clarity_cj_get(a, "Name", &v) && !clarity_cj_str(v, &s, &len)) s = "", len = 0;
+    len = strnlen(s, len);
+    for (size_t k = 0; k < n; k++)
+        if (strlen(names[k]) == len && !memcmp(names[k], s, len)) return true;
+    return false;
+}
+
 void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
-                       bool updates)
+                       bool updates, bool user_only, const char *const *names, size_t n)
 {
     cj_iter it;
     cj_val a, v;
     if (!clarity_cj_array_begin(arr, &it)) return;
     while (clarity_cj_array_next(&it, &a)) {
+        bool internal = false;
+        const char *m;
+        size_t ml;
+        clarity_cj_get_bool(a, "Internal", &internal);
+        bool is_sql = clarity_cj_get_str(a, "Metadata", &m, &ml) && ml == 3 && memcmp(m, "sql", 3) == 0;
+        if (user_only && (internal || is_sql)) continue;
+        if (n && !name_wanted(a, names, n)) continue;
         struct clarity_accum *x = CLARITY_VEC_PUSH(acc->p, acc->n, acc->cap);
         if (!x) {
             c->failed = 1;
@@ -113,11 +134,9 @@ void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, 
         }
         if (clarity_cj_get(a, "Value", &v) && !plain_int(v, &x->value))
             x->value_str = clarity_cj_type(v) == CJ_STRING ? clarity_intern_val(c, v) : clarity_intern_json(c, v);
-        clarity_cj_get_bool(a, "Internal", &x->internal);
+        x->internal = internal;
         clarity_cj_get_bool(a, "Count Failed Values", &x->count_failed);
-        const char *m;
-        size_t ml;
-        x->is_sql = clarity_cj_get_str(a, "Metadata", &m, &ml) && ml == 3 && memcmp(m, "sql", 3) == 0;
+        x->is_sql = is_sql;
     }
 }
 
@@ -155,7 +174,7 @@ void clarity_apply_stage_completed(struct apply_ctx *c, cj_val ev)
     st->seen_completed = true;
     st->status = st->failure ? CLARITY_STAGE_FAILED : CLARITY_STAGE_COMPLETE;
     if (clarity_cj_get(info, "Accumulables", &acc))
-        clarity_read_accumulables(c, acc, (uint32_t)(st - c->app->stages), &c->app->stage_accums, false);
+        clarity_read_accumulables(c, acc, (uint32_t)(st - c->app->stages), &c->app->stage_accums, false, false, NULL, 0);
 }
 
 void clarity_apply_unpersist_rdd(struct apply_ctx *c, cj_val ev)

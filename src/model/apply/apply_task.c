@@ -151,13 +151,22 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
 
     struct clarity_stage *st = &a->stages[clarity_icol_get(&t->stage, row)];
     st->task_ends++;
-    if (r->has_exec_metrics) {
+    if (r->has_exec_metrics || r->nexec_vals) {
         uint32_t ex = (uint32_t)clarity_icol_get(&t->executor, row);
         uint32_t erow;
-        if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) clarity_read_peaks(c, r->exec_metrics, &a->execs[erow].peaks);
+        if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) {
+            struct clarity_peaks *pk = &a->execs[erow].peaks;
+            if (r->has_exec_metrics) clarity_read_peaks(c, r->exec_metrics, pk);
+            for (size_t i = 0; i < r->nexec_vals; i++)
+                clarity_read_peak_value(c, pk, r->exec_vals[i].pos, r->exec_vals[i].name, r->exec_vals[i].value);
+        }
     }
-    if (c->opt->keep_task_accumulables && r->has_accums)
-        clarity_read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true);
+    if (r->has_accums && c->opt->keep_task_accumulables)
+        clarity_read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true,
+                                  c->opt->user_task_accumulables_only, NULL, 0);
+    else if (r->has_accums && c->opt->ntask_accumulable_names)
+        clarity_read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true, false,
+                                  c->opt->task_accumulable_names, c->opt->ntask_accumulable_names);
 
     /* unit sanity: a CPU time far above the run time usually means ms and ns were mixed up */
     int64_t run = r->m[CLARITY_TM_RUN_MS], cpu = r->m[CLARITY_TM_CPU_NS], swt = r->m[CLARITY_TM_SW_TIME_NS];

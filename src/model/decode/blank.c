@@ -30,6 +30,54 @@ bool clarity_blank_find_accumulables(const char *line, size_t len, size_t *open,
     return *close > *open + 1;
 }
 
+static bool plain_name(const char *s)
+{
+    if (!*s) return false;   /* also what a missing or non-string Name reads as */
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20) return false;
+    return true;
+}
+
+void clarity_blank_names_init(struct blank_names *b, const char *const *names, size_t n)
+{
+    memset(b, 0, sizeof *b);
+    b->plain = n <= BLANK_NAMES_MAX;
+    for (size_t k = 0; k < n && b->plain; k++) {
+        b->plain = plain_name(names[k]);
+        b->s[k] = names[k];
+        b->len[k] = strlen(names[k]);
+    }
+    b->n = n;
+}
+
+bool clarity_blank_names_absent(const char *line, size_t len, const struct blank_names *b)
+{
+    static const char ev[] = "{\"Event\":\"SparkListenerTaskEnd\"";
+    static const char key[] = "Name\":";   /* after its opening quote */
+    if (!b->n || len < sizeof ev || memcmp(line, ev, sizeof ev - 1) != 0) return true;   /* no task accumulables */
+    if (!b->plain) return false;
+    /* the whole line: only accumulables have "Name" keys, and a look at every one is cheaper
+     * than finding where the accumulables are */
+    const char *p = line, *end = line + len;
+    if (memchr(p, '\\', len)) return false;
+    /* every "Name" key: found by its N (rare elsewhere), then checked */
+    for (p++; p < end && (p = memchr(p, 'N', (size_t)(end - p))); p++) {
+        if (p[-1] != '"' || (size_t)(end - p) < sizeof key - 1 + 1 || memcmp(p, key, sizeof key - 1) != 0) {
+            if ((size_t)(end - p) >= 5 && !memcmp(p, "Name\"", 5) && p[-1] == '"') return false;   /* "Name" not as a key */
+            continue;
+        }
+        p += sizeof key - 1;
+        if (*p != '"') return false;   /* a Name that is no plain string */
+        const char *s = p + 1, *q = memchr(s, '"', (size_t)(end - s));
+        if (!q) return false;
+        size_t l = (size_t)(q - s);
+        for (size_t k = 0; k < b->n; k++)
+            if (b->len[k] == l && !memcmp(b->s[k], s, l)) return false;
+        p = q;
+    }
+    return true;
+}
+
 /* "Task Executor Metrics" is a flat object of numbers: its end is the next '}'. */
 /* Spark writes "Task Executor Metrics" after Task Info, so a search may start at `from`. */
 static bool find_executor_metrics_from(const char *line, size_t len, size_t from, size_t *open, size_t *close)
@@ -62,11 +110,59 @@ static void blank_range(char *line, size_t open, size_t close, struct blank_undo
     memset(line + open + 1, ' ', close - open - 1);
 }
 
-void clarity_blank_lean(char *line, size_t len, bool accumulables, bool executor_metrics, struct blank_undo *u)
+/* The closing quote of the string opening at line[i], or close when there is none before it. */
+static size_t string_end(const char *line, size_t i, size_t close)
+{
+    for (size_t from = i + 1;;) {
+        const char *q = memchr(line + from, '"', close - from);
+        if (!q) return close;
+        size_t e = (size_t)(q - line), bs = 0;
+        while (e - bs > i + 1 && line[e - bs - 1] == '\\') bs++;
+        if (bs % 2 == 0) return e;   /* not escaped */
+        from = e + 1;
+    }
+}
+
+/* A scan of the array's text that follows strings (escapes included) and nesting, and looks
+ * for the two markers only among an element's own members, so a marker inside a string or
+ * a nested value never counts. Anything but an object element is shown. It runs on nearly
+ * every TaskEnd, so it jumps from one bracket or quote to the next. */
+bool clarity_blank_accumulables_hidden(const char *line, size_t open, size_t close)
+{
+    static const char internal[] = "\"Internal\":true", sql[] = "\"Metadata\":\"sql\"";
+    static const bool special[256] = {['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true};
+    size_t i = open + 1;
+    for (;;) {
+        while (i < close && (line[i] == ',' || line[i] == ' ')) i++;
+        if (i == close) return true;
+        if (line[i] != '{') return false;   /* a string, number or array element */
+        bool hidden = false;
+        for (int depth = 1; depth > 0;) {
+            for (i++; i < close && !special[(unsigned char)line[i]]; i++) {}
+            if (i >= close) return false;
+            char ch = line[i];
+            if (ch == '"') {
+                if (depth == 1 && !hidden &&
+                    ((close - i > sizeof internal - 1 && !memcmp(line + i, internal, sizeof internal - 1)) ||
+                     (close - i > sizeof sql - 1 && !memcmp(line + i, sql, sizeof sql - 1))))
+                    hidden = true;
+                if ((i = string_end(line, i, close)) == close) return false;
+            } else {
+                depth += ch == '{' || ch == '[' ? 1 : -1;
+            }
+        }
+        if (!hidden) return false;
+        i++;
+    }
+}
+
+void clarity_blank_lean(char *line, size_t len, bool accumulables, bool hidden_only, bool executor_metrics,
+                        struct blank_undo *u)
 {
     memset(u, 0, sizeof *u);
     size_t open, close, from = 0;
-    if (accumulables && clarity_blank_find_accumulables(line, len, &open, &close)) {
+    if (accumulables && clarity_blank_find_accumulables(line, len, &open, &close) &&
+        (!hidden_only || clarity_blank_accumulables_hidden(line, open, close))) {
         blank_range(line, open, close, u, 0);
         from = close;   /* the executor metrics come after Task Info */
     }

@@ -204,3 +204,24 @@ bool clarity_task_rec_own_strings(struct task_rec *r)
 }
 
 size_t clarity_task_rec_members(cj_val v) { return clarity_cj_type(v) == CJ_OBJECT ? clarity_cj_object_members(v, NULL, 0) : 0; }
+
+bool clarity_task_rec_own_exec_metrics(struct task_rec *r)
+{
+    cj_member mem[TASK_REC_EXEC_MAX];
+    size_t nm = clarity_cj_object_members(r->exec_metrics, mem, TASK_REC_EXEC_MAX);
+    if (nm > TASK_REC_EXEC_MAX) return false;
+    uint8_t n = 0;
+    for (size_t i = 0; i < nm; i++) {
+        int name = clarity_exec_metric_index(mem[i].key, mem[i].klen);
+        if (name < 0) return false;
+        int64_t x;
+        /* a value that is not an integer is skipped, as the applying thread skips it */
+        if (!clarity_cj_int(mem[i].val, &x)) continue;
+        r->exec_vals[n].pos = (uint8_t)i;
+        r->exec_vals[n].name = (uint8_t)name;
+        r->exec_vals[n++].value = x;
+    }
+    r->nexec_vals = n;
+    r->has_exec_metrics = false;
+    return true;
+}

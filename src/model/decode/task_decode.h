@@ -10,6 +10,7 @@
 enum task_kind { TASK_START, TASK_GETTING_RESULT, TASK_END };
 
 #define TASK_REC_UNKNOWN_MAX 4
+#define TASK_REC_EXEC_MAX 32
 
 struct task_rec {
     enum task_kind kind;
@@ -30,7 +31,12 @@ struct task_rec {
     struct { const char *where, *key; size_t len; } unknown[TASK_REC_UNKNOWN_MAX];
     bool owned;                      /* strings copied into the buffers below (the record may
                                         then be moved: no pointer into itself is kept) */
+    uint8_t nexec_vals;              /* entries of exec_vals (clarity_task_rec_own_exec_metrics) */
     char exec_buf[48], host_buf[128];
+    /* "Task Executor Metrics" copied out of the document: each integer member's position,
+     * its name as an index in Spark's ExecutorMetricType list (clarity_exec_metric_index)
+     * and its value */
+    struct { uint8_t pos, name; int64_t value; } exec_vals[TASK_REC_EXEC_MAX];
 };
 
 static inline const char *task_rec_exec(const struct task_rec *r) { return r->owned ? r->exec_buf : r->exec; }
@@ -44,5 +50,11 @@ void clarity_task_rec_decode(cj_val ev, enum task_kind kind, struct task_rec *r)
 bool clarity_task_rec_own_strings(struct task_rec *r);
 /* Number of members of an object value (0 for anything else). */
 size_t clarity_task_rec_members(cj_val v);
+/* Copies the executor metrics into exec_vals (then has_exec_metrics is cleared and the
+ * document is no longer needed for them); false when a name is not one Spark defines or
+ * there are too many. */
+bool clarity_task_rec_own_exec_metrics(struct task_rec *r);
+/* The index of an ExecutorMetricType name in the model's list, -1 for any other name. */
+int clarity_exec_metric_index(const char *name, size_t len);
 
 #endif

@@ -18,17 +18,18 @@ int clarity_report_contention_dot(FILE *o, const struct iqcar_result *r, const l
                           struct clarity_error *err)
 {
     const struct iqcar_graph *g = &r->g;
-    double *dor = malloc((g->nnodes ? g->nnodes : 1) * sizeof *dor), *sum = calloc(g->nnodes ? g->nnodes : 1, sizeof *sum);
-    if (!dor || !sum) {
-        free(dor);
+    struct iqcar_dor_walk w;
+    double *sum = calloc(g->nnodes ? g->nnodes : 1, sizeof *sum);
+    if (!sum || clarity_iqcar_dor_walk_init(&w, g, NULL)) {
         free(sum);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     }
     size_t nt = targets ? ntargets : r->nunits;
-    for (size_t i = 0; i < nt; i++) {
-        clarity_iqcar_graph_dor(g, targets ? (size_t)targets[i] : i, dor);
-        for (size_t v = 0; v < g->nnodes; v++) sum[v] += dor[v];
+    for (size_t i = 0; i < nt; i++) {   /* each target costs only what it reaches */
+        clarity_iqcar_dor_walk(&w, targets ? (size_t)targets[i] : i);
+        for (size_t j = 0; j < w.ntouched; j++) sum[w.touched[j]] += w.dor[w.touched[j]];
     }
+    clarity_iqcar_dor_walk_free(&w);
     char buf[512];
     fprintf(o, "digraph iqcgraph {\n  rankdir=BT;\n  node [shape=box, fontsize=10];\n");
     for (int l = 6; l >= 0; l--) {
@@ -52,7 +53,6 @@ int clarity_report_contention_dot(FILE *o, const struct iqcar_result *r, const l
         fprintf(o, "  n%u -> n%u [label=\"%.3g\"];\n", e->from, e->to, e->imf);
     }
     fprintf(o, "}\n");
-    free(dor);
     free(sum);
     return clarity_report_status(o, err);
 }

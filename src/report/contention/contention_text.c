@@ -55,10 +55,8 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t)
         fprintf(o, "  noisy queries (iQCAR DOR | simple-overlap share)\n");
         for (size_t i = 0; i < a->nnoisy; i++) {
             const struct iqcar_node *n = &r->g.nodes[a->noisy[i].node];
-            double so = r->overlap_matrix ? 0 : 0;
-            double sum = 0;
-            for (size_t s = 0; s < r->nunits; s++) sum += r->overlap_matrix[t * r->nunits + s];
-            if (sum > 0) so = r->overlap_matrix[t * r->nunits + (size_t)n->a] / sum;
+            double so = 0, sum = a->overlap_sum;
+            if (sum > 0) so = clarity_iqcar_overlap_of(r, t, (size_t)n->a) / sum;
             fprintf(o, "    %zu. %-40s DOR %.4f | overlap %.4f\n", i + 1, r->units[n->a].name, a->noisy[i].dor, so);
         }
     }
@@ -77,6 +75,59 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t)
     }
 }
 
+struct victim_dor { size_t rank; size_t unit; double dor; };
+
+static int cmp_victim_dor(const void *x, const void *y)
+{
+    const struct victim_dor *a = x, *b = y;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* Each of the k most aggressive queries with its first k victims (in victim order) it sent DOR
+ * to: from its own row of source x target cells, not a scan of every victim. */
+static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k)
+{
+    size_t *rank = malloc((r->nunits ? r->nunits : 1) * sizeof *rank), most = 0;
+    for (size_t i = 0; i < r->naggressive && i < k; i++) {
+        size_t s = r->aggressive[i].node;
+        if (r->l6_first[s + 1] - r->l6_first[s] > most) most = r->l6_first[s + 1] - r->l6_first[s];
+    }
+    struct victim_dor *v = malloc((most ? most : 1) * sizeof *v);
+    if (!rank || !v) {
+        free(rank);
+        free(v);
+        return -1;
+    }
+    for (size_t t = 0; t < r->nunits; t++) rank[t] = SIZE_MAX;
+    for (size_t i = 0; i < r->nvictims; i++) rank[r->victims[i].node] = i;
+    for (size_t i = 0; i < r->naggressive && i < k; i++) {
+        size_t s = r->aggressive[i].node, n = 0;
+        fprintf(o, "  %zu. %-40s %.4f  ", i + 1, r->units[s].name, r->aggressive[i].dor);
+        for (size_t c = r->l6_first[s]; c < r->l6_first[s + 1]; c++) {
+            const struct iqcar_cell *x = &r->l6[c];
+            if (x->col < r->nunits && rank[x->col] != SIZE_MAX && x->v > 0)
+                v[n++] = (struct victim_dor){rank[x->col], x->col, x->v};
+        }
+        qsort(v, n, sizeof *v, cmp_victim_dor);
+        for (size_t j = 0; j < n && j < k; j++) fprintf(o, "%s%s %.3f", j ? ", " : "", r->units[v[j].unit].name, v[j].dor);
+        fputc('\n', o);
+    }
+    free(rank);
+    free(v);
+    return 0;
+}
+
+/* Slow hosts: by IF sum (or DOR sum) descending, ties in host order. */
+static int cmp_host(const void *x, const void *y, void *ctx)
+{
+    const struct iqcar_result *r = ctx;
+    size_t i = *(const size_t *)x, j = *(const size_t *)y;
+    const struct iqcar_host_score *a = &r->host_score[i], *b = &r->host_score[j];
+    double ka = r->opt.rank_by_dor ? a->dor_sum : a->if_sum, kb = r->opt.rank_by_dor ? b->dor_sum : b->if_sum;
+    if (ka != kb) return ka > kb ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
 int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
                            struct clarity_error *err)
 {
@@ -92,28 +143,12 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     for (size_t i = 0; i < r->nvictims && i < k; i++)
         fprintf(o, "  %zu. %-40s %.4f\n", i + 1, r->units[r->victims[i].node].name, r->victims[i].dor);
     fprintf(o, "aggressive queries (total DOR toward other queries; victims by DOR)\n");
-    for (size_t i = 0; i < r->naggressive && i < k; i++) {
-        size_t s = r->aggressive[i].node;
-        fprintf(o, "  %zu. %-40s %.4f  ", i + 1, r->units[s].name, r->aggressive[i].dor);
-        size_t shown = 0;
-        for (size_t v = 0; v < r->nvictims && shown < k; v++) {
-            size_t t = r->victims[v].node;
-            double d = r->l6_dor[s * r->nunits + t];
-            if (d > 0) fprintf(o, "%s%s %.3f", shown++ ? ", " : "", r->units[t].name, d);
-        }
-        fputc('\n', o);
-    }
+    if (aggressive_lines(o, r, k)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     fprintf(o, "slow hosts (sum of IF out of DE nodes | sum of DOR)%s\n", r->opt.rank_by_dor ? ", by DOR" : "");
     size_t *ord = malloc((r->nhosts ? r->nhosts : 1) * sizeof *ord);
     if (!ord) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     for (size_t h = 0; h < r->nhosts; h++) ord[h] = h;
-    for (size_t i = 1; i < r->nhosts; i++)   /* insertion sort: hosts are few */
-        for (size_t j = i; j > 0; j--) {
-            const struct iqcar_host_score *a = &r->host_score[ord[j - 1]], *b = &r->host_score[ord[j]];
-            double ka = r->opt.rank_by_dor ? a->dor_sum : a->if_sum, kb = r->opt.rank_by_dor ? b->dor_sum : b->if_sum;
-            if (kb <= ka) break;
-            size_t x = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = x;
-        }
+    qsort_r(ord, r->nhosts, sizeof *ord, cmp_host, (void *)r);
     for (size_t i = 0; i < r->nhosts && i < k; i++)
         fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, r->hosts[ord[i]], r->host_score[ord[i]].if_sum,
                 r->host_score[ord[i]].dor_sum);

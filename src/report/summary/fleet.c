@@ -23,7 +23,7 @@ static int top_blocked(struct fleet_row *r, const struct clarity_app *a, struct 
 {
     r->top_blocked = "";
     struct clarity_blocked_result br;
-    int rc = clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &br, err);
+    int rc = clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, 0, &br, err);
     if (rc) return rc;
     for (size_t g = 0; g < br.ngroups; g++)
         for (int res = 0; res < CLARITY_RES_COUNT; res++) {

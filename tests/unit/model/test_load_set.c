@@ -113,3 +113,45 @@ Test(load_set, missing_path_beside_a_good_one)
     cr_assert_str_eq(err.file, "/nonexistent/clarity-log");
     clarity_app_set_free(&set);
 }
+
+/* Streaming: every application handed over once, in source order, loaded (its model readable
+ * in the callback) and freed afterwards; with 1 worker and with 2. */
+struct handed { size_t n, loaded; bool in_order; char first_id[64]; };
+static void record_each(void *ctx, const struct clarity_app_set *set, size_t i)
+{
+    struct handed *h = ctx;
+    if (i != h->n) h->in_order = false;
+    h->n++;
+    const struct clarity_app *a = set->apps[i].app;
+    if (a) {
+        h->loaded++;
+        /* the applications before i have been released already */
+        for (size_t k = 0; k < i; k++)
+            if (set->apps[k].app) h->in_order = false;
+        if (i == 1) snprintf(h->first_id, sizeof h->first_id, "%s", clarity_app_str(a, a->app_id));
+    }
+}
+
+Test(load_set, streaming_hands_over_in_order_and_frees)
+{
+    for (int workers = 1; workers <= 2; workers++) {
+        const char *paths[1] = {data_dir()};
+        struct clarity_load_options lean = {.skip_task_executor_metrics = true};
+        struct handed h = {.in_order = true};
+        struct clarity_load_set_options so = {.app = &lean, .workers = workers, .each = record_each, .each_ctx = &h};
+        struct clarity_app_set set;
+        struct clarity_error err;
+        cr_assert_eq(clarity_load_set(paths, 1, &so, &set, &err), CLARITY_OK, "%s", err.msg);
+        cr_assert_eq(set.n, 6);
+        cr_assert_eq(h.n, 6, "workers %d: %zu handed over", workers, h.n);
+        cr_assert_eq(h.loaded, 6);
+        cr_assert(h.in_order, "workers %d: out of order or not freed", workers);
+        cr_assert_str_eq(h.first_id, "app-20240101000000-0001");   /* mini-3x.json */
+        for (size_t i = 0; i < set.n; i++) {
+            cr_assert_null(set.apps[i].app);
+            cr_assert(set.apps[i].released);
+        }
+        cr_assert_eq(set.nfailed, 0);
+        clarity_app_set_free(&set);
+    }
+}

@@ -56,7 +56,7 @@ Test(ladra_detect, t3_4_first_wave_apart)
     struct ladra_task t[24];
     memset(t, 0, sizeof t);
     for (int i = 0; i < 24; i++) {
-        t[i].tid = i, t[i].host = i % 4, t[i].exec = i % 4, t[i].locality = CLARITY_LOC_NODE_LOCAL;
+        t[i].row = (uint32_t)i, t[i].host = i % 4, t[i].exec = i % 4, t[i].locality = CLARITY_LOC_NODE_LOCAL;
         if (i < 8) t[i].start_ms = 0, t[i].end_ms = 40000;
         else t[i].start_ms = 40000 + (i - 8) / 8 * 10000, t[i].end_ms = t[i].start_ms + 10000;
     }
@@ -116,7 +116,7 @@ Test(ladra_smooth, t4_4_period_bounds_per_host)
     memset(t, 0, sizeof t);
     for (int i = 0; i < 40; i++) {
         int h = i % 4, k = i / 4;
-        t[i].tid = i, t[i].host = h, t[i].exec = h, t[i].locality = CLARITY_LOC_NODE_LOCAL;
+        t[i].row = (uint32_t)i, t[i].host = h, t[i].exec = h, t[i].locality = CLARITY_LOC_NODE_LOCAL;
         t[i].start_ms = 2000 + k * 1000;   /* none initial except k == 0 */
         t[i].end_ms = t[i].start_ms + (h == 2 && k >= 4 && k <= 7 ? 5000 : 1000);
     }
@@ -197,19 +197,21 @@ Test(ladra_factors, t5_6_dmc)
 }
 
 /* T5.7 DLD and T5.8 balanced run through the whole factor computation. */
-static struct ladra_task mk(int64_t tid, int32_t stage, int32_t host, int64_t s, int64_t d)
+/* Task `row` (its id too) of duration d; m[row] gets run and CPU time d, no GC, no fetch wait. */
+static struct ladra_task mk(struct ladra_metrics *m, uint32_t row, int32_t stage, int32_t host, int64_t s, int64_t d)
 {
-    return (struct ladra_task){.tid = tid, .stage = stage, .host = host, .exec = host, .start_ms = s, .end_ms = s + d,
-                               .locality = CLARITY_LOC_NODE_LOCAL, .run_ms = d, .cpu_ms = d, .gc_ms = 0,
-                               .fetch_wait_ms = 0};
+    m[row] = (struct ladra_metrics){.tid = row, .run_ms = d, .cpu_ms = d};
+    return (struct ladra_task){.row = row, .stage = stage, .host = host, .exec = host, .start_ms = s, .end_ms = s + d,
+                               .locality = CLARITY_LOC_NODE_LOCAL};
 }
 
 Test(ladra_factors, t5_7_dld)
 {
     /* victim host 0: first tasks 6 s and 8 s; others (1, 2): means 3 s and 4 s */
-    struct ladra_task t[] = {mk(1, 0, 0, 0, 6000), mk(2, 0, 1, 0, 2000), mk(3, 0, 2, 0, 4000),
-                             mk(4, 1, 0, 10000, 8000), mk(5, 1, 1, 10000, 4000), mk(6, 1, 2, 10000, 4000)};
-    struct ladra_input in = {.tasks = t, .ntasks = 6, .nhosts = 3, .nstages = 2, .app_end_ms = 20000};
+    struct ladra_metrics m[6];
+    struct ladra_task t[] = {mk(m, 0, 0, 0, 0, 6000), mk(m, 1, 0, 1, 0, 2000), mk(m, 2, 0, 2, 0, 4000),
+                             mk(m, 3, 1, 0, 10000, 8000), mk(m, 4, 1, 1, 10000, 4000), mk(m, 5, 1, 2, 10000, 4000)};
+    struct ladra_input in = {.tasks = t, .ntasks = 6, .metrics = m, .nhosts = 3, .nstages = 2, .app_end_ms = 20000};
     struct ladra_factors f;
     cr_assert_eq(clarity_ladra_factors_compute(&in, NULL, 0, 0, &f, NULL), 0);
     cr_assert_float_eq(f.f[LADRA_DLD], 2.0, 1e-9);
@@ -218,12 +220,14 @@ Test(ladra_factors, t5_7_dld)
 Test(ladra_factors, t5_8_balanced_run)
 {
     struct ladra_task t[24];
-    for (int i = 0; i < 24; i++) t[i] = mk(i, i / 12, i % 4, (i / 12) * 10000 + (i % 12) / 4 * 2000, 2000);
+    struct ladra_metrics m[24];
+    for (int i = 0; i < 24; i++) t[i] = mk(m, (uint32_t)i, i / 12, i % 4, (i / 12) * 10000 + (i % 12) / 4 * 2000, 2000);
     struct ladra_gc g[12];
     for (int i = 0; i < 12; i++)
         g[i] = (struct ladra_gc){.host = i / 3, .ts_ms = (i % 3) * 5000, .heap_after_kb = 100 + 50 * (i % 3),
                                  .heap_cap_kb = 1000, .user_s = .02, .sys_s = .02, .real_s = .04};
-    struct ladra_input in = {.tasks = t, .ntasks = 24, .nhosts = 4, .nstages = 2, .gc = g, .ngc = 12, .app_end_ms = 20000};
+    struct ladra_input in = {.tasks = t, .ntasks = 24, .metrics = m, .nhosts = 4, .nstages = 2, .gc = g, .ngc = 12,
+                             .app_end_ms = 20000};
     struct ladra_options o;
     clarity_ladra_options_default(&o);
     struct ladra_period *p;

@@ -9,10 +9,12 @@
 #include <unistd.h>
 #include "clarity/anomalies.h"
 
-static struct ladra_task tk(int64_t tid, int32_t stage, int32_t host, int64_t s, int64_t d)
+/* Task `row` (its id too) of duration d; with m, m[row] gets run and CPU time d. */
+static struct ladra_task tk(struct ladra_metrics *m, uint32_t row, int32_t stage, int32_t host, int64_t s, int64_t d)
 {
-    return (struct ladra_task){.tid = tid, .stage = stage, .host = host, .exec = host, .start_ms = s, .end_ms = s + d,
-                               .locality = CLARITY_LOC_NODE_LOCAL, .run_ms = d, .cpu_ms = d};
+    if (m) m[row] = (struct ladra_metrics){.tid = row, .run_ms = d, .cpu_ms = d};
+    return (struct ladra_task){.row = row, .stage = stage, .host = host, .exec = host, .start_ms = s, .end_ms = s + d,
+                               .locality = CLARITY_LOC_NODE_LOCAL};
 }
 
 /* Stage median 10 s. Host 1 has one 30 s task (20 s excess), host 2 three 14 s tasks (12 s):
@@ -22,7 +24,7 @@ Test(ladra_victim, most_excess_time)
 {
     int64_t d[9] = {10000, 10000, 10000, 10000, 10000, 30000, 14000, 14000, 14000};
     struct ladra_task t[9];
-    for (int i = 0; i < 9; i++) t[i] = tk(i, 0, i / 3, (i % 3) * 40000, d[i]);
+    for (int i = 0; i < 9; i++) t[i] = tk(NULL, (uint32_t)i, 0, i / 3, (i % 3) * 40000, d[i]);
     struct ladra_input in = {.tasks = t, .ntasks = 9, .nhosts = 3, .nstages = 1};
     int32_t v, st;
     double ex[3], med[1];
@@ -44,8 +46,8 @@ Test(ladra_victim, most_excess_time)
 /* i*: with no abnormal task, the stage where the victim has the most excess. */
 Test(ladra_victim, stage_of_the_excess)
 {
-    struct ladra_task t[6] = {tk(1, 0, 0, 0, 1000), tk(2, 0, 1, 0, 1000), tk(3, 0, 2, 0, 1000),
-                              tk(4, 1, 0, 5000, 3000), tk(5, 1, 1, 5000, 1000), tk(6, 1, 2, 5000, 1000)};
+    struct ladra_task t[6] = {tk(NULL, 1, 0, 0, 0, 1000), tk(NULL, 2, 0, 1, 0, 1000), tk(NULL, 3, 0, 2, 0, 1000),
+                              tk(NULL, 4, 1, 0, 5000, 3000), tk(NULL, 5, 1, 1, 5000, 1000), tk(NULL, 6, 1, 2, 5000, 1000)};
     struct ladra_input in = {.tasks = t, .ntasks = 6, .nhosts = 3, .nstages = 2};
     int32_t v, st;
     cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, NULL, NULL, NULL), 0);
@@ -59,19 +61,20 @@ Test(ladra_victim, stage_of_the_excess)
  * reads remote shuffle blocks. */
 Test(ladra_features, worked_example)
 {
-    struct ladra_task t[5] = {tk(0, 0, 0, 0, 2000), tk(1, 0, 1, 0, 1000), tk(2, 0, 2, 0, 1000),
-                              tk(3, 1, 1, 6000, 1000), tk(4, 1, 2, 6000, 1000)};
-    t[0].cpu_ms = 1000, t[0].gc_ms = 200, t[0].fetch_wait_ms = 400, t[0].sw_ns = 4000000, t[0].sw_bytes = 1000;
-    for (int i = 1; i <= 2; i++) t[i].cpu_ms = 800, t[i].fetch_wait_ms = 500, t[i].sw_ns = 1000000, t[i].sw_bytes = 1000;
-    for (int i = 3; i <= 4; i++) t[i].cpu_ms = 800;
-    for (int i = 0; i <= 4; i++) t[i].remote_bytes = 1048576;
-    struct ladra_input in = {.tasks = t, .ntasks = 5, .nhosts = 3, .nstages = 2};
+    struct ladra_metrics m[5];
+    struct ladra_task t[5] = {tk(m, 0, 0, 0, 0, 2000), tk(m, 1, 0, 1, 0, 1000), tk(m, 2, 0, 2, 0, 1000),
+                              tk(m, 3, 1, 1, 6000, 1000), tk(m, 4, 1, 2, 6000, 1000)};
+    m[0].cpu_ms = 1000, m[0].gc_ms = 200, m[0].fetch_wait_ms = 400, m[0].sw_ns = 4000000, m[0].sw_bytes = 1000;
+    for (int i = 1; i <= 2; i++) m[i].cpu_ms = 800, m[i].fetch_wait_ms = 500, m[i].sw_ns = 1000000, m[i].sw_bytes = 1000;
+    for (int i = 3; i <= 4; i++) m[i].cpu_ms = 800;
+    for (int i = 0; i <= 4; i++) m[i].remote_bytes = 1048576;
+    struct ladra_input in = {.tasks = t, .ntasks = 5, .metrics = m, .nhosts = 3, .nstages = 2};
     double med[2] = {1000, 1000}, f[LADRA_NFEAT];
     /* FWA compares tasks that fetch: outside the window none fetch, nothing to compare with */
-    t[3].remote_bytes = t[4].remote_bytes = 0;
+    m[3].remote_bytes = m[4].remote_bytes = 0;
     cr_assert_eq(clarity_ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
     cr_assert_float_eq(f[LADRA_FWA], 1, 1e-12);
-    t[3].remote_bytes = t[4].remote_bytes = 1048576;
+    m[3].remote_bytes = m[4].remote_bytes = 1048576;
     cr_assert_eq(clarity_ladra_extended(&in, 0, 0, 5000, med, f, NULL), 0);
     cr_assert_float_eq(f[LADRA_CPE], 1.6, 1e-9);                  /* 0.8 / 0.5 */
     cr_assert_float_eq(f[LADRA_GCS], 11, 1e-9);                   /* (0.1 + 0.01) / (0 + 0.01) */
@@ -101,7 +104,7 @@ Test(ladra_detect, lone_smoothed_task_is_no_period)
         for (int k = 0; k < 10; k++) {
             int i = h * 10 + k;
             bool slow = h == 0 && (k == 1 || k == 2 || k == 4 || k == 5);
-            t[i] = tk(i, 0, h, k * 10000 + h * 2000, slow ? 5000 : 1000);
+            t[i] = tk(NULL, (uint32_t)i, 0, h, k * 10000 + h * 2000, slow ? 5000 : 1000);
         }
     struct ladra_input in = {.tasks = t, .ntasks = 40, .nhosts = 4, .nstages = 1, .app_end_ms = 100000};
     struct ladra_options o;

@@ -46,12 +46,12 @@ Test(blocked, edge_attempts_and_empty_stages)
     struct clarity_error err = {0};
     cr_assert_eq(load_text(log, &a, &err), CLARITY_OK, "%s", err.msg);
     struct clarity_blocked_result r;
-    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &r, &err), 0,
+    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, 0, &r, &err), 0,
                  "%s", err.msg);
-    cr_assert_eq(r.comps.n, 3);
-    cr_assert_eq(r.comps.killed, 1);
-    cr_assert_eq(r.comps.without_end, 1);
-    cr_assert_eq(r.comps.speculative, 1);
+    cr_assert_eq(r.counts.n, 3);
+    cr_assert_eq(r.counts.killed, 1);
+    cr_assert_eq(r.counts.without_end, 1);
+    cr_assert_eq(r.counts.speculative, 1);
     cr_assert_eq(r.ngroups, 3);
     cr_assert_eq(r.groups[0].id, 0);
     cr_assert_eq(r.groups[0].tasks, 3);
@@ -67,7 +67,7 @@ Test(blocked, edge_attempts_and_empty_stages)
     clarity_blocked_free(&r);
 
     struct clarity_stragglers_result s;
-    cr_assert_eq(clarity_stragglers_analyze(a, CLARITY_GROUP_JOB, 5, &s, NULL), 0);
+    cr_assert_eq(clarity_stragglers_analyze(a, CLARITY_GROUP_JOB, 5, 0, &s, NULL), 0);
     cr_assert_eq(s.nstages, 1);
     cr_assert_eq(s.stages[0].with_input, 2);
     cr_assert_eq(s.ntop, 3);
@@ -82,7 +82,7 @@ Test(blocked, one_task_and_empty_log)
     cr_assert_eq(load_text(APP JOB0 START(0, 0, 0, 1000, false) END(0, 0, 0, 1000, 1100, "Success", false, 0), &a, &err),
                  CLARITY_OK);
     struct clarity_blocked_result r;
-    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_CONFIGURED, &r, NULL), 0);
+    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_CONFIGURED, 0, &r, NULL), 0);
     cr_assert_eq(r.ngroups, 1);
     cr_assert_float_eq(r.groups[0].simulated_ms, 100, 1e-9);
     cr_assert_float_eq(r.groups[0].replay_error, 0, 1e-9);
@@ -93,7 +93,7 @@ Test(blocked, one_task_and_empty_log)
     clarity_app_free(a);
     cr_assert_eq(load_text(APP, &a, &err), CLARITY_OK);
     cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP,
-                                         CLARITY_SLOTS_OBSERVED, &r, NULL), 0);
+                                         CLARITY_SLOTS_OBSERVED, 0, &r, NULL), 0);
     cr_assert_eq(r.ngroups, 1);
     cr_assert_eq(r.groups[0].tasks, 0);
     assert_sane(&r.groups[0]);
@@ -108,12 +108,12 @@ Test(blocked, mini_fixture)
     cr_assert_eq(load_fixture("mini-3x.json", &a, &err), CLARITY_OK, "%s", err.msg);
     struct clarity_blocked_result r;
     cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP,
-                                         CLARITY_SLOTS_OBSERVED, &r, NULL), 0);
+                                         CLARITY_SLOTS_OBSERVED, 0, &r, NULL), 0);
     cr_assert_eq(r.ngroups, 3);          /* job 0, SQL 7, app */
     cr_assert_eq(r.groups[1].kind, CLARITY_GROUP_SQL);
     cr_assert_eq(r.groups[1].id, 7);
-    cr_assert_eq(r.comps.n, 3);
-    cr_assert_eq(r.comps.failed, 1);
+    cr_assert_eq(r.counts.n, 3);
+    cr_assert_eq(r.counts.failed, 1);
     for (size_t i = 0; i < r.ngroups; i++) {
         assert_sane(&r.groups[i]);
         cr_assert_float_eq(r.groups[i].simulated_ms, r.groups[0].simulated_ms, 1e-9);

@@ -20,10 +20,12 @@ Test(taskcomp, t4_per_task_derivation)
     struct clarity_app *a;
     struct clarity_error err = {0};
     cr_assert_eq(load_text(APP T4, &a, &err), CLARITY_OK, "%s", err.msg);
-    struct clarity_task_comps cs;
-    cr_assert_eq(clarity_task_comps_collect(a, &cs, NULL), 0);
-    cr_assert_eq(cs.n, 1);
-    const struct clarity_task_comp *c = &cs.t[0];
+    struct clarity_task_view v;
+    cr_assert_eq(clarity_task_view_build(a, &v, NULL), 0);
+    cr_assert_eq(v.counts.n, 1);
+    struct clarity_task_comp cs[1];
+    clarity_task_view_stage_comps(&v, 0, cs);
+    const struct clarity_task_comp *c = &cs[0];
     cr_assert_float_eq(c->runtime_ms, 1000, EPS);
     cr_assert_float_eq(c->sched_delay_ms, 60, EPS);
     cr_assert_float_eq(c->shuffle_write_ms, 50, EPS);
@@ -41,7 +43,7 @@ Test(taskcomp, t4_per_task_derivation)
     cr_assert_float_eq(clarity_task_without(c, CLARITY_RES_NON_CPU), 1000, EPS);
     cr_assert(c->has_fetch);
     cr_assert(c->data_local);
-    clarity_task_comps_free(&cs);
+    clarity_task_view_free(&v);
     clarity_app_free(a);
 }
 
@@ -56,11 +58,10 @@ Test(taskcomp, getting_result_time_is_not_scheduler_delay)
     struct clarity_app *a;
     struct clarity_error err = {0};
     cr_assert_eq(load_text(buf, &a, &err), CLARITY_OK, "%s", err.msg);
-    struct clarity_task_comps cs;
-    cr_assert_eq(clarity_task_comps_collect(a, &cs, NULL), 0);
-    cr_assert_float_eq(cs.t[0].getting_result_ms, 20, EPS);
-    cr_assert_float_eq(cs.t[0].sched_delay_ms, 40, EPS);
-    clarity_task_comps_free(&cs);
+    struct clarity_task_comp c;
+    clarity_task_comp_from_row(a, 0, &c);
+    cr_assert_float_eq(c.getting_result_ms, 20, EPS);
+    cr_assert_float_eq(c.sched_delay_ms, 40, EPS);
     clarity_app_free(a);
 }
 

@@ -325,7 +325,8 @@ Test(iqcar_spec, c20_units_from_a_log)
     for (size_t i = 0, row = 0; row < a->tasks.n; row++) {
         int64_t fl = clarity_task_flags(a, row);
         if (!(fl & CLARITY_TF_ENDED) || !(fl & CLARITY_TF_HAS_METRICS)) continue;
-        const struct iqcar_task *t = &r.tasks[i++];
+        struct iqcar_task task, *t = &task;
+        clarity_iqcar_task(&r, i++, t);
         /* Shuffle Write Time is ns: 1e6 ns counts as 1 ms; fetch wait is already ms */
         NEAR(t->wait[IQ_S_IO_WRITE], clarity_task_metric(a, row, CLARITY_TM_SW_TIME_NS) / 1e6);
         NEAR(t->wait[IQ_S_NET], (double)clarity_task_metric(a, row, CLARITY_TM_SR_FETCH_WAIT_MS));

@@ -120,9 +120,9 @@ static void curve_on_fixture(const char *name)
     clarity_hw_from_log(a, &hw);
     struct clarity_curve_ask ask[] = {{0.25, true}, {0.5, true}, {1, true}, {2, true}, {4, true}, {1000, true}};
     struct clarity_curve_result c;
-    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_EXECUTORS, ask, 6, &c, NULL), 0);
+    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_EXECUTORS, ask, 6, 0, &c, NULL), 0);
     struct clarity_blocked_result b;
-    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, &b, NULL), 0);
+    cr_assert_eq(clarity_blocked_analyze(a, CLARITY_GROUP_APP, CLARITY_SLOTS_OBSERVED, 0, &b, NULL), 0);
     cr_assert_eq(c.internal_edges, 0, "%s: stages that overlapped never depend on each other here", name);
     cr_assert_float_eq(c.observed_replay_ms, b.groups[0].simulated_ms, EPS, "%s: t_s", name);
     cr_assert_float_eq(c.points[2].replay_ms, b.groups[0].simulated_ms, EPS);
@@ -159,7 +159,7 @@ Test(whatif_curve, spark31_numbers)
     cr_assert_eq(hw.src[CLARITY_HW_DISK_MB_S], CLARITY_HWS_DEFAULT);
     struct clarity_curve_ask ask[] = {{8, false}, {16, false}, {32, false}};
     struct clarity_curve_result c;
-    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_CORES, ask, 3, &c, NULL), 0);
+    cr_assert_eq(clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_CORES, ask, 3, 0, &c, NULL), 0);
     cr_assert_eq(c.points[0].slots, 8);
     cr_assert_eq(c.points[2].slots, 32);
     /* every stage has 16 tasks: 32 slots cannot beat the longest task of each stage */
@@ -171,7 +171,7 @@ Test(whatif_curve, spark31_numbers)
     clarity_curve_free(&c);
 
     struct clarity_resource_result r;
-    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, &r, NULL), 0);
+    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, 0, &r, NULL), 0);
     cr_assert_eq(r.nstages, 3);
     cr_assert_eq(r.njobs, 3);
     cr_assert_eq(r.cpu_fallback_tasks, 0, "Spark 3.1 logs CPU time");
@@ -197,7 +197,7 @@ Test(whatif_curve, spark12_falls_back_to_run_minus_blocked)
     cr_assert_eq(hw.src[CLARITY_HW_CORES_PER_HOST], CLARITY_HWS_OBSERVED, "Spark 1.2 local: no executor cores");
     cr_assert(clarity_hw_cores(&hw) >= 1);
     struct clarity_resource_result r;
-    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, &r, NULL), 0);
+    cr_assert_eq(clarity_resources_analyze(a, &hw, NULL, 0, &r, NULL), 0);
     cr_assert_eq(r.cpu_fallback_tasks, r.tasks);
     cr_assert(r.total.cpu_ms > 0);
     clarity_resources_free(&r);

@@ -1,0 +1,384 @@
+/* LADRA's shared indexes (ladra_index.h): tasks by host, the (stage, host) pairs, stage
+ * medians and the per-host sums the victim rule and the factors read. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/anomalies/ladra_index.h"
+#include "util/stats.h"
+
+/* What detection keeps per task attempt on top of the model (docs/anomalies.md). */
+_Static_assert(sizeof(struct ladra_task) <= 40, "struct ladra_task grew past 40 bytes");
+
+static int oom(struct clarity_error *err)
+{
+    return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+}
+
+void clarity_ladra_task_metrics(const struct ladra_input *in, const struct ladra_task *t, struct ladra_metrics *m)
+{
+    const struct clarity_app *a = in->app;
+    if (!a) {
+        if (in->metrics) *m = in->metrics[t->row];
+        else *m = (struct ladra_metrics){.tid = t->row, .run_ms = -1, .cpu_ms = -1, .gc_ms = -1, .fetch_wait_ms = -1};
+        return;
+    }
+    size_t i = t->row;
+    m->tid = clarity_icol_get(&a->tasks.task_id, i);
+    if (!(clarity_task_flags(a, i) & CLARITY_TF_HAS_METRICS)) {
+        m->run_ms = m->cpu_ms = m->gc_ms = m->fetch_wait_ms = -1;
+        m->sw_ns = m->sw_bytes = m->remote_bytes = 0;
+        return;
+    }
+    m->run_ms = clarity_task_metric(a, i, CLARITY_TM_RUN_MS);
+    m->cpu_ms = clarity_task_metric(a, i, CLARITY_TM_CPU_NS) / 1000000;
+    m->gc_ms = clarity_task_metric(a, i, CLARITY_TM_GC_MS);
+    m->fetch_wait_ms = clarity_task_metric(a, i, CLARITY_TM_SR_FETCH_WAIT_MS);
+    m->sw_ns = clarity_task_metric(a, i, CLARITY_TM_SW_TIME_NS);
+    m->sw_bytes = clarity_task_metric(a, i, CLARITY_TM_SW_BYTES);
+    m->remote_bytes = clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES);
+}
+
+int64_t clarity_ladra_task_id(const struct ladra_input *in, const struct ladra_task *t)
+{
+    if (in->app) return clarity_icol_get(&in->app->tasks.task_id, t->row);
+    return in->metrics ? in->metrics[t->row].tid : (int64_t)t->row;
+}
+
+/* Stable counting sort of the tasks by stage or host: off (ng + 1) and ix (n). */
+static void group(const struct ladra_task *t, size_t n, bool host, uint32_t *off, size_t ng, uint32_t *ix)
+{
+    for (size_t i = 0; i < n; i++) off[(host ? t[i].host : t[i].stage) + 1]++;
+    for (size_t g = 0; g < ng; g++) off[g + 1] += off[g];
+    for (size_t i = 0; i < n; i++) ix[off[host ? t[i].host : t[i].stage]++] = (uint32_t)i;
+    for (size_t g = ng; g > 0; g--) off[g] = off[g - 1];
+    off[0] = 0;
+}
+
+static int pair_by_host(const void *a, const void *b)
+{
+    int32_t x = ((const struct ladra_pair *)a)->host, y = ((const struct ladra_pair *)b)->host;
+    return (x > y) - (x < y);
+}
+
+static double dur(const struct ladra_task *t) { return (double)(t->end_ms - t->start_ms); }
+
+int clarity__ladra_index_build(struct ladra_index *x, const struct ladra_input *in, struct clarity_error *err)
+{
+    memset(x, 0, sizeof *x);
+    size_t n = in->ntasks, ns = in->nstages, nh = in->nhosts;
+    const struct ladra_task *t = in->tasks;
+    x->n = n, x->ns = ns, x->nh = nh;
+    uint32_t *stage_off = calloc(ns + 1, sizeof *stage_off), *stage_ix = malloc((n ? n : 1) * sizeof *stage_ix);
+    int32_t *slot = malloc((nh ? nh : 1) * sizeof *slot);
+    double *buf = NULL;
+    size_t pcap = 0;
+    x->host_off = calloc(nh + 1, sizeof *x->host_off);
+    x->host_ix = malloc((n ? n : 1) * sizeof *x->host_ix);
+    x->pair_off = calloc(ns + 1, sizeof *x->pair_off);
+    x->first_sum = calloc(ns ? ns : 1, sizeof *x->first_sum);
+    x->first_n = calloc(ns ? ns : 1, sizeof *x->first_n);
+    x->stage_med = calloc(ns ? ns : 1, sizeof *x->stage_med);
+    x->host_excess = calloc(nh ? nh : 1, sizeof *x->host_excess);
+    x->slow = calloc(nh ? nh : 1, sizeof *x->slow);
+    x->nslow = calloc(nh ? nh : 1, sizeof *x->nslow);
+    if (!stage_off || !stage_ix || !slot || !x->host_off || !x->host_ix || !x->pair_off || !x->first_sum ||
+        !x->first_n || !x->stage_med || !x->host_excess || !x->slow || !x->nslow)
+        goto fail;
+    group(t, n, false, stage_off, ns, stage_ix);
+    group(t, n, true, x->host_off, nh, x->host_ix);
+    size_t maxs = 0;
+    for (size_t s = 0; s < ns; s++) maxs = stage_off[s + 1] - stage_off[s] > maxs ? stage_off[s + 1] - stage_off[s] : maxs;
+    for (size_t h = 0; h < nh; h++) {
+        size_t m = x->host_off[h + 1] - x->host_off[h];
+        x->max_host_tasks = m > x->max_host_tasks ? m : x->max_host_tasks;
+    }
+    if (!(buf = malloc((maxs ? maxs : 1) * sizeof *buf))) goto fail;
+    for (size_t h = 0; h < nh; h++) slot[h] = -1;
+    double first_abs = 0;
+    for (size_t s = 0; s < ns; s++) {
+        const uint32_t *ix = stage_ix + stage_off[s];
+        size_t m = stage_off[s + 1] - stage_off[s], base = x->npairs;
+        for (size_t k = 0; k < m; k++) buf[k] = dur(&t[ix[k]]);
+        x->stage_med[s] = m ? clarity_median_mean_mid(buf, m) : 0;
+        for (size_t k = 0; k < m; k++) {
+            const struct ladra_task *u = &t[ix[k]];
+            if (slot[u->host] < 0) {
+                if (x->npairs == pcap) {
+                    size_t nc = pcap ? pcap * 2 : 1024;
+                    void *q = realloc(x->pairs, nc * sizeof *x->pairs);
+                    if (!q) goto fail;
+                    x->pairs = q, pcap = nc;
+                }
+                slot[u->host] = (int32_t)x->npairs;
+                x->pairs[x->npairs++] = (struct ladra_pair){.host = u->host, .first_start = INT64_MAX};
+            }
+            struct ladra_pair *p = &x->pairs[slot[u->host]];
+            double d = dur(u);
+            p->tasks++, p->dur_sum += d;
+            if (u->start_ms < p->first_start) p->first_start = u->start_ms, p->first_dur = d;
+        }
+        for (size_t k = base; k < x->npairs; k++) slot[x->pairs[k].host] = -1;
+        /* a stage without tasks has no pairs (and before the first, no array: qsort(NULL) is UB) */
+        if (x->npairs - base > 1) qsort(x->pairs + base, x->npairs - base, sizeof *x->pairs, pair_by_host);
+        x->pair_off[s + 1] = (uint32_t)x->npairs;
+        for (size_t k = base; k < x->npairs; k++)
+            if (x->pairs[k].first_start != INT64_MAX)
+                x->first_sum[s] += x->pairs[k].first_dur, x->first_n[s]++, first_abs += fabs(x->pairs[k].first_dur);
+    }
+    /* durations are whole numbers; below 2^52 the float sum of their sizes bounds the true one
+     * under 2^53, so every partial sum is exact */
+    x->exact_first = first_abs <= 0x1p52;
+    for (size_t i = 0; i < n; i++) {
+        double d = dur(&t[i]), med = x->stage_med[t[i].stage], e = d - med;
+        if (e > 0) x->host_excess[t[i].host] += e;
+        if (med > 0) x->slow[t[i].host] += d / med, x->nslow[t[i].host]++;
+    }
+    free(stage_off), free(stage_ix), free(slot), free(buf);
+    return 0;
+fail:
+    free(stage_off), free(stage_ix), free(slot), free(buf);
+    clarity__ladra_index_free(x);
+    return oom(err);
+}
+
+void clarity__ladra_index_free(struct ladra_index *x)
+{
+    free(x->host_off), free(x->host_ix), free(x->pair_off), free(x->pairs), free(x->first_sum), free(x->first_n);
+    free(x->stage_med), free(x->host_excess), free(x->slow), free(x->nslow);
+    memset(x, 0, sizeof *x);
+}
+
+int clarity__ladra_scratch_init(struct ladra_stage_scratch *s, size_t ns)
+{
+    size_t m = ns ? ns : 1;
+    s->sx = calloc(m, sizeof *s->sx), s->abn = calloc(m, sizeof *s->abn);
+    s->seen = calloc(m, 1), s->list = malloc(m * sizeof *s->list);
+    s->nlist = 0;
+    if (s->sx && s->abn && s->seen && s->list) return 0;
+    clarity__ladra_scratch_free(s);
+    return -1;
+}
+
+void clarity__ladra_scratch_free(struct ladra_stage_scratch *s)
+{
+    free(s->sx), free(s->abn), free(s->seen), free(s->list);
+    memset(s, 0, sizeof *s);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int32_t clarity__ladra_host_stages(const struct ladra_index *x, const struct ladra_input *in, int32_t v,
+                                   struct ladra_stage_scratch *s)
+{
+    s->nlist = 0;
+    if (v < 0 || (size_t)v >= x->nh || !x->ns) return 0;
+    for (uint32_t k = x->host_off[v]; k < x->host_off[v + 1]; k++) {
+        const struct ladra_task *t = &in->tasks[x->host_ix[k]];
+        int32_t st = t->stage;
+        if (!s->seen[st]) s->seen[st] = 1, s->list[s->nlist++] = st;
+        double e = dur(t) - x->stage_med[st];
+        if (e > 0) s->sx[st] += e;
+        if (t->smooth && !t->skew_suspect) s->abn[st]++;
+    }
+    if (s->nlist > 1) qsort(s->list, s->nlist, sizeof *s->list, cmp_i32);
+    /* The plain rule scans every stage from 0 and moves on a strictly better one; a stage
+     * without tasks of v scores (0, 0) and never is, so v's own stages decide. */
+    int32_t best = 0;
+    double babn = s->abn[0], bsx = s->sx[0];
+    for (size_t k = 0; k < s->nlist; k++) {
+        int32_t st = s->list[k];
+        if (st > 0 && (s->abn[st] > babn || (s->abn[st] == babn && s->sx[st] > bsx))) best = st, babn = s->abn[st], bsx = s->sx[st];
+    }
+    for (size_t k = 0; k < s->nlist; k++) s->sx[s->list[k]] = s->abn[s->list[k]] = 0, s->seen[s->list[k]] = 0;
+    return best;
+}
+
+/* ---- window sums ---- */
+enum { W_CNT, W_ABN, W_RUN, W_CPU, W_GC, W_FW, W_XRUN, W_XFW, W_XSWNS, W_XSWB, W_RRUN, W_RFW, W_RRB, W_NF };
+
+/* What task t adds to an overlapping window's sums (all >= 0). */
+static void contrib(const struct ladra_task *t, const struct ladra_metrics *m, uint64_t c[W_NF])
+{
+    memset(c, 0, W_NF * sizeof *c);
+    c[W_CNT] = 1;
+    c[W_ABN] = t->smooth && !t->skew_suspect;
+    if (m->run_ms > 0 && m->cpu_ms >= 0) c[W_RUN] = (uint64_t)m->run_ms, c[W_CPU] = (uint64_t)m->cpu_ms;
+    if (m->gc_ms >= 0 && m->run_ms > 0) c[W_GC] = (uint64_t)m->gc_ms;
+    if (m->fetch_wait_ms >= 0) c[W_FW] = (uint64_t)m->fetch_wait_ms;
+    if (m->run_ms <= 0) return;
+    c[W_XRUN] = (uint64_t)m->run_ms;
+    if (m->fetch_wait_ms > 0) c[W_XFW] = (uint64_t)m->fetch_wait_ms;
+    if (m->sw_bytes > 0 && m->sw_ns >= 0) c[W_XSWNS] = (uint64_t)m->sw_ns, c[W_XSWB] = (uint64_t)m->sw_bytes;
+    if (m->remote_bytes > 0)
+        c[W_RRUN] = (uint64_t)m->run_ms, c[W_RFW] = m->fetch_wait_ms > 0 ? (uint64_t)m->fetch_wait_ms : 0,
+        c[W_RRB] = (uint64_t)m->remote_bytes;
+}
+
+void clarity__ladra_win_direct(const struct ladra_input *in, int64_t ws, int64_t we, struct ladra_win *w)
+{
+    memset(w, 0, in->nhosts * sizeof *w);
+    for (size_t i = 0; i < in->ntasks; i++) {
+        const struct ladra_task *t = &in->tasks[i];
+        struct ladra_win *a = &w[t->host];
+        struct ladra_metrics m;
+        clarity_ladra_task_metrics(in, t, &m);
+        bool inside = t->start_ms < we && t->end_ms > ws;
+        if (inside) {
+            a->cnt++;
+            a->abn += t->smooth && !t->skew_suspect;
+            if (m.run_ms > 0 && m.cpu_ms >= 0) a->run += (double)m.run_ms, a->cpu += (double)m.cpu_ms;
+            if (m.gc_ms >= 0 && m.run_ms > 0) a->gc += (double)m.gc_ms;
+            if (m.fetch_wait_ms >= 0) a->fw += (double)m.fetch_wait_ms;
+        }
+        if (m.run_ms <= 0) continue;
+        if (m.remote_bytes > 0) {
+            double fw = m.fetch_wait_ms > 0 ? (double)m.fetch_wait_ms : 0;
+            if (inside) a->r_run_in += (double)m.run_ms, a->r_fw_in += fw, a->r_rb_in += (double)m.remote_bytes;
+            else a->r_run_out += (double)m.run_ms, a->r_fw_out += fw;
+        }
+        if (!inside) continue;
+        a->x_run += (double)m.run_ms;
+        if (m.fetch_wait_ms > 0) a->x_fw += (double)m.fetch_wait_ms;
+        if (m.sw_bytes > 0 && m.sw_ns >= 0) a->x_swns += (double)m.sw_ns, a->x_swb += (double)m.sw_bytes;
+    }
+}
+
+struct rank_ctx { const int64_t *key; };
+static int by_key(const void *a, const void *b, void *ctx)
+{
+    const int64_t *k = ((const struct rank_ctx *)ctx)->key;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (k[x] != k[y]) return k[x] < k[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* rank[q]: q's place among keys in ascending order; sorted gets the keys in that order. */
+static void ranks(const int64_t *key, size_t nq, uint32_t *order, uint32_t *rank, int64_t *sorted)
+{
+    for (size_t q = 0; q < nq; q++) order[q] = (uint32_t)q;
+    struct rank_ctx c = {key};
+    qsort_r(order, nq, sizeof *order, by_key, &c);
+    for (size_t k = 0; k < nq; k++) rank[order[k]] = (uint32_t)k, sorted[k] = key[order[k]];
+}
+
+/* First k in sorted[0..n) with sorted[k] > v (strict) or >= v. */
+static size_t bound(const int64_t *sorted, size_t n, int64_t v, bool strict)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strict ? sorted[mid] > v : sorted[mid] >= v) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+int clarity__ladra_winsums_build(struct ladra_winsums *s, const struct ladra_input *in, const int64_t *ws,
+                                 const int64_t *we, size_t nq, struct clarity_error *err)
+{
+    memset(s, 0, sizeof *s);
+    size_t nh = in->nhosts, n = in->ntasks;
+    s->in = in, s->nq = nq, s->nh = nh, s->ws = ws, s->we = we;
+    for (size_t q = 0; q < nq; q++)
+        if (we[q] <= ws[q]) s->direct = true;   /* the subtraction needs ws < we */
+    if (s->direct || !nq || !nh) return 0;
+    size_t cells = (nq + 1) * nh * W_NF;
+    uint32_t *order = malloc(nq * sizeof *order);
+    int64_t *sa = malloc(nq * sizeof *sa), *sb = malloc(nq * sizeof *sb);
+    uint64_t *tot = calloc(nh * W_NF, sizeof *tot);
+    s->rank_a = malloc(nq * sizeof *s->rank_a), s->rank_b = malloc(nq * sizeof *s->rank_b);
+    s->a = calloc(cells, sizeof *s->a), s->b = calloc(cells, sizeof *s->b);
+    s->tot_run = calloc(nh, sizeof *s->tot_run), s->tot_fw = calloc(nh, sizeof *s->tot_fw);
+    size_t ocap = 0;
+    bool overflow = false;
+    if (!order || !sa || !sb || !tot || !s->rank_a || !s->rank_b || !s->a || !s->b || !s->tot_run || !s->tot_fw)
+        goto fail;
+    ranks(we, nq, order, s->rank_a, sa);
+    ranks(ws, nq, order, s->rank_b, sb);
+    for (size_t i = 0; i < n; i++) {
+        const struct ladra_task *t = &in->tasks[i];
+        struct ladra_metrics m;
+        uint64_t c[W_NF];
+        clarity_ladra_task_metrics(in, t, &m);
+        contrib(t, &m, c);
+        uint64_t *ht = tot + (size_t)t->host * W_NF;
+        for (int f = 0; f < W_NF; f++) overflow |= __builtin_add_overflow(ht[f], c[f], &ht[f]);
+        if (t->end_ms < t->start_ms) {   /* the subtraction needs end >= start: added per window */
+            if (s->nodd == ocap) {
+                size_t nc = ocap ? ocap * 2 : 64;
+                void *p = realloc(s->odd, nc * sizeof *s->odd);
+                if (!p) goto fail;
+                s->odd = p, ocap = nc;
+            }
+            s->odd[s->nodd++] = (uint32_t)i;
+            continue;
+        }
+        /* windows (by end) with we > start get it; those (by start) with ws >= end lose it */
+        uint64_t *da = s->a + (bound(sa, nq, t->start_ms, true) * nh + (size_t)t->host) * W_NF;
+        uint64_t *db = s->b + (bound(sb, nq, t->end_ms, false) * nh + (size_t)t->host) * W_NF;
+        for (int f = 0; f < W_NF; f++) da[f] += c[f], db[f] += c[f];
+    }
+    /* every partial sum of a host's metric in any window is at most its total */
+    for (size_t k = 0; k < nh * W_NF; k++) overflow |= tot[k] > (UINT64_C(1) << 53);
+    if (overflow) {
+        free(order), free(sa), free(sb), free(tot);
+        clarity__ladra_winsums_free(s);
+        s->in = in, s->nq = nq, s->nh = nh, s->ws = ws, s->we = we, s->direct = true;
+        return 0;
+    }
+    for (size_t h = 0; h < nh; h++) s->tot_run[h] = tot[h * W_NF + W_RRUN], s->tot_fw[h] = tot[h * W_NF + W_RFW];
+    size_t row = nh * W_NF;
+    for (size_t k = 1; k < nq; k++)
+        for (size_t j = 0; j < row; j++) s->a[k * row + j] += s->a[(k - 1) * row + j], s->b[k * row + j] += s->b[(k - 1) * row + j];
+    free(order), free(sa), free(sb), free(tot);
+    return 0;
+fail:
+    free(order), free(sa), free(sb), free(tot);
+    clarity__ladra_winsums_free(s);
+    return oom(err);
+}
+
+static void set_win(struct ladra_win *x, const uint64_t c[W_NF], bool add)
+{
+    double *f[W_NF] = {&x->cnt, &x->abn, &x->run, &x->cpu, &x->gc, &x->fw, &x->x_run, &x->x_fw, &x->x_swns, &x->x_swb,
+                       &x->r_run_in, &x->r_fw_in, &x->r_rb_in};
+    for (int k = 0; k < W_NF; k++) *f[k] = (add ? *f[k] : 0) + (double)c[k];
+}
+
+void clarity__ladra_winsums_get(const struct ladra_winsums *s, size_t q, struct ladra_win *w)
+{
+    const struct ladra_input *in = s->in;
+    if (s->direct) {
+        clarity__ladra_win_direct(in, s->ws[q], s->we[q], w);
+        return;
+    }
+    size_t nh = s->nh, row = nh * W_NF;
+    const uint64_t *A = s->a + s->rank_a[q] * row, *B = s->b + s->rank_b[q] * row;
+    for (size_t h = 0; h < nh; h++) {
+        uint64_t c[W_NF];
+        for (int f = 0; f < W_NF; f++) c[f] = A[h * W_NF + f] - B[h * W_NF + f];
+        set_win(&w[h], c, false);
+    }
+    /* whole numbers whose host totals are at most 2^53: the additions are exact in any order */
+    for (size_t k = 0; k < s->nodd; k++) {
+        const struct ladra_task *t = &in->tasks[s->odd[k]];
+        if (!(t->start_ms < s->we[q] && t->end_ms > s->ws[q])) continue;
+        struct ladra_metrics m;
+        uint64_t c[W_NF];
+        clarity_ladra_task_metrics(in, t, &m);
+        contrib(t, &m, c);
+        set_win(&w[t->host], c, true);
+    }
+    for (size_t h = 0; h < nh; h++)
+        w[h].r_run_out = (double)s->tot_run[h] - w[h].r_run_in, w[h].r_fw_out = (double)s->tot_fw[h] - w[h].r_fw_in;
+}
+
+void clarity__ladra_winsums_free(struct ladra_winsums *s)
+{
+    free(s->rank_a), free(s->rank_b), free(s->a), free(s->b), free(s->tot_run), free(s->tot_fw), free(s->odd);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,120 @@
+/* The result's lifetime and lookups: freeing, node and unit names, the sparse per-pair tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/contention/iqcar_internal.h"
+
+void clarity_iqcar_result_free(struct iqcar_result *r)
+{
+    for (size_t i = 0; i < r->nunits; i++) free(r->units[i].name);
+    for (size_t i = 0; i < r->nstages; i++) free(r->stages[i].name);
+    for (size_t i = 0; i < r->nhosts; i++) free(r->hosts[i]);
+    for (size_t i = 0; i < r->napps; i++) free(r->apps ? r->apps[i] : NULL);
+    for (size_t t = 0; t < r->ntargets; t++) {
+        struct iqcar_target_answer *a = &r->targets[t];
+        for (int l = 0; l < 7; l++) free(a->top[l]);
+        free(a->noisy);
+        free(a->paths);
+        free(a->overlap);
+    }
+    free(r->units);
+    free(r->stages);
+    free(r->hosts);
+    free(r->apps);
+    free(r->tasks);
+    clarity__iqcar_tasktab_free(r->tab);
+    free(r->l6);
+    free(r->l6_first);
+    free(r->targets);
+    free(r->aggressive);
+    free(r->victims);
+    free(r->host_score);
+    free(r->rules);
+    free(r->overlap);
+    clarity_iqcar_graph_free(&r->g);
+    memset(r, 0, sizeof *r);
+}
+
+/* The value of cell (row, col) among cells[lo, end) sorted by row then col; 0 when absent. */
+static double cell_find(const struct iqcar_cell *c, size_t lo, size_t end, size_t row, size_t col)
+{
+    size_t hi = end;
+    while (lo < hi) {   /* the first cell not before (row, col) */
+        size_t m = lo + (hi - lo) / 2;
+        if (c[m].row < row || (c[m].row == row && c[m].col < col)) lo = m + 1;
+        else hi = m;
+    }
+    return lo < end && c[lo].row == row && c[lo].col == col ? c[lo].v : 0;
+}
+
+double clarity_iqcar_overlap_of(const struct iqcar_result *r, size_t t, size_t s)
+{
+    if (r->targets && t < r->ntargets) {
+        const struct iqcar_target_answer *a = &r->targets[t];
+        return cell_find(r->overlap, a->overlap_first, a->overlap_first + a->overlap_cells, t, s);
+    }
+    return cell_find(r->overlap, 0, r->noverlap, t, s);
+}
+
+double clarity_iqcar_l6_dor(const struct iqcar_result *r, size_t s, size_t t)
+{
+    if (!r->l6_first || s >= r->nunits + 2) return 0;
+    return cell_find(r->l6, r->l6_first[s], r->l6_first[s + 1], s, t);
+}
+
+static const char *unit_label(const struct iqcar_result *r, long q)
+{
+    if (q == (long)IQ_L6_UNKNOWN(r)) return "Unknown";
+    if (q == (long)IQ_L6_SELF(r)) return "Self";
+    return q >= 0 && (size_t)q < r->nunits ? r->units[q].name : "?";
+}
+
+static const char *stage_label(const struct iqcar_result *r, long s, char *buf, size_t cap)
+{
+    if (s < 0 || (size_t)s >= r->nstages) return "?";
+    snprintf(buf, cap, "%s of %s", r->stages[s].name, r->units[r->stages[s].unit].name);
+    return buf;
+}
+
+const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap)
+{
+    const struct iqcar_node *n = &r->g.nodes[node];
+    char sb[200];
+    switch (n->level) {
+    case 0: snprintf(buf, cap, "%s", unit_label(r, n->a)); break;
+    case 1: snprintf(buf, cap, "%s", stage_label(r, n->a, sb, sizeof sb)); break;
+    case 2: snprintf(buf, cap, "%s wait of %s", clarity_iqcar_res_name(n->b), stage_label(r, n->a, sb, sizeof sb)); break;
+    case 3:
+        snprintf(buf, cap, "%s on %s, %s", clarity_iqcar_sub_name(n->b), n->c >= 0 ? r->hosts[n->c] : "?",
+                 stage_label(r, n->a, sb, sizeof sb));
+        break;
+    case 4: {
+        const struct iqcar_node *de = &r->g.nodes[n->b];
+        char src[200];
+        if (n->kind == IQ_K_UNKNOWN) snprintf(src, sizeof src, "Unknown");
+        else if (n->kind == IQ_K_SELF) snprintf(src, sizeof src, "Self");
+        else stage_label(r, n->a, src, sizeof src);
+        snprintf(buf, cap, "%s -> %s on %s", src, clarity_iqcar_sub_name(de->b), de->c >= 0 ? r->hosts[de->c] : "?");
+        break;
+    }
+    case 5:
+        if (n->kind != IQ_K_NODE) snprintf(buf, cap, "%s", n->kind == IQ_K_SELF ? "Self" : "Unknown");
+        else snprintf(buf, cap, "%s", stage_label(r, n->a, sb, sizeof sb));
+        break;
+    default: snprintf(buf, cap, "%s", unit_label(r, n->a));
+    }
+    return buf;
+}
+
+long clarity_iqcar_unit_find(const struct iqcar_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->nunits; i++)
+        if (!strcmp(r->units[i].name, name)) return (long)i;
+    size_t ln = strlen(name);
+    for (size_t i = 0; i < r->nunits; i++) {   /* "q39b" finds "TPC-DS q39b" */
+        const char *u = r->units[i].name;
+        size_t lu = strlen(u);
+        if (lu > ln && !strcmp(u + lu - ln, name) && (u[lu - ln - 1] == ' ' || u[lu - ln - 1] == ':')) return (long)i;
+    }
+    return -1;
+}
