@@ -27,7 +27,7 @@ static void reports(const struct clarity_app *a)
 
     int kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;
     struct clarity_blocked_result b;
-    if (clarity_blocked_analyze(a, kinds, CLARITY_SLOTS_OBSERVED, &b, &err) == 0) {
+    if (clarity_blocked_analyze(a, kinds, CLARITY_SLOTS_OBSERVED, 1, &b, &err) == 0) {
         clarity_report_blocked_text(o, a, &b, &err);
         clarity_jsonw_init(&w, o, false);
         clarity_report_blocked_json(&w, a, &b, &err);
@@ -35,7 +35,7 @@ static void reports(const struct clarity_app *a)
         clarity_blocked_free(&b);
     }
     struct clarity_stragglers_result s;
-    if (clarity_stragglers_analyze(a, kinds, 10, &s, &err) == 0) {
+    if (clarity_stragglers_analyze(a, kinds, 10, 1, &s, &err) == 0) {
         struct stragglers_report_options ro = {.stage_limit = 20};
         clarity_report_stragglers_text(o, a, &s, &ro, &err);
         clarity_jsonw_init(&w, o, true);
