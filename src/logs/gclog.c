@@ -16,6 +16,14 @@ void clarity_gc_parser_init(struct clarity_gc_parser *p)
     p->pend_id = -1;
 }
 
+/* A JVM uptime stamp in seconds, or -1: a value that no JVM can have run for (negative, not a
+ * number, or over a century) is not an uptime but a damaged or hostile line, and kept as one
+ * it would later overflow the conversion to an absolute time in milliseconds. */
+static double uptime_or_absent(double s)
+{
+    return s >= 0 && s <= 3.2e9 ? s : -1;
+}
+
 static void rec_init(struct clarity_gc_rec *r)
 {
     memset(r, 0, sizeof *r);
@@ -99,7 +107,7 @@ int clarity_gc_parse_jdk8(const char *s, size_t len, struct clarity_gc_rec *r)
     }
     char *e;
     double up = strtod(p, &e);
-    if (e != p && e < gc && *e == ':') r->uptime_s = up;
+    if (e != p && e < gc && *e == ':') r->uptime_s = uptime_or_absent(up);
     /* cause: first parenthesised text after the header */
     char *c = strchr(gc, '(');
     if (c && c < gc + 24) {
@@ -166,8 +174,8 @@ static size_t unified_decor(const char *s, size_t len, struct clarity_gc_rec *r,
         if (tl >= 19 && iso_stamp(tk, tl, &ms)) r->ts_ms = ms;
         else if (tl && isdigit((unsigned char)tk[0]) && tk[tl - 1] == 's') {
             double v = strtod(tk, &end);
-            if (end == tk + tl - 1) r->uptime_s = v;
-            else if (end == tk + tl - 2 && tk[tl - 2] == 'm') r->uptime_s = v / 1000;
+            if (end == tk + tl - 1) r->uptime_s = uptime_or_absent(v);
+            else if (end == tk + tl - 2 && tk[tl - 2] == 'm') r->uptime_s = uptime_or_absent(v / 1000);
         } else if (tl >= 2 && !strncmp(tk, "gc", 2)) *is_gc = true;
         p = (size_t)(e - s) + 1;
     }

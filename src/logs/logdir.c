@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "clarity/logs.h"
+#include "util/checked.h"
 
 void clarity_logs_init(struct clarity_logs *l) { memset(l, 0, sizeof *l); }
 
@@ -353,7 +354,7 @@ void clarity_logs_finish(struct clarity_logs *l)
             if (e->gc[g].ts_ms < 0 && e->gc[g].uptime_s >= 0 && e->first_log_ms) {
                 /* uptime-only GC stamps (no -XX:+PrintGCDateStamps): the JVM started about when its
                  * first log4j line was written; node clocks are assumed in sync (--clock-offset) */
-                e->gc[g].ts_ms = e->first_log_ms + (int64_t)(e->gc[g].uptime_s * 1000);
+                e->gc[g].ts_ms = clarity_sat_add(e->first_log_ms, (int64_t)(e->gc[g].uptime_s * 1000));
                 e->gc_uptime_only = true;
             }
         if (e->ngc) qsort(e->gc, e->ngc, sizeof *e->gc, cmp_rec);

@@ -270,3 +270,22 @@ Test(log4j, timestamp_prefix_reads_nothing_past_its_length)
     cr_assert_eq(ms, 1710670530000LL);
     cr_assert(!has_ms);
 }
+
+/* An uptime stamp no JVM can have (1.7e78 s, found by the fuzzer) is not an uptime: it is
+ * absent (-1), so the record keeps no absolute time instead of overflowing the conversion of
+ * uptime to milliseconds (undefined behaviour before); a century-long uptime is still read. */
+Test(gclog, uptime_out_of_range_is_absent)
+{
+    struct clarity_gc_rec r;
+    const char *huge = "16666666666666666666666666666666666666666666666666666666666666666666666666666666.5: "
+                       "[GC (Allocation Failure) [PSYoungGen: 100K->10K(200K)] 100K->20K(1000K), 0.0100000 secs] "
+                       "[Times: user=0.02 sys=0.00, real=0.01 secs]";
+    cr_assert_eq(clarity_gc_parse_jdk8(huge, strlen(huge), &r), 0);
+    cr_assert_float_eq(r.uptime_s, -1, 1e-12);
+    const char *neg = "-5.0: [GC (Allocation Failure) [PSYoungGen: 1K->1K(2K)] 1K->1K(4K), 0.001 secs]";
+    cr_assert_eq(clarity_gc_parse_jdk8(neg, strlen(neg), &r), 0);
+    cr_assert_float_eq(r.uptime_s, -1, 1e-12);
+    const char *old = "3000000000.5: [GC (Allocation Failure) [PSYoungGen: 1K->1K(2K)] 1K->1K(4K), 0.001 secs]";
+    cr_assert_eq(clarity_gc_parse_jdk8(old, strlen(old), &r), 0);
+    cr_assert_float_eq(r.uptime_s, 3000000000.5, 1e-3);
+}
