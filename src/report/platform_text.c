@@ -1,0 +1,52 @@
+/* How reports name the platform and the storage an application used (the model decides them,
+ * src/model/platform.c; this only words them, the same way in every command). */
+#include <stdio.h>
+#include <string.h>
+#include "clarity/report.h"
+
+const char *clarity_report_platform(const struct clarity_app *a, char *buf, size_t cap)
+{
+    const struct clarity_platform *p = &a->platform;
+    size_t n = 0;
+    buf[0] = 0;
+#define PUT(...) do { if (n < cap) { int k_ = snprintf(buf + n, cap - n, __VA_ARGS__); if (k_ > 0) n += (size_t)k_; } } while (0)
+    if (p->vendor != CLARITY_VENDOR_NONE) {
+        PUT("%s", clarity_vendor_name(p->vendor));
+        if (p->runtime[0]) PUT(" %s", p->runtime);
+    }
+    if (p->photon) PUT("%s(Photon)", n ? " " : "");
+    if (p->manager != CLARITY_CM_UNKNOWN && p->vendor != CLARITY_VENDOR_DATABRICKS)
+        PUT("%s%s", n ? " on " : "", clarity_cluster_manager_name(p->manager));
+    if (p->arch[0]) PUT(", %s", p->arch);
+    if (p->cloud[0]) PUT(", %s", p->cloud);
+    if (!n) PUT("unknown (%s)", a->have_env ? "no platform evidence in the environment" : "no environment in this log");
+#undef PUT
+    return buf;
+}
+
+/* "gs:// object store", "hdfs://", "s3:// 3 + hdfs:// 1 (mixed)", "not in this log" */
+const char *clarity_report_storage(const struct clarity_platform *p, bool output, char *buf, size_t cap)
+{
+    const uint32_t *c = output ? p->output : p->input;
+    int store = output ? p->output_store : p->input_store, top = output ? p->output_scheme : p->input_scheme;
+    if (top < 0) {
+        snprintf(buf, cap, "not in this log");
+        return buf;
+    }
+    size_t n = 0, kinds = 0;
+    for (int s = 0; s < CLARITY_SCHEME_COUNT; s++) kinds += c[s] > 0;
+    if (kinds == 1) {
+        snprintf(buf, cap, "%s%s%s", clarity_scheme_name(top), top == CLARITY_SCHEME_OTHER ? " scheme" : "://",
+                 store == CLARITY_STORE_OBJECT ? " object store" : "");
+        return buf;
+    }
+    buf[0] = 0;
+    for (int s = 0; s < CLARITY_SCHEME_COUNT && n < cap; s++) {
+        if (!c[s]) continue;
+        int k = snprintf(buf + n, cap - n, "%s%s%s %u", n ? " + " : "", clarity_scheme_name(s),
+                         s == CLARITY_SCHEME_OTHER ? "" : "://", c[s]);
+        if (k > 0) n += (size_t)k;
+    }
+    if (n < cap) snprintf(buf + n, cap - n, " paths%s", store == CLARITY_STORE_MIXED ? " (mixed)" : "");
+    return buf;
+}
