@@ -70,6 +70,12 @@ const char *clarity_report_platform(const struct clarity_app *a, char *buf, size
  * "s3:// 3 + hdfs:// 1 paths (mixed)", "not in this log". */
 const char *clarity_report_storage(const struct clarity_platform *p, bool output, char *buf, size_t cap);
 
+/* For blocked and stragglers: what object-store input/output means for their columns, NULL
+ * when the log names no object store; Photon's scan I/O wait (SQL metrics) and its share of
+ * task time, NULL when not Photon. */
+const char *clarity_report_storage_note(const struct clarity_app *a, char *buf, size_t cap);
+const char *clarity_report_photon_wait(const struct clarity_app *a, char *buf, size_t cap);
+
 /* How every report writer ends: 0, or CLARITY_EIO with err filled when o has seen a write error
  * (disk full, closed pipe), so that a failed write does not vanish. */
 int clarity_report_status(FILE *o, struct clarity_error *err);

@@ -50,3 +50,34 @@ const char *clarity_report_storage(const struct clarity_platform *p, bool output
     if (n < cap) snprintf(buf + n, cap - n, " paths%s", store == CLARITY_STORE_MIXED ? " (mixed)" : "");
     return buf;
 }
+
+const char *clarity_report_storage_note(const struct clarity_app *a, char *buf, size_t cap)
+{
+    const struct clarity_platform *p = &a->platform;
+    bool in = p->input_store == CLARITY_STORE_OBJECT, out = p->output_store == CLARITY_STORE_OBJECT;
+    if (!in && !out) return NULL;
+    char i[16] = "", o[16] = "";
+    if (in) snprintf(i, sizeof i, "%s://", clarity_scheme_name(p->input_scheme));
+    if (out) snprintf(o, sizeof o, "%s://", clarity_scheme_name(p->output_scheme));
+    snprintf(buf, cap, "%s%s%s%s%s object store: network time to a remote service, not disk; not in task metrics",
+             in ? "input from " : "", i, in && out ? ", output to " : out ? "output to " : "", o, "");
+    return buf;
+}
+
+const char *clarity_report_photon_wait(const struct clarity_app *a, char *buf, size_t cap)
+{
+    const struct clarity_platform *p = &a->platform;
+    if (!p->photon) return NULL;
+    if (!p->photon_has[CLARITY_PH_SCAN_IO_WAIT_NS]) {
+        snprintf(buf, cap, "scan I/O wait: not in this log (Photon)");
+        return buf;
+    }
+    int64_t task_ms = 0;
+    for (size_t r = 0; r < a->tasks.n; r++)
+        if (clarity_task_flags(a, r) & CLARITY_TF_ENDED) task_ms += clarity_icol_get(&a->tasks.duration, r);
+    int64_t w = p->photon_v[CLARITY_PH_SCAN_IO_WAIT_NS] / 1000000;
+    char t[32];
+    snprintf(buf, cap, "scan I/O wait %s (Photon SQL metrics), %.1f%% of task time, reading input: in no column below",
+             clarity_fmt_ms(t, sizeof t, w), task_ms > 0 ? 100.0 * (double)w / (double)task_ms : 0.0);
+    return buf;
+}
