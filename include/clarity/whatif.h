@@ -40,7 +40,7 @@ struct clarity_hw {
      * never touch the hosts' disks, so the model counts them as network, not disk. Input on
      * disk given by a user (input_on_disk) wins over input_remote. */
     bool input_remote, output_remote;
-    char input_scheme[8], output_scheme[8];  /* "gs", "s3", ... when remote */
+    char input_scheme[8], output_scheme[8];  /* "gs://", "s3://", "dbfs:" ... when remote */
 };
 static inline double clarity_hw_cores(const struct clarity_hw *h)
 { return h->v[CLARITY_HW_HOSTS] * h->v[CLARITY_HW_CORES_PER_HOST]; }

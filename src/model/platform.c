@@ -203,16 +203,26 @@ static void scan_locations(const char *plan, uint32_t *in)
     }
 }
 
-/* "InsertIntoHadoopFsRelationCommand gs://bucket/out, false, ...": the path written */
+/* The path a file write goes to: "InsertIntoHadoopFsRelationCommand gs://b/out, false, ..."
+ * (simple plans), or its node's "Arguments: gs://b/out, false, ..." line (formatted plans,
+ * Spark 3+: "(3) Execute InsertIntoHadoopFsRelationCommand" then Input and Arguments lines).
+ * The tree line "InsertIntoHadoopFsRelationCommand (3)" names no path and is not counted. */
 static void scan_writes(const char *plan, uint32_t *out)
 {
-    static const char *const cmd[] = {"InsertIntoHadoopFsRelationCommand ", "SaveIntoDataSourceCommand "};
-    for (size_t k = 0; k < sizeof cmd / sizeof *cmd; k++)
-        for (const char *q = strstr(plan, cmd[k]); q; q = strstr(q, cmd[k])) {
-            q += strlen(cmd[k]);
-            size_t n = strcspn(q, ", \n");
-            count(out, clarity_scheme_of(q, n));
+    static const char cmd[] = "InsertIntoHadoopFsRelationCommand";
+    for (const char *q = strstr(plan, cmd); q; q = strstr(q, cmd)) {
+        q += sizeof cmd - 1;
+        if (*q == ' ') {
+            q++;
+            count(out, clarity_scheme_of(q, strcspn(q, ", \n")));
+        } else if (*q == '\n') {
+            const char *end = strstr(q, "\n\n"), *arg = strstr(q, "Arguments: ");
+            if (arg && (!end || arg < end)) {
+                arg += 11;
+                count(out, clarity_scheme_of(arg, strcspn(arg, ", \n")));
+            }
         }
+    }
 }
 
 static int top_scheme(const uint32_t *c)

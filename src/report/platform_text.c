@@ -24,6 +24,12 @@ const char *clarity_report_platform(const struct clarity_app *a, char *buf, size
     return buf;
 }
 
+/* how a scheme is written before a path: "gs://", but "file:" and "dbfs:" (file:/x, dbfs:/x) */
+static const char *sep(int s)
+{
+    return s == CLARITY_SCHEME_FILE || s == CLARITY_SCHEME_DBFS ? ":" : s == CLARITY_SCHEME_OTHER ? " scheme" : "://";
+}
+
 /* "gs:// object store", "hdfs://", "s3:// 3 + hdfs:// 1 (mixed)", "not in this log" */
 const char *clarity_report_storage(const struct clarity_platform *p, bool output, char *buf, size_t cap)
 {
@@ -36,15 +42,14 @@ const char *clarity_report_storage(const struct clarity_platform *p, bool output
     size_t n = 0, kinds = 0;
     for (int s = 0; s < CLARITY_SCHEME_COUNT; s++) kinds += c[s] > 0;
     if (kinds == 1) {
-        snprintf(buf, cap, "%s%s%s", clarity_scheme_name(top), top == CLARITY_SCHEME_OTHER ? " scheme" : "://",
+        snprintf(buf, cap, "%s%s%s", clarity_scheme_name(top), sep(top),
                  store == CLARITY_STORE_OBJECT ? " object store" : "");
         return buf;
     }
     buf[0] = 0;
     for (int s = 0; s < CLARITY_SCHEME_COUNT && n < cap; s++) {
         if (!c[s]) continue;
-        int k = snprintf(buf + n, cap - n, "%s%s%s %u", n ? " + " : "", clarity_scheme_name(s),
-                         s == CLARITY_SCHEME_OTHER ? "" : "://", c[s]);
+        int k = snprintf(buf + n, cap - n, "%s%s%s %u", n ? " + " : "", clarity_scheme_name(s), sep(s), c[s]);
         if (k > 0) n += (size_t)k;
     }
     if (n < cap) snprintf(buf + n, cap - n, " paths%s", store == CLARITY_STORE_MIXED ? " (mixed)" : "");
@@ -57,8 +62,8 @@ const char *clarity_report_storage_note(const struct clarity_app *a, char *buf, 
     bool in = p->input_store == CLARITY_STORE_OBJECT, out = p->output_store == CLARITY_STORE_OBJECT;
     if (!in && !out) return NULL;
     char i[16] = "", o[16] = "";
-    if (in) snprintf(i, sizeof i, "%s://", clarity_scheme_name(p->input_scheme));
-    if (out) snprintf(o, sizeof o, "%s://", clarity_scheme_name(p->output_scheme));
+    if (in) snprintf(i, sizeof i, "%s%s", clarity_scheme_name(p->input_scheme), sep(p->input_scheme));
+    if (out) snprintf(o, sizeof o, "%s%s", clarity_scheme_name(p->output_scheme), sep(p->output_scheme));
     snprintf(buf, cap, "%s%s%s%s%s object store: network time to a remote service, not disk; not in task metrics",
              in ? "input from " : "", i, in && out ? ", output to " : out ? "output to " : "", o, "");
     return buf;

@@ -32,13 +32,13 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent)
             num(b2, sizeof b2, h->v[CLARITY_HW_DISK_MB_S]), clarity_hw_source_name(s[CLARITY_HW_DISK_MB_S]),
             num(b3, sizeof b3, h->v[CLARITY_HW_NET_GBPS]), clarity_hw_source_name(s[CLARITY_HW_NET_GBPS]));
     if (h->v[CLARITY_HW_INPUT_ON_DISK] <= 0 && h->input_remote)
-        fprintf(o, "             input read from %s:// object store over the network (a remote service, not host "
+        fprintf(o, "             input read from %s object store over the network (a remote service, not host "
                    "disks) [log]\n", h->input_scheme);
     else
         fprintf(o, "             input read from disk: %s [%s]\n", h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no",
                 clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]));
     if (h->output_remote)
-        fprintf(o, "             output written to %s:// object store over the network (its replication is the "
+        fprintf(o, "             output written to %s object store over the network (its replication is the "
                    "store's) [log]\n", h->output_scheme);
     else
         fprintf(o, "             output written %s time(s) [%s]\n", num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]),
