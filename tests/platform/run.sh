@@ -44,6 +44,7 @@ Q72="$NV/nds_q72_dataproc_2_2.zstd"; Q88="$NV/nds_q88_photon_db_13_3.zstd"
 if [ -f "$Q88" ]; then
   "$BIN" summary "$Q88" >"$T/s" 2>/dev/null
   has "q88: Databricks 13.3 Photon" "$T/s" '^platform     Databricks 13\.3 \(Photon\), aarch64, AWS$'
+  has "q88: Spark version from Databricks' metadata event" "$T/s" '^application .*  Spark 3\.4\.1$'
   has "q88: input on s3" "$T/s" '^storage      input s3:// object store'
   # Photon's own shuffle figures agree with the task metrics' 402.8 kB: 201.2 + 201.6 kB
   has "q88: Photon shuffle read" "$T/s" 'read 201\.2 kB remote \+ 201\.6 kB local, fetch wait 1\.4 s'

@@ -145,6 +145,9 @@ Test(platform, photon_sql_metrics_from_q88_excerpt)
     cr_assert_eq(p->vendor, CLARITY_VENDOR_DATABRICKS);
     cr_assert_str_eq(p->runtime, "13.3");
     cr_assert(p->photon);
+    /* the Spark version from Databricks' DBCEventLoggingListenerMetadata (no LogStart) */
+    cr_assert_str_eq(clarity_app_str(a, a->spark_version), "3.4.1");
+    cr_assert_eq(a->integrity.events_unknown, 0);
     cr_assert_eq(p->input[CLARITY_SCHEME_S3], 3);
     cr_assert_eq(p->input_store, CLARITY_STORE_OBJECT);
     /* final accumulator values of the four stages, as python over the log's events computes */
