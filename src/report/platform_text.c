@@ -64,7 +64,7 @@ const char *clarity_report_storage_note(const struct clarity_app *a, char *buf, 
     char i[16] = "", o[16] = "";
     if (in) snprintf(i, sizeof i, "%s%s", clarity_scheme_name(p->input_scheme), sep(p->input_scheme));
     if (out) snprintf(o, sizeof o, "%s%s", clarity_scheme_name(p->output_scheme), sep(p->output_scheme));
-    snprintf(buf, cap, "%s%s%s%s%s object store: network time to a remote service, not disk; not in task metrics",
+    snprintf(buf, cap, "%s%s%s%s%s object store: network to a remote service, not disk; time not logged",
              in ? "input from " : "", i, in && out ? ", output to " : out ? "output to " : "", o, "");
     return buf;
 }
@@ -82,7 +82,7 @@ const char *clarity_report_photon_wait(const struct clarity_app *a, char *buf, s
         if (clarity_task_flags(a, r) & CLARITY_TF_ENDED) task_ms += clarity_icol_get(&a->tasks.duration, r);
     int64_t w = p->photon_v[CLARITY_PH_SCAN_IO_WAIT_NS] / 1000000;
     char t[32];
-    snprintf(buf, cap, "scan I/O wait %s (Photon SQL metrics), %.1f%% of task time, reading input: in no column below",
+    snprintf(buf, cap, "scan I/O wait %s (Photon SQL metrics; %.1f%% of task time): in no column below",
              clarity_fmt_ms(t, sizeof t, w), task_ms > 0 ? 100.0 * (double)w / (double)task_ms : 0.0);
     return buf;
 }

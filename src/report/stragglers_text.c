@@ -44,8 +44,8 @@ int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const s
             c->n, c->failed, c->killed, c->without_end);
     char sn[256];
     if (clarity_report_storage_note(a, sn, sizeof sn))
-        fprintf(o, "not seen     %s:\n             slow reads or writes there cannot be found; unexplained stragglers may "
-                   "be due to them\n", sn);
+        fprintf(o, "not seen     %s:\n             slow reads or writes there cannot be found; unexplained stragglers "
+                   "may be due to them\n", sn);
     else
         fprintf(o, "not seen     input read (HDFS) and output write times are not in standard logs: those causes cannot\n"
                    "             be found; unexplained stragglers may be due to them\n");

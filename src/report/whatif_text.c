@@ -31,15 +31,21 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent)
             num(b1, sizeof b1, h->v[CLARITY_HW_DISKS_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_DISKS_PER_HOST]),
             num(b2, sizeof b2, h->v[CLARITY_HW_DISK_MB_S]), clarity_hw_source_name(s[CLARITY_HW_DISK_MB_S]),
             num(b3, sizeof b3, h->v[CLARITY_HW_NET_GBPS]), clarity_hw_source_name(s[CLARITY_HW_NET_GBPS]));
-    if (h->v[CLARITY_HW_INPUT_ON_DISK] <= 0 && h->input_remote)
-        fprintf(o, "             input read from %s object store over the network (a remote service, not host "
-                   "disks) [log]\n", h->input_scheme);
+    bool in_remote = h->v[CLARITY_HW_INPUT_ON_DISK] <= 0 && h->input_remote;
+    if (!in_remote && !h->output_remote) {
+        fprintf(o, "             input read from disk: %s [%s]; output written %s time(s) [%s]\n",
+                h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no", clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]),
+                num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]), clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));
+        return;
+    }
+    /* an object store gets a line of its own: what it is and that it is not the host disks */
+    if (in_remote)
+        fprintf(o, "             input read from %s object store over the network, not host disks [log]\n", h->input_scheme);
     else
         fprintf(o, "             input read from disk: %s [%s]\n", h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no",
                 clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]));
     if (h->output_remote)
-        fprintf(o, "             output written to %s object store over the network (its replication is the "
-                   "store's) [log]\n", h->output_scheme);
+        fprintf(o, "             output written to %s object store over the network, not host disks [log]\n", h->output_scheme);
     else
         fprintf(o, "             output written %s time(s) [%s]\n", num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]),
                 clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));

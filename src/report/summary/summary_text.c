@@ -44,7 +44,7 @@ static void platform_lines(FILE *o, const struct clarity_app *a)
             clarity_report_storage(p, true, b2, sizeof b2));
     if (!p->photon) return;
     char c[6][32];
-    fprintf(o, "photon       (SQL metrics) scan I/O wait %s, cloud storage read %s, disk cache hits %s\n"
+    fprintf(o, "photon       SQL metrics: scan I/O wait %s, cloud storage read %s, cache hits %s\n"
                "             shuffle write %s in %s, read %s remote + %s local, fetch wait %s\n",
             photon_fig(c[0], 32, p, CLARITY_PH_SCAN_IO_WAIT_NS, false), photon_fig(c[1], 32, p, CLARITY_PH_SCAN_CLOUD_BYTES, true),
             photon_fig(c[2], 32, p, CLARITY_PH_SCAN_CACHE_HIT_BYTES, true),
