@@ -20,6 +20,8 @@ has "fixture: platform line" "$T/s" '^platform     Databricks 13\.3 \(Photon\), 
 has "fixture: input on s3" "$T/s" '^storage      input s3:// object store; output not in this log$'
 has "fixture: Photon shuffle from SQL metrics" "$T/s" 'shuffle write 7\.7 kB in 3 ms, read 30\.9 kB remote \+ 30\.9 kB local, fetch wait 315 ms'
 has "fixture: Photon spill from SQL metrics" "$T/s" 'spilled 0 to disk \(Photon SQL metrics\)'
+has "fixture: per-stage spill is not a false 0" "$T/s" '^  spill disk -: Photon spills outside task metrics'
+hasnt "fixture: no stage row claims 0 spill" "$T/s" '^ +[0-9]+\.[0-9]+  COMPLETE .* 0  wrapper'
 "$BIN" summary --json "$FIX" >"$T/j" 2>/dev/null
 if jq -e '.applications[0].platform | .vendor == "Databricks" and .runtime == "13.3" and .photon and
           .input_store == "object_store" and .input_paths.s3 == 3 and .output_store == "unknown" and

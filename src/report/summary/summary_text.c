@@ -128,11 +128,14 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_ap
                 (long long)x->tasks, (long long)(x->failed + x->killed), clarity_fmt_ms(r, sizeof r, x->run_ms),
                 clarity_fmt_ms(g, sizeof g, x->gc_ms), clarity_fmt_bytes(in, sizeof in, x->input_bytes),
                 clarity_fmt_bytes(out, sizeof out, x->output_bytes), clarity_fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes),
-                clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes), clarity_fmt_bytes(sp, sizeof sp, x->disk_spilled),
+                clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes),
+                a->platform.photon ? "-" : clarity_fmt_bytes(sp, sizeof sp, x->disk_spilled),
                 clip(nm, sizeof nm, S(s->name), 50));
         shown++;
     }
     more_rows(o, shown, a->nstages);
+    if (a->platform.photon)
+        fprintf(o, "  spill disk -: Photon spills outside task metrics, not per stage in this log (total: data line)\n");
 }
 
 static void executors(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t, size_t limit)
