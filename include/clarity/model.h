@@ -249,6 +249,56 @@ struct clarity_integrity {
     uint64_t values_out_of_range;
 };
 
+/* ---- platform and storage (filled once after load from the log's own evidence) ---- */
+/* Where paths point: a URI scheme. dbfs is Databricks' file system over an object store. */
+enum clarity_scheme {
+    CLARITY_SCHEME_FILE, CLARITY_SCHEME_HDFS, CLARITY_SCHEME_S3, CLARITY_SCHEME_GS, CLARITY_SCHEME_ABFS,
+    CLARITY_SCHEME_WASB, CLARITY_SCHEME_DBFS, CLARITY_SCHEME_OSS, CLARITY_SCHEME_OTHER, CLARITY_SCHEME_COUNT
+};
+const char *clarity_scheme_name(int s);        /* "file", "hdfs", "s3", "gs", "abfs", ... */
+/* True for the schemes served by a remote object store (s3, s3a, s3n, gs, abfs(s), wasb(s),
+ * dbfs, oss): reads and writes cross the network, not the hosts' disks. */
+bool clarity_scheme_is_object_store(int s);
+/* The scheme a path starts with (s3a:// counts as s3, abfss as abfs, wasbs as wasb), or -1
+ * when it names none (a bare path): the caller decides, since only it knows the default. */
+int clarity_scheme_of(const char *path, size_t len);
+
+enum clarity_cluster_manager { CLARITY_CM_UNKNOWN, CLARITY_CM_LOCAL, CLARITY_CM_STANDALONE, CLARITY_CM_YARN,
+                               CLARITY_CM_KUBERNETES, CLARITY_CM_MESOS };
+const char *clarity_cluster_manager_name(int m);   /* "unknown", "local", "standalone", "YARN", ... */
+enum clarity_vendor { CLARITY_VENDOR_NONE, CLARITY_VENDOR_DATABRICKS, CLARITY_VENDOR_EMR, CLARITY_VENDOR_DATAPROC };
+const char *clarity_vendor_name(int v);            /* "", "Databricks", "EMR", "Dataproc" */
+
+/* Where input came from / output went, decided from the path counts. */
+enum clarity_store { CLARITY_STORE_UNKNOWN, CLARITY_STORE_HOST, CLARITY_STORE_OBJECT, CLARITY_STORE_MIXED };
+const char *clarity_store_name(int s);             /* "unknown", "host", "object_store", "mixed" */
+
+/* Photon (Databricks' native engine) keeps shuffle, spill and I/O wait in its SQL plan
+ * metrics, not in task metrics: these are their totals (the final value of each accumulator,
+ * summed), with has[] false when no plan of the log defines the metric. */
+enum clarity_photon_metric {
+    CLARITY_PH_SCAN_IO_WAIT_NS, CLARITY_PH_SCAN_CLOUD_BYTES, CLARITY_PH_SCAN_CACHE_HIT_BYTES,
+    CLARITY_PH_SHUFFLE_WRITE_BYTES, CLARITY_PH_SHUFFLE_WRITE_NS, CLARITY_PH_SHUFFLE_REMOTE_BYTES,
+    CLARITY_PH_SHUFFLE_LOCAL_BYTES, CLARITY_PH_FETCH_WAIT_MS, CLARITY_PH_SPILL_BYTES, CLARITY_PH_COUNT
+};
+const char *clarity_photon_metric_name(int m);     /* JSON key: "scan_io_wait_ns", ... */
+
+struct clarity_platform {
+    int manager, vendor;                     /* enum clarity_cluster_manager, enum clarity_vendor */
+    char runtime[24];                        /* vendor release ("13.3", "2.2"), "" when not logged */
+    char arch[16], cloud[16];                /* "aarch64", "AWS": "" when not logged */
+    bool photon;                             /* Photon runtime or Photon plan nodes */
+    char evidence[96];                       /* the property (or other evidence) the vendor came from */
+    char manager_evidence[64];               /* e.g. "spark.master=yarn" */
+    uint32_t input[CLARITY_SCHEME_COUNT];    /* paths read per scheme: SQL scan locations, RDD names */
+    uint32_t output[CLARITY_SCHEME_COUNT];   /* paths written per scheme: SQL write commands */
+    int default_fs;                          /* scheme of fs.defaultFS, -1 when not logged */
+    int input_store, output_store;           /* enum clarity_store */
+    int input_scheme, output_scheme;         /* the most used scheme, -1 none */
+    int64_t photon_v[CLARITY_PH_COUNT];
+    bool photon_has[CLARITY_PH_COUNT];
+};
+
 struct clarity_app {
     struct clarity_arena arena;
     struct clarity_strtab strs;
@@ -279,6 +329,7 @@ struct clarity_app {
     size_t task_dense_cap;
     struct clarity_idmap job_by_id, stage_by_key, exec_by_name, sql_by_id, rdd_by_id;
     struct clarity_integrity integrity;
+    struct clarity_platform platform;        /* filled once loading ends */
 };
 
 static inline const char *clarity_app_str(const struct clarity_app *a, uint32_t id)
@@ -346,6 +397,9 @@ struct clarity_load_options {
 int clarity_app_load(const struct clarity_app_source *src, const struct clarity_load_options *opt,
                      struct clarity_app **out, struct clarity_error *err);
 void clarity_app_free(struct clarity_app *a);
+/* What the platform and storage detectors say about a loaded model (the loader stores it in
+ * a->platform; exposed for tests and for models built by hand). */
+void clarity_platform_detect(const struct clarity_app *a, struct clarity_platform *out);
 
 /* ---- many applications at once ---- */
 /* One application of a set: its source and either its model or why it could not be read. */

@@ -63,6 +63,19 @@ const char *clarity_fmt_bytes(char *buf, size_t cap, int64_t bytes);
 /* "2015-02-03 16:42:59.720" in UTC, "-" for 0 */
 const char *clarity_fmt_time(char *buf, size_t cap, int64_t epoch_ms);
 
+/* The platform in one phrase: "Databricks 13.3 (Photon), aarch64, AWS", "Dataproc 2.2 on YARN",
+ * "local", or "unknown (...)" saying why. */
+const char *clarity_report_platform(const struct clarity_app *a, char *buf, size_t cap);
+/* Where input came from (output went to) in one phrase: "gs:// object store", "hdfs://",
+ * "s3:// 3 + hdfs:// 1 paths (mixed)", "not in this log". */
+const char *clarity_report_storage(const struct clarity_platform *p, bool output, char *buf, size_t cap);
+
+/* For blocked and stragglers: what object-store input/output means for their columns, NULL
+ * when the log names no object store; Photon's scan I/O wait (SQL metrics) and its share of
+ * task time, NULL when not Photon. */
+const char *clarity_report_storage_note(const struct clarity_app *a, char *buf, size_t cap);
+const char *clarity_report_photon_wait(const struct clarity_app *a, char *buf, size_t cap);
+
 /* How every report writer ends: 0, or CLARITY_EIO with err filled when o has seen a write error
  * (disk full, closed pipe), so that a failed write does not vanish. */
 int clarity_report_status(FILE *o, struct clarity_error *err);

@@ -35,6 +35,12 @@ struct clarity_hw {
     double v[CLARITY_HW_NFIELDS];           /* input_on_disk is 0 or 1 */
     enum clarity_hw_source src[CLARITY_HW_NFIELDS];
     int task_cpus;                          /* spark.task.cpus */
+    /* Input read from (output written to) a remote object store, as the log's paths say
+     * (model platform): those bytes cross each host's network link to a remote service and
+     * never touch the hosts' disks, so the model counts them as network, not disk. Input on
+     * disk given by a user (input_on_disk) wins over input_remote. */
+    bool input_remote, output_remote;
+    char input_scheme[8], output_scheme[8];  /* "gs://", "s3://", "dbfs:" ... when remote */
 };
 static inline double clarity_hw_cores(const struct clarity_hw *h)
 { return h->v[CLARITY_HW_HOSTS] * h->v[CLARITY_HW_CORES_PER_HOST]; }
@@ -45,7 +51,9 @@ static inline double clarity_hw_slots(const struct clarity_hw *h)
  * distinct executor hosts; local mode counts the driver); when the log has no executor
  * cores (Spark 1.x local logs), cores = peak task concurrency x spark.task.cpus on the task
  * hosts, labelled observed. Disks 1 per host at 90 MB/s, 1 Gbps, input on disk when any task
- * read input, replication from dfs.replication when logged, else 1. */
+ * read input and the log's paths do not put it on an object store (then input_remote),
+ * output on an object store when its paths say so, replication from dfs.replication when
+ * logged, else 1. */
 void clarity_hw_from_log(const struct clarity_app *a, struct clarity_hw *out);
 
 /* A value a user gives: absolute ("16", "10Gbps", "200MB/s") or relative ("x2", "2x", "0.5x"). */
@@ -74,7 +82,8 @@ int clarity_hw_ini_load(const char *path, struct clarity_hw_change *cluster, str
 enum clarity_wres { CLARITY_WRES_CPU, CLARITY_WRES_DISK, CLARITY_WRES_NETWORK, CLARITY_WRES_COUNT };
 const char *clarity_wres_name(int r);       /* "cpu", "disk", "network" */
 
-/* What a stage used: CPU ms (summed over tasks), bytes through disks and over the network. */
+/* What a stage used: CPU ms (summed over tasks), bytes through disks and over the network
+ * (remote shuffle bytes, plus object-store input and output). */
 struct clarity_stage_usage { double cpu_ms, disk_bytes, net_bytes; };
 
 struct clarity_ideal {

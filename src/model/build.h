@@ -66,6 +66,7 @@ void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap,
 
 /* Event handlers, one per family (apply_*.c). */
 void clarity_apply_log_start(struct apply_ctx *c, cj_val ev);
+void clarity_apply_dbc_metadata(struct apply_ctx *c, cj_val ev);
 void clarity_apply_app_start(struct apply_ctx *c, cj_val ev);
 void clarity_apply_app_end(struct apply_ctx *c, cj_val ev);
 void clarity_apply_env(struct apply_ctx *c, cj_val ev);

@@ -83,4 +83,5 @@ void clarity_model_finish(struct apply_ctx *c)
     finish_stages(a);
     compact_tasks(a);
     clarity__model_task_end_reasons_sort(a);
+    clarity_platform_detect(a, &a->platform);
 }

@@ -35,6 +35,7 @@ static const struct { const char *name; handler fn; } handlers[] = {
     {"SparkListenerApplicationEnd", clarity_apply_app_end},
     {"SparkListenerEnvironmentUpdate", clarity_apply_env},
     {"SparkListenerLogStart", clarity_apply_log_start},
+    {"DBCEventLoggingListenerMetadata", clarity_apply_dbc_metadata},
     {"SparkListenerResourceProfileAdded", clarity_apply_resource_profile},
     {"SparkListenerUnpersistRDD", clarity_apply_unpersist_rdd},
     {"SparkListenerSQLExecutionStart", clarity_apply_sql_start},

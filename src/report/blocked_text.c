@@ -35,6 +35,9 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
     fprintf(o, "             stages overlapping in time are replayed together; gaps between stages and driver time are "
                "not replayed (idle column)\n");
     if (r->clamped) fprintf(o, "             %zu task(s) had metrics exceeding their runtime: clamped\n", r->clamped);
+    char sn[256];
+    if (clarity_report_storage_note(a, sn, sizeof sn)) fprintf(o, "storage      %s\n", sn);
+    if (clarity_report_photon_wait(a, sn, sizeof sn)) fprintf(o, "photon       %s\n", sn);
     fprintf(o, "\nimprovement if the tasks never blocked on the resource (simulated without / simulated)\n");
     fprintf(o, "%-5s %6s %7s %6s %6s %10s %10s %10s %7s %8s %8s %8s %8s %8s %8s %8s\n", "kind", "id", "tasks",
             "stages", "slots", "actual", "idle", "simulated", "error", "network", "disk*", "shuf wr", "GC", "sched",

@@ -42,8 +42,14 @@ int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const s
                "             shuffle bytes read if any, else input bytes; tasks without input are not rated\n");
     fprintf(o, "             %zu successful attempts rated by stage; left out: %zu failed, %zu killed, %zu without end\n",
             c->n, c->failed, c->killed, c->without_end);
-    fprintf(o, "not seen     input read (HDFS) and output write times are not in standard logs: those causes cannot\n"
-               "             be found; unexplained stragglers may be due to them\n");
+    char sn[256];
+    if (clarity_report_storage_note(a, sn, sizeof sn))
+        fprintf(o, "not seen     %s:\n             slow reads or writes there cannot be found; unexplained stragglers "
+                   "may be due to them\n", sn);
+    else
+        fprintf(o, "not seen     input read (HDFS) and output write times are not in standard logs: those causes cannot\n"
+                   "             be found; unexplained stragglers may be due to them\n");
+    if (clarity_report_photon_wait(a, sn, sizeof sn)) fprintf(o, "photon       %s\n", sn);
 
     size_t shown = 0, with = 0;
     for (size_t s = 0; s < r->nstages; s++) with += r->stages[s].stragglers > 0;

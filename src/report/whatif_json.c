@@ -15,6 +15,13 @@ static void hardware(struct jsonw *w, const struct clarity_hw *h)
     }
     clarity_jsonw_kdouble(w, "cores", clarity_hw_cores(h));
     clarity_jsonw_kint(w, "task_cpus", h->task_cpus);
+    /* where input came from and output went: "object_store" (over the network), "disk" (the
+     * hosts' disks) or, for input, "none" (not read from disk, no object store named) */
+    clarity_jsonw_kstr(w, "input_store", h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "disk"
+                                         : h->input_remote ? "object_store" : "none");
+    clarity_jsonw_kstr(w, "input_scheme", h->input_remote ? h->input_scheme : "");
+    clarity_jsonw_kstr(w, "output_store", h->output_remote ? "object_store" : "disk");
+    clarity_jsonw_kstr(w, "output_scheme", h->output_remote ? h->output_scheme : "");
     clarity_jsonw_obj_end(w);
 }
 

@@ -31,9 +31,24 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent)
             num(b1, sizeof b1, h->v[CLARITY_HW_DISKS_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_DISKS_PER_HOST]),
             num(b2, sizeof b2, h->v[CLARITY_HW_DISK_MB_S]), clarity_hw_source_name(s[CLARITY_HW_DISK_MB_S]),
             num(b3, sizeof b3, h->v[CLARITY_HW_NET_GBPS]), clarity_hw_source_name(s[CLARITY_HW_NET_GBPS]));
-    fprintf(o, "             input read from disk: %s [%s]; output written %s time(s) [%s]\n",
-            h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no", clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]),
-            num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]), clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));
+    bool in_remote = h->v[CLARITY_HW_INPUT_ON_DISK] <= 0 && h->input_remote;
+    if (!in_remote && !h->output_remote) {
+        fprintf(o, "             input read from disk: %s [%s]; output written %s time(s) [%s]\n",
+                h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no", clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]),
+                num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]), clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));
+        return;
+    }
+    /* an object store gets a line of its own: what it is and that it is not the host disks */
+    if (in_remote)
+        fprintf(o, "             input read from %s object store over the network, not host disks [log]\n", h->input_scheme);
+    else
+        fprintf(o, "             input read from disk: %s [%s]\n", h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no",
+                clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]));
+    if (h->output_remote)
+        fprintf(o, "             output written to %s object store over the network, not host disks [log]\n", h->output_scheme);
+    else
+        fprintf(o, "             output written %s time(s) [%s]\n", num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]),
+                clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));
 }
 
 struct by_size { double v; size_t i; };
@@ -92,8 +107,15 @@ static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_re
     if (r->cpu_fallback_tasks)
         fprintf(o, "  * %zu task(s) without Executor CPU Time (logged from Spark 2.1): CPU = run time minus fetch "
                    "wait, shuffle write and scheduler delay\n", r->cpu_fallback_tasks);
-    fprintf(o, "  disk bytes = shuffle write + shuffle read + input (if on disk) + output x replication + 2 x spill; "
-               "net bytes = remote shuffle read\n");
+    if (r->scen[CLARITY_SCEN_BASE].hw.input_remote || r->scen[CLARITY_SCEN_BASE].hw.output_remote)
+        fprintf(o, "  disk bytes = shuffle write + shuffle read + %s + 2 x spill; net bytes = remote shuffle read + "
+                   "object-store %s\n",
+                r->scen[CLARITY_SCEN_BASE].hw.output_remote ? "input (if on disk)" : "input (if on disk) + output x replication",
+                r->scen[CLARITY_SCEN_BASE].hw.output_remote && r->scen[CLARITY_SCEN_BASE].hw.input_remote ? "input and output"
+                : r->scen[CLARITY_SCEN_BASE].hw.input_remote ? "input" : "output");
+    else
+        fprintf(o, "  disk bytes = shuffle write + shuffle read + input (if on disk) + output x replication + 2 x spill; "
+                   "net bytes = remote shuffle read\n");
     return true;
 }
 

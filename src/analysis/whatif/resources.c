@@ -77,7 +77,9 @@ void clarity_resources_free(struct clarity_resource_result *r)
 /* Adds one task's usage: CPU = executor + deserialize CPU time; without CPU time (before
  * Spark 2.1) the run time minus what it was blocked on (fetch wait, shuffle write). Disk bytes =
  * shuffle write + shuffle read (local + remote: read from the map side's disks) + input when on
- * disk + output x replication + 2 x spilled bytes; network bytes = remote shuffle bytes read. */
+ * disk + output x replication (when not to an object store) + 2 x spilled bytes; network
+ * bytes = remote shuffle bytes read + input from and output to an object store (a remote
+ * service reached through the host's link; its own replication is not the hosts'). */
 static void add_task(const struct clarity_app *a, const struct clarity_task_comp *c, const struct clarity_hw *hw,
                      struct clarity_whatif_stage *s)
 {
@@ -87,12 +89,14 @@ static void add_task(const struct clarity_app *a, const struct clarity_task_comp
         s->use.cpu_ms += clarity_task_compute_ms(c);
         s->cpu_fallback_tasks++;
     }
+    bool in_disk = hw->v[CLARITY_HW_INPUT_ON_DISK] > 0, in_net = !in_disk && hw->input_remote;
     double disk = (double)c->shuffle_write_bytes + (double)c->shuffle_read_bytes +
-                  (hw->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? (double)c->input_bytes : 0) +
-                  (double)c->output_bytes * hw->v[CLARITY_HW_REPLICATION] +
+                  (in_disk ? (double)c->input_bytes : 0) +
+                  (hw->output_remote ? 0 : (double)c->output_bytes * hw->v[CLARITY_HW_REPLICATION]) +
                   2.0 * (double)clarity_task_metric(a, row, CLARITY_TM_DISK_SPILLED);
     s->use.disk_bytes += disk;
-    s->use.net_bytes += (double)clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES);
+    s->use.net_bytes += (double)clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES) +
+                        (in_net ? (double)c->input_bytes : 0) + (hw->output_remote ? (double)c->output_bytes : 0);
     s->tasks++;
 }
 

@@ -131,6 +131,20 @@ void clarity_hw_from_log(const struct clarity_app *a, struct clarity_hw *out)
      * whenever the input metrics show input (--input-on-disk overrides it). */
     out->v[CLARITY_HW_INPUT_ON_DISK] = any_input;
     out->src[CLARITY_HW_INPUT_ON_DISK] = CLARITY_HWS_LOG;
+    /* ...unless the scans' paths name an object store: then the input came over the network
+     * from a remote service, and faster disks cannot speed it up */
+    const struct clarity_platform *p = &a->platform;
+    if (p->input_store == CLARITY_STORE_OBJECT) {
+        out->v[CLARITY_HW_INPUT_ON_DISK] = 0;
+        out->input_remote = any_input;
+        snprintf(out->input_scheme, sizeof out->input_scheme, "%s%s", clarity_scheme_name(p->input_scheme),
+                 p->input_scheme == CLARITY_SCHEME_DBFS ? ":" : "://");
+    }
+    if (p->output_store == CLARITY_STORE_OBJECT) {
+        out->output_remote = true;
+        snprintf(out->output_scheme, sizeof out->output_scheme, "%s%s", clarity_scheme_name(p->output_scheme),
+                 p->output_scheme == CLARITY_SCHEME_DBFS ? ":" : "://");
+    }
     const char *rep = prop(&a->hadoop_props, a, "dfs.replication");
     if (!rep) rep = prop(&a->spark_props, a, "spark.hadoop.dfs.replication");
     long r = rep ? strtol(rep, NULL, 10) : 0;

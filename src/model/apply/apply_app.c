@@ -7,6 +7,13 @@ void clarity_apply_log_start(struct apply_ctx *c, cj_val ev)
     c->app->spark_version = clarity_intern_key(c, ev, "Spark Version");
 }
 
+/* Databricks writes its own first event instead of SparkListenerLogStart, with the same
+ * "Spark Version" (once per rolled file): the version, unless a LogStart gave one. */
+void clarity_apply_dbc_metadata(struct apply_ctx *c, cj_val ev)
+{
+    if (!c->app->spark_version) c->app->spark_version = clarity_intern_key(c, ev, "Spark Version");
+}
+
 void clarity_apply_app_start(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;

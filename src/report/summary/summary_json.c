@@ -55,6 +55,48 @@ static const char *job_status(int s)
     return (unsigned)s <= CLARITY_JOB_UNKNOWN ? n[s] : "UNKNOWN";
 }
 
+static void schemes(struct jsonw *w, const char *key, const uint32_t *c)
+{
+    clarity_jsonw_key(w, key);
+    clarity_jsonw_obj_begin(w);
+    for (int s = 0; s < CLARITY_SCHEME_COUNT; s++)
+        if (c[s]) clarity_jsonw_kint(w, clarity_scheme_name(s), c[s]);
+    clarity_jsonw_obj_end(w);
+}
+
+/* "platform": what the log says about where the application ran and where its data lived
+ * (docs/platforms.md); "" and null where the log does not say */
+static void platform(struct jsonw *w, const struct clarity_app *a)
+{
+    const struct clarity_platform *p = &a->platform;
+    char b[160];
+    clarity_jsonw_key(w, "platform");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "text", clarity_report_platform(a, b, sizeof b));
+    clarity_jsonw_kstr(w, "vendor", clarity_vendor_name(p->vendor));
+    clarity_jsonw_kstr(w, "runtime", p->runtime);
+    clarity_jsonw_kbool(w, "photon", p->photon);
+    clarity_jsonw_kstr(w, "cluster_manager", p->manager == CLARITY_CM_UNKNOWN ? "" : clarity_cluster_manager_name(p->manager));
+    clarity_jsonw_kstr(w, "arch", p->arch);
+    clarity_jsonw_kstr(w, "cloud", p->cloud);
+    clarity_jsonw_kstr(w, "evidence", p->evidence);
+    clarity_jsonw_kstr(w, "manager_evidence", p->manager_evidence);
+    clarity_jsonw_kstr(w, "default_fs", p->default_fs >= 0 ? clarity_scheme_name(p->default_fs) : "");
+    clarity_jsonw_kstr(w, "input_store", clarity_store_name(p->input_store));
+    schemes(w, "input_paths", p->input);
+    clarity_jsonw_kstr(w, "output_store", clarity_store_name(p->output_store));
+    schemes(w, "output_paths", p->output);
+    clarity_jsonw_key(w, "photon_metrics");
+    if (!p->photon) clarity_jsonw_null(w);
+    else {
+        clarity_jsonw_obj_begin(w);
+        for (int m = 0; m < CLARITY_PH_COUNT; m++)
+            kint_or_null(w, clarity_photon_metric_name(m), p->photon_v[m], p->photon_has[m]);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_obj_end(w);
+}
+
 int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err)
 {
     struct clarity_app_totals t;
@@ -72,6 +114,7 @@ int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, st
     int64_t dur = clarity_app_duration_ms(a);
     kint_or_null(w, "duration_ms", dur, dur >= 0);
     clarity_jsonw_kbool(w, "duration_to_last_event", !a->end_ms);
+    platform(w, a);
     clarity_jsonw_key(w, "totals");
     totals(w, &t.app);
     clarity_jsonw_key(w, "model");

@@ -1,4 +1,5 @@
 /* The terminal view of one application: header, jobs, stages, executors, SQL, integrity. */
+#include <stdio.h>
 #include <string.h>
 #include "clarity/report.h"
 
@@ -25,6 +26,33 @@ static const char *clip(char *buf, size_t cap, const char *s, size_t width)
     return buf;
 }
 
+/* A Photon figure, or "not in this log" when no plan of the log defines its metric. */
+static const char *photon_fig(char *buf, size_t cap, const struct clarity_platform *p, int m, bool bytes)
+{
+    if (!p->photon_has[m]) return "not in this log";
+    int64_t v = p->photon_v[m];
+    if (bytes) return clarity_fmt_bytes(buf, cap, v);
+    return clarity_fmt_ms(buf, cap, m == CLARITY_PH_FETCH_WAIT_MS ? v : v / 1000000);
+}
+
+static void platform_lines(FILE *o, const struct clarity_app *a)
+{
+    const struct clarity_platform *p = &a->platform;
+    char b1[160], b2[160];
+    fprintf(o, "platform     %s\n", clarity_report_platform(a, b1, sizeof b1));
+    fprintf(o, "storage      input %s; output %s\n", clarity_report_storage(p, false, b1, sizeof b1),
+            clarity_report_storage(p, true, b2, sizeof b2));
+    if (!p->photon) return;
+    char c[6][32];
+    fprintf(o, "photon       SQL metrics: scan I/O wait %s, cloud storage read %s, cache hits %s\n"
+               "             shuffle write %s in %s, read %s remote + %s local, fetch wait %s\n",
+            photon_fig(c[0], 32, p, CLARITY_PH_SCAN_IO_WAIT_NS, false), photon_fig(c[1], 32, p, CLARITY_PH_SCAN_CLOUD_BYTES, true),
+            photon_fig(c[2], 32, p, CLARITY_PH_SCAN_CACHE_HIT_BYTES, true),
+            photon_fig(c[3], 32, p, CLARITY_PH_SHUFFLE_WRITE_BYTES, true), photon_fig(c[4], 32, p, CLARITY_PH_SHUFFLE_WRITE_NS, false),
+            photon_fig(c[5], 32, p, CLARITY_PH_SHUFFLE_REMOTE_BYTES, true),
+            photon_fig(b1, 32, p, CLARITY_PH_SHUFFLE_LOCAL_BYTES, true), photon_fig(b2, 32, p, CLARITY_PH_FETCH_WAIT_MS, false));
+}
+
 static void header(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t)
 {
     char b1[64], b2[64], b3[64];
@@ -38,6 +66,7 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
     fprintf(o, "application  %s%s%s  \"%s\"  user %s  Spark %s\n", S(a->app_id), a->attempt_id ? " attempt " : "",
             S(a->attempt_id), S(a->name), a->user ? S(a->user) : "?", a->spark_version ? S(a->spark_version) : "unknown");
     fprintf(o, "source       %s\n", a->source_path);
+    platform_lines(o, a);
     fprintf(o, "time         %s .. %s UTC  (%s%s)\n", clarity_fmt_time(b1, sizeof b1, a->start_ms),
             a->end_ms ? clarity_fmt_time(b2, sizeof b2, a->end_ms) : "no end", clarity_fmt_ms(b3, sizeof b3, clarity_app_duration_ms(a)),
             a->end_ms ? "" : ", to the last event seen");
@@ -50,10 +79,19 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
     fprintf(o, "task time    %s in tasks; run %s, GC %s (%.1f%% of run), CPU %s\n", clarity_fmt_ms(b1, sizeof b1, t->app.task_ms),
             clarity_fmt_ms(b2, sizeof b2, t->app.run_ms), clarity_fmt_ms(b3, sizeof b3, t->app.gc_ms), gc,
             t->app.cpu_logged ? clarity_fmt_ms((char[64]){0}, 64, t->app.cpu_ns / 1000000) : "not logged (Spark < 2.1)");
-    fprintf(o, "data         input %s, output %s, shuffle read %s, shuffle write %s, spilled %s to disk\n",
+    /* Photon spills outside the JVM: task metrics say 0 whatever happened, so the figure is
+     * Photon's own or, without it, absent */
+    const struct clarity_platform *p = &a->platform;
+    char spill[96];
+    if (!p->photon) snprintf(spill, sizeof spill, "spilled %s to disk", clarity_fmt_bytes(b1, sizeof b1, t->app.disk_spilled));
+    else if (p->photon_has[CLARITY_PH_SPILL_BYTES])
+        snprintf(spill, sizeof spill, "spilled %s to disk (Photon SQL metrics)",
+                 clarity_fmt_bytes(b1, sizeof b1, p->photon_v[CLARITY_PH_SPILL_BYTES]));
+    else snprintf(spill, sizeof spill, "spill not in this log (Photon)");
+    fprintf(o, "data         input %s, output %s, shuffle read %s, shuffle write %s, %s\n",
             clarity_fmt_bytes(b1, sizeof b1, t->app.input_bytes), clarity_fmt_bytes(b2, sizeof b2, t->app.output_bytes),
             clarity_fmt_bytes(b3, sizeof b3, t->app.shuffle_read_bytes), clarity_fmt_bytes((char[64]){0}, 64, t->app.shuffle_write_bytes),
-            clarity_fmt_bytes((char[64]){0}, 64, t->app.disk_spilled));
+            spill);
 }
 
 static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t, size_t limit)
@@ -90,11 +128,14 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_ap
                 (long long)x->tasks, (long long)(x->failed + x->killed), clarity_fmt_ms(r, sizeof r, x->run_ms),
                 clarity_fmt_ms(g, sizeof g, x->gc_ms), clarity_fmt_bytes(in, sizeof in, x->input_bytes),
                 clarity_fmt_bytes(out, sizeof out, x->output_bytes), clarity_fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes),
-                clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes), clarity_fmt_bytes(sp, sizeof sp, x->disk_spilled),
+                clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes),
+                a->platform.photon ? "-" : clarity_fmt_bytes(sp, sizeof sp, x->disk_spilled),
                 clip(nm, sizeof nm, S(s->name), 50));
         shown++;
     }
     more_rows(o, shown, a->nstages);
+    if (a->platform.photon)
+        fprintf(o, "  spill disk -: Photon spills outside task metrics, not per stage in this log (total: data line)\n");
 }
 
 static void executors(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t, size_t limit)

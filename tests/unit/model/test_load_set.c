@@ -33,8 +33,9 @@ Test(load_set, directory_of_fixtures)
     struct clarity_app_set set;
     struct clarity_error err;
     cr_assert_eq(clarity_load_set(paths, 1, &so, &set, &err), CLARITY_OK, "%s", err.msg);
-    /* codec-sample, mini-3x, peridot-ref-1, peridot-ref-2, spark-1.2-local, spark-3.1 */
-    cr_assert_eq(set.n, 6);
+    /* codec-sample, mini-3x, peridot-ref-1, peridot-ref-2, photon-db13.3-q88-excerpt, spark-1.2-local,
+     * spark-3.1 */
+    cr_assert_eq(set.n, 7);
     cr_assert_eq(set.nfailed, 0);
     cr_assert_eq(set.resolve_err.code, 0);
     cr_assert_eq(set.sources.nnotes, 2);   /* the CSV and the Python script */
@@ -47,8 +48,8 @@ Test(load_set, directory_of_fixtures)
     cr_assert_str_eq(clarity_app_str(set.apps[1].app, set.apps[1].app->app_id), "app-20240101000000-0001");
     /* the last call says everything is done */
     cr_assert_geq(calls.n, 1);
-    cr_assert_eq(calls.last_done, 6);
-    cr_assert_eq(calls.last_total, 6);
+    cr_assert_eq(calls.last_done, 7);
+    cr_assert_eq(calls.last_total, 7);
     clarity_app_set_free(&set);
     cr_assert_eq(set.n, 0);
     cr_assert_null(set.apps);
@@ -142,9 +143,9 @@ Test(load_set, streaming_hands_over_in_order_and_frees)
         struct clarity_app_set set;
         struct clarity_error err;
         cr_assert_eq(clarity_load_set(paths, 1, &so, &set, &err), CLARITY_OK, "%s", err.msg);
-        cr_assert_eq(set.n, 6);
-        cr_assert_eq(h.n, 6, "workers %d: %zu handed over", workers, h.n);
-        cr_assert_eq(h.loaded, 6);
+        cr_assert_eq(set.n, 7);
+        cr_assert_eq(h.n, 7, "workers %d: %zu handed over", workers, h.n);
+        cr_assert_eq(h.loaded, 7);
         cr_assert(h.in_order, "workers %d: out of order or not freed", workers);
         cr_assert_str_eq(h.first_id, "app-20240101000000-0001");   /* mini-3x.json */
         for (size_t i = 0; i < set.n; i++) {
