@@ -192,6 +192,36 @@ static void classify(struct peridot_model *m, struct peridot_group *g, const str
     }
 }
 
+/* Every missing figure of every reference in one message, each flag named once ("data size
+ * unknown in a, b (no input bytes in the log): give --ref-size; core count unknown in c (no
+ * executor with cores while its stages ran): give --ref-cores"), so a user fixes the command
+ * once instead of once per reference. Returns 1 when something is missing. */
+static int missing_inputs(const struct peridot_ref *refs, size_t nrefs, struct clarity_error *err)
+{
+    char msg[sizeof err->msg] = "";
+    size_t len = 0;
+    for (int what = 0; what < 2; what++) {
+        size_t n = 0;
+        for (size_t r = 0; r < nrefs; r++) {
+            if (what == 0 ? refs[r].data_size > 0 : refs[r].cores > 0) continue;
+            const char *lab = refs[r].label ? refs[r].label : "?";
+            int w = snprintf(msg + len, sizeof msg - len, "%s%s%s", n ? ", " : len ? "; " : "",
+                             n ? "" : what == 0 ? "data size unknown in " : "core count unknown in ", lab);
+            if (w > 0) len = len + (size_t)w < sizeof msg ? len + (size_t)w : sizeof msg - 1;
+            n++;
+        }
+        if (n) {
+            int w = snprintf(msg + len, sizeof msg - len, "%s",
+                             what == 0 ? " (no input bytes in the log): give --ref-size"
+                                       : " (no executor with cores while its stages ran): give --ref-cores");
+            if (w > 0) len = len + (size_t)w < sizeof msg ? len + (size_t)w : sizeof msg - 1;
+        }
+    }
+    if (!len) return 0;
+    clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "%s", msg);
+    return 1;
+}
+
 int clarity_peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct peridot_options *o,
                 struct peridot_model *out, struct clarity_error *err)
 {
@@ -200,13 +230,8 @@ int clarity_peridot_fit(const struct peridot_ref *refs, size_t nrefs, const stru
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "PERIDOT needs 2 to %d reference runs, not %zu",
                                  PERIDOT_MAX_REFS, nrefs);
     out->nrefs = nrefs;
+    if (missing_inputs(refs, nrefs, err)) return CLARITY_EUSAGE;
     for (size_t r = 0; r < nrefs; r++) {
-        if (!(refs[r].data_size > 0))
-            return clarity_error_set(err, CLARITY_EUSAGE, refs[r].label, 0, 0,
-                                     "data size unknown (the log has no input bytes): give --ref-size");
-        if (!(refs[r].cores > 0))
-            return clarity_error_set(err, CLARITY_EUSAGE, refs[r].label, 0, 0,
-                                     "core count unknown (the log has no executors): give --ref-cores");
         out->data[r] = refs[r].data_size;
         out->cores[r] = refs[r].cores;
         out->total_ms[r] = (double)refs[r].total_ms;
