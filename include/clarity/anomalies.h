@@ -83,6 +83,12 @@ struct ladra_gc {
     double heap_after_kb, heap_cap_kb, user_s, sys_s, real_s;
 };
 
+/* Default rule of a period that matters (chosen on synth's training seeds and the shared real
+ * logs; docs/anomalies.md has the measurements). */
+#define LADRA_MIN_SHARE 0.006          /* its excess time, of its stage attempt's task time */
+#define LADRA_MIN_EXCESS_MS 1000.0     /* its excess time */
+#define LADRA_MIN_HOST_TASKS 3         /* the host's tasks in the stage set it was smoothed in */
+
 struct ladra_options {
     double lambda;                  /* 1.5 */
     bool sample_std;                /* population sd (divide by N) by default */
@@ -93,6 +99,12 @@ struct ladra_options {
     double spec_quantile, spec_multiplier;  /* 0.75, 1.5 */
     int64_t spec_min_ms;            /* 100 */
     int threads;                    /* detection workers: 0 = two on large inputs, 1 = one; the result is the same */
+    /* A period matters (is reported, and lets the verdict name a cause) when its stage ran on
+     * two hosts or more and not every one of them had a period in it, its host ran at least
+     * LADRA_MIN_HOST_TASKS tasks in the stage set, and its excess time is at least min_excess_ms
+     * and min_share of its stage's task time; all_periods: every period (the paper's LADRA). */
+    double min_share, min_excess_ms;
+    bool all_periods;
 };
 void clarity_ladra_options_default(struct ladra_options *o);
 
@@ -114,6 +126,12 @@ struct ladra_period {
     int64_t start_ms, end_ms;
     size_t tasks;                   /* smoothed-abnormal tasks in the run */
     double causes[LADRA_NCLASS];    /* of the host's factor vector */
+    /* Whether it matters (clarity_ladra_period_matters): its tasks' time beyond their stage
+     * attempt's median task time, that stage's median and its tasks' summed time. */
+    double excess_ms, stage_median_ms, stage_task_ms;
+    uint32_t host_set_tasks;        /* the host's tasks in the stage set smoothed with it */
+    uint32_t stage_hosts, stage_hosts_with_period;   /* hosts that ran the stage attempt; of them, with a period in it */
+    bool matters;
 };
 
 struct ladra_input {
@@ -130,6 +148,9 @@ struct ladra_input {
 /* The metrics and id of task t (row as above). */
 void clarity_ladra_task_metrics(const struct ladra_input *in, const struct ladra_task *t, struct ladra_metrics *m);
 int64_t clarity_ladra_task_id(const struct ladra_input *in, const struct ladra_task *t);
+
+/* Whether a period matters under o's thresholds (always with o->all_periods). */
+bool clarity_ladra_period_matters(const struct ladra_period *p, const struct ladra_options *o);
 
 /* Marks initial/raw/smooth/skew/speculation on every task and fills periods (malloc'd).
  * Returns 0, or CLARITY_ENOMEM with err filled. */
@@ -242,6 +263,7 @@ struct clarity_anomalies_host {
     uint32_t host;                      /* string id */
     size_t tasks, raw, smooth, skew, speculation;
     double excess_ms;                   /* time beyond the stage medians (victim choice) */
+    double task_ms;                     /* its successful tasks' summed time */
     struct ladra_factors factors;
     double y[LADRA_NCLASS], p[LADRA_NCLASS];
     double rule_score[4], rule_prob[4];
@@ -254,6 +276,8 @@ struct clarity_anomalies_result {
     uint32_t *host_ids, *exec_ids; size_t nexecs;      /* dense index -> string id */
     struct clarity_anomalies_stage *stages;
     struct ladra_period *periods; size_t nperiods;
+    size_t nmatter;                     /* periods that matter (ladra_period.matters); detected = nmatter > 0 */
+    struct { double min_share, min_excess_ms; bool all_periods; } rule;   /* the thresholds used */
     struct clarity_anomalies_host *hosts;               /* in.nhosts */
     struct ladra_factors run;                           /* the run's factors (against its victim host) */
     double run_y[LADRA_NCLASS], run_p[LADRA_NCLASS];
