@@ -283,6 +283,8 @@ struct clarity_anomalies_result {
     double run_y[LADRA_NCLASS], run_p[LADRA_NCLASS];
     int run_class, method, features;
     int run_likeliest;                  /* argmax of run_y; run_class is normal when it is under min_cause */
+    int model_class;                    /* the model's verdict before the period rule (run_class without
+                                           "no period that matters: normal") */
     double min_cause;
     bool eventlog_only, softmax, detected, speculation_detected;
     size_t tasks_skipped;                               /* failed/killed/no end: left out */

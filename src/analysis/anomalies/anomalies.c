@@ -268,6 +268,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
      * logs the model, far from its synth training runs, named a cause with 100% of its weight
      * (a DAD of 3,450 on a 2-host KMeans run); without a slowdown that costs its stage
      * something, a cause would explain nothing. run_likeliest keeps the model's own call. */
+    r->model_class = r->run_class;
     if (!r->detected) r->run_class = LADRA_NORMAL;
     for (size_t j = 0; j < in->nhosts; j++) {
         struct clarity_anomalies_host *h = &r->hosts[j];

@@ -81,6 +81,7 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kstr(w, "class", clarity_ladra_class_name(r->run_class));
     clarity_jsonw_kstr(w, "likeliest", clarity_ladra_class_name(r->run_likeliest));
+    clarity_jsonw_kstr(w, "model_class", clarity_ladra_class_name(r->model_class));
     clarity_jsonw_kdouble(w, "min_cause", r->min_cause);
     causes(w, "causes", r->run_p);
     causes(w, "y", r->run_y);
