@@ -88,6 +88,11 @@ struct ladra_gc {
 #define LADRA_MIN_SHARE 0.006          /* its excess time, of its stage attempt's task time */
 #define LADRA_MIN_EXCESS_MS 1000.0     /* its excess time */
 #define LADRA_MIN_HOST_TASKS 3         /* the host's tasks in the stage set it was smoothed in */
+/* With --cause-without-period, the GRNN names a cause for a run without a period that matters
+ * only within this many kernel widths of one of its training samples (docs/anomalies.md: the
+ * synth test runs' event-log vectors are within 3.49, the shared real logs the model named a
+ * cause on are 3.59 and beyond; set on those, not held out). */
+#define LADRA_MAX_MODEL_DISTANCE 3.5
 
 struct ladra_options {
     double lambda;                  /* 1.5 */
@@ -223,6 +228,12 @@ void clarity_ladra_model_free(struct ladra_model *m);
  * caller falls back to the rules; CLARITY_ENOMEM. */
 int clarity_ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
                         int features, double y[LADRA_NCLASS], struct clarity_error *err);
+/* The distance from x to the nearest training sample of its mode, in the GRNN's input space
+ * (z-scored as it reads them) and in kernel widths: the GRNN's weight for that sample is
+ * exp(-d^2 / 2). Far from every sample, its output is whichever sample is least far, not a
+ * judgement. Returns 0, or CLARITY_ENOTFOUND as clarity_ladra_model_predict. */
+int clarity_ladra_model_distance(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
+                                 int features, double *dist, struct clarity_error *err);
 /* The verdict from GRNN outputs y: the likeliest class, or normal when that is a cause with
  * less than min_cause of the weight. */
 int clarity_ladra_verdict(const double y[LADRA_NCLASS], double min_cause);
@@ -258,6 +269,8 @@ struct clarity_anomalies_options {
     int features;                       /* enum ladra_features */
     bool softmax;                       /* as the paper; y is printed too */
     double min_cause;                   /* GRNN verdict threshold (LADRA_DEFAULT_MIN_CAUSE) */
+    bool cause_without_period;          /* let the GRNN name a cause with no period that matters, inside
+                                           its domain (LADRA_MAX_MODEL_DISTANCE); off: no period, no cause */
 };
 struct clarity_anomalies_host {
     uint32_t host;                      /* string id */
@@ -285,6 +298,10 @@ struct clarity_anomalies_result {
     int run_likeliest;                  /* argmax of run_y; run_class is normal when it is under min_cause */
     int model_class;                    /* the model's verdict before the period rule (run_class without
                                            "no period that matters: normal") */
+    double model_distance;              /* clarity_ladra_model_distance of the run's factors; INFINITY
+                                           without a GRNN */
+    bool in_domain;                     /* model_distance <= LADRA_MAX_MODEL_DISTANCE */
+    bool cause_without_period;          /* the verdict names the model's cause with no period that matters */
     double min_cause;
     bool eventlog_only, softmax, detected, speculation_detected;
     size_t tasks_skipped;                               /* failed/killed/no end: left out */

@@ -43,7 +43,9 @@ static void help(FILE *o)
             "  --min-excess MS       ... at least MS milliseconds (default 1000), its stage ran on other\n"
             "                        hosts without a period and its host ran 3 tasks or more there; only\n"
             "                        the periods that matter are shown and let the verdict name a cause\n"
-            "  --all-periods         report every LADRA period (the paper), whether it matters or not\n"
+            "  --all-periods         report every LADRA period (the paper), whether it matters or not\n"            "  --cause-without-period  let the GRNN name a cause for a run with no period that matters,\n"
+            "                        when the run lies within 3.5 kernel widths of a training run (off:\n"
+            "                        no period, no cause; on synth it finds most faults no period shows)\n"
             "  --clock-offset MS     add MS to every executor/GC log time (node clock skew)\n"
             "  --limit N             periods in text output (default 30, 0 = all)\n"
             "  --json                machine-readable output (schema clarity.anomalies/1, docs/anomalies.md)\n"
@@ -268,7 +270,7 @@ int cmd_anomalies(int argc, char **argv)
         {"no-skew-filter", no_argument, 0, 'k'}, {"min-period-tasks", required_argument, 0, 'P'}, {"clock-offset", required_argument, 0, 'C'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {"min-share", required_argument, 0, 'x'}, {"min-excess", required_argument, 0, 'X'},
-        {"all-periods", no_argument, 0, 'A'}, {0, 0, 0, 0}};
+        {"all-periods", no_argument, 0, 'A'}, {"cause-without-period", no_argument, 0, 'W'}, {0, 0, 0, 0}};
     static const struct opt_choice feature_sets[] = {
         {"extended", LADRA_FEATURES_EXTENDED, false}, {"paper", LADRA_FEATURES_PAPER, false}, {0}};
     struct common_opts co = {.cmd = "anomalies"};
@@ -315,6 +317,7 @@ int cmd_anomalies(int argc, char **argv)
             break;
         }
         case 'A': o.det.all_periods = true; break;
+        case 'W': o.cause_without_period = true; break;
         case 'C':
             clock = strtoll(optarg, &end, 10);
             if (!*optarg || *end) {

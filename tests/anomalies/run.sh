@@ -78,6 +78,18 @@ expect_rc "--min-excess 0 --min-share 0" 0 "$CLARITY_ASAN" anomalies --json -q -
 jq -e '.applications[0].period_rule | .min_share == 0 and .min_excess_ms == 0' "$T/out" >/dev/null \
   && ok "thresholds from the command line" || bad "thresholds from the command line"
 
+# A mild CPU hog on PageRank slows host1 by less than mean + 1.5 sd of any stage: no period.
+# By default no period means no cause; --cause-without-period lets the model, inside its
+# domain, name the cause it sees over the run (the synth evaluation's recall).
+"$CLARITY" synth pagerank --seed 12 --hosts 4 --fault cpu-hog@host1:8s-33s:0.8 -q -o "$T/pr" || bad "synth pagerank run"
+expect_rc "pagerank cpu hog, default" 0 "$CLARITY_ASAN" anomalies --json -q "$T/pr"/eventlogs/*
+jq -e '.applications[0] | (.detected | not) and .run.class == "normal" and .run.model_class == "cpu" and .run.in_domain
+  and (.run.cause_without_period | not)' "$T/out" >/dev/null \
+  && ok "no period, no cause (the model's cpu kept in run.model_class)" || bad "pagerank default: $(jq -c '.applications[0].run | [.class, .model_class, .model_distance]' "$T/out")"
+expect_rc "pagerank cpu hog, --cause-without-period" 0 "$CLARITY_ASAN" anomalies -q --cause-without-period "$T/pr"/eventlogs/*
+grep -q '^verdict      abnormal on host1 (stage [0-9]*), most likely cpu$' "$T/out" && grep -q '^             no single period stands out' "$T/out" \
+  && ok "--cause-without-period names cpu on host1" || bad "--cause-without-period: $(grep ^verdict "$T/out")"
+
 expect_rc "unified GC logs" 0 "$CLARITY_ASAN" anomalies --json -q --executor-logs "$T/net/executor-logs" --gc-logs "$T/net/gc" "$T/net"/eventlogs/*
 jq -e '.applications[0].logs.gc_records > 0 and .applications[0].mode == "logs"' "$T/out" >/dev/null \
   && ok "unified GC records read" || bad "unified GC records read"

@@ -1,4 +1,5 @@
 /* clarity.anomalies/1 (docs/anomalies.md): one object per application. */
+#include <math.h>
 #include "clarity/report.h"
 #include "util/jsonw.h"
 
@@ -82,6 +83,11 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_kstr(w, "class", clarity_ladra_class_name(r->run_class));
     clarity_jsonw_kstr(w, "likeliest", clarity_ladra_class_name(r->run_likeliest));
     clarity_jsonw_kstr(w, "model_class", clarity_ladra_class_name(r->model_class));
+    clarity_jsonw_kbool(w, "cause_without_period", r->cause_without_period);
+    clarity_jsonw_key(w, "model_distance");   /* null without a GRNN */
+    if (isfinite(r->model_distance)) clarity_jsonw_double(w, r->model_distance);
+    else clarity_jsonw_null(w);
+    clarity_jsonw_kbool(w, "in_domain", r->in_domain);
     clarity_jsonw_kdouble(w, "min_cause", r->min_cause);
     causes(w, "causes", r->run_p);
     causes(w, "y", r->run_y);

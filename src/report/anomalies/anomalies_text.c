@@ -107,16 +107,17 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
                 (unsigned long long)logs->yarn_headers, (unsigned long long)r->log_tids_joined,
                 (unsigned long long)r->log_tids_unjoined);
 
-    if (!r->detected) {
-        /* No period that matters: nothing else. The model's call on a run with no slowdown
-         * that costs anything explained nothing, and on healthy real logs far from its synth
-         * training runs it named causes with all of its weight (JSON run.likeliest keeps it). */
+    if (!r->detected && !r->cause_without_period) {
+        /* No period that matters and no cause the model can stand by: nothing else. */
         fprintf(o, "\nverdict      normal: no abnormal period\n");
     } else {
         const struct ladra_factors *f = &r->run;
         fprintf(o, "\nverdict      abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
                 (long long)r->stages[f->stage].stage_id);
-        if (r->run_likeliest == LADRA_NORMAL)
+        if (r->cause_without_period)
+            fprintf(o, "most likely %s\n             no single period stands out: the root-cause model sees the host "
+                       "slowed over the run", clarity_ladra_class_name(r->run_class));
+        else if (r->run_likeliest == LADRA_NORMAL)
             /* never "abnormal ..., most likely normal": the periods stand, the model has no cause */
             fprintf(o, "no cause found: the root-cause model gives normal %.0f%% of its weight", 100 * r->run_y[LADRA_NORMAL]);
         else if (r->run_class != r->run_likeliest)
@@ -161,7 +162,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
     }
 
     /* the factors explain a verdict: a run with no period that matters has none to explain */
-    if (r->detected) factors_block(o, a, r);
+    if (r->detected || r->cause_without_period) factors_block(o, a, r);
 
     if (logs && logs->nunknown) {
         if (logs->nunknown > 10)
