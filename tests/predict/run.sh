@@ -67,7 +67,7 @@ if [ -d "$SHARED_DATA/runtimes/pagerank-5-hosts" ]; then
   grep -q -- '--ref-size' "$T/err" && ok "asks for --ref-size" || bad "asks for --ref-size"
   # every missing figure of every reference in one line, each flag named once
   [ "$(wc -l <"$T/err")" = 1 ] && [ "$(grep -o -- '--ref-size' "$T/err" | wc -l)" = 1 ] \
-    && [ "$(grep -o -- '--ref-cores' "$T/err" | wc -l)" = 1 ] && grep -q 'app-20150830114306-0030.json, .*app-20150830121009-0033.json (no input' "$T/err" \
+    && [ "$(grep -o -- '--ref-cores' "$T/err" | wc -l)" = 1 ] && grep -q 'app-20150830114306-0030.json, [^ ]*app-20150830121009-0033.json (no input' "$T/err" \
     && ok "one message names both references and each flag once" || { bad "one message for every missing flag"; cat "$T/err"; }
 else
   skip "shared runtimes logs absent ($SHARED_DATA/runtimes)"

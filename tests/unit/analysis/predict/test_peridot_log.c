@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "clarity/predict.h"
 #include "../../model/load_helpers.h"
 
@@ -181,4 +182,25 @@ Test(peridot_log, missing_inputs_in_one_message)
     cr_assert_eq(clarity_peridot_fit(refs, 3, &o, &m, &err), CLARITY_EUSAGE);
     cr_assert_str_eq(err.msg, "data size unknown in a.log, b.log (no input bytes in the log): give --ref-size; "
                               "core count unknown in b.log, c.log (no executor with cores while its stages ran): give --ref-cores");
+}
+
+/* Paths too long for one message: the references are named by file name, then by position. */
+Test(peridot_log, missing_inputs_long_paths)
+{
+    static char p1[400], p2[400];
+    memset(p1, 'd', sizeof p1 - 20), memset(p2, 'e', sizeof p2 - 20);
+    strcpy(p1 + sizeof p1 - 20, "/a.json"), strcpy(p2 + sizeof p2 - 20, "/b.json");
+    struct peridot_ref refs[2] = {{.label = p1}, {.label = p2}};
+    struct peridot_options o = {0};
+    struct peridot_model m;
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_peridot_fit(refs, 2, &o, &m, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "data size unknown in a.json, b.json (no input bytes in the log): give --ref-size; "
+                              "core count unknown in a.json, b.json (no executor with cores while its stages ran): give --ref-cores");
+    static char b1[300], b2[300];   /* file names too long as well: positions */
+    memset(b1, 'f', sizeof b1 - 1), memset(b2, 'g', sizeof b2 - 1);
+    refs[0].label = b1, refs[1].label = b2;
+    cr_assert_eq(clarity_peridot_fit(refs, 2, &o, &m, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "data size unknown in #1, #2 (no input bytes in the log): give --ref-size; "
+                              "core count unknown in #1, #2 (no executor with cores while its stages ran): give --ref-cores");
 }
