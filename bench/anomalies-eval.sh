@@ -58,7 +58,9 @@ done
 # Per test run and mode, one line: scenario, mode, truth label, injected, LADRA detected,
 # speculation detected, class by GRNN (extended features), GRNN (paper features), rules,
 # victim host picked, faulty host (truth), LADRA detected with --min-period-tasks 2, run, GRNN
-# (extended) likeliest class. The class is the run's verdict whether or not a period was found:
+# (extended) likeliest class, the model's verdict before the period rule, LADRA found any period
+# (before the rule), a period that matters on the faulty host, the verdict with
+# --cause-without-period (computed from the same output: the model's verdict inside its domain). The class is the run's verdict whether or not a period was found:
 # the GRNN has a normal class of its own, as in the paper. The extended GRNN's verdict names a
 # cause only with --min-cause (0.4) of the weight; its likeliest class and the paper GRNN's
 # are the plain argmax, as the paper.
@@ -79,11 +81,16 @@ one() {
         p=$(an --model "$model" --features paper "${extra[@]}" "$d"/eventlogs/*)
         r=$(an --rules "${extra[@]}" "$d"/eventlogs/*)
         m=$(an --rules --min-period-tasks 2 "${extra[@]}" "$d"/eventlogs/*)
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sc" "$mode" "$lab" "$injected" \
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sc" "$mode" "$lab" "$injected" \
             "$(jq -r '.applications[0].detected' <<<"$g")" "$(jq -r '.applications[0].speculation.detected' <<<"$g")" \
             "$(jq -r '.applications[0].run.class' <<<"$g")" "$(jq -r '.applications[0].run.likeliest' <<<"$p")" \
             "$(jq -r '.applications[0].run.class' <<<"$r")" "$(jq -r '.applications[0].run.victim_host' <<<"$g")" "$fhost" \
-            "$(jq -r '.applications[0].detected' <<<"$m")" "$(basename "$d")" "$(jq -r '.applications[0].run.likeliest' <<<"$g")"
+            "$(jq -r '.applications[0].detected' <<<"$m")" "$(basename "$d")" "$(jq -r '.applications[0].run.likeliest' <<<"$g")" \
+            "$(jq -r '.applications[0].run.model_class // .applications[0].run.class' <<<"$g")" \
+            "$(jq -r '(.applications[0].periods_found // (.applications[0].periods | length)) > 0' <<<"$g")" \
+            "$(jq -r --arg h "$fhost" '[.applications[0].periods[] | select(.host == $h)] | length > 0' <<<"$g")" \
+            "$(jq -r '.applications[0] | if .detected or .run.in_domain == null then .run.class
+                      elif .run.in_domain and .run.model_class != "normal" then .run.model_class else "normal" end' <<<"$g")"
     done
 }
 export -f one
@@ -98,11 +105,12 @@ echo "analyses that failed (left out below): $(awk -F'\t' '$7 == ""' "$work/resu
 echo
 echo "### Detection (per run; standard FPR = FP/(FP+TN))"
 echo
-echo "LADRA: at least one abnormal period (D18; the event log alone decides it, so both modes agree)."
-echo "Verdict: the root-cause model names a cause (GRNN extended, --min-cause 0.4), in the log-based and the event-log-only mode."
+echo "LADRA: at least one abnormal period that matters (the event log alone decides it, so both modes agree); every period: the paper's LADRA, before that rule."
+echo "On the faulty host: a period that matters on the host truth names (positives only)."
+echo "Verdict: the root-cause model names a cause (GRNN extended, --min-cause 0.4) and a period matters, in the log-based and the event-log-only mode."
 echo
-echo "| benchmark | runs | LADRA TPR | LADRA FPR | LADRA, min 2 tasks a period: TPR | FPR | verdict, logs: TPR | FPR | verdict, event log: TPR | FPR | speculation TPR | speculation FPR |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| benchmark | runs | LADRA TPR | LADRA FPR | every period: TPR | FPR | on the faulty host | LADRA, min 2 tasks a period: TPR | FPR | verdict, logs: TPR | FPR | verdict, event log: TPR | FPR | speculation TPR | speculation FPR |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for sc in $scenarios all; do
     awk -F'\t' -v sc=$sc '
         ($1==sc || sc=="all") {
@@ -110,12 +118,12 @@ for sc in $scenarios all; do
             if (!pos && !neg) next;
             if ($2=="logs") { if (pos) { if ($7!="normal") vtp++ } else { if ($7!="normal") vfp++ }; next }
             n++;
-            if (pos) { P++; if ($5=="true") tp++; if ($6=="true") stp++; if ($12=="true") mtp++; if ($7!="normal") etp++ }
-            else { N++; if ($5=="true") fp++; if ($6=="true") sfp++; if ($12=="true") mfp++; if ($7!="normal") efp++ }
+            if (pos) { P++; if ($5=="true") tp++; if ($6=="true") stp++; if ($12=="true") mtp++; if ($7!="normal") etp++; if ($16=="true") atp++; if ($17=="true") htp++ }
+            else { N++; if ($5=="true") fp++; if ($6=="true") sfp++; if ($12=="true") mfp++; if ($7!="normal") efp++; if ($16=="true") afp++ }
         }
         function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
-        END { printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", sc, n, r(tp,P), r(fp,N), r(mtp,P), r(mfp,N),
-              r(vtp,P), r(vfp,N), r(etp,P), r(efp,N), r(stp,P), r(sfp,N) }' "$work/results.tsv"
+        END { printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", sc, n, r(tp,P), r(fp,N), r(atp,P), r(afp,N),
+              r(htp,P), r(mtp,P), r(mfp,N), r(vtp,P), r(vfp,N), r(etp,P), r(efp,N), r(stp,P), r(sfp,N) }' "$work/results.tsv"
 done
 echo
 echo "### Victim host (runs whose fault delayed a task; the host the factors are computed against)"
@@ -129,16 +137,18 @@ done
 echo
 echo "### Root cause, seed-disjoint split (precision P = TP/(TP+FP), recall = TPR; the run's class)"
 echo
-echo "| mode | class | runs | GRNN extended, verdict P | recall | GRNN extended, likeliest P | recall | GRNN paper P | recall | rules P | recall |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "Verdict: no period that matters, no cause (the default). --cause-without-period: the model's verdict also without a period, inside its domain. Model verdict: the extended GRNN's verdict before any period rule (the verdict before issue 15)."
+echo
+echo "| mode | class | runs | GRNN extended, verdict P | recall | --cause-without-period P | recall | model verdict P | recall | GRNN extended, likeliest P | recall | GRNN paper P | recall | rules P | recall |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for mode in logs eventlog; do for cl in cpu memory network disk normal; do
     awk -F'\t' -v cl=$cl -v mode=$mode '
         $2==mode { if ($3==cl) n++;
-                   for (k = 1; k <= 4; k++) { c = col[k]; if ($c==cl && $3==cl) tp[c]++; else if ($c==cl) fp[c]++; else if ($3==cl) fn[c]++ } }
+                   for (k = 1; k <= 6; k++) { c = col[k]; if ($c==cl && $3==cl) tp[c]++; else if ($c==cl) fp[c]++; else if ($3==cl) fn[c]++ } }
         function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
-        BEGIN { col[1] = 7; col[2] = 14; col[3] = 8; col[4] = 9 }
+        BEGIN { col[1] = 7; col[2] = 18; col[3] = 15; col[4] = 14; col[5] = 8; col[6] = 9 }
         END { printf "| %s | %s | %d", mode, cl, n;
-              for (k = 1; k <= 4; k++) { c = col[k]; printf " | %s | %s", r(tp[c],tp[c]+fp[c]), r(tp[c],tp[c]+fn[c]) }; print " |" }' "$work/results.tsv"
+              for (k = 1; k <= 6; k++) { c = col[k]; printf " | %s | %s", r(tp[c],tp[c]+fp[c]), r(tp[c],tp[c]+fn[c]) }; print " |" }' "$work/results.tsv"
 done; done
 echo
 echo "### Root cause, the paper's protocol (all $(( ${#train_dirs[@]} + ${#test_dirs[@]} )) runs, 100 random 2/3 train : 1/3 test splits, averaged)"

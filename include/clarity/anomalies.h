@@ -83,6 +83,17 @@ struct ladra_gc {
     double heap_after_kb, heap_cap_kb, user_s, sys_s, real_s;
 };
 
+/* Default rule of a period that matters (chosen on synth's training seeds and the shared real
+ * logs; docs/anomalies.md has the measurements). */
+#define LADRA_MIN_SHARE 0.006          /* its excess time, of its stage attempt's task time */
+#define LADRA_MIN_EXCESS_MS 1000.0     /* its excess time */
+#define LADRA_MIN_HOST_TASKS 3         /* the host's tasks in the stage set it was smoothed in */
+/* With --cause-without-period, the GRNN names a cause for a run without a period that matters
+ * only within this many kernel widths of one of its training samples (docs/anomalies.md: the
+ * synth test runs' event-log vectors are within 3.49, the shared real logs the model named a
+ * cause on are 3.59 and beyond; set on those, not held out). */
+#define LADRA_MAX_MODEL_DISTANCE 3.5
+
 struct ladra_options {
     double lambda;                  /* 1.5 */
     bool sample_std;                /* population sd (divide by N) by default */
@@ -93,6 +104,12 @@ struct ladra_options {
     double spec_quantile, spec_multiplier;  /* 0.75, 1.5 */
     int64_t spec_min_ms;            /* 100 */
     int threads;                    /* detection workers: 0 = two on large inputs, 1 = one; the result is the same */
+    /* A period matters (is reported, and lets the verdict name a cause) when its stage ran on
+     * two hosts or more and not every one of them had a period in it, its host ran at least
+     * LADRA_MIN_HOST_TASKS tasks in the stage set, and its excess time is at least min_excess_ms
+     * and min_share of its stage's task time; all_periods: every period (the paper's LADRA). */
+    double min_share, min_excess_ms;
+    bool all_periods;
 };
 void clarity_ladra_options_default(struct ladra_options *o);
 
@@ -114,6 +131,12 @@ struct ladra_period {
     int64_t start_ms, end_ms;
     size_t tasks;                   /* smoothed-abnormal tasks in the run */
     double causes[LADRA_NCLASS];    /* of the host's factor vector */
+    /* Whether it matters (clarity_ladra_period_matters): its tasks' time beyond their stage
+     * attempt's median task time, that stage's median and its tasks' summed time. */
+    double excess_ms, stage_median_ms, stage_task_ms;
+    uint32_t host_set_tasks;        /* the host's tasks in the stage set smoothed with it */
+    uint32_t stage_hosts, stage_hosts_with_period;   /* hosts that ran the stage attempt; of them, with a period in it */
+    bool matters;
 };
 
 struct ladra_input {
@@ -130,6 +153,9 @@ struct ladra_input {
 /* The metrics and id of task t (row as above). */
 void clarity_ladra_task_metrics(const struct ladra_input *in, const struct ladra_task *t, struct ladra_metrics *m);
 int64_t clarity_ladra_task_id(const struct ladra_input *in, const struct ladra_task *t);
+
+/* Whether a period matters under o's thresholds (always with o->all_periods). */
+bool clarity_ladra_period_matters(const struct ladra_period *p, const struct ladra_options *o);
 
 /* Marks initial/raw/smooth/skew/speculation on every task and fills periods (malloc'd).
  * Returns 0, or CLARITY_ENOMEM with err filled. */
@@ -202,6 +228,12 @@ void clarity_ladra_model_free(struct ladra_model *m);
  * caller falls back to the rules; CLARITY_ENOMEM. */
 int clarity_ladra_model_predict(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
                         int features, double y[LADRA_NCLASS], struct clarity_error *err);
+/* The distance from x to the nearest training sample of its mode, in the GRNN's input space
+ * (z-scored as it reads them) and in kernel widths: the GRNN's weight for that sample is
+ * exp(-d^2 / 2). Far from every sample, its output is whichever sample is least far, not a
+ * judgement. Returns 0, or CLARITY_ENOTFOUND as clarity_ladra_model_predict. */
+int clarity_ladra_model_distance(const struct ladra_model *m, const double x[LADRA_NFEAT], bool eventlog_only,
+                                 int features, double *dist, struct clarity_error *err);
 /* The verdict from GRNN outputs y: the likeliest class, or normal when that is a cause with
  * less than min_cause of the weight. */
 int clarity_ladra_verdict(const double y[LADRA_NCLASS], double min_cause);
@@ -237,11 +269,14 @@ struct clarity_anomalies_options {
     int features;                       /* enum ladra_features */
     bool softmax;                       /* as the paper; y is printed too */
     double min_cause;                   /* GRNN verdict threshold (LADRA_DEFAULT_MIN_CAUSE) */
+    bool cause_without_period;          /* let the GRNN name a cause with no period that matters, inside
+                                           its domain (LADRA_MAX_MODEL_DISTANCE); off: no period, no cause */
 };
 struct clarity_anomalies_host {
     uint32_t host;                      /* string id */
     size_t tasks, raw, smooth, skew, speculation;
     double excess_ms;                   /* time beyond the stage medians (victim choice) */
+    double task_ms;                     /* its successful tasks' summed time */
     struct ladra_factors factors;
     double y[LADRA_NCLASS], p[LADRA_NCLASS];
     double rule_score[4], rule_prob[4];
@@ -254,11 +289,19 @@ struct clarity_anomalies_result {
     uint32_t *host_ids, *exec_ids; size_t nexecs;      /* dense index -> string id */
     struct clarity_anomalies_stage *stages;
     struct ladra_period *periods; size_t nperiods;
+    size_t nmatter;                     /* periods that matter (ladra_period.matters); detected = nmatter > 0 */
+    struct { double min_share, min_excess_ms; bool all_periods; } rule;   /* the thresholds used */
     struct clarity_anomalies_host *hosts;               /* in.nhosts */
     struct ladra_factors run;                           /* the run's factors (against its victim host) */
     double run_y[LADRA_NCLASS], run_p[LADRA_NCLASS];
     int run_class, method, features;
     int run_likeliest;                  /* argmax of run_y; run_class is normal when it is under min_cause */
+    int model_class;                    /* the model's verdict before the period rule (run_class without
+                                           "no period that matters: normal") */
+    double model_distance;              /* clarity_ladra_model_distance of the run's factors; INFINITY
+                                           without a GRNN */
+    bool in_domain;                     /* model_distance <= LADRA_MAX_MODEL_DISTANCE */
+    bool cause_without_period;          /* the verdict names the model's cause with no period that matters */
     double min_cause;
     bool eventlog_only, softmax, detected, speculation_detected;
     size_t tasks_skipped;                               /* failed/killed/no end: left out */

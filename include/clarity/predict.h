@@ -35,11 +35,13 @@ struct peridot_ref {
     struct peridot_stage *stages; size_t nstages;  /* malloc'd by peridot_ref_from_app */
     int64_t total_ms;          /* T: ApplicationEnd - ApplicationStart */
     double data_size;          /* D, any unit (only ratios matter); 0 = unknown */
-    double cores;              /* E: task slots; 0 = unknown */
+    double cores;              /* E: task slots; 0 = unknown. From a log: the most executor cores
+                                  alive while a stage ran, / spark.task.cpus */
+    double cores_min;          /* from a log: the fewest non-zero task slots a stage saw */
     /* where D and E came from (for "inferred inputs") */
     enum { PERIDOT_FROM_USER, PERIDOT_FROM_LOG, PERIDOT_UNKNOWN } size_from, cores_from;
     int64_t input_bytes;       /* largest stage input in the log, 0 = none logged */
-    bool cores_changed;        /* executors came or went while stages ran */
+    bool cores_changed;        /* stages saw different core counts (cores_min < cores) */
     bool no_task_events;       /* stage ends come from stage completion times */
     bool time_from_last_event; /* no ApplicationEnd: T runs to the last event */
     size_t multi_attempt_stages;

@@ -38,6 +38,14 @@ static void help(FILE *o)
             "  --no-skew-filter      keep non-local abnormal tasks (D3)\n"
             "  --min-period-tasks N  a period needs N smoothed-abnormal tasks in a row (default 1, the spec;\n"
             "                        2 drops lone spikes: fewer false alarms, fewer mild faults found)\n"
+            "  --min-share S         a period matters when its tasks' time beyond their stage's median is\n"
+            "                        at least S of the stage's task time (default 0.006), ...\n"
+            "  --min-excess MS       ... at least MS milliseconds (default 1000), its stage ran on other\n"
+            "                        hosts without a period and its host ran 3 tasks or more there; only\n"
+            "                        the periods that matter are shown and let the verdict name a cause\n"
+            "  --all-periods         report every LADRA period (the paper), whether it matters or not\n"            "  --cause-without-period  let the GRNN name a cause for a run with no period that matters,\n"
+            "                        when the run lies within 3.5 kernel widths of a training run (off:\n"
+            "                        no period, no cause; on synth it finds most faults no period shows)\n"
             "  --clock-offset MS     add MS to every executor/GC log time (node clock skew)\n"
             "  --limit N             periods in text output (default 30, 0 = all)\n"
             "  --json                machine-readable output (schema clarity.anomalies/1, docs/anomalies.md)\n"
@@ -261,7 +269,8 @@ int cmd_anomalies(int argc, char **argv)
         {"no-softmax", no_argument, 0, 'S'}, {"sample-std", no_argument, 0, 's'}, {"strict-edges", no_argument, 0, 'e'},
         {"no-skew-filter", no_argument, 0, 'k'}, {"min-period-tasks", required_argument, 0, 'P'}, {"clock-offset", required_argument, 0, 'C'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"min-share", required_argument, 0, 'x'}, {"min-excess", required_argument, 0, 'X'},
+        {"all-periods", no_argument, 0, 'A'}, {"cause-without-period", no_argument, 0, 'W'}, {0, 0, 0, 0}};
     static const struct opt_choice feature_sets[] = {
         {"extended", LADRA_FEATURES_EXTENDED, false}, {"paper", LADRA_FEATURES_PAPER, false}, {0}};
     struct common_opts co = {.cmd = "anomalies"};
@@ -295,6 +304,20 @@ int cmd_anomalies(int argc, char **argv)
             if (!opt_int_range(co.cmd, "min-period-tasks", optarg, 1, 1000, &v)) return EXIT_USAGE;
             o.det.min_period_tasks = (int)v;
             break;
+        case 'x':
+        case 'X': {
+            double d = strtod(optarg, &end);
+            if (!*optarg || *end || !(d >= 0) || (c == 'x' && d > 1) || !(d < 1e9)) {
+                fprintf(stderr, "clarity anomalies: --%s needs %s, not '%s'\n", c == 'x' ? "min-share" : "min-excess",
+                        c == 'x' ? "a share from 0 to 1" : "milliseconds, 0 or more", optarg);
+                return EXIT_USAGE;
+            }
+            if (c == 'x') o.det.min_share = d;
+            else o.det.min_excess_ms = d;
+            break;
+        }
+        case 'A': o.det.all_periods = true; break;
+        case 'W': o.cause_without_period = true; break;
         case 'C':
             clock = strtoll(optarg, &end, 10);
             if (!*optarg || *end) {

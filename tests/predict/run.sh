@@ -65,7 +65,26 @@ if [ -d "$SHARED_DATA/runtimes/pagerank-5-hosts" ]; then
   jqok "pagerank fixed partitions detected, error under 15%" '.model.fixed_partitions_detected and (.predictions[0].actual.error_pct | fabs) < 15'
   expect_rc "stage-only without sizes" 2 "$CLARITY" predict --ref "$P/app-20150830114306-0030.json" --ref "$P/app-20150830121009-0033.json"
   grep -q -- '--ref-size' "$T/err" && ok "asks for --ref-size" || bad "asks for --ref-size"
+  # every missing figure of every reference in one line, each flag named once
+  [ "$(wc -l <"$T/err")" = 1 ] && [ "$(grep -o -- '--ref-size' "$T/err" | wc -l)" = 1 ] \
+    && [ "$(grep -o -- '--ref-cores' "$T/err" | wc -l)" = 1 ] && grep -q 'app-20150830114306-0030.json, [^ ]*app-20150830121009-0033.json (no input' "$T/err" \
+    && ok "one message names both references and each flag once" || { bad "one message for every missing flag"; cat "$T/err"; }
 else
   skip "shared runtimes logs absent ($SHARED_DATA/runtimes)"
+fi
+
+# --- YARN logs whose executors register after the first stage was submitted (issue 15): cores
+#     are those alive while the stages ran, 10 executors x 3 cores = 30 as `summary` counts ---
+M="$SHARED_DATA/external/nvidia-qualification/multiple_attempts"
+if [ -f "$M/attempt_1_eventlog.zstd" ]; then
+  expect_rc "predict on the YARN attempts" 0 "$CLARITY_ASAN" predict --json --ref "$M/attempt_1_eventlog.zstd" \
+    --ref "$M/attempt_2_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd" --ref "$M/attempt_4_eventlog.zstd"
+  jqok "YARN attempts: 30 cores each, from the log" '[.training_points[] | .cores, .cores_from] == [30, "log", 30, "log", 30, "log", 30, "log"]
+    and .predictions[0].cores == 30'
+  expect_rc "predict text on the YARN attempts" 0 "$CLARITY" predict --ref "$M/attempt_1_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd"
+  grep -q 'cores = the most executor cores alive while a stage ran' "$T/out" && ok "says where the core count came from" \
+    || bad "says where the core count came from"
+else
+  skip "shared multiple_attempts logs absent ($M)"
 fi
 summary

@@ -18,7 +18,24 @@ static int oom(struct clarity_error *err)
 void clarity_ladra_options_default(struct ladra_options *o)
 {
     *o = (struct ladra_options){.lambda = 1.5, .init_tol_ms = 1000, .skew_filter = true, .min_period_tasks = 1,
-                                .spec_quantile = 0.75, .spec_multiplier = 1.5, .spec_min_ms = 100};
+                                .spec_quantile = 0.75, .spec_multiplier = 1.5, .spec_min_ms = 100,
+                                .min_share = LADRA_MIN_SHARE, .min_excess_ms = LADRA_MIN_EXCESS_MS};
+}
+
+/* Why each condition (measured on synth's training seeds and the shared real logs):
+ * - a slowdown on every host that ran the stage is the stage's own (JVM warm-up in a first
+ *   stage, a skewed query), not a host's: on nds_q72_dataproc_2_2 it was most of the 134
+ *   periods; a stage on one host has no other host to tell a slow host from a slow stage;
+ * - a host with one or two tasks in the stage set was never smoothed (the width-5 window had
+ *   no neighbours): its "period" is a lone straggler (a 63.8 s task of 4 on four hosts);
+ * - an excess under 1 s, or under 0.6% of the stage's task time, costs the run nothing worth a
+ *   look (the 100-200 ms periods of q72).
+ * None of the first two cost a true period on synth; the third costs some (docs/anomalies.md). */
+bool clarity_ladra_period_matters(const struct ladra_period *p, const struct ladra_options *o)
+{
+    if (o->all_periods) return true;
+    return p->stage_hosts >= 2 && p->stage_hosts_with_period < p->stage_hosts && p->host_set_tasks >= LADRA_MIN_HOST_TASKS &&
+           p->excess_ms >= o->min_excess_ms && p->excess_ms >= o->min_share * p->stage_task_ms;
 }
 
 double clarity_ladra_threshold(const double *d, size_t n, double lambda, bool sample, double *mean, double *std)
@@ -143,7 +160,12 @@ static int detect_stage(const struct det_ctx *c, uint32_t *ix, size_t n, const s
                                err);
     if (rc) return rc;
     for (size_t i = 0; i < n; i++) t[ix[i]].speculation = lab[i];
+    /* the stage's median task and summed task time, for whether a period matters */
+    double stage_ms = 0;
+    for (size_t i = 0; i < n; i++) stage_ms += buf[i];
+    double median = clarity_median_mean_mid(buf, n);
 
+    size_t first_period = *np;
     /* One label vector per (host, set), in start order, so a host's neighbours are its own
      * tasks and a single abnormal task on a host is never a period on its own. */
     qsort_r(ix, n, sizeof *ix, by_start, (void *)c);
@@ -188,10 +210,23 @@ static int detect_stage(const struct det_ctx *c, uint32_t *ix, size_t n, const s
                 p.end_ms = x->end_ms > p.end_ms ? x->end_ms : p.end_ms;
                 if (x->exec != p.exec) p.exec = -1;   /* several executors on the host */
                 p.tasks++;
+                double d = (double)(x->end_ms - x->start_ms);
+                if (d > median) p.excess_ms += d - median;
             }
+            p.stage_median_ms = median, p.stage_task_ms = stage_ms, p.host_set_tasks = (uint32_t)m;
             if (add_period(periods, np, cap, &p)) rc = oom(err);
         }
         a = b;
+    }
+    /* hosts of the stage attempt (ix is in host order) and those with a period in it, then
+     * whether each of its periods matters */
+    uint32_t nh = 0, nhp = 0;
+    for (size_t i = 0; i < n; i++) nh += i == 0 || t[ix[i]].host != t[ix[i - 1]].host;
+    for (size_t k = first_period; k < *np; k++)
+        nhp += k == first_period || (*periods)[k].host != (*periods)[k - 1].host;
+    for (size_t k = first_period; k < *np && !rc; k++) {
+        (*periods)[k].stage_hosts = nh, (*periods)[k].stage_hosts_with_period = nhp;
+        (*periods)[k].matters = clarity_ladra_period_matters(&(*periods)[k], o);
     }
     return rc;
 }

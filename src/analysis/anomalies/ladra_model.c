@@ -221,3 +221,43 @@ int clarity_ladra_model_predict(const struct ladra_model *m, const double q[LADR
     free(t);
     return rc;
 }
+
+int clarity_ladra_model_distance(const struct ladra_model *m, const double q[LADRA_NFEAT], bool elo, int features,
+                                 double *dist, struct clarity_error *err)
+{
+    *dist = INFINITY;
+    if (features == LADRA_FEATURES_EXTENDED && m->nfeat < LADRA_NFEAT)
+        return clarity_error_set(err, CLARITY_ENOTFOUND, NULL, 0, 0, "the model has only the paper's features");
+    bool paper = features == LADRA_FEATURES_PAPER, z = paper ? m->zscore : true;
+    double sigma = paper ? m->sigma : m->xsigma;
+    size_t dim = paper ? LADRA_NFACTOR : (size_t)ladra_nfeat_mode(elo), k = 0;
+    double mu[LADRA_NFEAT] = {0}, sd[LADRA_NFEAT];
+    for (size_t i = 0; i < m->n; i++)
+        if (m->s[i].eventlog_only == elo) {
+            k++;
+            for (size_t d = 0; d < dim; d++) mu[d] += m->s[i].x[d];
+        }
+    if (!k) return clarity_error_set(err, CLARITY_ENOTFOUND, NULL, 0, 0, "the model has no sample of this mode");
+    /* the same z-scores as the GRNN's (population sd over the mode's samples, 1 when constant) */
+    for (size_t d = 0; d < dim; d++) {
+        mu[d] /= (double)k;
+        double v = 0;
+        for (size_t i = 0; i < m->n; i++)
+            if (m->s[i].eventlog_only == elo) v += (m->s[i].x[d] - mu[d]) * (m->s[i].x[d] - mu[d]);
+        sd[d] = sqrt(v / (double)k);
+        if (!z) mu[d] = 0, sd[d] = 1;
+        else if (sd[d] <= 0) sd[d] = 1;
+    }
+    double best = INFINITY;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->s[i].eventlog_only != elo) continue;
+        double s2 = 0;
+        for (size_t d = 0; d < dim; d++) {
+            double a = (q[d] - m->s[i].x[d]) / sd[d];   /* (q - mu)/sd - (x - mu)/sd */
+            s2 += a * a;
+        }
+        if (s2 < best) best = s2;
+    }
+    *dist = sqrt(best) / (sigma > 0 ? sigma : 1);
+    return 0;
+}

@@ -192,6 +192,63 @@ static void classify(struct peridot_model *m, struct peridot_group *g, const str
     }
 }
 
+/* One way of naming reference r: its path, its file name, or its position (#2). */
+static const char *ref_name(const struct peridot_ref *refs, size_t r, int how, char *buf, size_t cap)
+{
+    const char *lab = refs[r].label ? refs[r].label : "";
+    if (how == 0 && *lab) return lab;
+    if (how <= 1 && *lab) {
+        const char *sl = strrchr(lab, '/');
+        return sl && sl[1] ? sl + 1 : lab;
+    }
+    snprintf(buf, cap, "#%zu", r + 1);
+    return buf;
+}
+
+/* The message naming references `how`; false when it did not fit in cap. */
+static bool missing_msg(const struct peridot_ref *refs, size_t nrefs, int how, char *msg, size_t cap)
+{
+    size_t len = 0;
+    msg[0] = 0;
+    for (int what = 0; what < 2; what++) {
+        size_t n = 0;
+        for (size_t r = 0; r < nrefs; r++) {
+            if (what == 0 ? refs[r].data_size > 0 : refs[r].cores > 0) continue;
+            char nb[32];
+            int w = snprintf(msg + len, cap - len, "%s%s%s", n ? ", " : len ? "; " : "",
+                             n ? "" : what == 0 ? "data size unknown in " : "core count unknown in ",
+                             ref_name(refs, r, how, nb, sizeof nb));
+            if (w < 0 || (size_t)w >= cap - len) return false;
+            len += (size_t)w;
+            n++;
+        }
+        if (n) {
+            int w = snprintf(msg + len, cap - len, "%s",
+                             what == 0 ? " (no input bytes in the log): give --ref-size"
+                                       : " (no executor with cores while its stages ran): give --ref-cores");
+            if (w < 0 || (size_t)w >= cap - len) return false;
+            len += (size_t)w;
+        }
+    }
+    return true;
+}
+
+/* Every missing figure of every reference in one message, each flag named once ("data size
+ * unknown in a, b (no input bytes in the log): give --ref-size; core count unknown in c (no
+ * executor with cores while its stages ran): give --ref-cores"), so a user fixes the command
+ * once instead of once per reference. References are named by path, else by file name, else by
+ * position (#2), whichever first fits the error's message. Returns 1 when something is missing. */
+static int missing_inputs(const struct peridot_ref *refs, size_t nrefs, struct clarity_error *err)
+{
+    bool any = false;
+    for (size_t r = 0; r < nrefs; r++) any |= !(refs[r].data_size > 0) || !(refs[r].cores > 0);
+    if (!any) return 0;
+    char msg[sizeof err->msg];
+    for (int how = 0; how < 3 && !missing_msg(refs, nrefs, how, msg, sizeof msg); how++) {}
+    clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "%s", msg);
+    return 1;
+}
+
 int clarity_peridot_fit(const struct peridot_ref *refs, size_t nrefs, const struct peridot_options *o,
                 struct peridot_model *out, struct clarity_error *err)
 {
@@ -200,13 +257,8 @@ int clarity_peridot_fit(const struct peridot_ref *refs, size_t nrefs, const stru
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "PERIDOT needs 2 to %d reference runs, not %zu",
                                  PERIDOT_MAX_REFS, nrefs);
     out->nrefs = nrefs;
+    if (missing_inputs(refs, nrefs, err)) return CLARITY_EUSAGE;
     for (size_t r = 0; r < nrefs; r++) {
-        if (!(refs[r].data_size > 0))
-            return clarity_error_set(err, CLARITY_EUSAGE, refs[r].label, 0, 0,
-                                     "data size unknown (the log has no input bytes): give --ref-size");
-        if (!(refs[r].cores > 0))
-            return clarity_error_set(err, CLARITY_EUSAGE, refs[r].label, 0, 0,
-                                     "core count unknown (the log has no executors): give --ref-cores");
         out->data[r] = refs[r].data_size;
         out->cores[r] = refs[r].cores;
         out->total_ms[r] = (double)refs[r].total_ms;

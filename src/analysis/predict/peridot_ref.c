@@ -17,20 +17,34 @@ static double task_cpus(const struct clarity_app *a)
     return 1;
 }
 
-/* Task slots alive when the first stage was submitted: executor cores / spark.task.cpus
- * (--ref-cores overrides it; a later change of cores is warned about). */
-static void infer_cores(const struct clarity_app *a, int64_t t0, int64_t t1, struct peridot_ref *r)
+/* Task slots: executor cores alive while a stage ran (added before the stage ended, not removed
+ * before it started), the largest over the stages, / spark.task.cpus (--ref-cores overrides
+ * it). Not the cores at the first stage: on YARN the executors often register after the first
+ * stage is submitted (the multiple_attempts logs: none at the first stage, 10 executors and 30
+ * cores a few seconds later), and PERIDOT's waves are those of the stages that had executors.
+ * cores_min is the smallest non-zero figure; a run whose stages saw different figures is flagged. */
+static void infer_cores(const struct clarity_app *a, int64_t app_end, struct peridot_ref *r)
 {
-    double cores = 0;
-    for (size_t i = 0; i < a->nexecs; i++) {
-        const struct clarity_executor *e = &a->execs[i];
-        if (e->is_driver || e->total_cores <= 0) continue;
-        bool alive = (!e->add_ms || e->add_ms <= t0) && (!e->remove_ms || e->remove_ms > t0);
-        if (alive) cores += e->total_cores;
-        if ((e->add_ms > t0 && e->add_ms < t1) || (e->remove_ms > t0 && e->remove_ms < t1)) r->cores_changed = true;
+    double best = 0, least = 0;
+    for (size_t k = 0; k < r->nstages; k++) {
+        const struct peridot_stage *p = &r->stages[k];
+        int64_t s0 = p->submit_ms, s1 = p->complete_ms > p->last_finish_ms ? p->complete_ms : p->last_finish_ms;
+        if (!s1) s1 = app_end > s0 ? app_end : s0;   /* a stage that never completed ran to the end */
+        double cores = 0;
+        for (size_t i = 0; i < a->nexecs; i++) {
+            const struct clarity_executor *e = &a->execs[i];
+            if (e->is_driver || e->total_cores <= 0) continue;
+            if ((!e->add_ms || e->add_ms <= s1) && (!e->remove_ms || e->remove_ms > s0)) cores += e->total_cores;
+        }
+        if (cores <= 0) continue;
+        if (cores > best) best = cores;
+        if (!least || cores < least) least = cores;
     }
-    if (cores > 0) {
-        r->cores = cores / task_cpus(a);
+    if (best > 0) {
+        double tc = task_cpus(a);
+        r->cores = best / tc;
+        r->cores_min = least / tc;
+        r->cores_changed = least != best;
         r->cores_from = PERIDOT_FROM_LOG;
     }
 }
@@ -105,12 +119,7 @@ int clarity_peridot_ref_from_app(const struct clarity_app *a, struct peridot_ref
         if (p && f > p->last_finish_ms) p->last_finish_ms = f;
     }
     free(rec);
-    int64_t t0 = out->stages[0].submit_ms, t1 = 0;
-    for (size_t i = 0; i < out->nstages; i++) {
-        if (out->stages[i].submit_ms < t0) t0 = out->stages[i].submit_ms;
-        if (out->stages[i].complete_ms > t1) t1 = out->stages[i].complete_ms;
-    }
-    infer_cores(a, t0, t1, out);
+    infer_cores(a, a->start_ms + out->total_ms, out);
     struct clarity_app_totals tot;
     if (a->tasks.n && clarity_totals_compute(a, &tot) == CLARITY_OK) {
         /* the largest single stage input: one full pass over the data, whatever the number

@@ -1,4 +1,5 @@
 /* clarity.anomalies/1 (docs/anomalies.md): one object per application. */
+#include <math.h>
 #include "clarity/report.h"
 #include "util/jsonw.h"
 
@@ -64,6 +65,14 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_kint(w, "abnormal_smoothed", (int64_t)sm);
     clarity_jsonw_kint(w, "skew_suspects", (int64_t)skew);
     clarity_jsonw_kbool(w, "detected", r->detected);
+    clarity_jsonw_kint(w, "periods_found", (int64_t)r->nperiods);   /* LADRA's, before the rule below */
+    clarity_jsonw_key(w, "period_rule");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kbool(w, "all_periods", r->rule.all_periods);
+    clarity_jsonw_kdouble(w, "min_share", r->rule.min_share);
+    clarity_jsonw_kdouble(w, "min_excess_ms", r->rule.min_excess_ms);
+    clarity_jsonw_kint(w, "min_host_tasks", LADRA_MIN_HOST_TASKS);
+    clarity_jsonw_obj_end(w);
     clarity_jsonw_key(w, "speculation");
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kint(w, "tasks", (int64_t)spec);
@@ -73,6 +82,12 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kstr(w, "class", clarity_ladra_class_name(r->run_class));
     clarity_jsonw_kstr(w, "likeliest", clarity_ladra_class_name(r->run_likeliest));
+    clarity_jsonw_kstr(w, "model_class", clarity_ladra_class_name(r->model_class));
+    clarity_jsonw_kbool(w, "cause_without_period", r->cause_without_period);
+    clarity_jsonw_key(w, "model_distance");   /* null without a GRNN */
+    if (isfinite(r->model_distance)) clarity_jsonw_double(w, r->model_distance);
+    else clarity_jsonw_null(w);
+    clarity_jsonw_kbool(w, "in_domain", r->in_domain);
     clarity_jsonw_kdouble(w, "min_cause", r->min_cause);
     causes(w, "causes", r->run_p);
     causes(w, "y", r->run_y);
@@ -82,6 +97,7 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < r->nperiods; i++) {
         const struct ladra_period *p = &r->periods[i];
+        if (!p->matters) continue;
         clarity_jsonw_obj_begin(w);
         clarity_jsonw_kstr(w, "host", clarity_app_str(a, r->host_ids[p->host]));
         if (p->exec >= 0) clarity_jsonw_kstr(w, "executor", clarity_app_str(a, r->exec_ids[p->exec]));
@@ -94,6 +110,12 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
         clarity_jsonw_kint(w, "start_ms", p->start_ms);
         clarity_jsonw_kint(w, "end_ms", p->end_ms);
         clarity_jsonw_kint(w, "tasks", (int64_t)p->tasks);
+        clarity_jsonw_kdouble(w, "excess_ms", p->excess_ms);
+        clarity_jsonw_kdouble(w, "stage_median_ms", p->stage_median_ms);
+        clarity_jsonw_kdouble(w, "stage_task_ms", p->stage_task_ms);
+        clarity_jsonw_kint(w, "host_set_tasks", p->host_set_tasks);
+        clarity_jsonw_kint(w, "stage_hosts", p->stage_hosts);
+        clarity_jsonw_kint(w, "stage_hosts_with_period", p->stage_hosts_with_period);
         causes(w, "causes", p->causes);
         clarity_jsonw_obj_end(w);
     }
@@ -109,6 +131,7 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
         clarity_jsonw_kint(w, "abnormal_smoothed", (int64_t)h->smooth);
         clarity_jsonw_kint(w, "speculation", (int64_t)h->speculation);
         clarity_jsonw_kdouble(w, "excess_ms", h->excess_ms);
+        clarity_jsonw_kdouble(w, "task_ms", h->task_ms);
         if (h->has_periods) {
             causes(w, "causes", h->p);
             factors(w, a, r, &h->factors);

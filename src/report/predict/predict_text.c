@@ -20,7 +20,7 @@ size_t clarity_predict_warnings(const struct predict_report *r, const char **out
         attempts |= r->refs[i].multi_attempt_stages > 0;
         notasks |= r->refs[i].no_task_events;
     }
-    W(changed, "executors came or went while a reference ran: its core count is the one at the first stage");
+    W(changed, "executors came or went while a reference ran: its core count is the most alive while one of its stages ran");
     W(last_event, "a reference has no ApplicationEnd: its time runs to its last event");
     W(attempts, "a reference retried stages: their span runs from the first attempt to the last");
     W(notasks, "a reference has no task events: stage spans end at the stage completion time, not the last task");
@@ -96,7 +96,7 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
     }
     if (!sz && !co) fprintf(o, "inferred     nothing: sizes and cores were given\n");
     else fprintf(o, "inferred     %s%s%s\n", sz ? "data sizes = each log's largest stage input (bytes read)" : "",
-                 sz && co ? "; " : "", co ? "cores = executor cores alive at the first stage / spark.task.cpus" : "");
+                 sz && co ? "; " : "", co ? "cores = the most executor cores alive while a stage ran / spark.task.cpus" : "");
     const char *warn[16];
     size_t nw = clarity_predict_warnings(r, warn, 16);
     for (size_t i = 0; i < nw; i++) fprintf(o, "warning      %s\n", warn[i]);

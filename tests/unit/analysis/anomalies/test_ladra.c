@@ -131,7 +131,81 @@ Test(ladra_smooth, t4_4_period_bounds_per_host)
     cr_assert_eq(p[0].tasks, 4);
     cr_assert_eq(p[0].start_ms, 2000 + 4 * 1000);
     cr_assert_eq(p[0].end_ms, 2000 + 7 * 1000 + 5000);
+    /* whether it matters: 4 tasks x (5000 - median 1000) beyond the median, of 36 x 1000 +
+     * 4 x 5000 in the stage; host 2 ran 8 tasks in the later set (k = 0, 1 started within 1 s
+     * of the first: the first wave); 1 of the 4 hosts slow */
+    cr_assert_float_eq(p[0].excess_ms, 16000, 1e-9);
+    cr_assert_float_eq(p[0].stage_median_ms, 1000, 1e-9);
+    cr_assert_float_eq(p[0].stage_task_ms, 56000, 1e-9);
+    cr_assert_eq(p[0].host_set_tasks, 8);
+    cr_assert_eq(p[0].stage_hosts, 4);
+    cr_assert_eq(p[0].stage_hosts_with_period, 1);
+    cr_assert(p[0].matters);
     free(p);
+}
+
+/* A slowdown on every host of the stage is the stage's own (warm-up, skew), not a host's: two
+ * hosts of 20 tasks each, both slow at k = 6..8, give a period each (3 tasks, 3 x 4000 ms beyond
+ * the median), and neither matters; --all-periods keeps them. */
+Test(ladra_smooth, period_on_every_host_does_not_matter)
+{
+    struct ladra_task t[40];
+    memset(t, 0, sizeof t);
+    for (int i = 0; i < 40; i++) {
+        int h = i % 2, k = i / 2;
+        t[i].row = (uint32_t)i, t[i].host = h, t[i].exec = h, t[i].locality = CLARITY_LOC_NODE_LOCAL;
+        t[i].start_ms = 2000 + k * 1000;
+        t[i].end_ms = t[i].start_ms + (k >= 6 && k <= 8 ? 5000 : 1000);
+    }
+    struct ladra_input in = {.tasks = t, .ntasks = 40, .nhosts = 2, .nstages = 1, .app_end_ms = 30000};
+    struct ladra_options o;
+    clarity_ladra_options_default(&o);
+    struct ladra_period *p;
+    size_t np;
+    cr_assert_eq(clarity_ladra_detect(&in, &o, &p, &np, NULL), 0);
+    cr_assert_eq(np, 2);
+    for (size_t k = 0; k < np; k++) {
+        cr_assert_eq(p[k].tasks, 3);
+        cr_assert_float_eq(p[k].excess_ms, 12000, 1e-9);
+        cr_assert_float_eq(p[k].stage_task_ms, 64000, 1e-9);
+        cr_assert_eq(p[k].stage_hosts, 2);
+        cr_assert_eq(p[k].stage_hosts_with_period, 2);
+        cr_assert_not(p[k].matters);
+    }
+    free(p);
+    o.all_periods = true;
+    cr_assert_eq(clarity_ladra_detect(&in, &o, &p, &np, NULL), 0);
+    cr_assert(np == 2 && p[0].matters && p[1].matters);
+    free(p);
+}
+
+/* The rule's edges, one condition at a time from a period that just matters. */
+Test(ladra_detect, period_matters_thresholds)
+{
+    struct ladra_options o;
+    clarity_ladra_options_default(&o);
+    cr_assert_float_eq(o.min_share, 0.006, 1e-12);
+    cr_assert_float_eq(o.min_excess_ms, 1000, 1e-12);
+    o.min_share = 0.01;   /* exact in binary arithmetic against 100000: 1000 */
+    const struct ladra_period ok = {.excess_ms = 1000, .stage_median_ms = 100, .stage_task_ms = 100000,
+                                    .host_set_tasks = LADRA_MIN_HOST_TASKS, .stage_hosts = 2, .stage_hosts_with_period = 1};
+    cr_assert(clarity_ladra_period_matters(&ok, &o));
+    struct ladra_period p = ok;
+    p.excess_ms = 999.5;          /* under 1 s */
+    cr_assert_not(clarity_ladra_period_matters(&p, &o));
+    p = ok, p.stage_task_ms = 100001;   /* just under 1% of the stage */
+    cr_assert_not(clarity_ladra_period_matters(&p, &o));
+    p = ok, p.host_set_tasks = LADRA_MIN_HOST_TASKS - 1;   /* a lone straggler's host */
+    cr_assert_not(clarity_ladra_period_matters(&p, &o));
+    p = ok, p.stage_hosts = 1, p.stage_hosts_with_period = 1;   /* one host: nothing to compare with */
+    cr_assert_not(clarity_ladra_period_matters(&p, &o));
+    p = ok, p.stage_hosts_with_period = 2;   /* every host of the stage slow */
+    cr_assert_not(clarity_ladra_period_matters(&p, &o));
+    p = ok, p.stage_hosts = 5, p.stage_hosts_with_period = 4;   /* all but one */
+    cr_assert(clarity_ladra_period_matters(&p, &o));
+    o.all_periods = true;         /* the paper: every period */
+    p = ok, p.excess_ms = 0, p.stage_hosts = 1, p.host_set_tasks = 1;
+    cr_assert(clarity_ladra_period_matters(&p, &o));
 }
 
 Test(ladra_factors, t5_1_dar)

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "clarity/predict.h"
 #include "../../model/load_helpers.h"
 
@@ -131,4 +132,75 @@ Test(peridot_log, stage_only_pagerank_detects_fixed_partitions)
         clarity_peridot_ref_free(&r[i]);
         clarity_app_free(a[i]);
     }
+}
+
+/* Cores are those of the executors alive while a stage ran, the most over the stages: an
+ * executor that registers after the first stage was submitted (YARN) still counts. The
+ * fixture's one executor (5 cores) is moved in time; stage 0 runs [T0+1000, T0+21005], stage 1
+ * [T0+22000, T0+24000]. */
+Test(peridot_log, cores_from_executors_alive_while_stages_ran)
+{
+    struct clarity_app *a;
+    struct clarity_error err = {0};
+    struct peridot_ref r;
+    cr_assert_eq(load_fixture("peridot-ref-1.json", &a, &err), CLARITY_OK, "%s", err.msg);
+    struct clarity_executor *e = NULL;
+    for (size_t i = 0; i < a->nexecs; i++)
+        if (!a->execs[i].is_driver) e = &a->execs[i];
+    cr_assert_not_null(e);
+    const int64_t add[] = {T0 + 5000, T0 + 21005, T0 + 21500, T0 + 24000, T0 + 24001};
+    const double want[] = {5, 5, 5, 5, 0};   /* registered during stage 0, at its end, between, at stage 1's end, after */
+    for (int k = 0; k < 5; k++) {
+        e->add_ms = add[k];
+        cr_assert_eq(clarity_peridot_ref_from_app(a, &r, &err), CLARITY_OK, "%s", err.msg);
+        cr_assert_eq(r.cores, want[k], "add at T0+%lld: %g cores", (long long)(add[k] - T0), r.cores);
+        cr_assert_eq(r.cores_from, want[k] > 0 ? PERIDOT_FROM_LOG : PERIDOT_UNKNOWN);
+        cr_assert_not(r.cores_changed);   /* the stages without executors do not count */
+        clarity_peridot_ref_free(&r);
+    }
+    /* removed before stage 1 started: stage 0 had it, stage 1 did not; removed exactly at its start: gone */
+    e->add_ms = T0 + 100;
+    e->remove_ms = T0 + 22000;
+    cr_assert_eq(clarity_peridot_ref_from_app(a, &r, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(r.cores, 5);
+    clarity_peridot_ref_free(&r);
+    e->add_ms = T0 + 21500;   /* lived only between the stages */
+    cr_assert_eq(clarity_peridot_ref_from_app(a, &r, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(r.cores, 0);
+    cr_assert_eq(r.cores_from, PERIDOT_UNKNOWN);
+    clarity_peridot_ref_free(&r);
+    clarity_app_free(a);
+}
+
+/* Every missing figure of every reference in one message, each flag once. */
+Test(peridot_log, missing_inputs_in_one_message)
+{
+    struct peridot_ref refs[3] = {{.label = "a.log", .cores = 4}, {.label = "b.log"}, {.label = "c.log", .data_size = 1}};
+    struct peridot_options o = {0};
+    struct peridot_model m;
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_peridot_fit(refs, 3, &o, &m, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "data size unknown in a.log, b.log (no input bytes in the log): give --ref-size; "
+                              "core count unknown in b.log, c.log (no executor with cores while its stages ran): give --ref-cores");
+}
+
+/* Paths too long for one message: the references are named by file name, then by position. */
+Test(peridot_log, missing_inputs_long_paths)
+{
+    static char p1[400], p2[400];
+    memset(p1, 'd', sizeof p1 - 20), memset(p2, 'e', sizeof p2 - 20);
+    strcpy(p1 + sizeof p1 - 20, "/a.json"), strcpy(p2 + sizeof p2 - 20, "/b.json");
+    struct peridot_ref refs[2] = {{.label = p1}, {.label = p2}};
+    struct peridot_options o = {0};
+    struct peridot_model m;
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_peridot_fit(refs, 2, &o, &m, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "data size unknown in a.json, b.json (no input bytes in the log): give --ref-size; "
+                              "core count unknown in a.json, b.json (no executor with cores while its stages ran): give --ref-cores");
+    static char b1[300], b2[300];   /* file names too long as well: positions */
+    memset(b1, 'f', sizeof b1 - 1), memset(b2, 'g', sizeof b2 - 1);
+    refs[0].label = b1, refs[1].label = b2;
+    cr_assert_eq(clarity_peridot_fit(refs, 2, &o, &m, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "data size unknown in #1, #2 (no input bytes in the log): give --ref-size; "
+                              "core count unknown in #1, #2 (no executor with cores while its stages ran): give --ref-cores");
 }
