@@ -64,7 +64,8 @@ void clarity_read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_st
 
 /* Values picked from an object in one pass (clarity_cj_pick), read with the same conversions
  * as the by-name getters above: clarity_pk_int_or(p, i, d) is clarity_get_int_or(obj, key_i, d). */
-struct clarity_picked { uint64_t found; cj_val v[64]; };
+#define CLARITY_PICK_MAX 16   /* small: read_plan recurses with two of these per plan level */
+struct clarity_picked { uint64_t found; cj_val v[CLARITY_PICK_MAX]; };
 static inline bool clarity_pk_has(const struct clarity_picked *p, int i) { return p->found >> i & 1; }
 static inline bool clarity_pk_int(const struct clarity_picked *p, int i, int64_t *out)
 {
