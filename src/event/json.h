@@ -45,7 +45,8 @@ size_t clarity_cj_object_members(cj_val obj, cj_member *out, size_t cap);
  * lookup by name per key (each of which walks the members again): on logs of many small jobs
  * the events are small and these lookups cost as much as parsing. keys[i] is found when bit i
  * of the result is set, and then vals[i] holds its value; the first member with a key wins, as
- * clarity_cj_get does, so the two give the same values. nkeys <= 64; 0 for non-objects. */
+ * clarity_cj_get does, so the two give the same values. The keys must be distinct (a
+ * member fills one key); nkeys <= 64; 0 for non-objects. */
 typedef struct { const char *s; size_t len; } cj_key;
 #define CJ_KEY(lit) { (lit), sizeof(lit) - 1 }
 uint64_t clarity_cj_pick(cj_val obj, const cj_key *keys, size_t nkeys, cj_val *vals);

@@ -217,7 +217,8 @@ extern "C" uint64_t clarity_cj_pick(cj_val obj, const cj_key *keys, size_t nkeys
             if (klen && keys[i].s[0] != k[0]) continue;
             if (std::memcmp(keys[i].s, k, klen) != 0) continue;
             vals[i] = wrap(field.value);
-            found |= (uint64_t)1 << i;   // no break: a key listed twice is filled twice
+            found |= (uint64_t)1 << i;
+            break;   // keys are distinct (json.h)
         }
         if (found == all) break;   // later duplicates would not be taken anyway
     }

@@ -322,7 +322,7 @@ void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap,
 {
     for (size_t i = 0; i < *n; i++)
         if ((*arr)[i] == v) return;
-    if (CLARITY_VEC_RESERVE(*arr, *cap, *n + 1)) {
+    if (CLARITY_VEC_RESERVE_SMALL(*arr, *cap, *n + 1)) {
         c->failed = 1;
         return;
     }

@@ -29,7 +29,7 @@ static void read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node)
     cj_iter it;
     if (clarity_pk_has(&p, NODE_METRICS) && clarity_cj_array_begin(p.v[NODE_METRICS], &it))
         while (clarity_cj_array_next(&it, &m)) {
-            struct clarity_sql_metric *x = CLARITY_VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
+            struct clarity_sql_metric *x = CLARITY_VEC_PUSH_SMALL(q->metrics, q->nmetrics, q->cap_metrics);
             if (!x) {
                 c->failed = 1;
                 return;
@@ -82,7 +82,7 @@ void clarity_apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev)
     cj_iter it;
     if (!q || !clarity_cj_get(ev, "sqlPlanMetrics", &arr) || !clarity_cj_array_begin(arr, &it)) return;
     while (clarity_cj_array_next(&it, &m)) {
-        struct clarity_sql_metric *x = CLARITY_VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
+        struct clarity_sql_metric *x = CLARITY_VEC_PUSH_SMALL(q->metrics, q->nmetrics, q->cap_metrics);
         if (!x) {
             c->failed = 1;
             return;

@@ -142,9 +142,18 @@ static void walk(cj_val v, int depth)
         if (n < 60 && kl < 200) keys[n++] = (cj_key){k, kl};
         walk(m, depth + 1);
     }
-    keys[n++] = (cj_key)CJ_KEY("Stage ID");
-    keys[n++] = (cj_key)CJ_KEY("no such key");
-    keys[n++] = (cj_key)CJ_KEY("");
+    /* keys must be distinct: a duplicated member name is listed once */
+    size_t own = n;
+    for (size_t i = 0; i < own; i++)
+        for (size_t j = i + 1; j < own; j++)
+            if (keys[j].len == keys[i].len && !memcmp(keys[j].s, keys[i].s, keys[i].len)) keys[j--] = keys[--own];
+    n = own;
+    static const cj_key extra[] = {CJ_KEY("Stage ID"), CJ_KEY("no such key"), CJ_KEY("")};
+    for (size_t e = 0; e < 3; e++) {
+        bool dup = false;
+        for (size_t i = 0; i < n && !dup; i++) dup = keys[i].len == extra[e].len && !memcmp(keys[i].s, extra[e].s, extra[e].len);
+        if (!dup) keys[n++] = extra[e];
+    }
     agree(v, keys, n);
     for (size_t i = 0; i < n / 2; i++) {
         cj_key t = keys[i];
