@@ -31,11 +31,17 @@ static inline const char *clarity_strtab_get(const struct clarity_strtab *t, uin
 }
 void clarity_strtab_free(struct clarity_strtab *t);
 
+/* Ids (jobs, SQL executions, RDDs) are mostly small and dense, so keys in [0, ndense) live in a
+ * plain array indexed by the key (val + 1; 0 = absent): a lookup is one load, and ids met in
+ * order touch memory in order instead of at random hash slots, which is what costs on a log of
+ * 10^5-10^6 jobs. Other keys go to an open-addressing table whose slots hold key, value and
+ * occupancy together (one cache line per probe instead of three arrays). */
+struct clarity_idmap_slot { int64_t key; uint32_t val, used; };
 struct clarity_idmap {
-    int64_t *keys;
-    uint32_t *vals;
-    size_t n, cap;       /* cap is a power of two; 0 = empty map */
-    uint8_t *used;
+    struct clarity_idmap_slot *slots;
+    size_t n, cap;       /* hashed entries; cap is a power of two; 0 = no table */
+    uint32_t *dense;     /* val + 1 by key for keys in [0, ndense) */
+    size_t ndense, ndense_used;
 };
 /* Returns 1 and fills *val when key is present, else 0. */
 int clarity_idmap_get(const struct clarity_idmap *m, int64_t key, uint32_t *val);

@@ -41,6 +41,16 @@ bool clarity_cj_object_next(cj_iter *it, const char **key, size_t *klen, cj_val 
 typedef struct { const char *key; size_t klen; cj_val val; } cj_member;
 size_t clarity_cj_object_members(cj_val obj, cj_member *out, size_t cap);
 
+/* The values of several keys of one object in a single pass over its members, instead of one
+ * lookup by name per key (each of which walks the members again): on logs of many small jobs
+ * the events are small and these lookups cost as much as parsing. keys[i] is found when bit i
+ * of the result is set, and then vals[i] holds its value; the first member with a key wins, as
+ * clarity_cj_get does, so the two give the same values. The keys must be distinct (a
+ * member fills one key); nkeys <= 64; 0 for non-objects. */
+typedef struct { const char *s; size_t len; } cj_key;
+#define CJ_KEY(lit) { (lit), sizeof(lit) - 1 }
+uint64_t clarity_cj_pick(cj_val obj, const cj_key *keys, size_t nkeys, cj_val *vals);
+
 /* Convenience getters on an object: false when the key is absent or of another type. */
 bool clarity_cj_get_int(cj_val obj, const char *key, int64_t *out);
 bool clarity_cj_get_str(cj_val obj, const char *key, const char **s, size_t *len);

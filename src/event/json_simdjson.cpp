@@ -201,3 +201,26 @@ extern "C" size_t clarity_cj_object_members(cj_val obj, cj_member *out, size_t c
     }
     return n;
 }
+
+extern "C" uint64_t clarity_cj_pick(cj_val obj, const cj_key *keys, size_t nkeys, cj_val *vals)
+{
+    simdjson::dom::object o;
+    if (nkeys == 0 || nkeys > 64 || el(obj).get_object().get(o)) return 0;
+    const uint64_t all = nkeys == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nkeys) - 1;
+    uint64_t found = 0;
+    for (auto field : o) {
+        const size_t klen = field.key.size();
+        const char *k = field.key.data();
+        for (size_t i = 0; i < nkeys; i++) {
+            // the length and first byte reject almost every other key before a memcmp
+            if (keys[i].len != klen || (found >> i & 1)) continue;
+            if (klen && keys[i].s[0] != k[0]) continue;
+            if (std::memcmp(keys[i].s, k, klen) != 0) continue;
+            vals[i] = wrap(field.value);
+            found |= (uint64_t)1 << i;
+            break;   // keys are distinct (json.h)
+        }
+        if (found == all) break;   // later duplicates would not be taken anyway
+    }
+    return found;
+}

@@ -189,6 +189,36 @@ size_t clarity_read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out)
     return n;
 }
 
+void clarity_reread_int_array(struct apply_ctx *c, cj_val arr, int64_t **out, size_t *n)
+{
+    cj_iter it;
+    cj_val v;
+    size_t m = 0;
+    if (clarity_cj_array_begin(arr, &it))
+        while (clarity_cj_array_next(&it, &v)) m++;
+    if (!m) {
+        *out = NULL;
+        *n = 0;
+        return;
+    }
+    int64_t *p = *out && m <= *n ? *out : clarity_arena_alloc(&c->app->arena, m * sizeof *p);
+    if (!p) {
+        c->failed = 1;
+        *out = NULL;
+        *n = 0;
+        return;
+    }
+    size_t i = 0;
+    clarity_cj_array_begin(arr, &it);
+    while (clarity_cj_array_next(&it, &v)) {
+        int64_t x = 0;
+        clarity_cj_int(v, &x);
+        p[i++] = x;
+    }
+    *out = p;
+    *n = m;
+}
+
 int64_t clarity_get_int_or(cj_val obj, const char *key, int64_t dflt)
 {
     int64_t v;
@@ -292,7 +322,7 @@ void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap,
 {
     for (size_t i = 0; i < *n; i++)
         if ((*arr)[i] == v) return;
-    if (CLARITY_VEC_RESERVE(*arr, *cap, *n + 1)) {
+    if (CLARITY_VEC_RESERVE_SMALL(*arr, *cap, *n + 1)) {
         c->failed = 1;
         return;
     }
@@ -332,7 +362,11 @@ static uint64_t mix64(uint64_t x)
 
 static bool stage_find(const struct clarity_app *a, int64_t stage_id, int32_t attempt, int64_t *key, uint32_t *row)
 {
-    uint64_t k = mix64((uint64_t)stage_id ^ mix64((uint64_t)(uint32_t)attempt + 1));
+    /* A first attempt starts at its own stage id, so the common case lands in the map's dense
+     * range (one array load, in id order) rather than a random hash slot; a hashed key of
+     * another attempt that happens to equal it only moves this attempt on along its sequence. */
+    uint64_t k = attempt == 0 && stage_id >= 0 ? (uint64_t)stage_id
+                                                : mix64((uint64_t)stage_id ^ mix64((uint64_t)(uint32_t)attempt + 1));
     for (;;) {
         if (!clarity_idmap_get(&a->stage_by_key, (int64_t)k, row)) {
             *key = (int64_t)k;
@@ -427,7 +461,7 @@ long clarity_app_task_row(const struct clarity_app *a, int64_t task_id)
 {
     uint32_t row;
     if (task_id >= 0 && (size_t)task_id < a->task_dense_cap && a->task_dense[task_id]) return (long)a->task_dense[task_id] - 1;
-    if (a->task_by_id.cap) return clarity_idmap_get(&a->task_by_id, task_id, &row) ? (long)row : -1;
+    if (a->task_by_id.cap || a->task_by_id.ndense) return clarity_idmap_get(&a->task_by_id, task_id, &row) ? (long)row : -1;
     const struct clarity_icol *ids = &a->tasks.task_id;
     if (a->tasks_sorted_by_id) {
         size_t lo = 0, hi = a->tasks.n;

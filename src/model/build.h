@@ -42,6 +42,9 @@ void clarity_problem(struct apply_ctx *c, const char *fmt, ...) __attribute__((f
 void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out);
 /* Array of numbers into an arena-owned int64 array. */
 size_t clarity_read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out);
+/* The same for a field read again with each event of its object: the array already held is
+ * reused when the new one fits, so an unchanged list costs no memory per event. */
+void clarity_reread_int_array(struct apply_ctx *c, cj_val arr, int64_t **out, size_t *n);
 int64_t clarity_get_int_or(cj_val obj, const char *key, int64_t dflt);
 /* Accepts numbers or numeric strings (SQL metric values are strings). */
 bool clarity_value_as_int(cj_val v, int64_t *out);
@@ -58,6 +61,37 @@ struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stag
 struct clarity_job *clarity_job_get_or_add(struct apply_ctx *c, int64_t job_id);
 struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id);
 void clarity_read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st);
+
+/* Values picked from an object in one pass (clarity_cj_pick), read with the same conversions
+ * as the by-name getters above: clarity_pk_int_or(p, i, d) is clarity_get_int_or(obj, key_i, d). */
+#define CLARITY_PICK_MAX 16   /* small: read_plan recurses with two of these per plan level */
+struct clarity_picked { uint64_t found; cj_val v[CLARITY_PICK_MAX]; };
+static inline bool clarity_pk_has(const struct clarity_picked *p, int i) { return p->found >> i & 1; }
+static inline bool clarity_pk_int(const struct clarity_picked *p, int i, int64_t *out)
+{
+    return clarity_pk_has(p, i) && clarity_cj_int(p->v[i], out);
+}
+static inline int64_t clarity_pk_int_or(const struct clarity_picked *p, int i, int64_t dflt)
+{
+    int64_t x;
+    return clarity_pk_int(p, i, &x) ? x : dflt;
+}
+static inline bool clarity_pk_bool(const struct clarity_picked *p, int i, bool *out)
+{
+    return clarity_pk_has(p, i) && clarity_cj_bool(p->v[i], out);
+}
+static inline uint32_t clarity_pk_intern(struct apply_ctx *c, const struct clarity_picked *p, int i)
+{
+    return clarity_pk_has(p, i) ? clarity_intern_val(c, p->v[i]) : 0;
+}
+
+/* A Stage Info object's members, picked once for the stage lookup and the reading. */
+enum { CLARITY_SI_ID, CLARITY_SI_ATTEMPT, CLARITY_SI_NAME, CLARITY_SI_DETAILS, CLARITY_SI_NTASKS,
+       CLARITY_SI_SUBMIT, CLARITY_SI_COMPLETE, CLARITY_SI_FAILURE, CLARITY_SI_PROFILE,
+       CLARITY_SI_PUSH, CLARITY_SI_MERGERS, CLARITY_SI_PARENTS, CLARITY_SI_RDDS, CLARITY_SI_ACCUMS,
+       CLARITY_SI_COUNT };
+void clarity_pick_stage_info(cj_val info, struct clarity_picked *p);
+void clarity_read_stage_info_picked(struct apply_ctx *c, const struct clarity_picked *p, struct clarity_stage *st);
 /* Appends the accumulables of arr. user_only: drop internal and SQL-metric ones (load option
  * user_task_accumulables_only); with names (n > 0) only those with one of these names. */
 void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,

@@ -17,50 +17,52 @@ static void h_unexcluded(struct apply_ctx *c, cj_val ev) { clarity_apply_exec_ex
 static void h_known(struct apply_ctx *c, cj_val ev) { (void)c; (void)ev; }
 
 /* Short event names (JsonProtocol's, or the last segment of a Jackson class name). */
-static const struct { const char *name; handler fn; } handlers[] = {
-    {"SparkListenerTaskEnd", clarity_apply_task_end},
-    {"SparkListenerTaskStart", clarity_apply_task_start},
-    {"SparkListenerTaskGettingResult", clarity_apply_task_getting_result},
-    {"SparkListenerStageSubmitted", clarity_apply_stage_submitted},
-    {"SparkListenerStageCompleted", clarity_apply_stage_completed},
-    {"SparkListenerJobStart", clarity_apply_job_start},
-    {"SparkListenerJobEnd", clarity_apply_job_end},
-    {"SparkListenerExecutorAdded", clarity_apply_exec_added},
-    {"SparkListenerExecutorRemoved", clarity_apply_exec_removed},
-    {"SparkListenerBlockManagerAdded", clarity_apply_block_manager_added},
-    {"SparkListenerBlockManagerRemoved", clarity_apply_block_manager_removed},
-    {"SparkListenerExecutorMetricsUpdate", clarity_apply_exec_metrics_update},
-    {"SparkListenerStageExecutorMetrics", clarity_apply_stage_exec_metrics},
-    {"SparkListenerApplicationStart", clarity_apply_app_start},
-    {"SparkListenerApplicationEnd", clarity_apply_app_end},
-    {"SparkListenerEnvironmentUpdate", clarity_apply_env},
-    {"SparkListenerLogStart", clarity_apply_log_start},
-    {"DBCEventLoggingListenerMetadata", clarity_apply_dbc_metadata},
-    {"SparkListenerResourceProfileAdded", clarity_apply_resource_profile},
-    {"SparkListenerUnpersistRDD", clarity_apply_unpersist_rdd},
-    {"SparkListenerSQLExecutionStart", clarity_apply_sql_start},
-    {"SparkListenerSQLExecutionEnd", clarity_apply_sql_end},
-    {"SparkListenerSQLAdaptiveExecutionUpdate", clarity_apply_sql_adaptive},
-    {"SparkListenerSQLAdaptiveSQLMetricUpdates", clarity_apply_sql_adaptive_metrics},
-    {"SparkListenerDriverAccumUpdates", clarity_apply_driver_accum_updates},
-    {"SparkListenerExecutorExcluded", h_excluded},
-    {"SparkListenerExecutorBlacklisted", h_excluded},
-    {"SparkListenerExecutorUnexcluded", h_unexcluded},
-    {"SparkListenerExecutorUnblacklisted", h_unexcluded},
-    {"SparkListenerExecutorExcludedForStage", clarity_apply_exec_excluded_for_stage},
-    {"SparkListenerExecutorBlacklistedForStage", clarity_apply_exec_excluded_for_stage},
-    {"SparkListenerMiscellaneousProcessAdded", clarity_apply_misc_process},
-    {"SparkListenerNodeExcluded", h_known},
-    {"SparkListenerNodeBlacklisted", h_known},
-    {"SparkListenerNodeUnexcluded", h_known},
-    {"SparkListenerNodeUnblacklisted", h_known},
-    {"SparkListenerNodeExcludedForStage", h_known},
-    {"SparkListenerNodeBlacklistedForStage", h_known},
-    {"SparkListenerBlockUpdated", h_known},
-    {"SparkListenerSpeculativeTaskSubmitted", h_known},
-    {"SparkListenerUnschedulableTaskSetAdded", h_known},
-    {"SparkListenerUnschedulableTaskSetRemoved", h_known},
+#define H(lit, fn) {lit, sizeof lit - 1, fn}
+static const struct { const char *name; size_t len; handler fn; } handlers[] = {
+    H("SparkListenerTaskEnd", clarity_apply_task_end),
+    H("SparkListenerTaskStart", clarity_apply_task_start),
+    H("SparkListenerTaskGettingResult", clarity_apply_task_getting_result),
+    H("SparkListenerStageSubmitted", clarity_apply_stage_submitted),
+    H("SparkListenerStageCompleted", clarity_apply_stage_completed),
+    H("SparkListenerJobStart", clarity_apply_job_start),
+    H("SparkListenerJobEnd", clarity_apply_job_end),
+    H("SparkListenerExecutorAdded", clarity_apply_exec_added),
+    H("SparkListenerExecutorRemoved", clarity_apply_exec_removed),
+    H("SparkListenerBlockManagerAdded", clarity_apply_block_manager_added),
+    H("SparkListenerBlockManagerRemoved", clarity_apply_block_manager_removed),
+    H("SparkListenerExecutorMetricsUpdate", clarity_apply_exec_metrics_update),
+    H("SparkListenerStageExecutorMetrics", clarity_apply_stage_exec_metrics),
+    H("SparkListenerApplicationStart", clarity_apply_app_start),
+    H("SparkListenerApplicationEnd", clarity_apply_app_end),
+    H("SparkListenerEnvironmentUpdate", clarity_apply_env),
+    H("SparkListenerLogStart", clarity_apply_log_start),
+    H("DBCEventLoggingListenerMetadata", clarity_apply_dbc_metadata),
+    H("SparkListenerResourceProfileAdded", clarity_apply_resource_profile),
+    H("SparkListenerUnpersistRDD", clarity_apply_unpersist_rdd),
+    H("SparkListenerSQLExecutionStart", clarity_apply_sql_start),
+    H("SparkListenerSQLExecutionEnd", clarity_apply_sql_end),
+    H("SparkListenerSQLAdaptiveExecutionUpdate", clarity_apply_sql_adaptive),
+    H("SparkListenerSQLAdaptiveSQLMetricUpdates", clarity_apply_sql_adaptive_metrics),
+    H("SparkListenerDriverAccumUpdates", clarity_apply_driver_accum_updates),
+    H("SparkListenerExecutorExcluded", h_excluded),
+    H("SparkListenerExecutorBlacklisted", h_excluded),
+    H("SparkListenerExecutorUnexcluded", h_unexcluded),
+    H("SparkListenerExecutorUnblacklisted", h_unexcluded),
+    H("SparkListenerExecutorExcludedForStage", clarity_apply_exec_excluded_for_stage),
+    H("SparkListenerExecutorBlacklistedForStage", clarity_apply_exec_excluded_for_stage),
+    H("SparkListenerMiscellaneousProcessAdded", clarity_apply_misc_process),
+    H("SparkListenerNodeExcluded", h_known),
+    H("SparkListenerNodeBlacklisted", h_known),
+    H("SparkListenerNodeUnexcluded", h_known),
+    H("SparkListenerNodeUnblacklisted", h_known),
+    H("SparkListenerNodeExcludedForStage", h_known),
+    H("SparkListenerNodeBlacklistedForStage", h_known),
+    H("SparkListenerBlockUpdated", h_known),
+    H("SparkListenerSpeculativeTaskSubmitted", h_known),
+    H("SparkListenerUnschedulableTaskSetAdded", h_known),
+    H("SparkListenerUnschedulableTaskSetRemoved", h_known),
 };
+#undef H
 
 static handler find_handler(const char *name, size_t n)
 {
@@ -70,7 +72,7 @@ static handler find_handler(const char *name, size_t n)
         name = dot + 1;
     }
     for (size_t i = 0; i < sizeof handlers / sizeof *handlers; i++)
-        if (strlen(handlers[i].name) == n && memcmp(handlers[i].name, name, n) == 0) return handlers[i].fn;
+        if (handlers[i].len == n && memcmp(handlers[i].name, name, n) == 0) return handlers[i].fn;
     return NULL;
 }
 

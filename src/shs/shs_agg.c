@@ -115,7 +115,9 @@ static struct shs_exec_stage *exec_stage(struct shs_stage_agg *s, uint32_t exec,
 {
     if (slot[erow]) return &s->ex[slot[erow] - 1];
     if (s->nex == s->capex) {
-        size_t ncap = s->capex ? s->capex * 2 : 4;
+        /* from one slot: most stages run on few executors, and a log of 10^5-10^6 small jobs
+         * has that many stages (four slots to start held ~1 KB per job that stayed empty) */
+        size_t ncap = s->capex ? s->capex * 2 : 1;
         struct shs_exec_stage *np = realloc(s->ex, ncap * sizeof *np);
         if (!np) return NULL;
         s->ex = np;

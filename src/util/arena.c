@@ -1,4 +1,5 @@
 #include "clarity/arena.h"
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -121,13 +122,13 @@ static size_t id_hash(int64_t k, size_t mask)
     return (size_t)(x >> 32) & mask;
 }
 
-int clarity_idmap_get(const struct clarity_idmap *m, int64_t key, uint32_t *val)
+static int hash_get(const struct clarity_idmap *m, int64_t key, uint32_t *val)
 {
     if (!m->cap) return 0;
     size_t mask = m->cap - 1, h = id_hash(key, mask);
-    while (m->used[h]) {
-        if (m->keys[h] == key) {
-            *val = m->vals[h];
+    while (m->slots[h].used) {
+        if (m->slots[h].key == key) {
+            *val = m->slots[h].val;
             return 1;
         }
         h = (h + 1) & mask;
@@ -135,45 +136,91 @@ int clarity_idmap_get(const struct clarity_idmap *m, int64_t key, uint32_t *val)
     return 0;
 }
 
+int clarity_idmap_get(const struct clarity_idmap *m, int64_t key, uint32_t *val)
+{
+    if (key >= 0 && (uint64_t)key < m->ndense && m->dense[key]) {
+        *val = m->dense[key] - 1;
+        return 1;
+    }
+    /* a key below ndense may still be hashed: it was put before the dense range reached it */
+    return hash_get(m, key, val);
+}
+
+static int hash_put(struct clarity_idmap *m, int64_t key, uint32_t val);
+
 static int idmap_grow(struct clarity_idmap *m)
 {
     size_t cap = m->cap ? m->cap * 2 : 256;
     struct clarity_idmap nm = {0};
-    nm.keys = malloc(cap * sizeof *nm.keys);
-    nm.vals = malloc(cap * sizeof *nm.vals);
-    nm.used = calloc(cap, 1);
-    if (!nm.keys || !nm.vals || !nm.used) {
-        free(nm.keys); free(nm.vals); free(nm.used);
-        return -1;
-    }
+    nm.slots = calloc(cap, sizeof *nm.slots);
+    if (!nm.slots) return -1;
     nm.cap = cap;
     for (size_t i = 0; i < m->cap; i++)
-        if (m->used[i]) clarity_idmap_put(&nm, m->keys[i], m->vals[i]);
-    clarity_idmap_free(m);
-    *m = nm;
+        if (m->slots[i].used) hash_put(&nm, m->slots[i].key, m->slots[i].val);
+    free(m->slots);
+    m->slots = nm.slots;
+    m->cap = nm.cap;
+    m->n = nm.n;
     return 0;
 }
 
-int clarity_idmap_put(struct clarity_idmap *m, int64_t key, uint32_t val)
+static int hash_put(struct clarity_idmap *m, int64_t key, uint32_t val)
 {
     if ((m->n + 1) * 4 > m->cap * 3 && idmap_grow(m) != 0) return -1;
     size_t mask = m->cap - 1, h = id_hash(key, mask);
-    while (m->used[h]) {
-        if (m->keys[h] == key) {
-            m->vals[h] = val;
+    while (m->slots[h].used) {
+        if (m->slots[h].key == key) {
+            m->slots[h].val = val;
             return 0;
         }
         h = (h + 1) & mask;
     }
-    m->used[h] = 1;
-    m->keys[h] = key;
-    m->vals[h] = val;
+    m->slots[h] = (struct clarity_idmap_slot){.key = key, .val = val, .used = 1};
     m->n++;
     return 0;
 }
 
+/* The dense range grows to take key when that keeps it at most about four slots per entry it
+ * would hold (ids from 0 in steps of a few stay dense; a hashed 64-bit key never does), so the
+ * array costs at most 16 bytes per entry, what a hash slot costs. val must be below UINT32_MAX
+ * (rows are). */
+static bool dense_take(struct clarity_idmap *m, int64_t key)
+{
+    if (key < 0) return false;
+    if ((uint64_t)key < m->ndense) return true;
+    uint64_t want = (uint64_t)key + 1;
+    if (want > 4 * ((uint64_t)m->ndense_used + 1) + 1024) return false;
+    size_t cap = m->ndense ? m->ndense : 1024;
+    while (cap < want) cap *= 2;
+    uint32_t *d = realloc(m->dense, cap * sizeof *d);
+    if (!d) return false;    /* the table still works */
+    memset(d + m->ndense, 0, (cap - m->ndense) * sizeof *d);
+    m->dense = d;
+    m->ndense = cap;
+    return true;
+}
+
+int clarity_idmap_put(struct clarity_idmap *m, int64_t key, uint32_t val)
+{
+    uint32_t old;
+    if (val != UINT32_MAX && dense_take(m, key)) {
+        if (m->dense[key]) { m->dense[key] = val + 1; return 0; }
+        if (!hash_get(m, key, &old)) {
+            m->dense[key] = val + 1;
+            m->ndense_used++;
+            return 0;
+        }
+    }
+    if (key >= 0 && (uint64_t)key < m->ndense && m->dense[key]) {   /* UINT32_MAX: move it to the table */
+        m->dense[key] = 0;
+        m->ndense_used--;
+    }
+    return hash_put(m, key, val);
+}
+
 void clarity_idmap_free(struct clarity_idmap *m)
 {
-    free(m->keys); free(m->vals); free(m->used);
+    free(m->slots);
+    free(m->dense);
     memset(m, 0, sizeof *m);
 }

@@ -2,10 +2,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int clarity_vec_grow(void **p, size_t *cap, size_t need, size_t elem)
+int clarity_vec_grow_from(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
     if (need <= *cap) return 0;
-    size_t nc = *cap ? *cap : 8;
+    size_t nc = *cap ? *cap : need < first ? first : need;
     while (nc < need) {
         if (nc > SIZE_MAX / 2) return -1;
         nc *= 2;
@@ -16,4 +16,15 @@ int clarity_vec_grow(void **p, size_t *cap, size_t need, size_t elem)
     *p = q;
     *cap = nc;
     return 0;
+}
+
+int clarity_vec_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    size_t nc = *cap ? *cap : 8;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2) return -1;
+        nc *= 2;
+    }
+    return clarity_vec_grow_from(p, cap, nc, elem, nc);
 }

@@ -13,6 +13,16 @@ static inline int clarity_vec_reserve(void **p, size_t *cap, size_t need, size_t
     return need <= *cap ? 0 : clarity_vec_grow(p, cap, need, elem);
 }
 
+/* The same, with a first capacity of max(need, first) instead of 8: for the model's per-object
+ * lists (a stage's jobs, a query's jobs and plan metrics), which mostly hold one to three
+ * entries; on a log of 10^6 small jobs eight slots each cost ~150 bytes per job. */
+int clarity_vec_grow_from(void **p, size_t *cap, size_t need, size_t elem, size_t first);
+#define CLARITY_VEC_RESERVE_SMALL(ptr, cap, need) \
+    ((need) <= (cap) ? 0 : clarity_vec_grow_from((void **)&(ptr), &(cap), (need), sizeof *(ptr), 2))
+#define CLARITY_VEC_PUSH_SMALL(ptr, n, cap)                                                        \
+    (CLARITY_VEC_RESERVE_SMALL(ptr, cap, (size_t)(n) + 1) == 0 ? (memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++]) \
+                                                              : NULL)
+
 /* The typed forms: ptr is the array lvalue, cap its size_t capacity. */
 #define CLARITY_VEC_RESERVE(ptr, cap, need) clarity_vec_reserve((void **)&(ptr), &(cap), (need), sizeof *(ptr))
 /* Appends one zeroed element: evaluates to a pointer to it (n grows by one), or NULL when

@@ -22,16 +22,18 @@ void clarity_apply_job_start(struct apply_ctx *c, cj_val ev)
     /* Stage Infos (1.2+) declare every stage of the job, including ones that will be skipped. */
     if (clarity_cj_get(ev, "Stage Infos", &v) && clarity_cj_array_begin(v, &it)) {
         int64_t best_id = INT64_MIN;
+        struct clarity_picked p;
         while (clarity_cj_array_next(&it, &info)) {
             int64_t sid, att = 0;
-            if (!clarity_cj_get_int(info, "Stage ID", &sid)) continue;
-            clarity_cj_get_int(info, "Stage Attempt ID", &att);
+            clarity_pick_stage_info(info, &p);
+            if (!clarity_pk_int(&p, CLARITY_SI_ID, &sid)) continue;
+            clarity_pk_int(&p, CLARITY_SI_ATTEMPT, &att);
             struct clarity_stage *st = clarity_stage_get_or_add(c, sid, att);
             if (!st) return;
-            if (!st->seen_submitted && !st->seen_completed) clarity_read_stage_info(c, info, st);
+            if (!st->seen_submitted && !st->seen_completed) clarity_read_stage_info_picked(c, &p, st);
             clarity_push_id(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);
             /* saturated: a corrupt count must not overflow the sum */
-            int64_t nt = clarity_get_int_or(info, "Number of Tasks", 0);
+            int64_t nt = clarity_pk_int_or(&p, CLARITY_SI_NTASKS, 0);
             if (__builtin_add_overflow(j->num_tasks_declared, nt, &j->num_tasks_declared))
                 j->num_tasks_declared = nt < 0 ? INT64_MIN : INT64_MAX;
             /* SHS names a job after its last (highest id) stage */

@@ -12,24 +12,35 @@ static struct clarity_sql *sql_of(struct apply_ctx *c, cj_val ev)
 }
 
 /* Plan metrics map accumulator ids to SQL plan nodes (the SPARK-37340 join). */
+/* Plan nodes and metrics are read with one pass over each object's members (clarity_cj_pick):
+ * a query's plan has a few to hundreds of them, and lookups by name walked each object once per
+ * field. */
+enum { NODE_NAME, NODE_METRICS, NODE_CHILDREN, NODE_COUNT };
+static const cj_key node_keys[NODE_COUNT] = {CJ_KEY("nodeName"), CJ_KEY("metrics"), CJ_KEY("children")};
+enum { MET_ACCUM, MET_NAME, MET_TYPE, MET_COUNT };
+static const cj_key metric_keys[MET_COUNT] = {CJ_KEY("accumulatorId"), CJ_KEY("name"), CJ_KEY("metricType")};
+
 static void read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node)
 {
-    uint32_t name = clarity_intern_key(c, node, "nodeName");
-    cj_val metrics, m, children, ch;
+    struct clarity_picked p, mp;
+    p.found = clarity_cj_pick(node, node_keys, NODE_COUNT, p.v);
+    uint32_t name = clarity_pk_intern(c, &p, NODE_NAME);
+    cj_val m, ch;
     cj_iter it;
-    if (clarity_cj_get(node, "metrics", &metrics) && clarity_cj_array_begin(metrics, &it))
+    if (clarity_pk_has(&p, NODE_METRICS) && clarity_cj_array_begin(p.v[NODE_METRICS], &it))
         while (clarity_cj_array_next(&it, &m)) {
-            struct clarity_sql_metric *x = CLARITY_VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
+            struct clarity_sql_metric *x = CLARITY_VEC_PUSH_SMALL(q->metrics, q->nmetrics, q->cap_metrics);
             if (!x) {
                 c->failed = 1;
                 return;
             }
-            x->accum_id = clarity_get_int_or(m, "accumulatorId", -1);
-            x->name = clarity_intern_key(c, m, "name");
-            x->type = clarity_intern_key(c, m, "metricType");
+            mp.found = clarity_cj_pick(m, metric_keys, MET_COUNT, mp.v);
+            x->accum_id = clarity_pk_int_or(&mp, MET_ACCUM, -1);
+            x->name = clarity_pk_intern(c, &mp, MET_NAME);
+            x->type = clarity_pk_intern(c, &mp, MET_TYPE);
             x->node = name;
         }
-    if (clarity_cj_get(node, "children", &children) && clarity_cj_array_begin(children, &it))
+    if (clarity_pk_has(&p, NODE_CHILDREN) && clarity_cj_array_begin(p.v[NODE_CHILDREN], &it))
         while (clarity_cj_array_next(&it, &ch)) read_plan(c, q, ch);
 }
 
@@ -71,7 +82,7 @@ void clarity_apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev)
     cj_iter it;
     if (!q || !clarity_cj_get(ev, "sqlPlanMetrics", &arr) || !clarity_cj_array_begin(arr, &it)) return;
     while (clarity_cj_array_next(&it, &m)) {
-        struct clarity_sql_metric *x = CLARITY_VEC_PUSH(q->metrics, q->nmetrics, q->cap_metrics);
+        struct clarity_sql_metric *x = CLARITY_VEC_PUSH_SMALL(q->metrics, q->nmetrics, q->cap_metrics);
         if (!x) {
             c->failed = 1;
             return;

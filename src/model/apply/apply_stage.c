@@ -1,11 +1,17 @@
 /* Stage submitted/completed, Stage Info, RDD Info and accumulables. */
 #include "model/build.h"
 
-static void read_rdd(struct apply_ctx *c, cj_val r)
+enum { RDD_ID, RDD_NAME, RDD_SCOPE, RDD_CALLSITE, RDD_PARENTS, RDD_STORAGE, RDD_PARTS, RDD_CACHED,
+       RDD_MEM, RDD_DISK, RDD_BARRIER, RDD_COUNT };
+static const cj_key rdd_keys[RDD_COUNT] = {
+    CJ_KEY("RDD ID"), CJ_KEY("Name"), CJ_KEY("Scope"), CJ_KEY("Callsite"), CJ_KEY("Parent IDs"),
+    CJ_KEY("Storage Level"), CJ_KEY("Number of Partitions"), CJ_KEY("Number of Cached Partitions"),
+    CJ_KEY("Memory Size"), CJ_KEY("Disk Size"), CJ_KEY("Barrier"),
+};
+
+static void read_rdd(struct apply_ctx *c, const struct clarity_picked *p, int64_t id)
 {
     struct clarity_app *a = c->app;
-    int64_t id;
-    if (!clarity_cj_get_int(r, "RDD ID", &id)) return;
     uint32_t row;
     struct clarity_rdd *d;
     if (clarity_idmap_get(&a->rdd_by_id, id, &row)) d = &a->rdds[row];
@@ -17,49 +23,74 @@ static void read_rdd(struct apply_ctx *c, cj_val r)
         }
     }
     d->rdd_id = id;
-    d->name = clarity_intern_key(c, r, "Name");
-    d->scope = clarity_intern_key(c, r, "Scope");
-    d->call_site = clarity_intern_key(c, r, "Callsite");
-    cj_val v;
-    if (clarity_cj_get(r, "Parent IDs", &v)) d->nparents = clarity_read_int_array(c, v, &d->parents);
-    if (clarity_cj_get(r, "Storage Level", &v)) d->storage_level = clarity_intern_json(c, v);
-    d->num_partitions = clarity_get_int_or(r, "Number of Partitions", 0);
-    d->num_cached_partitions = clarity_get_int_or(r, "Number of Cached Partitions", 0);
-    d->mem_size = clarity_get_int_or(r, "Memory Size", 0);
-    d->disk_size = clarity_get_int_or(r, "Disk Size", 0);
-    clarity_cj_get_bool(r, "Barrier", &d->barrier);
+    d->name = clarity_pk_intern(c, p, RDD_NAME);
+    d->scope = clarity_pk_intern(c, p, RDD_SCOPE);
+    d->call_site = clarity_pk_intern(c, p, RDD_CALLSITE);
+    if (clarity_pk_has(p, RDD_PARENTS)) clarity_reread_int_array(c, p->v[RDD_PARENTS], &d->parents, &d->nparents);
+    if (clarity_pk_has(p, RDD_STORAGE)) d->storage_level = clarity_intern_json(c, p->v[RDD_STORAGE]);
+    d->num_partitions = clarity_pk_int_or(p, RDD_PARTS, 0);
+    d->num_cached_partitions = clarity_pk_int_or(p, RDD_CACHED, 0);
+    d->mem_size = clarity_pk_int_or(p, RDD_MEM, 0);
+    d->disk_size = clarity_pk_int_or(p, RDD_DISK, 0);
+    clarity_pk_bool(p, RDD_BARRIER, &d->barrier);
+}
+
+static const cj_key stage_info_keys[CLARITY_SI_COUNT] = {
+    CJ_KEY("Stage ID"), CJ_KEY("Stage Attempt ID"), CJ_KEY("Stage Name"), CJ_KEY("Details"),
+    CJ_KEY("Number of Tasks"), CJ_KEY("Submission Time"), CJ_KEY("Completion Time"),
+    CJ_KEY("Failure Reason"), CJ_KEY("Resource Profile Id"), CJ_KEY("Shuffle Push Enabled"),
+    CJ_KEY("Shuffle Push Mergers Count"), CJ_KEY("Parent IDs"), CJ_KEY("RDD Info"), CJ_KEY("Accumulables"),
+};
+
+void clarity_pick_stage_info(cj_val info, struct clarity_picked *p)
+{
+    p->found = clarity_cj_pick(info, stage_info_keys, CLARITY_SI_COUNT, p->v);
+}
+
+void clarity_read_stage_info_picked(struct apply_ctx *c, const struct clarity_picked *p, struct clarity_stage *st)
+{
+    uint32_t s = clarity_pk_intern(c, p, CLARITY_SI_NAME);
+    if (s) st->name = s;
+    s = clarity_pk_intern(c, p, CLARITY_SI_DETAILS);
+    if (s) st->details = s;
+    st->num_tasks = clarity_pk_int_or(p, CLARITY_SI_NTASKS, st->num_tasks);
+    int64_t t;
+    if (clarity_pk_int(p, CLARITY_SI_SUBMIT, &t)) st->submit_ms = t;
+    if (clarity_pk_int(p, CLARITY_SI_COMPLETE, &t)) st->complete_ms = t;
+    s = clarity_pk_intern(c, p, CLARITY_SI_FAILURE);
+    if (s) st->failure = s;
+    st->resource_profile_id = (int32_t)clarity_pk_int_or(p, CLARITY_SI_PROFILE, st->resource_profile_id);
+    clarity_pk_bool(p, CLARITY_SI_PUSH, &st->shuffle_push_enabled);
+    st->shuffle_mergers = (int32_t)clarity_pk_int_or(p, CLARITY_SI_MERGERS, st->shuffle_mergers);
+    cj_val r;
+    cj_iter it;
+    if (clarity_pk_has(p, CLARITY_SI_PARENTS)) clarity_reread_int_array(c, p->v[CLARITY_SI_PARENTS], &st->parents, &st->nparents);
+    if (clarity_pk_has(p, CLARITY_SI_RDDS) && clarity_cj_array_begin(p->v[CLARITY_SI_RDDS], &it)) {
+        size_t n = 0;
+        while (clarity_cj_array_next(&it, &r)) n++;
+        /* The same stage's RDD list comes again with each of its events: kept when unchanged,
+         * so a stage costs one copy rather than one per event. */
+        int64_t *ids = n <= st->nrdd_ids ? st->rdd_ids : n ? clarity_arena_alloc(&c->app->arena, n * sizeof *ids) : NULL;
+        size_t k = 0;
+        clarity_cj_array_begin(p->v[CLARITY_SI_RDDS], &it);
+        struct clarity_picked rp;
+        while (ids && clarity_cj_array_next(&it, &r)) {
+            int64_t id;
+            rp.found = clarity_cj_pick(r, rdd_keys, RDD_COUNT, rp.v);
+            if (!clarity_pk_int(&rp, RDD_ID, &id)) continue;
+            ids[k++] = id;
+            read_rdd(c, &rp, id);
+        }
+        st->rdd_ids = ids;
+        st->nrdd_ids = k;
+    }
 }
 
 void clarity_read_stage_info(struct apply_ctx *c, cj_val info, struct clarity_stage *st)
 {
-    uint32_t s = clarity_intern_key(c, info, "Stage Name");
-    if (s) st->name = s;
-    s = clarity_intern_key(c, info, "Details");
-    if (s) st->details = s;
-    st->num_tasks = clarity_get_int_or(info, "Number of Tasks", st->num_tasks);
-    int64_t t;
-    if (clarity_cj_get_int(info, "Submission Time", &t)) st->submit_ms = t;
-    if (clarity_cj_get_int(info, "Completion Time", &t)) st->complete_ms = t;
-    s = clarity_intern_key(c, info, "Failure Reason");
-    if (s) st->failure = s;
-    st->resource_profile_id = (int32_t)clarity_get_int_or(info, "Resource Profile Id", st->resource_profile_id);
-    clarity_cj_get_bool(info, "Shuffle Push Enabled", &st->shuffle_push_enabled);
-    st->shuffle_mergers = (int32_t)clarity_get_int_or(info, "Shuffle Push Mergers Count", st->shuffle_mergers);
-    cj_val v, r;
-    cj_iter it;
-    if (clarity_cj_get(info, "Parent IDs", &v)) st->nparents = clarity_read_int_array(c, v, &st->parents);
-    if (clarity_cj_get(info, "RDD Info", &v) && clarity_cj_array_begin(v, &it)) {
-        size_t n = 0;
-        while (clarity_cj_array_next(&it, &r)) n++;
-        st->rdd_ids = n ? clarity_arena_alloc(&c->app->arena, n * sizeof *st->rdd_ids) : NULL;
-        st->nrdd_ids = 0;
-        clarity_cj_array_begin(v, &it);
-        while (st->rdd_ids && clarity_cj_array_next(&it, &r)) {
-            int64_t id;
-            if (clarity_cj_get_int(r, "RDD ID", &id)) st->rdd_ids[st->nrdd_ids++] = id;
-            read_rdd(c, r);
-        }
-    }
+    struct clarity_picked p;
+    clarity_pick_stage_info(info, &p);
+    clarity_read_stage_info_picked(c, &p, st);
 }
 
 /* True when v is an integer, or a string that is exactly the decimal text of one. */
@@ -140,23 +171,27 @@ void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, 
     }
 }
 
-static struct clarity_stage *stage_of(struct apply_ctx *c, cj_val ev, cj_val *info)
+static struct clarity_stage *stage_of(struct apply_ctx *c, cj_val ev, struct clarity_picked *p)
 {
     int64_t sid, att = 0;
-    if (!clarity_cj_get(ev, "Stage Info", info) || !clarity_cj_get_int(*info, "Stage ID", &sid)) {
+    cj_val info;
+    if (!clarity_cj_get(ev, "Stage Info", &info)) p->found = 0;
+    else clarity_pick_stage_info(info, p);
+    if (!clarity_pk_int(p, CLARITY_SI_ID, &sid)) {
         clarity_problem(c, "stage event without \"Stage Info\".\"Stage ID\"");
         return NULL;
     }
-    clarity_cj_get_int(*info, "Stage Attempt ID", &att);
+    clarity_pk_int(p, CLARITY_SI_ATTEMPT, &att);
     return clarity_stage_get_or_add(c, sid, att);
 }
 
 void clarity_apply_stage_submitted(struct apply_ctx *c, cj_val ev)
 {
-    cj_val info, props;
-    struct clarity_stage *st = stage_of(c, ev, &info);
+    cj_val props;
+    struct clarity_picked p;
+    struct clarity_stage *st = stage_of(c, ev, &p);
     if (!st) return;
-    clarity_read_stage_info(c, info, st);
+    clarity_read_stage_info_picked(c, &p, st);
     st->seen_submitted = true;
     if (st->status == CLARITY_STAGE_PENDING) st->status = CLARITY_STAGE_ACTIVE;
     if (clarity_cj_get(ev, "Properties", &props) && clarity_cj_type(props) == CJ_OBJECT) {
@@ -167,14 +202,14 @@ void clarity_apply_stage_submitted(struct apply_ctx *c, cj_val ev)
 
 void clarity_apply_stage_completed(struct apply_ctx *c, cj_val ev)
 {
-    cj_val info, acc;
-    struct clarity_stage *st = stage_of(c, ev, &info);
+    struct clarity_picked p;
+    struct clarity_stage *st = stage_of(c, ev, &p);
     if (!st) return;
-    clarity_read_stage_info(c, info, st);
+    clarity_read_stage_info_picked(c, &p, st);
     st->seen_completed = true;
     st->status = st->failure ? CLARITY_STAGE_FAILED : CLARITY_STAGE_COMPLETE;
-    if (clarity_cj_get(info, "Accumulables", &acc))
-        clarity_read_accumulables(c, acc, (uint32_t)(st - c->app->stages), &c->app->stage_accums, false, false, NULL, 0);
+    if (clarity_pk_has(&p, CLARITY_SI_ACCUMS))
+        clarity_read_accumulables(c, p.v[CLARITY_SI_ACCUMS], (uint32_t)(st - c->app->stages), &c->app->stage_accums, false, false, NULL, 0);
 }
 
 void clarity_apply_unpersist_rdd(struct apply_ctx *c, cj_val ev)

@@ -139,16 +139,18 @@ static void read_task_info(struct task_rec *t, cj_val info)
 /* Spark 2.x kept peak execution memory only as an internal accumulator. */
 static void peak_memory_from_accumulables(struct task_rec *r)
 {
-    cj_val a, v;
+    cj_val a, v[2];
     cj_iter it;
     const char *name;
     size_t n;
     static const char key[] = "internal.metrics.peakExecutionMemory";
+    static const cj_key keys[2] = {CJ_KEY("Name"), CJ_KEY("Update")};
     if (!clarity_cj_array_begin(r->accums, &it)) return;
     while (clarity_cj_array_next(&it, &a)) {
         int64_t x;
-        if (clarity_cj_get_str(a, "Name", &name, &n) && n == sizeof key - 1 && memcmp(name, key, n) == 0 &&
-            clarity_cj_get(a, "Update", &v) && clarity_value_as_int(v, &x)) {
+        uint64_t f = clarity_cj_pick(a, keys, 2, v);   /* one pass per accumulable, not two lookups */
+        if ((f & 1) && clarity_cj_str(v[0], &name, &n) && n == sizeof key - 1 && memcmp(name, key, n) == 0 &&
+            (f & 2) && clarity_value_as_int(v[1], &x)) {
             set_metric(r, CLARITY_TM_PEAK_EXEC_MEM, x);
             return;
         }

@@ -58,3 +58,39 @@ Test(idmap, put_get_overwrite_grow)
     cr_assert_eq(v, 7);
     clarity_idmap_free(&m);
 }
+
+/* Keys hashed while out of the dense range stay found (and overwritable) once the dense range
+ * grows over them; dense and hashed keys mix; negative and huge keys stay hashed. */
+Test(idmap, dense_range_and_table_agree)
+{
+    struct clarity_idmap m = {0};
+    uint32_t v;
+    cr_assert_eq(clarity_idmap_put(&m, 5000, 1), 0);          /* beyond the first dense range */
+    cr_assert_eq(m.ndense, 0);
+    for (int64_t k = 0; k < 20000; k++)
+        if (k != 5000) cr_assert_eq(clarity_idmap_put(&m, k, (uint32_t)(k * 3)), 0);
+    cr_assert_geq(m.ndense, 20000);                           /* ids from 0 went dense */
+    cr_assert_eq(m.n, 1);                                     /* only 5000 is hashed */
+    cr_assert_eq(clarity_idmap_get(&m, 5000, &v), 1);
+    cr_assert_eq(v, 1);
+    cr_assert_eq(clarity_idmap_put(&m, 5000, 9), 0);          /* overwrites the hashed entry */
+    cr_assert_eq(m.n, 1);
+    cr_assert_eq(clarity_idmap_get(&m, 5000, &v), 1);
+    cr_assert_eq(v, 9);
+    cr_assert_eq(clarity_idmap_get(&m, 19999, &v), 1);
+    cr_assert_eq(v, 59997);
+    cr_assert_eq(clarity_idmap_get(&m, 20000, &v), 0);
+    cr_assert_eq(clarity_idmap_put(&m, INT64_MAX, 4), 0);
+    cr_assert_eq(clarity_idmap_put(&m, -3, 0), 0);            /* value 0 is a value, not absence */
+    cr_assert_eq(clarity_idmap_put(&m, 7, UINT32_MAX), 0);    /* cannot be stored as val + 1 */
+    cr_assert_eq(clarity_idmap_get(&m, INT64_MAX, &v), 1);
+    cr_assert_eq(v, 4);
+    cr_assert_eq(clarity_idmap_get(&m, -3, &v), 1);
+    cr_assert_eq(v, 0);
+    cr_assert_eq(clarity_idmap_get(&m, 7, &v), 1);
+    cr_assert_eq(v, UINT32_MAX);
+    cr_assert_eq(clarity_idmap_get(&m, 0, &v), 1);
+    cr_assert_eq(v, 0);
+    clarity_idmap_free(&m);
+    cr_assert_eq(clarity_idmap_get(&m, 0, &v), 0);
+}
