@@ -44,6 +44,9 @@ struct fleet_row {
     const char *top_blocked;                  /* resource whose removal saves most, "" if none */
     double top_blocked_improvement;
     char flags[160];
+    /* the attempt ("" when the log has none): rows of one application id, one per attempt
+     * file, are told apart by it and by their source (added after the fields above) */
+    const char *attempt;
 };
 /* Fills a row from a loaded application (strings point into the app). Returns 0, or
  * CLARITY_ENOMEM with err filled. */

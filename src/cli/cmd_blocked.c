@@ -72,6 +72,7 @@ int cmd_blocked(int argc, char **argv)
     struct blocked_ctx bc = {.kinds = 0, .mode = CLARITY_SLOTS_OBSERVED};
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&co, c, optarg)) continue;
         switch (c) {
@@ -94,7 +95,7 @@ int cmd_blocked(int argc, char **argv)
             break;
         }
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option(co.cmd, argv, "o:qh");
         }
     }
     if (!bc.kinds) bc.kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;

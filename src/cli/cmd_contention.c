@@ -136,7 +136,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         if (c->all)
             for (size_t i = 0; i < r.nvictims; i++) tg[nt++] = (long)r.victims[i].node;
     }
-    FILE *o = open_output(c->co.outpath);
+    FILE *o = open_output(c->co.cmd, c->co.outpath);
     if (!o) { rc = EXIT_USAGE; goto out; }
     if (c->co.json) {
         struct jsonw w;
@@ -201,6 +201,7 @@ int cmd_contention(int argc, char **argv)
     }
     c.targets = targets;
     optind = 1;
+    opterr = 0;
     while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         char *end;
         long long v;
@@ -245,11 +246,12 @@ int cmd_contention(int argc, char **argv)
             if (!choose_flag("slot-blame", optarg, slot_blame, &opt.slot_blame_wait)) goto usage;
             break;
         case 'h': help(stdout); free(targets); return EXIT_OK;
-        default: goto usage;
+        default: free(targets); return bad_option(c.co.cmd, argv, "o:qh");
         }
     }
     if (optind >= argc) {
         fprintf(stderr, "clarity contention: no event log given\n\n");
+        help(stderr);
         goto usage;
     }
     struct iqcar_sidecar sc = {0};
@@ -258,7 +260,7 @@ int cmd_contention(int argc, char **argv)
         struct clarity_error err = {0};
         int lrc = clarity_iqcar_sidecar_load(c.metrics_csv, &sc, &err);
         for (size_t i = 0; i < sc.bad; i++)
-            fprintf(stderr, "%s:%lu: %s; line skipped\n", c.metrics_csv, sc.rejects[i].line, sc.rejects[i].why);
+            fprintf(stderr, "clarity contention: %s: line %lu: %s; line skipped\n", c.metrics_csv, sc.rejects[i].line, sc.rejects[i].why);
         if (lrc) {
             fprintf(stderr, "clarity contention: %s\n", err.msg);
             clarity_iqcar_sidecar_free(&sc);
@@ -278,14 +280,13 @@ int cmd_contention(int argc, char **argv)
     lo.task_accumulable_names = acc_names;
     lo.ntask_accumulable_names = clarity_iqcar_accumulable_names(&opt, acc_names);
     struct clarity_app_set set;
-    rc = load_set((const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, &lo, &set);
+    rc = load_set(c.co.cmd, (const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, &lo, &set);
     if (rc == EXIT_OK) rc = set_exit_code(&set, run(&c, &opt, &set));
     clarity_app_set_free(&set);
     clarity_iqcar_sidecar_free(&sc);
     free(targets);
     return rc;
-usage:
-    help(stderr);
+usage: /* the problem was said in one line; the help would bury it */
     free(targets);
     return EXIT_USAGE;
 }

@@ -58,6 +58,7 @@ int cmd_stragglers(int argc, char **argv)
     long long threads = 0;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&co, c, optarg)) continue;
         switch (c) {
@@ -71,7 +72,7 @@ int cmd_stragglers(int argc, char **argv)
             if (!opt_int_range(co.cmd, "threads", optarg, 1, 64, &threads)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option(co.cmd, argv, "o:qh");
         }
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;

@@ -96,7 +96,7 @@ static int summary_text_each(void *ctx, const struct clarity_app_set *set, size_
         row->source = set->apps[i].src->path;
         row->error = clarity_error_format(&set->apps[i].err, sc->errs[i], sizeof sc->errs[i]);
     }
-    const char **strs[] = {&row->source, &row->app_id, &row->name, &row->user};
+    const char **strs[] = {&row->source, &row->app_id, &row->name, &row->user, &row->attempt};
     for (size_t k = 0; a && k < sizeof strs / sizeof *strs; k++)
         if (*strs[k] && !(*strs[k] = clarity_arena_strndup(&sc->strings, *strs[k], strlen(*strs[k]))))
             return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
@@ -127,6 +127,7 @@ int cmd_summary(int argc, char **argv)
     long long threads = 0;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&co, c, optarg)) continue;
         switch (c) {
@@ -152,7 +153,7 @@ int cmd_summary(int argc, char **argv)
             if (!opt_count(co.cmd, "limit", optarg, &sc.so.limit)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option(co.cmd, argv, "o:qh");
         }
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;

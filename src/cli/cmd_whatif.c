@@ -116,6 +116,7 @@ int cmd_whatif(int argc, char **argv)
     struct clarity_error err = {0};
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&co, c, optarg)) continue;
         switch (c) {
@@ -150,11 +151,11 @@ int cmd_whatif(int argc, char **argv)
             break;
         }
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option(co.cmd, argv, "o:qh");
         }
     }
     if (ini && clarity_hw_ini_load(ini, &op.ask.cluster, &op.ask.ini, &err)) {
-        if (err.line) fprintf(stderr, "clarity whatif: %s:%llu: %s\n", err.file, (unsigned long long)err.line, err.msg);
+        if (err.line) fprintf(stderr, "clarity whatif: %s: line %llu: %s\n", err.file, (unsigned long long)err.line, err.msg);
         else fprintf(stderr, "clarity whatif: %s: %s\n", err.file, err.msg);
         return EXIT_USAGE;
     }

@@ -49,8 +49,15 @@ bool opt_int_range(const char *cmd, const char *opt, const char *s, long long lo
  * line and the help on stderr, and returns true. */
 bool no_logs_given(const char *cmd, int optind, int argc, void (*help)(FILE *));
 
-/* Opens -o FILE (or stdout for NULL/"-"); prints the error and returns NULL on failure. */
-FILE *open_output(const char *path);
+/* Opens -o FILE (or stdout for NULL/"-"); prints "clarity CMD: FILE: cannot write: why" and
+ * returns NULL on failure. */
+FILE *open_output(const char *cmd, const char *path);
+
+/* getopt_long's '?' (run with opterr = 0, so getopt prints nothing): prints one line,
+ *   clarity CMD: unknown option '--x'; see clarity CMD --help
+ * or "clarity CMD: option '--x' needs a value; see ...", and returns EXIT_USAGE. The whole
+ * help is not repeated: the mistake would scroll away above it. */
+int bad_option(const char *cmd, char *const *argv, const char *shortopts);
 /* Closes (or flushes standard output) and reports a write error that stdio held back: EXIT_OK,
  * or EXIT_INPUT after one line on stderr (when report; false when the caller already said
  * what went wrong). */

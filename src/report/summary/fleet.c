@@ -10,6 +10,9 @@ static double capacity_core_ms(const struct clarity_app *a)
 {
     int64_t end = a->end_ms ? a->end_ms : clarity_app_last_time_ms(a);
     double sum = 0;
+    /* local mode: the driver's cores ran the tasks, from the application's start */
+    int32_t local = clarity_app_local_cores(a);
+    if (local && end > a->start_ms) return (double)local * (double)(end - a->start_ms);
     for (size_t i = 0; i < a->nexecs; i++) {
         const struct clarity_executor *e = &a->execs[i];
         if (e->is_driver || !e->add_ms) continue;
@@ -46,6 +49,7 @@ int clarity_fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, str
     r->app_id = clarity_app_str(a, a->app_id);
     r->name = clarity_app_str(a, a->name);
     r->user = clarity_app_str(a, a->user);
+    r->attempt = clarity_app_str(a, a->attempt_id);
     r->start_ms = a->start_ms;
     r->duration_ms = clarity_app_duration_ms(a);
     for (size_t i = 0; i < a->nexecs; i++)
@@ -53,6 +57,8 @@ int clarity_fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, str
             r->executors++;
             r->cores += a->execs[i].total_cores;
         }
+    int32_t local = clarity_app_local_cores(a);
+    if (local) r->cores = local;
     struct clarity_app_totals t;
     if (clarity_totals_compute(a, &t) != 0)
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
@@ -106,11 +112,24 @@ void clarity_fleet_sort(struct fleet_row *rows, size_t n, enum clarity_fleet_sor
 
 static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 
+/* The file an application came from, without the directory every row shares: the rows of
+ * one application id (attempts, copies) differ there. */
+static const char *source_name(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (slash && !slash[1]) {
+        /* a directory named with a trailing slash: its own name */
+        while (slash > path && slash[-1] != '/') slash--;
+        return slash;
+    }
+    return slash ? slash + 1 : or_dash(path);
+}
+
 int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
-    fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-20s  %s\n", "application",
+    fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-20s  %-10s  %s\n", "application",
             "name", "user", "start (UTC)", "duration", "execs", "cores", "tasks", "core-h", "idle core-h", "GC %",
-            "shuffle", "top blocked", "integrity");
+            "shuffle", "top blocked", "integrity", "source");
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {
         const struct fleet_row *r = &rows[i];
@@ -119,16 +138,17 @@ int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, s
             fprintf(o, "%-34s  FAILED: %s\n", r->source, r->error);
             continue;
         }
-        char d[32], st[40], sh[32], nm[23], tb[40];
+        char d[32], st[40], sh[32], nm[23], tb[40], id[160];
+        snprintf(id, sizeof id, "%s%s%s", or_dash(r->app_id), r->attempt && *r->attempt ? "/" : "", r->attempt ? r->attempt : "");
         snprintf(nm, sizeof nm, "%s", or_dash(r->name));
         clarity_fmt_time(st, sizeof st, r->start_ms);
         if (strlen(st) > 19) st[19] = '\0';
         if (*r->top_blocked) snprintf(tb, sizeof tb, "%s %.0f%%", r->top_blocked, 100 * r->top_blocked_improvement);
         else snprintf(tb, sizeof tb, "-");
-        fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5d  %5d  %8lld  %9.2f  %11.2f  %5.1f  %9s  %-20s  %s\n",
-                or_dash(r->app_id), nm, or_dash(r->user), st, clarity_fmt_ms(d, sizeof d, r->duration_ms), r->executors,
+        fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5d  %5d  %8lld  %9.2f  %11.2f  %5.1f  %9s  %-20s  %-10s  %s\n",
+                id, nm, or_dash(r->user), st, clarity_fmt_ms(d, sizeof d, r->duration_ms), r->executors,
                 r->cores, (long long)r->tasks, r->core_hours_used, r->core_hours_idle, 100 * r->gc_share,
-                clarity_fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb, r->flags);
+                clarity_fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb, r->flags, source_name(r->source));
     }
     fprintf(o, "\n%zu application(s), %zu failed to load. core-h: task time in core-hours; idle core-h: executor "
                "cores x lifetime minus task time (driver excluded); top blocked: blocked-time analysis, "
@@ -150,7 +170,7 @@ static void csv_str(FILE *o, const char *s)
 int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
     fputs("source,app_id,name,user,start_ms,duration_ms,executors,cores,tasks,failed_tasks,core_hours_used,"
-          "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error\n", o);
+          "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error,attempt\n", o);
     for (size_t i = 0; i < n; i++) {
         const struct fleet_row *r = &rows[i];
         csv_str(o, r->source);
@@ -167,6 +187,8 @@ int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, st
                     r->core_hours_used, r->core_hours_idle, r->gc_share, (long long)r->shuffle_bytes, r->top_blocked,
                     r->top_blocked_improvement, r->flags);
         csv_str(o, r->error);
+        fputc(',', o);   /* added last, so a reader of the earlier columns is not moved */
+        csv_str(o, r->attempt);
         fputc('\n', o);
     }
     return clarity_report_status(o, err);

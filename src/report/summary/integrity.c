@@ -27,6 +27,7 @@ void clarity_report_integrity_flags(const struct clarity_app *a, char *buf, size
     F(in->lines_too_long, "lines-too-long");
     F(in->duplicate_task_ends, "duplicate-task-ends");
     F(in->values_out_of_range, "values-out-of-range");
+    F(in->app_starts > 1, "two-app-starts");
 #undef F
     if (!n) snprintf(buf, cap, "ok");
 }
@@ -42,6 +43,8 @@ int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct c
             (unsigned long long)in->bytes);
     fprintf(o, "  Spark        %s\n", a->spark_version ? S(a->spark_version) : "unknown (no SparkListenerLogStart)");
 #define L(cond, ...) if (cond) fprintf(o, __VA_ARGS__)
+    L(in->app_starts > 1, "  app start    %llu SparkListenerApplicationStart events: two runs in one log? Figures mix them; the last start is used\n",
+      (unsigned long long)in->app_starts);
     L(in->in_progress, "  in progress  the log is still being written (.inprogress or no completion marker)\n");
     L(in->no_app_end, "  no end       no SparkListenerApplicationEnd; durations run to the last event seen\n");
     L(in->truncated, "  truncated    %s\n", in->truncation_why ? S(in->truncation_why) : "the last line is cut");
@@ -83,7 +86,7 @@ int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct c
                 (unsigned long long)in->unknown_fields_unlisted);
     for (size_t i = 0; i < in->nproblems && i < 10; i++) {
         const struct clarity_problem *p = &in->problems[i];
-        fprintf(o, "  problem      %s:%llu: byte %llu: %s\n", S(p->file), (unsigned long long)p->line,
+        fprintf(o, "  problem      %s: line %llu: byte %llu: %s\n", S(p->file), (unsigned long long)p->line,
                 (unsigned long long)p->offset, S(p->msg));
     }
     if (in->problems_total > 10)
@@ -142,6 +145,8 @@ int clarity_report_integrity_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_obj_end(w);
     if (in->unknown_fields_unlisted) clarity_jsonw_kint(w, "unknown_fields_unlisted", (int64_t)in->unknown_fields_unlisted);
     if (in->values_out_of_range) clarity_jsonw_kint(w, "values_out_of_range", (int64_t)in->values_out_of_range);
+    /* only when repeated, so the JSON of every ordinary log keeps its bytes */
+    if (in->app_starts > 1) clarity_jsonw_kint(w, "app_starts", (int64_t)in->app_starts);
     clarity_jsonw_kint(w, "problems_total", (int64_t)in->problems_total);
     clarity_jsonw_key(w, "problems");
     clarity_jsonw_arr_begin(w);

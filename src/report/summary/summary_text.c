@@ -25,6 +25,18 @@ static const char *clip(char *buf, size_t cap, const char *s, size_t width)
     return buf;
 }
 
+/* Why a log has no CPU time: no task ran, or a Spark before 2.1 (which did not log it). A
+ * newer Spark that left it out is said as such, not blamed on the version. */
+static const char *cpu_missing(const struct clarity_app *a, const struct clarity_app_totals *t)
+{
+    if (!t->app.tasks) return "- (no task ran)";
+    const char *v = a->spark_version ? S(a->spark_version) : "";
+    int major = 0, minor = 0;
+    if (sscanf(v, "%d.%d", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 1)))
+        return "not logged (absent from the task metrics)";
+    return "not logged (Spark < 2.1)";
+}
+
 static void header(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t)
 {
     char b1[64], b2[64], b3[64];
@@ -41,15 +53,20 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
     fprintf(o, "time         %s .. %s UTC  (%s%s)\n", clarity_fmt_time(b1, sizeof b1, a->start_ms),
             a->end_ms ? clarity_fmt_time(b2, sizeof b2, a->end_ms) : "no end", clarity_fmt_ms(b3, sizeof b3, clarity_app_duration_ms(a)),
             a->end_ms ? "" : ", to the last event seen");
-    fprintf(o, "executors    %zu (%d cores)   jobs %zu   stages %zu   SQL queries %zu\n", nexec, cores, a->njobs,
-            a->nstages, a->nsqls);
+    int32_t local = clarity_app_local_cores(a);
+    if (local)
+        fprintf(o, "executors    none: local mode, the driver runs the tasks on %d cores   jobs %zu   stages %zu   SQL queries %zu\n",
+                local, a->njobs, a->nstages, a->nsqls);
+    else
+        fprintf(o, "executors    %zu (%d cores)   jobs %zu   stages %zu   SQL queries %zu\n", nexec, cores, a->njobs,
+                a->nstages, a->nsqls);
     fprintf(o, "tasks        %lld attempts: %lld succeeded, %lld failed, %lld killed, %lld without end, %lld speculative\n",
             (long long)t->app.tasks, (long long)t->app.succeeded, (long long)t->app.failed, (long long)t->app.killed,
             (long long)t->app.running, (long long)t->app.speculative);
     double gc = t->app.run_ms ? 100.0 * (double)t->app.gc_ms / (double)t->app.run_ms : 0;
     fprintf(o, "task time    %s in tasks; run %s, GC %s (%.1f%% of run), CPU %s\n", clarity_fmt_ms(b1, sizeof b1, t->app.task_ms),
             clarity_fmt_ms(b2, sizeof b2, t->app.run_ms), clarity_fmt_ms(b3, sizeof b3, t->app.gc_ms), gc,
-            t->app.cpu_logged ? clarity_fmt_ms((char[64]){0}, 64, t->app.cpu_ns / 1000000) : "not logged (Spark < 2.1)");
+            t->app.cpu_logged ? clarity_fmt_ms((char[64]){0}, 64, t->app.cpu_ns / 1000000) : cpu_missing(a, t));
     fprintf(o, "data         input %s, output %s, shuffle read %s, shuffle write %s, spilled %s to disk\n",
             clarity_fmt_bytes(b1, sizeof b1, t->app.input_bytes), clarity_fmt_bytes(b2, sizeof b2, t->app.output_bytes),
             clarity_fmt_bytes(b3, sizeof b3, t->app.shuffle_read_bytes), clarity_fmt_bytes((char[64]){0}, 64, t->app.shuffle_write_bytes),
