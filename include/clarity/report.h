@@ -21,11 +21,18 @@ struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelo
 
 struct summary_options {
     size_t limit;        /* rows per table in text (0 = all) */
+    size_t width;        /* columns the text fits (0 = no limit); the caller decides (terminal, COLUMNS) */
 };
 
 int clarity_report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
                         struct clarity_error *err);
 int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err);
+/* What went wrong: failed task attempts by reason (exception class and the first line of its
+ * message) and executors lost by the reason logged, counted, most frequent first. Text: the
+ * top five of each, nothing when there are none; JSON: the keys "task_failure_reasons" and
+ * "executor_loss_reasons" of the open application object, every reason. */
+int clarity_report_failures_text(FILE *o, const struct clarity_app *a, struct clarity_error *err);
+int clarity_report_failures_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
 /* One object per application in the clarity.summary/1 schema (docs/summary-json.md). */
 int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
 int clarity_report_integrity_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
@@ -56,7 +63,8 @@ enum clarity_fleet_sort { FLEET_SORT_SOURCE, FLEET_SORT_START, FLEET_SORT_DURATI
 /* Parses a --sort key; -1 when unknown. */
 int clarity_fleet_sort_parse(const char *s);
 void clarity_fleet_sort(struct fleet_row *rows, size_t n, enum clarity_fleet_sort key);
-int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
+/* Fitted to `width` columns (0: no limit). */
+int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, size_t width, struct clarity_error *err);
 int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
 
 /* "12.3 s", "45 ms", "2.1 h" */

@@ -3,6 +3,7 @@
 # capacity right (local mode, attempts, ends), what went wrong in the summary, and tables
 # that fit the terminal. Real shared logs where they exist (skipped, saying so, when absent).
 source "$(dirname "$0")/../lib.sh"
+WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary}"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 NQ="$SHARED_DATA/external/nvidia-qualification"
 SE="$SHARED_DATA/spark-events"
@@ -77,5 +78,76 @@ echo "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEn
 "$CLARITY" summary --json "$T/noend.json" >"$T/out" 2>/dev/null
 jq -e --argjson l "$last" '.applications[0].start_ms + .applications[0].duration_ms == $l + 60000' "$T/out" >/dev/null \
   && ok "no ApplicationEnd: ends at the late SQLExecutionEnd" || bad "no ApplicationEnd: $(jq '.applications[0].duration_ms' "$T/out")"
+
+# ---- what went wrong ----
+if have_shared; then
+  "$CLARITY" summary "$SE/application_1538416563558_0014" >"$T/out" 2>/dev/null
+  grep -qE '^failed tasks  8 attempt\(s\) failed, 1 distinct reason' "$T/out" \
+    && grep -qE '^ +8  ExecutorLostFailure: Container marked as failed: \* on host: \*\. Exit status: 56' "$T/out" \
+    && ok "failed tasks grouped: 8 x exit status 56" || bad "failed tasks: $(grep -A2 '^failed' "$T/out")"
+  grep -qE '^lost executors  8 executor\(s\) removed' "$T/out" && grep -qE '^ +8  Container marked as failed: .*Exit status: 56' "$T/out" \
+    && ok "lost executors grouped" || bad "lost executors: $(grep -A2 '^lost' "$T/out")"
+  "$CLARITY" summary "$SE/app-20161115172038-0000" >"$T/out" 2>/dev/null
+  grep -qE '^ +10  java.lang.RuntimeException: bad exec$' "$T/out" && ok "exception class and first line, counted" || bad "exception reasons: $(grep -A2 '^failed' "$T/out")"
+  "$CLARITY" summary --json "$SE/app-20161115172038-0000" >"$T/out" 2>/dev/null
+  jq -e '.applications[0].task_failure_reasons == [{"reason":"java.lang.RuntimeException: bad exec","count":10}]' "$T/out" >/dev/null \
+    && ok "failure reasons in JSON" || bad "failure reasons in JSON"
+  # peak JVM heap of executor 8 on the Dataproc run, from Task Executor Metrics (Spark 3.5)
+  "$CLARITY" summary --wide "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  grep -qE '^  8 .* 14\.8 GB +160\.7 MB ' "$T/out" && ok "peak heap and off-heap per executor" || bad "peak heap: $(grep -E '^  8 ' "$T/out")"
+else
+  skip "what went wrong on shared logs: $SHARED_DATA not present"
+fi
+if have_shared; then
+  "$CLARITY" summary "$SE/local-1642039451826" >"$T/out" 2>/dev/null
+  ! grep -q '^failed tasks\|^lost executors' "$T/out" && ok "no failure section when nothing failed" || bad "failure section on a clean log"
+fi
+
+# ---- width: every text table fits 100 columns when not on a terminal; --wide loses nothing ----
+LOGS=("$ROOT"/tests/data/*.json)
+if have_shared; then
+  LOGS+=("$SE"/*/ "$NQ"/*.zstd "$NQ"/*_eventlog* "$NQ"/eventlog_* "$NQ"/join_missing_sql_end "$NQ"/cluster_information/*)
+  LOGS+=("$SE" "$NQ")   # directories: one row per application
+else
+  skip "width on shared logs: $SHARED_DATA not present (own fixtures only)"
+fi
+widest() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
+for cmd in $WIDTH_COMMANDS; do
+  over=""
+  for log in "${LOGS[@]}"; do
+    [ -e "$log" ] || continue
+    COLUMNS= "$CLARITY" $cmd -q "$log" >"$T/out" 2>/dev/null
+    w=$(widest "$T/out"); [ "$w" -le 100 ] || over="$over ${log#$SHARED_DATA/}($w)"
+  done
+  [ -z "$over" ] && ok "$cmd: every log's text fits 100 columns" || bad "$cmd wider than 100:$over"
+done
+if have_shared; then
+  # COLUMNS sets the width: the stage table (whose names are long) follows it
+  for c in 80 160; do
+    COLUMNS=$c "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" | sed -n '/^stages, most/,/^$/p' >"$T/w$c"
+  done
+  [ "$(widest "$T/w80")" -le 80 ] && [ "$(widest "$T/w160")" -gt 100 ] && ok "COLUMNS sets the width (80, 160)" \
+    || bad "COLUMNS: $(widest "$T/w80") at 80, $(widest "$T/w160") at 160"
+  # host names: the shared domain dropped and the distinguishing end kept; --wide has them whole
+  "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  grep -qE '^  8 +\S*-w-3 ' "$T/out" && ! grep -q 'rapids-spark.internal' "$T/out" && ok "hosts shortened to their distinguishing end" \
+    || bad "hosts: $(grep -E '^  8 ' "$T/out" | head -1)"
+  "$CLARITY" summary --wide "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  [ "$(grep -c 'psarthi-nds-cpu-test-w-3.c.rapids-spark.internal' "$T/out")" -ge 2 ] && ok "--wide: full host names" || bad "--wide lost host names"
+  # names cut in the middle keep their end (the call site's file and line)
+  "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  grep -qE '^ +50\.0  COMPLETE .*collect .*\.\.\..*nds_power\.py:191$' "$T/out" && ok "stage name cut in the middle, end kept" \
+    || bad "stage name: $(grep -E '^ +50\.0' "$T/out" | head -1)"
+  # every value of the default view is in the --wide one: numbers are never cut
+  "$CLARITY" summary --limit 0 "$NQ/nds_q72_dataproc_2_2.zstd" | grep -oE '[0-9]+(\.[0-9]+)? (GB|MB|kB|s|min|ms)' | sort >"$T/a"
+  "$CLARITY" summary --limit 0 --wide "$NQ/nds_q72_dataproc_2_2.zstd" | grep -oE '[0-9]+(\.[0-9]+)? (GB|MB|kB|s|min|ms)' | sort >"$T/b"
+  cmp -s "$T/a" "$T/b" && ok "no figure lost against --wide" || bad "figures differ against --wide"
+  # ---- priority: the stage table starts with the stage that took the most task time ----
+  first=$("$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" | sed -n '/^stages, most task run time first/{n;n;p;q}')
+  [[ "$first" =~ ^\ +50\.0\ .*62\.7\ min ]] && ok "stages ordered by task run time (50.0: 62.7 min first)" || bad "first stage: $first"
+  # SQL executions that ran no job are counted, not listed
+  grep -q '24 SQL execution(s) ran no job and are not listed' "$T/out" 2>/dev/null || "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out"
+  grep -q '24 SQL execution(s) ran no job and are not listed' "$T/out" && ok "SQL rows without jobs hidden, counted" || bad "SQL rows without jobs"
+fi
 
 summary

@@ -1,5 +1,7 @@
 #include <errno.h>
 #include <getopt.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
@@ -12,8 +14,22 @@ bool common_option(struct common_opts *co, int c, const char *arg)
     case OPT_COMPACT: co->compact = true; return true;
     case 'q': co->quiet = true; return true;
     case 'o': co->outpath = arg; return true;
+    case OPT_WIDE: co->wide = true; return true;
     default: return false;
     }
+}
+
+size_t out_width(const struct common_opts *co)
+{
+    if (co->wide) return 0;
+    const char *env = getenv("COLUMNS");
+    long v = env ? strtol(env, NULL, 10) : 0;
+    if (v >= 40 && v <= 100000) return (size_t)v;
+    struct winsize ws;
+    if ((!co->outpath || !strcmp(co->outpath, "-")) && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+        ws.ws_col >= 40)
+        return ws.ws_col;
+    return 100;
 }
 
 bool opt_choice(const char *cmd, const char *opt, const char *s, const struct opt_choice *choices, int *out)
