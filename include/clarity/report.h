@@ -91,8 +91,11 @@ void clarity_blocked_verdict(const struct clarity_blocked_group *g, char *buf, s
 const char *clarity_blocked_group_name(const struct clarity_app *a, int kind, size_t row);
 
 /* The writers return 0, or CLARITY_EIO with err filled (report.h). */
+/* Text: groups with the largest saving first, one line for those where nothing can be saved;
+ * rows up to limit (0 all), fitted to width columns (0 no limit). opt NULL: all rows, 100. */
+struct blocked_report_options { size_t limit, width; };
 int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
-                        struct clarity_error *err);
+                                const struct blocked_report_options *opt, struct clarity_error *err);
 int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err);
 

@@ -177,3 +177,21 @@ void fit_line(FILE *o, size_t width, const char *fmt, ...)
     if (width) cut_middle(buf, width);
     fprintf(o, "%s\n", buf);
 }
+
+void fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
+{
+    size_t ind = strlen(lead), room = width > ind + 20 ? width - ind : 0;
+    fputs(lead, o);
+    while (room && strlen(text) > room) {
+        /* the last space that leaves the line within the width; a word longer than the line
+         * goes whole */
+        size_t cut = room;
+        while (cut && text[cut] != ' ') cut--;
+        if (!cut) cut = strcspn(text, " ");
+        if (!text[cut]) break;
+        fprintf(o, "%.*s\n%*s", (int)cut, text, (int)ind, "");
+        text += cut;
+        while (*text == ' ') text++;
+    }
+    fprintf(o, "%s\n", text);
+}
