@@ -99,7 +99,8 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
 int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err);
 
-struct stragglers_report_options { size_t stage_limit; };
+/* Text: stage and group rows up to stage_limit (0 all), fitted to width columns (0 no limit). */
+struct stragglers_report_options { size_t stage_limit, width; };
 int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
                            const struct stragglers_report_options *opt, struct clarity_error *err);
 int clarity_report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
