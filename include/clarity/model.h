@@ -430,7 +430,7 @@ int64_t clarity_stage_duration_ms(const struct clarity_app *a, const struct clar
 int64_t clarity_job_duration_ms(const struct clarity_app *a, const struct clarity_job *j);
 int64_t clarity_app_duration_ms(const struct clarity_app *a);
 /* Last event time seen, for logs without an end (in progress, truncated): the latest job,
- * stage, task, SQL execution or executor event. */
+ * stage, task or SQL execution event, or executor removal. */
 int64_t clarity_app_last_time_ms(const struct clarity_app *a);
 /* Local mode (spark.master local, local[N], local[*], no executor but the driver): the cores
  * the driver ran tasks on; 0 when the application is not in local mode or they are unknown. */

@@ -117,6 +117,7 @@ struct whatif_report {
     const struct clarity_curve_result *curve;         /* NULL: no core-count curve */
     const struct clarity_curve_result *slot_replay;   /* one point at the what-if's cores, or NULL */
     size_t limit;                                     /* stage and job rows in text (0 = all) */
+    size_t width;                                     /* text fits this many columns (0 = no limit) */
 };
 
 /* The thesis' caveat, printed with every resource-model result. */

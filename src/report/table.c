@@ -144,24 +144,33 @@ int table_write(FILE *o, struct table *t, size_t indent, size_t width)
             if (t->cols[c].kind == TCOL_HOST) cut_front(s, w[c]);
             else if (t->cols[c].kind == TCOL_NAME || t->cols[c].kind == TCOL_ID) cut_middle(s, w[c]);
         }
-    fprintf(o, "%*s", (int)indent, "");
-    for (size_t c = 0; c < t->ncols; c++) {
-        const char *h = t->cols[c].header;
-        int last = c + 1 == t->ncols;
-        if (t->cols[c].kind == TCOL_NUM) fprintf(o, "%s%*s", c ? "  " : "", (int)w[c], h);
-        else fprintf(o, "%s%-*s", c ? "  " : "", last ? 0 : (int)w[c], h);
-    }
-    fputc('\n', o);
-    for (size_t r = 0; r < t->nrows; r++) {
-        fprintf(o, "%*s", (int)indent, "");
-        for (size_t c = 0; c < t->ncols; c++) {
-            const char *s = t->cells[r * t->ncols + c];
-            int last = c + 1 == t->ncols;
-            if (t->cols[c].kind == TCOL_NUM) fprintf(o, "%s%*s", c ? "  " : "", (int)w[c], s);
-            else fprintf(o, "%s%-*s", c ? "  " : "", last ? 0 : (int)w[c], s);
+    /* each line built in a buffer, so trailing blanks (an empty last cell) can be dropped */
+    size_t cap = indent + 1;
+    for (size_t c = 0; c < t->ncols; c++) cap += w[c] + 2;
+    for (size_t c = 0; c < t->ncols; c++)
+        for (size_t r = 0; r < t->nrows; r++) {
+            size_t n = strlen(t->cells[r * t->ncols + c]);
+            if (n > w[c]) cap += n - w[c];   /* a cell wider than its column (nothing left to cut) */
         }
-        fputc('\n', o);
+    char *line = malloc(cap + 1);
+    if (!line) {
+        free(w);
+        return -1;
     }
+    for (size_t r = 0; r <= t->nrows; r++) {
+        size_t n = (size_t)snprintf(line, cap + 1, "%*s", (int)indent, "");
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *s = r == 0 ? t->cols[c].header : t->cells[(r - 1) * t->ncols + c];
+            int last = c + 1 == t->ncols;
+            if (t->cols[c].kind == TCOL_NUM) n += (size_t)snprintf(line + n, cap + 1 - n, "%s%*s", c ? "  " : "", (int)w[c], s);
+            else n += (size_t)snprintf(line + n, cap + 1 - n, "%s%-*s", c ? "  " : "", last ? 0 : (int)w[c], s);
+            if (n > cap) n = cap;
+        }
+        while (n && line[n - 1] == ' ') n--;
+        line[n] = '\0';
+        fprintf(o, "%s\n", line);
+    }
+    free(line);
     free(w);
     return 0;
 }
@@ -180,7 +189,9 @@ void fit_line(FILE *o, size_t width, const char *fmt, ...)
 
 void fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
 {
-    size_t ind = strlen(lead), room = width > ind + 20 ? width - ind : 0;
+    /* a lead may start with blank lines: the indent is what follows its last newline */
+    const char *nl = strrchr(lead, '\n');
+    size_t ind = strlen(nl ? nl + 1 : lead), room = width > ind + 20 ? width - ind : 0;
     fputs(lead, o);
     while (room && strlen(text) > room) {
         /* the last space that leaves the line within the width; a word longer than the line
