@@ -101,9 +101,10 @@ static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct
     return rc;
 }
 
+/* the whatif column only when a what-if was asked: a column of "-" would cost the ids' room */
 static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"actual", TCOL_NUM},   {"driver", TCOL_NUM},
                                             {"bottleneck", TCOL_FIXED}, {"cpu inf", TCOL_NUM}, {"disk inf", TCOL_NUM},
-                                            {"net inf", TCOL_NUM},      {"whatif", TCOL_NUM}, {"knee", TCOL_NUM}};
+                                            {"net inf", TCOL_NUM},      {"knee", TCOL_NUM},   {"whatif", TCOL_NUM}};
 
 static const char *change(char *buf, size_t cap, const struct clarity_resource_result *r, int k)
 {
@@ -144,7 +145,7 @@ static int whatif_text_each(void *ctx, const struct clarity_app_set *set, size_t
     }
     if (wr.have_curve && wr.curve.npoints) snprintf(knee, sizeof knee, "%g", wr.curve.points[wr.curve.knee].cores);
     const char *row[] = {id, act, drv, bn, change(c[0], 16, r, CLARITY_SCEN_INF_CPU), change(c[1], 16, r, CLARITY_SCEN_INF_DISK),
-                         change(c[2], 16, r, CLARITY_SCEN_INF_NETWORK), change(c[3], 16, r, CLARITY_SCEN_WHATIF), knee};
+                         change(c[2], 16, r, CLARITY_SCEN_INF_NETWORK), knee, change(c[3], 16, r, CLARITY_SCEN_WHATIF)};
     table_row(&op->rows, row);
     clarity_whatif_result_free(&wr);
     return 0;
@@ -236,7 +237,9 @@ int cmd_whatif(int argc, char **argv)
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = op.ask.threads;
     op.width = out_width(&co);
-    table_init(&op.rows, app_cols, sizeof app_cols / sizeof *app_cols);
+    bool asked = ini != NULL;
+    for (int f = 0; f < CLARITY_HW_NFIELDS; f++) asked |= op.ask.flags.f[f].set;
+    table_init(&op.rows, app_cols, sizeof app_cols / sizeof *app_cols - !asked);
     struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .load = &lo, .one = whatif_one,
                              .text_each = whatif_text_each, .text_end = whatif_text_end, .ctx = &op};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));

@@ -3,7 +3,7 @@
 # capacity right (local mode, attempts, ends), what went wrong in the summary, and tables
 # that fit the terminal. Real shared logs where they exist (skipped, saying so, when absent).
 source "$(dirname "$0")/../lib.sh"
-WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary}"
+WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary blocked stragglers whatif}"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 NQ="$SHARED_DATA/external/nvidia-qualification"
 SE="$SHARED_DATA/spark-events"
@@ -116,8 +116,10 @@ for cmd in $WIDTH_COMMANDS; do
   over=""
   for log in "${LOGS[@]}"; do
     [ -e "$log" ] || continue
-    COLUMNS= "$CLARITY" $cmd -q "$log" >"$T/out" 2>/dev/null
-    w=$(widest "$T/out"); [ "$w" -le 100 ] || over="$over ${log#$SHARED_DATA/}($w)"
+    for lim in "" "--limit 0"; do
+      COLUMNS= "$CLARITY" $cmd -q $lim "$log" >"$T/out" 2>/dev/null
+      w=$(widest "$T/out"); [ "$w" -le 100 ] || over="$over ${log#$SHARED_DATA/}($w)"
+    done
   done
   [ -z "$over" ] && ok "$cmd: every log's text fits 100 columns" || bad "$cmd wider than 100:$over"
 done
@@ -148,6 +150,49 @@ if have_shared; then
   # SQL executions that ran no job are counted, not listed
   grep -q '24 SQL execution(s) ran no job and are not listed' "$T/out" 2>/dev/null || "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out"
   grep -q '24 SQL execution(s) ran no job and are not listed' "$T/out" && ok "SQL rows without jobs hidden, counted" || bad "SQL rows without jobs"
+fi
+
+# ---- priority: blocked, stragglers, whatif ----
+if have_shared; then
+  Q72="$NQ/nds_q72_dataproc_2_2.zstd"
+  "$CLARITY" blocked "$Q72" >"$T/out" 2>/dev/null
+  # the largest saving first: job 43, stragglers 27.3%
+  first=$(sed -n '/^largest saving first/{n;n;p;q}' "$T/out")
+  [[ "$first" =~ ^\ \ job\ 43\ .*27\.3% ]] && ok "blocked: largest saving first (job 43, stragglers 27.3%)" || bad "blocked first row: $first"
+  # one line for the groups where nothing can be saved (the 24 SQL executions without a job among them)
+  grep -qE '^  nothing to save in 35 group\(s\) \(no resource 1% or more\): job ' "$T/out" \
+    && ok "blocked: one line for 35 groups with nothing to save" || bad "blocked nothing line: $(grep 'nothing to save' "$T/out")"
+  [ "$(sed -n '/^largest saving first/,/^$/p' "$T/out" | grep -cE '^  (job|sql|app)( |$)')" = 20 ] \
+    && ok "blocked: --limit 20 by default" || bad "blocked rows: $(sed -n '/^largest saving first/,/^$/p' "$T/out" | grep -cE '^  (job|sql|app)( |$)')"
+  "$CLARITY" blocked --limit 3 "$Q72" >"$T/out" 2>/dev/null
+  grep -q '^  ... 37 more group(s) with a saving (--limit 0 shows all)' "$T/out" && ok "blocked --limit 3" || bad "blocked --limit 3"
+  # a directory: one row per application, not one report each
+  "$CLARITY" blocked "$NQ/multiple_attempts" >"$T/out" 2>/dev/null
+  [ "$(grep -c '^application_1724877841851_0016/[1-4] ' "$T/out")" = 4 ] && ! grep -q '^replay' "$T/out" \
+    && ok "blocked on a directory: one row per application" || bad "blocked directory: $(head -5 "$T/out")"
+  "$CLARITY" blocked --detail "$NQ/multiple_attempts" >"$T/out" 2>/dev/null
+  [ "$(grep -c '^replay  ' "$T/out")" = 4 ] && ok "blocked --detail: a report each" || bad "blocked --detail"
+  for cmd in stragglers whatif; do
+    "$CLARITY" $cmd "$NQ/multiple_attempts" >"$T/out" 2>/dev/null
+    [ "$(grep -c '^application_1724877841851_0016/[1-4] ' "$T/out")" = 4 ] && ! grep -q '^source ' "$T/out" \
+      && ok "$cmd on a directory: one row per application" || bad "$cmd directory: $(head -4 "$T/out")"
+  done
+  # stragglers: stages of fewer than 10 rated tasks are not examined, and the rule is said;
+  # stages 31.0 and 36.0 of q72 (2 tasks each) had one "straggler" each before
+  "$CLARITY" stragglers "$Q72" >"$T/out" 2>/dev/null
+  grep -q '^stages with stragglers (2 of 49 stage attempts)' "$T/out" && ! grep -qE '^ +(31|36)\.0 ' "$T/out" \
+    && ok "stragglers: 2-task stages not examined" || bad "stragglers stages: $(grep -A4 '^stages with' "$T/out")"
+  grep -q '12 stage attempt(s) with fewer than 10 rated tasks not examined' "$T/out" && ok "stragglers: the rule is said" || bad "stragglers rule not said"
+  grep -q '^  71 group(s) without stragglers, not listed' "$T/out" && ! grep -qE '^  job 0 ' "$T/out" \
+    && ok "stragglers: rows of '-' hidden" || bad "stragglers groups: $(grep 'without stragglers' "$T/out")"
+  "$CLARITY" stragglers --json "$Q72" >"$T/out" 2>/dev/null
+  jq -e '[.applications[0].stages[] | select(.not_rated != null and (.not_rated | startswith("fewer than 10 rated tasks")))] | length == 12' "$T/out" >/dev/null \
+    && ok "stragglers JSON: 12 stages not_rated for size" || bad "stragglers JSON not_rated"
+  # --wide keeps what the default view shortens
+  "$CLARITY" stragglers --wide "$Q72" >"$T/out" 2>/dev/null
+  grep -q 'psarthi-nds-cpu-test-w-1.c.rapids-spark.internal' "$T/out" && ok "stragglers --wide: full host names" || bad "stragglers --wide"
+else
+  skip "priority on shared logs: $SHARED_DATA not present"
 fi
 
 summary
