@@ -2,6 +2,7 @@
 # What a person reads: one-line errors with one prefix, applications told apart and their
 # capacity right (local mode, attempts, ends), what went wrong in the summary, and tables
 # that fit the terminal. Real shared logs where they exist (skipped, saying so, when absent).
+# CLARITY=build-asan/clarity runs it on the ASan+UBSan build.
 source "$(dirname "$0")/../lib.sh"
 WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary blocked stragglers whatif}"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -117,7 +118,9 @@ for cmd in $WIDTH_COMMANDS; do
   for log in "${LOGS[@]}"; do
     [ -e "$log" ] || continue
     for lim in "" "--limit 0"; do
-      COLUMNS= "$CLARITY" $cmd -q $lim "$log" >"$T/out" 2>/dev/null
+      COLUMNS= "$CLARITY" $cmd -q $lim "$log" >"$T/out" 2>"$T/err"; rc=$?
+      # a crash or a sanitizer finding leaves no output, which would "fit"
+      if [ $rc -gt 4 ] || grep -qE 'Sanitizer|runtime error:' "$T/err"; then over="$over ${log#$SHARED_DATA/}(exit $rc)"; continue; fi
       w=$(widest "$T/out"); [ "$w" -le 100 ] || over="$over ${log#$SHARED_DATA/}($w)"
     done
   done

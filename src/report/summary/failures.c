@@ -138,8 +138,9 @@ static int gather(const struct clarity_app *a, struct reasons *tasks, struct rea
     for (size_t i = 0; i < a->nexecs; i++)
         if (a->execs[i].remove_reason && *S(a->execs[i].remove_reason))
             if (add(execs, generalize(first_line(S(a->execs[i].remove_reason))))) return -1;
-    qsort(tasks->p, tasks->n, sizeof *tasks->p, by_count);
-    qsort(execs->p, execs->n, sizeof *execs->p, by_count);
+    /* qsort of an empty, never allocated array is undefined (a NULL base) */
+    if (tasks->n) qsort(tasks->p, tasks->n, sizeof *tasks->p, by_count);
+    if (execs->n) qsort(execs->p, execs->n, sizeof *execs->p, by_count);
     return 0;
 }
 
