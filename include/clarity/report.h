@@ -191,8 +191,9 @@ void clarity_report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause,
 
 /* Each returns 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
 /* targets: unit indices to show (NULL = every unit with contention, victims first). */
+/* Text fitted to width columns (0: no limit): names are cut in the middle, figures never. */
 int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
-                           struct clarity_error *err);
+                                   size_t width, struct clarity_error *err);
 int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r, const long *targets, size_t ntargets,
                            struct clarity_error *err);
 int clarity_report_contention_rules(FILE *o, const struct iqcar_result *r, struct clarity_error *err);

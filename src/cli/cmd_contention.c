@@ -43,6 +43,8 @@ static void help(FILE *o)
             "                    path with the largest summed stage runtime, 6.18); default all stages\n"
             "  --json            machine-readable output (schema clarity.contention/1, docs/contention.md)\n"
             "  --compact         with --json: one line\n"
+            "  --wide            text as wide as its names (default: it fits COLUMNS, the terminal,\n"
+            "                    or 100 columns; names are cut in the middle)\n"
             "  -o FILE           write to FILE instead of standard output\n"
             "  -q, --quiet       no notes about skipped files on stderr\n"
             "  -h, --help        this help\n\n"
@@ -143,7 +145,7 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         clarity_jsonw_init(&w, o, !c->co.compact);
         if (clarity_report_contention_json(&w, &r, tg, nt, &err)) rc = exit_for_error(err.code);
         clarity_jsonw_end(&w);
-    } else if (clarity_report_contention_text(o, &r, tg, nt, &err)) rc = exit_for_error(err.code);
+    } else if (clarity_report_contention_text(o, &r, tg, nt, out_width(&c->co), &err)) rc = exit_for_error(err.code);
     int crc = close_output(o, "contention", c->co.outpath, rc == EXIT_OK);
     if (rc) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
@@ -180,7 +182,7 @@ int cmd_contention(int argc, char **argv)
     enum { O_UNIT = 256, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
            O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT, O_SLOT };
     static const struct option opts[] = {
-        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"unit", required_argument, 0, O_UNIT},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"wide", no_argument, 0, OPT_WIDE}, {"unit", required_argument, 0, O_UNIT},
         {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP},
         {"rules", required_argument, 0, O_RULES}, {"graph", required_argument, 0, O_GRAPH},
         {"graph-full", no_argument, 0, O_GRAPH_FULL}, {"self", required_argument, 0, O_SELF},

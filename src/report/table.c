@@ -206,3 +206,11 @@ void fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
     }
     fprintf(o, "%s\n", text);
 }
+
+const char *fit_cell(char *buf, size_t cap, const char *s, size_t w)
+{
+    snprintf(buf, cap, "%s", s);
+    buf[strcspn(buf, "\n")] = '\0';
+    if (w) cut_middle(buf, w);
+    return buf;
+}

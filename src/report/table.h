@@ -40,6 +40,8 @@ void table_free(struct table *t);
 /* One line of text (no newline in fmt's output; it is added), cut in the middle to `width`
  * columns when longer (0: never): for paths and names outside a table. */
 void fit_line(FILE *o, size_t width, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* s copied into buf (cap bytes), cut in the middle to w columns when longer (w 0: whole). */
+const char *fit_cell(char *buf, size_t cap, const char *s, size_t w);
 /* `lead` then `text`, wrapped at spaces to `width` columns (0: one line), continuation lines
  * indented by lead's length: for sentences, which must not lose their end. */
 void fit_wrap(FILE *o, size_t width, const char *lead, const char *text);
