@@ -4,7 +4,7 @@
 # that fit the terminal. Real shared logs where they exist (skipped, saying so, when absent).
 # CLARITY=build-asan/clarity runs it on the ASan+UBSan build.
 source "$(dirname "$0")/../lib.sh"
-WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary blocked stragglers whatif}"
+WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary blocked stragglers whatif contention}"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 NQ="$SHARED_DATA/external/nvidia-qualification"
 SE="$SHARED_DATA/spark-events"
