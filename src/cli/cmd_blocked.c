@@ -109,7 +109,7 @@ static int blocked_text_each(void *ctx, const struct clarity_app_set *set, size_
             else snprintf(p[k], sizeof p[k], "-");
             row[2 + k] = p[k];
         }
-        table_row(&bc->rows, row);
+        clarity_table_row(&bc->rows, row);
     }
     clarity_blocked_free(&r);
     return 0;
@@ -121,7 +121,7 @@ static int blocked_text_end(void *ctx, const struct clarity_app_set *set, FILE *
     if (set->n == 1 || bc->detail || !o) return 0;
     fprintf(o, "improvement if the tasks never blocked on the resource, each application as one group\n"
                "(simulated without / simulated; --detail: a full report each)\n");
-    if (table_write(o, &bc->rows, 0, bc->ro.width))
+    if (clarity_table_write(o, &bc->rows, 0, bc->ro.width))
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
     fprintf(o, "\n%zu application(s), %zu could not be read. disk*: shuffle only; every figure is an upper bound\n"
                "(clarity blocked --help).\n", bc->rows.nrows, bc->failed);
@@ -174,10 +174,10 @@ int cmd_blocked(int argc, char **argv)
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = bc.threads;
     bc.ro.width = out_width(&co);
-    table_init(&bc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
+    clarity_table_init(&bc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
     struct per_app_cmd pc = {.schema = "clarity.blocked/1", .out = &co, .load = &lo, .one = blocked_one,
                              .text_each = blocked_text_each, .text_end = blocked_text_end, .ctx = &bc};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
-    table_free(&bc.rows);
+    clarity_table_free(&bc.rows);
     return rc;
 }

@@ -102,7 +102,7 @@ static int stragglers_text_each(void *ctx, const struct clarity_app_set *set, si
             snprintf(top, sizeof top, "%s %.0f%%", clarity_scause_label(best), 100.0 * (double)g->by_cause[best] / (double)g->stragglers);
     }
     const char *row[] = {id, rt, ex, wi, sn, ep, top};
-    table_row(&sc->rows, row);
+    clarity_table_row(&sc->rows, row);
     clarity_stragglers_free(&r);
     return 0;
 }
@@ -112,7 +112,7 @@ static int stragglers_text_end(void *ctx, const struct clarity_app_set *set, FIL
     struct stragglers_ctx *sc = ctx;
     if (set->n == 1 || sc->detail || !o) return 0;
     fprintf(o, "stragglers per application (--detail: a full report each)\n");
-    if (table_write(o, &sc->rows, 0, sc->ro->width))
+    if (clarity_table_write(o, &sc->rows, 0, sc->ro->width))
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
     fprintf(o, "\n%zu application(s), %zu could not be read. rated: successful attempts with input; stages:\n"
                "stage attempts with %d or more rated tasks (the others are not examined); with strag: those\n"
@@ -156,12 +156,12 @@ int cmd_stragglers(int argc, char **argv)
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     ro.width = out_width(&co);
     struct stragglers_ctx sc = {.top = top, .threads = (int)threads, .ro = &ro, .detail = detail};
-    table_init(&sc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
+    clarity_table_init(&sc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = (int)threads;
     struct per_app_cmd pc = {.schema = "clarity.stragglers/1", .out = &co, .load = &lo, .one = stragglers_one,
                              .text_each = stragglers_text_each, .text_end = stragglers_text_end, .ctx = &sc};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
-    table_free(&sc.rows);
+    clarity_table_free(&sc.rows);
     return rc;
 }

@@ -146,7 +146,7 @@ static int whatif_text_each(void *ctx, const struct clarity_app_set *set, size_t
     if (wr.have_curve && wr.curve.npoints) snprintf(knee, sizeof knee, "%g", wr.curve.points[wr.curve.knee].cores);
     const char *row[] = {id, act, drv, bn, change(c[0], 16, r, CLARITY_SCEN_INF_CPU), change(c[1], 16, r, CLARITY_SCEN_INF_DISK),
                          change(c[2], 16, r, CLARITY_SCEN_INF_NETWORK), knee, change(c[3], 16, r, CLARITY_SCEN_WHATIF)};
-    table_row(&op->rows, row);
+    clarity_table_row(&op->rows, row);
     clarity_whatif_result_free(&wr);
     return 0;
 }
@@ -156,7 +156,7 @@ static int whatif_text_end(void *ctx, const struct clarity_app_set *set, FILE *o
     struct whatif_opts *op = ctx;
     if (set->n == 1 || op->detail || !o) return 0;
     fprintf(o, "resource model and core-count curve per application (--detail: a full report each)\n");
-    if (table_write(o, &op->rows, 0, op->width))
+    if (clarity_table_write(o, &op->rows, 0, op->width))
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
     fprintf(o, "\n%zu application(s), %zu could not be read. bottleneck: stages bound by cpu/disk/network;\n"
                "cpu/disk/net inf: predicted change with that resource infinitely fast; whatif: with the\n"
@@ -239,10 +239,10 @@ int cmd_whatif(int argc, char **argv)
     op.width = out_width(&co);
     bool asked = ini != NULL;
     for (int f = 0; f < CLARITY_HW_NFIELDS; f++) asked |= op.ask.flags.f[f].set;
-    table_init(&op.rows, app_cols, sizeof app_cols / sizeof *app_cols - !asked);
+    clarity_table_init(&op.rows, app_cols, sizeof app_cols / sizeof *app_cols - !asked);
     struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .load = &lo, .one = whatif_one,
                              .text_each = whatif_text_each, .text_end = whatif_text_end, .ctx = &op};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
-    table_free(&op.rows);
+    clarity_table_free(&op.rows);
     return rc;
 }

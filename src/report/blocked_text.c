@@ -98,16 +98,16 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
     size_t width = opt ? opt->width : 100, limit = opt ? opt->limit : 0;
     char b1[32], b2[32], b3[32], v[512], line[512];
     const struct clarity_task_counts *c = &r->counts;
-    fit_line(o, width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
-    fit_line(o, width, "source       %s", a->source_path ? a->source_path : "-");
+    clarity_fit_line(o, width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
+    clarity_fit_line(o, width, "source       %s", a->source_path ? a->source_path : "-");
     snprintf(line, sizeof line,
              "%zu successful attempts in launch order on %s slots; left out: %zu failed, %zu killed, %zu without end, "
              "%zu other",
              c->n, r->slots == CLARITY_SLOTS_CONFIGURED ? "configured (executor cores / spark.task.cpus)"
                                                           : "observed (peak concurrency up to 40 tasks, average above)",
              c->failed, c->killed, c->without_end, c->other_end);
-    fit_wrap(o, width, "replay       ", line);
-    fit_wrap(o, width, "             ",
+    clarity_fit_wrap(o, width, "replay       ", line);
+    clarity_fit_wrap(o, width, "             ",
              "stages overlapping in time are replayed together; gaps between stages and driver time are not "
              "replayed (idle column)");
     if (r->clamped) fprintf(o, "             %zu task(s) had metrics exceeding their runtime: clamped\n", r->clamped);
@@ -129,8 +129,8 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
                                                 {"slots", TCOL_NUM},      {"actual", TCOL_NUM}, {"idle", TCOL_NUM},
                                                 {"simulated", TCOL_NUM}, {"error", TCOL_NUM}};
     struct table ti, tr;
-    table_init(&ti, imp_cols, sizeof imp_cols / sizeof *imp_cols);
-    table_init(&tr, rep_cols, sizeof rep_cols / sizeof *rep_cols);
+    clarity_table_init(&ti, imp_cols, sizeof imp_cols / sizeof *imp_cols);
+    clarity_table_init(&tr, rep_cols, sizeof rep_cols / sizeof *rep_cols);
     for (size_t k = 0; k < r->ngroups; k++) {
         const struct clarity_blocked_group *g = &r->groups[order[k]];
         char id[48], p[NCOLS][16], tk[24], st[24], slots[24], er[16];
@@ -140,7 +140,7 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
             row[0] = id;
             row[1] = clarity_fmt_ms(b1, sizeof b1, g->actual_ms);
             for (int q = 0; q < NCOLS; q++) row[2 + q] = pct(p[q], sizeof p[q], &g->without[columns[q]]);
-            table_row(&ti, row);
+            clarity_table_row(&ti, row);
         }
         if (g->tasks == 0) snprintf(slots, sizeof slots, "-");
         else if (g->slots_min == g->slots_max) snprintf(slots, sizeof slots, "%d", g->slots_min);
@@ -151,19 +151,19 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
         else snprintf(er, sizeof er, "-");
         const char *rr[] = {id, tk, st, slots, clarity_fmt_ms(b1, sizeof b1, g->actual_ms), clarity_fmt_ms(b2, sizeof b2, g->idle_ms),
                             clarity_fmt_ms(b3, sizeof b3, round_ms(g->simulated_ms)), er};
-        if (!limit || k < limit) table_row(&tr, rr);
+        if (!limit || k < limit) clarity_table_row(&tr, rr);
     }
     fprintf(o, "\nimprovement if the tasks never blocked on the resource (simulated without / simulated),\n"
                "largest saving first\n");
     int trc = 0;
-    if (shown) trc |= table_write(o, &ti, 2, width);
+    if (shown) trc |= clarity_table_write(o, &ti, 2, width);
     if (shown < worth) fprintf(o, "  ... %zu more group(s) with a saving (--limit 0 shows all)\n", worth - shown);
     nothing_line(o, r, order, worth, width);
     fprintf(o, "\nreplay of each group, same order\n");
-    trc |= table_write(o, &tr, 2, width);
+    trc |= clarity_table_write(o, &tr, 2, width);
     if (limit && limit < r->ngroups) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", r->ngroups - limit);
-    table_free(&ti);
-    table_free(&tr);
+    clarity_table_free(&ti);
+    clarity_table_free(&tr);
     if (trc) {
         free(order);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
@@ -176,10 +176,10 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
         if (k == CLARITY_RES_SHUFFLE_READ) continue;   /* same figure as network here */
         snprintf(line, sizeof line, "  %-13s ", label[k]);
         const char *note = clarity_blocked_resource_note(r, (enum clarity_resource)k);
-        fit_wrap(o, width, line, note ? note : "");
+        clarity_fit_wrap(o, width, line, note ? note : "");
     }
-    fit_wrap(o, width, "  shuffle rd    ", "same as network on standard logs (Fetch Wait Time); listed in --json");
-    fit_wrap(o, width, "  cpu           ", "blocked-time analysis cannot bound CPU (thesis 3.3.3)");
+    clarity_fit_wrap(o, width, "  shuffle rd    ", "same as network on standard logs (Fetch Wait Time); listed in --json");
+    clarity_fit_wrap(o, width, "  cpu           ", "blocked-time analysis cannot bound CPU (thesis 3.3.3)");
     fprintf(o, "\nverdicts, largest saving first\n");
     for (size_t k = 0; k < shown; k++) {
         const struct clarity_blocked_group *g = &r->groups[order[k]];
@@ -187,7 +187,7 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
         clarity_blocked_verdict(g, v, sizeof v);
         group_label(id, sizeof id, g);
         snprintf(line, sizeof line, "  %-9s ", id);
-        fit_wrap(o, width, line, v);
+        clarity_fit_wrap(o, width, line, v);
     }
     if (shown < worth) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", worth - shown);
     if (worth < r->ngroups)

@@ -54,8 +54,8 @@ static int stages(FILE *o, const struct clarity_app *a, const struct clarity_str
                                            {"shuf rd", TCOL_NUM},   {"shuf wr", TCOL_NUM}, {"GC", TCOL_NUM},
                                            {"out sk", TCOL_NUM},    {"first", TCOL_NUM},   {"host", TCOL_NUM}};
     struct table tf, tw;
-    table_init(&tf, found, sizeof found / sizeof *found);
-    table_init(&tw, why, sizeof why / sizeof *why);
+    clarity_table_init(&tf, found, sizeof found / sizeof *found);
+    clarity_table_init(&tw, why, sizeof why / sizeof *why);
     size_t with = 0, shown = 0, tiny = 0, skipped = 0;
     for (size_t s = 0; s < r->nstages; s++) {
         const struct clarity_stage_strag *st = &r->stages[s];
@@ -83,31 +83,31 @@ static int stages(FILE *o, const struct clarity_app *a, const struct clarity_str
         snprintf(rm, sizeof rm, "%.1fx", st->records_max_over_median);
         snprintf(sd, sizeof sd, "%zu/%zu", st->slow_tasks_more_data, st->slow_tasks);
         const char *rf[] = {id, tk, rt, med, sn, frac(ex, sizeof ex, st->explained, st->stragglers), host, bm, rm, sd};
-        table_row(&tf, rf);
+        clarity_table_row(&tf, rf);
         const char *rw[2 + NSTAGE_CAUSES] = {id, sn};
         for (int q = 0; q < NSTAGE_CAUSES; q++) rw[2 + q] = frac(c[q], sizeof c[q], st->by_cause[stage_causes[q]], st->stragglers);
-        table_row(&tw, rw);
+        clarity_table_row(&tw, rw);
     }
     int rc = 0;
     fprintf(o, "\nstages with stragglers (%zu of %zu stage attempts)\n", with, r->nstages);
     if (with) {
-        rc |= table_write(o, &tf, 2, width);
+        rc |= clarity_table_write(o, &tf, 2, width);
         if (shown < with) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", with - shown);
         fprintf(o, "\nwhat explains them, share of each stage's stragglers (same stages)\n");
-        rc |= table_write(o, &tw, 2, width);
+        rc |= clarity_table_write(o, &tw, 2, width);
         if (shown < with) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", with - shown);
     } else {
         fprintf(o, "  none\n");
     }
-    table_free(&tf);
-    table_free(&tw);
+    clarity_table_free(&tf);
+    clarity_table_free(&tw);
     if (skipped) fprintf(o, "  %zu stage attempt(s) not rated: no task read input or shuffle data\n", skipped);
     if (tiny)
         fprintf(o, "  %zu stage attempt(s) with fewer than %d rated tasks not examined: among so few tasks\n"
                    "  the median is no measure of a normal one\n",
                 tiny, CLARITY_STRAGGLER_MIN_RATED);
     if (with) {
-        fit_wrap(o, width, "  ", "expl: explained by at least one cause; slow host: the host with most of the stage's stragglers "
+        clarity_fit_wrap(o, width, "  ", "expl: explained by at least one cause; slow host: the host with most of the stage's stragglers "
                                  "(its stragglers/all); slow/dt: tasks >= 1.5x the median runtime that "
                                  "also had >= 1.5x the median bytes or records (data skew) / all such slow tasks");
     }
@@ -128,8 +128,8 @@ static int groups(FILE *o, const struct clarity_stragglers_result *r, size_t lim
                                              {"shuf wr", TCOL_NUM}, {"GC", TCOL_NUM},    {"out sk", TCOL_NUM},
                                              {"first", TCOL_NUM},   {"host", TCOL_NUM},  {"exec", TCOL_NUM}};
     struct table ts, tc;
-    table_init(&ts, share, sizeof share / sizeof *share);
-    table_init(&tc, cause, sizeof cause / sizeof *cause);
+    clarity_table_init(&ts, share, sizeof share / sizeof *share);
+    clarity_table_init(&tc, cause, sizeof cause / sizeof *cause);
     size_t none = 0, with = 0, shown = 0;
     for (size_t i = 0; i < r->ngroups; i++) {
         const struct clarity_straggler_group *g = &r->groups[i];
@@ -146,27 +146,27 @@ static int groups(FILE *o, const struct clarity_stragglers_result *r, size_t lim
         snprintf(sn, sizeof sn, "%zu", g->stragglers);
         const char *rs[] = {id, tk, sn, frac(th, sizeof th, g->explained_thesis, g->stragglers),
                             frac(an, sizeof an, g->explained, g->stragglers)};
-        table_row(&ts, rs);
+        clarity_table_row(&ts, rs);
         const char *rc[1 + CLARITY_SC_COUNT] = {id};
         for (int q = 0; q < CLARITY_SC_COUNT; q++) rc[1 + q] = frac(c[q], sizeof c[q], g->by_cause[q], g->stragglers);
-        table_row(&tc, rc);
+        clarity_table_row(&tc, rc);
     }
     int rc = 0;
     fprintf(o, "\nexplained stragglers per group (thesis Fig. 4.12)\n");
     if (with) {
-        rc |= table_write(o, &ts, 2, width);
+        rc |= clarity_table_write(o, &ts, 2, width);
         if (shown < with) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", with - shown);
         fprintf(o, "\nwhat explains them, share of each group's stragglers (same groups)\n");
-        rc |= table_write(o, &tc, 2, width);
+        rc |= clarity_table_write(o, &tc, 2, width);
         if (shown < with) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", with - shown);
     } else {
         fprintf(o, "  none\n");
     }
     if (none) fprintf(o, "  %zu group(s) without stragglers, not listed (--json has them)\n", none);
-    fit_wrap(o, width, "  ", "thesis: explained by its causes (scheduler delay, shuffle read/write, GC, output skew, "
+    clarity_fit_wrap(o, width, "  ", "thesis: explained by its causes (scheduler delay, shuffle read/write, GC, output skew, "
                              "first task); any: also slow host or executor");
-    table_free(&ts);
-    table_free(&tc);
+    clarity_table_free(&ts);
+    clarity_table_free(&tc);
     return rc;
 }
 
@@ -176,7 +176,7 @@ static int slowest(FILE *o, const struct clarity_app *a, const struct clarity_st
                                             {"executor", TCOL_ID}, {"duration", TCOL_NUM},  {"x median", TCOL_NUM},
                                             {"cause", TCOL_NAME}};
     struct table t;
-    table_init(&t, cols, sizeof cols / sizeof *cols);
+    clarity_table_init(&t, cols, sizeof cols / sizeof *cols);
     for (size_t k = 0; k < r->ntop; k++) {
         const struct clarity_straggler_top *top = &r->top[k];
         const struct clarity_task_comp *tc = &top->t;
@@ -189,11 +189,11 @@ static int slowest(FILE *o, const struct clarity_app *a, const struct clarity_st
         else snprintf(rat, sizeof rat, "-");
         const char *row[] = {id, st, clarity_app_str(a, tc->host), clarity_app_str(a, tc->executor),
                              clarity_fmt_ms(d, sizeof d, trunc_ms(tc->runtime_ms)), rat, causes_text(top->flags, cz, sizeof cz)};
-        table_row(&t, row);
+        clarity_table_row(&t, row);
     }
     fprintf(o, "\nslowest tasks\n");
-    int rc = table_write(o, &t, 2, width);
-    table_free(&t);
+    int rc = clarity_table_write(o, &t, 2, width);
+    clarity_table_free(&t);
     fprintf(o, "  x median: runtime per input byte over the stage's median\n");
     return rc;
 }
@@ -204,15 +204,15 @@ int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const s
     size_t width = opt ? opt->width : 100, limit = opt ? opt->stage_limit : 0;
     char line[512];
     const struct clarity_task_counts *c = &r->counts;
-    fit_line(o, width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
-    fit_line(o, width, "source       %s", a->source_path ? a->source_path : "-");
-    fit_wrap(o, width, "stragglers   ",
+    clarity_fit_line(o, width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
+    clarity_fit_line(o, width, "source       %s", a->source_path ? a->source_path : "-");
+    clarity_fit_wrap(o, width, "stragglers   ",
              "successful tasks whose runtime per input byte is >= 1.5 x their stage's median; input = shuffle bytes "
              "read if any, else input bytes; tasks without input are not rated");
     snprintf(line, sizeof line, "%zu successful attempts rated by stage; left out: %zu failed, %zu killed, %zu without end",
              c->n, c->failed, c->killed, c->without_end);
-    fit_wrap(o, width, "             ", line);
-    fit_wrap(o, width, "not seen     ",
+    clarity_fit_wrap(o, width, "             ", line);
+    clarity_fit_wrap(o, width, "not seen     ",
              "input read (HDFS) and output write times are not in standard logs: those causes cannot be found; "
              "unexplained stragglers may be due to them");
     int rc = stages(o, a, r, limit, width);

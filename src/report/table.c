@@ -4,14 +4,14 @@
 #include <string.h>
 #include "report/table.h"
 
-void table_init(struct table *t, const struct table_col *cols, size_t ncols)
+void clarity_table_init(struct table *t, const struct table_col *cols, size_t ncols)
 {
     memset(t, 0, sizeof *t);
     t->cols = cols;
     t->ncols = ncols;
 }
 
-void table_row(struct table *t, const char *const *cells)
+void clarity_table_row(struct table *t, const char *const *cells)
 {
     if (t->oom) return;
     if (t->nrows == t->cap) {
@@ -36,7 +36,7 @@ void table_row(struct table *t, const char *const *cells)
     t->nrows++;
 }
 
-void table_free(struct table *t)
+void clarity_table_free(struct table *t)
 {
     for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
     free(t->cells);
@@ -98,7 +98,7 @@ static void cut_front(char *s, size_t w)
     memcpy(s, "...", 3);
 }
 
-int table_write(FILE *o, struct table *t, size_t indent, size_t width)
+int clarity_table_write(FILE *o, struct table *t, size_t indent, size_t width)
 {
     if (t->oom) return -1;
     size_t *w = calloc(t->ncols, sizeof *w);
@@ -175,7 +175,7 @@ int table_write(FILE *o, struct table *t, size_t indent, size_t width)
     return 0;
 }
 
-void fit_line(FILE *o, size_t width, const char *fmt, ...)
+void clarity_fit_line(FILE *o, size_t width, const char *fmt, ...)
 {
     char buf[4096];
     va_list ap;
@@ -187,7 +187,7 @@ void fit_line(FILE *o, size_t width, const char *fmt, ...)
     fprintf(o, "%s\n", buf);
 }
 
-void fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
+void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
 {
     /* a lead may start with blank lines: the indent is what follows its last newline */
     const char *nl = strrchr(lead, '\n');
@@ -207,7 +207,7 @@ void fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
     fprintf(o, "%s\n", text);
 }
 
-const char *fit_cell(char *buf, size_t cap, const char *s, size_t w)
+const char *clarity_fit_cell(char *buf, size_t cap, const char *s, size_t w)
 {
     snprintf(buf, cap, "%s", s);
     buf[strcspn(buf, "\n")] = '\0';

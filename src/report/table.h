@@ -29,21 +29,21 @@ struct table {
     int oom;
 };
 
-void table_init(struct table *t, const struct table_col *cols, size_t ncols);
+void clarity_table_init(struct table *t, const struct table_col *cols, size_t ncols);
 /* Appends a row of ncols strings (copied). */
-void table_row(struct table *t, const char *const *cells);
+void clarity_table_row(struct table *t, const char *const *cells);
 /* Writes the table with `indent` spaces before each line, fitted to `width` columns (0: no
  * limit). Returns -1 when out of memory (nothing written). */
-int table_write(FILE *o, struct table *t, size_t indent, size_t width);
-void table_free(struct table *t);
+int clarity_table_write(FILE *o, struct table *t, size_t indent, size_t width);
+void clarity_table_free(struct table *t);
 
 /* One line of text (no newline in fmt's output; it is added), cut in the middle to `width`
  * columns when longer (0: never): for paths and names outside a table. */
-void fit_line(FILE *o, size_t width, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void clarity_fit_line(FILE *o, size_t width, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* s copied into buf (cap bytes), cut in the middle to w columns when longer (w 0: whole). */
-const char *fit_cell(char *buf, size_t cap, const char *s, size_t w);
+const char *clarity_fit_cell(char *buf, size_t cap, const char *s, size_t w);
 /* `lead` then `text`, wrapped at spaces to `width` columns (0: one line), continuation lines
  * indented by lead's length: for sentences, which must not lose their end. */
-void fit_wrap(FILE *o, size_t width, const char *lead, const char *text);
+void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text);
 
 #endif

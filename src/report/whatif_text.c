@@ -28,7 +28,7 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent, si
             num(b2, sizeof b2, h->v[CLARITY_HW_EXECUTORS]), clarity_hw_source_name(s[CLARITY_HW_EXECUTORS]),
             num(b3, sizeof b3, h->v[CLARITY_HW_CORES_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_CORES_PER_HOST]),
             num(b4, sizeof b4, clarity_hw_cores(h)), num(b5, sizeof b5, floor(clarity_hw_slots(h) + 1e-9)), h->task_cpus);
-    fit_wrap(o, width, indent, line);
+    clarity_fit_wrap(o, width, indent, line);
     fprintf(o, "%s%s disk(s) per host [%s] at %s MB/s [%s]; network %s Gbps per host [%s]\n", "             ",
             num(b1, sizeof b1, h->v[CLARITY_HW_DISKS_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_DISKS_PER_HOST]),
             num(b2, sizeof b2, h->v[CLARITY_HW_DISK_MB_S]), clarity_hw_source_name(s[CLARITY_HW_DISK_MB_S]),
@@ -77,8 +77,8 @@ static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_re
     free(size);
     if (!idx) return false;
     struct table tu, tt;
-    table_init(&tu, use_cols, sizeof use_cols / sizeof *use_cols);
-    table_init(&tt, time_cols, sizeof time_cols / sizeof *time_cols);
+    clarity_table_init(&tu, use_cols, sizeof use_cols / sizeof *use_cols);
+    clarity_table_init(&tt, time_cols, sizeof time_cols / sizeof *time_cols);
     for (size_t q = 0; q < shown; q++) {
         const struct clarity_whatif_stage *s = &r->stages[idx[q]];
         const struct clarity_stage *st = &a->stages[s->row];
@@ -90,19 +90,19 @@ static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_re
         snprintf(b[3], 32, "%.1f", clarity_mb_per_cpu_s(s->use.disk_bytes, s->use.cpu_ms));
         const char *ru[] = {sid, job, tk, ms(b[0], 32, s->use.cpu_ms), clarity_fmt_bytes(b[1], 32, (int64_t)llround(s->use.disk_bytes)),
                             clarity_fmt_bytes(b[2], 32, (int64_t)llround(s->use.net_bytes)), b[3]};
-        table_row(&tu, ru);
+        clarity_table_row(&tu, ru);
         char c0[32], c1[32], c2[32];
         const char *rt[] = {sid, ms(c0, 32, s->ideal.ms[CLARITY_WRES_CPU]), ms(c1, 32, s->ideal.ms[CLARITY_WRES_DISK]),
                             ms(c2, 32, s->ideal.ms[CLARITY_WRES_NETWORK]), clarity_wres_name(s->ideal.bottleneck)};
-        table_row(&tt, rt);
+        clarity_table_row(&tt, rt);
     }
     free(idx);
     fprintf(o, "\nresource model per stage: what each stage used\n");
-    int rc = table_write(o, &tu, 2, width);
+    int rc = clarity_table_write(o, &tu, 2, width);
     fprintf(o, "\nand the time each resource needs if perfectly used (the stage takes the max), same stages\n");
-    rc |= table_write(o, &tt, 2, width);
-    table_free(&tu);
-    table_free(&tt);
+    rc |= clarity_table_write(o, &tt, 2, width);
+    clarity_table_free(&tu);
+    clarity_table_free(&tt);
     if (rc) return false;
     if (shown < r->nstages)
         fprintf(o, "  the %zu largest by model time; %zu more stage(s) (--limit 0 shows all)\n", shown, r->nstages - shown);
@@ -110,9 +110,9 @@ static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_re
         char line[256];
         snprintf(line, sizeof line, "* %zu task(s) without Executor CPU Time (logged from Spark 2.1): CPU = run time minus "
                  "fetch wait, shuffle write and scheduler delay", r->cpu_fallback_tasks);
-        fit_wrap(o, width, "  ", line);
+        clarity_fit_wrap(o, width, "  ", line);
     }
-    fit_wrap(o, width, "  ", "disk bytes = shuffle write + shuffle read + input (if on disk) + output x replication + "
+    clarity_fit_wrap(o, width, "  ", "disk bytes = shuffle write + shuffle read + input (if on disk) + output x replication + "
                              "2 x spill; net bytes = remote shuffle read");
     return true;
 }
@@ -134,8 +134,8 @@ static bool jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
     free(size);
     if (!idx) return false;
     struct table t;
-    if (whatif) table_init(&t, cols_w, sizeof cols_w / sizeof *cols_w);
-    else table_init(&t, cols, sizeof cols / sizeof *cols);
+    if (whatif) clarity_table_init(&t, cols_w, sizeof cols_w / sizeof *cols_w);
+    else clarity_table_init(&t, cols, sizeof cols / sizeof *cols);
     for (size_t q = 0; q < shown; q++) {
         const struct clarity_whatif_job *j = &r->jobs[idx[q]];
         char id[24], st[24], b[8][32];
@@ -157,12 +157,12 @@ static bool jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
         }
         for (int k = CLARITY_SCEN_INF_CPU; k <= CLARITY_SCEN_INF_NETWORK; k++)
             row[n++] = ms(b[4 + k - CLARITY_SCEN_INF_CPU], 32, j->predicted_ms[k]);
-        table_row(&t, row);
+        clarity_table_row(&t, row);
     }
     free(idx);
     fprintf(o, "\njobs (predicted = actual x new model / observed model, the thesis' job-level scaling)\n");
-    int rc = table_write(o, &t, 2, width);
-    table_free(&t);
+    int rc = clarity_table_write(o, &t, 2, width);
+    clarity_table_free(&t);
     if (rc) return false;
     if (shown < r->njobs) fprintf(o, "  the %zu longest; %zu more job(s) (--limit 0 shows all)\n", shown, r->njobs - shown);
     return true;
@@ -175,7 +175,7 @@ static void scenarios(FILE *o, const struct whatif_report *rep)
     char line[512];
     snprintf(line, sizeof line, "%s, of which %s driver-only (no task running): kept as measured in every prediction",
              clarity_fmt_ms(b[0], 32, r->actual_ms), clarity_fmt_ms(b[1], 32, r->driver_ms));
-    fit_wrap(o, rep->width, "\napplication ", line);
+    clarity_fit_wrap(o, rep->width, "\napplication ", line);
     fprintf(o, "%-24s %10s %12s %9s  %s\n", "scenario", "model", "predicted", "change", "stages by bottleneck (cpu/disk/net)");
     for (int k = 0; k < CLARITY_SCEN_COUNT; k++) {
         const struct clarity_whatif_scenario *s = &r->scen[k];
@@ -189,7 +189,7 @@ static void scenarios(FILE *o, const struct whatif_report *rep)
         fprintf(o, "  %zu/%zu/%zu\n", s->bottleneck_stages[0], s->bottleneck_stages[1], s->bottleneck_stages[2]);
     }
     if (rep->whatif_label) {
-        fit_wrap(o, rep->width, "  whatif = ", rep->whatif_label);
+        clarity_fit_wrap(o, rep->width, "  whatif = ", rep->whatif_label);
         hardware(o, &r->scen[CLARITY_SCEN_WHATIF].hw, "           = ", rep->width);
     }
     if (rep->slot_replay && rep->slot_replay->npoints) {
@@ -197,12 +197,12 @@ static void scenarios(FILE *o, const struct whatif_report *rep)
         snprintf(line, sizeof line, "slot replay at %d slots (same task runtimes, only more or fewer slots): %s (%+.1f%%)",
                  p->slots, ms(b[0], 32, p->predicted_ms),
                  r->actual_ms > 0 ? 100 * (p->predicted_ms - (double)r->actual_ms) / (double)r->actual_ms : 0.0);
-        fit_wrap(o, rep->width, "  ", line);
+        clarity_fit_wrap(o, rep->width, "  ", line);
     }
     snprintf(line, sizeof line, "application total: CPU %s, disk %s, network %s; %.1f disk MB per CPU-second",
              ms(b[0], 32, r->total.cpu_ms), clarity_fmt_bytes(b[1], 32, (int64_t)llround(r->total.disk_bytes)),
              clarity_fmt_bytes(b[2], 32, (int64_t)llround(r->total.net_bytes)), r->mb_per_cpu_s);
-    fit_wrap(o, rep->width, "  ", line);
+    clarity_fit_wrap(o, rep->width, "  ", line);
 }
 
 /* -1 when out of memory */
@@ -216,21 +216,21 @@ static int curve(FILE *o, const struct clarity_curve_result *c, size_t width)
     snprintf(line, sizeof line,
              "DAG-aware replay of %zu successful tasks (%zu stage group(s) run in their order; in a group a stage waits "
              "for its parents, others share the slots)", c->tasks, c->components);
-    fit_wrap(o, width, "\ncore-count curve: ", line);
+    clarity_fit_wrap(o, width, "\ncore-count curve: ", line);
     snprintf(line, sizeof line, "serial (1 slot) %s; critical path (infinite slots) %s; replay at the %s slots (blocked's t_s) %s",
              ms(b[0], 32, c->serial_ms), ms(b[1], 32, c->critical_path_ms),
              c->mode == CLARITY_SLOTS_CONFIGURED ? "configured" : "observed", ms(b[2], 32, c->observed_replay_ms));
-    fit_wrap(o, width, "  ", line);
+    clarity_fit_wrap(o, width, "  ", line);
     snprintf(line, sizeof line, "driver-only time %s (of %s measured) added unchanged to every point%s",
              clarity_fmt_ms(b[0], 32, c->driver_ms), clarity_fmt_ms(b[1], 32, c->actual_ms),
              c->cores_observed ? "; no executor cores in the log: 1x = observed concurrency" : "");
-    fit_wrap(o, width, "  ", line);
+    clarity_fit_wrap(o, width, "  ", line);
     snprintf(line, sizeof line, "the replay at 1x is %+.1f%% off the measured task time (wall minus driver-only): the "
              "calibrated column scales the measured time by replay / replay at 1x so that error cancels, as blocked-time "
              "ratios do", 100 * c->replay_error);
-    fit_wrap(o, width, "  ", line);
+    clarity_fit_wrap(o, width, "  ", line);
     struct table t;
-    table_init(&t, cols, sizeof cols / sizeof *cols);
+    clarity_table_init(&t, cols, sizeof cols / sizeof *cols);
     for (size_t i = 0; i < c->npoints; i++) {
         const struct clarity_curve_point *p = &c->points[i];
         char ask[32], gs[32], sl[24], ch[32], ef[32];
@@ -244,10 +244,10 @@ static int curve(FILE *o, const struct clarity_curve_result *c, size_t width)
         snprintf(ef, sizeof ef, "%.1f%%", 100 * p->efficiency);
         const char *row[] = {ask, num(b[3], 32, p->executors), num(b[0], 32, p->cores), sl, gs, ms(b[1], 32, p->replay_ms),
                              ms(b[2], 32, p->predicted_ms), ms(b[4], 32, p->calibrated_ms), ch, ef};
-        table_row(&t, row);
+        clarity_table_row(&t, row);
     }
-    int rc = table_write(o, &t, 2, width);
-    table_free(&t);
+    int rc = clarity_table_write(o, &t, 2, width);
+    clarity_table_free(&t);
     if (rc) return -1;
     if (c->npoints) {
         const struct clarity_curve_point *k = &c->points[c->knee];
@@ -263,14 +263,14 @@ static int curve(FILE *o, const struct clarity_curve_result *c, size_t width)
 
 int clarity_report_whatif_text(FILE *o, const struct clarity_app *a, const struct whatif_report *r, struct clarity_error *err)
 {
-    fit_line(o, r->width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
-    fit_line(o, r->width, "source       %s", a->source_path ? a->source_path : "-");
+    clarity_fit_line(o, r->width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
+    clarity_fit_line(o, r->width, "source       %s", a->source_path ? a->source_path : "-");
     hardware(o, r->base, "hardware     ", r->width);
-    fit_wrap(o, r->width, "             ",
+    clarity_fit_wrap(o, r->width, "             ",
              "[log] read from the log, [observed] inferred from task concurrency, [default] assumed (90 MB/s per disk, "
              "1 Gbps: the thesis' figures), [ini]/[flag] given");
     if (r->res) {
-        fit_wrap(o, r->width, "caveat       ", clarity_whatif_caveat);
+        clarity_fit_wrap(o, r->width, "caveat       ", clarity_whatif_caveat);
         if (!stages(o, a, r->res, r->limit, r->width) ||
             !jobs(o, r->res, r->res->scen[CLARITY_SCEN_WHATIF].present, r->limit, r->width))
             return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");

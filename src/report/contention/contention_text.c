@@ -14,19 +14,19 @@ static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
     fprintf(o, "iQCAR contention analysis (Kalmegh, Babu, Roy 2018; spec 000)\n");
     snprintf(line, sizeof line, "%zu application(s), %zu task attempts, %zu host(s), %zu %s unit(s), %zu overlapping pairs",
              s->apps, s->tasks, r->nhosts, r->nunits, clarity_iqcar_unit_name(r->unit_kind), r->overlap_pairs);
-    fit_wrap(o, width, "input        ", line);
+    clarity_fit_wrap(o, width, "input        ", line);
     snprintf(line, sizeof line, "SWT = launch - stage submission; slots_offered %s",
              s->instrumented_slots == s->tasks && s->tasks ? "instrumented"
                                                            : "proxy: 1 + launches on the host while the task waited");
-    fit_wrap(o, width, "waits        SLOTS   ", line);
-    fit_wrap(o, width, "             CPU     ", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables or --metrics-csv)"
+    clarity_fit_wrap(o, width, "waits        SLOTS   ", line);
+    clarity_fit_wrap(o, width, "             CPU     ", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables or --metrics-csv)"
                                                                      : "proxy: run - CPU - fetch wait - shuffle write - GC - scan time, all 'blocked'");
-    fit_wrap(o, width, "             MEMORY  ", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables or --metrics-csv)"
+    clarity_fit_wrap(o, width, "             MEMORY  ", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables or --metrics-csv)"
                                                                      : "not in standard logs: 0 (no proxy, decision 6.8)");
     fprintf(o, "             NETWORK shuffle fetch wait / remote bytes read\n");
     snprintf(line, sizeof line, "read: %s; write: shuffle write time / bytes written",
              s->scan_time ? "SQL 'scan time' / input bytes" : "no 'scan time' metric in this log: 0");
-    fit_wrap(o, width, "             IO      ", line);
+    clarity_fit_wrap(o, width, "             IO      ", line);
     if (s->sidecar_tasks)
         fprintf(o, "instrumented %zu task(s) take their values from the sidecar CSV (--metrics-csv)\n", s->sidecar_tasks);
     if (r->opt.critical_path) fprintf(o, "level 1      each query's critical-path stages only (--critical-path, 6.18)\n");
@@ -34,8 +34,8 @@ static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
     size_t wd = 0;
     for (int p = 0; p < IQ_NSUB; p++) wd += s->wait_without_data[p];
     if (wd) fprintf(o, "note         %zu wait figure(s) with no data processed: RATP 0 (decision 6.5)\n", wd);
-    fit_wrap(o, width, "RATP_h       ", "smallest positive RATP per host and sub-type; Unknown = slowdown not blamed on a task");
-    fit_wrap(o, width, "slot blame   ", r->opt.slot_blame_wait
+    clarity_fit_wrap(o, width, "RATP_h       ", "smallest positive RATP per host and sub-type; Unknown = slowdown not blamed on a task");
+    clarity_fit_wrap(o, width, "slot blame   ", r->opt.slot_blame_wait
                                                ? "source RATP = its own SWT / slots offered (--slot-blame=wait, spec 6.6)"
                                                : "every task holding a slot on the host alike (source RATP = RATP_h)");
 }
@@ -57,7 +57,7 @@ static void ranked(FILE *o, const struct iqcar_result *r, const char *title, con
     size_t w = room(width, 4 + 4 + 1 + 10, 70);
     for (size_t i = 0; i < n; i++)
         fprintf(o, "    %zu. %-*s DOR %.4f\n", i + 1, w ? (int)w : 70,
-                fit_cell(cut, sizeof cut, clarity_iqcar_node_label(r, v[i].node, buf, sizeof buf), w), v[i].dor);
+                clarity_fit_cell(cut, sizeof cut, clarity_iqcar_node_label(r, v[i].node, buf, sizeof buf), w), v[i].dor);
 }
 
 static void target_text(FILE *o, const struct iqcar_result *r, size_t t, size_t width)
@@ -66,7 +66,7 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t, size_t 
     char buf[512], cut[512], line[1024];
     snprintf(line, sizeof line, "%s  (%.1f s, %.0f tasks; DOR from other queries %.4f)", r->units[t].name,
              (double)(r->units[t].end - r->units[t].start) / 1000, r->units[t].tasks, a->dor_others);
-    fit_wrap(o, width, "\ntarget ", line);
+    clarity_fit_wrap(o, width, "\ntarget ", line);
     for (int l = 2; l <= 6; l++) ranked(o, r, level_name[l], a->top[l], a->ntop[l], width);
     size_t w = room(width, 4 + 4 + 1 + 30, 40);
     if (a->nnoisy) {
@@ -76,14 +76,14 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t, size_t 
             double so = 0, sum = a->overlap_sum;
             if (sum > 0) so = clarity_iqcar_overlap_of(r, t, (size_t)n->a) / sum;
             fprintf(o, "    %zu. %-*s DOR %.4f | overlap %.4f\n", i + 1, w ? (int)w : 40,
-                    fit_cell(cut, sizeof cut, r->units[n->a].name, w), a->noisy[i].dor, so);
+                    clarity_fit_cell(cut, sizeof cut, r->units[n->a].name, w), a->noisy[i].dor, so);
         }
     }
     if (a->noverlap) {
         fprintf(o, "  simple-overlap baseline ranking\n");
         for (size_t i = 0; i < a->noverlap; i++)
             fprintf(o, "    %zu. %-*s share %.4f\n", i + 1, w ? (int)w : 40,
-                    fit_cell(cut, sizeof cut, r->units[a->overlap[i].node].name, w), a->overlap[i].dor);
+                    clarity_fit_cell(cut, sizeof cut, r->units[a->overlap[i].node].name, w), a->overlap[i].dor);
     }
     if (a->npaths) {
         fprintf(o, "  top impact paths (source query -> ... -> target)\n");
@@ -91,7 +91,7 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t, size_t 
             const struct iqcar_node *be = &r->g.nodes[a->paths[i].node];
             snprintf(line, sizeof line, "%s -> %s", r->units[be->c].name,
                      clarity_iqcar_node_label(r, a->paths[i].node, buf, sizeof buf));
-            fprintf(o, "    %.4f  %s\n", a->paths[i].dor, fit_cell(cut, sizeof cut, line, width > 20 ? width - 14 : 0));
+            fprintf(o, "    %.4f  %s\n", a->paths[i].dor, clarity_fit_cell(cut, sizeof cut, line, width > 20 ? width - 14 : 0));
         }
     }
 }
@@ -135,10 +135,10 @@ static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k, siz
             len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "", r->units[v[j].unit].name, v[j].dor);
         size_t w = room(width, 2 + 4 + 1 + 8 + 2 + 20, 40);
         char lead[600];
-        snprintf(lead, sizeof lead, "  %zu. %-*s %.4f  ", i + 1, w ? (int)w : 40, fit_cell(cut, sizeof cut, r->units[s].name, w),
+        snprintf(lead, sizeof lead, "  %zu. %-*s %.4f  ", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[s].name, w),
                  r->aggressive[i].dor);
         /* the victims wrap under the first one */
-        fit_wrap(o, width, lead, line);
+        clarity_fit_wrap(o, width, lead, line);
     }
     free(rank);
     free(v);
@@ -171,7 +171,7 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     fprintf(o, "\nvictim queries (DOR received from other queries)\n");
     size_t w = room(width, 2 + 4 + 1 + 8, 40);
     for (size_t i = 0; i < r->nvictims && i < k; i++)
-        fprintf(o, "  %zu. %-*s %.4f\n", i + 1, w ? (int)w : 40, fit_cell(cut, sizeof cut, r->units[r->victims[i].node].name, w),
+        fprintf(o, "  %zu. %-*s %.4f\n", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[r->victims[i].node].name, w),
                 r->victims[i].dor);
     fprintf(o, "aggressive queries (total DOR toward other queries; victims by DOR)\n");
     if (aggressive_lines(o, r, k, width)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
@@ -181,7 +181,7 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     for (size_t h = 0; h < r->nhosts; h++) ord[h] = h;
     qsort_r(ord, r->nhosts, sizeof *ord, cmp_host, (void *)r);
     for (size_t i = 0; i < r->nhosts && i < k; i++)
-        fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, fit_cell(cut, sizeof cut, r->hosts[ord[i]], room(width, 2 + 4 + 1 + 28, 48)),
+        fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, clarity_fit_cell(cut, sizeof cut, r->hosts[ord[i]], room(width, 2 + 4 + 1 + 28, 48)),
                 r->host_score[ord[i]].if_sum, r->host_score[ord[i]].dor_sum);
     free(ord);
     fprintf(o, "hot resources (sum of IF out of IE nodes | sum of DOR)\n");
@@ -191,7 +191,7 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     for (size_t i = 0; i < r->nrules; i++) {
         const struct iqcar_rule *x = &r->rules[i];
         fprintf(o, "  %d. %-4s %-6s %-40s value %g, order %d\n", x->id, x->type, x->qtype,
-                fit_cell(cut, sizeof cut, r->units[x->unit].name, room(width, 2 + 5 + 5 + 7 + 30, 60)), x->value, x->order);
+                clarity_fit_cell(cut, sizeof cut, r->units[x->unit].name, room(width, 2 + 5 + 5 + 7 + 30, 60)), x->value, x->order);
     }
     return clarity_report_status(o, err);
 }

@@ -140,17 +140,17 @@ int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, s
     static const struct table_col from[] = {{"application", TCOL_ID}, {"integrity", TCOL_NAME}, {"source", TCOL_NAME}};
     static const struct table_col bad[] = {{"source", TCOL_NAME}, {"could not be read", TCOL_NAME}};
     struct table t1, t2, t3, t4;
-    table_init(&t1, ran, sizeof ran / sizeof *ran);
-    table_init(&t2, cost, sizeof cost / sizeof *cost);
-    table_init(&t4, from, sizeof from / sizeof *from);
-    table_init(&t3, bad, sizeof bad / sizeof *bad);
+    clarity_table_init(&t1, ran, sizeof ran / sizeof *ran);
+    clarity_table_init(&t2, cost, sizeof cost / sizeof *cost);
+    clarity_table_init(&t4, from, sizeof from / sizeof *from);
+    clarity_table_init(&t3, bad, sizeof bad / sizeof *bad);
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {
         const struct fleet_row *r = &rows[i];
         if (r->error) {
             failed++;
             const char *row[] = {r->source, r->error};
-            table_row(&t3, row);
+            clarity_table_row(&t3, row);
             continue;
         }
         char d[32], st[40], sh[32], tb[40], id[160], ex[16], co[16], tk[24], ch[24], ih[24], gc[16];
@@ -166,28 +166,28 @@ int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, s
         snprintf(ih, sizeof ih, "%.2f", r->core_hours_idle);
         snprintf(gc, sizeof gc, "%.1f", 100 * r->gc_share);
         const char *a1[] = {id, or_dash(r->name), st, clarity_fmt_ms(d, sizeof d, r->duration_ms), ex, co, tk};
-        table_row(&t1, a1);
+        clarity_table_row(&t1, a1);
         const char *a2[] = {id, or_dash(r->user), ch, ih, gc, clarity_fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb};
-        table_row(&t2, a2);
+        clarity_table_row(&t2, a2);
         const char *a4[] = {id, r->flags, source_name(r->source)};
-        table_row(&t4, a4);
+        clarity_table_row(&t4, a4);
     }
     int rc = 0;
     if (n > failed) {
-        rc |= table_write(o, &t1, 0, width);
+        rc |= clarity_table_write(o, &t1, 0, width);
         fputc('\n', o);
-        rc |= table_write(o, &t2, 0, width);
+        rc |= clarity_table_write(o, &t2, 0, width);
         fputc('\n', o);
-        rc |= table_write(o, &t4, 0, width);
+        rc |= clarity_table_write(o, &t4, 0, width);
     }
     if (failed) {
         if (n > failed) fputc('\n', o);
-        rc |= table_write(o, &t3, 0, width);
+        rc |= clarity_table_write(o, &t3, 0, width);
     }
-    table_free(&t1);
-    table_free(&t2);
-    table_free(&t3);
-    table_free(&t4);
+    clarity_table_free(&t1);
+    clarity_table_free(&t2);
+    clarity_table_free(&t3);
+    clarity_table_free(&t4);
     if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
     fprintf(o, "\n%zu application(s), %zu failed to load.\n"
                "core-h: task time in core-hours; idle core-h: executor cores x lifetime minus task time\n"

@@ -40,10 +40,10 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
             nexec++;
             cores += a->execs[i].total_cores;
         }
-    fit_line(o, width, "application  %s%s%s  user %s  Spark %s", S(a->app_id), a->attempt_id ? " attempt " : "",
+    clarity_fit_line(o, width, "application  %s%s%s  user %s  Spark %s", S(a->app_id), a->attempt_id ? " attempt " : "",
              S(a->attempt_id), a->user ? S(a->user) : "?", a->spark_version ? S(a->spark_version) : "unknown");
-    fit_line(o, width, "name         \"%s\"", S(a->name));
-    fit_line(o, width, "source       %s", a->source_path);
+    clarity_fit_line(o, width, "name         \"%s\"", S(a->name));
+    clarity_fit_line(o, width, "source       %s", a->source_path);
     fprintf(o, "time         %s .. %s UTC  (%s%s)\n", clarity_fmt_time(b1, sizeof b1, a->start_ms),
             a->end_ms ? clarity_fmt_time(b2, sizeof b2, a->end_ms) : "no end", clarity_fmt_ms(b3, sizeof b3, clarity_app_duration_ms(a)),
             a->end_ms ? "" : ", to the last event seen");
@@ -68,8 +68,8 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
  * once the summary is written. */
 static void put(FILE *o, struct table *tb, size_t width, bool *oom)
 {
-    if (table_write(o, tb, 2, width)) *oom = true;
-    table_free(tb);
+    if (clarity_table_write(o, tb, 2, width)) *oom = true;
+    clarity_table_free(tb);
 }
 
 static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t, size_t limit, size_t width,
@@ -79,7 +79,7 @@ static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_
                                             {"stages", TCOL_NUM}, {"tasks", TCOL_NUM},    {"failed", TCOL_NUM},
                                             {"sql", TCOL_NUM},    {"name", TCOL_NAME}};
     struct table tb;
-    table_init(&tb, cols, sizeof cols / sizeof *cols);
+    clarity_table_init(&tb, cols, sizeof cols / sizeof *cols);
     size_t shown = 0;
     for (size_t i = 0; i < a->njobs && (!limit || shown < limit); i++, shown++) {
         const struct clarity_job *j = &a->jobs[i];
@@ -91,7 +91,7 @@ static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_
         snprintf(fl, sizeof fl, "%lld", (long long)(t->job[i].failed + t->job[i].killed));
         const char *row[] = {id, job_status(j->status), clarity_fmt_ms(d, sizeof d, clarity_job_duration_ms(a, j)),
                              st, tk, fl, sql, S(j->name)};
-        table_row(&tb, row);
+        clarity_table_row(&tb, row);
     }
     fprintf(o, "\njobs\n");
     put(o, &tb, width, oom);
@@ -126,8 +126,8 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_ap
     for (size_t i = 0; i < a->nstages; i++) order[i] = i;
     qsort_r(order, a->nstages, sizeof *order, by_run_time, (void *)t);
     struct table tt, td;
-    table_init(&tt, time_cols, sizeof time_cols / sizeof *time_cols);
-    table_init(&td, data_cols, sizeof data_cols / sizeof *data_cols);
+    clarity_table_init(&tt, time_cols, sizeof time_cols / sizeof *time_cols);
+    clarity_table_init(&td, data_cols, sizeof data_cols / sizeof *data_cols);
     size_t shown = 0;
     for (size_t k = 0; k < a->nstages && (!limit || shown < limit); k++, shown++) {
         size_t i = order[k];
@@ -139,12 +139,12 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_ap
         snprintf(fl, sizeof fl, "%lld", (long long)(x->failed + x->killed));
         const char *rt[] = {id, clarity_stage_status_name(s->status), clarity_fmt_ms(d, sizeof d, clarity_stage_duration_ms(a, s)),
                             tk, fl, clarity_fmt_ms(r, sizeof r, x->run_ms), clarity_fmt_ms(g, sizeof g, x->gc_ms), S(s->name)};
-        table_row(&tt, rt);
+        clarity_table_row(&tt, rt);
         const char *rd[] = {id, clarity_fmt_bytes(in, sizeof in, x->input_bytes), clarity_fmt_bytes(out, sizeof out, x->output_bytes),
                             clarity_fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes),
                             clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes),
                             clarity_fmt_bytes(sp, sizeof sp, x->disk_spilled), S(s->name)};
-        table_row(&td, rd);
+        clarity_table_row(&td, rd);
     }
     free(order);
     fprintf(o, "\nstages, most task run time first\n");
@@ -177,8 +177,8 @@ static void executors(FILE *o, const struct clarity_app *a, const struct clarity
                                             {"heap peak", TCOL_NUM},    {"offheap peak", TCOL_NUM},
                                             {"added (UTC)", TCOL_FIXED}, {"removed (UTC)", TCOL_FIXED}};
     struct table tw, tl;
-    table_init(&tw, work, sizeof work / sizeof *work);
-    table_init(&tl, life, sizeof life / sizeof *life);
+    clarity_table_init(&tw, work, sizeof work / sizeof *work);
+    clarity_table_init(&tl, life, sizeof life / sizeof *life);
     size_t shown = 0;
     for (size_t i = 0; i < a->nexecs && (!limit || shown < limit); i++, shown++) {
         const struct clarity_executor *e = &a->execs[i];
@@ -191,11 +191,11 @@ static void executors(FILE *o, const struct clarity_app *a, const struct clarity
                             clarity_fmt_ms(g, sizeof g, x->gc_ms), clarity_fmt_bytes(in, sizeof in, x->input_bytes),
                             clarity_fmt_bytes(sr, sizeof sr, x->shuffle_read_bytes),
                             clarity_fmt_bytes(sw, sizeof sw, x->shuffle_write_bytes)};
-        table_row(&tw, rw);
+        clarity_table_row(&tw, rw);
         const char *rl[] = {S(e->id), S(e->host), peak(hp, sizeof hp, a, e, "JVMHeapMemory"),
                             peak(op, sizeof op, a, e, "JVMOffHeapMemory"), clarity_fmt_time(ad, sizeof ad, e->add_ms),
                             e->remove_ms ? clarity_fmt_time(rm, sizeof rm, e->remove_ms) : "-"};
-        table_row(&tl, rl);
+        clarity_table_row(&tl, rl);
     }
     fprintf(o, "\nexecutors\n");
     put(o, &tw, width, oom);
@@ -215,7 +215,7 @@ static void sqls(FILE *o, const struct clarity_app *a, const struct clarity_app_
                                             {"jobs", TCOL_NUM}, {"tasks", TCOL_NUM},      {"task run", TCOL_NUM},
                                             {"description", TCOL_NAME}};
     struct table tb;
-    table_init(&tb, cols, sizeof cols / sizeof *cols);
+    clarity_table_init(&tb, cols, sizeof cols / sizeof *cols);
     size_t shown = 0, with_jobs = 0;
     for (size_t i = 0; i < a->nsqls; i++) {
         const struct clarity_sql *q = &a->sqls[i];
@@ -231,11 +231,11 @@ static void sqls(FILE *o, const struct clarity_app *a, const struct clarity_app_
         snprintf(tk, sizeof tk, "%lld", (long long)t->sql[i].tasks);
         const char *row[] = {id, st, clarity_fmt_ms(d, sizeof d, dur), nj, tk, clarity_fmt_ms(r, sizeof r, t->sql[i].run_ms),
                              S(q->description)};
-        table_row(&tb, row);
+        clarity_table_row(&tb, row);
     }
     fprintf(o, "\nSQL queries\n");
     if (with_jobs) put(o, &tb, width, oom);
-    else table_free(&tb);
+    else clarity_table_free(&tb);
     more_rows(o, shown, with_jobs);
     if (with_jobs < a->nsqls)
         fprintf(o, "  %zu SQL execution(s) ran no job and are not listed (--json has them)\n", a->nsqls - with_jobs);
