@@ -26,7 +26,8 @@ struct summary_options {
 
 int clarity_report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
                         struct clarity_error *err);
-int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err);
+/* Lines wrapped at width columns (0: no limit). */
+int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, size_t width, struct clarity_error *err);
 /* What went wrong: failed task attempts by reason (exception class and the first line of its
  * message) and executors lost by the reason logged, counted, most frequent first. Text: the
  * top five of each, nothing when there are none; JSON: the keys "task_failure_reasons" and

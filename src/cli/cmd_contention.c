@@ -19,7 +19,8 @@ static void help(FILE *o)
             "  --unit KIND       sql (default when SQL executions exist), job, group, pool or app\n"
             "  --target NAME     explain this query (repeatable; default: the top victims)\n"
             "  --all             explain every query that received contention\n"
-            "  --top K           k of every top-k list (default 3)\n"
+            "  --top K           k of every top-k list (default 3); --limit K is the same, as in the\n"
+            "                    other commands\n"
             "  --rules FILE      write the scheduler rules (AGG and DYNP) as JSON to FILE\n"
             "  --graph FILE      write the iQC-Graph of the targets as Graphviz DOT to FILE\n"
             "  --graph-full      with --graph: also nodes with DOR 0\n"
@@ -183,7 +184,7 @@ int cmd_contention(int argc, char **argv)
            O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT, O_SLOT };
     static const struct option opts[] = {
         {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"wide", no_argument, 0, OPT_WIDE}, {"unit", required_argument, 0, O_UNIT},
-        {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP},
+        {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP}, {"limit", required_argument, 0, O_TOP},
         {"rules", required_argument, 0, O_RULES}, {"graph", required_argument, 0, O_GRAPH},
         {"graph-full", no_argument, 0, O_GRAPH_FULL}, {"self", required_argument, 0, O_SELF},
         {"ie-normalize", required_argument, 0, O_IEN}, {"vc-time-weighted", no_argument, 0, O_VCT},

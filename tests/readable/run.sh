@@ -107,7 +107,8 @@ fi
 # ---- width: every text table fits 100 columns when not on a terminal; --wide loses nothing ----
 LOGS=("$ROOT"/tests/data/*.json)
 if have_shared; then
-  LOGS+=("$SE"/*/ "$NQ"/*.zstd "$NQ"/*_eventlog* "$NQ"/eventlog_* "$NQ"/join_missing_sql_end "$NQ"/cluster_information/*)
+  LOGS+=("$SE"/* "$NQ"/*.zstd "$NQ"/*_eventlog* "$NQ"/eventlog_* "$NQ"/join_missing_sql_end "$NQ"/cluster_information/*
+         "$NQ"/cluster_information/platform/* "$SHARED_DATA"/runtimes/*/*.json)
   LOGS+=("$SE" "$NQ")   # directories: one row per application
 else
   skip "width on shared logs: $SHARED_DATA not present (own fixtures only)"
@@ -117,10 +118,12 @@ for cmd in $WIDTH_COMMANDS; do
   over=""
   for log in "${LOGS[@]}"; do
     [ -e "$log" ] || continue
-    for lim in "" "--limit 0"; do
+    # contention's --limit is its --top (0 is not a k); the others: every row
+    if [ "$cmd" = contention ]; then lims=("" "--limit 20"); else lims=("" "--limit 0"); fi
+    for lim in "${lims[@]}"; do
       COLUMNS= "$CLARITY" $cmd -q $lim "$log" >"$T/out" 2>"$T/err"; rc=$?
       # a crash or a sanitizer finding leaves no output, which would "fit"
-      if [ $rc -gt 4 ] || grep -qE 'Sanitizer|runtime error:' "$T/err"; then over="$over ${log#$SHARED_DATA/}(exit $rc)"; continue; fi
+      if [ $rc -gt 4 ] || [ $rc = 2 ] || grep -qE 'Sanitizer|runtime error:' "$T/err"; then over="$over ${log#$SHARED_DATA/}(exit $rc)"; continue; fi
       w=$(widest "$T/out"); [ "$w" -le 100 ] || over="$over ${log#$SHARED_DATA/}($w)"
     done
   done

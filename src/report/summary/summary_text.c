@@ -256,7 +256,7 @@ int clarity_report_summary_text(FILE *o, const struct clarity_app *a, const stru
     sqls(o, a, &t, limit, width, &oom);
     int rc = oom ? clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the summary")
                  : clarity_report_failures_text(o, a, err);
-    if (!rc) rc = clarity_report_integrity_text(o, a, err);
+    if (!rc) rc = clarity_report_integrity_text(o, a, width, err);
     clarity_totals_free(&t);
     return rc ? rc : clarity_report_status(o, err);
 }
