@@ -28,7 +28,7 @@ int clarity_error_set(struct clarity_error *err, int code, const char *file, uin
                       uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 void clarity_error_clear(struct clarity_error *err);
-/* "file:line: byte N: message" (parts omitted when unknown). */
+/* "file: line N: byte B: message" (parts omitted when unknown). */
 const char *clarity_error_format(const struct clarity_error *err, char *buf, size_t cap);
 const char *clarity_status_name(int code);
 

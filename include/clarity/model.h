@@ -247,6 +247,10 @@ struct clarity_integrity {
     /* values no Spark writes (a stage attempt beyond a Java int) or times whose differences
      * overflow 64 bits: the value is clamped, or the duration taken as unknown (0) */
     uint64_t values_out_of_range;
+    /* SparkListenerApplicationStart events read: more than one means two runs (or a log
+     * appended to another) in one file; the last one's name, id and start are kept, as the
+     * History Server keeps them */
+    uint64_t app_starts;
 };
 
 /* ---- platform and storage (filled once after load from the log's own evidence) ---- */
@@ -479,7 +483,11 @@ void clarity_totals_add_task(struct clarity_totals *t, const struct clarity_app 
 int64_t clarity_stage_duration_ms(const struct clarity_app *a, const struct clarity_stage *s);
 int64_t clarity_job_duration_ms(const struct clarity_app *a, const struct clarity_job *j);
 int64_t clarity_app_duration_ms(const struct clarity_app *a);
-/* Last event time seen, for logs without an end (in progress, truncated). */
+/* Last event time seen, for logs without an end (in progress, truncated): the latest job,
+ * stage, task or SQL execution event, or executor removal. */
 int64_t clarity_app_last_time_ms(const struct clarity_app *a);
+/* Local mode (spark.master local, local[N], local[*], no executor but the driver): the cores
+ * the driver ran tasks on; 0 when the application is not in local mode or they are unknown. */
+int32_t clarity_app_local_cores(const struct clarity_app *a);
 
 #endif

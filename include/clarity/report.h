@@ -21,11 +21,19 @@ struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelo
 
 struct summary_options {
     size_t limit;        /* rows per table in text (0 = all) */
+    size_t width;        /* columns the text fits (0 = no limit); the caller decides (terminal, COLUMNS) */
 };
 
 int clarity_report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
                         struct clarity_error *err);
-int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, struct clarity_error *err);
+/* Lines wrapped at width columns (0: no limit). */
+int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, size_t width, struct clarity_error *err);
+/* What went wrong: failed task attempts by reason (exception class and the first line of its
+ * message) and executors lost by the reason logged, counted, most frequent first. Text: the
+ * top five of each, nothing when there are none; JSON: the keys "task_failure_reasons" and
+ * "executor_loss_reasons" of the open application object, every reason. */
+int clarity_report_failures_text(FILE *o, const struct clarity_app *a, struct clarity_error *err);
+int clarity_report_failures_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
 /* One object per application in the clarity.summary/1 schema (docs/summary-json.md). */
 int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
 int clarity_report_integrity_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err);
@@ -44,6 +52,9 @@ struct fleet_row {
     const char *top_blocked;                  /* resource whose removal saves most, "" if none */
     double top_blocked_improvement;
     char flags[160];
+    /* the attempt ("" when the log has none): rows of one application id, one per attempt
+     * file, are told apart by it and by their source (added after the fields above) */
+    const char *attempt;
 };
 /* Fills a row from a loaded application (strings point into the app). Returns 0, or
  * CLARITY_ENOMEM with err filled. */
@@ -53,7 +64,8 @@ enum clarity_fleet_sort { FLEET_SORT_SOURCE, FLEET_SORT_START, FLEET_SORT_DURATI
 /* Parses a --sort key; -1 when unknown. */
 int clarity_fleet_sort_parse(const char *s);
 void clarity_fleet_sort(struct fleet_row *rows, size_t n, enum clarity_fleet_sort key);
-int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
+/* Fitted to `width` columns (0: no limit). */
+int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, size_t width, struct clarity_error *err);
 int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err);
 
 /* "12.3 s", "45 ms", "2.1 h" */
@@ -93,12 +105,16 @@ void clarity_blocked_verdict(const struct clarity_blocked_group *g, char *buf, s
 const char *clarity_blocked_group_name(const struct clarity_app *a, int kind, size_t row);
 
 /* The writers return 0, or CLARITY_EIO with err filled (report.h). */
+/* Text: groups with the largest saving first, one line for those where nothing can be saved;
+ * rows up to limit (0 all), fitted to width columns (0 no limit). opt NULL: all rows, 100. */
+struct blocked_report_options { size_t limit, width; };
 int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const struct clarity_blocked_result *r,
-                        struct clarity_error *err);
+                                const struct blocked_report_options *opt, struct clarity_error *err);
 int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err);
 
-struct stragglers_report_options { size_t stage_limit; };
+/* Text: stage and group rows up to stage_limit (0 all), fitted to width columns (0 no limit). */
+struct stragglers_report_options { size_t stage_limit, width; };
 int clarity_report_stragglers_text(FILE *o, const struct clarity_app *a, const struct clarity_stragglers_result *r,
                            const struct stragglers_report_options *opt, struct clarity_error *err);
 int clarity_report_stragglers_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_stragglers_result *r,
@@ -115,6 +131,7 @@ struct whatif_report {
     const struct clarity_curve_result *curve;         /* NULL: no core-count curve */
     const struct clarity_curve_result *slot_replay;   /* one point at the what-if's cores, or NULL */
     size_t limit;                                     /* stage and job rows in text (0 = all) */
+    size_t width;                                     /* text fits this many columns (0 = no limit) */
 };
 
 /* The thesis' caveat, printed with every resource-model result. */
@@ -188,8 +205,9 @@ void clarity_report_ladra_cv_text(FILE *o, bool eventlog_only, double min_cause,
 
 /* Each returns 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
 /* targets: unit indices to show (NULL = every unit with contention, victims first). */
+/* Text fitted to width columns (0: no limit): names are cut in the middle, figures never. */
 int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
-                           struct clarity_error *err);
+                                   size_t width, struct clarity_error *err);
 int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r, const long *targets, size_t ntargets,
                            struct clarity_error *err);
 int clarity_report_contention_rules(FILE *o, const struct iqcar_result *r, struct clarity_error *err);

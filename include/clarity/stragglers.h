@@ -8,6 +8,13 @@
 #include "clarity/error.h"
 
 #define CLARITY_STRAGGLER_FACTOR 1.5
+/* clarity_stragglers_analyze examines stages with at least this many rated tasks (smaller
+ * ones get a `skipped` reason): among fewer, the median is no measure of a normal task, and
+ * "1.5x the median" is the tasks' spread (of two tasks of one stage, one is a straggler
+ * whenever they differ by half). clarity_stragglers_stage applies no such rule. */
+#define CLARITY_STRAGGLER_MIN_RATED 10
+#define CLARITY_STR_(x) #x
+#define CLARITY_STR(x) CLARITY_STR_(x)
 
 /* Causes, as bit numbers in the per-task flags. The first six are the thesis' (input read
  * time is not in standard logs, so that cause can never be found and is only labelled). */

@@ -106,7 +106,7 @@ static void train_run(void *ctx, const struct clarity_ladra_train_run *run)
     char eb[1200];
     if (run->status == CLARITY_LADRA_RUN_NO_TRUTH)
         fprintf(stderr, "clarity anomalies train: %s: no readable truth.json, skipped\n", run->dir);
-    if (run->events) print_set_problems(run->events, true);
+    if (run->events) print_set_problems("anomalies train", run->events, true);
     if (run->status == CLARITY_LADRA_RUN_NO_EVENT_LOG)
         fprintf(stderr, "clarity anomalies train: %s: no event log, skipped\n", run->dir);
     if (run->logs_err.code) fprintf(stderr, "clarity anomalies: %s\n", clarity_error_format(&run->logs_err, eb, sizeof eb));
@@ -123,6 +123,7 @@ static int train(int argc, char **argv)
     char *end;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
@@ -141,7 +142,7 @@ static int train(int argc, char **argv)
         }
         case 'q': quiet = true; break;
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option("anomalies train", argv, "o:qh");
         }
     }
     if (!out || optind >= argc) {
@@ -189,6 +190,7 @@ static int cv(int argc, char **argv)
     char *end;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'n':
@@ -206,7 +208,7 @@ static int cv(int argc, char **argv)
             if (parse_min_cause(optarg, &min_cause)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option("anomalies cv", argv, "h");
         }
     }
     if (optind + 1 != argc) {
@@ -283,6 +285,7 @@ int cmd_anomalies(int argc, char **argv)
     int c;
     char *end;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&co, c, optarg)) continue;
         switch (c) {
@@ -329,7 +332,7 @@ int cmd_anomalies(int argc, char **argv)
             if (!opt_count(co.cmd, "limit", optarg, &limit)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option("anomalies", argv, "o:qh");
         }
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;

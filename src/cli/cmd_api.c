@@ -45,8 +45,7 @@ int cmd_api(int argc, char **argv)
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out_path = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
-            fprintf(stderr, "clarity api: unknown option '%s'\n\n", argv[i]);
-            api_usage(stderr);
+            fprintf(stderr, "clarity api: unknown option '%s'; see clarity api --help\n", argv[i]);
             free(pos);
             return EXIT_USAGE;
         } else if (strcmp(argv[i], "--")) {
@@ -62,7 +61,7 @@ int cmd_api(int argc, char **argv)
     struct clarity_app_set set;
     struct clarity_load_options lo = {0};
     clarity_shs_load_options(rest, &lo);
-    int rc = load_set(pos, npos - 1, false, &lo, &set);
+    int rc = load_set("api", pos, npos - 1, false, &lo, &set);
     free(pos);
     if (rc != EXIT_OK) {
         clarity_app_set_free(&set);
@@ -72,7 +71,7 @@ int cmd_api(int argc, char **argv)
     size_t n = 0;
     for (size_t i = 0; apps && i < set.n; i++)
         if (set.apps[i].app) apps[n++] = set.apps[i].app;
-    FILE *out = apps ? open_output(out_path) : NULL;
+    FILE *out = apps ? open_output("api", out_path) : NULL;
     if (!out) {
         free(apps);
         clarity_app_set_free(&set);

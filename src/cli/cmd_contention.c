@@ -19,7 +19,8 @@ static void help(FILE *o)
             "  --unit KIND       sql (default when SQL executions exist), job, group, pool or app\n"
             "  --target NAME     explain this query (repeatable; default: the top victims)\n"
             "  --all             explain every query that received contention\n"
-            "  --top K           k of every top-k list (default 3)\n"
+            "  --top K           k of every top-k list (default 3); --limit K is the same, as in the\n"
+            "                    other commands\n"
             "  --rules FILE      write the scheduler rules (AGG and DYNP) as JSON to FILE\n"
             "  --graph FILE      write the iQC-Graph of the targets as Graphviz DOT to FILE\n"
             "  --graph-full      with --graph: also nodes with DOR 0\n"
@@ -43,6 +44,8 @@ static void help(FILE *o)
             "                    path with the largest summed stage runtime, 6.18); default all stages\n"
             "  --json            machine-readable output (schema clarity.contention/1, docs/contention.md)\n"
             "  --compact         with --json: one line\n"
+            "  --wide            text as wide as its names (default: it fits COLUMNS, the terminal,\n"
+            "                    or 100 columns; names are cut in the middle)\n"
             "  -o FILE           write to FILE instead of standard output\n"
             "  -q, --quiet       no notes about skipped files on stderr\n"
             "  -h, --help        this help\n\n"
@@ -136,14 +139,14 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         if (c->all)
             for (size_t i = 0; i < r.nvictims; i++) tg[nt++] = (long)r.victims[i].node;
     }
-    FILE *o = open_output(c->co.outpath);
+    FILE *o = open_output(c->co.cmd, c->co.outpath);
     if (!o) { rc = EXIT_USAGE; goto out; }
     if (c->co.json) {
         struct jsonw w;
         clarity_jsonw_init(&w, o, !c->co.compact);
         if (clarity_report_contention_json(&w, &r, tg, nt, &err)) rc = exit_for_error(err.code);
         clarity_jsonw_end(&w);
-    } else if (clarity_report_contention_text(o, &r, tg, nt, &err)) rc = exit_for_error(err.code);
+    } else if (clarity_report_contention_text(o, &r, tg, nt, out_width(&c->co), &err)) rc = exit_for_error(err.code);
     int crc = close_output(o, "contention", c->co.outpath, rc == EXIT_OK);
     if (rc) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);
@@ -180,8 +183,8 @@ int cmd_contention(int argc, char **argv)
     enum { O_UNIT = 256, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
            O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT, O_SLOT };
     static const struct option opts[] = {
-        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"unit", required_argument, 0, O_UNIT},
-        {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"wide", no_argument, 0, OPT_WIDE}, {"unit", required_argument, 0, O_UNIT},
+        {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP}, {"limit", required_argument, 0, O_TOP},
         {"rules", required_argument, 0, O_RULES}, {"graph", required_argument, 0, O_GRAPH},
         {"graph-full", no_argument, 0, O_GRAPH_FULL}, {"self", required_argument, 0, O_SELF},
         {"ie-normalize", required_argument, 0, O_IEN}, {"vc-time-weighted", no_argument, 0, O_VCT},
@@ -201,6 +204,7 @@ int cmd_contention(int argc, char **argv)
     }
     c.targets = targets;
     optind = 1;
+    opterr = 0;
     while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         char *end;
         long long v;
@@ -245,11 +249,12 @@ int cmd_contention(int argc, char **argv)
             if (!choose_flag("slot-blame", optarg, slot_blame, &opt.slot_blame_wait)) goto usage;
             break;
         case 'h': help(stdout); free(targets); return EXIT_OK;
-        default: goto usage;
+        default: free(targets); return bad_option(c.co.cmd, argv, "o:qh");
         }
     }
     if (optind >= argc) {
         fprintf(stderr, "clarity contention: no event log given\n\n");
+        help(stderr);
         goto usage;
     }
     struct iqcar_sidecar sc = {0};
@@ -258,7 +263,7 @@ int cmd_contention(int argc, char **argv)
         struct clarity_error err = {0};
         int lrc = clarity_iqcar_sidecar_load(c.metrics_csv, &sc, &err);
         for (size_t i = 0; i < sc.bad; i++)
-            fprintf(stderr, "%s:%lu: %s; line skipped\n", c.metrics_csv, sc.rejects[i].line, sc.rejects[i].why);
+            fprintf(stderr, "clarity contention: %s: line %lu: %s; line skipped\n", c.metrics_csv, sc.rejects[i].line, sc.rejects[i].why);
         if (lrc) {
             fprintf(stderr, "clarity contention: %s\n", err.msg);
             clarity_iqcar_sidecar_free(&sc);
@@ -278,14 +283,13 @@ int cmd_contention(int argc, char **argv)
     lo.task_accumulable_names = acc_names;
     lo.ntask_accumulable_names = clarity_iqcar_accumulable_names(&opt, acc_names);
     struct clarity_app_set set;
-    rc = load_set((const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, &lo, &set);
+    rc = load_set(c.co.cmd, (const char *const *)argv + optind, (size_t)(argc - optind), c.co.quiet, &lo, &set);
     if (rc == EXIT_OK) rc = set_exit_code(&set, run(&c, &opt, &set));
     clarity_app_set_free(&set);
     clarity_iqcar_sidecar_free(&sc);
     free(targets);
     return rc;
-usage:
-    help(stderr);
+usage: /* the problem was said in one line; the help would bury it */
     free(targets);
     return EXIT_USAGE;
 }

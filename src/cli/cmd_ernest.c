@@ -106,6 +106,7 @@ static int parse(int argc, char **argv, struct eopts *o)
     int c, n;
     double v;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&o->co, c, optarg)) continue;
         switch (c) {
@@ -164,7 +165,7 @@ static int parse(int argc, char **argv, struct eopts *o)
             break;
         }
         case 'h': help(stdout); return -1;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option("ernest", argv, "o:qh");
         }
     }
     return EXIT_OK;
@@ -185,7 +186,7 @@ static int points_from_logs(char **paths, int n, const struct eopts *o, struct e
     for (int i = 0; i < n; i++) {
         struct clarity_app_set set;
         const char *p[1] = {paths[i]};
-        int rc = load_set(p, 1, o->co.quiet, NULL, &set);
+        int rc = load_set("ernest", p, 1, o->co.quiet, NULL, &set);
         for (size_t k = 0; rc == EXIT_OK && k < set.n; k++) {
             struct clarity_app *a = set.apps[k].app;
             if (!a) continue;
@@ -237,7 +238,7 @@ static int load_points(char **paths, int n, const struct eopts *o, struct ernest
 
 static int emit(const struct eopts *o, const struct ernest_report *rep)
 {
-    FILE *out = open_output(o->co.outpath);
+    FILE *out = open_output("ernest", o->co.outpath);
     if (!out) return EXIT_USAGE;
     struct clarity_error err = {0};
     int rc;
@@ -297,7 +298,7 @@ static int actual_point(const struct eopts *o, struct ernest_point *pt)
         /* the target is given; the log only gives the time */
         struct clarity_app_set set;
         const char *q[1] = {o->actual};
-        rc = load_set(q, 1, o->co.quiet, NULL, &set);
+        rc = load_set("ernest", q, 1, o->co.quiet, NULL, &set);
         if (rc == EXIT_OK && set.n == 1 && set.apps[0].app) {
             int64_t ms = clarity_app_duration_ms(set.apps[0].app);
             *pt = (struct ernest_point){o->mlist[0], o->slist[0], (double)ms / 1000};
@@ -329,8 +330,8 @@ int cmd_ernest(int argc, char **argv)
     }
     bool fit = !strcmp(o.sub, "fit"), predict = !strcmp(o.sub, "predict"), choose = !strcmp(o.sub, "choose");
     if (!fit && !predict && !choose) {
-        fprintf(stderr, "clarity ernest: unknown subcommand '%s' (design, fit, predict, choose)\n\n", o.sub);
-        help(stderr);
+        fprintf(stderr, "clarity ernest: unknown subcommand '%s' (design, fit, predict, choose); see clarity ernest --help\n",
+                o.sub);
         return EXIT_USAGE;
     }
     if (!nrest) return usage_err(fit ? "fit needs event logs or a CSV" : "needs a model (model.json, a CSV or logs)", NULL);

@@ -51,7 +51,7 @@ static struct clarity_app *load_one(const char *path, bool quiet, struct clarity
 {
     const char *p[1] = {path};
     struct clarity_load_options lean = lean_load_options(quiet);
-    if (load_set(p, 1, quiet, &lean, set) != EXIT_OK) return NULL;
+    if (load_set("predict", p, 1, quiet, &lean, set) != EXIT_OK) return NULL;
     if (set->n != 1) {
         fprintf(stderr, "clarity predict: %s holds %zu applications; name one log\n", path, set->n);
         return NULL;
@@ -95,6 +95,7 @@ static int parse(int argc, char **argv, struct popts *o)
     clarity_peridot_options_default(&o->po);
     int c, n, v;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&o->co, c, optarg)) continue;
         switch (c) {
@@ -141,13 +142,12 @@ static int parse(int argc, char **argv, struct popts *o)
         }
         case 'D': o->detail = true; break;
         case 'h': help(stdout); return -1;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option("predict", argv, "o:qh");
         }
     }
     if (optind < argc) return usage_err("unexpected argument (name references with --ref):", argv[optind]);
     if (o->nrefs < 2) {
-        fprintf(stderr, "clarity predict: PERIDOT needs at least two --ref runs\n\n");
-        help(stderr);
+        fprintf(stderr, "clarity predict: PERIDOT needs at least two --ref runs; see clarity predict --help\n");
         return EXIT_USAGE;
     }
     if (o->nref_size && o->nref_size != o->nrefs) return usage_err("--ref-size needs one size per --ref", NULL);
@@ -233,7 +233,7 @@ int cmd_predict(int argc, char **argv)
         struct predict_report rep = {.refs = refs, .nrefs = (size_t)o.nrefs, .opt = &o.po, .model = &model,
                                      .preds = preds, .npreds = npreds, .sizes_in_bytes = bytes, .detail = o.detail,
                                      .actual_source = o.actual, .actual_ms = actual_ms};
-        FILE *out = open_output(o.co.outpath);
+        FILE *out = open_output("predict", o.co.outpath);
         if (!out) rc = EXIT_USAGE;
         else {
             int wrc;

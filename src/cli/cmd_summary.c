@@ -18,6 +18,8 @@ static void help(FILE *o)
             "  --json          machine-readable output (schema clarity.summary/1, docs/summary-json.md)\n"
             "  --compact       with --json: one line, no indentation\n"
             "  --limit N       rows per table in text output (default 50, 0 = all)\n"
+            "  --wide          text tables as wide as their longest value (default: they fit\n"
+            "                  COLUMNS, the terminal, or 100 columns; long names are shortened)\n"
             "  --detail        one full summary per application even when there are several\n"
             "  --csv           the one-row-per-application table as CSV\n"
             "  --sort KEY      order of that table: source (default), start, duration, name,\n"
@@ -96,7 +98,7 @@ static int summary_text_each(void *ctx, const struct clarity_app_set *set, size_
         row->source = set->apps[i].src->path;
         row->error = clarity_error_format(&set->apps[i].err, sc->errs[i], sizeof sc->errs[i]);
     }
-    const char **strs[] = {&row->source, &row->app_id, &row->name, &row->user};
+    const char **strs[] = {&row->source, &row->app_id, &row->name, &row->user, &row->attempt};
     for (size_t k = 0; a && k < sizeof strs / sizeof *strs; k++)
         if (*strs[k] && !(*strs[k] = clarity_arena_strndup(&sc->strings, *strs[k], strlen(*strs[k]))))
             return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
@@ -110,13 +112,13 @@ static int summary_text_end(void *ctx, const struct clarity_app_set *set, FILE *
     if (!sc->rows) return 0;
     clarity_fleet_sort(sc->rows, sc->nrows, (enum clarity_fleet_sort)sc->sort);
     return sc->csv ? clarity_report_fleet_csv(o, sc->rows, sc->nrows, err)
-                   : clarity_report_fleet_text(o, sc->rows, sc->nrows, err);
+                   : clarity_report_fleet_text(o, sc->rows, sc->nrows, sc->so.width, err);
 }
 
 int cmd_summary(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"limit", required_argument, 0, 'l'},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"wide", no_argument, 0, OPT_WIDE}, {"limit", required_argument, 0, 'l'},
         {"detail", no_argument, 0, 'd'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {"csv", no_argument, 0, 'C'}, {"sort", required_argument, 0, 'S'}, {"since", required_argument, 0, 's'},
         {"name", required_argument, 0, 'n'}, {"threads", required_argument, 0, 't'},
@@ -127,6 +129,7 @@ int cmd_summary(int argc, char **argv)
     long long threads = 0;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&co, c, optarg)) continue;
         switch (c) {
@@ -152,13 +155,17 @@ int cmd_summary(int argc, char **argv)
             if (!opt_count(co.cmd, "limit", optarg, &sc.so.limit)) return EXIT_USAGE;
             break;
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option(co.cmd, argv, "o:qh");
         }
     }
+    sc.so.width = out_width(&co);
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     /* the summary never reads task accumulables or per-task executor metrics: skipping them
      * saves memory and a third of the parsing */
     struct clarity_load_options lo = lean_load_options(co.quiet);
+    /* the executors table shows each executor's JVM heap peaks, which Spark 3 logs on
+     * TaskEnd ("Task Executor Metrics"): read them, at some cost in loading time */
+    lo.skip_task_executor_metrics = false;
     lo.threads = (int)threads;
     struct per_app_cmd pc = {.schema = "clarity.summary/1", .out = &co, .load = &lo, .filter = filter,
                              .list_problems = true, .one = summary_one, .text_each = summary_text_each,

@@ -82,6 +82,7 @@ int cmd_synth(int argc, char **argv)
     const char *outdir = NULL, *ini = NULL;
     bool quiet = false;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (c >= 2000 && c < 2000 + NKEYS) set[nset++] = (struct kv){keys[c - 2000], optarg};
         else if (c >= 3000 && c < 3000 + NFLAGS) set[nset++] = (struct kv){flags[c - 3000], "true"};
@@ -101,9 +102,8 @@ int cmd_synth(int argc, char **argv)
             free(set);
             return EXIT_OK;
         } else {
-            help(stderr);
             free(set);
-            return EXIT_USAGE;
+            return bad_option("synth", argv, "o:qh");
         }
     }
     struct synth_config cfg;

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/common/per_app.h"
 #include "clarity/report.h"
+#include "report/table.h"
 #include "analysis/whatif/whatif_run.h"
 
 static void help(FILE *o)
@@ -34,6 +35,10 @@ static void help(FILE *o)
             "  --slots MODE          1x = observed slots (default) or configured (executor cores)\n"
             "output:\n"
             "  --limit N             stage and job rows in text (default 20, 0 = all)\n"
+            "  --detail              one full report per application even when there are several (a\n"
+            "                        directory or several logs get one row per application)\n"
+            "  --wide                text tables as wide as their values (default: they fit COLUMNS,\n"
+            "                        the terminal, or 100 columns)\n"
             "  --threads N           threads reading the log and analysing it (default: one per core;\n"
             "                        the output is the same for any N)\n"
             "  --json                machine-readable output (schema clarity.whatif/1, docs/whatif.md)\n"
@@ -50,7 +55,10 @@ static void help(FILE *o)
 struct whatif_opts {
     struct clarity_whatif_ask ask;
     struct clarity_curve_ask points[MAX_POINTS];
-    size_t limit;
+    size_t limit, width;
+    bool detail;
+    struct table rows;           /* one row per application, for several */
+    size_t failed;
 };
 
 static int set_flag(struct whatif_opts *w, enum clarity_hw_field f, const char *v)
@@ -87,10 +95,74 @@ static int whatif_one(void *ctx, const struct clarity_app *a, FILE *text, struct
     char lbl[512];
     label(&wr.change, lbl, sizeof lbl);
     struct whatif_report r = {&wr.base, wr.have_res ? &wr.res : NULL, wr.whatif ? lbl : NULL,
-                              wr.have_curve ? &wr.curve : NULL, wr.have_slot ? &wr.slot : NULL, op->limit};
+                              wr.have_curve ? &wr.curve : NULL, wr.have_slot ? &wr.slot : NULL, op->limit, op->width};
     rc = json ? clarity_report_whatif_json(json, a, &r, err) : clarity_report_whatif_text(text, a, &r, err);
     clarity_whatif_result_free(&wr);
     return rc;
+}
+
+/* the whatif column only when a what-if was asked: a column of "-" would cost the ids' room */
+static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"actual", TCOL_NUM},   {"driver", TCOL_NUM},
+                                            {"bottleneck", TCOL_FIXED}, {"cpu inf", TCOL_NUM}, {"disk inf", TCOL_NUM},
+                                            {"net inf", TCOL_NUM},      {"knee", TCOL_NUM},   {"whatif", TCOL_NUM}};
+
+static const char *change(char *buf, size_t cap, const struct clarity_resource_result *r, int k)
+{
+    if (!r || !r->scen[k].present || r->actual_ms <= 0) snprintf(buf, cap, "-");
+    else snprintf(buf, cap, "%+.1f%%", 100 * (r->scen[k].predicted_ms - (double)r->actual_ms) / (double)r->actual_ms);
+    return buf;
+}
+
+/* Several applications: one row each, as summary does; a full report each with --detail, or
+ * when there is only one. */
+static int whatif_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f, FILE *o,
+                            struct clarity_error *err)
+{
+    struct whatif_opts *op = ctx;
+    const struct clarity_app *a = set->apps[i].app;
+    if (set->n == 1 || op->detail) {
+        if (!a || !app_filter_keep(f, a)) return 0;
+        if (i) fputc('\n', o);
+        return whatif_one(op, a, o, NULL, err);
+    }
+    if (!a) {
+        op->failed++;
+        return 0;
+    }
+    struct clarity_whatif_result wr;
+    int rc = clarity_whatif_run(a, &op->ask, &wr, err);
+    if (rc) return rc;
+    const struct clarity_resource_result *r = wr.have_res ? &wr.res : NULL;
+    char id[160], act[32], drv[32], bn[48] = "-", c[4][16], knee[32] = "-";
+    snprintf(id, sizeof id, "%s%s%s", clarity_app_str(a, a->app_id), a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id));
+    snprintf(act, sizeof act, "-");
+    snprintf(drv, sizeof drv, "-");
+    if (r) {
+        clarity_fmt_ms(act, sizeof act, r->actual_ms);
+        clarity_fmt_ms(drv, sizeof drv, r->driver_ms);
+        const struct clarity_whatif_scenario *s = &r->scen[CLARITY_SCEN_BASE];
+        snprintf(bn, sizeof bn, "%zu/%zu/%zu", s->bottleneck_stages[0], s->bottleneck_stages[1], s->bottleneck_stages[2]);
+    }
+    if (wr.have_curve && wr.curve.npoints) snprintf(knee, sizeof knee, "%g", wr.curve.points[wr.curve.knee].cores);
+    const char *row[] = {id, act, drv, bn, change(c[0], 16, r, CLARITY_SCEN_INF_CPU), change(c[1], 16, r, CLARITY_SCEN_INF_DISK),
+                         change(c[2], 16, r, CLARITY_SCEN_INF_NETWORK), knee, change(c[3], 16, r, CLARITY_SCEN_WHATIF)};
+    clarity_table_row(&op->rows, row);
+    clarity_whatif_result_free(&wr);
+    return 0;
+}
+
+static int whatif_text_end(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+{
+    struct whatif_opts *op = ctx;
+    if (set->n == 1 || op->detail || !o) return 0;
+    fprintf(o, "resource model and core-count curve per application (--detail: a full report each)\n");
+    if (clarity_table_write(o, &op->rows, 0, op->width))
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
+    fprintf(o, "\n%zu application(s), %zu could not be read. bottleneck: stages bound by cpu/disk/network;\n"
+               "cpu/disk/net inf: predicted change with that resource infinitely fast; whatif: with the\n"
+               "hardware asked; knee: the fewest cores within 10%% of the best predicted time.\n",
+            op->rows.nrows, op->failed);
+    return 0;
 }
 
 int cmd_whatif(int argc, char **argv)
@@ -103,7 +175,8 @@ int cmd_whatif(int argc, char **argv)
         {"replication", required_argument, 0, 7}, {"executors", required_argument, 0, 'E'},
         {"cores", required_argument, 0, 'C'}, {"slots", required_argument, 0, 's'},
         {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
-        {"threads", required_argument, 0, 'T'}, {0, 0, 0, 0}};
+        {"threads", required_argument, 0, 'T'}, {"detail", no_argument, 0, 'd'}, {"wide", no_argument, 0, OPT_WIDE},
+        {0, 0, 0, 0}};
     static const enum clarity_hw_field fields[] = {0, CLARITY_HW_HOSTS, CLARITY_HW_CORES_PER_HOST,
                                                    CLARITY_HW_DISKS_PER_HOST, CLARITY_HW_DISK_MB_S, CLARITY_HW_NET_GBPS,
                                                    CLARITY_HW_INPUT_ON_DISK, CLARITY_HW_REPLICATION};
@@ -116,6 +189,7 @@ int cmd_whatif(int argc, char **argv)
     struct clarity_error err = {0};
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         if (common_option(&co, c, optarg)) continue;
         switch (c) {
@@ -149,18 +223,26 @@ int cmd_whatif(int argc, char **argv)
             op.ask.threads = (int)t;
             break;
         }
+        case 'd': op.detail = true; break;
         case 'h': help(stdout); return EXIT_OK;
-        default: help(stderr); return EXIT_USAGE;
+        default: return bad_option(co.cmd, argv, "o:qh");
         }
     }
     if (ini && clarity_hw_ini_load(ini, &op.ask.cluster, &op.ask.ini, &err)) {
-        if (err.line) fprintf(stderr, "clarity whatif: %s:%llu: %s\n", err.file, (unsigned long long)err.line, err.msg);
+        if (err.line) fprintf(stderr, "clarity whatif: %s: line %llu: %s\n", err.file, (unsigned long long)err.line, err.msg);
         else fprintf(stderr, "clarity whatif: %s: %s\n", err.file, err.msg);
         return EXIT_USAGE;
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = op.ask.threads;
-    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .load = &lo, .one = whatif_one, .ctx = &op};
-    return run_per_app(&pc, argv + optind, (size_t)(argc - optind));
+    op.width = out_width(&co);
+    bool asked = ini != NULL;
+    for (int f = 0; f < CLARITY_HW_NFIELDS; f++) asked |= op.ask.flags.f[f].set;
+    clarity_table_init(&op.rows, app_cols, sizeof app_cols / sizeof *app_cols - !asked);
+    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .load = &lo, .one = whatif_one,
+                             .text_each = whatif_text_each, .text_end = whatif_text_end, .ctx = &op};
+    int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
+    clarity_table_free(&op.rows);
+    return rc;
 }

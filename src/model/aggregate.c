@@ -123,6 +123,19 @@ int64_t clarity_app_last_time_ms(const struct clarity_app *a)
     }
     for (size_t i = 0; i < a->nstages; i++)
         if (a->stages[i].complete_ms > last) last = a->stages[i].complete_ms;
+    /* a query's end and an executor's removal are logged after the last job and task: an
+     * application without ApplicationEnd ran at least until them. Not an executor's addition:
+     * it comes before its tasks, and where it does not (test fixtures edited by hand add
+     * executors years later) it would stretch the application to that date */
+    for (size_t i = 0; i < a->nsqls; i++) {
+        if (a->sqls[i].end_ms > last) last = a->sqls[i].end_ms;
+        if (a->sqls[i].start_ms > last) last = a->sqls[i].start_ms;
+    }
+    /* ... and only executors added while the application ran (the edited fixtures also remove
+     * them years later) */
+    int64_t ran_until = last;
+    for (size_t i = 0; i < a->nexecs; i++)
+        if (a->execs[i].remove_ms > last && a->execs[i].add_ms <= ran_until) last = a->execs[i].remove_ms;
     for (size_t i = 0; i < a->tasks.n; i++) {
         int64_t f = clarity_task_finish_ms(a, i), l = clarity_task_launch_ms(a, i);
         if (f > last) last = f;

@@ -27,14 +27,13 @@ const char *clarity_error_format(const struct clarity_error *err, char *buf, siz
 {
     size_t n = 0;
     buf[0] = '\0';
-    if (err->file[0]) n += (size_t)snprintf(buf + n, cap - n, "%s:", err->file);
-    if (n < cap && err->line) n += (size_t)snprintf(buf + n, cap - n, "%llu:", (unsigned long long)err->line);
+    /* "FILE: line N: byte B: message", the one form every command's errors take */
+    if (err->file[0]) n += (size_t)snprintf(buf + n, cap - n, "%s: ", err->file);
+    if (n < cap && err->line) n += (size_t)snprintf(buf + n, cap - n, "line %llu: ", (unsigned long long)err->line);
     /* a byte offset only where it says something: inside a line, or into the file; a problem
      * with the whole file (cannot open, empty) is "file: message" */
     if (n < cap && (err->line || err->offset))
-        n += (size_t)snprintf(buf + n, cap - n, " byte %llu: ", (unsigned long long)err->offset);
-    else if (n < cap && err->file[0])
-        n += (size_t)snprintf(buf + n, cap - n, " ");
+        n += (size_t)snprintf(buf + n, cap - n, "byte %llu: ", (unsigned long long)err->offset);
     if (n < cap) snprintf(buf + n, cap - n, "%s", err->msg);
     return buf;
 }

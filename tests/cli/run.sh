@@ -55,7 +55,7 @@ expect_rc "summary on a partly readable dir" 4 "$CLARITY_ASAN" summary "$T/parti
 grep -q 'app-20240101000000-0001' "$T/out" && ok "partly readable dir: the good app analysed" || bad "partly readable dir: good app missing"
 [ "$(grep -c 'empty file' "$T/err")" = 2 ] && ok "partly readable dir: each empty file named" || bad "partly readable dir: $(cat "$T/err")"
 expect_rc "summary -q on a partly readable dir" 4 "$CLARITY_ASAN" summary -q "$T/partial"
-if [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^clarity: 2 files skipped (could not be read); the first: .*empty file' "$T/err"
+if [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^clarity summary: 2 files skipped (could not be read); the first: .*empty file' "$T/err"
 then ok "-q: one summary line"; else bad "-q: $(cat "$T/err")"; fi
 grep -q 'app-20240101000000-0001' "$T/out" && ok "-q: the good app analysed" || bad "-q: good app missing"
 mkdir "$T/emptydir"

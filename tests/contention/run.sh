@@ -66,7 +66,7 @@ jq -e '.targets[] | select(.target == "qt") | (.noisy | map({(.query): .dor}) | 
        | ($d.qs - 0.8 | fabs) < 1e-9 and ($d.qu - 0.2 | fabs) < 1e-9 and (.dor_from_others - 1 | fabs) < 1e-9' \
   "$T/sc1" >/dev/null && ok "sidecar values: DOR qs 0.8, qu 0.2 toward qt" || bad "sidecar DOR: $(jq -c '.targets[0]' "$T/sc1")"
 for l in 10 11 12 13; do
-  grep -q "sidecar.csv:$l: " "$T/err" && ok "bad CSV line $l reported with file:line" || bad "bad CSV line $l not reported"
+  grep -q "^clarity contention: .*sidecar.csv: line $l: " "$T/err" && ok "bad CSV line $l reported as FILE: line N" || bad "bad CSV line $l not reported"
 done
 grep -q 'sidecar.csv: 4 of 9 line(s) rejected' "$T/err" && ok "bad CSV lines counted" || bad "bad CSV lines counted: $(tail -1 "$T/err")"
 grep -q 'sidecar.csv: 1 value(s) name task attempts the logs do not have (first: task 9 attempt 0)' "$T/err" \

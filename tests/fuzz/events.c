@@ -28,7 +28,7 @@ static void reports(const struct clarity_app *a)
     int kinds = CLARITY_GROUP_JOB | CLARITY_GROUP_SQL | CLARITY_GROUP_APP;
     struct clarity_blocked_result b;
     if (clarity_blocked_analyze(a, kinds, CLARITY_SLOTS_OBSERVED, 1, &b, &err) == 0) {
-        clarity_report_blocked_text(o, a, &b, &err);
+        clarity_report_blocked_text(o, a, &b, NULL, &err);
         clarity_jsonw_init(&w, o, false);
         clarity_report_blocked_json(&w, a, &b, &err);
         clarity_jsonw_end(&w);

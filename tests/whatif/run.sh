@@ -51,7 +51,7 @@ done
 "$CLARITY" whatif --executors 2x,16 $ROOT/$S31 >/dev/null 2>&1; [ $? = 2 ] && ok "mixed --executors" || bad "mixed --executors"
 printf '[cluster]\nhosts = x2\n' >"$T/bad.ini"
 "$CLARITY" whatif --hw "$T/bad.ini" $ROOT/$S31 2>"$T/err" >/dev/null; rc=$?
-[ $rc = 2 ] && grep -q 'bad.ini:2:' "$T/err" && ok "bad INI: usage, file:line" || bad "bad INI (rc $rc): $(cat "$T/err")"
+[ $rc = 2 ] && grep -q 'bad.ini: line 2: ' "$T/err" && ok "bad INI: usage, file: line N" || bad "bad INI (rc $rc): $(cat "$T/err")"
 
 if have_shared; then
   golden whatif-local-1430917381534.txt "$SHARED_DATA/spark-events/local-1430917381534"

@@ -161,7 +161,7 @@ static size_t intern(struct comp_table *t, const uint32_t *u, const struct clari
     return t->n++;
 }
 
-static void table_free(struct comp_table *t)
+static void clarity_table_free(struct comp_table *t)
 {
     free(t->c); free(t->pool); free(t->of); free(t->first); free(t->hkey); free(t->hval);
     memset(t, 0, sizeof *t);
@@ -192,7 +192,7 @@ static int build_table(const struct clarity_task_view *v, const struct clarity__
         struct clarity_replay_component *rc;
         size_t nrc;
         int rc_ = clarity__components_build(v, span, u, g->g[i].nstages, &rc, &nrc, err);
-        if (rc_) { table_free(t); return rc_; }
+        if (rc_) { clarity_table_free(t); return rc_; }
         t->first[i] = t->nof;
         for (size_t k = 0; k < nrc; k++) t->of[t->nof++] = intern(t, u + rc[k].first, &rc[k]);
         free(rc);
@@ -200,7 +200,7 @@ static int build_table(const struct clarity_task_view *v, const struct clarity__
     t->first[g->n] = t->nof;
     return 0;
 oom:
-    table_free(t);
+    clarity_table_free(t);
     return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
 }
 
@@ -350,7 +350,7 @@ done:
     for (size_t s = 0; stage && s < ns; s++) free(stage[s].busy);
     for (int k = 0; k < 3; k++) free(group_of[k]);
     free(span); free(stage); free(sums); free(order); free(busy);
-    table_free(&t);
+    clarity_table_free(&t);
     clarity__slot_index_free(&index);
     clarity_groups_free(&g);
     clarity_task_view_free(&v);

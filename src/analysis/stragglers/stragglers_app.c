@@ -46,6 +46,21 @@ struct job {
     size_t top_n;
 };
 
+/* A stage with fewer than CLARITY_STRAGGLER_MIN_RATED rated tasks is not examined: among so
+ * few, the median is no measure of a normal task (of two tasks that differ by half, one is
+ * "a straggler"). Its stragglers and their causes are cleared, in the stage and in its tasks'
+ * flags, so groups and the slowest tasks agree with it; its data skew figures stay. */
+static void too_small(struct clarity_stage_strag *st, uint16_t *flags, size_t n)
+{
+    if (st->skipped || st->with_input >= CLARITY_STRAGGLER_MIN_RATED) return;
+    st->skipped = "fewer than " CLARITY_STR(CLARITY_STRAGGLER_MIN_RATED) " rated tasks: too few to tell a straggler";
+    st->stragglers = st->explained = st->explained_thesis = 0;
+    memset(st->by_cause, 0, sizeof st->by_cause);
+    st->slow_host = st->slow_executor = 0;
+    st->slow_host_stragglers = st->slow_host_tasks = st->slow_exec_stragglers = st->slow_exec_tasks = 0;
+    for (size_t k = 0; k < n; k++) flags[k] &= (uint16_t)CLARITY_SF_SLOW_DATA;
+}
+
 static int one_stage(void *ctx, size_t item, size_t worker, struct clarity_error *err)
 {
     struct job *j = ctx;
@@ -53,7 +68,9 @@ static int one_stage(void *ctx, size_t item, size_t worker, struct clarity_error
     size_t s = j->stage_of_item[item], m = clarity_task_view_stage_size(j->v, s);
     clarity_task_view_stage_comps(j->v, s, w->comps);
     int rc = clarity_stragglers_stage(w->comps, NULL, m, &j->out[item], w->flags, w->ratio, err);
-    if (rc || !j->top_n) return rc;
+    if (rc) return rc;
+    too_small(&j->out[item], w->flags, m);
+    if (!j->top_n) return rc;
     for (size_t k = 0; k < m; k++) {
         struct slow x = {w->comps[k].runtime_ms, (uint32_t)w->comps[k].row, w->flags[k], w->ratio[k]};
         if (w->nheap < j->top_n) slowq_push(NULL, w->heap, &w->nheap, x);

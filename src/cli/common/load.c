@@ -49,25 +49,25 @@ static void set_progress(void *ctx, size_t done, size_t total)
 /* Under -q a directory of many unreadable files gets one summary line (naming the first),
  * not a line each: 100,000 empty files would otherwise bury the output. A path that could not
  * be opened at all is said once (by resolve_err), not again as a skipped note. */
-void print_set_problems(const struct clarity_app_set *s, bool quiet)
+void print_set_problems(const char *cmd, const struct clarity_app_set *s, bool quiet)
 {
     char buf[1200];
-    if (s->resolve_err.code) fprintf(stderr, "clarity: %s\n", clarity_error_format(&s->resolve_err, buf, sizeof buf));
+    if (s->resolve_err.code) fprintf(stderr, "clarity %s: %s\n", cmd, clarity_error_format(&s->resolve_err, buf, sizeof buf));
     if (!quiet)
         for (size_t i = 0; i < s->sources.nnotes; i++) {
             if (s->resolve_err.code && !strcmp(s->sources.notes[i].path, s->resolve_err.file)) continue;
-            fprintf(stderr, "clarity: %s: skipped: %s\n", s->sources.notes[i].path, s->sources.notes[i].why);
+            fprintf(stderr, "clarity %s: %s: skipped: %s\n", cmd, s->sources.notes[i].path, s->sources.notes[i].why);
         }
     size_t failed = set_failed_count(s), first = s->n;
     for (size_t i = 0; i < s->n && first == s->n; i++)
         if (!s->apps[i].app && !s->apps[i].released) first = i;
     if (quiet && failed > 1) {
-        fprintf(stderr, "clarity: %zu files skipped (could not be read); the first: %s\n", failed,
+        fprintf(stderr, "clarity %s: %zu files skipped (could not be read); the first: %s\n", cmd, failed,
                 clarity_error_format(&s->apps[first].err, buf, sizeof buf));
         return;
     }
     for (size_t i = 0; i < s->n; i++)
-        if (!s->apps[i].app && !s->apps[i].released) fprintf(stderr, "clarity: %s\n", clarity_error_format(&s->apps[i].err, buf, sizeof buf));
+        if (!s->apps[i].app && !s->apps[i].released) fprintf(stderr, "clarity %s: %s\n", cmd, clarity_error_format(&s->apps[i].err, buf, sizeof buf));
 }
 
 size_t set_failed_count(const struct clarity_app_set *s)
@@ -100,13 +100,13 @@ static void each_erasing(void *ctx, const struct clarity_app_set *set, size_t i)
     w->each(w->ctx, set, i);
 }
 
-int load_set(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
+int load_set(const char *cmd, const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
              struct clarity_app_set *out)
 {
-    return load_set_each(paths, npaths, quiet, opt, out, NULL, NULL);
+    return load_set_each(cmd, paths, npaths, quiet, opt, out, NULL, NULL);
 }
 
-int load_set_each(const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
+int load_set_each(const char *cmd, const char *const *paths, size_t npaths, bool quiet, const struct clarity_load_options *opt,
                   struct clarity_app_set *out, void (*each)(void *ctx, const struct clarity_app_set *set, size_t i),
                   void *each_ctx)
 {
@@ -128,11 +128,11 @@ int load_set_each(const char *const *paths, size_t npaths, bool quiet, const str
     struct clarity_error err;
     int rc = clarity_load_set(paths, npaths, &so, out, &err);
     if (file_line.shown) fputs("\r\033[K", stderr);
-    print_set_problems(out, quiet);
+    print_set_problems(cmd, out, quiet);
     /* a failure the set does not hold (out of memory before loading) */
     if (rc != CLARITY_OK && !out->n && !out->resolve_err.code) {
         char buf[1200];
-        fprintf(stderr, "clarity: %s\n", clarity_error_format(&err, buf, sizeof buf));
+        fprintf(stderr, "clarity %s: %s\n", cmd, clarity_error_format(&err, buf, sizeof buf));
     }
     return rc == CLARITY_OK ? EXIT_OK : rc == CLARITY_ENOMEM ? EXIT_NOMEM : EXIT_INPUT;
 }

@@ -1,4 +1,7 @@
 #include <errno.h>
+#include <getopt.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
@@ -11,8 +14,22 @@ bool common_option(struct common_opts *co, int c, const char *arg)
     case OPT_COMPACT: co->compact = true; return true;
     case 'q': co->quiet = true; return true;
     case 'o': co->outpath = arg; return true;
+    case OPT_WIDE: co->wide = true; return true;
     default: return false;
     }
+}
+
+size_t out_width(const struct common_opts *co)
+{
+    if (co->wide) return 0;
+    const char *env = getenv("COLUMNS");
+    long v = env ? strtol(env, NULL, 10) : 0;
+    if (v >= 40 && v <= 100000) return (size_t)v;
+    struct winsize ws;
+    if ((!co->outpath || !strcmp(co->outpath, "-")) && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+        ws.ws_col >= 40)
+        return ws.ws_col;
+    return 100;
 }
 
 bool opt_choice(const char *cmd, const char *opt, const char *s, const struct opt_choice *choices, int *out)
@@ -85,12 +102,30 @@ bool no_logs_given(const char *cmd, int optind, int argc, void (*help)(FILE *))
     return true;
 }
 
-FILE *open_output(const char *path)
+FILE *open_output(const char *cmd, const char *path)
 {
     if (!path || strcmp(path, "-") == 0) return stdout;
     FILE *f = fopen(path, "w");
-    if (!f) fprintf(stderr, "clarity: %s: cannot write: %s\n", path, strerror(errno));
+    if (!f) fprintf(stderr, "clarity %s: %s: cannot write: %s\n", cmd, path, strerror(errno));
     return f;
+}
+
+int bad_option(const char *cmd, char *const *argv, const char *shortopts)
+{
+    /* getopt leaves optind past the offending word. For a long option, optopt is its value
+     * when only its argument is missing and 0 when it is unknown; for a short one, its letter
+     * either way, so the option string tells which */
+    char shortname[3] = {'-', (char)optopt, '\0'};
+    const char *word = optind > 0 && argv[optind - 1] ? argv[optind - 1] : "?";
+    bool missing = optopt != 0;
+    if (strncmp(word, "--", 2) != 0 && optopt > 0 && optopt < 0x80) {
+        const char *p = strchr(shortopts, optopt);
+        missing = p && p[1] == ':';
+        word = shortname;
+    }
+    if (missing) fprintf(stderr, "clarity %s: option '%s' needs a value; see clarity %s --help\n", cmd, word, cmd);
+    else fprintf(stderr, "clarity %s: unknown option '%s'; see clarity %s --help\n", cmd, word, cmd);
+    return EXIT_USAGE;
 }
 
 int close_output(FILE *f, const char *cmd, const char *path, bool report)

@@ -11,16 +11,22 @@
 
 /* getopt_long codes of the shared long options without a short form (above any character, so
  * a command's own codes never collide with them). */
-enum { OPT_JSON = 0x1000, OPT_COMPACT };
+enum { OPT_JSON = 0x1000, OPT_COMPACT, OPT_WIDE };
 
 struct common_opts {
     const char *cmd;             /* "blocked": names the command in messages */
     bool json, compact, quiet;
+    bool wide;                   /* --wide: text tables are not fitted to the terminal */
     const char *outpath;         /* -o FILE; NULL or "-": standard output */
 };
 /* Takes getopt_long's result c when it is --json (OPT_JSON), --compact (OPT_COMPACT),
  * -o FILE ('o') or -q/--quiet ('q'); returns false for any other option. */
 bool common_option(struct common_opts *co, int c, const char *arg);
+
+/* The columns text output fits: none with --wide (0); else COLUMNS when set, else the
+ * terminal's width when standard output is one, else 100 (a pipe or a file). Only the CLI
+ * looks at the environment and the terminal; the reports are given the number. */
+size_t out_width(const struct common_opts *co);
 
 /* One word of a fixed set and the value it stands for; a list ends with a NULL name. Hidden
  * words are accepted but not offered in the message. */
@@ -49,8 +55,15 @@ bool opt_int_range(const char *cmd, const char *opt, const char *s, long long lo
  * line and the help on stderr, and returns true. */
 bool no_logs_given(const char *cmd, int optind, int argc, void (*help)(FILE *));
 
-/* Opens -o FILE (or stdout for NULL/"-"); prints the error and returns NULL on failure. */
-FILE *open_output(const char *path);
+/* Opens -o FILE (or stdout for NULL/"-"); prints "clarity CMD: FILE: cannot write: why" and
+ * returns NULL on failure. */
+FILE *open_output(const char *cmd, const char *path);
+
+/* getopt_long's '?' (run with opterr = 0, so getopt prints nothing): prints one line,
+ *   clarity CMD: unknown option '--x'; see clarity CMD --help
+ * or "clarity CMD: option '--x' needs a value; see ...", and returns EXIT_USAGE. The whole
+ * help is not repeated: the mistake would scroll away above it. */
+int bad_option(const char *cmd, char *const *argv, const char *shortopts);
 /* Closes (or flushes standard output) and reports a write error that stdio held back: EXIT_OK,
  * or EXIT_INPUT after one line on stderr (when report; false when the caller already said
  * what went wrong). */

@@ -61,7 +61,7 @@ struct run {
 static bool ensure_open(struct run *r)
 {
     if (r->o || r->open_failed) return r->o != NULL;
-    r->o = open_output(r->c->out->outpath);
+    r->o = open_output(r->c->out->cmd, r->c->out->outpath);
     if (!r->o) {
         r->open_failed = true;
         return false;
@@ -105,7 +105,7 @@ int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
     struct clarity_app_set set;
     struct clarity_load_options lean = lean_load_options(c->out->quiet);
     struct run r = {.c = c, .first = true, .rc = EXIT_OK};
-    int rc = load_set_each((const char *const *)paths, npaths, c->out->quiet, c->load ? c->load : &lean, &set,
+    int rc = load_set_each(c->out->cmd, (const char *const *)paths, npaths, c->out->quiet, c->load ? c->load : &lean, &set,
                            each_app, &r);
     if (rc != EXIT_OK || r.open_failed) {
         if (r.o) close_output(r.o, c->out->cmd, c->out->outpath, false);

@@ -17,6 +17,8 @@ void clarity_apply_dbc_metadata(struct apply_ctx *c, cj_val ev)
 void clarity_apply_app_start(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
+    if (++a->integrity.app_starts == 2)
+        clarity_problem(c, "a second SparkListenerApplicationStart: two runs in one log? The last one's name, id and start are used");
     a->name = clarity_intern_key(c, ev, "App Name");
     uint32_t id = clarity_intern_key(c, ev, "App ID");
     if (id) a->app_id = id;

@@ -2,26 +2,31 @@
  * target the explanations per level, then the workload-wide answers. */
 #include <stdlib.h>
 #include "clarity/report.h"
+#include "report/table.h"
 
 static const char *const level_name[7] = {"target", "stage", "resource (IE)", "host (DE)", "blame (BE)",
                                           "source stage", "source query"};
 
-static void sources_note(FILE *o, const struct iqcar_result *r)
+static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
 {
+    char line[512];
     const struct iqcar_sources *s = &r->src;
     fprintf(o, "iQCAR contention analysis (Kalmegh, Babu, Roy 2018; spec 000)\n");
-    fprintf(o, "input        %zu application(s), %zu task attempts, %zu host(s), %zu %s unit(s), %zu overlapping pairs\n",
-            s->apps, s->tasks, r->nhosts, r->nunits, clarity_iqcar_unit_name(r->unit_kind), r->overlap_pairs);
-    fprintf(o, "waits        SLOTS   SWT = launch - stage submission; slots_offered %s\n",
-            s->instrumented_slots == s->tasks && s->tasks ? "instrumented"
-                                                          : "proxy: 1 + launches on the host while the task waited");
-    fprintf(o, "             CPU     %s\n", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables or --metrics-csv)"
-                                                                : "proxy: run - CPU - fetch wait - shuffle write - GC - scan time, all 'blocked'");
-    fprintf(o, "             MEMORY  %s\n", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables or --metrics-csv)"
-                                                                : "not in standard logs: 0 (no proxy, decision 6.8)");
+    snprintf(line, sizeof line, "%zu application(s), %zu task attempts, %zu host(s), %zu %s unit(s), %zu overlapping pairs",
+             s->apps, s->tasks, r->nhosts, r->nunits, clarity_iqcar_unit_name(r->unit_kind), r->overlap_pairs);
+    clarity_fit_wrap(o, width, "input        ", line);
+    snprintf(line, sizeof line, "SWT = launch - stage submission; slots_offered %s",
+             s->instrumented_slots == s->tasks && s->tasks ? "instrumented"
+                                                           : "proxy: 1 + launches on the host while the task waited");
+    clarity_fit_wrap(o, width, "waits        SLOTS   ", line);
+    clarity_fit_wrap(o, width, "             CPU     ", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables or --metrics-csv)"
+                                                                     : "proxy: run - CPU - fetch wait - shuffle write - GC - scan time, all 'blocked'");
+    clarity_fit_wrap(o, width, "             MEMORY  ", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables or --metrics-csv)"
+                                                                     : "not in standard logs: 0 (no proxy, decision 6.8)");
     fprintf(o, "             NETWORK shuffle fetch wait / remote bytes read\n");
-    fprintf(o, "             IO      read: %s; write: shuffle write time / bytes written\n",
-            s->scan_time ? "SQL 'scan time' / input bytes" : "no 'scan time' metric in this log: 0");
+    snprintf(line, sizeof line, "read: %s; write: shuffle write time / bytes written",
+             s->scan_time ? "SQL 'scan time' / input bytes" : "no 'scan time' metric in this log: 0");
+    clarity_fit_wrap(o, width, "             IO      ", line);
     if (s->sidecar_tasks)
         fprintf(o, "instrumented %zu task(s) take their values from the sidecar CSV (--metrics-csv)\n", s->sidecar_tasks);
     if (r->opt.critical_path) fprintf(o, "level 1      each query's critical-path stages only (--critical-path, 6.18)\n");
@@ -29,48 +34,64 @@ static void sources_note(FILE *o, const struct iqcar_result *r)
     size_t wd = 0;
     for (int p = 0; p < IQ_NSUB; p++) wd += s->wait_without_data[p];
     if (wd) fprintf(o, "note         %zu wait figure(s) with no data processed: RATP 0 (decision 6.5)\n", wd);
-    fprintf(o, "RATP_h       smallest positive RATP per host and sub-type; Unknown = slowdown not blamed on a task\n");
-    fprintf(o, "slot blame   %s\n", r->opt.slot_blame_wait
-                                    ? "source RATP = its own SWT / slots offered (--slot-blame=wait, spec 6.6)"
-                                    : "every task holding a slot on the host alike (source RATP = RATP_h)");
+    clarity_fit_wrap(o, width, "RATP_h       ", "smallest positive RATP per host and sub-type; Unknown = slowdown not blamed on a task");
+    clarity_fit_wrap(o, width, "slot blame   ", r->opt.slot_blame_wait
+                                               ? "source RATP = its own SWT / slots offered (--slot-blame=wait, spec 6.6)"
+                                               : "every task holding a slot on the host alike (source RATP = RATP_h)");
 }
 
-static void ranked(FILE *o, const struct iqcar_result *r, const char *title, const struct iqcar_ranked *v, size_t n)
+/* Room for a name between a row's number and its figures: names are cut in the middle so the
+ * figures stay (width 0: the name's usual column). */
+static size_t room(size_t width, size_t fixed, size_t usual)
 {
-    char buf[512];
+    if (!width) return 0;
+    return width > fixed + 12 ? (width - fixed < usual ? width - fixed : usual) : 12;
+}
+
+static void ranked(FILE *o, const struct iqcar_result *r, const char *title, const struct iqcar_ranked *v, size_t n,
+                   size_t width)
+{
+    char buf[512], cut[512];
     if (!n) return;
     fprintf(o, "  %s\n", title);
+    size_t w = room(width, 4 + 4 + 1 + 10, 70);
     for (size_t i = 0; i < n; i++)
-        fprintf(o, "    %zu. %-70s DOR %.4f\n", i + 1, clarity_iqcar_node_label(r, v[i].node, buf, sizeof buf), v[i].dor);
+        fprintf(o, "    %zu. %-*s DOR %.4f\n", i + 1, w ? (int)w : 70,
+                clarity_fit_cell(cut, sizeof cut, clarity_iqcar_node_label(r, v[i].node, buf, sizeof buf), w), v[i].dor);
 }
 
-static void target_text(FILE *o, const struct iqcar_result *r, size_t t)
+static void target_text(FILE *o, const struct iqcar_result *r, size_t t, size_t width)
 {
     const struct iqcar_target_answer *a = &r->targets[t];
-    char buf[512];
-    fprintf(o, "\ntarget %s  (%.1f s, %.0f tasks; DOR from other queries %.4f)\n", r->units[t].name,
-            (double)(r->units[t].end - r->units[t].start) / 1000, r->units[t].tasks, a->dor_others);
-    for (int l = 2; l <= 6; l++) ranked(o, r, level_name[l], a->top[l], a->ntop[l]);
+    char buf[512], cut[512], line[1024];
+    snprintf(line, sizeof line, "%s  (%.1f s, %.0f tasks; DOR from other queries %.4f)", r->units[t].name,
+             (double)(r->units[t].end - r->units[t].start) / 1000, r->units[t].tasks, a->dor_others);
+    clarity_fit_wrap(o, width, "\ntarget ", line);
+    for (int l = 2; l <= 6; l++) ranked(o, r, level_name[l], a->top[l], a->ntop[l], width);
+    size_t w = room(width, 4 + 4 + 1 + 30, 40);
     if (a->nnoisy) {
         fprintf(o, "  noisy queries (iQCAR DOR | simple-overlap share)\n");
         for (size_t i = 0; i < a->nnoisy; i++) {
             const struct iqcar_node *n = &r->g.nodes[a->noisy[i].node];
             double so = 0, sum = a->overlap_sum;
             if (sum > 0) so = clarity_iqcar_overlap_of(r, t, (size_t)n->a) / sum;
-            fprintf(o, "    %zu. %-40s DOR %.4f | overlap %.4f\n", i + 1, r->units[n->a].name, a->noisy[i].dor, so);
+            fprintf(o, "    %zu. %-*s DOR %.4f | overlap %.4f\n", i + 1, w ? (int)w : 40,
+                    clarity_fit_cell(cut, sizeof cut, r->units[n->a].name, w), a->noisy[i].dor, so);
         }
     }
     if (a->noverlap) {
         fprintf(o, "  simple-overlap baseline ranking\n");
         for (size_t i = 0; i < a->noverlap; i++)
-            fprintf(o, "    %zu. %-40s share %.4f\n", i + 1, r->units[a->overlap[i].node].name, a->overlap[i].dor);
+            fprintf(o, "    %zu. %-*s share %.4f\n", i + 1, w ? (int)w : 40,
+                    clarity_fit_cell(cut, sizeof cut, r->units[a->overlap[i].node].name, w), a->overlap[i].dor);
     }
     if (a->npaths) {
         fprintf(o, "  top impact paths (source query -> ... -> target)\n");
         for (size_t i = 0; i < a->npaths; i++) {
             const struct iqcar_node *be = &r->g.nodes[a->paths[i].node];
-            fprintf(o, "    %.4f  %s -> %s\n", a->paths[i].dor, r->units[be->c].name,
-                    clarity_iqcar_node_label(r, a->paths[i].node, buf, sizeof buf));
+            snprintf(line, sizeof line, "%s -> %s", r->units[be->c].name,
+                     clarity_iqcar_node_label(r, a->paths[i].node, buf, sizeof buf));
+            fprintf(o, "    %.4f  %s\n", a->paths[i].dor, clarity_fit_cell(cut, sizeof cut, line, width > 20 ? width - 14 : 0));
         }
     }
 }
@@ -85,8 +106,9 @@ static int cmp_victim_dor(const void *x, const void *y)
 
 /* Each of the k most aggressive queries with its first k victims (in victim order) it sent DOR
  * to: from its own row of source x target cells, not a scan of every victim. */
-static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k)
+static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k, size_t width)
 {
+    char cut[512], line[2048];
     size_t *rank = malloc((r->nunits ? r->nunits : 1) * sizeof *rank), most = 0;
     for (size_t i = 0; i < r->naggressive && i < k; i++) {
         size_t s = r->aggressive[i].node;
@@ -101,16 +123,22 @@ static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k)
     for (size_t t = 0; t < r->nunits; t++) rank[t] = SIZE_MAX;
     for (size_t i = 0; i < r->nvictims; i++) rank[r->victims[i].node] = i;
     for (size_t i = 0; i < r->naggressive && i < k; i++) {
-        size_t s = r->aggressive[i].node, n = 0;
-        fprintf(o, "  %zu. %-40s %.4f  ", i + 1, r->units[s].name, r->aggressive[i].dor);
+        size_t s = r->aggressive[i].node, n = 0, len = 0;
         for (size_t c = r->l6_first[s]; c < r->l6_first[s + 1]; c++) {
             const struct iqcar_cell *x = &r->l6[c];
             if (x->col < r->nunits && rank[x->col] != SIZE_MAX && x->v > 0)
                 v[n++] = (struct victim_dor){rank[x->col], x->col, x->v};
         }
         qsort(v, n, sizeof *v, cmp_victim_dor);
-        for (size_t j = 0; j < n && j < k; j++) fprintf(o, "%s%s %.3f", j ? ", " : "", r->units[v[j].unit].name, v[j].dor);
-        fputc('\n', o);
+        line[0] = '\0';
+        for (size_t j = 0; j < n && j < k && len < sizeof line; j++)
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "", r->units[v[j].unit].name, v[j].dor);
+        size_t w = room(width, 2 + 4 + 1 + 8 + 2 + 20, 40);
+        char lead[600];
+        snprintf(lead, sizeof lead, "  %zu. %-*s %.4f  ", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[s].name, w),
+                 r->aggressive[i].dor);
+        /* the victims wrap under the first one */
+        clarity_fit_wrap(o, width, lead, line);
     }
     free(rank);
     free(v);
@@ -129,29 +157,32 @@ static int cmp_host(const void *x, const void *y, void *ctx)
 }
 
 int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets,
-                           struct clarity_error *err)
+                                   size_t width, struct clarity_error *err)
 {
-    sources_note(o, r);
+    char cut[512];
+    sources_note(o, r, width);
     size_t k = (size_t)r->opt.k;
     if (targets)
-        for (size_t i = 0; i < ntargets; i++) target_text(o, r, (size_t)targets[i]);
+        for (size_t i = 0; i < ntargets; i++) target_text(o, r, (size_t)targets[i], width);
     else
-        for (size_t i = 0; i < r->nvictims && i < k; i++) target_text(o, r, r->victims[i].node);
+        for (size_t i = 0; i < r->nvictims && i < k; i++) target_text(o, r, r->victims[i].node, width);
     if (!targets && r->nvictims > k)
         fprintf(o, "\n(%zu more target(s) received contention; --target NAME or --all shows them)\n", r->nvictims - k);
     fprintf(o, "\nvictim queries (DOR received from other queries)\n");
+    size_t w = room(width, 2 + 4 + 1 + 8, 40);
     for (size_t i = 0; i < r->nvictims && i < k; i++)
-        fprintf(o, "  %zu. %-40s %.4f\n", i + 1, r->units[r->victims[i].node].name, r->victims[i].dor);
+        fprintf(o, "  %zu. %-*s %.4f\n", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[r->victims[i].node].name, w),
+                r->victims[i].dor);
     fprintf(o, "aggressive queries (total DOR toward other queries; victims by DOR)\n");
-    if (aggressive_lines(o, r, k)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+    if (aggressive_lines(o, r, k, width)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     fprintf(o, "slow hosts (sum of IF out of DE nodes | sum of DOR)%s\n", r->opt.rank_by_dor ? ", by DOR" : "");
     size_t *ord = malloc((r->nhosts ? r->nhosts : 1) * sizeof *ord);
     if (!ord) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     for (size_t h = 0; h < r->nhosts; h++) ord[h] = h;
     qsort_r(ord, r->nhosts, sizeof *ord, cmp_host, (void *)r);
     for (size_t i = 0; i < r->nhosts && i < k; i++)
-        fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, r->hosts[ord[i]], r->host_score[ord[i]].if_sum,
-                r->host_score[ord[i]].dor_sum);
+        fprintf(o, "  %zu. %-30s IF %.4f | DOR %.4f\n", i + 1, clarity_fit_cell(cut, sizeof cut, r->hosts[ord[i]], room(width, 2 + 4 + 1 + 28, 48)),
+                r->host_score[ord[i]].if_sum, r->host_score[ord[i]].dor_sum);
     free(ord);
     fprintf(o, "hot resources (sum of IF out of IE nodes | sum of DOR)\n");
     for (int res = 0; res < IQ_NRES; res++)
@@ -159,8 +190,8 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     fprintf(o, "rules (max query concurrency %d)\n", r->max_concurrency);
     for (size_t i = 0; i < r->nrules; i++) {
         const struct iqcar_rule *x = &r->rules[i];
-        fprintf(o, "  %d. %-4s %-6s %-40s value %g, order %d\n", x->id, x->type, x->qtype, r->units[x->unit].name,
-                x->value, x->order);
+        fprintf(o, "  %d. %-4s %-6s %-40s value %g, order %d\n", x->id, x->type, x->qtype,
+                clarity_fit_cell(cut, sizeof cut, r->units[x->unit].name, room(width, 2 + 5 + 5 + 7 + 30, 60)), x->value, x->order);
     }
     return clarity_report_status(o, err);
 }

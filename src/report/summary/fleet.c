@@ -3,6 +3,7 @@
 #include <string.h>
 #include "clarity/blocked.h"
 #include "clarity/report.h"
+#include "report/table.h"
 
 /* Executor capacity in core-ms: each executor's cores from when it was added until it was
  * removed, or until the application's last event. */
@@ -10,6 +11,9 @@ static double capacity_core_ms(const struct clarity_app *a)
 {
     int64_t end = a->end_ms ? a->end_ms : clarity_app_last_time_ms(a);
     double sum = 0;
+    /* local mode: the driver's cores ran the tasks, from the application's start */
+    int32_t local = clarity_app_local_cores(a);
+    if (local && end > a->start_ms) return (double)local * (double)(end - a->start_ms);
     for (size_t i = 0; i < a->nexecs; i++) {
         const struct clarity_executor *e = &a->execs[i];
         if (e->is_driver || !e->add_ms) continue;
@@ -46,6 +50,7 @@ int clarity_fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, str
     r->app_id = clarity_app_str(a, a->app_id);
     r->name = clarity_app_str(a, a->name);
     r->user = clarity_app_str(a, a->user);
+    r->attempt = clarity_app_str(a, a->attempt_id);
     r->start_ms = a->start_ms;
     r->duration_ms = clarity_app_duration_ms(a);
     for (size_t i = 0; i < a->nexecs; i++)
@@ -53,6 +58,8 @@ int clarity_fleet_row_fill(struct fleet_row *r, const struct clarity_app *a, str
             r->executors++;
             r->cores += a->execs[i].total_cores;
         }
+    int32_t local = clarity_app_local_cores(a);
+    if (local) r->cores = local;
     struct clarity_app_totals t;
     if (clarity_totals_compute(a, &t) != 0)
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
@@ -106,33 +113,86 @@ void clarity_fleet_sort(struct fleet_row *rows, size_t n, enum clarity_fleet_sor
 
 static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
 
-int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
+/* The file an application came from, without the directory every row shares: the rows of
+ * one application id (attempts, copies) differ there. */
+static const char *source_name(const char *path)
 {
-    fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5s  %5s  %8s  %9s  %11s  %5s  %9s  %-20s  %s\n", "application",
-            "name", "user", "start (UTC)", "duration", "execs", "cores", "tasks", "core-h", "idle core-h", "GC %",
-            "shuffle", "top blocked", "integrity");
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (slash && !slash[1]) {
+        /* a directory named with a trailing slash: its own name */
+        while (slash > path && slash[-1] != '/') slash--;
+        return slash;
+    }
+    return slash ? slash + 1 : or_dash(path);
+}
+
+/* Three tables, what ran, what it cost and where it came from, each fitting the width (one
+ * table of every column would need twice a terminal's width); applications that could not be
+ * read follow in a fourth. */
+int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, size_t width, struct clarity_error *err)
+{
+    static const struct table_col ran[] = {{"application", TCOL_ID},    {"name", TCOL_NAME},    {"start (UTC)", TCOL_FIXED},
+                                           {"duration", TCOL_NUM},      {"execs", TCOL_NUM},    {"cores", TCOL_NUM},
+                                           {"tasks", TCOL_NUM}};
+    static const struct table_col cost[] = {{"application", TCOL_ID}, {"user", TCOL_NAME},       {"core-h", TCOL_NUM},
+                                            {"idle core-h", TCOL_NUM}, {"GC %", TCOL_NUM},        {"shuffle", TCOL_NUM},
+                                            {"top blocked", TCOL_FIXED}};
+    static const struct table_col from[] = {{"application", TCOL_ID}, {"integrity", TCOL_NAME}, {"source", TCOL_NAME}};
+    static const struct table_col bad[] = {{"source", TCOL_NAME}, {"could not be read", TCOL_NAME}};
+    struct table t1, t2, t3, t4;
+    clarity_table_init(&t1, ran, sizeof ran / sizeof *ran);
+    clarity_table_init(&t2, cost, sizeof cost / sizeof *cost);
+    clarity_table_init(&t4, from, sizeof from / sizeof *from);
+    clarity_table_init(&t3, bad, sizeof bad / sizeof *bad);
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {
         const struct fleet_row *r = &rows[i];
         if (r->error) {
             failed++;
-            fprintf(o, "%-34s  FAILED: %s\n", r->source, r->error);
+            const char *row[] = {r->source, r->error};
+            clarity_table_row(&t3, row);
             continue;
         }
-        char d[32], st[40], sh[32], nm[23], tb[40];
-        snprintf(nm, sizeof nm, "%s", or_dash(r->name));
+        char d[32], st[40], sh[32], tb[40], id[160], ex[16], co[16], tk[24], ch[24], ih[24], gc[16];
+        snprintf(id, sizeof id, "%s%s%s", or_dash(r->app_id), r->attempt && *r->attempt ? "/" : "", r->attempt ? r->attempt : "");
         clarity_fmt_time(st, sizeof st, r->start_ms);
         if (strlen(st) > 19) st[19] = '\0';
         if (*r->top_blocked) snprintf(tb, sizeof tb, "%s %.0f%%", r->top_blocked, 100 * r->top_blocked_improvement);
         else snprintf(tb, sizeof tb, "-");
-        fprintf(o, "%-34s  %-22s  %-10s  %-19s  %9s  %5d  %5d  %8lld  %9.2f  %11.2f  %5.1f  %9s  %-20s  %s\n",
-                or_dash(r->app_id), nm, or_dash(r->user), st, clarity_fmt_ms(d, sizeof d, r->duration_ms), r->executors,
-                r->cores, (long long)r->tasks, r->core_hours_used, r->core_hours_idle, 100 * r->gc_share,
-                clarity_fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb, r->flags);
+        snprintf(ex, sizeof ex, "%d", r->executors);
+        snprintf(co, sizeof co, "%d", r->cores);
+        snprintf(tk, sizeof tk, "%lld", (long long)r->tasks);
+        snprintf(ch, sizeof ch, "%.2f", r->core_hours_used);
+        snprintf(ih, sizeof ih, "%.2f", r->core_hours_idle);
+        snprintf(gc, sizeof gc, "%.1f", 100 * r->gc_share);
+        const char *a1[] = {id, or_dash(r->name), st, clarity_fmt_ms(d, sizeof d, r->duration_ms), ex, co, tk};
+        clarity_table_row(&t1, a1);
+        const char *a2[] = {id, or_dash(r->user), ch, ih, gc, clarity_fmt_bytes(sh, sizeof sh, r->shuffle_bytes), tb};
+        clarity_table_row(&t2, a2);
+        const char *a4[] = {id, r->flags, source_name(r->source)};
+        clarity_table_row(&t4, a4);
     }
-    fprintf(o, "\n%zu application(s), %zu failed to load. core-h: task time in core-hours; idle core-h: executor "
-               "cores x lifetime minus task time (driver excluded); top blocked: blocked-time analysis, "
-               "application level.\n", n, failed);
+    int rc = 0;
+    if (n > failed) {
+        rc |= clarity_table_write(o, &t1, 0, width);
+        fputc('\n', o);
+        rc |= clarity_table_write(o, &t2, 0, width);
+        fputc('\n', o);
+        rc |= clarity_table_write(o, &t4, 0, width);
+    }
+    if (failed) {
+        if (n > failed) fputc('\n', o);
+        rc |= clarity_table_write(o, &t3, 0, width);
+    }
+    clarity_table_free(&t1);
+    clarity_table_free(&t2);
+    clarity_table_free(&t3);
+    clarity_table_free(&t4);
+    if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
+    fprintf(o, "\n%zu application(s), %zu failed to load.\n"
+               "core-h: task time in core-hours; idle core-h: executor cores x lifetime minus task time\n"
+               "(driver excluded, but for local mode where it runs the tasks); top blocked: blocked-time\n"
+               "analysis, application level.\n", n, failed);
     return clarity_report_status(o, err);
 }
 
@@ -150,7 +210,7 @@ static void csv_str(FILE *o, const char *s)
 int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
     fputs("source,app_id,name,user,start_ms,duration_ms,executors,cores,tasks,failed_tasks,core_hours_used,"
-          "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error\n", o);
+          "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error,attempt\n", o);
     for (size_t i = 0; i < n; i++) {
         const struct fleet_row *r = &rows[i];
         csv_str(o, r->source);
@@ -167,6 +227,8 @@ int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, st
                     r->core_hours_used, r->core_hours_idle, r->gc_share, (long long)r->shuffle_bytes, r->top_blocked,
                     r->top_blocked_improvement, r->flags);
         csv_str(o, r->error);
+        fputc(',', o);   /* added last, so a reader of the earlier columns is not moved */
+        csv_str(o, r->attempt);
         fputc('\n', o);
     }
     return clarity_report_status(o, err);

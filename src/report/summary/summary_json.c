@@ -213,8 +213,9 @@ int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, st
     }
     clarity_jsonw_arr_end(w);
 
+    int rc = clarity_report_failures_json(w, a, err);
     clarity_jsonw_key(w, "integrity");
-    int rc = clarity_report_integrity_json(w, a, err);
+    if (!rc) rc = clarity_report_integrity_json(w, a, err);
     clarity_jsonw_obj_end(w);
     clarity_totals_free(&t);
     return rc ? rc : clarity_report_status(w->out, err);

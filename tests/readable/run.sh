@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# What a person reads: one-line errors with one prefix, applications told apart and their
+# capacity right (local mode, attempts, ends), what went wrong in the summary, and tables
+# that fit the terminal. Real shared logs where they exist (skipped, saying so, when absent).
+# CLARITY=build-asan/clarity runs it on the ASan+UBSan build.
+source "$(dirname "$0")/../lib.sh"
+WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary blocked stragglers whatif contention}"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+NQ="$SHARED_DATA/external/nvidia-qualification"
+SE="$SHARED_DATA/spark-events"
+MINI="$ROOT/tests/data/mini-3x.json"
+
+# ---- errors: one line, one prefix "clarity CMD: ..." ----
+one_line() { # one_line NAME REGEX CMD...: exactly one stderr line, matching REGEX
+  local name="$1" re="$2"; shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  if [ "$(wc -l <"$T/err")" = 1 ] && grep -qE "$re" "$T/err"; then ok "$name"; else bad "$name: $(head -3 "$T/err")"; fi
+}
+for c in summary blocked stragglers whatif anomalies contention; do
+  one_line "$c: missing file is one line" "^clarity $c: $T/nope: cannot read: " "$CLARITY" $c "$T/nope"
+  one_line "$c: unknown option" "^clarity $c: unknown option '--bogus'; see clarity $c --help\$" "$CLARITY" $c --bogus "$MINI"
+done
+one_line "predict: unknown option" "^clarity predict: unknown option '--bogus'; see clarity predict --help\$" "$CLARITY" predict --bogus
+one_line "api: unknown option" "^clarity api: unknown option '--bogus'; see clarity api --help\$" "$CLARITY" api --bogus "$MINI" /applications
+one_line "synth: unknown option" "^clarity synth: unknown option '--bogus'; see clarity synth --help\$" "$CLARITY" synth --bogus
+one_line "a value missing" "^clarity blocked: option '--group' needs a value; see clarity blocked --help\$" "$CLARITY" blocked "$MINI" --group
+one_line "short option unknown" "^clarity summary: unknown option '-x'; see" "$CLARITY" summary -x "$MINI"
+one_line "unknown command" "^clarity: unknown command 'frob'; see clarity --help\$" "$CLARITY" frob
+one_line "-o into a missing directory" "^clarity summary: $T/no/dir/x: cannot write: " "$CLARITY" summary -o "$T/no/dir/x" "$MINI"
+# a problem inside a log: "FILE: line N: byte B: problem"
+{ head -3 "$MINI"; echo '{"Event":"SparkListenerJobStart",'; tail -n +4 "$MINI"; } >"$T/bad.json"
+"$CLARITY" summary --json "$T/bad.json" >"$T/out" 2>&1
+jq -e '.applications[0].integrity.lines_malformed == 1' "$T/out" >/dev/null && ok "malformed line counted" || bad "malformed line counted"
+"$CLARITY" summary "$T/bad.json" >"$T/out" 2>&1
+grep -qE "problem +$T/bad.json: line 4: byte [0-9]+: " "$T/out" && ok "malformed line located" || bad "malformed line located: $(grep problem "$T/out")"
+
+# ---- identity and capacity ----
+# two ApplicationStart events in one log (two runs appended): flagged, not read without a word
+cat "$MINI" "$MINI" >"$T/twice.json"
+"$CLARITY" summary "$T/twice.json" >"$T/out" 2>/dev/null
+grep -q 'two-app-starts' "$T/out" && grep -q '2 SparkListenerApplicationStart events' "$T/out" \
+  && ok "two ApplicationStart events flagged" || bad "two ApplicationStart events flagged: $(grep -A2 integrity "$T/out")"
+"$CLARITY" summary --json "$T/twice.json" >"$T/out" 2>/dev/null
+jq -e '.applications[0].integrity.app_starts == 2' "$T/out" >/dev/null && ok "app_starts in JSON" || bad "app_starts in JSON"
+"$CLARITY" summary --json "$MINI" >"$T/out" 2>/dev/null
+jq -e '.applications[0].integrity | has("app_starts") | not' "$T/out" >/dev/null && ok "app_starts absent for one start" || bad "app_starts present for one start"
+
+if have_shared; then
+  # four attempts of one application id in a directory: each row names its attempt and file
+  "$CLARITY" summary "$NQ/multiple_attempts" >"$T/out" 2>/dev/null
+  for n in 1 2 3 4; do
+    grep -qE "^application_1724877841851_0016/$n .*attempt_${n}_eventlog.zstd" "$T/out" \
+      && ok "attempt $n told apart" || bad "attempt $n told apart"
+  done
+  # local mode: the driver runs the tasks; its cores are the capacity (local[*]: 8 logged)
+  "$CLARITY" summary "$SE/local-1642039451826" >"$T/out" 2>/dev/null
+  grep -q 'executors    none: local mode, the driver runs the tasks on 8 cores' "$T/out" \
+    && ok "local mode: 8 driver cores" || bad "local mode: $(grep executors "$T/out" | head -1)"
+  "$CLARITY" summary --csv "$SE/local-1642039451826" "$MINI" >"$T/out" 2>/dev/null
+  # 86.0 s x 8 cores = 0.191 core-hours of capacity; 4.7 s of task time used
+  awk -F, '$2=="\"local-1642039451826\"" {c=$8; idle=$12} END {exit !(c==8 && idle>0.18 && idle<0.20)}' "$T/out" \
+    && ok "local mode: 8 cores, idle core-hours 0.19" || bad "local mode csv: $(grep local-1642 "$T/out")"
+  # the empty Spark 3.1 log: no task ran, which is not "Spark < 2.1"
+  "$CLARITY" summary "$NQ/empty_eventlog" >"$T/out" 2>/dev/null
+  grep -q 'CPU - (no task ran)' "$T/out" && ! grep -q 'Spark < 2.1' "$T/out" \
+    && ok "empty 3.1 log: no task ran" || bad "empty 3.1 log: $(grep CPU "$T/out")"
+  # Spark 1.2 did not log CPU time: still said so
+  "$CLARITY" summary "$SE/local-1422981759269" >"$T/out" 2>/dev/null
+  grep -q 'not logged (Spark < 2.1)' "$T/out" && ok "Spark 1.2: CPU not logged" || bad "Spark 1.2 CPU: $(grep CPU "$T/out")"
+else
+  skip "identity and capacity on shared logs: $SHARED_DATA not present"
+fi
+# no ApplicationEnd: the application ends at its last event, a SQL end or executor removal
+# logged after the last task included (a fixture made from the mini log: its end removed and a
+# late SQLExecutionEnd added 60 s after everything else)
+grep -v 'SparkListenerApplicationEnd' "$MINI" >"$T/noend.json"
+last=$("$CLARITY" summary --json "$T/noend.json" 2>/dev/null | jq '.applications[0].start_ms + .applications[0].duration_ms')
+echo "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\",\"executionId\":7,\"time\":$((last + 60000))}" >>"$T/noend.json"
+"$CLARITY" summary --json "$T/noend.json" >"$T/out" 2>/dev/null
+jq -e --argjson l "$last" '.applications[0].start_ms + .applications[0].duration_ms == $l + 60000' "$T/out" >/dev/null \
+  && ok "no ApplicationEnd: ends at the late SQLExecutionEnd" || bad "no ApplicationEnd: $(jq '.applications[0].duration_ms' "$T/out")"
+
+# ---- what went wrong ----
+if have_shared; then
+  "$CLARITY" summary "$SE/application_1538416563558_0014" >"$T/out" 2>/dev/null
+  grep -qE '^failed tasks  8 attempt\(s\) failed, 1 distinct reason' "$T/out" \
+    && grep -qE '^ +8  ExecutorLostFailure: Container marked as failed: \* on host: \*\. Exit status: 56' "$T/out" \
+    && ok "failed tasks grouped: 8 x exit status 56" || bad "failed tasks: $(grep -A2 '^failed' "$T/out")"
+  grep -qE '^lost executors  8 executor\(s\) removed' "$T/out" && grep -qE '^ +8  Container marked as failed: .*Exit status: 56' "$T/out" \
+    && ok "lost executors grouped" || bad "lost executors: $(grep -A2 '^lost' "$T/out")"
+  "$CLARITY" summary "$SE/app-20161115172038-0000" >"$T/out" 2>/dev/null
+  grep -qE '^ +10  java.lang.RuntimeException: bad exec$' "$T/out" && ok "exception class and first line, counted" || bad "exception reasons: $(grep -A2 '^failed' "$T/out")"
+  "$CLARITY" summary --json "$SE/app-20161115172038-0000" >"$T/out" 2>/dev/null
+  jq -e '.applications[0].task_failure_reasons == [{"reason":"java.lang.RuntimeException: bad exec","count":10}]' "$T/out" >/dev/null \
+    && ok "failure reasons in JSON" || bad "failure reasons in JSON"
+  # peak JVM heap of executor 8 on the Dataproc run, from Task Executor Metrics (Spark 3.5)
+  "$CLARITY" summary --wide "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  grep -qE '^  8 .* 14\.8 GB +160\.7 MB ' "$T/out" && ok "peak heap and off-heap per executor" || bad "peak heap: $(grep -E '^  8 ' "$T/out")"
+else
+  skip "what went wrong on shared logs: $SHARED_DATA not present"
+fi
+if have_shared; then
+  "$CLARITY" summary "$SE/local-1642039451826" >"$T/out" 2>/dev/null
+  ! grep -q '^failed tasks\|^lost executors' "$T/out" && ok "no failure section when nothing failed" || bad "failure section on a clean log"
+fi
+
+# ---- width: every text table fits 100 columns when not on a terminal; --wide loses nothing ----
+LOGS=("$ROOT"/tests/data/*.json)
+if have_shared; then
+  LOGS+=("$SE"/* "$NQ"/*.zstd "$NQ"/*_eventlog* "$NQ"/eventlog_* "$NQ"/join_missing_sql_end "$NQ"/cluster_information/*
+         "$NQ"/cluster_information/platform/* "$SHARED_DATA"/runtimes/*/*.json)
+  LOGS+=("$SE" "$NQ")   # directories: one row per application
+else
+  skip "width on shared logs: $SHARED_DATA not present (own fixtures only)"
+fi
+widest() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
+for cmd in $WIDTH_COMMANDS; do
+  over=""
+  for log in "${LOGS[@]}"; do
+    [ -e "$log" ] || continue
+    # contention's --limit is its --top (0 is not a k); the others: every row
+    if [ "$cmd" = contention ]; then lims=("" "--limit 20"); else lims=("" "--limit 0"); fi
+    for lim in "${lims[@]}"; do
+      COLUMNS= "$CLARITY" $cmd -q $lim "$log" >"$T/out" 2>"$T/err"; rc=$?
+      # a crash or a sanitizer finding leaves no output, which would "fit"
+      if [ $rc -gt 4 ] || [ $rc = 2 ] || grep -qE 'Sanitizer|runtime error:' "$T/err"; then over="$over ${log#$SHARED_DATA/}(exit $rc)"; continue; fi
+      w=$(widest "$T/out"); [ "$w" -le 100 ] || over="$over ${log#$SHARED_DATA/}($w)"
+    done
+  done
+  [ -z "$over" ] && ok "$cmd: every log's text fits 100 columns" || bad "$cmd wider than 100:$over"
+done
+if have_shared; then
+  # COLUMNS sets the width: the stage table (whose names are long) follows it
+  for c in 80 160; do
+    COLUMNS=$c "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" | sed -n '/^stages, most/,/^$/p' >"$T/w$c"
+  done
+  [ "$(widest "$T/w80")" -le 80 ] && [ "$(widest "$T/w160")" -gt 100 ] && ok "COLUMNS sets the width (80, 160)" \
+    || bad "COLUMNS: $(widest "$T/w80") at 80, $(widest "$T/w160") at 160"
+  # host names: the shared domain dropped and the distinguishing end kept; --wide has them whole
+  "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  grep -qE '^  8 +\S*-w-3 ' "$T/out" && ! grep -q 'rapids-spark.internal' "$T/out" && ok "hosts shortened to their distinguishing end" \
+    || bad "hosts: $(grep -E '^  8 ' "$T/out" | head -1)"
+  "$CLARITY" summary --wide "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  [ "$(grep -c 'psarthi-nds-cpu-test-w-3.c.rapids-spark.internal' "$T/out")" -ge 2 ] && ok "--wide: full host names" || bad "--wide lost host names"
+  # names cut in the middle keep their end (the call site's file and line)
+  "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  grep -qE '^ +50\.0  COMPLETE .*collect .*\.\.\..*nds_power\.py:191$' "$T/out" && ok "stage name cut in the middle, end kept" \
+    || bad "stage name: $(grep -E '^ +50\.0' "$T/out" | head -1)"
+  # every value of the default view is in the --wide one: numbers are never cut
+  "$CLARITY" summary --limit 0 "$NQ/nds_q72_dataproc_2_2.zstd" | grep -oE '[0-9]+(\.[0-9]+)? (GB|MB|kB|s|min|ms)' | sort >"$T/a"
+  "$CLARITY" summary --limit 0 --wide "$NQ/nds_q72_dataproc_2_2.zstd" | grep -oE '[0-9]+(\.[0-9]+)? (GB|MB|kB|s|min|ms)' | sort >"$T/b"
+  cmp -s "$T/a" "$T/b" && ok "no figure lost against --wide" || bad "figures differ against --wide"
+  # ---- priority: the stage table starts with the stage that took the most task time ----
+  first=$("$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" | sed -n '/^stages, most task run time first/{n;n;p;q}')
+  [[ "$first" =~ ^\ +50\.0\ .*62\.7\ min ]] && ok "stages ordered by task run time (50.0: 62.7 min first)" || bad "first stage: $first"
+  # SQL executions that ran no job are counted, not listed
+  grep -q '24 SQL execution(s) ran no job and are not listed' "$T/out" 2>/dev/null || "$CLARITY" summary "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out"
+  grep -q '24 SQL execution(s) ran no job and are not listed' "$T/out" && ok "SQL rows without jobs hidden, counted" || bad "SQL rows without jobs"
+fi
+
+# ---- priority: blocked, stragglers, whatif ----
+if have_shared; then
+  Q72="$NQ/nds_q72_dataproc_2_2.zstd"
+  "$CLARITY" blocked "$Q72" >"$T/out" 2>/dev/null
+  # the largest saving first: job 43, stragglers 27.3%
+  first=$(sed -n '/^largest saving first/{n;n;p;q}' "$T/out")
+  [[ "$first" =~ ^\ \ job\ 43\ .*27\.3% ]] && ok "blocked: largest saving first (job 43, stragglers 27.3%)" || bad "blocked first row: $first"
+  # one line for the groups where nothing can be saved (the 24 SQL executions without a job among them)
+  grep -qE '^  nothing to save in 35 group\(s\) \(no resource 1% or more\): job ' "$T/out" \
+    && ok "blocked: one line for 35 groups with nothing to save" || bad "blocked nothing line: $(grep 'nothing to save' "$T/out")"
+  [ "$(sed -n '/^largest saving first/,/^$/p' "$T/out" | grep -cE '^  (job|sql|app)( |$)')" = 20 ] \
+    && ok "blocked: --limit 20 by default" || bad "blocked rows: $(sed -n '/^largest saving first/,/^$/p' "$T/out" | grep -cE '^  (job|sql|app)( |$)')"
+  "$CLARITY" blocked --limit 3 "$Q72" >"$T/out" 2>/dev/null
+  grep -q '^  ... 37 more group(s) with a saving (--limit 0 shows all)' "$T/out" && ok "blocked --limit 3" || bad "blocked --limit 3"
+  # a directory: one row per application, not one report each
+  "$CLARITY" blocked "$NQ/multiple_attempts" >"$T/out" 2>/dev/null
+  [ "$(grep -c '^application_1724877841851_0016/[1-4] ' "$T/out")" = 4 ] && ! grep -q '^replay' "$T/out" \
+    && ok "blocked on a directory: one row per application" || bad "blocked directory: $(head -5 "$T/out")"
+  "$CLARITY" blocked --detail "$NQ/multiple_attempts" >"$T/out" 2>/dev/null
+  [ "$(grep -c '^replay  ' "$T/out")" = 4 ] && ok "blocked --detail: a report each" || bad "blocked --detail"
+  for cmd in stragglers whatif; do
+    "$CLARITY" $cmd "$NQ/multiple_attempts" >"$T/out" 2>/dev/null
+    [ "$(grep -c '^application_1724877841851_0016/[1-4] ' "$T/out")" = 4 ] && ! grep -q '^source ' "$T/out" \
+      && ok "$cmd on a directory: one row per application" || bad "$cmd directory: $(head -4 "$T/out")"
+  done
+  # stragglers: stages of fewer than 10 rated tasks are not examined, and the rule is said;
+  # stages 31.0 and 36.0 of q72 (2 tasks each) had one "straggler" each before
+  "$CLARITY" stragglers "$Q72" >"$T/out" 2>/dev/null
+  grep -q '^stages with stragglers (2 of 49 stage attempts)' "$T/out" && ! grep -qE '^ +(31|36)\.0 ' "$T/out" \
+    && ok "stragglers: 2-task stages not examined" || bad "stragglers stages: $(grep -A4 '^stages with' "$T/out")"
+  grep -q '12 stage attempt(s) with fewer than 10 rated tasks not examined' "$T/out" && ok "stragglers: the rule is said" || bad "stragglers rule not said"
+  grep -q '^  71 group(s) without stragglers, not listed' "$T/out" && ! grep -qE '^  job 0 ' "$T/out" \
+    && ok "stragglers: rows of '-' hidden" || bad "stragglers groups: $(grep 'without stragglers' "$T/out")"
+  "$CLARITY" stragglers --json "$Q72" >"$T/out" 2>/dev/null
+  jq -e '[.applications[0].stages[] | select(.not_rated != null and (.not_rated | startswith("fewer than 10 rated tasks")))] | length == 12' "$T/out" >/dev/null \
+    && ok "stragglers JSON: 12 stages not_rated for size" || bad "stragglers JSON not_rated"
+  # --wide keeps what the default view shortens
+  "$CLARITY" stragglers --wide "$Q72" >"$T/out" 2>/dev/null
+  grep -q 'psarthi-nds-cpu-test-w-1.c.rapids-spark.internal' "$T/out" && ok "stragglers --wide: full host names" || bad "stragglers --wide"
+else
+  skip "priority on shared logs: $SHARED_DATA not present"
+fi
+
+summary

@@ -1,0 +1,127 @@
+/* The table writer that fits a width: names cut in the middle keep their end, hosts lose the
+ * domain they share, ids are cut last, numbers never; width 0 cuts nothing. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/table.h"
+
+/* Writes t at width into a string (caller frees). */
+static char *render(struct table *t, size_t width)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *o = open_memstream(&buf, &n);
+    cr_assert_not_null(o);
+    cr_assert_eq(clarity_table_write(o, t, 2, width), 0);
+    fclose(o);
+    return buf;
+}
+
+static size_t widest(const char *s)
+{
+    size_t best = 0;
+    while (*s) {
+        size_t n = strcspn(s, "\n");
+        if (n > best) best = n;
+        s += n + (s[n] == '\n');
+    }
+    return best;
+}
+
+Test(table, name_cut_in_the_middle_keeps_its_end)
+{
+    static const struct table_col cols[] = {{"tasks", TCOL_NUM}, {"name", TCOL_NAME}};
+    struct table t;
+    clarity_table_init(&t, cols, 2);
+    const char *r1[] = {"128", "collect at /home/ubuntu/spark-rapids-benchmarks/nds/nds_power.py:118"};
+    clarity_table_row(&t, r1);
+    char *out = render(&t, 50);
+    cr_assert_leq(widest(out), 50, "%s", out);
+    cr_assert(strstr(out, "nds_power.py:118"), "the distinguishing end is kept: %s", out);
+    cr_assert(strstr(out, "  128  coll"), "the start too, and the number whole: %s", out);
+    cr_assert(strstr(out, "..."), "the cut is marked: %s", out);
+    free(out);
+    clarity_table_free(&t);
+}
+
+Test(table, hosts_lose_their_shared_domain)
+{
+    static const struct table_col cols[] = {{"id", TCOL_FIXED}, {"host", TCOL_HOST}, {"tasks", TCOL_NUM}};
+    struct table t;
+    clarity_table_init(&t, cols, 3);
+    const char *r1[] = {"1", "psarthi-nds-cpu-test-w-0.c.rapids-spark.internal", "1811"};
+    const char *r2[] = {"2", "psarthi-nds-cpu-test-w-1.c.rapids-spark.internal", "1418"};
+    clarity_table_row(&t, r1);
+    clarity_table_row(&t, r2);
+    char *out = render(&t, 40);
+    cr_assert(strstr(out, "psarthi-nds-cpu-test-w-0 "), "domain dropped, name whole: %s", out);
+    cr_assert(strstr(out, "psarthi-nds-cpu-test-w-1 "), "%s", out);
+    cr_assert_null(strstr(out, "rapids-spark"), "%s", out);
+    free(out);
+    /* narrower still: the host keeps its end */
+    clarity_table_free(&t);
+    clarity_table_init(&t, cols, 3);
+    clarity_table_row(&t, r1);
+    clarity_table_row(&t, r2);
+    out = render(&t, 26);
+    cr_assert(strstr(out, "  ...u-test-w-0  "), "%s", out);
+    cr_assert(strstr(out, "  ...u-test-w-1  "), "%s", out);
+    cr_assert_leq(widest(out), 26, "%s", out);
+    free(out);
+    clarity_table_free(&t);
+}
+
+Test(table, numbers_are_never_cut_and_width_0_cuts_nothing)
+{
+    static const struct table_col cols[] = {{"application", TCOL_ID}, {"bytes", TCOL_NUM}, {"name", TCOL_NAME}};
+    const char *r1[] = {"application_1724877841851_0016/1", "123456789012", "ProcessLargeDataset with a long name"};
+    struct table t;
+    clarity_table_init(&t, cols, 3);
+    clarity_table_row(&t, r1);
+    char *out = render(&t, 30);
+    cr_assert(strstr(out, "123456789012"), "%s", out);
+    free(out);
+    clarity_table_free(&t);
+    clarity_table_init(&t, cols, 3);
+    clarity_table_row(&t, r1);
+    out = render(&t, 0);
+    cr_assert(strstr(out, r1[0]) && strstr(out, r1[2]), "%s", out);
+    free(out);
+    clarity_table_free(&t);
+    /* the name gives way before the id */
+    clarity_table_init(&t, cols, 3);
+    clarity_table_row(&t, r1);
+    out = render(&t, 70);
+    cr_assert(strstr(out, r1[0]), "the id whole while the name can shrink: %s", out);
+    cr_assert_null(strstr(out, r1[2]), "%s", out);
+    cr_assert_leq(widest(out), 70, "%s", out);
+    free(out);
+    clarity_table_free(&t);
+}
+
+Test(table, no_trailing_blanks)
+{
+    static const struct table_col cols[] = {{"a", TCOL_FIXED}, {"b", TCOL_FIXED}};
+    const char *r1[] = {"x", ""};
+    struct table t;
+    clarity_table_init(&t, cols, 2);
+    clarity_table_row(&t, r1);
+    char *out = render(&t, 0);
+    cr_assert_str_eq(out, "  a  b\n  x\n");
+    free(out);
+    clarity_table_free(&t);
+}
+
+Test(table, sentences_wrap_at_spaces)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *o = open_memstream(&buf, &n);
+    clarity_fit_wrap(o, 40, "lead    ", "one two three four five six seven eight nine ten eleven twelve");
+    fclose(o);
+    cr_assert_str_eq(buf, "lead    one two three four five six\n"
+                          "        seven eight nine ten eleven\n"
+                          "        twelve\n");
+    free(buf);
+}
