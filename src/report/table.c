@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -187,6 +188,13 @@ void clarity_fit_line(FILE *o, size_t width, const char *fmt, ...)
     fprintf(o, "%s\n", buf);
 }
 
+/* A space between a number and the word after it ("1.4 s", "53.0 GB", "2.9 min") is no place
+ * to break a line: a value must not be parted from its unit. */
+static bool keeps_unit(const char *text, size_t at)
+{
+    return at && isdigit((unsigned char)text[at - 1]) && isalpha((unsigned char)text[at + 1]);
+}
+
 void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
 {
     /* a lead may start with blank lines: the indent is what follows its last newline */
@@ -197,7 +205,7 @@ void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
         /* the last space that leaves the line within the width; a word longer than the line
          * goes whole */
         size_t cut = room;
-        while (cut && text[cut] != ' ') cut--;
+        while (cut && (text[cut] != ' ' || keeps_unit(text, cut))) cut--;
         if (!cut) cut = strcspn(text, " ");
         if (!text[cut]) break;
         fprintf(o, "%.*s\n%*s", (int)cut, text, (int)ind, "");

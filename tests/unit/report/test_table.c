@@ -125,3 +125,26 @@ Test(table, sentences_wrap_at_spaces)
                           "        twelve\n");
     free(buf);
 }
+
+/* A value is never parted from its unit: the break that would leave "1.4" at the end of a line
+ * and "s" at the start of the next goes before the number instead. */
+Test(table, wrap_keeps_a_value_with_its_unit)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *o = open_memstream(&buf, &n);
+    /* a word followed by a number ("task 12") is no value and unit: the usual breaks hold */
+    clarity_fit_wrap(o, 40, "lead    ", "input 53.0 GB, fetch wait 1.4 s then task 12 and more words here");
+    fclose(o);
+    cr_assert_str_eq(buf, "lead    input 53.0 GB, fetch wait 1.4 s\n"
+                          "        then task 12 and more words here\n");
+    free(buf);
+    /* room 29 after the lead: the last space within it parts "1.4" from "s"; the rule moves the
+     * break to the space before the number */
+    o = open_memstream(&buf, &n);
+    clarity_fit_wrap(o, 37, "lead    ", "input 53.0 GB, fetch wait 1.4 s then more");
+    fclose(o);
+    cr_assert_str_eq(buf, "lead    input 53.0 GB, fetch wait\n"
+                          "        1.4 s then more\n");
+    free(buf);
+}
