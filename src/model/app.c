@@ -164,31 +164,6 @@ void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)
     }
 }
 
-size_t clarity_read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out)
-{
-    cj_iter it;
-    cj_val v;
-    size_t n = 0;
-    *out = NULL;
-    if (!clarity_cj_array_begin(arr, &it)) return 0;
-    while (clarity_cj_array_next(&it, &v)) n++;
-    if (!n) return 0;
-    int64_t *p = clarity_arena_alloc(&c->app->arena, n * sizeof *p);
-    if (!p) {
-        c->failed = 1;
-        return 0;
-    }
-    size_t i = 0;
-    clarity_cj_array_begin(arr, &it);
-    while (clarity_cj_array_next(&it, &v)) {
-        int64_t x = 0;
-        clarity_cj_int(v, &x);
-        p[i++] = x;
-    }
-    *out = p;
-    return n;
-}
-
 void clarity_reread_int_array(struct apply_ctx *c, cj_val arr, int64_t **out, size_t *n)
 {
     cj_iter it;
@@ -217,6 +192,15 @@ void clarity_reread_int_array(struct apply_ctx *c, cj_val arr, int64_t **out, si
     }
     *out = p;
     *n = m;
+}
+
+/* A fresh array: the reread with nothing to reuse. */
+size_t clarity_read_int_array(struct apply_ctx *c, cj_val arr, int64_t **out)
+{
+    size_t n = 0;
+    *out = NULL;
+    clarity_reread_int_array(c, arr, out, &n);
+    return n;
 }
 
 int64_t clarity_get_int_or(cj_val obj, const char *key, int64_t dflt)
