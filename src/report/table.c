@@ -207,6 +207,16 @@ void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
     fprintf(o, "%s\n", text);
 }
 
+void clarity_fit_wrapf(FILE *o, size_t width, const char *lead, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    clarity_fit_wrap(o, width, lead, buf);
+}
+
 const char *clarity_fit_cell(char *buf, size_t cap, const char *s, size_t w)
 {
     snprintf(buf, cap, "%s", s);
