@@ -195,7 +195,7 @@ int clarity_report_ernest_json(struct jsonw *w, const struct ernest_report *r, s
 
 /* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
 int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
-                          const struct clarity_logs *logs, size_t limit, struct clarity_error *err);
+                          const struct clarity_logs *logs, size_t limit, size_t width, struct clarity_error *err);
 int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                           const struct clarity_logs *logs, struct clarity_error *err);
 /* `clarity anomalies cv`: a Markdown table; the header, then per mode the rows of every
