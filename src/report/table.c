@@ -197,7 +197,12 @@ void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
         /* the last space that leaves the line within the width; a word longer than the line
          * goes whole */
         size_t cut = room;
-        while (cut && text[cut] != ' ') cut--;
+        /* not between a number and its unit ("1.4 s", "53.0 GB") unless no other space fits */
+        while (cut && (text[cut] != ' ' || (text[cut - 1] >= '0' && text[cut - 1] <= '9'))) cut--;
+        if (!cut) {
+            cut = room;
+            while (cut && text[cut] != ' ') cut--;
+        }
         if (!cut) cut = strcspn(text, " ");
         if (!text[cut]) break;
         fprintf(o, "%.*s\n%*s", (int)cut, text, (int)ind, "");
