@@ -72,16 +72,22 @@ static void factors_block(FILE *o, const struct clarity_app *a, const struct cla
                                          "over all hosts'; MCS = victim's GC time per run ms over the others'; DMC = max/min of "
                                          "hosts' shuffle fetch-wait share (+0.05)");
     /* every host's excess, so a long list wraps instead of running off the terminal */
-    char *victims = NULL;
-    size_t vlen = 0;
-    FILE *v = open_memstream(&victims, &vlen);
-    if (v) {
-        fprintf(v, "victim = most time beyond the stage medians:");
-        for (size_t j = 0; j < in->nhosts; j++)
-            fprintf(v, " %s %s", clarity_app_str(a, r->hosts[j].host), clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
-        fclose(v);
+    size_t cap = 64;
+    for (size_t j = 0; j < in->nhosts; j++) cap += strlen(clarity_app_str(a, r->hosts[j].host)) + 40;
+    char *victims = malloc(cap);
+    if (victims) {
+        size_t n = (size_t)snprintf(victims, cap, "victim = most time beyond the stage medians:");
+        for (size_t j = 0; j < in->nhosts && n < cap; j++)
+            n += (size_t)snprintf(victims + n, cap - n, " %s %s", clarity_app_str(a, r->hosts[j].host),
+                                  clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
         clarity_fit_wrap(o, width, "  ", victims);
         free(victims);
+    } else {
+        /* no memory for the wrapped line: the same figures, unwrapped */
+        fprintf(o, "  victim = most time beyond the stage medians:");
+        for (size_t j = 0; j < in->nhosts; j++)
+            fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
+        fputc('\n', o);
     }
     if (r->run.flags & LADRA_CLAMPED) fprintf(o, "  a zero denominator was clamped (D10/D16)\n");
     if (r->run.flags & LADRA_SINGLE_HOST) fprintf(o, "  one host only: inter-node factors are 1 (D16)\n");
