@@ -102,10 +102,12 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
     int trc = clarity_table_write(o, &t, 2, r->width);
     clarity_table_free(&t);
     if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
-    fprintf(o, "\nmodel        %zu stage groups: %zu variable, %zu fixed", m->ngroups, m->nvariable, m->nfixed);
-    if (m->ndata_scaled) fprintf(o, ", %zu fixed-partition scaled by data per task", m->ndata_scaled);
-    if (m->nwave_scaled) fprintf(o, ", %zu fixed wave-scaled", m->nwave_scaled);
-    fprintf(o, "\n             fixed time F = %s (", clarity_fmt_ms(b1, sizeof b1, llround(m->fixed_hat_ms)));
+    char ds[64] = "", ws[48] = "";
+    if (m->ndata_scaled) snprintf(ds, sizeof ds, ", %zu fixed-partition scaled by data per task", m->ndata_scaled);
+    if (m->nwave_scaled) snprintf(ws, sizeof ws, ", %zu fixed wave-scaled", m->nwave_scaled);
+    clarity_fit_wrapf(o, r->width, "\nmodel        ", "%zu stage groups: %zu variable, %zu fixed%s%s", m->ngroups, m->nvariable,
+                      m->nfixed, ds, ws);
+    fprintf(o, "             fixed time F = %s (", clarity_fmt_ms(b1, sizeof b1, llround(m->fixed_hat_ms)));
     for (size_t i = 0; i < m->nrefs; i++) fprintf(o, "%s%s", i ? ", " : "", clarity_fmt_ms(b2, sizeof b2, llround(m->fixed_ms[i])));
     fprintf(o, " in the references)\n");
     char line[1024];
@@ -131,15 +133,24 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
     size_t nw = clarity_predict_warnings(r, warn, 16);
     for (size_t i = 0; i < nw; i++) clarity_fit_wrap(o, r->width, "warning      ", warn[i]);
 
-    fprintf(o, "\npredictions\n  %14s  %7s  %12s  %12s  %12s  %12s  %14s\n", "data size", "cores", "predicted", "variable",
-            "scaled fixed", "fixed F", "ideal scaling");
+    static const struct table_col predcols[] = {{"data size", TCOL_NUM}, {"cores", TCOL_NUM}, {"predicted", TCOL_NUM},
+                                                 {"variable", TCOL_NUM}, {"scaled fixed", TCOL_NUM}, {"fixed F", TCOL_NUM},
+                                                 {"ideal scaling", TCOL_NUM}};
+    clarity_table_init(&t, predcols, sizeof predcols / sizeof *predcols);
     for (size_t k = 0; k < r->npreds; k++) {
         const struct peridot_prediction *p = &r->preds[k];
-        fprintf(o, "  %14s  %7.4g  %12s  %12s  %12s  %12s  %14s\n", fmt_size(b1, sizeof b1, p->data_size, r->sizes_in_bytes),
-                p->cores, clarity_fmt_ms(b2, sizeof b2, llround(p->total_ms)), clarity_fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
-                clarity_fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), clarity_fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
-                clarity_fmt_ms(b6, sizeof b6, llround(clarity_peridot_ideal_scaling(m, p->data_size, p->cores))));
+        char cores[32];
+        snprintf(cores, sizeof cores, "%.4g", p->cores);
+        const char *row[] = {fmt_size(b1, sizeof b1, p->data_size, r->sizes_in_bytes), cores,
+                             clarity_fmt_ms(b2, sizeof b2, llround(p->total_ms)), clarity_fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
+                             clarity_fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), clarity_fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
+                             clarity_fmt_ms(b6, sizeof b6, llround(clarity_peridot_ideal_scaling(m, p->data_size, p->cores)))};
+        clarity_table_row(&t, row);
     }
+    fprintf(o, "\npredictions\n");
+    trc = clarity_table_write(o, &t, 2, r->width);
+    clarity_table_free(&t);
+    if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     for (size_t k = 0; k < r->npreds && (k == 0 || r->detail); k++) {
         fprintf(o, "\nbreakdown at %s, %.4g cores\n", fmt_size(b1, sizeof b1, r->preds[k].data_size, r->sizes_in_bytes),
                 r->preds[k].cores);
