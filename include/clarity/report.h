@@ -153,6 +153,8 @@ struct predict_report {
     const struct peridot_prediction *preds; size_t npreds;
     bool sizes_in_bytes;           /* print sizes as bytes (from the logs or with units) */
     bool detail;                   /* breakdown for every target, not only the first */
+    size_t limit;                  /* groups per breakdown in text (0 = all) */
+    size_t width;                  /* text fits this many columns (0 = no limit) */
     /* --actual */
     const char *actual_source;     /* NULL: none */
     double actual_ms;
@@ -180,6 +182,8 @@ struct ernest_report {
     const struct ernest_design *design; const struct ernest_design_options *design_opt;
     const struct ernest_choice *choice; const struct ernest_choose_options *choose_opt;
     const char *actual_source; double actual_s;   /* --actual: compared with targets[0] */
+    size_t limit;                        /* training points listed in text (0 = all) */
+    size_t width;                        /* text fits this many columns (0 = no limit) */
 };
 
 /* Both return 0, or CLARITY_EIO with err filled (report.h). */
@@ -191,7 +195,7 @@ int clarity_report_ernest_json(struct jsonw *w, const struct ernest_report *r, s
 
 /* Both return 0, or CLARITY_EIO / CLARITY_ENOMEM with err filled (report.h). */
 int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
-                          const struct clarity_logs *logs, size_t limit, struct clarity_error *err);
+                          const struct clarity_logs *logs, size_t limit, size_t width, struct clarity_error *err);
 int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                           const struct clarity_logs *logs, struct clarity_error *err);
 /* `clarity anomalies cv`: a Markdown table; the header, then per mode the rows of every

@@ -21,7 +21,8 @@ static void help(FILE *o)
             "GRNN (sigma 0.5) or the paper's weighted rules. Spark's speculation rule is shown beside it.\n"
             "Without --gc-logs, the GC-based factors are approximated from task metrics (and say so).\n\n"
             "options:\n"
-            "  --executor-logs DIR   executor/driver log4j logs (<host>/<exec>/stderr, YARN aggregated, Spark 4 JSON)\n"
+            "  --executor-logs DIR   executor/driver log4j logs (<host>/<exec>/stderr, YARN aggregated,\n"
+            "                        Spark 4 JSON)\n"
             "  --gc-logs DIR         JVM GC logs (<host>-<exec>.log or <exec>/stdout; JDK 8 or -Xlog:gc*)\n"
             "  --model FILE          GRNN model (default: models/ladra-default.model next to the binary,\n"
             "                        or $CLARITY_LADRA_MODEL)\n"
@@ -47,7 +48,10 @@ static void help(FILE *o)
             "                        when the run lies within 3.5 kernel widths of a training run (off:\n"
             "                        no period, no cause; on synth it finds most faults no period shows)\n"
             "  --clock-offset MS     add MS to every executor/GC log time (node clock skew)\n"
-            "  --limit N             periods in text output (default 30, 0 = all)\n"
+            "  --limit N             periods that matter listed in text (default 30; the verdict and\n"
+            "                        the count above the table use them all; 0 = all)\n"
+            "  --wide                text as wide as its values (default: it fits COLUMNS, the\n"
+            "                        terminal, or 100 columns)\n"
             "  --json                machine-readable output (schema clarity.anomalies/1, docs/anomalies.md)\n"
             "  --compact             with --json: one line\n"
             "  -o FILE               write to FILE instead of standard output\n"
@@ -244,7 +248,7 @@ static int cv(int argc, char **argv)
 
 struct anomalies_ctx {
     const struct clarity_anomalies_options *o;
-    size_t limit;
+    size_t limit, width;
 };
 
 static int anomalies_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
@@ -255,7 +259,7 @@ static int anomalies_one(void *ctx, const struct clarity_app *a, FILE *text, str
     int rc = clarity_anomalies_analyze(a, ac->o, &r, err);
     if (rc) return rc;
     rc = json ? clarity_report_anomalies_json(json, a, &r, ac->o->logs, err)
-              : clarity_report_anomalies_text(text, a, &r, ac->o->logs, ac->limit, err);
+              : clarity_report_anomalies_text(text, a, &r, ac->o->logs, ac->limit, ac->width, err);
     clarity_anomalies_free(&r);
     return rc;
 }
@@ -270,7 +274,7 @@ int cmd_anomalies(int argc, char **argv)
         {"features", required_argument, 0, 'F'}, {"min-cause", required_argument, 0, 'm'},
         {"no-softmax", no_argument, 0, 'S'}, {"sample-std", no_argument, 0, 's'}, {"strict-edges", no_argument, 0, 'e'},
         {"no-skew-filter", no_argument, 0, 'k'}, {"min-period-tasks", required_argument, 0, 'P'}, {"clock-offset", required_argument, 0, 'C'},
-        {"limit", required_argument, 0, 'l'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"limit", required_argument, 0, 'l'}, {"wide", no_argument, 0, OPT_WIDE}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {"min-share", required_argument, 0, 'x'}, {"min-excess", required_argument, 0, 'X'},
         {"all-periods", no_argument, 0, 'A'}, {"cause-without-period", no_argument, 0, 'W'}, {0, 0, 0, 0}};
     static const struct opt_choice feature_sets[] = {
@@ -368,7 +372,7 @@ int cmd_anomalies(int argc, char **argv)
         }
         o.logs = &L;
     }
-    struct anomalies_ctx ac = {.o = &o, .limit = limit};
+    struct anomalies_ctx ac = {.o = &o, .limit = limit, .width = out_width(&co)};
     struct per_app_cmd pc = {.schema = "clarity.anomalies/1", .out = &co, .one = anomalies_one, .ctx = &ac};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
     if (have_logs) clarity_logs_free(&L);

@@ -54,6 +54,10 @@ static void help(FILE *o)
             "common:\n"
             "  --json                 clarity.ernest/1 (docs/ernest-json.md); --compact one line\n"
             "  -o FILE                write to FILE (fit -o model.json --json saves a model)\n"
+            "  --limit N              training points listed in text (default 30, in input order; the\n"
+            "                         fit and its LOOCV use them all; 0 = all)\n"
+            "  --wide                 text as wide as its values (default: it fits COLUMNS, the\n"
+            "                         terminal, or 100 columns)\n"
             "  -q, --quiet; -h, --help\n\n"
             "exit codes: 0 ok, 2 usage, 3 unreadable input or no usable training points, 5 out of memory\n");
 }
@@ -64,6 +68,7 @@ static void help(FILE *o)
 struct eopts {
     const char *sub;
     struct common_opts co;
+    size_t limit;
     const char *actual;
     bool hourly, pow2, no_norm;
     const char *terms_list;
@@ -95,8 +100,9 @@ static int parse(int argc, char **argv, struct eopts *o)
         {"deadline", required_argument, 0, 'd'}, {"price-per-machine-hour", required_argument, 0, 'p'},
         {"hourly", no_argument, 0, 'H'}, {"margin", required_argument, 0, 'g'},
         {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"limit", required_argument, 0, 'l'}, {"wide", no_argument, 0, OPT_WIDE}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     o->full_size = 1e9;
+    o->limit = 30;
     o->loo_threshold = 10;
     o->budget = 20;
     o->threshold = 0.3;
@@ -155,6 +161,9 @@ static int parse(int argc, char **argv, struct eopts *o)
             o->machines_per_log = (int)v; break;
         case 'L': if (!parse_size(optarg, &o->loo_threshold, NULL)) return usage_err("--max-loo-error needs a percentage, not", optarg); break;
         case 'a': o->actual = optarg; break;
+        case 'l':
+            if (!opt_count(o->co.cmd, "limit", optarg, &o->limit)) return EXIT_USAGE;
+            break;
         case 'd': if (!parse_duration_s(optarg, &o->deadline)) return usage_err("--deadline needs a duration like 30m, 2h, 90s, not", optarg); break;
         case 'p': if (!parse_size(optarg, &o->price, NULL)) return usage_err("--price-per-machine-hour needs a positive number, not", optarg); break;
         case 'H': o->hourly = true; break;
@@ -247,7 +256,12 @@ static int emit(const struct eopts *o, const struct ernest_report *rep)
         clarity_jsonw_init(&w, out, !o->co.compact);
         rc = clarity_report_ernest_json(&w, rep, &err);
         clarity_jsonw_end(&w);
-    } else rc = clarity_report_ernest_text(out, rep, &err);
+    } else {
+        struct ernest_report fitted = *rep;
+        fitted.limit = o->limit;
+        fitted.width = out_width(&o->co);
+        rc = clarity_report_ernest_text(out, &fitted, &err);
+    }
     int crc = close_output(out, "ernest", o->co.outpath, rc == 0);
     if (rc) fprintf(stderr, "clarity ernest: %s\n", err.msg);
     return rc ? EXIT_INPUT : crc;

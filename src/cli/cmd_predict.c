@@ -39,6 +39,10 @@ static void help(FILE *o)
             "                         tolerance (submitted within --delta ms of the group's first)\n"
             "  --delta MS             tolerance for --grouping tolerance (default 50)\n"
             "  --detail               the per-group breakdown at every target, not only the first\n"
+            "  --limit N              stage groups listed per breakdown in text (default 20, in the\n"
+            "                         order they ran; the prediction counts them all; 0 = all)\n"
+            "  --wide                 text tables as wide as their values (default: they fit COLUMNS,\n"
+            "                         the terminal, or 100 columns)\n"
             "  --json                 machine-readable output (clarity.predict/1, docs/predict-json.md)\n"
             "  -o FILE                write to FILE instead of standard output\n"
             "  -q, --quiet            no notes on stderr\n"
@@ -69,6 +73,7 @@ struct popts {
     struct common_opts co;
     const char *actual;
     bool detail;
+    size_t limit;
     struct peridot_options po;
 };
 
@@ -90,7 +95,8 @@ static int parse(int argc, char **argv, struct popts *o)
         {"cores", required_argument, 0, 'c'}, {"actual", required_argument, 0, 'a'},
         {"fixed-groups", required_argument, 0, 'f'}, {"scale-fixed", no_argument, 0, 'F'},
         {"grouping", required_argument, 0, 'g'}, {"delta", required_argument, 0, 'd'},
-        {"detail", no_argument, 0, 'D'}, {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT},
+        {"detail", no_argument, 0, 'D'}, {"limit", required_argument, 0, 'l'}, {"wide", no_argument, 0, OPT_WIDE},
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     clarity_peridot_options_default(&o->po);
     int c, n, v;
@@ -141,6 +147,9 @@ static int parse(int argc, char **argv, struct popts *o)
             break;
         }
         case 'D': o->detail = true; break;
+        case 'l':
+            if (!opt_count(o->co.cmd, "limit", optarg, &o->limit)) return EXIT_USAGE;
+            break;
         case 'h': help(stdout); return -1;
         default: return bad_option("predict", argv, "o:qh");
         }
@@ -158,7 +167,7 @@ static int parse(int argc, char **argv, struct popts *o)
 
 int cmd_predict(int argc, char **argv)
 {
-    struct popts o = {.co = {.cmd = "predict"}};
+    struct popts o = {.co = {.cmd = "predict"}, .limit = 20};
     int rc = parse(argc, argv, &o);
     if (rc == -1) return EXIT_OK;
     if (rc != EXIT_OK) return rc;
@@ -232,6 +241,7 @@ int cmd_predict(int argc, char **argv)
         for (int i = 0; i < o.nrefs; i++) bytes |= refs[i].size_from == PERIDOT_FROM_LOG;
         struct predict_report rep = {.refs = refs, .nrefs = (size_t)o.nrefs, .opt = &o.po, .model = &model,
                                      .preds = preds, .npreds = npreds, .sizes_in_bytes = bytes, .detail = o.detail,
+                                     .limit = o.limit, .width = out_width(&o.co),
                                      .actual_source = o.actual, .actual_ms = actual_ms};
         FILE *out = open_output("predict", o.co.outpath);
         if (!out) rc = EXIT_USAGE;

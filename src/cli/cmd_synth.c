@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli/commands.h"
 #include "clarity/synth.h"
+#include "report/table.h"
 
 static void help(FILE *o)
 {
@@ -47,6 +48,8 @@ static void help(FILE *o)
             "  --name NAME --start-ms EPOCH_MS\n"
             "  --list                   list the scenarios\n"
             "  -q, --quiet              print nothing on success\n"
+            "  --wide                   lines as long as their paths (default: wrapped between paths\n"
+            "                           to COLUMNS, the terminal, or 100 columns; paths are never cut)\n"
             "  -h, --help               this help\n\n"
             "exit codes: 0 ok, 2 usage, 3 cannot write the output\n");
 }
@@ -63,7 +66,7 @@ int cmd_synth(int argc, char **argv)
         "failure-rate", "fault", "codec", "gc-log", "truth-bucket", "name", "start-ms"};
     static const char *const flags[] = {"dynamic-allocation", "speculation", "instrument"};
     enum { NKEYS = sizeof keys / sizeof *keys, NFLAGS = sizeof flags / sizeof *flags };
-    struct option opts[NKEYS + NFLAGS + 8];
+    struct option opts[NKEYS + NFLAGS + 9];
     int no = 0;
     for (int i = 0; i < NKEYS; i++) opts[no++] = (struct option){keys[i], required_argument, 0, 2000 + i};
     for (int i = 0; i < NFLAGS; i++) opts[no++] = (struct option){flags[i], no_argument, 0, 3000 + i};
@@ -73,6 +76,7 @@ int cmd_synth(int argc, char **argv)
     opts[no++] = (struct option){"no-truth-tasks", no_argument, 0, O_NOTRUTH};
     opts[no++] = (struct option){"out", required_argument, 0, 'o'};
     opts[no++] = (struct option){"quiet", no_argument, 0, 'q'};
+    opts[no++] = (struct option){"wide", no_argument, 0, OPT_WIDE};
     opts[no++] = (struct option){"help", no_argument, 0, 'h'};
     opts[no] = (struct option){0, 0, 0, 0};
 
@@ -81,6 +85,7 @@ int cmd_synth(int argc, char **argv)
     int nset = 0, c, rc = EXIT_OK;
     const char *outdir = NULL, *ini = NULL;
     bool quiet = false;
+    struct common_opts co = {.cmd = "synth"};
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -91,6 +96,7 @@ int cmd_synth(int argc, char **argv)
         else if (c == O_SCENARIO) ini = optarg;
         else if (c == 'o') outdir = optarg;
         else if (c == 'q') quiet = true;
+        else if (c == OPT_WIDE) co.wide = true;
         else if (c == 'h') {
             help(stdout);
             free(set);
@@ -138,14 +144,17 @@ int cmd_synth(int argc, char **argv)
     }
     if (!quiet) {
         printf("application  %s  %s, seed %llu\n", res.app_id, cfg.scenario, (unsigned long long)cfg.seed);
-        printf("event log    %s  (%llu events, %.1f MB)\n", res.eventlog, (unsigned long long)res.events,
-               res.eventlog_bytes / 1e6);
+        /* paths are never cut (they are to be used): lines wrap between them instead */
+        size_t width = out_width(&co);
+        clarity_fit_wrapf(stdout, width, "event log    ", "%s  (%llu events, %.1f MB)", res.eventlog,
+                          (unsigned long long)res.events, res.eventlog_bytes / 1e6);
         printf("simulated    %.1f s: %llu queries, %llu jobs, %llu stages, %llu task attempts, %llu executors\n",
                res.runtime_ms / 1000.0, (unsigned long long)res.queries, (unsigned long long)res.jobs,
                (unsigned long long)res.stages, (unsigned long long)res.tasks, (unsigned long long)res.executors);
-        printf("truth        %s/truth.json%s  (%llu abnormal tasks, %d fault(s))\n", outdir,
+        clarity_fit_wrapf(stdout, width, "truth        ", "%s/truth.json%s  (%llu abnormal tasks, %d fault(s))", outdir,
                cfg.truth_tasks ? ", truth-tasks.jsonl" : "", (unsigned long long)res.abnormal_tasks, cfg.nfaults);
-        if (cfg.logs) printf("logs         %s/driver.log, %s/executor-logs/, %s/gc/\n", outdir, outdir, outdir);
+        if (cfg.logs)
+            clarity_fit_wrapf(stdout, width, "logs         ", "%s/driver.log, %s/executor-logs/, %s/gc/", outdir, outdir, outdir);
     }
     return rc;
 }

@@ -1,4 +1,3 @@
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -188,13 +187,6 @@ void clarity_fit_line(FILE *o, size_t width, const char *fmt, ...)
     fprintf(o, "%s\n", buf);
 }
 
-/* A space between a number and the word after it ("1.4 s", "53.0 GB", "2.9 min") is no place
- * to break a line: a value must not be parted from its unit. */
-static bool keeps_unit(const char *text, size_t at)
-{
-    return at && isdigit((unsigned char)text[at - 1]) && isalpha((unsigned char)text[at + 1]);
-}
-
 void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
 {
     /* a lead may start with blank lines: the indent is what follows its last newline */
@@ -205,7 +197,12 @@ void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
         /* the last space that leaves the line within the width; a word longer than the line
          * goes whole */
         size_t cut = room;
-        while (cut && (text[cut] != ' ' || keeps_unit(text, cut))) cut--;
+        /* not between a number and its unit ("1.4 s", "53.0 GB") unless no other space fits */
+        while (cut && (text[cut] != ' ' || (text[cut - 1] >= '0' && text[cut - 1] <= '9'))) cut--;
+        if (!cut) {
+            cut = room;
+            while (cut && text[cut] != ' ') cut--;
+        }
         if (!cut) cut = strcspn(text, " ");
         if (!text[cut]) break;
         fprintf(o, "%.*s\n%*s", (int)cut, text, (int)ind, "");
@@ -213,6 +210,16 @@ void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
         while (*text == ' ') text++;
     }
     fprintf(o, "%s\n", text);
+}
+
+void clarity_fit_wrapf(FILE *o, size_t width, const char *lead, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    clarity_fit_wrap(o, width, lead, buf);
 }
 
 const char *clarity_fit_cell(char *buf, size_t cap, const char *s, size_t w)

@@ -45,5 +45,7 @@ const char *clarity_fit_cell(char *buf, size_t cap, const char *s, size_t w);
 /* `lead` then `text`, wrapped at spaces to `width` columns (0: one line), continuation lines
  * indented by lead's length: for sentences, which must not lose their end. */
 void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text);
+/* clarity_fit_wrap of a formatted text (up to 4 kB; fmt's output has no newline). */
+void clarity_fit_wrapf(FILE *o, size_t width, const char *lead, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

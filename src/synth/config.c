@@ -7,12 +7,13 @@
 #include "util/ini.h"
 #include "util/units.h"
 
+/* Each description fits 100 columns after `clarity synth --help`'s 13-column indent. */
 static const struct synth_scenario_info scenarios[] = {
     {"wordcount", "HiBench WordCount: scan text, count words (map-side combine), save; CPU and disk"},
     {"sort", "HiBench Sort: read, shuffle everything, write; disk and network bound"},
     {"kmeans", "DenseKMeans: cache the points, then one job per iteration on the cache; CPU bound"},
-    {"pagerank", "SparkPageRank: shuffle-heavy iterations on grouped links; memory and GC heavy, skipped stages"},
-    {"tpcds-mix", "TPC-DS-like SQL queries arriving over time, several at once; joins, aggregations, FAIR pools"},
+    {"pagerank", "SparkPageRank: shuffle-heavy iterations on grouped links; GC heavy, skipped stages"},
+    {"tpcds-mix", "TPC-DS-like SQL queries arriving over time, several at once; joins, FAIR pools"},
 };
 
 const struct synth_scenario_info *clarity_synth_scenarios(size_t *n)

@@ -67,7 +67,7 @@ jq -e '.applications[0] | .periods_found == 2 and .periods == [] and (.detected 
 expect_rc "fault-free text" 0 "$CLARITY_ASAN" anomalies -q "$T/normal"/eventlogs/*
 [ "$(tail -1 "$T/out")" = "verdict      normal: no abnormal period" ] && ! grep -qE 'most likely|model says|^factors|\(softmax' "$T/out" \
   && ok "fault-free text: the verdict is the last line, no cause" || { bad "fault-free text"; tail -5 "$T/out"; }
-expect_rc "fault-free, --all-periods" 0 "$CLARITY_ASAN" anomalies -q --all-periods "$T/normal"/eventlogs/*
+expect_rc "fault-free, --all-periods" 0 "$CLARITY_ASAN" anomalies -q --wide --all-periods "$T/normal"/eventlogs/*
 grep -q '^verdict      abnormal on host[0-9] (stage [0-9]*), no cause found: the root-cause model gives normal [0-9]*% of its weight$' "$T/out" \
   && ! grep -q 'most likely normal' "$T/out" && ok "--all-periods: periods, and no 'abnormal, most likely normal'" \
   || bad "--all-periods verdict: $(grep ^verdict "$T/out")"
@@ -116,7 +116,7 @@ jq -e '.applications[0].run | .min_cause == 0.4 and .likeliest == "cpu" and .cla
 expect_rc "min cause 1" 0 "$CLARITY_ASAN" anomalies --json -q --min-cause 1 "${LOGS[@]}" "$EV"
 jq -e '.applications[0].run | .min_cause == 1 and .likeliest == "cpu" and .y.cpu < 1 and .class == "normal"' "$T/out" >/dev/null \
   && ok "min cause 1: cause unclear, class normal" || bad "min cause 1: $(jq -c '.applications[0].run | [.class, .likeliest, .y]' "$T/out")"
-expect_rc "min cause 1, text" 0 "$CLARITY_ASAN" anomalies -q --min-cause 1 "${LOGS[@]}" "$EV"
+expect_rc "min cause 1, text" 0 "$CLARITY_ASAN" anomalies -q --wide --min-cause 1 "${LOGS[@]}" "$EV"
 grep -q "^verdict      abnormal on host3 (stage 1), cause unclear: cpu is likeliest with [0-9]*% of the model's weight, under the 100% a verdict needs" "$T/out" \
   && ok "min cause 1, text says cause unclear" || bad "min cause 1, text: $(grep ^verdict "$T/out")"
 expect_rc "rules: no min cause" 0 "$CLARITY_ASAN" anomalies --json -q --rules "${LOGS[@]}" "$EV"

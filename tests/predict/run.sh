@@ -81,7 +81,7 @@ if [ -f "$M/attempt_1_eventlog.zstd" ]; then
     --ref "$M/attempt_2_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd" --ref "$M/attempt_4_eventlog.zstd"
   jqok "YARN attempts: 30 cores each, from the log" '[.training_points[] | .cores, .cores_from] == [30, "log", 30, "log", 30, "log", 30, "log"]
     and .predictions[0].cores == 30'
-  expect_rc "predict text on the YARN attempts" 0 "$CLARITY" predict --ref "$M/attempt_1_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd"
+  expect_rc "predict text on the YARN attempts" 0 "$CLARITY" predict --wide --ref "$M/attempt_1_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd"
   grep -q 'cores = the most executor cores alive while a stage ran' "$T/out" && ok "says where the core count came from" \
     || bad "says where the core count came from"
 else

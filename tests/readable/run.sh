@@ -4,7 +4,7 @@
 # that fit the terminal. Real shared logs where they exist (skipped, saying so, when absent).
 # CLARITY=build-asan/clarity runs it on the ASan+UBSan build.
 source "$(dirname "$0")/../lib.sh"
-WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary blocked stragglers whatif contention}"
+WIDTH_COMMANDS="${WIDTH_COMMANDS:-summary blocked stragglers whatif contention anomalies}"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 NQ="$SHARED_DATA/external/nvidia-qualification"
 SE="$SHARED_DATA/spark-events"
@@ -129,6 +129,79 @@ for cmd in $WIDTH_COMMANDS; do
   done
   [ -z "$over" ] && ok "$cmd: every log's text fits 100 columns" || bad "$cmd wider than 100:$over"
 done
+# predict, ernest and synth take no log list: the invocations of tests/predict (own fixtures and
+# the shared logs), each at the default width and with --wide, which must keep every figure
+figures() { grep -oE '[0-9]+(\.[0-9]+)?( ?(GB|MB|kB|s|min|ms|h|%))?' "$1" | sort; }
+fits_and_keeps() { # NAME CMD...: text <= 100 columns by default, the same figures as --wide
+  local name="$1"; shift
+  COLUMNS= "$@" >"$T/out" 2>"$T/err"; local rc=$?
+  if [ $rc != 0 ] || grep -qE 'Sanitizer|runtime error:' "$T/err"; then bad "$name: exit $rc $(head -2 "$T/err")"; return; fi
+  "$@" --wide >"$T/wide" 2>/dev/null
+  local w; w=$(widest "$T/out")
+  # a name cut in the middle may lose digits of its own (a path, a call site): compare the
+  # figures of lines without "..."
+  grep -v '\.\.\.' "$T/out" >"$T/a0"; figures "$T/a0" >"$T/a"; figures "$T/wide" >"$T/b"
+  if [ "$w" -le 100 ] && [ -z "$(comm -23 "$T/a" "$T/b")" ] && [ "$(widest "$T/wide")" -ge "$w" ]; then ok "$name: fits 100 columns ($w), --wide keeps the figures"
+  else bad "$name: widest $w, figures only in the default view: $(comm -23 "$T/a" "$T/b" | head -3 | tr '\n' ' ')"; fi
+}
+D="$ROOT/tests/data"
+fits_and_keeps "predict (fixtures)" "$CLARITY" predict --ref "$D/peridot-ref-1.json" --ref "$D/peridot-ref-2.json" --data-size 10M --cores 20
+fits_and_keeps "predict grid --detail" "$CLARITY" predict --detail --ref "$D/peridot-ref-1.json" --ref "$D/peridot-ref-2.json" \
+  --data-size 10M,100M,50M --cores 20,40,15
+"$CLARITY" ernest fit "$D/ernest-rcv1-parsed.csv" --json -o "$T/model.json" >/dev/null 2>&1
+fits_and_keeps "ernest fit" "$CLARITY" ernest fit "$D/ernest-rcv1-parsed.csv"
+fits_and_keeps "ernest fit extra terms" "$CLARITY" ernest fit "$D/ernest-rcv1-parsed.csv" --terms 'sqrt(m)'
+fits_and_keeps "ernest predict" "$CLARITY" ernest predict "$T/model.json" --machines 16,32,48,64 --scale 1
+fits_and_keeps "ernest choose" "$CLARITY" ernest choose "$T/model.json" --scale 1 --deadline 12s
+fits_and_keeps "ernest choose unreachable" "$CLARITY" ernest choose "$T/model.json" --scale 100 --deadline 1s
+fits_and_keeps "ernest design" "$CLARITY" ernest design --parts 4-32 --total-parts 256 --machines 1-8 --cores-per-machine 4
+fits_and_keeps "ernest design paper grid" "$CLARITY" ernest design --scale 0.01-0.1 --points 10 --machines 1-5
+# --limit on ernest: the fit uses every point, the text lists some and says how to see all
+"$CLARITY" ernest fit "$D/ernest-rcv1-parsed.csv" --limit 3 >"$T/out" 2>/dev/null
+[ "$(grep -cE '^ +[0-9]+ +[0-9]+ +0\.[0-9]+ ' "$T/out")" = 3 ] && grep -q '^  (4 more point(s), all in the fit; --limit 0 shows all)' "$T/out" \
+  && ok "ernest --limit 3: 3 of 7 points listed" || bad "ernest --limit 3: $(grep -c '' "$T/out") lines"
+for s in wordcount sort kmeans pagerank tpcds-mix; do
+  "$CLARITY" synth $s --data 64M -o "$T/syn-$s" >"$T/out" 2>"$T/err" || { bad "synth $s: $(head -1 "$T/err")"; continue; }
+  [ "$(widest "$T/out")" -le 100 ] || bad "synth $s: $(widest "$T/out") columns"
+done
+"$CLARITY" synth --list >"$T/out"; "$CLARITY" synth --help >>"$T/out"
+[ "$(widest "$T/out")" -le 100 ] && ok "synth --list and --help fit 100 columns" || bad "synth --list/--help: $(widest "$T/out") columns"
+for c in anomalies predict ernest; do
+  "$CLARITY" $c --help >"$T/out" 2>&1
+  [ "$(widest "$T/out")" -le 100 ] && grep -q -- '--limit N' "$T/out" && grep -q -- '--wide' "$T/out" \
+    && ok "$c --help: fits, offers --limit and --wide" || bad "$c --help: $(widest "$T/out") columns"
+done
+if have_shared; then
+  P="$SHARED_DATA/runtimes/pagerank-5-hosts"; M="$NQ/multiple_attempts"
+  # 40 stage groups: 20 listed by default, the rest counted; --limit 0 and --wide list them all
+  fits_and_keeps "predict pagerank stage-only" "$CLARITY" predict --limit 0 --ref "$P/app-20150830114306-0030.json" \
+    --ref "$P/app-20150830121009-0033.json" --ref-size 2.2893760297447443G,4.836597545072436G --ref-cores 40 \
+    --actual "$P/app-20150830214638-0051.json" --data-size 20.106586860492826G
+  "$CLARITY" predict --ref "$P/app-20150830114306-0030.json" --ref "$P/app-20150830121009-0033.json" \
+    --ref-size 2.2893760297447443G,4.836597545072436G --ref-cores 40 >"$T/out" 2>/dev/null
+  [ "$(sed -n '/^breakdown at/,$p' "$T/out" | grep -cE '^ +[0-9]+  [0-9]')" = 20 ] && grep -q '^    (20 more group(s); --limit 0 shows all)' "$T/out" \
+    && ok "predict --limit 20 by default (40 groups)" || bad "predict default limit: $(grep 'more group' "$T/out")"
+  fits_and_keeps "predict YARN attempts" "$CLARITY" predict --ref "$M/attempt_1_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd"
+  # the reference's path cut in the middle keeps its file name; --wide has it whole
+  "$CLARITY" predict --ref "$M/attempt_1_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd" >"$T/out" 2>/dev/null
+  grep -qE '^ +1  .*\.\.\..*/attempt_1_eventlog\.zstd ' "$T/out" && ok "predict: reference path keeps its end" \
+    || bad "predict reference: $(grep -E '^ +1 ' "$T/out")"
+  "$CLARITY" predict --wide --ref "$M/attempt_1_eventlog.zstd" --ref "$M/attempt_3_eventlog.zstd" >"$T/out" 2>/dev/null
+  grep -qF "$M/attempt_1_eventlog.zstd" "$T/out" && ok "predict --wide: whole path" || bad "predict --wide path"
+  # anomalies on the Dataproc run with every period: the periods table splits in two at 100
+  # columns (where and when, then causes, numbered alike); --wide keeps one table
+  "$CLARITY" anomalies -q --all-periods --limit 0 "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/out" 2>/dev/null
+  [ "$(widest "$T/out")" -le 100 ] && [ "$(sed -n '/^abnormal periods/,/^$/p' "$T/out" | grep -cE '^ *[0-9]+  ')" = 134 ] \
+    && [ "$(sed -n '/^likely causes of each period/,/^$/p' "$T/out" | grep -cE '^ *[0-9]+ ')" = 134 ] \
+    && ok "anomalies: 134 periods in two tables within 100 columns" || bad "anomalies periods: widest $(widest "$T/out")"
+  "$CLARITY" anomalies -q --all-periods --limit 0 --wide "$NQ/nds_q72_dataproc_2_2.zstd" >"$T/wide" 2>/dev/null
+  ! grep -q '^likely causes' "$T/wide" && grep -q 'psarthi-nds-cpu-test-w-1.c.rapids-spark.internal' "$T/wide" \
+    && [ "$(sed -n '/^abnormal periods/,/^$/p' "$T/wide" | grep -c '%')" = 134 ] \
+    && ok "anomalies --wide: one table, whole host names" || bad "anomalies --wide"
+  # every cause percentage of the default view is in the --wide one
+  grep -oE '[0-9]+\.[0-9]%' "$T/out" | sort >"$T/a"; grep -oE '[0-9]+\.[0-9]%' "$T/wide" | sort >"$T/b"
+  cmp -s "$T/a" "$T/b" && ok "anomalies: no cause figure lost against --wide ($(wc -l <"$T/a"))" || bad "anomalies figures differ against --wide"
+fi
 if have_shared; then
   # COLUMNS sets the width: the stage table (whose names are long) follows it
   for c in 80 160; do

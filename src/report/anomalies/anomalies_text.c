@@ -3,7 +3,9 @@
  * rule beside it, and what the other logs contributed. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "clarity/report.h"
+#include "report/table.h"
 
 /* end - start; a log with impossible times (INT64 extremes) would overflow: the longest span */
 static int64_t span_ms(int64_t start, int64_t end)
@@ -18,89 +20,164 @@ static void causes_line(FILE *o, const double *p)
 }
 
 /* eDCO, eMCS and eDMC only when GC logs gave DCO, MCS and DMC (otherwise they are the same) */
-static void factors_line(FILE *o, const struct ladra_factors *f)
+static void factors_line(FILE *o, size_t width, const char *lead, const char *first, const struct ladra_factors *f)
 {
-    for (int k = 0; k < ladra_nfeat_mode(f->flags & LADRA_APPROX_DCO); k++)
-        fprintf(o, "%s  %s %.3g", k == LADRA_NFACTOR ? "  |" : "", clarity_ladra_factor_name(k), f->f[k]);
+    /* wrapped between factors, never between a factor's name and its value; continuation
+     * lines under the run's factors (8 columns) */
+    size_t col = strlen(lead);
+    fputs(lead, o);
+    if (first) col += (size_t)fprintf(o, "%s", first);
+    for (int k = 0; k < ladra_nfeat_mode(f->flags & LADRA_APPROX_DCO); k++) {
+        char item[64];
+        int n = snprintf(item, sizeof item, "%s%s %.3g", k == LADRA_NFACTOR ? "|  " : "", clarity_ladra_factor_name(k), f->f[k]);
+        size_t sep = 2;
+        if (width && col > 8 && col + sep + (size_t)n > width) {
+            fprintf(o, "\n%8s", "");
+            col = 8, sep = 0;
+        }
+        col += (size_t)fprintf(o, "%*s%s", (int)sep, "", item);
+    }
+    fputc('\n', o);
 }
 
 /* The factors behind the verdict: the run's (against its victim), every host with a period,
  * the approximations used and the victim rule's figures. */
-static void factors_block(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r)
+static void factors_block(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r, size_t width)
 {
     char b3[32];
     const struct ladra_input *in = &r->in;
-    fprintf(o, "\nfactors (about 1 when healthy but FWB, ms of fetch wait per remote MB; after | clarity's event-log features, not in the paper)\n");
+    clarity_fit_wrap(o, width, "\n", "factors (about 1 when healthy but FWB, ms of fetch wait per remote MB; after | clarity's "
+                                     "event-log features, not in the paper)");
     if (in->nhosts && in->nstages) {
-        fprintf(o, "  run   victim %s, stage %lld, window %s\n      ", clarity_app_str(a, r->host_ids[r->run.victim]),
-                (long long)r->stages[r->run.stage].stage_id, clarity_fmt_ms(b3, sizeof b3, span_ms(r->run.win_start_ms, r->run.win_end_ms)));
-        factors_line(o, &r->run);
-        fputc('\n', o);
+        clarity_fit_wrapf(o, width, "  run   ", "victim %s, stage %lld, window %s", clarity_app_str(a, r->host_ids[r->run.victim]),
+                          (long long)r->stages[r->run.stage].stage_id,
+                          clarity_fmt_ms(b3, sizeof b3, span_ms(r->run.win_start_ms, r->run.win_end_ms)));
+        factors_line(o, width, "      ", NULL, &r->run);
     } else {
         /* a log without task attempts (job and stage events only, or none) has no host to
          * compare: there is no victim, and its factors stay at their healthy 1 */
-        fprintf(o, "  run   no task attempts in the log: no victim host, nothing to compare\n");
+        clarity_fit_wrap(o, width, "  run   ", "no task attempts in the log: no victim host, nothing to compare");
     }
     for (size_t j = 0; j < in->nhosts; j++) {
         const struct clarity_anomalies_host *h = &r->hosts[j];
         if (!h->has_periods) continue;
-        fprintf(o, "  host %-16s", clarity_app_str(a, h->host));
-        factors_line(o, &h->factors);
-        fprintf(o, "\n        rules (Eq. 11-12): cpu %.2f, memory %.2f, network %.2f, disk %.2f\n", h->rule_prob[0],
+        char host[512];
+        snprintf(host, sizeof host, "%-16s", clarity_app_str(a, h->host));
+        factors_line(o, width, "  host ", host, &h->factors);
+        fprintf(o, "        rules (Eq. 11-12): cpu %.2f, memory %.2f, network %.2f, disk %.2f\n", h->rule_prob[0],
                 h->rule_prob[1], h->rule_prob[2], h->rule_prob[3]);
     }
     if (r->run.flags & (LADRA_APPROX_DCO | LADRA_APPROX_MCS | LADRA_APPROX_DMC))
-        fprintf(o, "  approximated (no GC logs): DCO = max over hosts of wall/CPU time of tasks in the window over all hosts'; "
-                   "MCS = victim's GC time per run ms over the others'; DMC = max/min of hosts' shuffle fetch-wait share "
-                   "(+0.05)\n");
-    fprintf(o, "  victim = most time beyond the stage medians:");
-    for (size_t j = 0; j < in->nhosts; j++)
-        fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
-    fputc('\n', o);
+        clarity_fit_wrap(o, width, "  ", "approximated (no GC logs): DCO = max over hosts of wall/CPU time of tasks in the window "
+                                         "over all hosts'; MCS = victim's GC time per run ms over the others'; DMC = max/min of "
+                                         "hosts' shuffle fetch-wait share (+0.05)");
+    /* every host's excess, so a long list wraps instead of running off the terminal */
+    size_t cap = 64;
+    for (size_t j = 0; j < in->nhosts; j++) cap += strlen(clarity_app_str(a, r->hosts[j].host)) + 40;
+    char *victims = malloc(cap);
+    if (victims) {
+        size_t n = (size_t)snprintf(victims, cap, "victim = most time beyond the stage medians:");
+        for (size_t j = 0; j < in->nhosts && n < cap; j++)
+            n += (size_t)snprintf(victims + n, cap - n, " %s %s", clarity_app_str(a, r->hosts[j].host),
+                                  clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
+        clarity_fit_wrap(o, width, "  ", victims);
+        free(victims);
+    } else {
+        /* no memory for the wrapped line: the same figures, unwrapped */
+        fprintf(o, "  victim = most time beyond the stage medians:");
+        for (size_t j = 0; j < in->nhosts; j++)
+            fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
+        fputc('\n', o);
+    }
     if (r->run.flags & LADRA_CLAMPED) fprintf(o, "  a zero denominator was clamped (D10/D16)\n");
     if (r->run.flags & LADRA_SINGLE_HOST) fprintf(o, "  one host only: inter-node factors are 1 (D16)\n");
 }
 
-int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
-                          const struct clarity_logs *logs, size_t limit, struct clarity_error *err)
+/* The periods that matter, up to the limit. part 0: one table; 1: where and when, numbered;
+ * 2: the causes of each numbered period (a terminal too narrow for one table gets two). */
+static int periods_table(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r, size_t limit,
+                         size_t width, int part)
 {
-    char b1[48], b2[48];
+    static const struct table_col cols[] = {
+        {"#", TCOL_NUM},        {"host", TCOL_HOST},  {"executor", TCOL_ID}, {"stage.att", TCOL_NUM},
+        {"start (UTC)", TCOL_FIXED}, {"duration", TCOL_NUM}, {"tasks", TCOL_NUM}, {"normal", TCOL_NUM},
+        {"cpu", TCOL_NUM},      {"memory", TCOL_NUM}, {"network", TCOL_NUM}, {"disk", TCOL_NUM}};
+    /* the columns of each part, by index into cols */
+    static const int pick[3][12] = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -1},
+                                    {0, 1, 2, 3, 4, 5, 6, -1},
+                                    {0, 3, 7, 8, 9, 10, 11, -1}};
+    struct table_col use[12];
+    size_t nc = 0;
+    for (; pick[part][nc] >= 0; nc++) use[nc] = cols[pick[part][nc]];
+    struct table t;
+    clarity_table_init(&t, use, nc);
+    size_t shown = 0;
+    for (size_t i = 0; i < r->nperiods; i++) {
+        const struct ladra_period *p = &r->periods[i];
+        if (!p->matters) continue;
+        if (limit && shown >= limit) break;
+        shown++;
+        const struct clarity_anomalies_stage *s = &r->stages[p->stage];
+        char cell[12][48];
+        snprintf(cell[0], sizeof cell[0], "%zu", shown);
+        snprintf(cell[1], sizeof cell[1], "%s", "");
+        snprintf(cell[3], sizeof cell[3], "%lld.%d", (long long)s->stage_id, s->attempt);
+        clarity_fmt_time(cell[4], sizeof cell[4], p->start_ms);
+        clarity_fmt_ms(cell[5], sizeof cell[5], span_ms(p->start_ms, p->end_ms));
+        snprintf(cell[6], sizeof cell[6], "%zu", p->tasks);
+        for (int c = 0; c < LADRA_NCLASS; c++) snprintf(cell[7 + c], sizeof cell[7 + c], "%.1f%%", 100 * p->causes[c]);
+        const char *all[12];
+        for (int k = 0; k < 12; k++) all[k] = cell[k];
+        all[1] = clarity_app_str(a, r->host_ids[p->host]);   /* host and executor names can be long */
+        all[2] = p->exec >= 0 ? clarity_app_str(a, r->exec_ids[p->exec]) : "several";
+        const char *row[12];
+        for (size_t k = 0; k < nc; k++) row[k] = all[pick[part][k]];
+        clarity_table_row(&t, row);
+    }
+    int rc = clarity_table_write(o, &t, 0, width);
+    clarity_table_free(&t);
+    return rc;
+}
+
+int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
+                          const struct clarity_logs *logs, size_t limit, size_t width, struct clarity_error *err)
+{
     const struct ladra_input *in = &r->in;
-    fprintf(o, "application  %s  \"%s\"\n", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
-    fprintf(o, "source       %s\n", a->source_path);
+    clarity_fit_line(o, width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
+    clarity_fit_line(o, width, "source       %s", a->source_path);
     bool ext = r->method == LADRA_METHOD_GRNN && r->features == LADRA_FEATURES_EXTENDED;
     char grnn[96];
     snprintf(grnn, sizeof grnn, "GRNN on the paper's %d factors + %d event-log features (z-scored)", LADRA_NFACTOR,
              ladra_nfeat_mode(r->eventlog_only) - LADRA_NFACTOR);
-    fprintf(o, "mode         %s; root cause by %s%s\n",
+    clarity_fit_wrapf(o, width, "mode         ", "%s; root cause by %s%s",
             r->eventlog_only ? "event log only (DCO, MCS, DMC approximated from task metrics)"
                              : "event log + GC logs",
             r->method != LADRA_METHOD_GRNN ? "weighted rules (paper Eq. 11-12)"
             : ext ? grnn
                   : "GRNN on the paper's 7 factors (raw)",
             r->method == LADRA_METHOD_GRNN && r->softmax ? ", softmax" : "");
-    fprintf(o, "tasks        %zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)\n",
+    clarity_fit_wrapf(o, width, "tasks        ", "%zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)",
             in->ntasks, in->nstages, in->nhosts, r->tasks_skipped);
     size_t raw = 0, sm = 0, skew = 0, spec = 0;
     for (size_t i = 0; i < in->ntasks; i++)
         raw += in->tasks[i].raw, sm += in->tasks[i].smooth && !in->tasks[i].skew_suspect,
             skew += in->tasks[i].skew_suspect, spec += in->tasks[i].speculation;
-    fprintf(o, "detection    %zu above mean + 1.5 sd of their stage and set, %zu after width-5 smoothing, "
-               "%zu left out as data skew; %zu period(s)", raw, sm, skew, r->nperiods);
-    if (r->rule.all_periods) fprintf(o, ", all shown (--all-periods)\n");
-    else {
+    char matter[48] = ", all shown (--all-periods)";
+    if (!r->rule.all_periods) snprintf(matter, sizeof matter, ", %zu that matter%s", r->nmatter, r->nmatter == 1 ? "s" : "");
+    clarity_fit_wrapf(o, width, "detection    ", "%zu above mean + 1.5 sd of their stage and set, %zu after width-5 smoothing, "
+                      "%zu left out as data skew; %zu period(s)%s", raw, sm, skew, r->nperiods, matter);
+    if (!r->rule.all_periods) {
         char ex[32];
-        fprintf(o, ", %zu that matter%s\n", r->nmatter, r->nmatter == 1 ? "s" : "");
         /* the rule, so a reader knows what "matters" means and how to see the rest */
-        fprintf(o, "matters      time beyond the stage median >= %s and >= %.3g%% of the stage's task time, on a\n"
-                   "             host with %d+ tasks in it, not every host of the stage (--all-periods: every period)\n",
+        clarity_fit_wrapf(o, width, "matters      ", "time beyond the stage median >= %s and >= %.3g%% of the stage's task time, on a "
+                   "host with %d+ tasks in it, not every host of the stage (--all-periods: every period)",
                 clarity_fmt_ms(ex, sizeof ex, (int64_t)r->rule.min_excess_ms), 100 * r->rule.min_share, LADRA_MIN_HOST_TASKS);
     }
-    fprintf(o, "speculation  Spark's rule (1.5 x median after 75%% done) flags %zu task(s)%s\n", spec,
+    clarity_fit_wrapf(o, width, "speculation  ", "Spark's rule (1.5 x median after 75%% done) flags %zu task(s)%s", spec,
             r->speculation_detected ? "" : ": run looks normal to it");
     if (logs)
-        fprintf(o, "logs         %llu files, %llu lines: %llu log4j (%llu used), %llu GC records (%llu joined to hosts, "
-                   "%llu not), %llu YARN header lines; task ids in logs: %llu in the event log, %llu not\n",
+        clarity_fit_wrapf(o, width, "logs         ", "%llu files, %llu lines: %llu log4j (%llu used), %llu GC records (%llu joined to hosts, "
+                   "%llu not), %llu YARN header lines; task ids in logs: %llu in the event log, %llu not",
                 (unsigned long long)logs->files, (unsigned long long)logs->lines, (unsigned long long)logs->l4j_lines,
                 (unsigned long long)logs->l4j_used, (unsigned long long)logs->gc_records,
                 (unsigned long long)r->gc_joined, (unsigned long long)r->gc_unjoined,
@@ -112,20 +189,24 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         fprintf(o, "\nverdict      normal: no abnormal period\n");
     } else {
         const struct ladra_factors *f = &r->run;
-        fprintf(o, "\nverdict      abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
-                (long long)r->stages[f->stage].stage_id);
+        char verdict[512], head[256];
+        snprintf(head, sizeof head, "abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
+                 (long long)r->stages[f->stage].stage_id);
         if (r->cause_without_period)
-            fprintf(o, "most likely %s\n             no single period stands out: the root-cause model sees the host "
-                       "slowed over the run", clarity_ladra_class_name(r->run_class));
+            snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         else if (r->run_likeliest == LADRA_NORMAL)
             /* never "abnormal ..., most likely normal": the periods stand, the model has no cause */
-            fprintf(o, "no cause found: the root-cause model gives normal %.0f%% of its weight", 100 * r->run_y[LADRA_NORMAL]);
+            snprintf(verdict, sizeof verdict, "%sno cause found: the root-cause model gives normal %.0f%% of its weight", head,
+                     100 * r->run_y[LADRA_NORMAL]);
         else if (r->run_class != r->run_likeliest)
-            fprintf(o, "cause unclear: %s is likeliest with %.0f%% of the model's weight, under the %.0f%% a verdict needs",
-                    clarity_ladra_class_name(r->run_likeliest), 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
+            snprintf(verdict, sizeof verdict, "%scause unclear: %s is likeliest with %.0f%% of the model's weight, under the %.0f%% a verdict needs",
+                     head, clarity_ladra_class_name(r->run_likeliest), 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
         else
-            fprintf(o, "most likely %s", clarity_ladra_class_name(r->run_class));
-        fprintf(o, "\n            ");
+            snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
+        clarity_fit_wrap(o, width, "\nverdict      ", verdict);
+        if (r->cause_without_period)
+            clarity_fit_wrap(o, width, "             ", "no single period stands out: the root-cause model sees the host slowed over the run");
+        fprintf(o, "            ");
         causes_line(o, r->run_p);
         /* The softmax (on by default, as the paper) only flattens the GRNN's weights, which
          * already sum to 1, so the weights y are printed under it; the verdict reads the
@@ -141,28 +222,33 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
 
     if (r->detected) {
         fprintf(o, "\nabnormal periods (where and when)\n");
-        fprintf(o, "%-20s %-9s %9s  %-23s  %-12s %5s  %7s %7s %7s %7s %7s\n", "host", "executor", "stage.att",
-                "start (UTC)", "duration", "tasks", "normal", "cpu", "memory", "network", "disk");
-        size_t shown = 0;
-        for (size_t i = 0; i < r->nperiods; i++) {
-            const struct ladra_period *p = &r->periods[i];
-            if (!p->matters) continue;
-            if (limit && shown >= limit) break;
-            shown++;
-            const struct clarity_anomalies_stage *s = &r->stages[p->stage];
-            char sa[32];
-            snprintf(sa, sizeof sa, "%lld.%d", (long long)s->stage_id, s->attempt);
-            fprintf(o, "%-20s %-9s %9s  %-23s  %-12s %5zu ", clarity_app_str(a, r->host_ids[p->host]),
-                    p->exec >= 0 ? clarity_app_str(a, r->exec_ids[p->exec]) : "several", sa,
-                    clarity_fmt_time(b1, sizeof b1, p->start_ms), clarity_fmt_ms(b2, sizeof b2, span_ms(p->start_ms, p->end_ms)), p->tasks);
-            for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, " %6.1f%%", 100 * p->causes[c]);
-            fputc('\n', o);
+        /* one table when it fits; else where and when, then the causes, numbered alike */
+        char *one = NULL;
+        size_t len = 0, widest = 0;
+        FILE *m = width ? open_memstream(&one, &len) : NULL;
+        int trc = periods_table(m ? m : o, a, r, limit, width, 0);
+        if (m) {
+            fclose(m);
+            for (const char *l = one; l && *l;) {
+                size_t n = strcspn(l, "\n");
+                if (n > widest) widest = n;
+                l += n + (l[n] == '\n');
+            }
+            if (!trc && widest <= width) fputs(one, o);
+            else if (!trc) {
+                trc = periods_table(o, a, r, limit, width, 1);
+                fprintf(o, "\nlikely causes of each period\n");
+                trc = trc ? trc : periods_table(o, a, r, limit, width, 2);
+            }
+            free(one);
         }
+        if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+        size_t shown = limit && limit < r->nmatter ? limit : r->nmatter;
         if (shown < r->nmatter) fprintf(o, "(%zu more; --limit 0 shows all)\n", r->nmatter - shown);
     }
 
     /* the factors explain a verdict: a run with no period that matters has none to explain */
-    if (r->detected || r->cause_without_period) factors_block(o, a, r);
+    if (r->detected || r->cause_without_period) factors_block(o, a, r, width);
 
     if (logs && logs->nunknown) {
         if (logs->nunknown > 10)
@@ -177,7 +263,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
                 if (!done[i] && (best == SIZE_MAX || logs->unknown[i].count > logs->unknown[best].count)) best = i;
             if (best == SIZE_MAX) break;
             done[best] = true;
-            fprintf(o, "  %8llu  %s\n", (unsigned long long)logs->unknown[best].count, logs->unknown[best].key);
+            clarity_fit_line(o, width, "  %8llu  %s", (unsigned long long)logs->unknown[best].count, logs->unknown[best].key);
         }
         free(done);
     }

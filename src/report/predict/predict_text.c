@@ -1,7 +1,9 @@
 /* PERIDOT prediction as text: the training points first, then the model, then each target. */
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
 #include "clarity/report.h"
+#include "report/table.h"
 
 size_t clarity_predict_warnings(const struct predict_report *r, const char **out, size_t cap)
 {
@@ -43,24 +45,36 @@ static const char *from_name(int f)
     return f == PERIDOT_FROM_USER ? "given" : f == PERIDOT_FROM_LOG ? "from log" : "unknown";
 }
 
-static void breakdown(FILE *o, const struct predict_report *r, const struct peridot_prediction *p)
+/* The groups in their order (the order their stages ran), up to the limit; the first stage's
+ * name is cut in the middle to the width, figures never. */
+static int breakdown(FILE *o, const struct predict_report *r, const struct peridot_prediction *p)
 {
+    static const struct table_col cols[] = {{"group", TCOL_NUM}, {"first stage", TCOL_NAME}, {"kind", TCOL_FIXED},
+                                             {"tasks", TCOL_NUM}, {"waves", TCOL_NUM}, {"wave time", TCOL_NUM},
+                                             {"time", TCOL_NUM}, {"", TCOL_FIXED}};
     const struct peridot_model *m = r->model;
-    char b1[32], b2[32];
-    fprintf(o, "    group  first stage                        kind                   tasks    waves   wave time        time\n");
-    for (size_t g = 0; g < m->ngroups; g++) {
+    struct table t;
+    clarity_table_init(&t, cols, sizeof cols / sizeof *cols);
+    size_t shown = r->limit && r->limit < m->ngroups ? r->limit : m->ngroups;
+    for (size_t g = 0; g < shown; g++) {
         const struct peridot_group *G = &m->groups[g];
         const struct peridot_group_pred *q = &p->groups[g];
-        char first[40];
-        snprintf(first, sizeof first, "%lld%s %.24s", (long long)m->members[G->first], G->n > 1 ? "+" : "",
+        char num[24], first[512], tasks[32], waves[32], b1[32], b2[32];
+        snprintf(num, sizeof num, "%zu", g + 1);
+        snprintf(first, sizeof first, "%lld%s %s", (long long)m->members[G->first], G->n > 1 ? "+" : "",
                  m->member_names[G->first] ? m->member_names[G->first] : "");
-        if (G->kind == PERIDOT_FIXED)
-            fprintf(o, "    %5zu  %-33s  %-20s %7.0f        -           -  %10s (in F)\n", g + 1, first,
-                    clarity_peridot_kind_name(G->kind), q->tasks, clarity_fmt_ms(b2, sizeof b2, llround(q->span_ms)));
-        else
-            fprintf(o, "    %5zu  %-33s  %-20s %7.1f  %7.0f  %10s  %10s\n", g + 1, first, clarity_peridot_kind_name(G->kind),
-                    q->tasks, q->waves, clarity_fmt_ms(b1, sizeof b1, llround(q->wave_ms)), clarity_fmt_ms(b2, sizeof b2, llround(q->span_ms)));
+        bool fixed = G->kind == PERIDOT_FIXED;
+        snprintf(tasks, sizeof tasks, fixed ? "%.0f" : "%.1f", q->tasks);
+        snprintf(waves, sizeof waves, "%.0f", q->waves);
+        const char *row[] = {num, first, clarity_peridot_kind_name(G->kind), tasks, fixed ? "-" : waves,
+                             fixed ? "-" : clarity_fmt_ms(b1, sizeof b1, llround(q->wave_ms)),
+                             clarity_fmt_ms(b2, sizeof b2, llround(q->span_ms)), fixed ? "(in F)" : ""};
+        clarity_table_row(&t, row);
     }
+    int rc = clarity_table_write(o, &t, 4, r->width);
+    clarity_table_free(&t);
+    if (shown < m->ngroups) fprintf(o, "    (%zu more group(s); --limit 0 shows all)\n", m->ngroups - shown);
+    return rc;
 }
 
 int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err)
@@ -68,58 +82,86 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
     const struct peridot_model *m = r->model;
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
     fprintf(o, "PERIDOT prediction from %zu reference runs (Shah et al.; spec 001)\n\n", r->nrefs);
-    fprintf(o, "training points\n   #  %-44s %14s  %-9s %7s  %-10s %10s  %8s\n", "reference", "data size", "", "cores", "",
-            "time", "groups");
+    static const struct table_col refcols[] = {{"#", TCOL_NUM}, {"reference", TCOL_NAME}, {"data size", TCOL_NUM},
+                                                {"", TCOL_FIXED}, {"cores", TCOL_NUM}, {"", TCOL_FIXED}, {"time", TCOL_NUM},
+                                                {"groups", TCOL_NUM}};
+    struct table t;
+    clarity_table_init(&t, refcols, sizeof refcols / sizeof *refcols);
     for (size_t i = 0; i < r->nrefs; i++) {
         const struct peridot_ref *x = &r->refs[i];
-        const char *label = x->label ? x->label : "-";
-        size_t len = strlen(label);
-        fprintf(o, "  %2zu  %-44s %14s  %-9s %7.4g  %-10s %10s  %8zu\n", i + 1, len > 44 ? label + len - 44 : label,
-                fmt_size(b1, sizeof b1, x->data_size, r->sizes_in_bytes), from_name(x->size_from), x->cores,
-                from_name(x->cores_from), clarity_fmt_ms(b2, sizeof b2, x->total_ms), m->ngroups);
+        char num[24], cores[32], groups[24];
+        snprintf(num, sizeof num, "%zu", i + 1);
+        snprintf(cores, sizeof cores, "%.4g", x->cores);
+        snprintf(groups, sizeof groups, "%zu", m->ngroups);
+        const char *row[] = {num, x->label ? x->label : "-", fmt_size(b1, sizeof b1, x->data_size, r->sizes_in_bytes),
+                             from_name(x->size_from), cores, from_name(x->cores_from),
+                             clarity_fmt_ms(b2, sizeof b2, x->total_ms), groups};
+        clarity_table_row(&t, row);
     }
-    fprintf(o, "\nmodel        %zu stage groups: %zu variable, %zu fixed", m->ngroups, m->nvariable, m->nfixed);
-    if (m->ndata_scaled) fprintf(o, ", %zu fixed-partition scaled by data per task", m->ndata_scaled);
-    if (m->nwave_scaled) fprintf(o, ", %zu fixed wave-scaled", m->nwave_scaled);
-    fprintf(o, "\n             fixed time F = %s (", clarity_fmt_ms(b1, sizeof b1, llround(m->fixed_hat_ms)));
+    fprintf(o, "training points\n");
+    int trc = clarity_table_write(o, &t, 2, r->width);
+    clarity_table_free(&t);
+    if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+    char ds[64] = "", ws[48] = "";
+    if (m->ndata_scaled) snprintf(ds, sizeof ds, ", %zu fixed-partition scaled by data per task", m->ndata_scaled);
+    if (m->nwave_scaled) snprintf(ws, sizeof ws, ", %zu fixed wave-scaled", m->nwave_scaled);
+    clarity_fit_wrapf(o, r->width, "\nmodel        ", "%zu stage groups: %zu variable, %zu fixed%s%s", m->ngroups, m->nvariable,
+                      m->nfixed, ds, ws);
+    fprintf(o, "             fixed time F = %s (", clarity_fmt_ms(b1, sizeof b1, llround(m->fixed_hat_ms)));
     for (size_t i = 0; i < m->nrefs; i++) fprintf(o, "%s%s", i ? ", " : "", clarity_fmt_ms(b2, sizeof b2, llround(m->fixed_ms[i])));
-    fprintf(o, " in the references)\n             grouping: %s; fixed groups: %s%s\n",
+    fprintf(o, " in the references)\n");
+    char line[1024];
+    snprintf(line, sizeof line, "grouping: %s; fixed groups: %s%s",
             r->opt->grouping == PERIDOT_GROUP_OVERLAP ? "submitted before any member completed" : "submitted within delta",
             r->opt->fixed == PERIDOT_FIXED_CONSTANT ? "constant (the paper)"
             : r->opt->fixed == PERIDOT_FIXED_DATA ? "all scaled by data per task"
             : "constant unless their partition count is fixed while data grows",
             m->fixed_partitions ? " (detected: no partition count changed between references)" : "");
+    clarity_fit_wrap(o, r->width, "             ", line);
     bool sz = false, co = false;
     for (size_t i = 0; i < r->nrefs; i++) {
         sz |= r->refs[i].size_from == PERIDOT_FROM_LOG;
         co |= r->refs[i].cores_from == PERIDOT_FROM_LOG;
     }
     if (!sz && !co) fprintf(o, "inferred     nothing: sizes and cores were given\n");
-    else fprintf(o, "inferred     %s%s%s\n", sz ? "data sizes = each log's largest stage input (bytes read)" : "",
+    else {
+        snprintf(line, sizeof line, "%s%s%s", sz ? "data sizes = each log's largest stage input (bytes read)" : "",
                  sz && co ? "; " : "", co ? "cores = the most executor cores alive while a stage ran / spark.task.cpus" : "");
+        clarity_fit_wrap(o, r->width, "inferred     ", line);
+    }
     const char *warn[16];
     size_t nw = clarity_predict_warnings(r, warn, 16);
-    for (size_t i = 0; i < nw; i++) fprintf(o, "warning      %s\n", warn[i]);
+    for (size_t i = 0; i < nw; i++) clarity_fit_wrap(o, r->width, "warning      ", warn[i]);
 
-    fprintf(o, "\npredictions\n  %14s  %7s  %12s  %12s  %12s  %12s  %14s\n", "data size", "cores", "predicted", "variable",
-            "scaled fixed", "fixed F", "ideal scaling");
+    static const struct table_col predcols[] = {{"data size", TCOL_NUM}, {"cores", TCOL_NUM}, {"predicted", TCOL_NUM},
+                                                 {"variable", TCOL_NUM}, {"scaled fixed", TCOL_NUM}, {"fixed F", TCOL_NUM},
+                                                 {"ideal scaling", TCOL_NUM}};
+    clarity_table_init(&t, predcols, sizeof predcols / sizeof *predcols);
     for (size_t k = 0; k < r->npreds; k++) {
         const struct peridot_prediction *p = &r->preds[k];
-        fprintf(o, "  %14s  %7.4g  %12s  %12s  %12s  %12s  %14s\n", fmt_size(b1, sizeof b1, p->data_size, r->sizes_in_bytes),
-                p->cores, clarity_fmt_ms(b2, sizeof b2, llround(p->total_ms)), clarity_fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
-                clarity_fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), clarity_fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
-                clarity_fmt_ms(b6, sizeof b6, llround(clarity_peridot_ideal_scaling(m, p->data_size, p->cores))));
+        char cores[32];
+        snprintf(cores, sizeof cores, "%.4g", p->cores);
+        const char *row[] = {fmt_size(b1, sizeof b1, p->data_size, r->sizes_in_bytes), cores,
+                             clarity_fmt_ms(b2, sizeof b2, llround(p->total_ms)), clarity_fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
+                             clarity_fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), clarity_fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
+                             clarity_fmt_ms(b6, sizeof b6, llround(clarity_peridot_ideal_scaling(m, p->data_size, p->cores)))};
+        clarity_table_row(&t, row);
     }
+    fprintf(o, "\npredictions\n");
+    trc = clarity_table_write(o, &t, 2, r->width);
+    clarity_table_free(&t);
+    if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     for (size_t k = 0; k < r->npreds && (k == 0 || r->detail); k++) {
         fprintf(o, "\nbreakdown at %s, %.4g cores\n", fmt_size(b1, sizeof b1, r->preds[k].data_size, r->sizes_in_bytes),
                 r->preds[k].cores);
-        breakdown(o, r, &r->preds[k]);
+        if (breakdown(o, r, &r->preds[k])) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     }
     if (r->npreds > 1 && !r->detail) fprintf(o, "(--detail shows the breakdown at every target)\n");
     if (r->actual_source) {
         double e = 100 * (r->preds[0].total_ms - r->actual_ms) / r->actual_ms;
-        fprintf(o, "\nactual       %s in %s: predicted %s, error %+.1f%%\n", clarity_fmt_ms(b1, sizeof b1, llround(r->actual_ms)),
+        snprintf(line, sizeof line, "%s in %s: predicted %s, error %+.1f%%", clarity_fmt_ms(b1, sizeof b1, llround(r->actual_ms)),
                 r->actual_source, clarity_fmt_ms(b2, sizeof b2, llround(r->preds[0].total_ms)), e);
+        clarity_fit_wrap(o, r->width, "\nactual       ", line);
     }
     return clarity_report_status(o, err);
 }

@@ -49,16 +49,13 @@ static void platform_lines(FILE *o, const struct clarity_app *a, size_t width)
                      clarity_report_storage(p, true, b2, sizeof b2));
     if (!p->photon) return;
     char c[6][32];
-    clarity_fit_line(o, width, "photon       SQL metrics: scan I/O wait %s, cloud storage read %s, cache hits %s",
-                     photon_fig(c[0], 32, p, CLARITY_PH_SCAN_IO_WAIT_NS, false),
-                     photon_fig(c[1], 32, p, CLARITY_PH_SCAN_CLOUD_BYTES, true),
-                     photon_fig(c[2], 32, p, CLARITY_PH_SCAN_CACHE_HIT_BYTES, true));
-    clarity_fit_line(o, width, "             shuffle write %s in %s", photon_fig(c[3], 32, p, CLARITY_PH_SHUFFLE_WRITE_BYTES, true),
-                     photon_fig(c[4], 32, p, CLARITY_PH_SHUFFLE_WRITE_NS, false));
-    clarity_fit_line(o, width, "             shuffle read %s remote + %s local, fetch wait %s",
-                     photon_fig(c[5], 32, p, CLARITY_PH_SHUFFLE_REMOTE_BYTES, true),
-                     photon_fig(b1, 32, p, CLARITY_PH_SHUFFLE_LOCAL_BYTES, true),
-                     photon_fig(b2, 32, p, CLARITY_PH_FETCH_WAIT_MS, false));
+    clarity_fit_wrapf(o, width, "photon       ", "SQL metrics: scan I/O wait %s, cloud storage read %s, cache hits %s",
+            photon_fig(c[0], 32, p, CLARITY_PH_SCAN_IO_WAIT_NS, false), photon_fig(c[1], 32, p, CLARITY_PH_SCAN_CLOUD_BYTES, true),
+            photon_fig(c[2], 32, p, CLARITY_PH_SCAN_CACHE_HIT_BYTES, true));
+    clarity_fit_wrapf(o, width, "             ", "shuffle write %s in %s, read %s remote + %s local, fetch wait %s",
+            photon_fig(c[3], 32, p, CLARITY_PH_SHUFFLE_WRITE_BYTES, true), photon_fig(c[4], 32, p, CLARITY_PH_SHUFFLE_WRITE_NS, false),
+            photon_fig(c[5], 32, p, CLARITY_PH_SHUFFLE_REMOTE_BYTES, true),
+            photon_fig(b1, 32, p, CLARITY_PH_SHUFFLE_LOCAL_BYTES, true), photon_fig(b2, 32, p, CLARITY_PH_FETCH_WAIT_MS, false));
 }
 
 static void header(FILE *o, const struct clarity_app *a, const struct clarity_app_totals *t, size_t width)
@@ -99,12 +96,10 @@ static void header(FILE *o, const struct clarity_app *a, const struct clarity_ap
         snprintf(spill, sizeof spill, "spilled %s to disk (Photon SQL metrics)",
                  clarity_fmt_bytes(b1, sizeof b1, p->photon_v[CLARITY_PH_SPILL_BYTES]));
     else snprintf(spill, sizeof spill, "spill not in this log (Photon)");
-    char data[512];
-    snprintf(data, sizeof data, "input %s, output %s; shuffle read %s, write %s; %s",
-             clarity_fmt_bytes(b1, sizeof b1, t->app.input_bytes), clarity_fmt_bytes(b2, sizeof b2, t->app.output_bytes),
-             clarity_fmt_bytes(b3, sizeof b3, t->app.shuffle_read_bytes), clarity_fmt_bytes((char[64]){0}, 64, t->app.shuffle_write_bytes),
-             spill);
-    clarity_fit_wrap(o, width, "data         ", data);
+    clarity_fit_wrapf(o, width, "data         ", "input %s, output %s; shuffle read %s, write %s; %s",
+            clarity_fmt_bytes(b1, sizeof b1, t->app.input_bytes), clarity_fmt_bytes(b2, sizeof b2, t->app.output_bytes),
+            clarity_fmt_bytes(b3, sizeof b3, t->app.shuffle_read_bytes), clarity_fmt_bytes((char[64]){0}, 64, t->app.shuffle_write_bytes),
+            spill);
 }
 
 /* Writes a gathered table fitted to the width; a failed allocation is remembered and reported

@@ -148,3 +148,21 @@ Test(table, wrap_keeps_a_value_with_its_unit)
                           "        1.4 s then more\n");
     free(buf);
 }
+
+/* a wrapped line never parts a number from its unit ("1.4 s"): the break moves to the space
+ * before the number; with no other space it parts them rather than overflow */
+Test(table, wrap_keeps_number_with_unit)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&buf, &len);
+    /* room 32 (40 - 8) ends right after "1.4": the cut goes before "1.4" */
+    clarity_fit_wrapf(o, 40, "lead    ", "shuffle write in %s, fetch wait %s s", "2.2 s", "1.4");
+    clarity_fit_wrap(o, 30, "x ", "123456789012345678901234 5 6 words");
+    fclose(o);
+    cr_assert_str_eq(buf, "lead    shuffle write in 2.2 s, fetch\n"
+                          "        wait 1.4 s\n"
+                          "x 123456789012345678901234 5 6\n"
+                          "  words\n");
+    free(buf);
+}
