@@ -3,6 +3,7 @@
  * curve all add driver time back as measured rather than replaying it. */
 #include "clarity/model.h"
 #include "clarity/sim.h"
+#include "util/checked.h"
 
 void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_replay_plan *p, int64_t *actual_ms,
                              int64_t *driver_ms)
@@ -14,7 +15,7 @@ void clarity_app_driver_time(const struct clarity_app *a, const struct clarity_r
     }
     int64_t dur = clarity_app_duration_ms(a);
     int64_t start = a->start_ms > 0 && (p->ncomp == 0 || a->start_ms <= first) ? a->start_ms : first;
-    int64_t end = dur >= 0 && a->start_ms > 0 ? a->start_ms + dur : last;
+    int64_t end = dur >= 0 && a->start_ms > 0 ? clarity_sat_add(a->start_ms, dur) : last;
     if (p->ncomp == 0) {
         *actual_ms = dur > 0 ? dur : 0;
         *driver_ms = *actual_ms;

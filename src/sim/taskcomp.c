@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/sim.h"
+#include "util/checked.h"
 
 static double clamp0(double v) { return v > 0 ? v : 0; }
 
@@ -18,7 +19,9 @@ void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct 
     c->launch_ms = clarity_task_launch_ms(a, row);
     int64_t dur = clarity_icol_get(&a->tasks.duration, row);
     if (dur < 0) { c->clamped = true; dur = 0; }   /* clock skew: the integrity report counts it */
-    c->finish_ms = c->launch_ms + dur;
+    /* a launch and a duration near the int64 limits (a damaged log: the integrity report flags
+     * them as out of range) saturate instead of wrapping */
+    c->finish_ms = clarity_sat_add(c->launch_ms, dur);
     c->runtime_ms = (double)dur;
     int64_t gr = clarity_icol_get(&a->tasks.getting_result, row);
     c->getting_result_ms = gr > 0 && gr <= dur ? (double)(dur - gr) : 0;
