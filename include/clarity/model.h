@@ -347,9 +347,12 @@ static inline int64_t clarity_task_metric(const struct clarity_app *a, size_t i,
 { return clarity_icol_get(&a->tasks.m[m], i); }
 static inline int64_t clarity_task_launch_ms(const struct clarity_app *a, size_t i)
 { return a->time_base + clarity_icol_get(&a->tasks.launch_rel, i); }
+/* launch + duration, saturating: a damaged log can hold int64-extreme durations (the integrity
+ * report flags them as out of range), and a wrapped sum would be undefined behaviour */
 static inline int64_t clarity_task_finish_ms(const struct clarity_app *a, size_t i)
-{ int64_t d = clarity_icol_get(&a->tasks.duration, i);
-  return (clarity_icol_get(&a->tasks.flags, i) & CLARITY_TF_ENDED) ? clarity_task_launch_ms(a, i) + d : 0; }
+{ int64_t d = clarity_icol_get(&a->tasks.duration, i), f;
+  if (!(clarity_icol_get(&a->tasks.flags, i) & CLARITY_TF_ENDED)) return 0;
+  return __builtin_add_overflow(clarity_task_launch_ms(a, i), d, &f) ? (d < 0 ? INT64_MIN : INT64_MAX) : f; }
 static inline int64_t clarity_task_flags(const struct clarity_app *a, size_t i)
 { return clarity_icol_get(&a->tasks.flags, i); }
 
