@@ -5,6 +5,7 @@
 #include <string.h>
 #include "clarity/blocked.h"
 #include "analysis/blocked/blocked_int.h"
+#include "util/checked.h"
 
 void clarity__blocked_scratch_free(struct clarity__blocked_scratch *s)
 {
@@ -90,11 +91,12 @@ bool clarity__blocked_idle(const struct clarity__blocked_stage *stage, const uin
     qsort(v, n, sizeof *v, busy_cmp);
     int64_t idle = 0, reach = v[0].f, lo = v[0].s, hi = v[0].f;
     for (size_t k = 1; k < n; k++) {
-        if (v[k].s > reach) idle += v[k].s - reach;
+        /* saturating: int64-extreme task times (a damaged log, flagged as out of range) must not wrap */
+        if (v[k].s > reach) idle = clarity_sat_add(idle, clarity_sat_sub(v[k].s, reach));
         if (v[k].f > reach) reach = v[k].f;
         if (v[k].f > hi) hi = v[k].f;
     }
-    *span_out = hi - lo;
+    *span_out = clarity_sat_sub(hi, lo);
     *idle_out = idle;
     return true;
 }
