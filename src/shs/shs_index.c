@@ -25,12 +25,14 @@ static int build_tasks(struct shs_index *x, const struct clarity_app *a)
 
 /* ---- the same groups by launch time ---- */
 
-struct launch_row { int64_t launch; uint32_t row; };
+/* A row with its sort key (a launch time, a stage id), ordered by key, then row: the one
+ * comparator of every index here. */
+struct key_row { int64_t key; uint32_t row; };
 
-static int cmp_launch(const void *p, const void *q)
+static int cmp_key_row(const void *p, const void *q)
 {
-    const struct launch_row *a = p, *b = q;
-    if (a->launch != b->launch) return a->launch < b->launch ? -1 : 1;
+    const struct key_row *a = p, *b = q;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
     return (a->row > b->row) - (a->row < b->row);
 }
 
@@ -38,7 +40,7 @@ static int build_launch(struct shs_index *x, const struct clarity_app *a)
 {
     size_t n = a->tasks.n;
     x->task_rows_by_launch = malloc((n ? n : 1) * sizeof *x->task_rows_by_launch);
-    struct launch_row *tmp = malloc((x->max_stage_tasks ? x->max_stage_tasks : 1) * sizeof *tmp);
+    struct key_row *tmp = malloc((x->max_stage_tasks ? x->max_stage_tasks : 1) * sizeof *tmp);
     if (!x->task_rows_by_launch || !tmp) {
         free(tmp);
         return -1;
@@ -46,8 +48,8 @@ static int build_launch(struct shs_index *x, const struct clarity_app *a)
     for (size_t s = 0; s < a->nstages; s++) {
         size_t k, from = x->task_start[s];
         const uint32_t *rows = clarity__shs_stage_task_rows(x, s, &k);
-        for (size_t i = 0; i < k; i++) tmp[i] = (struct launch_row){clarity_task_launch_ms(a, rows[i]), rows[i]};
-        qsort(tmp, k, sizeof *tmp, cmp_launch);
+        for (size_t i = 0; i < k; i++) tmp[i] = (struct key_row){clarity_task_launch_ms(a, rows[i]), rows[i]};
+        qsort(tmp, k, sizeof *tmp, cmp_key_row);
         for (size_t i = 0; i < k; i++) x->task_rows_by_launch[from + i] = tmp[i].row;
     }
     free(tmp);
@@ -85,26 +87,18 @@ size_t clarity__shs_stage_tasks_in_window(const struct shs_index *x, size_t srow
 
 /* ---- stage rows by stage id ---- */
 
-struct id_row { int64_t id; uint32_t row; };
-
-static int cmp_id_row(const void *p, const void *q)
-{
-    const struct id_row *a = p, *b = q;
-    if (a->id != b->id) return a->id < b->id ? -1 : 1;
-    return (a->row > b->row) - (a->row < b->row);
-}
 
 static int build_stage_ids(struct shs_index *x, const struct clarity_app *a)
 {
     size_t ns = a->nstages;
-    struct id_row *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
+    struct key_row *tmp = malloc((ns ? ns : 1) * sizeof *tmp);
     x->stage_by_id = malloc((ns ? ns : 1) * sizeof *x->stage_by_id);
     if (!tmp || !x->stage_by_id) {
         free(tmp);
         return -1;
     }
-    for (size_t i = 0; i < ns; i++) tmp[i] = (struct id_row){a->stages[i].stage_id, (uint32_t)i};
-    qsort(tmp, ns, sizeof *tmp, cmp_id_row);
+    for (size_t i = 0; i < ns; i++) tmp[i] = (struct key_row){a->stages[i].stage_id, (uint32_t)i};
+    qsort(tmp, ns, sizeof *tmp, cmp_key_row);
     for (size_t i = 0; i < ns; i++) x->stage_by_id[i] = tmp[i].row;
     free(tmp);
     return 0;
