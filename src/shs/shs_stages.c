@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/checked.h"
 #include "util/jsonw.h"
 
 static const char *stage_status(const struct clarity_stage *s)
@@ -45,7 +46,7 @@ static void stage_metrics(struct jsonw *w, const int64_t *m)
         {"shuffleWriteRecords", CLARITY_TM_SW_RECORDS},
     };
     for (size_t i = 0; i < sizeof top / sizeof *top; i++) clarity_jsonw_kint(w, top[i].k, m[top[i].m]);
-    clarity_jsonw_kint(w, "shuffleReadBytes", m[CLARITY_TM_SR_LOCAL_BYTES] + m[CLARITY_TM_SR_REMOTE_BYTES]);
+    clarity_jsonw_kint(w, "shuffleReadBytes", clarity_wrap_add(m[CLARITY_TM_SR_LOCAL_BYTES], m[CLARITY_TM_SR_REMOTE_BYTES]));
     for (size_t i = 0; i < sizeof rest / sizeof *rest; i++) clarity_jsonw_kint(w, rest[i].k, m[rest[i].m]);
 }
 
@@ -106,7 +107,7 @@ static void exec_summary_one(struct jsonw *w, const struct shs_index *ix, const 
     clarity_jsonw_kint(w, "inputRecords", m[CLARITY_TM_INPUT_RECORDS]);
     clarity_jsonw_kint(w, "outputBytes", m[CLARITY_TM_OUTPUT_BYTES]);
     clarity_jsonw_kint(w, "outputRecords", m[CLARITY_TM_OUTPUT_RECORDS]);
-    clarity_jsonw_kint(w, "shuffleRead", m[CLARITY_TM_SR_REMOTE_BYTES] + m[CLARITY_TM_SR_LOCAL_BYTES]);
+    clarity_jsonw_kint(w, "shuffleRead", clarity_wrap_add(m[CLARITY_TM_SR_REMOTE_BYTES], m[CLARITY_TM_SR_LOCAL_BYTES]));
     clarity_jsonw_kint(w, "shuffleReadRecords", m[CLARITY_TM_SR_RECORDS]);
     clarity_jsonw_kint(w, "shuffleWrite", m[CLARITY_TM_SW_BYTES]);
     clarity_jsonw_kint(w, "shuffleWriteRecords", m[CLARITY_TM_SW_RECORDS]);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "shs/shs_internal.h"
 #include "util/stats.h"
+#include "util/checked.h"
 #include "util/jsonw.h"
 
 size_t clarity_shs_quantile_index(double q, size_t count) { return clarity_spark_quantile_index(q, count); }
@@ -21,9 +22,9 @@ static int64_t metric_value(const struct clarity_app *a, size_t row, int m)
     case SM_GETTING_RESULT: return clarity__shs_task_getting_result(a, row);
     case SM_SCHED_DELAY: return clarity__shs_task_scheduler_delay(a, row);
     case SM_SR_BYTES:
-        return clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES) + clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES);
+        return clarity_wrap_add(clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES), clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES));
     case SM_SR_BLOCKS:
-        return clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BLOCKS) + clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BLOCKS);
+        return clarity_wrap_add(clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BLOCKS), clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BLOCKS));
     default: return clarity_task_metric(a, row, (enum clarity_tm)m);
     }
 }

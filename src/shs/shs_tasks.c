@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/checked.h"
 #include "util/jsonw.h"
 
 const char *clarity__shs_task_status(const struct clarity_app *a, size_t row)
@@ -24,7 +25,7 @@ bool clarity__shs_task_success(const struct clarity_app *a, size_t row)
 static int64_t task_fetch_start(const struct clarity_app *a, size_t row)
 {
     int64_t gr = clarity_icol_get(&a->tasks.getting_result, row);
-    return gr > 0 ? clarity_task_launch_ms(a, row) + gr : -1;
+    return gr > 0 ? clarity_wrap_add(clarity_task_launch_ms(a, row), gr) : -1;
 }
 
 static int64_t task_duration(const struct clarity_app *a, size_t row)
@@ -37,15 +38,19 @@ int64_t clarity__shs_task_getting_result(const struct clarity_app *a, size_t row
     int64_t fs = task_fetch_start(a, row), d = task_duration(a, row);
     if (fs <= 0) return 0;
     /* a running task would use the wall clock; logs have none, so it reads 0 */
-    return d > 0 ? clarity_task_launch_ms(a, row) + d - fs : 0;
+    return d > 0 ? clarity_wrap_sub(clarity_wrap_add(clarity_task_launch_ms(a, row), d), fs) : 0;
 }
 
 int64_t clarity__shs_task_scheduler_delay(const struct clarity_app *a, size_t row)
 {
     int64_t d = task_duration(a, row);
     if (!(clarity_task_flags(a, row) & CLARITY_TF_HAS_METRICS) || d <= 0) return 0;
-    int64_t v = d - clarity_task_metric(a, row, CLARITY_TM_RUN_MS) - clarity_task_metric(a, row, CLARITY_TM_DESER_MS) -
-                clarity_task_metric(a, row, CLARITY_TM_RESULT_SER_MS) - clarity__shs_task_getting_result(a, row);
+    /* JVM long arithmetic, as the History Server computes it (wraps on damaged values) */
+    int64_t v = d;
+    v = clarity_wrap_sub(v, clarity_task_metric(a, row, CLARITY_TM_RUN_MS));
+    v = clarity_wrap_sub(v, clarity_task_metric(a, row, CLARITY_TM_DESER_MS));
+    v = clarity_wrap_sub(v, clarity_task_metric(a, row, CLARITY_TM_RESULT_SER_MS));
+    v = clarity_wrap_sub(v, clarity__shs_task_getting_result(a, row));
     return v > 0 ? v : 0;
 }
 

@@ -40,8 +40,8 @@ void clarity_task_comp_from_row(const struct clarity_app *a, size_t row, struct 
         c->unattributed_ms = clamp0(c->run_ms - c->cpu_ms - c->gc_ms - c->fetch_wait_ms - c->shuffle_write_ms);
     c->input_bytes = clarity_task_metric(a, row, CLARITY_TM_INPUT_BYTES);
     c->input_records = clarity_task_metric(a, row, CLARITY_TM_INPUT_RECORDS);
-    c->shuffle_read_bytes = clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES) +
-                            clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES);
+    c->shuffle_read_bytes = clarity_sat_add(clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES),
+                                            clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES));
     c->shuffle_read_records = clarity_task_metric(a, row, CLARITY_TM_SR_RECORDS);
     c->output_bytes = clarity_task_metric(a, row, CLARITY_TM_OUTPUT_BYTES);
     c->shuffle_write_bytes = clarity_task_metric(a, row, CLARITY_TM_SW_BYTES);

@@ -59,4 +59,20 @@ for log in "${LOGS[@]}"; do
     one_run "api $r $short" api "$log" "/applications/$app$r"
   done
 done
+
+# Numeric fields at int64 extremes (extremes.py: seeded copies of a fixture, seeds 1-30; seeds
+# 6, 24 and 29 overflowed stragglers' output bytes, LADRA's first-wave bound and the summary's
+# SQL durations before those sums saturated): every analysis, and the REST routes that do
+# arithmetic on task times, under the sanitizers.
+python3 "$ROOT/tests/everylog/extremes.py" "$ROOT/tests/data/mini-3x.json" "$T" 30
+for s in $(seq 1 30); do
+  log="$T/extremes-$s.json"
+  for c in "${CMDS[@]}"; do
+    case "$NEEDS_MORE" in *" $c "*) continue ;; esac
+    one_run "$c --json extremes-$s" "$c" -q --json "$log"
+  done
+  for r in "/stages?details=true&withSummaries=true" /stages/1/0/taskSummary "/stages/1/0/taskList?sortBy=-runtime"; do
+    one_run "api $r extremes-$s" api "$log" "/applications/app-20240101000000-0001$r"
+  done
+done
 summary

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/checked.h"
 #include "clarity/anomalies.h"
 #include "util/stats.h"
 
@@ -145,7 +146,7 @@ static int detect_stage(const struct det_ctx *c, uint32_t *ix, size_t n, const s
     int64_t first = INT64_MAX;
     for (size_t i = 0; i < n; i++) first = t[ix[i]].start_ms < first ? t[ix[i]].start_ms : first;
     size_t ninit = 0;
-    for (size_t i = 0; i < n; i++) ninit += (t[ix[i]].initial = t[ix[i]].start_ms <= first + o->init_tol_ms);
+    for (size_t i = 0; i < n; i++) ninit += (t[ix[i]].initial = t[ix[i]].start_ms <= clarity_sat_add(first, o->init_tol_ms));
     /* First wave = started within init_tol_ms (1 s) of the stage's first task. A set of fewer
      * than 3 tasks gets no threshold of its own; merge it into the other. */
     if (ninit < 3 || n - ninit < 3)

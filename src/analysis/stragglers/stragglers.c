@@ -2,6 +2,7 @@
  * the details of the author's trace-analysis scripts). */
 #include <stdlib.h>
 #include <string.h>
+#include "util/checked.h"
 #include "clarity/arena.h"
 #include "clarity/stragglers.h"
 #include "util/stats.h"
@@ -212,13 +213,13 @@ int clarity_stragglers_stage(const struct clarity_task_comp *all, const size_t *
         size_t m = 0;
         for (size_t k = 0; k < n; k++) {
             const struct clarity_task_comp *c = &all[IX(k)];
-            int64_t ob = c->shuffle_write_bytes + c->output_bytes;
+            int64_t ob = clarity_sat_add(c->shuffle_write_bytes, c->output_bytes);
             if (ob > 0) buf[m++] = c->runtime_ms / (double)ob;
         }
         double mo = clarity_median_mean_mid(buf, m);
         for (size_t k = 0; k < n; k++) {
             const struct clarity_task_comp *c = &all[IX(k)];
-            int64_t ob = c->shuffle_write_bytes + c->output_bytes;
+            int64_t ob = clarity_sat_add(c->shuffle_write_bytes, c->output_bytes);
             if ((flags[k] & CLARITY_SF_STRAGGLER) && ob > 0 &&
                 c->runtime_ms / (double)ob < threshold(mo))
                 flags[k] |= 1u << CLARITY_SC_OUTPUT_SKEW;

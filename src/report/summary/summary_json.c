@@ -1,4 +1,5 @@
 /* clarity.summary/1: one object per application (documented in docs/summary-json.md). */
+#include "util/checked.h"
 #include "clarity/report.h"
 #include "util/jsonw.h"
 
@@ -204,7 +205,7 @@ int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, st
         clarity_jsonw_kstr(w, "description", S(q->description));
         kint_or_null(w, "start_ms", q->start_ms, q->start_ms != 0);
         kint_or_null(w, "end_ms", q->end_ms, q->end_ms != 0);
-        kint_or_null(w, "duration_ms", q->end_ms - q->start_ms, q->start_ms && q->end_ms);
+        kint_or_null(w, "duration_ms", clarity_sat_sub(q->end_ms, q->start_ms), q->start_ms && q->end_ms);
         clarity_jsonw_kstr(w, "error", S(q->error));
         ids(w, "job_ids", q->job_ids, q->njob_ids);
         clarity_jsonw_key(w, "totals");
