@@ -24,6 +24,29 @@ void clarity_jsonw_flush(struct jsonw *w)
     w->len = 0;
 }
 
+/* Most pieces are a few bytes (a separator, a key, a number): two overlapping word copies
+ * instead of a call to memcpy. */
+static inline void copy_bytes(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++) d[i] = s[i];
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
 /* Every byte goes through these: into the writer's buffer when it has one, else to out
  * without stdio's per-call locking (one writer per FILE). */
 static inline void put(struct jsonw *w, const char *s, size_t n)
@@ -39,7 +62,7 @@ static inline void put(struct jsonw *w, const char *s, size_t n)
             return;
         }
     }
-    memcpy(w->buf + w->len, s, n);
+    copy_bytes(w->buf + w->len, s, n);
     w->len += n;
 }
 static inline void putch(struct jsonw *w, char c)
@@ -178,6 +201,14 @@ static void put_escaped(struct jsonw *w, const char *s, size_t n)
         if (word_may_need_escape(x)) break;
         memcpy(d + i, &x, 8);
     }
+    if (i < n && n >= 8 && i + 8 > n) {   /* the tail as the last 8 bytes, overlapping */
+        uint64_t x;
+        memcpy(&x, s + n - 8, 8);
+        if (!word_may_need_escape(x)) {
+            memcpy(d + n - 8, &x, 8);
+            i = n;
+        }
+    }
     for (; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (needs_escape[c]) {
@@ -200,6 +231,29 @@ void clarity_jsonw_key(struct jsonw *w, const char *k)
     w->after_key = true;
 }
 
+void clarity_jsonw_key_lit(struct jsonw *w, const char *k, size_t n)
+{
+    before_value(w);
+    if (w->buf && w->cap - w->len >= n + 5) {
+        char *d = w->buf + w->len;
+        d[0] = '"';
+        copy_bytes(d + 1, k, n);
+        d[n + 1] = '"';
+        if (w->pretty) {
+            memcpy(d + n + 2, " : ", 3);
+            w->len += n + 5;
+        } else {
+            d[n + 2] = ':';
+            w->len += n + 3;
+        }
+    } else {
+        put_escaped_slow(w, k, n);   /* writes the same bytes: nothing in k needs escaping */
+        if (w->pretty) put(w, " : ", 3);
+        else putch(w, ':');
+    }
+    w->after_key = true;
+}
+
 void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n)
 {
     before_value(w);
@@ -209,11 +263,24 @@ void clarity_jsonw_str(struct jsonw *w, const char *s) { clarity_jsonw_strn(w, s
 
 void clarity_jsonw_int(struct jsonw *w, int64_t v)
 {
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
     before_value(w);
     char buf[24], *p = buf + sizeof buf;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do *--p = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
+    while (u >= 100) {   /* two digits per division */
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        p -= 2;
+        memcpy(p, pairs + 2 * r, 2);
+    }
+    if (u >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * u, 2);
+    } else {
+        *--p = (char)('0' + u);
+    }
     if (v < 0) *--p = '-';
     put(w, p, (size_t)(buf + sizeof buf - p));
 }
