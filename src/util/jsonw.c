@@ -76,20 +76,25 @@ static inline void putch(struct jsonw *w, char c)
 }
 static inline void puts_(struct jsonw *w, const char *s) { put(w, s, strlen(s)); }
 
-static void newline_indent(struct jsonw *w, int levels)
+static const char comma_indent[] = ",\n                                                                ";
+
+/* A newline and two spaces per level, after a comma when `comma`: one copy. */
+static void newline_indent_after(struct jsonw *w, int levels, bool comma)
 {
-    static const char spaces[] = "\n                                                                ";
     size_t n = 1 + 2 * (size_t)(levels > 0 ? levels : 0);
-    if (n <= sizeof spaces - 1) {
-        put(w, spaces, n);
+    if (n + 1 <= sizeof comma_indent - 1) {
+        put(w, comma_indent + !comma, n + comma);
         return;
     }
+    if (comma) putch(w, ',');
     putch(w, '\n');
     for (int i = 0; i < levels; i++) put(w, "  ", 2);
 }
 
+static void newline_indent(struct jsonw *w, int levels) { newline_indent_after(w, levels, false); }
+
 /* Separator before a value or key at the current depth. */
-static void before_value(struct jsonw *w)
+static inline void before_value(struct jsonw *w)
 {
     if (w->after_key) {
         w->after_key = false;
@@ -106,8 +111,7 @@ static void before_value(struct jsonw *w)
         if (first) putch(w, ' ');
         else put(w, ", ", 2);
     } else {
-        if (!first) putch(w, ',');
-        newline_indent(w, w->obj_depth);
+        newline_indent_after(w, w->obj_depth, !first);
     }
 }
 
