@@ -265,15 +265,19 @@ void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n)
 }
 void clarity_jsonw_str(struct jsonw *w, const char *s) { clarity_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
 
-void clarity_jsonw_int(struct jsonw *w, int64_t v)
+/* Writes v's decimal digits at d (at most 20 bytes); returns the end. Two digits per
+ * division, written back to front into their final place. */
+static inline char *write_int(char *d, int64_t v)
 {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
-    before_value(w);
-    char buf[24], *p = buf + sizeof buf;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    while (u >= 100) {   /* two digits per division */
+    if (v < 0) *d++ = '-';
+    size_t nd = 1;
+    for (uint64_t t = u; t >= 10; t /= 10) nd++;
+    char *p = d + nd;
+    while (u >= 100) {
         unsigned r = (unsigned)(u % 100);
         u /= 100;
         p -= 2;
@@ -285,8 +289,47 @@ void clarity_jsonw_int(struct jsonw *w, int64_t v)
     } else {
         *--p = (char)('0' + u);
     }
-    if (v < 0) *--p = '-';
-    put(w, p, (size_t)(buf + sizeof buf - p));
+    return d + nd;
+}
+
+void clarity_jsonw_int(struct jsonw *w, int64_t v)
+{
+    before_value(w);
+    char buf[24];
+    put(w, buf, (size_t)(write_int(buf, v) - buf));
+}
+
+/* A member `"k" : v` of an object, the commonest piece of a report, written with one bounds
+ * check when the buffer has room; otherwise (or in an array, or right after a key) as
+ * key_lit and int would write it. */
+void clarity_jsonw_kint_lit(struct jsonw *w, const char *k, size_t n, int64_t v)
+{
+    int lv = w->obj_depth;
+    if (w->buf && !w->after_key && w->depth > 0 && !w->is_array[w->depth] && lv >= 0 && lv <= 32 &&
+        w->cap - w->len >= n + 2 * (size_t)lv + 32) {
+        char *d = w->buf + w->len;
+        if (!w->first[w->depth]) *d++ = ',';
+        w->first[w->depth] = false;
+        if (w->pretty) {
+            memcpy(d, comma_indent + 1, 1 + 2 * (size_t)lv);
+            d += 1 + 2 * (size_t)lv;
+        }
+        *d++ = '"';
+        copy_bytes(d, k, n);
+        d += n;
+        if (w->pretty) {
+            memcpy(d, "\" : ", 4);
+            d += 4;
+        } else {
+            memcpy(d, "\":", 2);
+            d += 2;
+        }
+        d = write_int(d, v);
+        w->len = (size_t)(d - w->buf);
+        return;
+    }
+    clarity_jsonw_key_lit(w, k, n);
+    clarity_jsonw_int(w, v);
 }
 
 /* Doubles as Java's Double.toString writes them (Jackson uses it): the shortest digits that

@@ -36,6 +36,9 @@ void clarity_jsonw_key(struct jsonw *w, const char *k);
  * only takes a string literal. */
 void clarity_jsonw_key_lit(struct jsonw *w, const char *k, size_t n);
 #define JSONW_KEY_LIT(w, lit) clarity_jsonw_key_lit((w), "" lit, sizeof(lit) - 1)
+/* key_lit + int in one call (the commonest member of a report) */
+void clarity_jsonw_kint_lit(struct jsonw *w, const char *k, size_t n, int64_t v);
+#define JSONW_KINT_LIT(w, lit, v) clarity_jsonw_kint_lit((w), "" lit, sizeof(lit) - 1, (v))
 void clarity_jsonw_str(struct jsonw *w, const char *s);
 void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n);
 void clarity_jsonw_int(struct jsonw *w, int64_t v);

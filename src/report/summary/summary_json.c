@@ -5,7 +5,7 @@
 #define S(id) clarity_app_str(a, (id))
 /* Every key here is a literal with nothing to escape: written without the check (a summary
  * of 10^6 jobs writes about 10^8 keys). */
-#define KINT(k, v) (JSONW_KEY_LIT(w, k), clarity_jsonw_int(w, (v)))
+#define KINT(k, v) JSONW_KINT_LIT(w, k, (v))
 #define KSTR(k, v) (JSONW_KEY_LIT(w, k), clarity_jsonw_str(w, (v)))
 #define KBOOL(k, v) (JSONW_KEY_LIT(w, k), clarity_jsonw_bool(w, (v)))
 #define KINT_OR_NULL(k, v, known) kint_or_null(w, "" k, sizeof(k) - 1, (v), (known))
@@ -43,9 +43,12 @@ static void totals(struct jsonw *w, const struct clarity_totals *t)
 
 static void kint_or_null(struct jsonw *w, const char *k, size_t kn, int64_t v, bool known)
 {
+    if (known) {
+        clarity_jsonw_kint_lit(w, k, kn, v);
+        return;
+    }
     clarity_jsonw_key_lit(w, k, kn);
-    if (known) clarity_jsonw_int(w, v);
-    else clarity_jsonw_null(w);
+    clarity_jsonw_null(w);
 }
 
 static void ids(struct jsonw *w, const char *k, size_t kn, const int64_t *p, size_t n)

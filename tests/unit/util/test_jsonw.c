@@ -134,3 +134,40 @@ Test(jsonw, buffered_fast_paths_write_the_same_bytes)
         free(plain);
     }
 }
+
+/* kint_lit's one-check path writes what key + int write, first member or not, pretty or
+ * compact, nested, and falls back in an array and right after a key. */
+static void kint_lit_members(struct jsonw *w)
+{
+    clarity_jsonw_obj_begin(w);
+    JSONW_KINT_LIT(w, "a", 0);
+    JSONW_KINT_LIT(w, "bb", -1);
+    JSONW_KEY_LIT(w, "nested");
+    clarity_jsonw_obj_begin(w);
+    JSONW_KINT_LIT(w, "first_in_nested", INT64_MIN);
+    JSONW_KINT_LIT(w, "second", 1234567890123);
+    clarity_jsonw_obj_end(w);
+    JSONW_KEY_LIT(w, "list");
+    clarity_jsonw_arr_begin(w);
+    clarity_jsonw_int(w, 5);
+    clarity_jsonw_arr_end(w);
+    JSONW_KINT_LIT(w, "after_list", 99);
+    clarity_jsonw_obj_end(w);
+}
+
+Test(jsonw, kint_lit_writes_what_key_and_int_write)
+{
+    char *s = render_buffered(kint_lit_members, true, 1 << 16);
+    cr_assert_str_eq(s, "{\n  \"a\" : 0,\n  \"bb\" : -1,\n  \"nested\" : {\n    \"first_in_nested\" : -9223372036854775808,\n"
+                        "    \"second\" : 1234567890123\n  },\n  \"list\" : [ 5 ],\n  \"after_list\" : 99\n}");
+    free(s);
+    s = render_buffered(kint_lit_members, false, 1 << 16);
+    cr_assert_str_eq(s, "{\"a\":0,\"bb\":-1,\"nested\":{\"first_in_nested\":-9223372036854775808,\"second\":1234567890123},"
+                        "\"list\":[5],\"after_list\":99}");
+    free(s);
+    char *unbuffered = render(kint_lit_members, true);
+    s = render_buffered(kint_lit_members, true, 16);   /* too small for the one-check path */
+    cr_assert_str_eq(s, unbuffered);
+    free(s);
+    free(unbuffered);
+}
