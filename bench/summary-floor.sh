@@ -21,7 +21,7 @@ cpu() { # cpu OUTFILE CMD...: appends "cpu_s rss_kib"
   /usr/bin/time -f '%U %S %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || { echo "failed: $* ($(head -1 "$tmp/err"))" >&2; exit 1; }
   awk '{printf "%.3f %d\n", $1 + $2, $3}' "$tmp/t" >>"$f"
 }
-med() { sort -n "$1" | awk '{v[NR]=$1; r[NR]=$2} END{m=int((NR+1)/2); printf "%.2f %.0f", v[m], r[m]/1024}'; }
+med() { sort -n "$1" | awk '{v[NR]=$1; r[NR]=$2} END{m=int((NR+1)/2); printf "%.2f %.0f\n", v[m], r[m]/1024}'; }
 echo "$(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo ?), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $REPS rounds"
 echo
 if [ -n "${BASE:-}" ]; then
