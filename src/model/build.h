@@ -23,6 +23,11 @@ struct apply_ctx {
      * listed ones), only while loading */
     struct clarity_idmap unknown_event_ids, unknown_field_ids;
     const struct blank_names *acc_names;   /* task accumulables kept by name (opt), measured */
+    struct json_memo {                     /* clarity_intern_json_memo: the last flat object */
+        char sig[160];
+        size_t len;
+        uint32_t id;
+    } storage_level_memo;
 };
 
 uint32_t clarity_intern(struct apply_ctx *c, const char *s, size_t len);
@@ -31,6 +36,9 @@ uint32_t clarity_intern_memo(struct apply_ctx *c, uint32_t *memo, const char *s,
 uint32_t clarity_intern_val(struct apply_ctx *c, cj_val v);          /* string value; else 0 */
 uint32_t clarity_intern_key(struct apply_ctx *c, cj_val obj, const char *key);
 uint32_t clarity_intern_json(struct apply_ctx *c, cj_val v);         /* any value as minified JSON */
+/* intern_json with a one-entry memo, for small flat objects of booleans and integers that
+ * repeat from one event to the next (an RDD's storage level, in every stage of every job) */
+uint32_t clarity_intern_json_memo(struct apply_ctx *c, struct json_memo *m, cj_val v);
 /* Counts an unknown key of a task event under "<where>.<key>". */
 void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl);
 /* Counts an event of a kind no handler knows, under its "Event" name. */

@@ -24,6 +24,29 @@ void clarity_jsonw_flush(struct jsonw *w)
     w->len = 0;
 }
 
+/* Most pieces are a few bytes (a separator, a key, a number): two overlapping word copies
+ * instead of a call to memcpy. */
+static inline void copy_bytes(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++) d[i] = s[i];
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
 /* Every byte goes through these: into the writer's buffer when it has one, else to out
  * without stdio's per-call locking (one writer per FILE). */
 static inline void put(struct jsonw *w, const char *s, size_t n)
@@ -39,7 +62,7 @@ static inline void put(struct jsonw *w, const char *s, size_t n)
             return;
         }
     }
-    memcpy(w->buf + w->len, s, n);
+    copy_bytes(w->buf + w->len, s, n);
     w->len += n;
 }
 static inline void putch(struct jsonw *w, char c)
@@ -53,20 +76,25 @@ static inline void putch(struct jsonw *w, char c)
 }
 static inline void puts_(struct jsonw *w, const char *s) { put(w, s, strlen(s)); }
 
-static void newline_indent(struct jsonw *w, int levels)
+static const char comma_indent[] = ",\n                                                                ";
+
+/* A newline and two spaces per level, after a comma when `comma`: one copy. */
+static void newline_indent_after(struct jsonw *w, int levels, bool comma)
 {
-    static const char spaces[] = "\n                                                                ";
     size_t n = 1 + 2 * (size_t)(levels > 0 ? levels : 0);
-    if (n <= sizeof spaces - 1) {
-        put(w, spaces, n);
+    if (n + 1 <= sizeof comma_indent - 1) {
+        put(w, comma_indent + !comma, n + comma);
         return;
     }
+    if (comma) putch(w, ',');
     putch(w, '\n');
     for (int i = 0; i < levels; i++) put(w, "  ", 2);
 }
 
+static void newline_indent(struct jsonw *w, int levels) { newline_indent_after(w, levels, false); }
+
 /* Separator before a value or key at the current depth. */
-static void before_value(struct jsonw *w)
+static inline void before_value(struct jsonw *w)
 {
     if (w->after_key) {
         w->after_key = false;
@@ -83,8 +111,7 @@ static void before_value(struct jsonw *w)
         if (first) putch(w, ' ');
         else put(w, ", ", 2);
     } else {
-        if (!first) putch(w, ',');
-        newline_indent(w, w->obj_depth);
+        newline_indent_after(w, w->obj_depth, !first);
     }
 }
 
@@ -124,7 +151,17 @@ static const bool needs_escape[256] = {
     ['"'] = 1, ['\\'] = 1,
 };
 
-static void put_escaped(struct jsonw *w, const char *s, size_t n)
+/* A word of 8 bytes holds one that needs escaping (or, rarely, a false alarm from a borrow,
+ * which the byte loop then clears): bytes below 0x20, '"' and '\\' tested 8 at a time, since
+ * most of a report's bytes are keys and names that need no escape. */
+static inline bool word_may_need_escape(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs;
+}
+
+static void put_escaped_slow(struct jsonw *w, const char *s, size_t n)
 {
     putch(w, '"');
     size_t from = 0;   /* start of the bytes not yet written */
@@ -152,12 +189,72 @@ static void put_escaped(struct jsonw *w, const char *s, size_t n)
     putch(w, '"');
 }
 
+/* The common case (a buffer with room, nothing to escape) copies while it checks, 8 bytes at a
+ * time; anything else takes the byte-at-a-time path, which writes the same bytes. */
+static void put_escaped(struct jsonw *w, const char *s, size_t n)
+{
+    if (!w->buf || w->cap - w->len < n + 2) {
+        put_escaped_slow(w, s, n);
+        return;
+    }
+    char *d = w->buf + w->len + 1;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (word_may_need_escape(x)) break;
+        memcpy(d + i, &x, 8);
+    }
+    if (i < n && n >= 8 && i + 8 > n) {   /* the tail as the last 8 bytes, overlapping */
+        uint64_t x;
+        memcpy(&x, s + n - 8, 8);
+        if (!word_may_need_escape(x)) {
+            memcpy(d + n - 8, &x, 8);
+            i = n;
+        }
+    }
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (needs_escape[c]) {
+            put_escaped_slow(w, s, n);
+            return;
+        }
+        d[i] = (char)c;
+    }
+    d[-1] = '"';
+    d[n] = '"';
+    w->len += n + 2;
+}
+
 void clarity_jsonw_key(struct jsonw *w, const char *k)
 {
     before_value(w);
     put_escaped(w, k, strlen(k));
     if (w->pretty) put(w, " : ", 3);
     else putch(w, ':');
+    w->after_key = true;
+}
+
+void clarity_jsonw_key_lit(struct jsonw *w, const char *k, size_t n)
+{
+    before_value(w);
+    if (w->buf && w->cap - w->len >= n + 5) {
+        char *d = w->buf + w->len;
+        d[0] = '"';
+        copy_bytes(d + 1, k, n);
+        d[n + 1] = '"';
+        if (w->pretty) {
+            memcpy(d + n + 2, " : ", 3);
+            w->len += n + 5;
+        } else {
+            d[n + 2] = ':';
+            w->len += n + 3;
+        }
+    } else {
+        put_escaped_slow(w, k, n);   /* writes the same bytes: nothing in k needs escaping */
+        if (w->pretty) put(w, " : ", 3);
+        else putch(w, ':');
+    }
     w->after_key = true;
 }
 
@@ -168,15 +265,71 @@ void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n)
 }
 void clarity_jsonw_str(struct jsonw *w, const char *s) { clarity_jsonw_strn(w, s ? s : "", s ? strlen(s) : 0); }
 
+/* Writes v's decimal digits at d (at most 20 bytes); returns the end. Two digits per
+ * division, written back to front into their final place. */
+static inline char *write_int(char *d, int64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    if (v < 0) *d++ = '-';
+    size_t nd = 1;
+    for (uint64_t t = u; t >= 10; t /= 10) nd++;
+    char *p = d + nd;
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        p -= 2;
+        memcpy(p, pairs + 2 * r, 2);
+    }
+    if (u >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * u, 2);
+    } else {
+        *--p = (char)('0' + u);
+    }
+    return d + nd;
+}
+
 void clarity_jsonw_int(struct jsonw *w, int64_t v)
 {
     before_value(w);
-    char buf[24], *p = buf + sizeof buf;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do *--p = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    if (v < 0) *--p = '-';
-    put(w, p, (size_t)(buf + sizeof buf - p));
+    char buf[24];
+    put(w, buf, (size_t)(write_int(buf, v) - buf));
+}
+
+/* A member `"k" : v` of an object, the commonest piece of a report, written with one bounds
+ * check when the buffer has room; otherwise (or in an array, or right after a key) as
+ * key_lit and int would write it. */
+void clarity_jsonw_kint_lit(struct jsonw *w, const char *k, size_t n, int64_t v)
+{
+    int lv = w->obj_depth;
+    if (w->buf && !w->after_key && w->depth > 0 && !w->is_array[w->depth] && lv >= 0 && lv <= 32 &&
+        w->cap - w->len >= n + 2 * (size_t)lv + 32) {
+        char *d = w->buf + w->len;
+        if (!w->first[w->depth]) *d++ = ',';
+        w->first[w->depth] = false;
+        if (w->pretty) {
+            memcpy(d, comma_indent + 1, 1 + 2 * (size_t)lv);
+            d += 1 + 2 * (size_t)lv;
+        }
+        *d++ = '"';
+        copy_bytes(d, k, n);
+        d += n;
+        if (w->pretty) {
+            memcpy(d, "\" : ", 4);
+            d += 4;
+        } else {
+            memcpy(d, "\":", 2);
+            d += 2;
+        }
+        d = write_int(d, v);
+        w->len = (size_t)(d - w->buf);
+        return;
+    }
+    clarity_jsonw_key_lit(w, k, n);
+    clarity_jsonw_int(w, v);
 }
 
 /* Doubles as Java's Double.toString writes them (Jackson uses it): the shortest digits that

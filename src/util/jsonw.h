@@ -30,6 +30,15 @@ void clarity_jsonw_obj_end(struct jsonw *w);
 void clarity_jsonw_arr_begin(struct jsonw *w);
 void clarity_jsonw_arr_end(struct jsonw *w);
 void clarity_jsonw_key(struct jsonw *w, const char *k);
+/* A key the caller knows needs no escaping (n bytes, no control character, quote or
+ * backslash): written without the escape check or strlen. Reports with 10^6 jobs write
+ * tens of millions of keys, nearly all of them literals; use it through JSONW_KEY_LIT, which
+ * only takes a string literal. */
+void clarity_jsonw_key_lit(struct jsonw *w, const char *k, size_t n);
+#define JSONW_KEY_LIT(w, lit) clarity_jsonw_key_lit((w), "" lit, sizeof(lit) - 1)
+/* key_lit + int in one call (the commonest member of a report) */
+void clarity_jsonw_kint_lit(struct jsonw *w, const char *k, size_t n, int64_t v);
+#define JSONW_KINT_LIT(w, lit, v) clarity_jsonw_kint_lit((w), "" lit, sizeof(lit) - 1, (v))
 void clarity_jsonw_str(struct jsonw *w, const char *s);
 void clarity_jsonw_strn(struct jsonw *w, const char *s, size_t n);
 void clarity_jsonw_int(struct jsonw *w, int64_t v);

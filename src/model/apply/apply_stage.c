@@ -27,7 +27,7 @@ static void read_rdd(struct apply_ctx *c, const struct clarity_picked *p, int64_
     d->scope = clarity_pk_intern(c, p, RDD_SCOPE);
     d->call_site = clarity_pk_intern(c, p, RDD_CALLSITE);
     if (clarity_pk_has(p, RDD_PARENTS)) clarity_reread_int_array(c, p->v[RDD_PARENTS], &d->parents, &d->nparents);
-    if (clarity_pk_has(p, RDD_STORAGE)) d->storage_level = clarity_intern_json(c, p->v[RDD_STORAGE]);
+    if (clarity_pk_has(p, RDD_STORAGE)) d->storage_level = clarity_intern_json_memo(c, &c->storage_level_memo, p->v[RDD_STORAGE]);
     d->num_partitions = clarity_pk_int_or(p, RDD_PARTS, 0);
     d->num_cached_partitions = clarity_pk_int_or(p, RDD_CACHED, 0);
     d->mem_size = clarity_pk_int_or(p, RDD_MEM, 0);

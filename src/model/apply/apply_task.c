@@ -3,8 +3,37 @@
 #include "model/build.h"
 #include "model/decode/task_decode.h"
 
-static void set_col(struct apply_ctx *c, struct clarity_icol *col, size_t row, int64_t v)
+/* About 17 columns are set per task event: a value that fits the column's width is stored
+ * here, inline; only a widening goes through clarity_icol_set. */
+static inline void set_col(struct apply_ctx *c, struct clarity_icol *col, size_t row, int64_t v)
 {
+    switch (col->width) {
+    case 0:
+        if (v == 0) return;   /* an all-zero column stores nothing */
+        break;
+    case 1:
+        if (v >= INT8_MIN && v <= INT8_MAX) {
+            ((int8_t *)col->data)[row] = (int8_t)v;
+            return;
+        }
+        break;
+    case 2:
+        if (v >= INT16_MIN && v <= INT16_MAX) {
+            ((int16_t *)col->data)[row] = (int16_t)v;
+            return;
+        }
+        break;
+    case 4:
+        if (v >= INT32_MIN && v <= INT32_MAX) {
+            ((int32_t *)col->data)[row] = (int32_t)v;
+            return;
+        }
+        break;
+    case 8:
+        ((int64_t *)col->data)[row] = v;
+        return;
+    default: break;
+    }
     if (clarity_icol_set(col, row, v, c->app->tasks.cap) != 0) c->failed = 1;
 }
 

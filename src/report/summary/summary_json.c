@@ -4,47 +4,57 @@
 #include "util/jsonw.h"
 
 #define S(id) clarity_app_str(a, (id))
+/* Every key here is a literal with nothing to escape: written without the check (a summary
+ * of 10^6 jobs writes about 10^8 keys). */
+#define KINT(k, v) JSONW_KINT_LIT(w, k, (v))
+#define KSTR(k, v) (JSONW_KEY_LIT(w, k), clarity_jsonw_str(w, (v)))
+#define KBOOL(k, v) (JSONW_KEY_LIT(w, k), clarity_jsonw_bool(w, (v)))
+#define KINT_OR_NULL(k, v, known) kint_or_null(w, "" k, sizeof(k) - 1, (v), (known))
+#define IDS(k, p, n) ids(w, "" k, sizeof(k) - 1, (p), (n))
 
 static void totals(struct jsonw *w, const struct clarity_totals *t)
 {
     clarity_jsonw_obj_begin(w);
-    clarity_jsonw_kint(w, "tasks", t->tasks);
-    clarity_jsonw_kint(w, "succeeded", t->succeeded);
-    clarity_jsonw_kint(w, "failed", t->failed);
-    clarity_jsonw_kint(w, "killed", t->killed);
-    clarity_jsonw_kint(w, "without_end", t->running);
-    clarity_jsonw_kint(w, "speculative", t->speculative);
-    clarity_jsonw_kint(w, "task_ms", t->task_ms);
-    clarity_jsonw_kint(w, "run_ms", t->run_ms);
-    if (t->cpu_logged) clarity_jsonw_kint(w, "cpu_ns", t->cpu_ns);
+    KINT("tasks", t->tasks);
+    KINT("succeeded", t->succeeded);
+    KINT("failed", t->failed);
+    KINT("killed", t->killed);
+    KINT("without_end", t->running);
+    KINT("speculative", t->speculative);
+    KINT("task_ms", t->task_ms);
+    KINT("run_ms", t->run_ms);
+    if (t->cpu_logged) KINT("cpu_ns", t->cpu_ns);
     else {
-        clarity_jsonw_key(w, "cpu_ns");
+        JSONW_KEY_LIT(w, "cpu_ns");
         clarity_jsonw_null(w);
     }
-    clarity_jsonw_kint(w, "gc_ms", t->gc_ms);
-    clarity_jsonw_kint(w, "deserialize_ms", t->deser_ms);
-    clarity_jsonw_kint(w, "input_bytes", t->input_bytes);
-    clarity_jsonw_kint(w, "output_bytes", t->output_bytes);
-    clarity_jsonw_kint(w, "shuffle_read_bytes", t->shuffle_read_bytes);
-    clarity_jsonw_kint(w, "shuffle_remote_read_bytes", t->shuffle_remote_bytes);
-    clarity_jsonw_kint(w, "shuffle_write_bytes", t->shuffle_write_bytes);
-    clarity_jsonw_kint(w, "fetch_wait_ms", t->fetch_wait_ms);
-    clarity_jsonw_kint(w, "shuffle_write_ns", t->shuffle_write_ns);
-    clarity_jsonw_kint(w, "memory_spilled_bytes", t->mem_spilled);
-    clarity_jsonw_kint(w, "disk_spilled_bytes", t->disk_spilled);
+    KINT("gc_ms", t->gc_ms);
+    KINT("deserialize_ms", t->deser_ms);
+    KINT("input_bytes", t->input_bytes);
+    KINT("output_bytes", t->output_bytes);
+    KINT("shuffle_read_bytes", t->shuffle_read_bytes);
+    KINT("shuffle_remote_read_bytes", t->shuffle_remote_bytes);
+    KINT("shuffle_write_bytes", t->shuffle_write_bytes);
+    KINT("fetch_wait_ms", t->fetch_wait_ms);
+    KINT("shuffle_write_ns", t->shuffle_write_ns);
+    KINT("memory_spilled_bytes", t->mem_spilled);
+    KINT("disk_spilled_bytes", t->disk_spilled);
     clarity_jsonw_obj_end(w);
 }
 
-static void kint_or_null(struct jsonw *w, const char *k, int64_t v, bool known)
+static void kint_or_null(struct jsonw *w, const char *k, size_t kn, int64_t v, bool known)
 {
-    clarity_jsonw_key(w, k);
-    if (known) clarity_jsonw_int(w, v);
-    else clarity_jsonw_null(w);
+    if (known) {
+        clarity_jsonw_kint_lit(w, k, kn, v);
+        return;
+    }
+    clarity_jsonw_key_lit(w, k, kn);
+    clarity_jsonw_null(w);
 }
 
-static void ids(struct jsonw *w, const char *k, const int64_t *p, size_t n)
+static void ids(struct jsonw *w, const char *k, size_t kn, const int64_t *p, size_t n)
 {
-    clarity_jsonw_key(w, k);
+    clarity_jsonw_key_lit(w, k, kn);
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < n; i++) clarity_jsonw_int(w, p[i]);
     clarity_jsonw_arr_end(w);
@@ -71,28 +81,32 @@ static void platform(struct jsonw *w, const struct clarity_app *a)
 {
     const struct clarity_platform *p = &a->platform;
     char b[160];
-    clarity_jsonw_key(w, "platform");
+    JSONW_KEY_LIT(w, "platform");
     clarity_jsonw_obj_begin(w);
-    clarity_jsonw_kstr(w, "text", clarity_report_platform(a, b, sizeof b));
-    clarity_jsonw_kstr(w, "vendor", clarity_vendor_name(p->vendor));
-    clarity_jsonw_kstr(w, "runtime", p->runtime);
-    clarity_jsonw_kbool(w, "photon", p->photon);
-    clarity_jsonw_kstr(w, "cluster_manager", p->manager == CLARITY_CM_UNKNOWN ? "" : clarity_cluster_manager_name(p->manager));
-    clarity_jsonw_kstr(w, "arch", p->arch);
-    clarity_jsonw_kstr(w, "cloud", p->cloud);
-    clarity_jsonw_kstr(w, "evidence", p->evidence);
-    clarity_jsonw_kstr(w, "manager_evidence", p->manager_evidence);
-    clarity_jsonw_kstr(w, "default_fs", p->default_fs >= 0 ? clarity_scheme_name(p->default_fs) : "");
-    clarity_jsonw_kstr(w, "input_store", clarity_store_name(p->input_store));
+    KSTR("text", clarity_report_platform(a, b, sizeof b));
+    KSTR("vendor", clarity_vendor_name(p->vendor));
+    KSTR("runtime", p->runtime);
+    KBOOL("photon", p->photon);
+    KSTR("cluster_manager", p->manager == CLARITY_CM_UNKNOWN ? "" : clarity_cluster_manager_name(p->manager));
+    KSTR("arch", p->arch);
+    KSTR("cloud", p->cloud);
+    KSTR("evidence", p->evidence);
+    KSTR("manager_evidence", p->manager_evidence);
+    KSTR("default_fs", p->default_fs >= 0 ? clarity_scheme_name(p->default_fs) : "");
+    KSTR("input_store", clarity_store_name(p->input_store));
     schemes(w, "input_paths", p->input);
-    clarity_jsonw_kstr(w, "output_store", clarity_store_name(p->output_store));
+    KSTR("output_store", clarity_store_name(p->output_store));
     schemes(w, "output_paths", p->output);
-    clarity_jsonw_key(w, "photon_metrics");
+    JSONW_KEY_LIT(w, "photon_metrics");
     if (!p->photon) clarity_jsonw_null(w);
     else {
         clarity_jsonw_obj_begin(w);
         for (int m = 0; m < CLARITY_PH_COUNT; m++)
-            kint_or_null(w, clarity_photon_metric_name(m), p->photon_v[m], p->photon_has[m]);
+        {
+            clarity_jsonw_key(w, clarity_photon_metric_name(m));   /* names from a table, escaped as any */
+            if (p->photon_has[m]) clarity_jsonw_int(w, p->photon_v[m]);
+            else clarity_jsonw_null(w);
+        }
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_obj_end(w);
@@ -104,118 +118,118 @@ int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, st
     if (clarity_totals_compute(a, &t) != 0)
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
     clarity_jsonw_obj_begin(w);
-    clarity_jsonw_kstr(w, "source", a->source_path);
-    clarity_jsonw_kstr(w, "app_id", S(a->app_id));
-    clarity_jsonw_kstr(w, "attempt_id", S(a->attempt_id));
-    clarity_jsonw_kstr(w, "name", S(a->name));
-    clarity_jsonw_kstr(w, "user", S(a->user));
-    clarity_jsonw_kstr(w, "spark_version", S(a->spark_version));
-    kint_or_null(w, "start_ms", a->start_ms, a->start_ms != 0);
-    kint_or_null(w, "end_ms", a->end_ms, a->end_ms != 0);
+    KSTR("source", a->source_path);
+    KSTR("app_id", S(a->app_id));
+    KSTR("attempt_id", S(a->attempt_id));
+    KSTR("name", S(a->name));
+    KSTR("user", S(a->user));
+    KSTR("spark_version", S(a->spark_version));
+    KINT_OR_NULL("start_ms", a->start_ms, a->start_ms != 0);
+    KINT_OR_NULL("end_ms", a->end_ms, a->end_ms != 0);
     int64_t dur = clarity_app_duration_ms(a);
-    kint_or_null(w, "duration_ms", dur, dur >= 0);
-    clarity_jsonw_kbool(w, "duration_to_last_event", !a->end_ms);
+    KINT_OR_NULL("duration_ms", dur, dur >= 0);
+    KBOOL("duration_to_last_event", !a->end_ms);
     platform(w, a);
-    clarity_jsonw_key(w, "totals");
+    JSONW_KEY_LIT(w, "totals");
     totals(w, &t.app);
-    clarity_jsonw_key(w, "model");
+    JSONW_KEY_LIT(w, "model");
     clarity_jsonw_obj_begin(w);
-    clarity_jsonw_kint(w, "task_attempts", (int64_t)a->tasks.n);
+    KINT("task_attempts", (int64_t)a->tasks.n);
     size_t tb = clarity_app_task_bytes(a);
-    clarity_jsonw_kint(w, "task_table_bytes", (int64_t)tb);
+    KINT("task_table_bytes", (int64_t)tb);
     clarity_jsonw_kdouble(w, "bytes_per_task", a->tasks.n ? (double)tb / (double)a->tasks.n : 0.0);
-    clarity_jsonw_kint(w, "accumulables", (int64_t)(a->task_accums.n + a->stage_accums.n));
-    clarity_jsonw_kint(w, "accumulable_bytes", (int64_t)clarity_app_accumulable_bytes(a));
+    KINT("accumulables", (int64_t)(a->task_accums.n + a->stage_accums.n));
+    KINT("accumulable_bytes", (int64_t)clarity_app_accumulable_bytes(a));
     clarity_jsonw_obj_end(w);
 
-    clarity_jsonw_key(w, "executors");
+    JSONW_KEY_LIT(w, "executors");
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < a->nexecs; i++) {
         const struct clarity_executor *e = &a->execs[i];
         clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kstr(w, "id", S(e->id));
-        clarity_jsonw_kstr(w, "host", S(e->host));
-        clarity_jsonw_kint(w, "cores", e->total_cores);
-        kint_or_null(w, "add_ms", e->add_ms, e->add_ms != 0);
-        kint_or_null(w, "remove_ms", e->remove_ms, e->remove_ms != 0);
-        clarity_jsonw_kstr(w, "remove_reason", S(e->remove_reason));
-        kint_or_null(w, "max_memory_bytes", e->max_memory, e->max_memory >= 0);
-        clarity_jsonw_kbool(w, "driver", e->is_driver);
-        clarity_jsonw_kbool(w, "excluded", e->excluded);
-        clarity_jsonw_key(w, "totals");
+        KSTR("id", S(e->id));
+        KSTR("host", S(e->host));
+        KINT("cores", e->total_cores);
+        KINT_OR_NULL("add_ms", e->add_ms, e->add_ms != 0);
+        KINT_OR_NULL("remove_ms", e->remove_ms, e->remove_ms != 0);
+        KSTR("remove_reason", S(e->remove_reason));
+        KINT_OR_NULL("max_memory_bytes", e->max_memory, e->max_memory >= 0);
+        KBOOL("driver", e->is_driver);
+        KBOOL("excluded", e->excluded);
+        JSONW_KEY_LIT(w, "totals");
         totals(w, &t.exec[i]);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
 
-    clarity_jsonw_key(w, "jobs");
+    JSONW_KEY_LIT(w, "jobs");
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < a->njobs; i++) {
         const struct clarity_job *j = &a->jobs[i];
         clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kint(w, "job_id", j->job_id);
-        clarity_jsonw_kstr(w, "name", S(j->name));
-        clarity_jsonw_kstr(w, "status", job_status(j->status));
-        kint_or_null(w, "submit_ms", j->submit_ms, j->submit_ms != 0);
-        kint_or_null(w, "end_ms", j->end_ms, j->end_ms != 0);
+        KINT("job_id", j->job_id);
+        KSTR("name", S(j->name));
+        KSTR("status", job_status(j->status));
+        KINT_OR_NULL("submit_ms", j->submit_ms, j->submit_ms != 0);
+        KINT_OR_NULL("end_ms", j->end_ms, j->end_ms != 0);
         int64_t jd = clarity_job_duration_ms(a, j);
-        kint_or_null(w, "duration_ms", jd, jd >= 0);
-        ids(w, "stage_ids", j->stage_ids, j->nstage_ids);
-        kint_or_null(w, "sql_id", j->sql_id, j->sql_id >= 0);
-        clarity_jsonw_kstr(w, "job_group", S(j->group));
-        clarity_jsonw_kstr(w, "description", S(j->description));
-        clarity_jsonw_kstr(w, "pool", S(j->pool));
-        clarity_jsonw_kstr(w, "failure", S(j->failure));
-        clarity_jsonw_key(w, "totals");
+        KINT_OR_NULL("duration_ms", jd, jd >= 0);
+        IDS("stage_ids", j->stage_ids, j->nstage_ids);
+        KINT_OR_NULL("sql_id", j->sql_id, j->sql_id >= 0);
+        KSTR("job_group", S(j->group));
+        KSTR("description", S(j->description));
+        KSTR("pool", S(j->pool));
+        KSTR("failure", S(j->failure));
+        JSONW_KEY_LIT(w, "totals");
         totals(w, &t.job[i]);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
 
-    clarity_jsonw_key(w, "stages");
+    JSONW_KEY_LIT(w, "stages");
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < a->nstages; i++) {
         const struct clarity_stage *s = &a->stages[i];
         clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kint(w, "stage_id", s->stage_id);
-        clarity_jsonw_kint(w, "attempt", s->attempt);
-        clarity_jsonw_kstr(w, "name", S(s->name));
-        clarity_jsonw_kstr(w, "status", clarity_stage_status_name(s->status));
-        clarity_jsonw_kint(w, "num_tasks", s->num_tasks);
-        kint_or_null(w, "submit_ms", s->submit_ms, s->submit_ms != 0);
-        kint_or_null(w, "complete_ms", s->complete_ms, s->complete_ms != 0);
+        KINT("stage_id", s->stage_id);
+        KINT("attempt", s->attempt);
+        KSTR("name", S(s->name));
+        KSTR("status", clarity_stage_status_name(s->status));
+        KINT("num_tasks", s->num_tasks);
+        KINT_OR_NULL("submit_ms", s->submit_ms, s->submit_ms != 0);
+        KINT_OR_NULL("complete_ms", s->complete_ms, s->complete_ms != 0);
         int64_t sd = clarity_stage_duration_ms(a, s);
-        kint_or_null(w, "duration_ms", sd, sd >= 0);
-        ids(w, "parent_ids", s->parents, s->nparents);
-        ids(w, "job_ids", s->job_ids, s->njob_ids);
-        clarity_jsonw_kstr(w, "failure", S(s->failure));
-        clarity_jsonw_key(w, "totals");
+        KINT_OR_NULL("duration_ms", sd, sd >= 0);
+        IDS("parent_ids", s->parents, s->nparents);
+        IDS("job_ids", s->job_ids, s->njob_ids);
+        KSTR("failure", S(s->failure));
+        JSONW_KEY_LIT(w, "totals");
         totals(w, &t.stage[i]);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
 
-    clarity_jsonw_key(w, "sql");
+    JSONW_KEY_LIT(w, "sql");
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < a->nsqls; i++) {
         const struct clarity_sql *q = &a->sqls[i];
         clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kint(w, "sql_id", q->id);
-        clarity_jsonw_kint(w, "root_id", q->root_id);
-        clarity_jsonw_kstr(w, "description", S(q->description));
-        kint_or_null(w, "start_ms", q->start_ms, q->start_ms != 0);
-        kint_or_null(w, "end_ms", q->end_ms, q->end_ms != 0);
-        kint_or_null(w, "duration_ms", clarity_sat_sub(q->end_ms, q->start_ms), q->start_ms && q->end_ms);
-        clarity_jsonw_kstr(w, "error", S(q->error));
-        ids(w, "job_ids", q->job_ids, q->njob_ids);
-        clarity_jsonw_key(w, "totals");
+        KINT("sql_id", q->id);
+        KINT("root_id", q->root_id);
+        KSTR("description", S(q->description));
+        KINT_OR_NULL("start_ms", q->start_ms, q->start_ms != 0);
+        KINT_OR_NULL("end_ms", q->end_ms, q->end_ms != 0);
+        KINT_OR_NULL("duration_ms", clarity_sat_sub(q->end_ms, q->start_ms), q->start_ms && q->end_ms);
+        KSTR("error", S(q->error));
+        IDS("job_ids", q->job_ids, q->njob_ids);
+        JSONW_KEY_LIT(w, "totals");
         totals(w, &t.sql[i]);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
 
     int rc = clarity_report_failures_json(w, a, err);
-    clarity_jsonw_key(w, "integrity");
+    JSONW_KEY_LIT(w, "integrity");
     if (!rc) rc = clarity_report_integrity_json(w, a, err);
     clarity_jsonw_obj_end(w);
     clarity_totals_free(&t);

@@ -70,3 +70,104 @@ Test(jsonw, compact_layout)
     cr_assert_str_eq(s, "[{\"jobId\":2,\"stageIds\":[3],\"jobTags\":[],\"killedTasksSummary\":{},\"m\":{\"a\\\"b\":\"x\\ny\"}},{}]");
     free(s);
 }
+
+/* The buffered writer (clarity_jsonw_buffer) must write the very bytes the unbuffered one does,
+ * through every fast path: keys given as literals, strings checked 8 bytes at a time (escapes at
+ * the start, in a middle word, in the overlapping tail, control bytes), integers two digits at
+ * a time (0, one digit, two, odd and even counts, both int64 extremes), and a buffer that fills
+ * up part-way (a 16-byte buffer). */
+static void fast_paths(struct jsonw *w)
+{
+    clarity_jsonw_obj_begin(w);
+    JSONW_KEY_LIT(w, "task_ms");
+    clarity_jsonw_int(w, 0);
+    clarity_jsonw_kint(w, "a_key_longer_than_sixteen_bytes", 7);
+    clarity_jsonw_kint(w, "k", 10);
+    clarity_jsonw_kint(w, "neg", -99);
+    clarity_jsonw_kint(w, "big", 100);
+    clarity_jsonw_kint(w, "max", INT64_MAX);
+    clarity_jsonw_kint(w, "min", INT64_MIN);
+    clarity_jsonw_kint(w, "odd", 12345);
+    clarity_jsonw_kstr(w, "\"first", "abcdefgh\\ijklmnop");
+    clarity_jsonw_kstr(w, "tail", "abcdefghij\"");
+    clarity_jsonw_kstr(w, "ctl", "0123456\x01 89");
+    clarity_jsonw_kstr(w, "utf8", "caf\xc3\xa9 na\xc3\xafve r\xc3\xa9sum\xc3\xa9");
+    clarity_jsonw_kstr(w, "", "");
+    clarity_jsonw_obj_end(w);
+}
+
+static const char fast_paths_pretty[] =
+    "{\n  \"task_ms\" : 0,\n  \"a_key_longer_than_sixteen_bytes\" : 7,\n  \"k\" : 10,\n  \"neg\" : -99,\n"
+    "  \"big\" : 100,\n  \"max\" : 9223372036854775807,\n  \"min\" : -9223372036854775808,\n  \"odd\" : 12345,\n"
+    "  \"\\\"first\" : \"abcdefgh\\\\ijklmnop\",\n  \"tail\" : \"abcdefghij\\\"\",\n  \"ctl\" : \"0123456\\u0001 89\",\n"
+    "  \"utf8\" : \"caf\xc3\xa9 na\xc3\xafve r\xc3\xa9sum\xc3\xa9\",\n  \"\" : \"\"\n}";
+
+static char *render_buffered(void (*fn)(struct jsonw *), bool pretty, size_t cap)
+{
+    char *buf = NULL, *wbuf = malloc(cap);
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    struct jsonw w;
+    clarity_jsonw_init(&w, f, pretty);
+    clarity_jsonw_buffer(&w, wbuf, cap);
+    fn(&w);
+    clarity_jsonw_flush(&w);
+    fclose(f);
+    free(wbuf);
+    return buf;
+}
+
+Test(jsonw, buffered_fast_paths_write_the_same_bytes)
+{
+    char *s = render(fast_paths, true);
+    cr_assert_str_eq(s, fast_paths_pretty);
+    free(s);
+    size_t caps[] = {16, 64, 1 << 16};
+    for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
+        s = render_buffered(fast_paths, true, caps[i]);
+        cr_assert_str_eq(s, fast_paths_pretty, "buffer of %zu bytes", caps[i]);
+        free(s);
+        char *plain = render(fast_paths, false);
+        s = render_buffered(fast_paths, false, caps[i]);
+        cr_assert_str_eq(s, plain, "compact, buffer of %zu bytes", caps[i]);
+        free(s);
+        free(plain);
+    }
+}
+
+/* kint_lit's one-check path writes what key + int write, first member or not, pretty or
+ * compact, nested, and falls back in an array and right after a key. */
+static void kint_lit_members(struct jsonw *w)
+{
+    clarity_jsonw_obj_begin(w);
+    JSONW_KINT_LIT(w, "a", 0);
+    JSONW_KINT_LIT(w, "bb", -1);
+    JSONW_KEY_LIT(w, "nested");
+    clarity_jsonw_obj_begin(w);
+    JSONW_KINT_LIT(w, "first_in_nested", INT64_MIN);
+    JSONW_KINT_LIT(w, "second", 1234567890123);
+    clarity_jsonw_obj_end(w);
+    JSONW_KEY_LIT(w, "list");
+    clarity_jsonw_arr_begin(w);
+    clarity_jsonw_int(w, 5);
+    clarity_jsonw_arr_end(w);
+    JSONW_KINT_LIT(w, "after_list", 99);
+    clarity_jsonw_obj_end(w);
+}
+
+Test(jsonw, kint_lit_writes_what_key_and_int_write)
+{
+    char *s = render_buffered(kint_lit_members, true, 1 << 16);
+    cr_assert_str_eq(s, "{\n  \"a\" : 0,\n  \"bb\" : -1,\n  \"nested\" : {\n    \"first_in_nested\" : -9223372036854775808,\n"
+                        "    \"second\" : 1234567890123\n  },\n  \"list\" : [ 5 ],\n  \"after_list\" : 99\n}");
+    free(s);
+    s = render_buffered(kint_lit_members, false, 1 << 16);
+    cr_assert_str_eq(s, "{\"a\":0,\"bb\":-1,\"nested\":{\"first_in_nested\":-9223372036854775808,\"second\":1234567890123},"
+                        "\"list\":[5],\"after_list\":99}");
+    free(s);
+    char *unbuffered = render(kint_lit_members, true);
+    s = render_buffered(kint_lit_members, true, 16);   /* too small for the one-check path */
+    cr_assert_str_eq(s, unbuffered);
+    free(s);
+    free(unbuffered);
+}
