@@ -139,12 +139,15 @@ void clarity_truth_stage_done(struct sim *s, struct sy_stage *st)
         return;
     }
     int k = 0;
+    st->max_s = 0;
     for (int i = 0; i < n; i++)
         if (st->tt[i].end == 0) {
             d[k] = st->tt[i].finish - st->tt[i].launch;
+            if (d[k] > st->max_s) st->max_s = d[k];
             id[k++] = st->tt[i].ideal;
         }
     double med = clarity_median_mean_mid(d, (size_t)k), med_ideal = clarity_median_mean_mid(id, (size_t)k);
+    st->median_s = med;
     free(d);
     free(id);
     struct clarity_strbuf *b = &s->tmp;
@@ -408,6 +411,7 @@ int clarity_truth_write(struct sim *s, struct synth_result *res)
     }
     clarity_jsonw_arr_end(&w);
     write_contention(s, &w);
+    clarity_truth_findings(s, &w);
     clarity_jsonw_obj_end(&w);
     clarity_jsonw_end(&w);
     return fclose(f) ? -1 : 0;
