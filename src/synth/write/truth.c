@@ -139,15 +139,17 @@ void clarity_truth_stage_done(struct sim *s, struct sy_stage *st)
         return;
     }
     int k = 0;
-    st->max_s = 0;
     for (int i = 0; i < n; i++)
         if (st->tt[i].end == 0) {
             d[k] = st->tt[i].finish - st->tt[i].launch;
-            if (d[k] > st->max_s) st->max_s = d[k];
             id[k++] = st->tt[i].ideal;
         }
     double med = clarity_median_mean_mid(d, (size_t)k), med_ideal = clarity_median_mean_mid(id, (size_t)k);
-    st->median_s = med;
+    /* the injected-problem truth reads the task that completed each partition, kept with or
+     * without truth-tasks.jsonl (st->tt is only kept for that file) */
+    st->max_s = 0;
+    for (int i = 0; i < st->nsucc_dur; i++) st->max_s = fmax(st->max_s, st->succ_dur[i]);
+    st->median_s = clarity_median_mean_mid(st->succ_dur, (size_t)st->nsucc_dur);
     free(d);
     free(id);
     struct clarity_strbuf *b = &s->tmp;

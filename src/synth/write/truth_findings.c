@@ -61,17 +61,21 @@ static void spill(struct sim *s, struct jsonw *w, char *knob, size_t cap)
     }
 }
 
-/* Fewer tasks than slots in a shuffle stage whose partition count the knob set. */
+/* Fewer tasks than slots: the shuffle stages whose partition count --partitions set below the
+ * slots, and (secondary) any other stage with fewer tasks than slots whose median task runs
+ * at least a second: a stage that short loses under a second to idle slots. */
 static void partitions(struct sim *s, struct jsonw *w, char *knob, size_t cap)
 {
     const struct synth_config *c = s->cfg;
     int n = slots(s);
-    if (c->partitions <= 0 || c->partitions >= n) return;
-    snprintf(knob, cap, "--partitions %d", c->partitions);
     for (int i = 0; i < s->nstages; i++) {
         const struct sy_stage *st = &s->stages[i];
-        if (!ran(st) || st->nparents == 0 || st->ntasks != c->partitions) continue;
-        begin(w, "too_few_partitions", knob, false);
+        if (!ran(st) || st->ntasks >= n) continue;
+        bool own = c->partitions > 0 && st->nparents > 0 && st->ntasks == c->partitions;
+        if (!own && st->median_s < 1.0) continue;
+        if (own) snprintf(knob, cap, "--partitions %d", c->partitions);
+        else snprintf(knob, cap, "workload");
+        begin(w, "too_few_partitions", knob, !own);
         stage_where(w, st);
         clarity_jsonw_kint(w, "slots", n);
         clarity_jsonw_obj_end(w);
@@ -96,13 +100,19 @@ static void tiny(struct sim *s, struct jsonw *w, char *knob, size_t cap)
         stage_where(w, st);
         clarity_jsonw_kint(w, "slots", n);
         clarity_jsonw_obj_end(w);
+        /* the same tasks seen from the scheduler: launch and result overheads are a large
+         * share of each; a scheduler-delay finding on the stage is right, but not owed */
+        begin(w, "scheduler_delay", knob, true);
+        stage_where(w, st);
+        clarity_jsonw_obj_end(w);
     }
 }
 
+/* --idle-executors; and (secondary) any run whose executors sat idle over half their core
+ * time (a job smaller than the cluster, long driver gaps) */
 static void idle(struct sim *s, struct jsonw *w, char *knob, size_t cap)
 {
     const struct synth_config *c = s->cfg;
-    if (c->idle_executors <= 0) return;
     double alloc = 0, busy = 0;
     for (int i = 0; i < s->nexecs; i++) {
         const struct sy_exec *e = &s->execs[i];
@@ -110,8 +120,11 @@ static void idle(struct sim *s, struct jsonw *w, char *knob, size_t cap)
         alloc += ((e->alive ? s->end_t : e->removed_t) - e->ready_t) * e->cores;
         busy += e->busy_s;
     }
-    snprintf(knob, cap, "--idle-executors %d", c->idle_executors);
-    begin(w, "idle_executors", knob, false);
+    bool own = c->idle_executors > 0;
+    if (!own && !(alloc > 0 && busy < 0.5 * alloc)) return;
+    if (own) snprintf(knob, cap, "--idle-executors %d", c->idle_executors);
+    else snprintf(knob, cap, "workload");
+    begin(w, "idle_executors", knob, !own);
     clarity_jsonw_kint(w, "executors", s->nexecs);
     clarity_jsonw_kint(w, "extra_executors", (int64_t)c->idle_executors * c->executors_per_host);
     clarity_jsonw_kint(w, "core_ms_allocated", llround(alloc * 1000));
@@ -142,8 +155,9 @@ static void failures(struct sim *s, struct jsonw *w, char *knob, size_t cap)
         clarity_jsonw_obj_end(w);
     }
     if (lost > 0) {
-        /* the attempts an executor took with it are task failures too (ExecutorLostFailure) */
-        begin(w, "task_failures", "--kill-executor", true);
+        /* the attempts an executor took with it are task failures too (ExecutorLostFailure);
+         * the knob named is the last kill's, as the lost_executors entry above spells it */
+        begin(w, "task_failures", knob, true);
         clarity_jsonw_kint(w, "failed_attempts", lost);
         clarity_jsonw_obj_end(w);
     }
@@ -152,9 +166,14 @@ static void failures(struct sim *s, struct jsonw *w, char *knob, size_t cap)
 static void gc_driver_faults(struct sim *s, struct jsonw *w, char *knob, size_t cap)
 {
     const struct synth_config *c = s->cfg;
-    if (c->gc_pressure > 1) {
-        snprintf(knob, cap, "--gc-pressure %g", c->gc_pressure);
-        begin(w, "gc_pressure", knob, false);
+    /* --gc-pressure; and (secondary) GC over a tenth of the tasks' time without it (a small
+     * heap: --executor-memory) */
+    bool own = c->gc_pressure > 1;
+    if (own || (s->task_s > 0 && s->task_gc_s >= 0.1 * s->task_s)) {
+        if (own) snprintf(knob, cap, "--gc-pressure %g", c->gc_pressure);
+        else if (!c->heap_derived) snprintf(knob, cap, "--executor-memory %.0fMi", c->executor_heap / MiB);
+        else snprintf(knob, cap, "workload");
+        begin(w, "gc_pressure", knob, !own);
         /* what Spark's "JVM GC Time" sums to, against the tasks' run time */
         clarity_jsonw_kint(w, "task_gc_ms", llround(s->task_gc_s * 1000));
         clarity_jsonw_kint(w, "task_ms", llround(s->task_s * 1000));
@@ -169,6 +188,9 @@ static void gc_driver_faults(struct sim *s, struct jsonw *w, char *knob, size_t 
     }
     for (int i = 0; i < c->nfaults; i++) {
         const struct synth_fault *f = &c->faults[i];
+        /* a fault on a host that ran nothing of the application then (a cached kmeans on few
+         * executors) leaves no trace in its log: no slow host to find */
+        if (s->nfault_tasks[i] == 0) continue;
         if (f->end_s < 0) /* the whole run, as it was given */
             snprintf(knob, cap, "--fault %s@host%d:%g", clarity_synth_fault_kind_name(f->kind), f->host, f->intensity);
         else
@@ -178,6 +200,7 @@ static void gc_driver_faults(struct sim *s, struct jsonw *w, char *knob, size_t 
         clarity_jsonw_kstr(w, "host", s->hosts[f->host - 1].name);
         clarity_jsonw_kstr(w, "fault", clarity_synth_fault_kind_name(f->kind));
         clarity_jsonw_kint(w, "fault_id", i);
+        clarity_jsonw_kint(w, "affected_tasks", s->nfault_tasks[i]);
         clarity_jsonw_obj_end(w);
     }
 }
