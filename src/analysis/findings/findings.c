@@ -8,6 +8,8 @@
 #define DEFAULT_MIN_MS 1000
 /* a finding whose cost is core time (saving_ms 0) must save this share of the allocation */
 #define CORE_MIN_SHARE 0.10
+/* ... and at least a tenth of a core-hour: less is not worth a configuration change */
+#define CORE_MIN_MS 360000
 
 static int rank_cmp(const void *pa, const void *pb)
 {
@@ -44,7 +46,7 @@ static bool keep(const struct clarity_findings_options *o, const struct clarity_
     int64_t min_ms = o->min_ms > 0 ? o->min_ms : DEFAULT_MIN_MS;
     if (f->saving_ms >= min_ms && (double)f->saving_ms >= share * (double)r->duration_ms) return true;
     return f->saving_core_ms > 0 && (double)f->saving_core_ms >= CORE_MIN_SHARE * (double)r->core_ms_allocated &&
-           f->saving_core_ms >= 60 * min_ms;
+           f->saving_core_ms >= CORE_MIN_MS;
 }
 
 int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_findings_options *opt,

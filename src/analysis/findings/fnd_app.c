@@ -2,6 +2,7 @@
  * what-if core-count curve says how many fewer would do). Thresholds and why:
  * docs/findings.md. */
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/findings/fnd_internal.h"
@@ -99,10 +100,19 @@ static void sched_rule(struct fnd *x, double task_ms)
                        "capturing them in closures, and return less to the driver per task.");
 }
 
+/* An interactive session (a shell or notebook) waits for its user between commands: its
+   gaps are think time, not the driver's work. */
+static bool interactive(const struct clarity_app *a)
+{
+    const char *n = clarity_app_str(a, a->name);
+    return strcasestr(n, "shell") || strcasestr(n, "notebook") || strcasestr(n, "zeppelin") ||
+           strcasestr(n, "jupyter");
+}
+
 static void driver_rule(struct fnd *x)
 {
     const struct clarity_replay_plan *p = &x->plan;
-    if (!p->ncomp || x->duration_ms <= 0) return;
+    if (!p->ncomp || x->duration_ms <= 0 || interactive(x->a)) return;
     /* driver time between the first task and the last: startup and shutdown are not the
        application's code */
     int64_t inner = 0, big = 0, run_end = p->comp[0].end_ms;
@@ -149,7 +159,7 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     const struct clarity_app *a = x->a;
     size_t nexec = 0;
     for (size_t e = 0; e < a->nexecs; e++) if (!a->execs[e].is_driver) nexec++;
-    if (nexec < 2 || alloc <= 0 || busy_core_ms > (1 - IDLE_MIN_SHARE) * (double)alloc) return;
+    if (nexec < 2 || alloc <= 0 || x->n == 0 || busy_core_ms > (1 - IDLE_MIN_SHARE) * (double)alloc) return;
     struct clarity_hw hw;
     clarity_hw_from_log(a, &hw);
     struct clarity_curve_ask ask[] = {{0.25, true}, {0.5, true}, {0.75, true}, {1, true}};
@@ -167,8 +177,10 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
                 cr.points[i].calibrated_ms <= IDLE_MAX_SLOWDOWN * one->calibrated_ms)
                 best = &cr.points[i];
     if (!best) { clarity_curve_free(&cr); return; }
-    double new_core_ms = best->cores * best->calibrated_ms;
-    double one_core_ms = one->cores * one->calibrated_ms;
+    /* the allocation shrinks in the curve's proportion (executors alive only part of the run
+       under dynamic allocation stay so) */
+    double ratio = one->cores * one->calibrated_ms > 0 ? best->cores * best->calibrated_ms / (one->cores * one->calibrated_ms) : 1;
+    double one_core_ms = (double)alloc, new_core_ms = (double)alloc * ratio;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_IDLE_EXECUTORS);
     if (!f) { clarity_curve_free(&cr); return; }
     f->saving_ms = 0;
@@ -176,7 +188,7 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     f->method = CLARITY_FM_REPLAY;
     char d1[24];
     snprintf(f->title, sizeof f->title, "Idle executors: %.0f%% of the %.1f core-hours allocated ran no task; %.0f "
-             "executors instead of %.0f would take %s (%+.0f%%)", 100 * (1 - busy_core_ms / (double)alloc),
+             "executor(s) instead of %.0f would take %s (%+.0f%%)", 100 * (1 - busy_core_ms / (double)alloc),
              (double)alloc / 3600e3, best->executors, one->executors,
              clarity_fnd_dur(d1, sizeof d1, best->calibrated_ms),
              one->calibrated_ms > 0 ? 100 * (best->calibrated_ms / one->calibrated_ms - 1) : 0);

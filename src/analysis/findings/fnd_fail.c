@@ -140,7 +140,7 @@ void clarity_fnd_failure_rules(struct fnd *x)
         clarity_fnd_ev(f, "attempt_ms", ms[c], "ms");
         switch (c) {
         case C_FAIL:
-            snprintf(f->title, sizeof f->title, "Task failures: %zu attempts failed%s%.60s%s, %s of task time lost",
+            snprintf(f->title, sizeof f->title, "Task failures: %zu attempts failed%s%.80s%s, %s of task time lost",
                      count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
             clarity_fnd_action(x, f, NULL, NULL, NULL, "Fix the exception the attempts failed with (clarity summary "
                                "--failures shows the stack); retries only repeat the work.");
@@ -164,7 +164,7 @@ void clarity_fnd_failure_rules(struct fnd *x)
             }
             break;
         case C_LOST:
-            snprintf(f->title, sizeof f->title, "Lost executors: %zu attempts ended with their executor lost%s%.60s%s, "
+            snprintf(f->title, sizeof f->title, "Lost executors: %zu attempts ended with their executor lost%s%.80s%s, "
                      "%s of task time", count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
             if (has(w, "preempt") || has(w, "decommission"))
                 clarity_fnd_action(x, f, "spark.decommission.enabled", "false", "true",
@@ -175,7 +175,7 @@ void clarity_fnd_failure_rules(struct fnd *x)
                                    "overhead, node loss, preemption); give the application stable nodes.");
             break;
         case C_OOM:
-            snprintf(f->title, sizeof f->title, "Out of memory: %zu attempts died of it%s%.60s%s, %s of task time "
+            snprintf(f->title, sizeof f->title, "Out of memory: %zu attempts died of it%s%.80s%s, %s of task time "
                      "lost", count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
             oom_action(x, f, container_oom);
             break;
@@ -185,9 +185,16 @@ void clarity_fnd_failure_rules(struct fnd *x)
             snprintf(f->title, sizeof f->title, "Speculation waste: %zu speculative copies were killed after %s of "
                      "task time (%.0f%%)", count[c], d, task_ms > 0 ? 100 * ms[c] / task_ms : 0);
             clarity_fnd_ev(f, "task_ms", task_ms, "ms");
-            clarity_fnd_action(x, f, "spark.speculation.multiplier", "1.5", "3",
-                               "Speculate later: spark.speculation.multiplier=3 and spark.speculation.quantile=0.9; "
-                               "or fix the cause of the slow tasks (skew, a slow host).");
+            {
+                /* speculate later than now: twice the current multiplier, at least 3 */
+                const char *cm = clarity_fnd_prop(a, "spark.speculation.multiplier");
+                double mult = cm ? atof(cm) : 1.5;
+                char p[16];
+                snprintf(p, sizeof p, "%g", mult * 2 > 3 ? mult * 2 : 3);
+                clarity_fnd_action(x, f, "spark.speculation.multiplier", "1.5", p,
+                                   "Speculate later: spark.speculation.multiplier=%s and spark.speculation.quantile=0.9;"
+                                   " or fix the cause of the slow tasks (skew, a slow host).", p);
+            }
             break;
         }
         default: break;

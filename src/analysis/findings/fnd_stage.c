@@ -13,8 +13,9 @@
 /* ... and runs at least this many times the median task: a large partition that is not slow
  * costs nothing */
 #define SKEW_TIME_FACTOR 2.0
-/* skew is a few partitions: past this share of the tasks the stage is just uneven */
-#define SKEW_MAX_TASK_SHARE 0.10
+/* skew is some partitions far above the rest: when more than a quarter of the tasks are 5x
+   the median, the median is no longer "the rest" (a bimodal stage, not a skewed one) */
+#define SKEW_MAX_TASK_SHARE 0.25
 /* a stage with fewer tasks than slots has data worth splitting only above this */
 #define FEW_MIN_BYTES (32.0 * FND_MB)
 /* the median partition above which a stage's partitions are oversized (8x the target) */
