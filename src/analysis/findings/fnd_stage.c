@@ -13,6 +13,8 @@
 /* ... and runs at least this many times the median task: a large partition that is not slow
  * costs nothing */
 #define SKEW_TIME_FACTOR 2.0
+/* ... and, where records are logged, at least this many times the median records */
+#define SKEW_RECORDS_FACTOR 2.0
 /* skew is some partitions far above the rest: when more than a quarter of the tasks are 5x
    the median, the median is no longer "the rest" (a bimodal stage, not a skewed one) */
 #define SKEW_MAX_TASK_SHARE 0.25
@@ -55,6 +57,7 @@ static bool aqe_on(const struct clarity_app *a)
 struct sf {
     size_t s, m;
     double work_ms, med_rt_ms, med_in, mean_in, in_bytes, disk_spill, mem_spill;
+    double med_rec;             /* median records read (shuffle, else input), 0 when not logged */
     bool shuffle;
     int slots;                  /* configured over the stage's span */
     const char *name;
@@ -108,7 +111,11 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
     double skew_bytes = 0, max_in = 0, max_rt = 0;
     for (size_t k = 0; k < q->m; k++) {
         double in = (double)clarity_task_input_bytes(&c[k]);
-        if (in >= SKEW_INPUT_FACTOR * q->med_in && c[k].runtime_ms >= SKEW_TIME_FACTOR * q->med_rt_ms) {
+        double rec = (double)(q->shuffle ? c[k].shuffle_read_records : c[k].input_records);
+        /* more bytes but not more records is not more work per record read (a wider row, a
+           file footer, a less compressed block): skew needs both where records are logged */
+        bool more_records = q->med_rec <= 0 || rec >= SKEW_RECORDS_FACTOR * q->med_rec;
+        if (in >= SKEW_INPUT_FACTOR * q->med_in && c[k].runtime_ms >= SKEW_TIME_FACTOR * q->med_rt_ms && more_records) {
             nskew++;
             skew_bytes += in;
             if (in > max_in) max_in = in;
@@ -372,7 +379,7 @@ void clarity_fnd_stage_rules(struct fnd *x)
         if (!m) continue;
         clarity_task_view_stage_comps(&x->v, s, x->comps);
         struct sf q = {.s = s, .m = m};
-        size_t nin = 0;
+        size_t nin = 0, nrec = 0;
         double sr = 0, ib = 0;
         for (size_t k = 0; k < m; k++) {
             const struct clarity_task_comp *c = &x->comps[k];
@@ -386,6 +393,12 @@ void clarity_fnd_stage_rules(struct fnd *x)
             q.mem_spill += (double)clarity_task_metric(a, c->row, CLARITY_TM_MEM_SPILLED);
         }
         q.shuffle = sr > 0;
+        for (size_t k = 0; k < m; k++) {
+            int64_t rec = q.shuffle ? x->comps[k].shuffle_read_records : x->comps[k].input_records;
+            if (rec > 0) tmp[nrec++] = (double)rec;
+        }
+        q.med_rec = median_of(tmp, nrec);
+        for (size_t k = 0; k < m; k++) tmp[k] = x->comps[k].runtime_ms;
         q.in_bytes = 0;
         for (size_t k = 0; k < nin; k++) q.in_bytes += tmp2[k];
         q.mean_in = nin ? q.in_bytes / (double)nin : 0;
