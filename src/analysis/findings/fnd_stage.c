@@ -95,6 +95,13 @@ static void partition_action(struct fnd *x, struct clarity_finding *f, const str
         clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(per > FND_MB ? per : FND_MB));
         clarity_fnd_action(x, f, "spark.sql.files.maxPartitionBytes", "128m", p,
                            "Try spark.sql.files.maxPartitionBytes=%s (about %u input partitions)%s.", p, parts, why);
+    } else if (!q->shuffle) {
+        /* an RDD read (textFile, hadoopFile): Hadoop's input format splits the files */
+        clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(per > FND_MB ? per : FND_MB));
+        clarity_fnd_action(x, f, "spark.hadoop.mapreduce.input.fileinputformat.split.minsize", "0", p,
+                           "Try spark.hadoop.mapreduce.input.fileinputformat.split.minsize=%s (about %u input "
+                           "splits) for files, the minPartitions argument of textFile/hadoopFile, or "
+                           "repartition(%u) for cached data%s.", p, parts, parts, why);
     } else {
         snprintf(p, sizeof p, "%u", parts);
         clarity_fnd_action(x, f, "spark.default.parallelism", "the cores", p,
