@@ -109,40 +109,84 @@ static bool interactive(const struct clarity_app *a)
            strcasestr(n, "jupyter");
 }
 
+struct span { int64_t from, to; };
+
+static int span_cmp(const void *pa, const void *pb)
+{
+    const struct span *a = pa, *b = pb;
+    return (a->from > b->from) - (a->from < b->from);
+}
+
+/* What of [g0, g1) a job or a SQL query was open: the driver was working for it (planning,
+   broadcasting, collecting) rather than waiting for its client. spans are sorted and merged. */
+static int64_t covered(const struct span *sp, size_t n, int64_t g0, int64_t g1)
+{
+    int64_t c = 0;
+    for (size_t i = 0; i < n && sp[i].from < g1; i++) {
+        int64_t a = sp[i].from > g0 ? sp[i].from : g0, b = sp[i].to < g1 ? sp[i].to : g1;
+        if (b > a) c += b - a;
+    }
+    return c;
+}
+
 static void driver_rule(struct fnd *x)
 {
+    const struct clarity_app *a = x->a;
     const struct clarity_replay_plan *p = &x->plan;
-    if (!p->ncomp || x->duration_ms <= 0 || interactive(x->a)) return;
+    if (!p->ncomp || x->duration_ms <= 0 || interactive(a)) return;
+    /* A SQL application's gaps count only while a job or query was open: between queries a
+       server (Thrift, a scheduler submitting queries) waits for its clients, which no setting
+       changes. An RDD application's gaps between jobs are its driver code, and count whole. */
+    struct span *sp = NULL;
+    size_t nsp = 0;
+    if (a->nsqls) {
+        sp = malloc((a->njobs + a->nsqls) * sizeof *sp);
+        if (!sp) { x->oom = 1; return; }
+        for (size_t j = 0; j < a->njobs; j++)
+            if (a->jobs[j].end_ms > a->jobs[j].submit_ms) sp[nsp++] = (struct span){a->jobs[j].submit_ms, a->jobs[j].end_ms};
+        for (size_t q = 0; q < a->nsqls; q++)
+            if (a->sqls[q].end_ms > a->sqls[q].start_ms) sp[nsp++] = (struct span){a->sqls[q].start_ms, a->sqls[q].end_ms};
+        qsort(sp, nsp, sizeof *sp, span_cmp);
+        size_t m = 0;
+        for (size_t i = 0; i < nsp; i++) {
+            if (m && sp[i].from <= sp[m - 1].to) { if (sp[i].to > sp[m - 1].to) sp[m - 1].to = sp[i].to; }
+            else sp[m++] = sp[i];
+        }
+        nsp = m;
+    }
     /* driver time between the first task and the last: startup and shutdown are not the
        application's code */
     int64_t inner = 0, big = 0, run_end = p->comp[0].end_ms;
     size_t big_after = 0;
     for (size_t c = 1; c < p->ncomp; c++) {
         int64_t gap = p->comp[c].start_ms - run_end;
+        if (gap > 0 && a->nsqls) gap = covered(sp, nsp, run_end, p->comp[c].start_ms);
         if (gap > 0) {
             inner += gap;
             if (gap > big) { big = gap; big_after = c; }
         }
         if (p->comp[c].end_ms > run_end) run_end = p->comp[c].end_ms;
     }
+    free(sp);
     if (inner < DRIVER_MIN_MS || (double)inner < DRIVER_MIN_SHARE * (double)x->duration_ms) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_DRIVER_BOUND);
     if (!f) return;
     f->saving_ms = inner;
     f->method = CLARITY_FM_BOUND;
     f->confidence = CLARITY_FC_MEDIUM;
-    char d1[24], d2[24];
-    snprintf(f->title, sizeof f->title, "Driver-bound: no task ran for %s of %s between the first task and the last "
+    char d1[24], d2[24], d3[24];
+    snprintf(f->title, sizeof f->title, "Driver-bound: no task ran for %s of %s between the first task and the last%s "
              "(longest gap %s)", clarity_fnd_dur(d1, sizeof d1, (double)inner),
-             clarity_fnd_dur(d2, sizeof d2, (double)x->duration_ms), clarity_fnd_dur(d1 + 12, 12, (double)big));
+             clarity_fnd_dur(d2, sizeof d2, (double)x->duration_ms), a->nsqls ? ", with a job or query open" : "",
+             clarity_fnd_dur(d3, sizeof d3, (double)big));
     clarity_fnd_ev(f, "driver_gap_ms", (double)inner, "ms");
     clarity_fnd_ev(f, "longest_gap_ms", (double)big, "ms");
     clarity_fnd_ev(f, "duration_ms", (double)x->duration_ms, "ms");
     clarity_fnd_ev(f, "driver_ms", (double)x->driver_ms, "ms");
     if (big_after < p->ncomp && p->comp[big_after].n) {
         size_t i = p->order[p->comp[big_after].first];
-        int64_t s = clarity_icol_get(&x->a->tasks.stage, x->row[i]);
-        if (s >= 0 && (size_t)s < x->a->nstages) {
+        int64_t s = clarity_icol_get(&a->tasks.stage, x->row[i]);
+        if (s >= 0 && (size_t)s < a->nstages) {
             clarity_fnd_where_stage(x, f, (size_t)s);
             f->where &= ~(unsigned)(CLARITY_FW_STAGE | CLARITY_FW_STAGE_ATTEMPT);
         }
