@@ -24,6 +24,11 @@ if [ -x "$CLARITY_ASAN" ]; then
   golden findings-mini.txt tests/data/mini-3x.json --all --why
   golden findings-mini.json tests/data/mini-3x.json --all --json
   golden findings-spark31.txt tests/data/spark-3.1-app-20200706201101-0003.json --all --why
+  if have_shared; then
+    golden findings-largeblocks.txt "$SHARED_DATA/spark-events/application_1553914137147_0018" --why
+    golden findings-lost-executors.json "$SHARED_DATA/spark-events/application_1538416563558_0014" --json
+    golden findings-spark-events-dir.txt "$SHARED_DATA/spark-events" -q
+  else skip "real-log goldens: no $SHARED_DATA/spark-events"; fi
 else
   skip "goldens: $CLARITY_ASAN not built (make build-asan/clarity)"
 fi

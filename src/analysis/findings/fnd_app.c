@@ -1,6 +1,7 @@
 /* Application rules: GC pressure, scheduler delay, driver-bound time, idle executors (the
  * what-if core-count curve says how many fewer would do). Thresholds and why:
  * docs/findings.md. */
+#include <math.h>
 #include <stdio.h>
 #include <strings.h>
 #include <stdlib.h>
@@ -49,7 +50,7 @@ static double without(struct fnd *x, const float *v)
             size_t i = x->lstart[s] + k;
             if (v[i] > 0) clarity_fnd_mod_set(x, i, x->rt[i] - v[i]);
         }
-    return clarity_fnd_mod_end(x, 0);
+    return clarity_fnd_mod_end(x, 0, -1);
 }
 
 static void gc_rule(struct fnd *x, double task_ms)
@@ -58,6 +59,7 @@ static void gc_rule(struct fnd *x, double task_ms)
     double smax_v = 0, gc = succ_sum(x, x->gc, &smax, &smax_v);
     if (task_ms <= 0 || gc < GC_MIN_SHARE * task_ms) return;
     double sim = without(x, x->gc);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_GC_PRESSURE);
     if (!f) return;
     if (smax_v >= 0.5 * gc) clarity_fnd_where_stage(x, f, smax);
@@ -85,6 +87,7 @@ static void sched_rule(struct fnd *x, double task_ms)
     double smax_v = 0, sd = succ_sum(x, x->sd, &smax, &smax_v);
     if (task_ms <= 0 || sd < SCHED_MIN_SHARE * task_ms) return;
     double sim = without(x, x->sd);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SCHEDULER_DELAY);
     if (!f) return;
     if (smax_v >= 0.5 * sd) clarity_fnd_where_stage(x, f, smax);
@@ -217,7 +220,9 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     for (size_t i = 0; i < cr.npoints; i++) if (cr.points[i].ask.v == 1) one = &cr.points[i];
     if (one)
         for (size_t i = 0; i < cr.npoints && !best; i++)   /* ascending: the fewest that keep the time */
-            if (cr.points[i].executors < one->executors && cr.points[i].executors >= 1 &&
+            /* a fractional point is proposed rounded up (never fewer cores than replayed), and
+               must still be a whole executor fewer */
+            if (ceil(cr.points[i].executors) < one->executors && cr.points[i].executors >= 1 &&
                 cr.points[i].calibrated_ms <= IDLE_MAX_SLOWDOWN * one->calibrated_ms)
                 best = &cr.points[i];
     if (!best) { clarity_curve_free(&cr); return; }
@@ -231,21 +236,21 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     f->saving_core_ms = (int64_t)(one_core_ms - new_core_ms > 0 ? one_core_ms - new_core_ms : 0);
     f->method = CLARITY_FM_REPLAY;
     char d1[24];
-    snprintf(f->title, sizeof f->title, "Idle executors: %.0f%% of the %.1f core-hours allocated ran no task; %.0f "
+    snprintf(f->title, sizeof f->title, "Idle executors: %.0f%% of the %.2f core-hours allocated ran no task; %.0f "
              "executor(s) instead of %.0f would take %s (%+.0f%%)", 100 * (1 - busy_core_ms / (double)alloc),
-             (double)alloc / 3600e3, best->executors, one->executors,
+             (double)alloc / 3600e3, ceil(best->executors), one->executors,
              clarity_fnd_dur(d1, sizeof d1, best->calibrated_ms),
              one->calibrated_ms > 0 ? 100 * (best->calibrated_ms / one->calibrated_ms - 1) : 0);
     clarity_fnd_ev(f, "core_ms_allocated", (double)alloc, "core_ms");
     clarity_fnd_ev(f, "core_ms_busy", busy_core_ms, "core_ms");
     clarity_fnd_ev(f, "executors", one->executors, "executors");
-    clarity_fnd_ev(f, "proposed_executors", best->executors, "executors");
+    clarity_fnd_ev(f, "proposed_executors", ceil(best->executors), "executors");
     clarity_fnd_ev(f, "predicted_ms", best->calibrated_ms, "ms");
     snprintf(f->caveat, sizeof f->caveat, "core saving from the what-if core-count replay at %.0f executors "
-             "(slowdown up to %.0f%% accepted); memory cost not modelled", best->executors,
+             "(slowdown up to %.0f%% accepted); memory cost not modelled", ceil(best->executors),
              100 * (IDLE_MAX_SLOWDOWN - 1));
     char p[32];
-    snprintf(p, sizeof p, "%.0f", best->executors);
+    snprintf(p, sizeof p, "%.0f", ceil(best->executors));
     const char *dyn = clarity_fnd_prop(a, "spark.dynamicAllocation.enabled");
     if (dyn && !strcmp(dyn, "true"))
         clarity_fnd_action(x, f, "spark.dynamicAllocation.maxExecutors", "infinity", p,

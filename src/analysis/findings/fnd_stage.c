@@ -133,10 +133,11 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
         }
     }
     if (!nskew || (double)nskew > SKEW_MAX_TASK_SHARE * (double)q->m) {
-        clarity_fnd_mod_end(x, 0);
+        clarity_fnd_mod_cancel(x);
         return;
     }
-    double sim = clarity_fnd_mod_end(x, 0);
+    double sim = clarity_fnd_mod_end(x, 0, -1);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_DATA_SKEW);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -192,14 +193,21 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
 /* the stage's work spread evenly over `parts` partitions, on at least `slots` slots */
 static double repartition_saving(struct fnd *x, const struct sf *q, uint32_t parts, double per_task_overhead)
 {
-    double w = 0;
-    for (size_t k = 0; k < q->m; k++) w += x->rt[x->lstart[q->s] + k];
+    double w = 0, longest = 0;
+    for (size_t k = 0; k < q->m; k++) {
+        double r = x->rt[x->lstart[q->s] + k];
+        w += r;
+        if (r > longest) longest = r;
+    }
     w += per_task_overhead;   /* negative: overhead removed by coalescing */
     if (w < 0) w = 0;
     for (size_t k = 1; k < q->m; k++) clarity_fnd_mod_set(x, x->lstart[q->s] + k, 0);
     clarity_fnd_mod_set(x, x->lstart[q->s], w);
     clarity_fnd_mod_split(x, x->lstart[q->s], parts);
-    return clarity_fnd_mod_end(x, q->slots);
+    /* the stage's time on the replay's critical path shrinks by at most its longest task less
+       a piece, plus the overhead removed */
+    double bound = longest - w / parts - (per_task_overhead < 0 ? per_task_overhead : 0);
+    return clarity_fnd_mod_end(x, q->slots, bound > 0 ? bound : 0);
 }
 
 static void partitions_rule(struct fnd *x, const struct sf *q)
@@ -216,6 +224,7 @@ static void partitions_rule(struct fnd *x, const struct sf *q)
         parts = round_up(target, q->slots);
     } else return;
     double sim = repartition_saving(x, q, parts, 0);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, kind);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -255,6 +264,7 @@ static void tiny_rule(struct fnd *x, const struct sf *q)
     if (parts >= q->m) return;
     double keep = over / (double)q->m * parts;
     double sim = repartition_saving(x, q, parts, keep - over);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_TINY_TASKS);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -292,7 +302,8 @@ static void spill_rule(struct fnd *x, const struct sf *q)
         }
         clarity_fnd_mod_set(x, x->lstart[q->s] + k, c->runtime_ms - est);
     }
-    double sim = clarity_fnd_mod_end(x, 0);
+    double sim = clarity_fnd_mod_end(x, 0, -1);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SPILL);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -348,7 +359,8 @@ static void slow_host_rule(struct fnd *x, const struct slow *sl)
             for (size_t k = 0; k < m; k++)
                 if (x->comps[k].host == h) clarity_fnd_mod_set(x, x->lstart[s] + k, clarity_dolly_runtime(&x->comps[k], med));
         }
-        double sim = clarity_fnd_mod_end(x, 0);
+        double sim = clarity_fnd_mod_end(x, 0, -1);
+        if (sim < 0) continue;
         struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SLOW_HOST);
         if (!f) return;
         const char *host = clarity_app_str(a, h);
