@@ -96,12 +96,16 @@ static void partition_action(struct fnd *x, struct clarity_finding *f, const str
         clarity_fnd_action(x, f, "spark.sql.files.maxPartitionBytes", "128m", p,
                            "Try spark.sql.files.maxPartitionBytes=%s (about %u input partitions)%s.", p, parts, why);
     } else if (!q->shuffle) {
-        /* an RDD read (textFile, hadoopFile): Hadoop's input format splits the files */
+        /* an RDD read (textFile, hadoopFile): Hadoop's input format cuts splits of
+           max(minsize, min(maxsize, block)): more splits need a smaller maxsize, fewer a
+           larger minsize */
+        bool more = parts > q->m;
+        const char *set = more ? "spark.hadoop.mapreduce.input.fileinputformat.split.maxsize"
+                               : "spark.hadoop.mapreduce.input.fileinputformat.split.minsize";
         clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(per > FND_MB ? per : FND_MB));
-        clarity_fnd_action(x, f, "spark.hadoop.mapreduce.input.fileinputformat.split.minsize", "0", p,
-                           "Try spark.hadoop.mapreduce.input.fileinputformat.split.minsize=%s (about %u input "
-                           "splits) for files, the minPartitions argument of textFile/hadoopFile, or "
-                           "repartition(%u) for cached data%s.", p, parts, parts, why);
+        clarity_fnd_action(x, f, set, more ? "the block size" : "0", p,
+                           "Try %s=%s (about %u input splits) for files, the minPartitions argument of "
+                           "textFile/hadoopFile, or repartition(%u) for cached data%s.", set, p, parts, parts, why);
     } else {
         snprintf(p, sizeof p, "%u", parts);
         clarity_fnd_action(x, f, "spark.default.parallelism", "the cores", p,
