@@ -19,6 +19,9 @@ r=$(taskends "$(log_of "$T/k-skew")" "map(select(.[\"Stage ID\"]==${st:-0} and .
    | (.[-1] / .[length/2|floor]) | floor")
 [ "$(kinds "$T/k-skew")" = data_skew ] && [ "${r:-0}" -ge 8 ] && ok "--skew-key 0.4: largest shuffle read ${r}x the median, truth data_skew stage $st" \
   || bad "--skew-key: ratio ${r:-?}, truth $(kinds "$T/k-skew")"
+# the hot task also spills: a spill entry the skew caused, secondary (right to find, not owed)
+jq -e '[.findings[] | select(.kind=="spill")] | length > 0 and all(.secondary and .knob=="--skew-key 0.4")' "$T/k-skew/truth.json" >/dev/null \
+  && ok "--skew-key: the hot task's spill is a secondary entry naming the knob" || bad "--skew-key spill entry: $(jq -c '[.findings[]|select(.kind=="spill")]' "$T/k-skew/truth.json")"
 # the stage's total is kept: the same shuffle bytes read, redistributed (within rounding)
 rd='map(select(.["Task End Reason"].Reason=="Success") | .["Task Metrics"]["Shuffle Read Metrics"] | .["Remote Bytes Read"] + .["Local Bytes Read"]) | add'
 a=$(taskends "$(log_of "$T/k-clean")" "$rd"); b=$(taskends "$(log_of "$T/k-skew")" "$rd")
