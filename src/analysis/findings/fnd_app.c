@@ -15,7 +15,7 @@
 #define SCHED_MIN_SHARE 0.15
 /* time no task ran between the first task and the last, above this share of the run */
 #define DRIVER_MIN_SHARE 0.20
-#define DRIVER_MIN_MS 30000
+#define DRIVER_MIN_MS 5000
 /* allocated core time no task used, above this share */
 #define IDLE_MIN_SHARE 0.50
 /* the slowdown accepted for a cheaper executor count, from the curve */
@@ -212,7 +212,7 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     struct clarity_curve_ask ask[] = {{0.25, true}, {0.5, true}, {0.75, true}, {1, true}};
     struct clarity_curve_result cr;
     struct clarity_error e = {0};
-    if (clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_EXECUTORS, ask, 4, threads, &cr, &e)) {
+    if (clarity_curve_analyze(a, &hw, CLARITY_SLOTS_CONFIGURED, CLARITY_CURVE_EXECUTORS, ask, 4, threads, &cr, &e)) {
         x->oom = 1;
         return;
     }
