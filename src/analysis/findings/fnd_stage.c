@@ -13,10 +13,6 @@
 /* ... and runs at least this many times the median task: a large partition that is not slow
  * costs nothing */
 #define SKEW_TIME_FACTOR 2.0
-/* the few-task variant (fewer than 10 tasks, at least 4) */
-#define SKEW_MIN_TASKS 4
-#define SKEW_FEW_FACTOR 2.0
-#define SKEW_FEW_SHARE 0.20
 /* ... and, where records are logged, at least this many times the median records */
 #define SKEW_RECORDS_FACTOR 2.0
 /* skew is some partitions far above the rest: when more than a quarter of the tasks are 5x
@@ -121,11 +117,7 @@ static void partition_action(struct fnd *x, struct clarity_finding *f, const str
 static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_stage_strag *ss)
 {
     const struct clarity_task_comp *c = x->comps;
-    if (q->m < SKEW_MIN_TASKS || q->med_in <= 0 || q->mean_in <= 0) return;
-    /* among fewer than 10 tasks one hot key cannot stand 5x above the median (a 30% key over
-       8 partitions is 2.4x): there a partition that alone holds a fifth of the stage's input
-       and twice the median counts too */
-    bool few = q->m < CLARITY_STRAGGLER_MIN_RATED;
+    if (q->m < CLARITY_STRAGGLER_MIN_RATED || q->med_in <= 0 || q->mean_in <= 0) return;
     size_t nskew = 0;
     double skew_bytes = 0, max_in = 0, max_rt = 0;
     for (size_t k = 0; k < q->m; k++) {
@@ -134,9 +126,7 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
         /* more bytes but not more records is not more work per record read (a wider row, a
            file footer, a less compressed block): skew needs both where records are logged */
         bool more_records = q->med_rec <= 0 || rec >= SKEW_RECORDS_FACTOR * q->med_rec;
-        bool big = in >= SKEW_INPUT_FACTOR * q->med_in ||
-                   (few && in >= SKEW_FEW_FACTOR * q->med_in && in >= SKEW_FEW_SHARE * q->in_bytes);
-        if (big && c[k].runtime_ms >= SKEW_TIME_FACTOR * q->med_rt_ms && more_records) {
+        if (in >= SKEW_INPUT_FACTOR * q->med_in && c[k].runtime_ms >= SKEW_TIME_FACTOR * q->med_rt_ms && more_records) {
             nskew++;
             skew_bytes += in;
             if (in > max_in) max_in = in;

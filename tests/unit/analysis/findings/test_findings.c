@@ -305,36 +305,3 @@ Test(findings, minimum_saving_filter)
     clarity_findings_free(&r);
     clarity_app_free(a);
 }
-
-/* Few tasks: 8, seven of 1 s reading 100 MB, one of 3 s reading 300 MB (3x the median, 30% of
- * the stage: the few-task rule). Mean 125 MB: split into 3 pieces of 1000 ms. Replay on 8
- * slots: seven tasks and the first piece at 0, the two others at 1000: 2000 instead of 3000;
- * 1000 of 3000 simulated for 3000 ms of task time: 1000 ms. */
-Test(findings, data_skew_few_tasks_worked)
-{
-    struct log l;
-    begin(&l, NULL);
-    for (int i = 0; i < 7; i++) task(&l, i, 0, 1000, 2000, 100 * MB, 0, 0, "Success");
-    task(&l, 7, 0, 1000, 4000, 300 * MB, 0, 0, "Success");
-    struct clarity_app *a = end(&l, 4000);
-    struct clarity_findings r;
-    analyze(a, false, &r);
-    const struct clarity_finding *f = find(&r, CLARITY_FK_DATA_SKEW);
-    cr_assert_not_null(f);
-    cr_assert_eq(f->saving_ms, 1000);
-    clarity_findings_free(&r);
-    clarity_app_free(a);
-}
-
-Test(findings, data_skew_few_tasks_even_no_finding)
-{
-    struct log l;
-    begin(&l, NULL);
-    for (int i = 0; i < 8; i++) task(&l, i, 0, 1000, 2000 + 100 * (i % 3), 100 * MB + i * MB, 0, 0, "Success");
-    struct clarity_app *a = end(&l, 2200);
-    struct clarity_findings r;
-    analyze(a, true, &r);
-    cr_assert_null(find(&r, CLARITY_FK_DATA_SKEW));
-    clarity_findings_free(&r);
-    clarity_app_free(a);
-}
