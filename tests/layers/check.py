@@ -32,6 +32,7 @@ layers (includes and calls), lowest first; modules on one line are peers and may
       logs  sim  math     (sim is the analyses' shared lower module: task components, task
                            groups, Dolly's rule, replay plans, driver time)
       analysis/<feature>  (blocked, stragglers, whatif, predict, anomalies, contention: peers)
+      analysis/findings   (aggregates the analyses above: may use them, none may use it)
       shs
       report
       synth               (may use only util, clarity/model.h and itself)
@@ -53,6 +54,9 @@ LAYERS = [
     ["logs", "sim", "math"],
     ["analysis/blocked", "analysis/stragglers", "analysis/whatif", "analysis/predict", "analysis/anomalies",
      "analysis/contention"],
+    # findings aggregates the analyses above (stragglers per stage, the what-if curve): the one
+    # analysis allowed to use others, so it sits in a layer of its own above them
+    ["analysis/findings"],
     ["shs"],
     ["report"],
     ["synth"],
@@ -76,6 +80,7 @@ HEADER_MODULE = {
     "predict.h": "analysis/predict",
     "anomalies.h": "analysis/anomalies",
     "contention.h": "analysis/contention",
+    "findings.h": "analysis/findings",
     "shs.h": "shs",
     "report.h": "report",
     "synth.h": "synth",
