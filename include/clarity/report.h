@@ -18,6 +18,7 @@ struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelo
 #include "clarity/predict.h"
 #include "clarity/anomalies.h"
 #include "clarity/contention.h"
+#include "clarity/diff.h"
 
 struct summary_options {
     size_t limit;        /* rows per table in text (0 = all) */
@@ -219,5 +220,17 @@ int clarity_report_contention_rules(FILE *o, const struct iqcar_result *r, struc
  * toward them; nodes with no DOR are left out unless full is set. */
 int clarity_report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
                           struct clarity_error *err);
+
+
+/* ---- diff report ---- */
+/* Report writers for `clarity diff`: they print the comparison of two applications and compute
+ * nothing an analysis would need. Text: stage and SQL rows up to limit (0 all), fitted to
+ * width columns (0 no limit). JSON: one element of "pairs" (schema clarity.diff/1). */
+struct diff_report_options { size_t limit, width; };
+int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct clarity_app *b,
+                             const struct clarity_diff_result *r, const struct diff_report_options *opt,
+                             struct clarity_error *err);
+int clarity_report_diff_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_app *b,
+                             const struct clarity_diff_result *r, struct clarity_error *err);
 
 #endif

@@ -31,5 +31,6 @@ int cmd_ernest(int argc, char **argv);
 int cmd_anomalies(int argc, char **argv);
 int cmd_contention(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif
