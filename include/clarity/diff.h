@@ -62,7 +62,9 @@ struct clarity_diff_item {
     bool plan_changed;           /* SQL: matched by description only, the plan shapes differ */
     struct clarity_diff_side a, b;
     int64_t delta_ms;            /* b.wall - a.wall (0 unless both known) */
-    int moved;                   /* enum clarity_diff_comp whose task time changed most, -1 none */
+    int moved;                   /* enum clarity_diff_comp whose task time changed most in the
+                                    direction of delta_ms (any direction when delta_ms is 0), -1
+                                    none (no component grew while the item took longer) */
     double moved_ms;             /* its change (B - A) */
     int data_moved;              /* the byte figure (input, shuffle read/write, output, disk spill)
                                     that changed most relative to A, -1 none or below noise */

@@ -55,10 +55,16 @@ static void item_moves(struct clarity_diff_item *it, double noise)
     it->delta_ms = it->a.wall_ms >= 0 && it->b.wall_ms >= 0 && it->a_id >= 0 && it->b_id >= 0 ? it->b.wall_ms - it->a.wall_ms : 0;
     it->moved = -1;
     it->moved_ms = 0;
+    /* the component that moved most in the direction of the wall-time change: when a stage
+     * took longer, the component that grew explains it, not one that shrank; when none grew
+     * (fewer slots: the same task time spread over less parallelism) there is none */
     for (int c = 0; c < CLARITY_DC_COUNT; c++) {
         double d = it->b.comp_ms[c] - it->a.comp_ms[c];
+        if ((it->delta_ms > 0 && d <= 0) || (it->delta_ms < 0 && d >= 0)) continue;
         if (fabs(d) > fabs(it->moved_ms) + 1e-9) it->moved = c, it->moved_ms = d;
     }
+    /* a change under the noise share of the item's task time explains nothing */
+    if (it->moved >= 0 && fabs(it->moved_ms) < noise / 100 * (double)it->a.task_ms) it->moved = -1, it->moved_ms = 0;
     static const int bytes[] = {CLARITY_DD_INPUT_BYTES, CLARITY_DD_SR_BYTES, CLARITY_DD_SW_BYTES, CLARITY_DD_OUTPUT_BYTES,
                                 CLARITY_DD_DISK_SPILL};
     double best = noise;
@@ -151,7 +157,8 @@ static int cmp_double(const void *p, const void *q)
 
 /* A slow (or fast) host: of the hosts with at least HOST_MIN_TASKS tasks on both sides (and
  * at least three of them, so that "the others" exist), the one whose run time per CPU second
- * changed by a factor at least HOST_FACTOR away from the median host's factor. A host that
+ * changed by a factor of at least HOST_FACTOR, and by that factor away from the median host's
+ * factor (both: a host that moved 9% while the others moved -15% is not a slow host). A host that
  * shares its CPU with another process (a CPU hog) runs every task longer for the same CPU
  * time; more data or fewer executors change every host alike. */
 #define HOST_MIN_TASKS 5
@@ -172,8 +179,8 @@ static void slow_host(struct clarity_diff_result *r)
         for (size_t i = 0; i < r->nhosts; i++) {
             const struct clarity_diff_host *h = &r->hosts[i];
             if (h->a_tasks < HOST_MIN_TASKS || h->b_tasks < HOST_MIN_TASKS || h->a_rate <= 0 || h->b_rate <= 0) continue;
-            double d = fabs(log(h->b_rate / h->a_rate / med));
-            if (d >= log(HOST_FACTOR) && d > far) far = d, best = i;
+            double own = log(h->b_rate / h->a_rate), d = fabs(own - log(med));
+            if (fabs(own) >= log(HOST_FACTOR) && d >= log(HOST_FACTOR) && d > far) far = d, best = i;
         }
         if (best != SIZE_MAX)
             r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_SLOW_HOST, .what = r->hosts[best].host,

@@ -41,20 +41,21 @@ static bool is_bytes(int d)
            d == CLARITY_DD_SW_BYTES || d == CLARITY_DD_MEM_SPILL || d == CLARITY_DD_DISK_SPILL;
 }
 
-/* "shuffle read +9.8 GB (+120%)" */
-static const char *data_move(char *buf, size_t cap, const struct clarity_diff_item *it)
+/* "shuffle read +9.8 GB (+120%)"; short: "shuffle read +120%" (a table cell) */
+static const char *data_move(char *buf, size_t cap, const struct clarity_diff_item *it, bool shrt)
 {
     if (it->data_moved < 0) return "";
     char d[32], p[16];
     double a = (double)it->a.data[it->data_moved], b = (double)it->b.data[it->data_moved];
-    snprintf(buf, cap, "%s %s (%s)", clarity_diff_data_label(it->data_moved), sbytes(d, sizeof d, b - a), spct(p, sizeof p, a, b));
+    if (shrt) snprintf(buf, cap, "%s %s", clarity_diff_data_label(it->data_moved), spct(p, sizeof p, a, b));
+    else snprintf(buf, cap, "%s %s (%s)", clarity_diff_data_label(it->data_moved), sbytes(d, sizeof d, b - a), spct(p, sizeof p, a, b));
     return buf;
 }
-/* "CPU +4.1 min" (task time) */
+/* "CPU +4.1 min" (task time); "none grew" when the item took longer with no component growing */
 static const char *comp_move(char *buf, size_t cap, const struct clarity_diff_item *it)
 {
     char d[32];
-    if (it->moved < 0) return "";
+    if (it->moved < 0) return it->delta_ms > 0 ? "none grew" : it->delta_ms < 0 ? "none shrank" : "";
     snprintf(buf, cap, "%s %s", clarity_diff_comp_label(it->moved), sdur(d, sizeof d, it->moved_ms));
     return buf;
 }
@@ -92,13 +93,15 @@ static void headline(FILE *o, const struct clarity_diff_result *r, size_t width)
         if (r->top_stage != SIZE_MAX && n > 0 && (size_t)n < sizeof line) {
             const struct clarity_diff_item *it = &r->items[r->top_stage];
             char dd[32];
-            const char *c = comp_move(cm, sizeof cm, it), *d = data_move(dm, sizeof dm, it);
+            const char *c = it->moved >= 0 ? comp_move(cm, sizeof cm, it) : "", *d = data_move(dm, sizeof dm, it, false);
             snprintf(line + n, sizeof line - (size_t)n, "; most of it in %s: %s%s%s%s", item_where(wh, sizeof wh, it),
                      sdur(dd, sizeof dd, (double)it->delta_ms), *c ? ", " : "", c, *c ? " task time" : "");
-            if (*d) {
-                size_t l = strlen(line);
-                snprintf(line + l, sizeof line - l, ", %s", d);
-            }
+            size_t l = strlen(line);
+            if (it->moved < 0 && it->a.task_ms > 0)
+                snprintf(line + l, sizeof line - l, ", its task time did not %s (%s)", it->delta_ms > 0 ? "grow" : "shrink",
+                         spct(dd, sizeof dd, (double)it->a.task_ms, (double)it->b.task_ms));
+            l = strlen(line);
+            if (*d) snprintf(line + l, sizeof line - l, ", %s", d);
         }
     }
     clarity_fit_wrap(o, width, "", line);
@@ -200,9 +203,10 @@ static int app_table(FILE *o, const struct clarity_diff_result *r, size_t width)
     return rc;
 }
 
-static const struct table_col item_cols[] = {{"A id", TCOL_FIXED}, {"B id", TCOL_FIXED}, {"A time", TCOL_NUM},
-                                             {"B time", TCOL_NUM},  {"change", TCOL_NUM}, {"tasks", TCOL_NUM},
-                                             {"moved (task time)", TCOL_NAME}, {"data", TCOL_NAME}, {"name", TCOL_NAME}};
+/* id: "18", or "18>20" when B's id differs; tasks likewise */
+static const struct table_col item_cols[] = {{"id", TCOL_FIXED},    {"A time", TCOL_NUM}, {"B time", TCOL_NUM},
+                                             {"change", TCOL_NUM},  {"tasks", TCOL_NUM},  {"moved (task time)", TCOL_FIXED},
+                                             {"data", TCOL_FIXED},  {"name", TCOL_NAME}};
 
 /* Items of one kind, most changed first; those only on one side are counted, then listed
  * after the matched ones as long as the limit allows. */
@@ -221,13 +225,16 @@ static int item_table(FILE *o, const struct clarity_diff_result *r, size_t first
     if (plan) fprintf(o, ", %zu with another plan", plan);
     fputc('\n', o);
     struct table t;
-    clarity_table_init(&t, item_cols, 9);
+    clarity_table_init(&t, item_cols, 8);
     size_t shown = 0;
     for (size_t i = first; i < first + n && (!opt->limit || shown < opt->limit); i++, shown++) {
         const struct clarity_diff_item *it = &r->items[i];
-        char ia[24] = "-", ib[24] = "-", ta[24] = "-", tb[24] = "-", d[32] = "", tk[48], cm[64], dm[96], nm[512], p[16];
-        if (it->a_id >= 0) snprintf(ia, sizeof ia, "%" PRId64, it->a_id), clarity_fmt_ms(ta, sizeof ta, it->a.wall_ms);
-        if (it->b_id >= 0) snprintf(ib, sizeof ib, "%" PRId64, it->b_id), clarity_fmt_ms(tb, sizeof tb, it->b.wall_ms);
+        char id[48], ta[24] = "-", tb[24] = "-", d[32] = "", tk[48], cm[64], dm[96], nm[512], p[16];
+        if (it->a_id >= 0) clarity_fmt_ms(ta, sizeof ta, it->a.wall_ms);
+        if (it->b_id >= 0) clarity_fmt_ms(tb, sizeof tb, it->b.wall_ms);
+        if (it->a_id >= 0 && it->b_id >= 0 && it->a_id != it->b_id)
+            snprintf(id, sizeof id, "%" PRId64 ">%" PRId64, it->a_id, it->b_id);
+        else snprintf(id, sizeof id, "%" PRId64, it->a_id >= 0 ? it->a_id : it->b_id);
         if (it->a_id >= 0 && it->b_id >= 0 && it->a.wall_ms >= 0 && it->b.wall_ms >= 0)
             snprintf(d, sizeof d, "%s", spct(p, sizeof p, (double)it->a.wall_ms, (double)it->b.wall_ms));
         else snprintf(d, sizeof d, it->a_id < 0 ? "only B" : it->b_id < 0 ? "only A" : "-");
@@ -235,13 +242,13 @@ static int item_table(FILE *o, const struct clarity_diff_result *r, size_t first
             snprintf(tk, sizeof tk, "%" PRId64 ">%" PRId64, it->a.tasks, it->b.tasks);
         else snprintf(tk, sizeof tk, "%" PRId64, it->a_id >= 0 ? it->a.tasks : it->b.tasks);
         const char *c = it->a_id >= 0 && it->b_id >= 0 ? comp_move(cm, sizeof cm, it) : "";
-        const char *dd = it->a_id >= 0 && it->b_id >= 0 ? data_move(dm, sizeof dm, it) : "";
+        const char *dd = it->a_id >= 0 && it->b_id >= 0 ? data_move(dm, sizeof dm, it, true) : "";
         snprintf(nm, sizeof nm, "%s%s", *it->name ? it->name : "unnamed", it->plan_changed ? " [plan changed]" : "");
         if (it->ordinal) {
             size_t l = strlen(nm);
             snprintf(nm + l, sizeof nm - l, " #%u", it->ordinal + 1);
         }
-        const char *row[] = {ia, ib, ta, tb, d, tk, c, dd, nm};
+        const char *row[] = {id, ta, tb, d, tk, c, dd, nm};
         clarity_table_row(&t, row);
     }
     int rc = clarity_table_write(o, &t, 2, opt->width);
