@@ -95,7 +95,8 @@ struct clarity_diff_cause {
     double a, b;                 /* the figures compared (bytes, count, cores, ratio, ms) */
 };
 
-/* Per host: run time per CPU second (or per task when CPU time is not logged) on each side. */
+/* Per host: run time outside GC per CPU second (or per task when CPU time is not logged) on
+ * each side. */
 struct clarity_diff_host {
     const char *host;
     double a_rate, b_rate;       /* ms of run time per ms of CPU (per task without CPU) */

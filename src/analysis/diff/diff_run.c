@@ -153,7 +153,8 @@ static int tasks(const struct clarity_app *a, struct diff_run *r, const uint32_t
             if (clarity_idmap_put(&hix, c.host, h)) goto oom;
         }
         r->host[h].tasks++;
-        r->host[h].run_ms += c.run_ms;
+        /* GC out: memory pressure lengthens GC unevenly across hosts, which is not a slow host */
+        r->host[h].run_ms += c.run_ms > c.gc_ms ? c.run_ms - c.gc_ms : 0;
         r->host[h].cpu_ms += c.cpu_logged ? c.cpu_ms : 0;
         r->host[h].cpu_logged |= c.cpu_logged;
     }
