@@ -18,6 +18,7 @@ struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelo
 #include "clarity/predict.h"
 #include "clarity/anomalies.h"
 #include "clarity/contention.h"
+#include "clarity/findings.h"
 #include "clarity/diff.h"
 
 struct summary_options {
@@ -221,6 +222,15 @@ int clarity_report_contention_rules(FILE *o, const struct iqcar_result *r, struc
 int clarity_report_contention_dot(FILE *o, const struct iqcar_result *r, const long *targets, size_t ntargets, bool full,
                           struct clarity_error *err);
 
+/* ---- findings report ---- */
+/* `clarity findings`: text (the top `limit` findings, 0 all, fitted to `width` columns, 0 no
+ * limit; `why` adds each saving's method, caveat and evidence) and one application object of
+ * the clarity.findings/1 schema (docs/findings.md). */
+struct findings_report_options { size_t limit, width; bool why; };
+int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const struct clarity_findings *r,
+                                 const struct findings_report_options *opt, struct clarity_error *err);
+int clarity_report_findings_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_findings *r,
+                                 struct clarity_error *err);
 
 /* ---- diff report ---- */
 /* Report writers for `clarity diff`: they print the comparison of two applications and compute

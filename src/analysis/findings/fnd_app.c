@@ -1,0 +1,215 @@
+/* Application rules: GC pressure, scheduler delay, driver-bound time, idle executors (the
+ * what-if core-count curve says how many fewer would do). Thresholds and why:
+ * docs/findings.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/findings/fnd_internal.h"
+#include "clarity/whatif.h"
+
+/* GC above this share of task time: Spark's UI marks a task red at 10% */
+#define GC_MIN_SHARE 0.10
+/* scheduler delay (deserialization, result fetch, launch lag) above this share of task time */
+#define SCHED_MIN_SHARE 0.15
+/* time no task ran between the first task and the last, above this share of the run */
+#define DRIVER_MIN_SHARE 0.20
+#define DRIVER_MIN_MS 30000
+/* allocated core time no task used, above this share */
+#define IDLE_MIN_SHARE 0.50
+/* the slowdown accepted for a cheaper executor count, from the curve */
+#define IDLE_MAX_SLOWDOWN 1.10
+
+static double succ_sum(const struct fnd *x, const float *v, size_t *stage_max, double *stage_max_v)
+{
+    double t = 0, best = -1;
+    for (size_t s = 0; s < x->a->nstages; s++) {
+        double st = 0;
+        for (size_t k = 0; k < x->lsucc[s]; k++) st += v[x->lstart[s] + k];
+        t += st;
+        if (st > best) { best = st; *stage_max = s; }
+    }
+    *stage_max_v = best;
+    return t;
+}
+
+static double succ_task_ms(const struct fnd *x)
+{
+    double t = 0;
+    for (size_t s = 0; s < x->a->nstages; s++)
+        for (size_t k = 0; k < x->lsucc[s]; k++) t += x->rt[x->lstart[s] + k];
+    return t;
+}
+
+/* replay with v removed from every successful attempt */
+static double without(struct fnd *x, const float *v)
+{
+    for (size_t s = 0; s < x->a->nstages; s++)
+        for (size_t k = 0; k < x->lsucc[s]; k++) {
+            size_t i = x->lstart[s] + k;
+            if (v[i] > 0) clarity_fnd_mod_set(x, i, x->rt[i] - v[i]);
+        }
+    return clarity_fnd_mod_end(x, 0);
+}
+
+static void gc_rule(struct fnd *x, double task_ms)
+{
+    size_t smax = 0;
+    double smax_v = 0, gc = succ_sum(x, x->gc, &smax, &smax_v);
+    if (task_ms <= 0 || gc < GC_MIN_SHARE * task_ms) return;
+    double sim = without(x, x->gc);
+    struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_GC_PRESSURE);
+    if (!f) return;
+    if (smax_v >= 0.5 * gc) clarity_fnd_where_stage(x, f, smax);
+    f->saving_ms = clarity_fnd_wall(x, sim);
+    f->method = CLARITY_FM_BOUND;
+    snprintf(f->title, sizeof f->title, "GC pressure: %.0f%% of task time was JVM garbage collection%s", 100 * gc / task_ms,
+             smax_v >= 0.5 * gc ? ", most of it in one stage" : "");
+    clarity_fnd_ev(f, "gc_ms", gc, "ms");
+    clarity_fnd_ev(f, "task_ms", task_ms, "ms");
+    clarity_fnd_ev(f, "gc_share", gc / task_ms, "ratio");
+    clarity_fnd_ev(f, "worst_stage_gc_ms", smax_v, "ms");
+    snprintf(f->caveat, sizeof f->caveat, "upper bound: replayed with no GC at all");
+    const char *cur = clarity_fnd_prop(x->a, "spark.executor.memory");
+    int64_t mem = clarity_fnd_jvm_size(cur ? cur : "1g");
+    char p[32];
+    clarity_fnd_fmt_jvm(p, sizeof p, mem + mem / 2);
+    clarity_fnd_action(x, f, "spark.executor.memory", "1g", p, "Try spark.executor.memory=%s (1.5x), fewer cores per "
+                       "executor, or cache less / serialized (MEMORY_ONLY_SER); check for large objects built per "
+                       "record.", p);
+}
+
+static void sched_rule(struct fnd *x, double task_ms)
+{
+    size_t smax = 0;
+    double smax_v = 0, sd = succ_sum(x, x->sd, &smax, &smax_v);
+    if (task_ms <= 0 || sd < SCHED_MIN_SHARE * task_ms) return;
+    double sim = without(x, x->sd);
+    struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SCHEDULER_DELAY);
+    if (!f) return;
+    if (smax_v >= 0.5 * sd) clarity_fnd_where_stage(x, f, smax);
+    f->saving_ms = clarity_fnd_wall(x, sim);
+    f->method = CLARITY_FM_BOUND;
+    snprintf(f->title, sizeof f->title, "Scheduler delay: %.0f%% of task time was spent outside the task's run "
+             "(launch, result fetch)", 100 * sd / task_ms);
+    clarity_fnd_ev(f, "scheduler_delay_ms", sd, "ms");
+    clarity_fnd_ev(f, "task_ms", task_ms, "ms");
+    clarity_fnd_ev(f, "scheduler_delay_share", sd / task_ms, "ratio");
+    snprintf(f->caveat, sizeof f->caveat, "upper bound: replayed with no scheduler delay at all");
+    clarity_fnd_action(x, f, NULL, NULL, NULL, "Make tasks fewer and larger, broadcast large variables instead of "
+                       "capturing them in closures, and return less to the driver per task.");
+}
+
+static void driver_rule(struct fnd *x)
+{
+    const struct clarity_replay_plan *p = &x->plan;
+    if (!p->ncomp || x->duration_ms <= 0) return;
+    /* driver time between the first task and the last: startup and shutdown are not the
+       application's code */
+    int64_t inner = 0, big = 0, run_end = p->comp[0].end_ms;
+    size_t big_after = 0;
+    for (size_t c = 1; c < p->ncomp; c++) {
+        int64_t gap = p->comp[c].start_ms - run_end;
+        if (gap > 0) {
+            inner += gap;
+            if (gap > big) { big = gap; big_after = c; }
+        }
+        if (p->comp[c].end_ms > run_end) run_end = p->comp[c].end_ms;
+    }
+    if (inner < DRIVER_MIN_MS || (double)inner < DRIVER_MIN_SHARE * (double)x->duration_ms) return;
+    struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_DRIVER_BOUND);
+    if (!f) return;
+    f->saving_ms = inner;
+    f->method = CLARITY_FM_BOUND;
+    f->confidence = CLARITY_FC_MEDIUM;
+    char d1[24], d2[24];
+    snprintf(f->title, sizeof f->title, "Driver-bound: no task ran for %s of %s between the first task and the last "
+             "(longest gap %s)", clarity_fnd_dur(d1, sizeof d1, (double)inner),
+             clarity_fnd_dur(d2, sizeof d2, (double)x->duration_ms), clarity_fnd_dur(d1 + 12, 12, (double)big));
+    clarity_fnd_ev(f, "driver_gap_ms", (double)inner, "ms");
+    clarity_fnd_ev(f, "longest_gap_ms", (double)big, "ms");
+    clarity_fnd_ev(f, "duration_ms", (double)x->duration_ms, "ms");
+    clarity_fnd_ev(f, "driver_ms", (double)x->driver_ms, "ms");
+    if (big_after < p->ncomp && p->comp[big_after].n) {
+        size_t i = p->order[p->comp[big_after].first];
+        int64_t s = clarity_icol_get(&x->a->tasks.stage, x->row[i]);
+        if (s >= 0 && (size_t)s < x->a->nstages) {
+            clarity_fnd_where_stage(x, f, (size_t)s);
+            f->where &= ~(unsigned)(CLARITY_FW_STAGE | CLARITY_FW_STAGE_ATTEMPT);
+        }
+    }
+    snprintf(f->caveat, sizeof f->caveat, "upper bound: the driver's own work (planning, collect, Python or "
+             "driver-side loops, listing files) is not broken down in the event log");
+    clarity_fnd_action(x, f, NULL, NULL, NULL, "Look at what the driver does before the job after the longest gap: "
+                       "collect() or toPandas() of large results, driver-side loops, many small jobs, or slow file "
+                       "listing / query planning.");
+}
+
+static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t alloc)
+{
+    const struct clarity_app *a = x->a;
+    size_t nexec = 0;
+    for (size_t e = 0; e < a->nexecs; e++) if (!a->execs[e].is_driver) nexec++;
+    if (nexec < 2 || alloc <= 0 || busy_core_ms > (1 - IDLE_MIN_SHARE) * (double)alloc) return;
+    struct clarity_hw hw;
+    clarity_hw_from_log(a, &hw);
+    struct clarity_curve_ask ask[] = {{0.25, true}, {0.5, true}, {0.75, true}, {1, true}};
+    struct clarity_curve_result cr;
+    struct clarity_error e = {0};
+    if (clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_EXECUTORS, ask, 4, threads, &cr, &e)) {
+        x->oom = 1;
+        return;
+    }
+    const struct clarity_curve_point *one = NULL, *best = NULL;
+    for (size_t i = 0; i < cr.npoints; i++) if (cr.points[i].ask.v == 1) one = &cr.points[i];
+    if (one)
+        for (size_t i = 0; i < cr.npoints && !best; i++)   /* ascending: the fewest that keep the time */
+            if (cr.points[i].executors < one->executors && cr.points[i].executors >= 1 &&
+                cr.points[i].calibrated_ms <= IDLE_MAX_SLOWDOWN * one->calibrated_ms)
+                best = &cr.points[i];
+    if (!best) { clarity_curve_free(&cr); return; }
+    double new_core_ms = best->cores * best->calibrated_ms;
+    double one_core_ms = one->cores * one->calibrated_ms;
+    struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_IDLE_EXECUTORS);
+    if (!f) { clarity_curve_free(&cr); return; }
+    f->saving_ms = 0;
+    f->saving_core_ms = (int64_t)(one_core_ms - new_core_ms > 0 ? one_core_ms - new_core_ms : 0);
+    f->method = CLARITY_FM_REPLAY;
+    char d1[24];
+    snprintf(f->title, sizeof f->title, "Idle executors: %.0f%% of the %.1f core-hours allocated ran no task; %.0f "
+             "executors instead of %.0f would take %s (%+.0f%%)", 100 * (1 - busy_core_ms / (double)alloc),
+             (double)alloc / 3600e3, best->executors, one->executors,
+             clarity_fnd_dur(d1, sizeof d1, best->calibrated_ms),
+             one->calibrated_ms > 0 ? 100 * (best->calibrated_ms / one->calibrated_ms - 1) : 0);
+    clarity_fnd_ev(f, "core_ms_allocated", (double)alloc, "core_ms");
+    clarity_fnd_ev(f, "core_ms_busy", busy_core_ms, "core_ms");
+    clarity_fnd_ev(f, "executors", one->executors, "executors");
+    clarity_fnd_ev(f, "proposed_executors", best->executors, "executors");
+    clarity_fnd_ev(f, "predicted_ms", best->calibrated_ms, "ms");
+    snprintf(f->caveat, sizeof f->caveat, "core saving from the what-if core-count replay at %.0f executors "
+             "(slowdown up to %.0f%% accepted); memory cost not modelled", best->executors,
+             100 * (IDLE_MAX_SLOWDOWN - 1));
+    char p[32];
+    snprintf(p, sizeof p, "%.0f", best->executors);
+    const char *dyn = clarity_fnd_prop(a, "spark.dynamicAllocation.enabled");
+    if (dyn && !strcmp(dyn, "true"))
+        clarity_fnd_action(x, f, "spark.dynamicAllocation.maxExecutors", "infinity", p,
+                           "Try spark.dynamicAllocation.maxExecutors=%s, and a shorter "
+                           "spark.dynamicAllocation.executorIdleTimeout.", p);
+    else
+        clarity_fnd_action(x, f, "spark.executor.instances", "2", p, "Try spark.executor.instances=%s, or "
+                           "spark.dynamicAllocation.enabled=true so idle executors are released.", p);
+    clarity_curve_free(&cr);
+}
+
+void clarity_fnd_app_rules(struct fnd *x)
+{
+    double task_ms = succ_task_ms(x);
+    gc_rule(x, task_ms);
+    sched_rule(x, task_ms);
+    driver_rule(x);
+}
+
+void clarity_fnd_idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t alloc)
+{
+    idle_rule(x, threads, busy_core_ms, alloc);
+}

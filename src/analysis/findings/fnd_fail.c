@@ -1,0 +1,196 @@
+/* Failure rules: failed tasks, fetch failures, lost executors, out-of-memory kills (as
+ * memory_headroom) and speculation waste. Each attempt that did not succeed held a slot: the
+ * replay includes it, and the saving is the replay without it. Thresholds and why:
+ * docs/findings.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/findings/fnd_internal.h"
+
+/* killed speculative copies above this share of task time */
+#define SPEC_MIN_SHARE 0.05
+
+enum cat { C_FAIL, C_FETCH, C_LOST, C_OOM, C_SPEC, C_N };
+
+static bool has(const char *s, const char *needle) { return s && strstr(s, needle) != NULL; }
+
+static bool oom_text(const char *s)
+{
+    return has(s, "OutOfMemory") || has(s, "exit code 137") || has(s, "exit code 143") || has(s, "memory limits") ||
+           has(s, "exceeding memory") || has(s, "Container killed on request. Exit code is 137") ||
+           has(s, "OOMKilled");
+}
+
+static enum cat cat_of(const struct clarity_app *a, size_t row, const char **why)
+{
+    const struct clarity_task_end_reason *r = clarity_task_end_reason(a, row);
+    int64_t end = clarity_icol_get(&a->tasks.end, row);
+    *why = "";
+    switch (end) {
+    case CLARITY_END_FETCH_FAILED: return C_FETCH;
+    case CLARITY_END_EXECUTOR_LOST:
+    case CLARITY_END_RESUBMITTED:
+        if (r && end == CLARITY_END_EXECUTOR_LOST) {
+            *why = clarity_app_str(a, r->u.executor_lost.loss_reason);
+            if (oom_text(*why)) return C_OOM;
+        }
+        return C_LOST;
+    case CLARITY_END_KILLED:
+        if (r) *why = clarity_app_str(a, r->u.killed.reason);
+        return C_SPEC;
+    default:
+        if (r && r->kind == CLARITY_END_EXCEPTION) {
+            *why = clarity_app_str(a, r->u.exception.class_name);
+            if (oom_text(*why) || oom_text(clarity_app_str(a, r->u.exception.description))) return C_OOM;
+        }
+        return C_FAIL;
+    }
+}
+
+static int64_t peak_of(const struct clarity_app *a, const struct clarity_executor *e, const char *name)
+{
+    for (size_t i = 0; i < e->peaks.n; i++)
+        if (!strcmp(clarity_app_str(a, e->peaks.p[i].name), name)) return e->peaks.p[i].value;
+    return -1;
+}
+
+static void oom_action(struct fnd *x, struct clarity_finding *f, bool container)
+{
+    const struct clarity_app *a = x->a;
+    int64_t heap = -1;
+    for (size_t e = 0; e < a->nexecs; e++) {
+        if (a->execs[e].is_driver) continue;
+        int64_t h = peak_of(a, &a->execs[e], "JVMHeapMemory");
+        if (h > heap) heap = h;
+    }
+    const char *cur = clarity_fnd_prop(a, "spark.executor.memory");
+    int64_t mem = clarity_fnd_jvm_size(cur ? cur : "1g");
+    char p[32];
+    if (container) {
+        const char *oc = clarity_fnd_prop(a, "spark.executor.memoryOverhead");
+        int64_t over = clarity_fnd_jvm_size(oc);
+        if (over <= 0) over = mem / 10 > 384 * (int64_t)FND_MB ? mem / 10 : 384 * (int64_t)FND_MB;
+        clarity_fnd_fmt_jvm(p, sizeof p, over * 2);
+        clarity_fnd_action(x, f, "spark.executor.memoryOverhead", "max(384m, 10% of executor memory)", p,
+                           "The container was killed for memory outside the heap: try "
+                           "spark.executor.memoryOverhead=%s (twice the current).", p);
+        return;
+    }
+    /* the heap that held: the largest peak seen plus a quarter, at least 1.5x the current */
+    int64_t want = mem + mem / 2;
+    if (heap > 0 && heap + heap / 4 > want) want = heap + heap / 4;
+    clarity_fnd_fmt_jvm(p, sizeof p, want);
+    clarity_fnd_action(x, f, "spark.executor.memory", "1g", p, "Try spark.executor.memory=%s%s, or more partitions "
+                       "so each task holds less.", p, heap > 0 ? " (peak JVM heap + 25%, at least 1.5x)" : " (1.5x)");
+    if (heap > 0) clarity_fnd_ev(f, "peak_jvm_heap_bytes", (double)heap, "bytes");
+}
+
+void clarity_fnd_failure_rules(struct fnd *x)
+{
+    const struct clarity_app *a = x->a;
+    size_t count[C_N] = {0};
+    double ms[C_N] = {0};
+    const char *why[C_N] = {0};
+    double task_ms = 0;
+    bool container_oom = false;
+    for (size_t s = 0; s < a->nstages; s++)
+        for (size_t i = x->lstart[s]; i < x->lstart[s + 1]; i++) task_ms += x->rt[i];
+    size_t failed_stages = 0;
+    double failed_stage_ms = 0;
+    for (enum cat c = 0; c < C_N; c++) {
+        for (size_t s = 0; s < a->nstages; s++) {
+            for (size_t i = x->lstart[s] + x->lsucc[s]; i < x->lstart[s + 1]; i++) {
+                const char *w;
+                if (cat_of(a, x->row[i], &w) != c) continue;
+                if (c == C_SPEC && !(clarity_task_flags(a, x->row[i]) & CLARITY_TF_SPECULATIVE) &&
+                    !has(w, "another attempt succeeded"))
+                    continue;   /* killed for another reason: the job was cancelled, not speculation */
+                count[c]++;
+                ms[c] += x->rt[i];
+                if (!why[c] || !*why[c]) why[c] = w;
+                if (c == C_OOM && !has(w, "OutOfMemory")) container_oom = true;
+                clarity_fnd_mod_set(x, i, 0);
+            }
+            /* a fetch failure fails its stage attempt: the attempt's successful tasks are
+               recomputed by the next attempt, so they were wasted too */
+            if (c == C_FETCH && a->stages[s].status == CLARITY_STAGE_FAILED && count[c]) {
+                for (size_t k = 0; k < x->lsucc[s]; k++) {
+                    size_t i = x->lstart[s] + k;
+                    failed_stage_ms += x->rt[i];
+                    clarity_fnd_mod_set(x, i, 0);
+                }
+                failed_stages++;
+            }
+        }
+        if (!count[c]) { clarity_fnd_mod_end(x, 0); continue; }
+        if (c == C_SPEC && ms[c] < SPEC_MIN_SHARE * task_ms) { clarity_fnd_mod_end(x, 0); continue; }
+        double sim = clarity_fnd_mod_end(x, 0);
+        static const enum clarity_finding_kind kinds[C_N] = {CLARITY_FK_TASK_FAILURES, CLARITY_FK_FETCH_FAILURES,
+                                                             CLARITY_FK_LOST_EXECUTORS, CLARITY_FK_MEMORY_HEADROOM,
+                                                             CLARITY_FK_SPECULATION_WASTE};
+        struct clarity_finding *f = clarity_fnd_add(x, kinds[c]);
+        if (!f) return;
+        f->saving_ms = clarity_fnd_wall(x, sim);
+        f->method = CLARITY_FM_REPLAY;
+        f->confidence = CLARITY_FC_HIGH;
+        char d[24];
+        clarity_fnd_dur(d, sizeof d, ms[c]);
+        const char *w = why[c] && *why[c] ? why[c] : NULL;
+        clarity_fnd_ev(f, "attempts", (double)count[c], "attempts");
+        clarity_fnd_ev(f, "attempt_ms", ms[c], "ms");
+        switch (c) {
+        case C_FAIL:
+            snprintf(f->title, sizeof f->title, "Task failures: %zu attempts failed%s%.60s%s, %s of task time lost",
+                     count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
+            clarity_fnd_action(x, f, NULL, NULL, NULL, "Fix the exception the attempts failed with (clarity summary "
+                               "--failures shows the stack); retries only repeat the work.");
+            break;
+        case C_FETCH:
+            snprintf(f->title, sizeof f->title, "Fetch failures: %zu attempts could not read shuffle data; %zu stage "
+                     "attempt%s recomputed, %s of task time lost", count[c], failed_stages, failed_stages == 1 ? "" : "s",
+                     clarity_fnd_dur(d, sizeof d, ms[c] + failed_stage_ms));
+            clarity_fnd_ev(f, "failed_stage_attempts", (double)failed_stages, "stage_attempts");
+            clarity_fnd_ev(f, "failed_stage_task_ms", failed_stage_ms, "ms");
+            {
+                const char *ess = clarity_fnd_prop(a, "spark.shuffle.service.enabled");
+                if (!ess || strcmp(ess, "true"))
+                    clarity_fnd_action(x, f, "spark.shuffle.service.enabled", "false", "true",
+                                       "Shuffle files died with their executor: try the external shuffle service "
+                                       "(spark.shuffle.service.enabled=true), and see why executors were lost.");
+                else
+                    clarity_fnd_action(x, f, "spark.shuffle.io.maxRetries", "3", "10",
+                                       "Try spark.shuffle.io.maxRetries=10 and spark.shuffle.io.retryWait=30s; check "
+                                       "the hosts the failed fetches named.");
+            }
+            break;
+        case C_LOST:
+            snprintf(f->title, sizeof f->title, "Lost executors: %zu attempts ended with their executor lost%s%.60s%s, "
+                     "%s of task time", count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
+            if (has(w, "preempt") || has(w, "decommission"))
+                clarity_fnd_action(x, f, "spark.decommission.enabled", "false", "true",
+                                   "Executors were preempted: try spark.decommission.enabled=true (with "
+                                   "spark.storage.decommission.enabled) so their work migrates.");
+            else
+                clarity_fnd_action(x, f, NULL, NULL, NULL, "Read the executor logs for why they died (memory "
+                                   "overhead, node loss, preemption); give the application stable nodes.");
+            break;
+        case C_OOM:
+            snprintf(f->title, sizeof f->title, "Out of memory: %zu attempts died of it%s%.60s%s, %s of task time "
+                     "lost", count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
+            oom_action(x, f, container_oom);
+            break;
+        case C_SPEC: {
+            int cpus = clarity_sim_task_cpus(a);
+            f->saving_core_ms = (int64_t)(ms[c] * cpus);
+            snprintf(f->title, sizeof f->title, "Speculation waste: %zu speculative copies were killed after %s of "
+                     "task time (%.0f%%)", count[c], d, task_ms > 0 ? 100 * ms[c] / task_ms : 0);
+            clarity_fnd_ev(f, "task_ms", task_ms, "ms");
+            clarity_fnd_action(x, f, "spark.speculation.multiplier", "1.5", "3",
+                               "Speculate later: spark.speculation.multiplier=3 and spark.speculation.quantile=0.9; "
+                               "or fix the cause of the slow tasks (skew, a slow host).");
+            break;
+        }
+        default: break;
+        }
+    }
+}

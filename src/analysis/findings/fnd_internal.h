@@ -1,0 +1,83 @@
+/* Shared by the files of src/analysis/findings: the replay every saving is measured with,
+ * and the helpers that fill a finding. */
+#ifndef CLARITY_FND_INTERNAL_H
+#define CLARITY_FND_INTERNAL_H
+#include "clarity/findings.h"
+#include "clarity/sim.h"
+
+/* The application's task attempts as one replay: every attempt that ended (failed, killed
+ * and speculative ones too, since they held a slot), in components of overlapping stages, on
+ * the slots each stage was observed to use (blocked time's default, src/sim/). Savings are
+ * (simulated - simulated with the problem removed) / simulated x the time tasks ran, so the
+ * replay's own error cancels, as in blocked time. */
+struct fnd {
+    const struct clarity_app *a;
+    struct clarity_task_view v;
+    size_t n;                    /* attempts in the replay */
+    uint32_t *row;               /* task row per replay index */
+    uint32_t *lstart;            /* per stage attempt: first replay index; its successful attempts
+                                    come first, in the task view's order, then the others */
+    uint32_t *lsucc;             /* per stage attempt: successful attempts */
+    double *rt;                  /* measured runtime per replay index */
+    float *gc, *sd;              /* GC and scheduler delay ms per successful attempt (0 others) */
+    struct clarity_replay_plan plan;
+    uint32_t *comp_of;           /* component per replay index */
+    double *comp_base;           /* simulated makespan of each component, measured runtimes */
+    double sim_total;            /* sum of comp_base */
+    int64_t duration_ms, driver_ms, task_span_ms;   /* task_span = duration - driver */
+    int slots;                   /* configured slots over the application (0 unknown) */
+    /* a modification in progress (fnd_mod_*) */
+    double *mod;                 /* runtimes; equal to rt outside a modification */
+    uint32_t *split;             /* > 1: that attempt split into this many equal pieces */
+    uint32_t *touched; size_t ntouched;   /* replay indices changed */
+    uint8_t *comp_mark;
+    double *gather; size_t gather_cap;
+    struct clarity_task_comp *comps;      /* one stage's successful attempts */
+    /* output */
+    struct clarity_finding *f; size_t nf, cap;
+    int oom;                     /* an allocation failed in a rule */
+};
+
+int clarity_fnd_build(struct fnd *x, const struct clarity_app *a, struct clarity_error *err);
+void clarity_fnd_free(struct fnd *x);
+/* Change replay index i's runtime, or split it into k equal pieces, then measure. */
+void clarity_fnd_mod_set(struct fnd *x, size_t i, double runtime);
+void clarity_fnd_mod_split(struct fnd *x, size_t i, uint32_t k);
+/* Simulated ms saved by the changes since the last end, over the components they touch,
+ * each on its own slots, or on max(its slots, slots_at_least) (a repartition can use the
+ * slots a stage with too few tasks left idle). Undoes the changes. */
+double clarity_fnd_mod_end(struct fnd *x, int slots_at_least);
+/* Simulated ms -> wall ms of the application (the replay's error cancels). */
+int64_t clarity_fnd_wall(const struct fnd *x, double sim_ms);
+
+/* A new finding (zeroed; saving_core_ms -1), NULL and x->oom set when out of memory. */
+struct clarity_finding *clarity_fnd_add(struct fnd *x, enum clarity_finding_kind k);
+void clarity_fnd_ev(struct clarity_finding *f, const char *name, double value, const char *unit);
+/* Sets where to the stage attempt's stage, attempt, job and SQL query. */
+void clarity_fnd_where_stage(const struct fnd *x, struct clarity_finding *f, size_t s);
+/* The stage's name, cut to fit a title ("" when not logged). */
+const char *clarity_fnd_stage_name(const struct fnd *x, size_t s, char *buf, size_t cap);
+/* The action: setting (may be NULL), its current value from the environment ("not set
+ * (default D)" when absent), the proposed value and the sentence. */
+void clarity_fnd_action(const struct fnd *x, struct clarity_finding *f, const char *setting, const char *dflt,
+                        const char *proposed, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+const char *clarity_fnd_prop(const struct clarity_app *a, const char *name);   /* NULL when not set */
+/* A JVM size ("4g", "512m", "1024k", "2048" bytes) in bytes; -1 when it is none. */
+int64_t clarity_fnd_jvm_size(const char *s);
+/* bytes -> "5g" / "768m" (rounded up), Spark's size syntax */
+void clarity_fnd_fmt_jvm(char *buf, size_t cap, int64_t bytes);
+const char *clarity_fnd_bytes(char *buf, size_t cap, double bytes);   /* "9.8 GB" */
+const char *clarity_fnd_dur(char *buf, size_t cap, double ms);        /* "4.1 min" */
+
+/* The rules (docs/findings.md). Each adds its findings to x; memory failures set x->oom. */
+void clarity_fnd_stage_rules(struct fnd *x);     /* skew, partitions, tiny tasks, spill, slow host */
+void clarity_fnd_app_rules(struct fnd *x);      /* GC, scheduler delay, driver-bound */
+/* idle executors: busy and allocated core ms of the application; the curve on `threads` */
+void clarity_fnd_idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t alloc);
+void clarity_fnd_failure_rules(struct fnd *x);   /* failures, fetch failures, lost executors, OOM, speculation */
+void clarity_fnd_sql_rules(struct fnd *x);       /* plan shape */
+
+#define FND_MB (1024.0 * 1024.0)
+#define FND_TARGET_PARTITION_BYTES (128.0 * FND_MB)
+
+#endif

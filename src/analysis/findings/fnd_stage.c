@@ -1,0 +1,414 @@
+/* Stage rules: data skew, too few or oversized partitions, tiny tasks, spill; and slow hosts,
+ * which the straggler analysis flags per stage and this file sums per host. Thresholds and
+ * why: docs/findings.md. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/findings/fnd_internal.h"
+#include "clarity/stragglers.h"
+
+/* a skewed partition reads at least this many times the stage's median input ... */
+#define SKEW_INPUT_FACTOR 5.0
+/* ... and runs at least this many times the median task: a large partition that is not slow
+ * costs nothing */
+#define SKEW_TIME_FACTOR 2.0
+/* skew is a few partitions: past this share of the tasks the stage is just uneven */
+#define SKEW_MAX_TASK_SHARE 0.10
+/* a stage with fewer tasks than slots has data worth splitting only above this */
+#define FEW_MIN_BYTES (32.0 * FND_MB)
+/* the median partition above which a stage's partitions are oversized (8x the target) */
+#define OVERSIZED_MEDIAN_BYTES (1024.0 * FND_MB)
+/* tiny tasks: median below this, and at least this many waves of them */
+#define TINY_MEDIAN_MS 100.0
+#define TINY_MIN_WAVES 4
+#define TINY_MIN_TASKS 100
+/* spill is written and read back: assumed disk rate for the estimate when CPU time is not
+ * logged (the log has no spill time) */
+#define SPILL_MB_S 100.0
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static bool aqe_on(const struct clarity_app *a)
+{
+    const char *v = clarity_fnd_prop(a, "spark.sql.adaptive.enabled");
+    if (v) return !strcmp(v, "true");
+    const char *ver = clarity_app_str(a, a->spark_version);
+    int maj = 0, min = 0;
+    sscanf(ver, "%d.%d", &maj, &min);
+    return maj > 3 || (maj == 3 && min >= 2);   /* on by default since Spark 3.2 */
+}
+
+/* per stage figures the rules share */
+struct sf {
+    size_t s, m;
+    double work_ms, med_rt_ms, med_in, mean_in, in_bytes, disk_spill, mem_spill;
+    bool shuffle;
+    int slots;                  /* configured over the stage's span */
+    const char *name;
+    char namebuf[48];
+};
+
+static uint32_t round_up(double v, int mult)
+{
+    if (mult < 1) mult = 1;
+    double r = ceil(v / mult) * mult;
+    return r > 1e6 ? 1000000u : (uint32_t)r;
+}
+
+/* the partition setting that governs the stage, with the proposed count or size */
+static void partition_action(struct fnd *x, struct clarity_finding *f, const struct sf *q, uint32_t parts,
+                             const char *why)
+{
+    char p[32];
+    double per = q->in_bytes / (parts ? parts : 1);
+    /* file scans of DataFrames are split by maxPartitionBytes whether or not their job has a
+       SQL execution id (schema inference, pandas loads); shuffles by the SQL settings only
+       under a SQL execution */
+    bool sql = (f->where & CLARITY_FW_SQL) != 0 || (!q->shuffle && x->a->nsqls > 0);
+    if (q->shuffle && sql && aqe_on(x->a)) {
+        clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(per > FND_MB ? per : FND_MB));
+        clarity_fnd_action(x, f, "spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m", p,
+                           "Try spark.sql.adaptive.advisoryPartitionSizeInBytes=%s (about %u partitions of the "
+                           "%.0f MB shuffle)%s.", p, parts, q->in_bytes / 1e6, why);
+    } else if (q->shuffle && sql) {
+        snprintf(p, sizeof p, "%u", parts);
+        clarity_fnd_action(x, f, "spark.sql.shuffle.partitions", "200", p,
+                           "Try spark.sql.shuffle.partitions=%u (%.0f MB shuffle / %u)%s.", parts,
+                           q->in_bytes / 1e6, parts, why);
+    } else if (sql) {
+        clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(per > FND_MB ? per : FND_MB));
+        clarity_fnd_action(x, f, "spark.sql.files.maxPartitionBytes", "128m", p,
+                           "Try spark.sql.files.maxPartitionBytes=%s (about %u input partitions)%s.", p, parts, why);
+    } else {
+        snprintf(p, sizeof p, "%u", parts);
+        clarity_fnd_action(x, f, "spark.default.parallelism", "the cores", p,
+                           "Try spark.default.parallelism=%u, or repartition(%u) before the stage%s.", parts, parts,
+                           why);
+    }
+}
+
+static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_stage_strag *ss)
+{
+    const struct clarity_task_comp *c = x->comps;
+    if (q->m < CLARITY_STRAGGLER_MIN_RATED || q->med_in <= 0 || q->mean_in <= 0) return;
+    size_t nskew = 0;
+    double skew_bytes = 0, max_in = 0, max_rt = 0;
+    for (size_t k = 0; k < q->m; k++) {
+        double in = (double)clarity_task_input_bytes(&c[k]);
+        if (in >= SKEW_INPUT_FACTOR * q->med_in && c[k].runtime_ms >= SKEW_TIME_FACTOR * q->med_rt_ms) {
+            nskew++;
+            skew_bytes += in;
+            if (in > max_in) max_in = in;
+            if (c[k].runtime_ms > max_rt) max_rt = c[k].runtime_ms;
+            /* the remedy splits the partition into pieces of the stage's mean size */
+            double pieces = ceil(in / q->mean_in);
+            clarity_fnd_mod_split(x, x->lstart[q->s] + k, (uint32_t)(pieces > 10000 ? 10000 : pieces));
+        }
+    }
+    if (!nskew || (double)nskew > SKEW_MAX_TASK_SHARE * (double)q->m) {
+        clarity_fnd_mod_end(x, 0);
+        return;
+    }
+    double sim = clarity_fnd_mod_end(x, 0);
+    struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_DATA_SKEW);
+    if (!f) return;
+    clarity_fnd_where_stage(x, f, q->s);
+    f->saving_ms = clarity_fnd_wall(x, sim);
+    f->method = CLARITY_FM_REPLAY;
+    f->confidence = nskew <= 3 ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
+    char b1[24], b2[24];
+    const char *what = q->shuffle ? "shuffle" : "input";
+    snprintf(f->title, sizeof f->title, "Data skew in stage %lld%s%s%s: %zu of %zu tasks read %.0f%% of the %s "
+             "(max %s, median %s)", (long long)f->stage, *q->name ? " (" : "", q->name, *q->name ? ")" : "", nskew,
+             q->m, 100 * skew_bytes / q->in_bytes, what, clarity_fnd_bytes(b1, sizeof b1, max_in),
+             clarity_fnd_bytes(b2, sizeof b2, q->med_in));
+    clarity_fnd_ev(f, "tasks", (double)q->m, "tasks");
+    clarity_fnd_ev(f, "skewed_tasks", (double)nskew, "tasks");
+    clarity_fnd_ev(f, q->shuffle ? "max_shuffle_read_bytes" : "max_input_bytes", max_in, "bytes");
+    clarity_fnd_ev(f, q->shuffle ? "median_shuffle_read_bytes" : "median_input_bytes", q->med_in, "bytes");
+    clarity_fnd_ev(f, "skewed_bytes_share", skew_bytes / q->in_bytes, "ratio");
+    clarity_fnd_ev(f, "max_task_ms", max_rt, "ms");
+    clarity_fnd_ev(f, "median_task_ms", q->med_rt_ms, "ms");
+    clarity_fnd_ev(f, "max_records_over_median", ss->records_max_over_median, "ratio");
+    snprintf(f->caveat, sizeof f->caveat, "replayed with each skewed partition split into pieces of the stage's "
+             "mean size (%s)", clarity_fnd_bytes(b1, sizeof b1, q->mean_in));
+    bool sql = (f->where & CLARITY_FW_SQL) != 0;
+    if (!q->shuffle) {
+        char p[32];
+        clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(q->mean_in > FND_MB ? q->mean_in : FND_MB));
+        clarity_fnd_action(x, f, sql ? "spark.sql.files.maxPartitionBytes" : NULL, "128m", p,
+                           "The input splits are uneven: %s; or rewrite the input as evenly sized files.",
+                           sql ? "try spark.sql.files.maxPartitionBytes (smaller splits)" : "repartition after reading");
+    } else if (!sql) {
+        clarity_fnd_action(x, f, NULL, NULL, NULL, "Salt the hot key (append a random suffix, aggregate twice) or "
+                           "use a partitioner that spreads it.");
+    } else if (!aqe_on(x->a)) {
+        clarity_fnd_action(x, f, "spark.sql.adaptive.enabled", "false", "true",
+                           "Try spark.sql.adaptive.enabled=true with spark.sql.adaptive.skewJoin.enabled=true (AQE "
+                           "splits skewed join partitions); or salt the join key.");
+    } else {
+        const char *sj = clarity_fnd_prop(x->a, "spark.sql.adaptive.skewJoin.enabled");
+        if (sj && !strcmp(sj, "false"))
+            clarity_fnd_action(x, f, "spark.sql.adaptive.skewJoin.enabled", "true", "true",
+                               "Try spark.sql.adaptive.skewJoin.enabled=true; or salt the join key.");
+        else {
+            char p[32];
+            clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(q->med_in * SKEW_INPUT_FACTOR > 64 * FND_MB ?
+                                                       q->med_in * SKEW_INPUT_FACTOR : 64 * FND_MB));
+            clarity_fnd_action(x, f, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "256m", p,
+                               "AQE did not split these partitions (not a sort-merge join, or under its threshold):"
+                               " try a lower skewedPartitionThresholdInBytes=%s; or salt the key.", p);
+        }
+    }
+}
+
+/* the stage's work spread evenly over `parts` partitions, on at least `slots` slots */
+static double repartition_saving(struct fnd *x, const struct sf *q, uint32_t parts, double per_task_overhead)
+{
+    double w = 0;
+    for (size_t k = 0; k < q->m; k++) w += x->rt[x->lstart[q->s] + k];
+    w += per_task_overhead;   /* negative: overhead removed by coalescing */
+    if (w < 0) w = 0;
+    for (size_t k = 1; k < q->m; k++) clarity_fnd_mod_set(x, x->lstart[q->s] + k, 0);
+    clarity_fnd_mod_set(x, x->lstart[q->s], w);
+    clarity_fnd_mod_split(x, x->lstart[q->s], parts);
+    return clarity_fnd_mod_end(x, q->slots);
+}
+
+static void partitions_rule(struct fnd *x, const struct sf *q)
+{
+    if (q->slots <= 0 || q->in_bytes < FEW_MIN_BYTES) return;
+    enum clarity_finding_kind kind;
+    uint32_t parts;
+    double target = ceil(q->in_bytes / FND_TARGET_PARTITION_BYTES);
+    if (q->m < (size_t)q->slots && q->med_rt_ms >= TINY_MEDIAN_MS) {
+        kind = CLARITY_FK_TOO_FEW_PARTITIONS;
+        parts = target <= q->slots ? (uint32_t)q->slots : round_up(target, q->slots);
+    } else if (q->med_in >= OVERSIZED_MEDIAN_BYTES) {
+        kind = CLARITY_FK_OVERSIZED_PARTITIONS;
+        parts = round_up(target, q->slots);
+    } else return;
+    double sim = repartition_saving(x, q, parts, 0);
+    struct clarity_finding *f = clarity_fnd_add(x, kind);
+    if (!f) return;
+    clarity_fnd_where_stage(x, f, q->s);
+    f->saving_ms = clarity_fnd_wall(x, sim);
+    f->method = CLARITY_FM_REPLAY;
+    char b1[24];
+    if (kind == CLARITY_FK_TOO_FEW_PARTITIONS)
+        snprintf(f->title, sizeof f->title, "Too few partitions in stage %lld%s%s%s: %zu tasks for %d slots "
+                 "(%s read, median task %.1f s)", (long long)f->stage, *q->name ? " (" : "", q->name,
+                 *q->name ? ")" : "", q->m, q->slots, clarity_fnd_bytes(b1, sizeof b1, q->in_bytes),
+                 q->med_rt_ms / 1e3);
+    else
+        snprintf(f->title, sizeof f->title, "Oversized partitions in stage %lld%s%s%s: median partition %s (%zu "
+                 "tasks)", (long long)f->stage, *q->name ? " (" : "", q->name, *q->name ? ")" : "",
+                 clarity_fnd_bytes(b1, sizeof b1, q->med_in), q->m);
+    clarity_fnd_ev(f, "tasks", (double)q->m, "tasks");
+    clarity_fnd_ev(f, "slots", q->slots, "slots");
+    clarity_fnd_ev(f, q->shuffle ? "shuffle_read_bytes" : "input_bytes", q->in_bytes, "bytes");
+    clarity_fnd_ev(f, "median_partition_bytes", q->med_in, "bytes");
+    clarity_fnd_ev(f, "median_task_ms", q->med_rt_ms, "ms");
+    clarity_fnd_ev(f, "proposed_partitions", parts, "partitions");
+    snprintf(f->caveat, sizeof f->caveat, "replayed with the stage's task time split evenly into %u tasks on its "
+             "%d slots; assumes the work divides with the data", parts, q->slots);
+    partition_action(x, f, q, parts, kind == CLARITY_FK_TOO_FEW_PARTITIONS ? ": every slot gets work" : "");
+}
+
+static void tiny_rule(struct fnd *x, const struct sf *q)
+{
+    if (q->slots <= 0 || q->m < TINY_MIN_TASKS || q->m < (size_t)TINY_MIN_WAVES * (size_t)q->slots ||
+        q->med_rt_ms >= TINY_MEDIAN_MS)
+        return;
+    /* per-task overhead: scheduler delay and deserialization, paid once per task */
+    double over = 0;
+    for (size_t k = 0; k < q->m; k++) over += x->comps[k].sched_delay_ms + x->comps[k].deser_ms;
+    double target = ceil(q->in_bytes / FND_TARGET_PARTITION_BYTES);
+    uint32_t parts = target <= q->slots ? (uint32_t)q->slots : round_up(target, q->slots);
+    if (parts >= q->m) return;
+    double keep = over / (double)q->m * parts;
+    double sim = repartition_saving(x, q, parts, keep - over);
+    struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_TINY_TASKS);
+    if (!f) return;
+    clarity_fnd_where_stage(x, f, q->s);
+    f->saving_ms = clarity_fnd_wall(x, sim);
+    f->method = CLARITY_FM_REPLAY;
+    f->confidence = CLARITY_FC_MEDIUM;
+    snprintf(f->title, sizeof f->title, "Tiny tasks in stage %lld%s%s%s: %zu tasks, median %.0f ms, %.0f%% of task "
+             "time is scheduling and deserialization", (long long)f->stage, *q->name ? " (" : "", q->name,
+             *q->name ? ")" : "", q->m, q->med_rt_ms, q->work_ms > 0 ? 100 * over / q->work_ms : 0);
+    clarity_fnd_ev(f, "tasks", (double)q->m, "tasks");
+    clarity_fnd_ev(f, "slots", q->slots, "slots");
+    clarity_fnd_ev(f, "median_task_ms", q->med_rt_ms, "ms");
+    clarity_fnd_ev(f, "overhead_ms", over, "ms");
+    clarity_fnd_ev(f, "proposed_partitions", parts, "partitions");
+    snprintf(f->caveat, sizeof f->caveat, "replayed as %u tasks with the same work and one task's overhead each; "
+             "the driver's per-task launch cost is not in the log, so this is low", parts);
+    partition_action(x, f, q, parts, ": fewer, larger tasks");
+}
+
+static void spill_rule(struct fnd *x, const struct sf *q)
+{
+    if (q->disk_spill <= 0) return;
+    const struct clarity_app *a = x->a;
+    bool any_cpu = false;
+    for (size_t k = 0; k < q->m; k++) {
+        const struct clarity_task_comp *c = &x->comps[k];
+        int64_t d = clarity_task_metric(a, c->row, CLARITY_TM_DISK_SPILLED);
+        if (d <= 0) continue;
+        /* written and read back at SPILL_MB_S; never more than the task's time that is not CPU,
+           GC or shuffle (the only place spill time can hide) */
+        double est = 2.0 * (double)d / (SPILL_MB_S * 1e6) * 1e3;
+        if (c->cpu_logged) {
+            any_cpu = true;
+            if (est > c->unattributed_ms) est = c->unattributed_ms;
+        }
+        clarity_fnd_mod_set(x, x->lstart[q->s] + k, c->runtime_ms - est);
+    }
+    double sim = clarity_fnd_mod_end(x, 0);
+    struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SPILL);
+    if (!f) return;
+    clarity_fnd_where_stage(x, f, q->s);
+    f->saving_ms = clarity_fnd_wall(x, sim);
+    f->method = CLARITY_FM_ESTIMATE;
+    f->confidence = any_cpu ? CLARITY_FC_MEDIUM : CLARITY_FC_LOW;
+    char b1[24], b2[24];
+    snprintf(f->title, sizeof f->title, "Spill in stage %lld%s%s%s: %s to disk (%s in memory) over %zu tasks",
+             (long long)f->stage, *q->name ? " (" : "", q->name, *q->name ? ")" : "",
+             clarity_fnd_bytes(b1, sizeof b1, q->disk_spill), clarity_fnd_bytes(b2, sizeof b2, q->mem_spill), q->m);
+    clarity_fnd_ev(f, "disk_spilled_bytes", q->disk_spill, "bytes");
+    clarity_fnd_ev(f, "memory_spilled_bytes", q->mem_spill, "bytes");
+    clarity_fnd_ev(f, q->shuffle ? "shuffle_read_bytes" : "input_bytes", q->in_bytes, "bytes");
+    clarity_fnd_ev(f, "tasks", (double)q->m, "tasks");
+    snprintf(f->caveat, sizeof f->caveat, "the log has no spill time: estimated as the spilled bytes written and "
+             "read at %.0f MB/s%s", SPILL_MB_S, any_cpu ? ", capped by each task's time outside CPU, GC and shuffle" : "");
+    double target = ceil(q->in_bytes / FND_TARGET_PARTITION_BYTES);
+    if (target > 1.5 * (double)q->m && q->slots > 0) {
+        partition_action(x, f, q, round_up(target, q->slots), ": smaller partitions fit in memory");
+        return;
+    }
+    const char *cur = clarity_fnd_prop(a, "spark.executor.memory");
+    int64_t mem = clarity_fnd_jvm_size(cur ? cur : "1g");
+    char p[32];
+    clarity_fnd_fmt_jvm(p, sizeof p, mem * 2);
+    clarity_fnd_action(x, f, "spark.executor.memory", "1g", p, "Try spark.executor.memory=%s (twice the memory per "
+                       "task), or more partitions for this stage.", p);
+}
+
+/* per stage: the host (string id) the straggler analysis found slow, 0 none */
+struct slow { uint32_t host, exec; size_t stragglers, tasks; };
+
+static void slow_host_rule(struct fnd *x, const struct slow *sl)
+{
+    const struct clarity_app *a = x->a;
+    for (size_t s0 = 0; s0 < a->nstages; s0++) {
+        uint32_t h = sl[s0].host;
+        if (!h) continue;
+        bool first = true;
+        for (size_t s = 0; s < s0; s++) if (sl[s].host == h) first = false;
+        if (!first) continue;
+        size_t nst = 0, str = 0, tasks = 0;
+        for (size_t s = s0; s < a->nstages; s++) {
+            if (sl[s].host != h) continue;
+            nst++;
+            str += sl[s].stragglers;
+            tasks += sl[s].tasks;
+            size_t m = x->lsucc[s];
+            clarity_task_view_stage_comps(&x->v, s, x->comps);
+            double med;
+            struct clarity_error e = {0};
+            if (clarity_dolly_median(x->comps, NULL, m, &med, &e)) { x->oom = 1; return; }
+            for (size_t k = 0; k < m; k++)
+                if (x->comps[k].host == h) clarity_fnd_mod_set(x, x->lstart[s] + k, clarity_dolly_runtime(&x->comps[k], med));
+        }
+        double sim = clarity_fnd_mod_end(x, 0);
+        struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SLOW_HOST);
+        if (!f) return;
+        const char *host = clarity_app_str(a, h);
+        f->where = CLARITY_FW_HOST;
+        snprintf(f->host, sizeof f->host, "%s", host);
+        if (nst == 1) clarity_fnd_where_stage(x, f, s0);
+        f->saving_ms = clarity_fnd_wall(x, sim);
+        f->method = CLARITY_FM_REPLAY;
+        f->confidence = nst >= 2 ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
+        snprintf(f->title, sizeof f->title, "Slow host %s: %zu of its %zu tasks straggled (>= 1.5x the median rate) "
+                 "in %zu stage%s", host, str, tasks, nst, nst == 1 ? "" : "s");
+        clarity_fnd_ev(f, "stages", (double)nst, "stages");
+        clarity_fnd_ev(f, "straggler_tasks", (double)str, "tasks");
+        clarity_fnd_ev(f, "host_tasks", (double)tasks, "tasks");
+        snprintf(f->caveat, sizeof f->caveat, "replayed with this host's tasks in those stages at the stage's "
+                 "median rate (runtime per input byte)");
+        const char *ex = clarity_fnd_prop(a, "spark.excludeOnFailure.enabled");
+        clarity_fnd_action(x, f, "spark.speculation", "false", "true",
+                           "Check the host (disk, CPU steal, noisy neighbours) and take it out of the pool; "
+                           "spark.speculation=true re-runs its slow tasks elsewhere%s.",
+                           ex ? "" : " (excludeOnFailure only reacts to failures, not slowness)");
+    }
+}
+
+void clarity_fnd_stage_rules(struct fnd *x)
+{
+    const struct clarity_app *a = x->a;
+    size_t maxm = x->v.max_stage ? x->v.max_stage : 1;
+    uint16_t *flags = malloc(maxm * sizeof *flags);
+    double *tmp = malloc(maxm * sizeof *tmp), *tmp2 = malloc(maxm * sizeof *tmp2);
+    struct slow *sl = calloc(a->nstages ? a->nstages : 1, sizeof *sl);
+    if (!flags || !tmp || !tmp2 || !sl) { x->oom = 1; goto done; }
+    for (size_t s = 0; s < a->nstages && !x->oom; s++) {
+        size_t m = x->lsucc[s];
+        if (!m) continue;
+        clarity_task_view_stage_comps(&x->v, s, x->comps);
+        struct sf q = {.s = s, .m = m};
+        size_t nin = 0;
+        double sr = 0, ib = 0;
+        for (size_t k = 0; k < m; k++) {
+            const struct clarity_task_comp *c = &x->comps[k];
+            q.work_ms += c->runtime_ms;
+            tmp[k] = c->runtime_ms;
+            int64_t in = clarity_task_input_bytes(c);
+            if (in > 0) tmp2[nin++] = (double)in;
+            sr += (double)c->shuffle_read_bytes;
+            ib += (double)c->input_bytes;
+            q.disk_spill += (double)clarity_task_metric(a, c->row, CLARITY_TM_DISK_SPILLED);
+            q.mem_spill += (double)clarity_task_metric(a, c->row, CLARITY_TM_MEM_SPILLED);
+        }
+        q.shuffle = sr > 0;
+        q.in_bytes = 0;
+        for (size_t k = 0; k < nin; k++) q.in_bytes += tmp2[k];
+        q.mean_in = nin ? q.in_bytes / (double)nin : 0;
+        q.med_rt_ms = median_of(tmp, m);
+        q.med_in = median_of(tmp2, nin);
+        int64_t from = INT64_MAX, to = INT64_MIN;
+        for (size_t k = 0; k < m; k++) {
+            if (x->comps[k].launch_ms < from) from = x->comps[k].launch_ms;
+            if (x->comps[k].finish_ms > to) to = x->comps[k].finish_ms;
+        }
+        q.slots = clarity_sim_configured_slots(a, from, to);
+        q.name = clarity_fnd_stage_name(x, s, q.namebuf, sizeof q.namebuf);
+        (void)ib;
+        struct clarity_stage_strag ss;
+        struct clarity_error e = {0};
+        if (clarity_stragglers_stage(x->comps, NULL, m, &ss, flags, NULL, &e)) { x->oom = 1; break; }
+        if (m >= CLARITY_STRAGGLER_MIN_RATED && ss.slow_host)
+            sl[s] = (struct slow){ss.slow_host, ss.slow_executor, ss.slow_host_stragglers, ss.slow_host_tasks};
+        skew_rule(x, &q, &ss);
+        partitions_rule(x, &q);
+        tiny_rule(x, &q);
+        spill_rule(x, &q);
+    }
+    if (!x->oom) slow_host_rule(x, sl);
+done:
+    free(flags); free(tmp); free(tmp2); free(sl);
+}

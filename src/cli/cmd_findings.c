@@ -1,0 +1,151 @@
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/commands.h"
+#include "cli/common/per_app.h"
+#include "clarity/report.h"
+#include "report/table.h"
+
+static void help(FILE *o)
+{
+    fprintf(o,
+            "usage: clarity findings [options] <log|dir>...\n\n"
+            "What to fix first: findings ranked by the wall time their fix would save, each with the\n"
+            "figures that triggered it, how the saving was computed and the Spark setting to change\n"
+            "(its current value from the log's environment and a value computed from the log).\n"
+            "Kinds: data skew, slow hosts, spill, too few or oversized partitions, tiny tasks, idle\n"
+            "executors, GC pressure, out-of-memory deaths, task and fetch failures, lost executors,\n"
+            "speculation waste, driver-bound time, scheduler delay, cartesian joins.\n"
+            "Savings: [replay] re-runs the slot replay of blocked time with the problem removed (skewed\n"
+            "partitions split, slow-host tasks at the median rate, failed attempts gone, a stage\n"
+            "repartitioned); [bound] is an upper bound; [estimate] comes from sizes and assumed rates.\n"
+            "A finding saving less than 2%% of the run or 1 s is left out. Rules: docs/findings.md.\n\n"
+            "options:\n"
+            "  --limit N       findings listed in text (default 10, largest saving first; 0 = all)\n"
+            "  --why           with each finding, how its saving was computed and its evidence\n"
+            "  --all           keep every rule hit, however small its saving\n"
+            "  --detail        one full report per application even when there are several (a\n"
+            "                  directory or several logs get one row per application)\n"
+            "  --wide          text as wide as its values (default: it fits COLUMNS, the terminal,\n"
+            "                  or 100 columns)\n"
+            "  --threads N     threads reading the log and replaying (default: one per core; the\n"
+            "                  output is the same for any N)\n"
+            "  --json          machine-readable output (schema clarity.findings/1, docs/findings.md)\n"
+            "  --compact       with --json: one line, no indentation\n"
+            "  -o FILE         write to FILE instead of standard output\n"
+            "  -q, --quiet     no notes about skipped files on stderr\n"
+            "  -h, --help      this help\n\n"
+            "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
+            "read (the others were analysed), 5 out of memory\n");
+}
+
+struct findings_ctx {
+    struct clarity_findings_options fo;
+    struct findings_report_options ro;
+    bool detail;
+    struct table rows;           /* one row per application, for several */
+    size_t failed;
+};
+
+static int findings_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
+                        struct clarity_error *err)
+{
+    const struct findings_ctx *fc = ctx;
+    struct clarity_findings r;
+    int rc = clarity_findings_analyze(a, &fc->fo, &r, err);
+    if (rc) return rc;
+    rc = json ? clarity_report_findings_json(json, a, &r, err) : clarity_report_findings_text(text, a, &r, &fc->ro, err);
+    clarity_findings_free(&r);
+    return rc;
+}
+
+static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"duration", TCOL_NUM}, {"findings", TCOL_NUM},
+                                            {"top finding", TCOL_FIXED}, {"saves", TCOL_NUM},
+                                            {"how", TCOL_FIXED}, {"setting", TCOL_NAME}};
+
+static int findings_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f,
+                              FILE *o, struct clarity_error *err)
+{
+    struct findings_ctx *fc = ctx;
+    const struct clarity_app *a = set->apps[i].app;
+    if (set->n == 1 || fc->detail) {
+        if (!a || !app_filter_keep(f, a)) return 0;
+        if (i) fputc('\n', o);
+        return findings_one(fc, a, o, NULL, err);
+    }
+    if (!a) {
+        fc->failed++;
+        return 0;
+    }
+    struct clarity_findings r;
+    int rc = clarity_findings_analyze(a, &fc->fo, &r, err);
+    if (rc) return rc;
+    char id[160], dur[32], n[16], top[40], saves[32];
+    snprintf(id, sizeof id, "%s%s%s", clarity_app_str(a, a->app_id), a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id));
+    snprintf(n, sizeof n, "%zu", r.n);
+    const struct clarity_finding *t = r.n ? &r.f[0] : NULL;
+    snprintf(top, sizeof top, "%s", t ? clarity_finding_kind_name(t->kind) : "-");
+    if (!t) snprintf(saves, sizeof saves, "-");
+    else if (t->saving_ms > 0 || t->saving_core_ms <= 0) clarity_fmt_ms(saves, sizeof saves, t->saving_ms);
+    else snprintf(saves, sizeof saves, "%.2f core-h", (double)t->saving_core_ms / 3600e3);
+    const char *row[] = {id, clarity_fmt_ms(dur, sizeof dur, r.duration_ms), n, top, saves,
+                         t ? clarity_finding_method_name(t->method) : "-", t && t->setting[0] ? t->setting : "-"};
+    clarity_table_row(&fc->rows, row);
+    clarity_findings_free(&r);
+    return 0;
+}
+
+static int findings_text_end(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+{
+    struct findings_ctx *fc = ctx;
+    if (set->n == 1 || fc->detail || !o) return 0;
+    fprintf(o, "the largest finding of each application (--detail: every finding of each)\n");
+    if (clarity_table_write(o, &fc->rows, 0, fc->ro.width))
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
+    fprintf(o, "\n%zu application(s), %zu could not be read. how: replay, bound or estimate\n"
+               "(clarity findings --help).\n", fc->rows.nrows, fc->failed);
+    return 0;
+}
+
+int cmd_findings(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'}, {"threads", required_argument, 0, 'T'}, {"limit", required_argument, 0, 'l'},
+        {"detail", no_argument, 0, 'd'}, {"why", no_argument, 0, 'w'}, {"all", no_argument, 0, 'a'},
+        {"wide", no_argument, 0, OPT_WIDE}, {0, 0, 0, 0}};
+    struct common_opts co = {.cmd = "findings"};
+    struct findings_ctx fc = {.ro = {.limit = 10}};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (common_option(&co, c, optarg)) continue;
+        switch (c) {
+        case 'T': {
+            long long t;
+            if (!opt_int_range(co.cmd, "threads", optarg, 1, 64, &t)) return EXIT_USAGE;
+            fc.fo.threads = (int)t;
+            break;
+        }
+        case 'l':
+            if (!opt_count(co.cmd, "limit", optarg, &fc.ro.limit)) return EXIT_USAGE;
+            break;
+        case 'd': fc.detail = true; break;
+        case 'w': fc.ro.why = true; break;
+        case 'a': fc.fo.keep_all = true; break;
+        case 'h': help(stdout); return EXIT_OK;
+        default: return bad_option(co.cmd, argv, "o:qh");
+        }
+    }
+    if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
+    struct clarity_load_options lo = lean_load_options(co.quiet);
+    lo.threads = fc.fo.threads;
+    fc.ro.width = out_width(&co);
+    clarity_table_init(&fc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
+    struct per_app_cmd pc = {.schema = "clarity.findings/1", .out = &co, .load = &lo, .one = findings_one,
+                             .text_each = findings_text_each, .text_end = findings_text_end, .ctx = &fc};
+    int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
+    clarity_table_free(&fc.rows);
+    return rc;
+}
