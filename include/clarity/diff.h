@@ -103,8 +103,22 @@ struct clarity_diff_host {
     int64_t a_tasks, b_tasks;
 };
 
+/* A finding (clarity findings) of A, B or both, keyed by kind and where: a stage, SQL query or
+ * job as matched above (by what it is), a host by name, an executor by id, else the
+ * application. */
+enum clarity_diff_fchange { CLARITY_FIND_GONE, CLARITY_FIND_APPEARED, CLARITY_FIND_BOTH };
+struct clarity_diff_finding {
+    int change;                  /* enum clarity_diff_fchange */
+    const char *kind;            /* clarity_finding_kind_name() */
+    const char *title;           /* B's title when B has it, else A's */
+    size_t item;                 /* index in items of the stage/SQL query/job, SIZE_MAX none */
+    int64_t a_saving_ms, b_saving_ms;   /* -1 when absent on that side */
+};
+
 struct clarity_diff_options {
     double noise_pct;            /* a change below this (%) is noise; 0 = default 5 */
+    bool no_findings;            /* do not run clarity_findings_analyze on both (faster) */
+    int threads;                 /* for the findings analysis: 0 one per core */
 };
 
 struct clarity_diff_result {
@@ -122,7 +136,9 @@ struct clarity_diff_result {
     size_t nhosts;
     struct clarity_diff_cause *causes;   /* ranked */
     size_t ncauses;
-    bool findings_pending;               /* findings not compared: not in this build */
+    struct clarity_diff_finding *findings;   /* gone, then appeared, then in both; by saving */
+    size_t nfindings;
+    bool findings_compared;              /* false with no_findings */
     struct clarity_arena arena;          /* owns the strings and arrays above */
 };
 

@@ -27,13 +27,15 @@ static void help(FILE *o)
             "paired by application name (and start order among equal names); with one on each side they\n"
             "are paired whatever their names. Properties that differ between any two runs (ids, times,\n"
             "host names, ports, paths embedding the application id) are ignored (docs/diff.md).\n"
-            "Findings that appeared or went away: pending (`clarity findings` is not in this build).\n\n"
+            "Findings (`clarity findings` on both runs) that appeared, went away or stayed are keyed by\n"
+            "kind and place: the stage, query or job as matched above, a host by name, an executor by id.\n\n"
             "options:\n"
             "  -A PATH             a log or directory of run A (repeatable; instead of the first operand)\n"
             "  -B PATH             a log or directory of run B (repeatable; instead of the second operand)\n"
             "  --fail-if-slower PCT  exit 1 when B's wall time is more than PCT %% above A's (any pair;\n"
             "                      '10' or '10%%')\n"
             "  --noise PCT         changes below PCT %% are noise (default 5)\n"
+            "  --no-findings       do not compare findings (faster: no replay per finding)\n"
             "  --limit N           stage and SQL rows in text output (default 10, 0 = all)\n"
             "  --wide              text tables as wide as their values (default: they fit COLUMNS,\n"
             "                      the terminal, or 100 columns)\n"
@@ -137,6 +139,7 @@ int cmd_diff(int argc, char **argv)
         {"wide", no_argument, 0, OPT_WIDE},          {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},               {"limit", required_argument, 0, 'l'},
         {"noise", required_argument, 0, 'N'},        {"fail-if-slower", required_argument, 0, 'F'},
+        {"no-findings", no_argument, 0, 'n'},
         {0, 0, 0, 0}};
     struct common_opts co = {.cmd = "diff"};
     struct diff_report_options ro = {.limit = 10};
@@ -158,6 +161,7 @@ int cmd_diff(int argc, char **argv)
         case 'F':
             if (!parse_pct(optarg, &fail_pct)) rc = EXIT_USAGE;
             break;
+        case 'n': dopt.no_findings = true; break;
         case 'A':
             if (!add_path(&pa, optarg)) rc = EXIT_NOMEM;
             break;

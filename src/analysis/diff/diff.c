@@ -230,9 +230,6 @@ int clarity_diff_analyze(const struct clarity_app *a, const struct clarity_app *
     memset(out, 0, sizeof *out);
     out->noise_pct = opt && opt->noise_pct > 0 ? opt->noise_pct : 5.0;
     out->top_stage = SIZE_MAX;
-    /* findings are compared once `clarity findings` is in the build; until then the result
-     * says so instead of showing none */
-    out->findings_pending = true;
     struct diff_run ra, rb;
     int rc = clarity__diff_run_build(a, &ra);
     if (!rc) rc = clarity__diff_run_build(b, &rb);
@@ -252,6 +249,16 @@ int clarity_diff_analyze(const struct clarity_app *a, const struct clarity_app *
     if (!rc) rc = items(out, CLARITY_DK_SQL, ra.sql_key, ra.sql, ra.nsql, rb.sql_key, rb.sql, rb.nsql, true, &out->nsqls);
     if (!rc) rc = items(out, CLARITY_DK_JOB, ra.job_key, ra.job, ra.njob, rb.job_key, rb.job, rb.njob, false, &out->njobs);
     if (!rc) rc = hosts(out, &ra, &rb);
+    if (!rc && !(opt && opt->no_findings)) {
+        rc = clarity__diff_findings(a, b, opt ? opt->threads : 0, out, err);
+        if (rc) {
+            clarity__diff_run_free(&ra);
+            clarity__diff_run_free(&rb);
+            clarity_diff_free(out);
+            return rc;
+        }
+        out->findings_compared = true;
+    }
     if (!rc) rc = causes(out, &ra, &rb);
     clarity__diff_run_free(&ra);
     clarity__diff_run_free(&rb);

@@ -25,6 +25,10 @@ struct diff_run {
 
 int clarity__diff_run_build(const struct clarity_app *a, struct diff_run *r);
 void clarity__diff_run_free(struct diff_run *r);
+/* Runs the findings analysis on both and fills r->findings; needs r->items. 0, or an error
+ * with err filled. */
+int clarity__diff_findings(const struct clarity_app *a, const struct clarity_app *b, int threads,
+                           struct clarity_diff_result *r, struct clarity_error *err);
 int clarity__diff_config(const struct clarity_app *a, const struct clarity_app *b, struct clarity_diff_result *r);
 
 #endif

@@ -160,7 +160,34 @@ int clarity_report_diff_json(struct jsonw *w, const struct clarity_app *a, const
     clarity_jsonw_arr_end(w);
     clarity_jsonw_key(w, "findings");
     clarity_jsonw_obj_begin(w);
-    clarity_jsonw_kstr(w, "status", r->findings_pending ? "pending" : "compared");
+    clarity_jsonw_kbool(w, "compared", r->findings_compared);
+    clarity_jsonw_key(w, "changes");
+    clarity_jsonw_arr_begin(w);
+    static const char *const chg[] = {"gone", "appeared", "both"};
+    for (size_t i = 0; i < r->nfindings; i++) {
+        const struct clarity_diff_finding *f = &r->findings[i];
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "change", chg[f->change]);
+        clarity_jsonw_kstr(w, "kind", f->kind);
+        clarity_jsonw_kstr(w, "title", f->title);
+        if (f->item != SIZE_MAX) {
+            const struct clarity_diff_item *it = &r->items[f->item];
+            clarity_jsonw_key(w, "where");
+            clarity_jsonw_obj_begin(w);
+            clarity_jsonw_kstr(w, "kind", clarity_diff_kind_name(it->kind));
+            clarity_jsonw_kstr(w, "name", it->name);
+            clarity_jsonw_kint(w, "ordinal", it->ordinal);
+            clarity_jsonw_obj_end(w);
+        }
+        clarity_jsonw_key(w, "a_saving_ms");
+        if (f->a_saving_ms >= 0) clarity_jsonw_int(w, f->a_saving_ms);
+        else clarity_jsonw_null(w);
+        clarity_jsonw_key(w, "b_saving_ms");
+        if (f->b_saving_ms >= 0) clarity_jsonw_int(w, f->b_saving_ms);
+        else clarity_jsonw_null(w);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_arr_end(w);
     clarity_jsonw_obj_end(w);
     clarity_jsonw_obj_end(w);
     return 0;

@@ -257,6 +257,39 @@ static int item_table(FILE *o, const struct clarity_diff_result *r, size_t first
     return rc;
 }
 
+static const struct table_col find_cols[] = {{"", TCOL_FIXED}, {"saving A", TCOL_NUM}, {"saving B", TCOL_NUM},
+                                             {"kind", TCOL_FIXED}, {"finding", TCOL_NAME}};
+
+/* Findings that went away, appeared, or stayed (clarity findings on both runs). */
+static int findings_table(FILE *o, const struct clarity_diff_result *r, const struct diff_report_options *opt)
+{
+    if (!r->findings_compared) {
+        fprintf(o, "\nfindings: not compared (--no-findings)\n");
+        return 0;
+    }
+    size_t n[3] = {0};
+    for (size_t i = 0; i < r->nfindings; i++) n[r->findings[i].change]++;
+    fprintf(o, "\nfindings (clarity findings on both): %zu appeared, %zu went away, %zu in both\n", n[CLARITY_FIND_APPEARED],
+            n[CLARITY_FIND_GONE], n[CLARITY_FIND_BOTH]);
+    if (!r->nfindings) return 0;
+    static const char *const chg[] = {"gone", "new", "both"};
+    struct table t;
+    clarity_table_init(&t, find_cols, 5);
+    size_t shown = 0;
+    for (size_t i = 0; i < r->nfindings && (!opt->limit || shown < opt->limit); i++, shown++) {
+        const struct clarity_diff_finding *f = &r->findings[i];
+        char sa[24] = "-", sb[24] = "-";
+        if (f->a_saving_ms >= 0) clarity_fmt_ms(sa, sizeof sa, f->a_saving_ms);
+        if (f->b_saving_ms >= 0) clarity_fmt_ms(sb, sizeof sb, f->b_saving_ms);
+        const char *row[] = {chg[f->change], sa, sb, f->kind, f->title};
+        clarity_table_row(&t, row);
+    }
+    int rc = clarity_table_write(o, &t, 2, opt->width);
+    clarity_table_free(&t);
+    if (shown < r->nfindings) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", r->nfindings - shown);
+    return rc;
+}
+
 static const struct table_col cfg_cols[] = {{"setting", TCOL_NAME}, {"A", TCOL_NAME}, {"B", TCOL_NAME}};
 
 int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct clarity_app *b, const struct clarity_diff_result *r,
@@ -298,10 +331,7 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
             clarity_table_free(&t);
         }
     }
-    if (!rc && r->findings_pending)
-        clarity_fit_wrap(o, width, "",
-                         "\nfindings: not compared yet (pending: `clarity findings` is not in this build, so no finding "
-                         "is shown as appeared or gone).");
+    if (!rc) rc = findings_table(o, r, opt);
     if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the diff");
     return clarity_report_status(o, err);
 }
