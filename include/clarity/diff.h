@@ -63,9 +63,11 @@ struct clarity_diff_item {
     struct clarity_diff_side a, b;
     int64_t delta_ms;            /* b.wall - a.wall (0 unless both known) */
     int moved;                   /* enum clarity_diff_comp whose task time changed most in the
-                                    direction of delta_ms (any direction when delta_ms is 0), -1
+                                    direction of delta_ms, when the change is significant
+                                    (any direction when delta_ms is 0), -1
                                     none (no component grew while the item took longer) */
     double moved_ms;             /* its change (B - A) */
+    bool significant;            /* |delta_ms| is at least the noise share of A's wall time */
     int data_moved;              /* the byte figure (input, shuffle read/write, output, disk spill)
                                     that changed most relative to A, -1 none or below noise */
 };

@@ -65,6 +65,8 @@ static void item_moves(struct clarity_diff_item *it, double noise)
     }
     /* a change under the noise share of the item's task time explains nothing */
     if (it->moved >= 0 && fabs(it->moved_ms) < noise / 100 * (double)it->a.task_ms) it->moved = -1, it->moved_ms = 0;
+    it->significant = it->delta_ms != 0 && it->a.wall_ms > 0 && fabs(rel_pct((double)it->a.wall_ms, (double)it->b.wall_ms)) >= noise;
+    if (!it->significant && it->delta_ms != 0) it->moved = -1, it->moved_ms = 0;
     static const int bytes[] = {CLARITY_DD_INPUT_BYTES, CLARITY_DD_SR_BYTES, CLARITY_DD_SW_BYTES, CLARITY_DD_OUTPUT_BYTES,
                                 CLARITY_DD_DISK_SPILL};
     double best = noise;

@@ -19,7 +19,7 @@ bool clarity_diff_config_ignored(const char *key)
 {
     /* names of values that identify a run rather than configure it */
     static const char *const suffixes[] = {
-        ".id", "appId", "attemptId", "clusterId", ".host", ".hostname", ".port", "startTime", "submitTime", "appUIAddress", "proxyBase",
+        ".id", "appId", "attemptId", "clusterId", ".host", ".hostname", ".port", "startTime", "submitTime", "address", "Address", "proxyBase",
         "log.dir", ".initial.jar.urls", ".initial.file.urls", "class.uri", "class.outputDir",
     };
     static const char *const parts[] = {"PROXY_URI_BASES", "PROXY_HOSTS", "amfilter"};

@@ -55,7 +55,7 @@ static const char *data_move(char *buf, size_t cap, const struct clarity_diff_it
 static const char *comp_move(char *buf, size_t cap, const struct clarity_diff_item *it)
 {
     char d[32];
-    if (it->moved < 0) return it->delta_ms > 0 ? "none grew" : it->delta_ms < 0 ? "none shrank" : "";
+    if (it->moved < 0) return !it->significant ? "" : it->delta_ms > 0 ? "none grew" : "none shrank";
     snprintf(buf, cap, "%s %s", clarity_diff_comp_label(it->moved), sdur(d, sizeof d, it->moved_ms));
     return buf;
 }
@@ -297,8 +297,10 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
 {
     char la[512], lb[512], buf[1024];
     size_t width = opt->width;
-    clarity_fit_line(o, width, "A  %s  %s", app_label(la, sizeof la, a), a->source_path ? a->source_path : "");
-    clarity_fit_line(o, width, "B  %s  %s", app_label(lb, sizeof lb, b), b->source_path ? b->source_path : "");
+    clarity_fit_line(o, width, "A  %s", app_label(la, sizeof la, a));
+    clarity_fit_line(o, width, "   %s", a->source_path ? a->source_path : "");
+    clarity_fit_line(o, width, "B  %s", app_label(lb, sizeof lb, b));
+    clarity_fit_line(o, width, "   %s", b->source_path ? b->source_path : "");
     headline(o, r, width);
     if (r->ncauses) {
         fprintf(o, "why, most likely first:\n");
@@ -317,8 +319,8 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
         fprintf(o, "\njobs: %zu matched of %zu (by name and position; --json lists them)\n", matched, r->njobs);
     }
     if (!rc) {
-        fprintf(o, "\nconfiguration: %zu Spark propert%s differ (%zu ignored: ids, times, hosts, ports)\n", r->nconfig,
-                r->nconfig == 1 ? "y" : "ies", r->nconfig_ignored);
+        fprintf(o, "\nconfiguration: %zu Spark propert%s (%zu ignored: ids, times, hosts, ports)\n", r->nconfig,
+                r->nconfig == 1 ? "y differs" : "ies differ", r->nconfig_ignored);
         if (r->nconfig) {
             struct table t;
             clarity_table_init(&t, cfg_cols, 3);

@@ -103,7 +103,7 @@ Test(diff_config, ignore_rule)
                              "spark.driver.port", "spark.driver.appUIAddress", "spark.ui.proxyBase",
                              "spark.org.apache.hadoop.yarn.server.webproxy.amfilter.AmIpFilter.param.PROXY_HOSTS",
                              "spark.yarn.app.container.log.dir", "spark.app.initial.jar.urls", "spark.repl.class.uri",
-                             "spark.databricks.clusterUsageTags.clusterId"};
+                             "spark.databricks.clusterUsageTags.clusterId", "spark.yarn.historyServer.address"};
     const char *kept[] = {"spark.sql.shuffle.partitions", "spark.executor.memory", "spark.executor.instances",
                           "spark.databricks.driverNodeTypeId", "spark.sql.adaptive.enabled", "spark.app.name",
                           "spark.executor.cores", "spark.dynamicAllocation.maxExecutors"};
