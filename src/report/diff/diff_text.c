@@ -221,9 +221,12 @@ static int item_table(FILE *o, const struct clarity_diff_result *r, size_t first
         else if (it->a_id >= 0) only_a++;
         else only_b++;
     }
-    fprintf(o, "\n%s, most changed first: %zu matched, %zu only in A, %zu only in B", title, matched, only_a, only_b);
-    if (plan) fprintf(o, ", %zu with another plan", plan);
+    char head[512];
+    int hl = snprintf(head, sizeof head, "%s, most changed first: %zu matched, %zu only in A, %zu only in B", title, matched,
+                      only_a, only_b);
+    if (plan && hl > 0 && (size_t)hl < sizeof head) snprintf(head + hl, sizeof head - (size_t)hl, ", %zu with another plan", plan);
     fputc('\n', o);
+    clarity_fit_wrap(o, opt->width, "", head);
     struct table t;
     clarity_table_init(&t, item_cols, 8);
     size_t shown = 0;
@@ -311,8 +314,8 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
     }
     fputc('\n', o);
     int rc = app_table(o, r, width);
-    if (!rc) rc = item_table(o, r, 0, r->nstages, "stages (by name and position among same-named stages)", opt);
-    if (!rc) rc = item_table(o, r, r->nstages, r->nsqls, "SQL queries (by description and plan shape)", opt);
+    if (!rc) rc = item_table(o, r, 0, r->nstages, "stages (matched by name and position among same-named stages)", opt);
+    if (!rc) rc = item_table(o, r, r->nstages, r->nsqls, "SQL queries (matched by description and plan shape)", opt);
     if (!rc && r->njobs) {
         size_t matched = 0;
         for (size_t i = r->nstages + r->nsqls; i < r->nitems; i++) matched += r->items[i].a_id >= 0 && r->items[i].b_id >= 0;
