@@ -56,6 +56,7 @@ static void items(struct jsonw *w, const char *k, const struct clarity_diff_item
         else clarity_jsonw_null(w);
         if (it->kind == CLARITY_DK_SQL) clarity_jsonw_kbool(w, "plan_changed", it->plan_changed);
         clarity_jsonw_kint(w, "delta_ms", it->delta_ms);
+        clarity_jsonw_kbool(w, "significant", it->significant);
         clarity_jsonw_key(w, "moved");
         if (it->moved >= 0 && it->a_id >= 0 && it->b_id >= 0) clarity_jsonw_str(w, clarity_diff_comp_name(it->moved));
         else clarity_jsonw_null(w);
