@@ -141,7 +141,7 @@ static void cause_text(char *buf, size_t cap, const struct clarity_diff_result *
     case CLARITY_CAUSE_COMPONENT:
         for (int k = 0; k < CLARITY_DC_COUNT; k++)
             if (!strcmp(clarity_diff_comp_name(k), c->what)) {
-                snprintf(buf, cap, "%s task time %s -> %s (%s)", clarity_diff_comp_label(k),
+                snprintf(buf, cap, "%s: task time %s -> %s (%s)", clarity_diff_comp_label(k),
                          clarity_fmt_ms(x, sizeof x, (int64_t)llround(c->a)), clarity_fmt_ms(y, sizeof y, (int64_t)llround(c->b)),
                          spct(p, sizeof p, c->a, c->b));
                 return;
@@ -307,7 +307,14 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
     headline(o, r, width);
     if (r->ncauses) {
         fprintf(o, "why, most likely first:\n");
+        /* at most CFG_SHOWN settings here: all of them are in the configuration table */
+        enum { CFG_SHOWN = 3 };
+        size_t ncfg = 0;
         for (size_t i = 0; i < r->ncauses; i++) {
+            if (r->causes[i].kind == CLARITY_CAUSE_CONFIG && ++ncfg > CFG_SHOWN) {
+                if (ncfg == CFG_SHOWN + 1) fprintf(o, "  - %zu more settings (configuration, below)\n", r->nconfig - CFG_SHOWN);
+                continue;
+            }
             cause_text(buf, sizeof buf, r, &r->causes[i]);
             clarity_fit_wrap(o, width, "  - ", buf);
         }
@@ -317,9 +324,11 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
     if (!rc) rc = item_table(o, r, 0, r->nstages, "stages (matched by name and position among same-named stages)", opt);
     if (!rc) rc = item_table(o, r, r->nstages, r->nsqls, "SQL queries (matched by description and plan shape)", opt);
     if (!rc && r->njobs) {
-        size_t matched = 0;
-        for (size_t i = r->nstages + r->nsqls; i < r->nitems; i++) matched += r->items[i].a_id >= 0 && r->items[i].b_id >= 0;
-        fprintf(o, "\njobs: %zu matched of %zu (by name and position; --json lists them)\n", matched, r->njobs);
+        size_t n[3] = {0};
+        for (size_t i = r->nstages + r->nsqls; i < r->nitems; i++)
+            n[r->items[i].a_id >= 0 && r->items[i].b_id >= 0 ? 0 : r->items[i].a_id >= 0 ? 1 : 2]++;
+        fprintf(o, "\njobs (matched by name and position; --json lists them): %zu matched, %zu only in A, %zu only in B\n",
+                n[0], n[1], n[2]);
     }
     if (!rc) {
         fprintf(o, "\nconfiguration: %zu Spark propert%s (%zu ignored: ids, times, hosts, ports)\n", r->nconfig,
