@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "diff_internal.h"
+#include "analysis/diff/diff_internal.h"
 
 const char *clarity_diff_comp_name(int c)
 {

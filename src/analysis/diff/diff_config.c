@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/diff.h"
-#include "diff_internal.h"
+#include "analysis/diff/diff_internal.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

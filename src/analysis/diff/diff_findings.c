@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/findings.h"
-#include "diff_internal.h"
+#include "analysis/diff/diff_internal.h"
 
 struct fkey {
     char key[200];

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/sim.h"
-#include "diff_internal.h"
+#include "analysis/diff/diff_internal.h"
 
 static void side_add(struct clarity_diff_side *d, const struct clarity_diff_side *s)
 {
