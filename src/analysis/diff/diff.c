@@ -165,10 +165,10 @@ static int cmp_double(const void *p, const void *q)
  * time; more data or fewer executors change every host alike. */
 #define HOST_MIN_TASKS 5
 #define HOST_FACTOR 1.25
-static void slow_host(struct clarity_diff_result *r)
+static int slow_host(struct clarity_diff_result *r)
 {
     double *f = malloc((r->nhosts ? r->nhosts : 1) * sizeof *f);
-    if (!f) return;
+    if (!f) return CLARITY_ENOMEM;
     size_t n = 0, best = SIZE_MAX;
     for (size_t i = 0; i < r->nhosts; i++) {
         const struct clarity_diff_host *h = &r->hosts[i];
@@ -189,6 +189,7 @@ static void slow_host(struct clarity_diff_result *r)
                                                                   .a = r->hosts[best].a_rate, .b = r->hosts[best].b_rate};
     }
     free(f);
+    return 0;
 }
 
 /* Causes, ranked from the most specific to the most general: a changed setting explains a
@@ -210,7 +211,7 @@ static int causes(struct clarity_diff_result *r, const struct diff_run *ra, cons
         r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_INPUT_SIZE, .a = ia, .b = ib};
     else if (fabs(rel_pct(sa, sb)) >= noise)
         r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_SHUFFLE_SIZE, .a = sa, .b = sb};
-    slow_host(r);
+    if (slow_host(r)) return CLARITY_ENOMEM;
     if (fabs(rel_pct((double)r->a.tasks, (double)r->b.tasks)) >= noise)
         r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_TASK_COUNT, .a = (double)r->a.tasks,
                                                               .b = (double)r->b.tasks};
