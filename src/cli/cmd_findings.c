@@ -61,7 +61,7 @@ static int findings_one(void *ctx, const struct clarity_app *a, FILE *text, stru
 
 static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"duration", TCOL_NUM}, {"findings", TCOL_NUM},
                                             {"top finding", TCOL_FIXED}, {"saves", TCOL_NUM},
-                                            {"how", TCOL_FIXED}, {"setting", TCOL_NAME}};
+                                            {"setting", TCOL_NAME}};
 
 static int findings_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f,
                               FILE *o, struct clarity_error *err)
@@ -80,16 +80,21 @@ static int findings_text_each(void *ctx, const struct clarity_app_set *set, size
     struct clarity_findings r;
     int rc = clarity_findings_analyze(a, &fc->fo, &r, err);
     if (rc) return rc;
-    char id[160], dur[32], n[16], top[40], saves[32];
+    char id[160], dur[32], n[16], top[40], saves[48], t1[32];
     snprintf(id, sizeof id, "%s%s%s", clarity_app_str(a, a->app_id), a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id));
     snprintf(n, sizeof n, "%zu", r.n);
     const struct clarity_finding *t = r.n ? &r.f[0] : NULL;
     snprintf(top, sizeof top, "%s", t ? clarity_finding_kind_name(t->kind) : "-");
     if (!t) snprintf(saves, sizeof saves, "-");
-    else if (t->saving_ms > 0 || t->saving_core_ms <= 0) clarity_fmt_ms(saves, sizeof saves, t->saving_ms);
-    else snprintf(saves, sizeof saves, "%.2f core-h", (double)t->saving_core_ms / 3600e3);
-    const char *row[] = {id, clarity_fmt_ms(dur, sizeof dur, r.duration_ms), n, top, saves,
-                         t ? clarity_finding_method_name(t->method) : "-", t && t->setting[0] ? t->setting : "-"};
+    else if (t->saving_ms > 0 || t->saving_core_ms <= 0)
+        snprintf(saves, sizeof saves, "%s [%s]", clarity_fmt_ms(t1, sizeof t1, t->saving_ms),
+                 clarity_finding_method_name(t->method));
+    else snprintf(saves, sizeof saves, "%.2f core-h [%s]", (double)t->saving_core_ms / 3600e3,
+                  clarity_finding_method_name(t->method));
+    /* the setting without its "spark." prefix: the column is narrow, and every setting has it */
+    const char *sname = t && t->setting[0] ? t->setting : "-";
+    if (!strncmp(sname, "spark.", 6)) sname += 6;
+    const char *row[] = {id, clarity_fmt_ms(dur, sizeof dur, r.duration_ms), n, top, saves, sname};
     clarity_table_row(&fc->rows, row);
     clarity_findings_free(&r);
     return 0;
@@ -102,8 +107,9 @@ static int findings_text_end(void *ctx, const struct clarity_app_set *set, FILE 
     fprintf(o, "the largest finding of each application (--detail: every finding of each)\n");
     if (clarity_table_write(o, &fc->rows, 0, fc->ro.width))
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
-    fprintf(o, "\n%zu application(s), %zu could not be read. how: replay, bound or estimate\n"
-               "(clarity findings --help).\n", fc->rows.nrows, fc->failed);
+    fprintf(o, "\n%zu application(s), %zu could not be read. [replay]: the slot replay re-run without the\n"
+               "problem; [bound]: an upper bound; [estimate]: from sizes and rates (clarity findings --help).\n",
+            fc->rows.nrows, fc->failed);
     return 0;
 }
 

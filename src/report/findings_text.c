@@ -19,6 +19,10 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
     clarity_fit_line(o, width, "%s%s%s (%s): %s, %zu task attempts", clarity_app_str(a, a->app_id),
                      a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id), clarity_app_str(a, a->name),
                      clarity_fmt_ms(d, sizeof d, r->duration_ms), r->tasks);
+    if (!r->tasks) {
+        fprintf(o, "No findings: the log has no task events, and every rule reads them.\n");
+        return clarity_report_status(o, err);
+    }
     if (!r->n) {
         fprintf(o, "No findings: no rule of docs/findings.md found a fix worth %s%s.\n",
                 r->candidates ? "its threshold" : "reporting", r->candidates ? " (smaller hits left out)" : "");

@@ -40,6 +40,8 @@ static void planted_ok(FILE *o, int x) { fprintf(o, "%d printf(\"not code\")\n",
 EOF
 sed -i '0,/#include "clarity\/blocked.h"/s//&\n#include "clarity\/stragglers.h"/' "$t/src/analysis/blocked/blocked.c"
 sed -i '0,/#include "clarity\/sim.h"/s//&\n#include "clarity\/blocked.h"/' "$t/src/sim/plan.c"
+# findings sits above the analysis features: one of them including it is an upward include
+sed -i '0,/#include "clarity\/stragglers.h"/s//&\n#include "clarity\/findings.h"/' "$t/src/analysis/stragglers/stragglers.c"
 echo '#include "clarity/planted_new.h"' >>"$t/src/sim/slots.c"
 touch "$t/include/clarity/planted_new.h"
 
@@ -59,6 +61,7 @@ else ok "planted: parameters, comments and strings are not reported"; fi
 $CHECK --root "$t" includes >"$tmp/out" 2>&1 && bad "planted includes: checker passed" || ok "planted includes: checker fails"
 expect_found "analysis feature including another" "blocked.c:[0-9]*: .*includes clarity/stragglers.h (analysis/stragglers): a peer module"
 expect_found "lower layer including a higher one" "plan.c:[0-9]*: .*includes clarity/blocked.h (analysis/blocked): a higher layer"
+expect_found "analysis feature including findings" "stragglers.c:[0-9]*: .*includes clarity/findings.h (analysis/findings): a higher layer"
 expect_found "header in no layer" "slots.c:[0-9]*: includes clarity/planted_new.h, a header"
 
 # the built-library checks on a two-object archive named after two analysis features

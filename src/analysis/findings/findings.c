@@ -8,6 +8,8 @@
 #define DEFAULT_MIN_MS 1000
 /* a finding whose cost is core time (saving_ms 0) must save this share of the allocation */
 #define CORE_MIN_SHARE 0.10
+/* ... and at least a tenth of a core-hour: less is not worth a configuration change */
+#define CORE_MIN_MS 360000
 
 static int rank_cmp(const void *pa, const void *pb)
 {
@@ -44,7 +46,7 @@ static bool keep(const struct clarity_findings_options *o, const struct clarity_
     int64_t min_ms = o->min_ms > 0 ? o->min_ms : DEFAULT_MIN_MS;
     if (f->saving_ms >= min_ms && (double)f->saving_ms >= share * (double)r->duration_ms) return true;
     return f->saving_core_ms > 0 && (double)f->saving_core_ms >= CORE_MIN_SHARE * (double)r->core_ms_allocated &&
-           f->saving_core_ms >= 60 * min_ms;
+           f->saving_core_ms >= CORE_MIN_MS;
 }
 
 int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_findings_options *opt,
@@ -66,6 +68,14 @@ int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_f
     for (size_t i = 0; i < x.n; i++) task_ms += x.rt[i];
     out->task_ms = (int64_t)task_ms;
     for (size_t s = 0; s < a->nstages; s++) out->stages += x.lstart[s + 1] > x.lstart[s];
+    /* the smallest wall saving keep() accepts, in simulated ms: rules skip the replay of a
+       change whose bound is below it */
+    if (!opt->keep_all && x.task_span_ms > 0) {
+        double share = opt->min_share > 0 ? opt->min_share : DEFAULT_MIN_SHARE;
+        double min_ms = (double)(opt->min_ms > 0 ? opt->min_ms : DEFAULT_MIN_MS);
+        double wall = share * (double)x.duration_ms > min_ms ? share * (double)x.duration_ms : min_ms;
+        x.min_sim = wall * x.sim_total / (double)x.task_span_ms * 0.999;
+    }
     clarity_fnd_stage_rules(&x);
     if (!x.oom) clarity_fnd_app_rules(&x);
     if (!x.oom) clarity_fnd_failure_rules(&x);
@@ -81,7 +91,7 @@ int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_f
     size_t n = 0;
     for (size_t i = 0; i < x.nf; i++)
         if (keep(opt, out, &x.f[i])) x.f[n++] = x.f[i];
-    qsort(x.f, n, sizeof *x.f, rank_cmp);
+    if (n) qsort(x.f, n, sizeof *x.f, rank_cmp);
     out->f = x.f;
     out->n = n;
     x.f = NULL;

@@ -1,7 +1,9 @@
 /* Application rules: GC pressure, scheduler delay, driver-bound time, idle executors (the
  * what-if core-count curve says how many fewer would do). Thresholds and why:
  * docs/findings.md. */
+#include <math.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/findings/fnd_internal.h"
@@ -48,7 +50,7 @@ static double without(struct fnd *x, const float *v)
             size_t i = x->lstart[s] + k;
             if (v[i] > 0) clarity_fnd_mod_set(x, i, x->rt[i] - v[i]);
         }
-    return clarity_fnd_mod_end(x, 0);
+    return clarity_fnd_mod_end(x, 0, -1);
 }
 
 static void gc_rule(struct fnd *x, double task_ms)
@@ -57,6 +59,7 @@ static void gc_rule(struct fnd *x, double task_ms)
     double smax_v = 0, gc = succ_sum(x, x->gc, &smax, &smax_v);
     if (task_ms <= 0 || gc < GC_MIN_SHARE * task_ms) return;
     double sim = without(x, x->gc);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_GC_PRESSURE);
     if (!f) return;
     if (smax_v >= 0.5 * gc) clarity_fnd_where_stage(x, f, smax);
@@ -84,6 +87,7 @@ static void sched_rule(struct fnd *x, double task_ms)
     double smax_v = 0, sd = succ_sum(x, x->sd, &smax, &smax_v);
     if (task_ms <= 0 || sd < SCHED_MIN_SHARE * task_ms) return;
     double sim = without(x, x->sd);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SCHEDULER_DELAY);
     if (!f) return;
     if (smax_v >= 0.5 * sd) clarity_fnd_where_stage(x, f, smax);
@@ -99,40 +103,93 @@ static void sched_rule(struct fnd *x, double task_ms)
                        "capturing them in closures, and return less to the driver per task.");
 }
 
+/* An interactive session (a shell or notebook) waits for its user between commands: its
+   gaps are think time, not the driver's work. */
+static bool interactive(const struct clarity_app *a)
+{
+    const char *n = clarity_app_str(a, a->name);
+    return strcasestr(n, "shell") || strcasestr(n, "notebook") || strcasestr(n, "zeppelin") ||
+           strcasestr(n, "jupyter");
+}
+
+struct span { int64_t from, to; };
+
+static int span_cmp(const void *pa, const void *pb)
+{
+    const struct span *a = pa, *b = pb;
+    return (a->from > b->from) - (a->from < b->from);
+}
+
+/* What of [g0, g1) a job or a SQL query was open: the driver was working for it (planning,
+   broadcasting, collecting) rather than waiting for its client. spans are sorted and merged. */
+static int64_t covered(const struct span *sp, size_t n, int64_t g0, int64_t g1)
+{
+    int64_t c = 0;
+    for (size_t i = 0; i < n && sp[i].from < g1; i++) {
+        int64_t a = sp[i].from > g0 ? sp[i].from : g0, b = sp[i].to < g1 ? sp[i].to : g1;
+        if (b > a) c += b - a;
+    }
+    return c;
+}
+
 static void driver_rule(struct fnd *x)
 {
+    const struct clarity_app *a = x->a;
     const struct clarity_replay_plan *p = &x->plan;
-    if (!p->ncomp || x->duration_ms <= 0) return;
+    if (!p->ncomp || x->duration_ms <= 0 || interactive(a)) return;
+    /* A SQL application's gaps count only while a job or query was open: between queries a
+       server (Thrift, a scheduler submitting queries) waits for its clients, which no setting
+       changes. An RDD application's gaps between jobs are its driver code, and count whole. */
+    struct span *sp = NULL;
+    size_t nsp = 0;
+    if (a->nsqls) {
+        sp = malloc((a->njobs + a->nsqls) * sizeof *sp);
+        if (!sp) { x->oom = 1; return; }
+        for (size_t j = 0; j < a->njobs; j++)
+            if (a->jobs[j].end_ms > a->jobs[j].submit_ms) sp[nsp++] = (struct span){a->jobs[j].submit_ms, a->jobs[j].end_ms};
+        for (size_t q = 0; q < a->nsqls; q++)
+            if (a->sqls[q].end_ms > a->sqls[q].start_ms) sp[nsp++] = (struct span){a->sqls[q].start_ms, a->sqls[q].end_ms};
+        qsort(sp, nsp, sizeof *sp, span_cmp);
+        size_t m = 0;
+        for (size_t i = 0; i < nsp; i++) {
+            if (m && sp[i].from <= sp[m - 1].to) { if (sp[i].to > sp[m - 1].to) sp[m - 1].to = sp[i].to; }
+            else sp[m++] = sp[i];
+        }
+        nsp = m;
+    }
     /* driver time between the first task and the last: startup and shutdown are not the
        application's code */
     int64_t inner = 0, big = 0, run_end = p->comp[0].end_ms;
     size_t big_after = 0;
     for (size_t c = 1; c < p->ncomp; c++) {
         int64_t gap = p->comp[c].start_ms - run_end;
+        if (gap > 0 && a->nsqls) gap = covered(sp, nsp, run_end, p->comp[c].start_ms);
         if (gap > 0) {
             inner += gap;
             if (gap > big) { big = gap; big_after = c; }
         }
         if (p->comp[c].end_ms > run_end) run_end = p->comp[c].end_ms;
     }
+    free(sp);
     if (inner < DRIVER_MIN_MS || (double)inner < DRIVER_MIN_SHARE * (double)x->duration_ms) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_DRIVER_BOUND);
     if (!f) return;
     f->saving_ms = inner;
     f->method = CLARITY_FM_BOUND;
     f->confidence = CLARITY_FC_MEDIUM;
-    char d1[24], d2[24];
-    snprintf(f->title, sizeof f->title, "Driver-bound: no task ran for %s of %s between the first task and the last "
+    char d1[24], d2[24], d3[24];
+    snprintf(f->title, sizeof f->title, "Driver-bound: no task ran for %s of %s between the first task and the last%s "
              "(longest gap %s)", clarity_fnd_dur(d1, sizeof d1, (double)inner),
-             clarity_fnd_dur(d2, sizeof d2, (double)x->duration_ms), clarity_fnd_dur(d1 + 12, 12, (double)big));
+             clarity_fnd_dur(d2, sizeof d2, (double)x->duration_ms), a->nsqls ? ", with a job or query open" : "",
+             clarity_fnd_dur(d3, sizeof d3, (double)big));
     clarity_fnd_ev(f, "driver_gap_ms", (double)inner, "ms");
     clarity_fnd_ev(f, "longest_gap_ms", (double)big, "ms");
     clarity_fnd_ev(f, "duration_ms", (double)x->duration_ms, "ms");
     clarity_fnd_ev(f, "driver_ms", (double)x->driver_ms, "ms");
     if (big_after < p->ncomp && p->comp[big_after].n) {
         size_t i = p->order[p->comp[big_after].first];
-        int64_t s = clarity_icol_get(&x->a->tasks.stage, x->row[i]);
-        if (s >= 0 && (size_t)s < x->a->nstages) {
+        int64_t s = clarity_icol_get(&a->tasks.stage, x->row[i]);
+        if (s >= 0 && (size_t)s < a->nstages) {
             clarity_fnd_where_stage(x, f, (size_t)s);
             f->where &= ~(unsigned)(CLARITY_FW_STAGE | CLARITY_FW_STAGE_ATTEMPT);
         }
@@ -149,7 +206,7 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     const struct clarity_app *a = x->a;
     size_t nexec = 0;
     for (size_t e = 0; e < a->nexecs; e++) if (!a->execs[e].is_driver) nexec++;
-    if (nexec < 2 || alloc <= 0 || busy_core_ms > (1 - IDLE_MIN_SHARE) * (double)alloc) return;
+    if (nexec < 2 || alloc <= 0 || x->n == 0 || busy_core_ms > (1 - IDLE_MIN_SHARE) * (double)alloc) return;
     struct clarity_hw hw;
     clarity_hw_from_log(a, &hw);
     struct clarity_curve_ask ask[] = {{0.25, true}, {0.5, true}, {0.75, true}, {1, true}};
@@ -163,33 +220,37 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     for (size_t i = 0; i < cr.npoints; i++) if (cr.points[i].ask.v == 1) one = &cr.points[i];
     if (one)
         for (size_t i = 0; i < cr.npoints && !best; i++)   /* ascending: the fewest that keep the time */
-            if (cr.points[i].executors < one->executors && cr.points[i].executors >= 1 &&
+            /* a fractional point is proposed rounded up (never fewer cores than replayed), and
+               must still be a whole executor fewer */
+            if (ceil(cr.points[i].executors) < one->executors && cr.points[i].executors >= 1 &&
                 cr.points[i].calibrated_ms <= IDLE_MAX_SLOWDOWN * one->calibrated_ms)
                 best = &cr.points[i];
     if (!best) { clarity_curve_free(&cr); return; }
-    double new_core_ms = best->cores * best->calibrated_ms;
-    double one_core_ms = one->cores * one->calibrated_ms;
+    /* the allocation shrinks in the curve's proportion (executors alive only part of the run
+       under dynamic allocation stay so) */
+    double ratio = one->cores * one->calibrated_ms > 0 ? best->cores * best->calibrated_ms / (one->cores * one->calibrated_ms) : 1;
+    double one_core_ms = (double)alloc, new_core_ms = (double)alloc * ratio;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_IDLE_EXECUTORS);
     if (!f) { clarity_curve_free(&cr); return; }
     f->saving_ms = 0;
     f->saving_core_ms = (int64_t)(one_core_ms - new_core_ms > 0 ? one_core_ms - new_core_ms : 0);
     f->method = CLARITY_FM_REPLAY;
     char d1[24];
-    snprintf(f->title, sizeof f->title, "Idle executors: %.0f%% of the %.1f core-hours allocated ran no task; %.0f "
-             "executors instead of %.0f would take %s (%+.0f%%)", 100 * (1 - busy_core_ms / (double)alloc),
-             (double)alloc / 3600e3, best->executors, one->executors,
+    snprintf(f->title, sizeof f->title, "Idle executors: %.0f%% of the %.2f core-hours allocated ran no task; %.0f "
+             "executor(s) instead of %.0f would take %s (%+.0f%%)", 100 * (1 - busy_core_ms / (double)alloc),
+             (double)alloc / 3600e3, ceil(best->executors), one->executors,
              clarity_fnd_dur(d1, sizeof d1, best->calibrated_ms),
              one->calibrated_ms > 0 ? 100 * (best->calibrated_ms / one->calibrated_ms - 1) : 0);
     clarity_fnd_ev(f, "core_ms_allocated", (double)alloc, "core_ms");
     clarity_fnd_ev(f, "core_ms_busy", busy_core_ms, "core_ms");
     clarity_fnd_ev(f, "executors", one->executors, "executors");
-    clarity_fnd_ev(f, "proposed_executors", best->executors, "executors");
+    clarity_fnd_ev(f, "proposed_executors", ceil(best->executors), "executors");
     clarity_fnd_ev(f, "predicted_ms", best->calibrated_ms, "ms");
     snprintf(f->caveat, sizeof f->caveat, "core saving from the what-if core-count replay at %.0f executors "
-             "(slowdown up to %.0f%% accepted); memory cost not modelled", best->executors,
+             "(slowdown up to %.0f%% accepted); memory cost not modelled", ceil(best->executors),
              100 * (IDLE_MAX_SLOWDOWN - 1));
     char p[32];
-    snprintf(p, sizeof p, "%.0f", best->executors);
+    snprintf(p, sizeof p, "%.0f", ceil(best->executors));
     const char *dyn = clarity_fnd_prop(a, "spark.dynamicAllocation.enabled");
     if (dyn && !strcmp(dyn, "true"))
         clarity_fnd_action(x, f, "spark.dynamicAllocation.maxExecutors", "infinity", p,

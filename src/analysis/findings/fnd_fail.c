@@ -122,9 +122,14 @@ void clarity_fnd_failure_rules(struct fnd *x)
                 failed_stages++;
             }
         }
-        if (!count[c]) { clarity_fnd_mod_end(x, 0); continue; }
-        if (c == C_SPEC && ms[c] < SPEC_MIN_SHARE * task_ms) { clarity_fnd_mod_end(x, 0); continue; }
-        double sim = clarity_fnd_mod_end(x, 0);
+        if (!count[c] || (c == C_SPEC && ms[c] < SPEC_MIN_SHARE * task_ms)) {
+            clarity_fnd_mod_cancel(x);
+            continue;
+        }
+        /* speculation's cost is also core time, and an out-of-memory death is always kept:
+           neither may be skipped for a small wall saving */
+        double sim = clarity_fnd_mod_end(x, 0, c == C_SPEC || c == C_OOM ? 1e300 : -1);
+        if (sim < 0) continue;
         static const enum clarity_finding_kind kinds[C_N] = {CLARITY_FK_TASK_FAILURES, CLARITY_FK_FETCH_FAILURES,
                                                              CLARITY_FK_LOST_EXECUTORS, CLARITY_FK_MEMORY_HEADROOM,
                                                              CLARITY_FK_SPECULATION_WASTE};
@@ -140,13 +145,13 @@ void clarity_fnd_failure_rules(struct fnd *x)
         clarity_fnd_ev(f, "attempt_ms", ms[c], "ms");
         switch (c) {
         case C_FAIL:
-            snprintf(f->title, sizeof f->title, "Task failures: %zu attempts failed%s%.60s%s, %s of task time lost",
+            snprintf(f->title, sizeof f->title, "Task failures: %zu attempt(s) failed%s%.80s%s, %s of task time lost",
                      count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
             clarity_fnd_action(x, f, NULL, NULL, NULL, "Fix the exception the attempts failed with (clarity summary "
                                "--failures shows the stack); retries only repeat the work.");
             break;
         case C_FETCH:
-            snprintf(f->title, sizeof f->title, "Fetch failures: %zu attempts could not read shuffle data; %zu stage "
+            snprintf(f->title, sizeof f->title, "Fetch failures: %zu attempt(s) could not read shuffle data; %zu stage "
                      "attempt%s recomputed, %s of task time lost", count[c], failed_stages, failed_stages == 1 ? "" : "s",
                      clarity_fnd_dur(d, sizeof d, ms[c] + failed_stage_ms));
             clarity_fnd_ev(f, "failed_stage_attempts", (double)failed_stages, "stage_attempts");
@@ -164,7 +169,7 @@ void clarity_fnd_failure_rules(struct fnd *x)
             }
             break;
         case C_LOST:
-            snprintf(f->title, sizeof f->title, "Lost executors: %zu attempts ended with their executor lost%s%.60s%s, "
+            snprintf(f->title, sizeof f->title, "Lost executors: %zu attempt(s) ended with their executor lost%s%.80s%s, "
                      "%s of task time", count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
             if (has(w, "preempt") || has(w, "decommission"))
                 clarity_fnd_action(x, f, "spark.decommission.enabled", "false", "true",
@@ -175,19 +180,26 @@ void clarity_fnd_failure_rules(struct fnd *x)
                                    "overhead, node loss, preemption); give the application stable nodes.");
             break;
         case C_OOM:
-            snprintf(f->title, sizeof f->title, "Out of memory: %zu attempts died of it%s%.60s%s, %s of task time "
+            snprintf(f->title, sizeof f->title, "Out of memory: %zu attempt(s) died of it%s%.80s%s, %s of task time "
                      "lost", count[c], w ? " (" : "", w ? w : "", w ? ")" : "", d);
             oom_action(x, f, container_oom);
             break;
         case C_SPEC: {
             int cpus = clarity_sim_task_cpus(a);
             f->saving_core_ms = (int64_t)(ms[c] * cpus);
-            snprintf(f->title, sizeof f->title, "Speculation waste: %zu speculative copies were killed after %s of "
-                     "task time (%.0f%%)", count[c], d, task_ms > 0 ? 100 * ms[c] / task_ms : 0);
+            snprintf(f->title, sizeof f->title, "Speculation waste: %zu speculative cop%s were killed after %s of "
+                     "task time (%.0f%%)", count[c], count[c] == 1 ? "y" : "ies", d, task_ms > 0 ? 100 * ms[c] / task_ms : 0);
             clarity_fnd_ev(f, "task_ms", task_ms, "ms");
-            clarity_fnd_action(x, f, "spark.speculation.multiplier", "1.5", "3",
-                               "Speculate later: spark.speculation.multiplier=3 and spark.speculation.quantile=0.9; "
-                               "or fix the cause of the slow tasks (skew, a slow host).");
+            {
+                /* speculate later than now: twice the current multiplier, at least 3 */
+                const char *cm = clarity_fnd_prop(a, "spark.speculation.multiplier");
+                double mult = cm ? atof(cm) : 1.5;
+                char p[16];
+                snprintf(p, sizeof p, "%g", mult * 2 > 3 ? mult * 2 : 3);
+                clarity_fnd_action(x, f, "spark.speculation.multiplier", "1.5", p,
+                                   "Speculate later: spark.speculation.multiplier=%s and spark.speculation.quantile=0.9;"
+                                   " or fix the cause of the slow tasks (skew, a slow host).", p);
+            }
             break;
         }
         default: break;

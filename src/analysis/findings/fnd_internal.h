@@ -32,6 +32,9 @@ struct fnd {
     uint32_t *touched; size_t ntouched;   /* replay indices changed */
     uint8_t *comp_mark;
     double *gather; size_t gather_cap;
+    double reduction;            /* sum of the runtime the changes removed: a bound on the saving */
+    double min_sim;              /* simulated ms under which a finding is dropped anyway: its
+                                    replay is skipped when the bound is below it (0: never) */
     struct clarity_task_comp *comps;      /* one stage's successful attempts */
     /* output */
     struct clarity_finding *f; size_t nf, cap;
@@ -45,8 +48,13 @@ void clarity_fnd_mod_set(struct fnd *x, size_t i, double runtime);
 void clarity_fnd_mod_split(struct fnd *x, size_t i, uint32_t k);
 /* Simulated ms saved by the changes since the last end, over the components they touch,
  * each on its own slots, or on max(its slots, slots_at_least) (a repartition can use the
- * slots a stage with too few tasks left idle). Undoes the changes. */
-double clarity_fnd_mod_end(struct fnd *x, int slots_at_least);
+ * slots a stage with too few tasks left idle). Undoes the changes. bound: an upper bound on
+ * the saving, or < 0 for the runtime the changes removed; when it is below x->min_sim the
+ * finding could not pass the minimum-saving filter, nothing is replayed and -1 comes back
+ * (so a log of thousands of overlapping stages replays only the findings that matter). */
+double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound);
+/* Undoes the changes without replaying. */
+void clarity_fnd_mod_cancel(struct fnd *x);
 /* Simulated ms -> wall ms of the application (the replay's error cancels). */
 int64_t clarity_fnd_wall(const struct fnd *x, double sim_ms);
 

@@ -144,6 +144,7 @@ void clarity_fnd_mod_set(struct fnd *x, size_t i, double runtime)
     if (runtime < 0) runtime = 0;
     if (runtime == x->rt[i] && x->mod[i] == x->rt[i]) return;
     touch(x, i);
+    if (x->rt[i] > runtime) x->reduction += x->rt[i] - runtime;
     x->mod[i] = runtime;
     if (x->mod[i] == x->rt[i]) x->mod[i] = runtime + 1e-9;   /* stays listed as touched */
 }
@@ -153,10 +154,27 @@ void clarity_fnd_mod_split(struct fnd *x, size_t i, uint32_t k)
     if (k <= 1) return;
     touch(x, i);
     x->split[i] = k;
+    x->reduction += x->mod[i] - x->mod[i] / k;
 }
 
-double clarity_fnd_mod_end(struct fnd *x, int slots_at_least)
+void clarity_fnd_mod_cancel(struct fnd *x)
 {
+    for (size_t t = 0; t < x->ntouched; t++) {
+        uint32_t i = x->touched[t];
+        x->mod[i] = x->rt[i];
+        x->split[i] = 0;
+    }
+    x->ntouched = 0;
+    x->reduction = 0;
+}
+
+double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound)
+{
+    if (bound < 0) bound = x->reduction;
+    if (x->min_sim > 0 && bound < x->min_sim) {
+        clarity_fnd_mod_cancel(x);
+        return -1;
+    }
     double saved = 0;
     for (size_t t = 0; t < x->ntouched; t++) {
         uint32_t c = x->comp_of[x->touched[t]];
@@ -173,6 +191,7 @@ double clarity_fnd_mod_end(struct fnd *x, int slots_at_least)
         x->split[i] = 0;
     }
     x->ntouched = 0;
+    x->reduction = 0;
     return saved > 0 ? saved : 0;
 }
 

@@ -13,8 +13,11 @@
 /* ... and runs at least this many times the median task: a large partition that is not slow
  * costs nothing */
 #define SKEW_TIME_FACTOR 2.0
-/* skew is a few partitions: past this share of the tasks the stage is just uneven */
-#define SKEW_MAX_TASK_SHARE 0.10
+/* ... and, where records are logged, at least this many times the median records */
+#define SKEW_RECORDS_FACTOR 2.0
+/* skew is some partitions far above the rest: when more than a quarter of the tasks are 5x
+   the median, the median is no longer "the rest" (a bimodal stage, not a skewed one) */
+#define SKEW_MAX_TASK_SHARE 0.25
 /* a stage with fewer tasks than slots has data worth splitting only above this */
 #define FEW_MIN_BYTES (32.0 * FND_MB)
 /* the median partition above which a stage's partitions are oversized (8x the target) */
@@ -54,6 +57,7 @@ static bool aqe_on(const struct clarity_app *a)
 struct sf {
     size_t s, m;
     double work_ms, med_rt_ms, med_in, mean_in, in_bytes, disk_spill, mem_spill;
+    double med_rec;             /* median records read (shuffle, else input), 0 when not logged */
     bool shuffle;
     int slots;                  /* configured over the stage's span */
     const char *name;
@@ -91,6 +95,17 @@ static void partition_action(struct fnd *x, struct clarity_finding *f, const str
         clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(per > FND_MB ? per : FND_MB));
         clarity_fnd_action(x, f, "spark.sql.files.maxPartitionBytes", "128m", p,
                            "Try spark.sql.files.maxPartitionBytes=%s (about %u input partitions)%s.", p, parts, why);
+    } else if (!q->shuffle) {
+        /* an RDD read (textFile, hadoopFile): Hadoop's input format cuts splits of
+           max(minsize, min(maxsize, block)): more splits need a smaller maxsize, fewer a
+           larger minsize */
+        bool more = parts > q->m;
+        const char *set = more ? "spark.hadoop.mapreduce.input.fileinputformat.split.maxsize"
+                               : "spark.hadoop.mapreduce.input.fileinputformat.split.minsize";
+        clarity_fnd_fmt_jvm(p, sizeof p, (int64_t)(per > FND_MB ? per : FND_MB));
+        clarity_fnd_action(x, f, set, more ? "the block size" : "0", p,
+                           "Try %s=%s (about %u input splits) for files, the minPartitions argument of "
+                           "textFile/hadoopFile, or repartition(%u) for cached data%s.", set, p, parts, parts, why);
     } else {
         snprintf(p, sizeof p, "%u", parts);
         clarity_fnd_action(x, f, "spark.default.parallelism", "the cores", p,
@@ -107,7 +122,11 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
     double skew_bytes = 0, max_in = 0, max_rt = 0;
     for (size_t k = 0; k < q->m; k++) {
         double in = (double)clarity_task_input_bytes(&c[k]);
-        if (in >= SKEW_INPUT_FACTOR * q->med_in && c[k].runtime_ms >= SKEW_TIME_FACTOR * q->med_rt_ms) {
+        double rec = (double)(q->shuffle ? c[k].shuffle_read_records : c[k].input_records);
+        /* more bytes but not more records is not more work per record read (a wider row, a
+           file footer, a less compressed block): skew needs both where records are logged */
+        bool more_records = q->med_rec <= 0 || rec >= SKEW_RECORDS_FACTOR * q->med_rec;
+        if (in >= SKEW_INPUT_FACTOR * q->med_in && c[k].runtime_ms >= SKEW_TIME_FACTOR * q->med_rt_ms && more_records) {
             nskew++;
             skew_bytes += in;
             if (in > max_in) max_in = in;
@@ -118,10 +137,11 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
         }
     }
     if (!nskew || (double)nskew > SKEW_MAX_TASK_SHARE * (double)q->m) {
-        clarity_fnd_mod_end(x, 0);
+        clarity_fnd_mod_cancel(x);
         return;
     }
-    double sim = clarity_fnd_mod_end(x, 0);
+    double sim = clarity_fnd_mod_end(x, 0, -1);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_DATA_SKEW);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -177,14 +197,21 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
 /* the stage's work spread evenly over `parts` partitions, on at least `slots` slots */
 static double repartition_saving(struct fnd *x, const struct sf *q, uint32_t parts, double per_task_overhead)
 {
-    double w = 0;
-    for (size_t k = 0; k < q->m; k++) w += x->rt[x->lstart[q->s] + k];
+    double w = 0, longest = 0;
+    for (size_t k = 0; k < q->m; k++) {
+        double r = x->rt[x->lstart[q->s] + k];
+        w += r;
+        if (r > longest) longest = r;
+    }
     w += per_task_overhead;   /* negative: overhead removed by coalescing */
     if (w < 0) w = 0;
     for (size_t k = 1; k < q->m; k++) clarity_fnd_mod_set(x, x->lstart[q->s] + k, 0);
     clarity_fnd_mod_set(x, x->lstart[q->s], w);
     clarity_fnd_mod_split(x, x->lstart[q->s], parts);
-    return clarity_fnd_mod_end(x, q->slots);
+    /* the stage's time on the replay's critical path shrinks by at most its longest task less
+       a piece, plus the overhead removed */
+    double bound = longest - w / parts - (per_task_overhead < 0 ? per_task_overhead : 0);
+    return clarity_fnd_mod_end(x, q->slots, bound > 0 ? bound : 0);
 }
 
 static void partitions_rule(struct fnd *x, const struct sf *q)
@@ -201,6 +228,7 @@ static void partitions_rule(struct fnd *x, const struct sf *q)
         parts = round_up(target, q->slots);
     } else return;
     double sim = repartition_saving(x, q, parts, 0);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, kind);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -240,6 +268,7 @@ static void tiny_rule(struct fnd *x, const struct sf *q)
     if (parts >= q->m) return;
     double keep = over / (double)q->m * parts;
     double sim = repartition_saving(x, q, parts, keep - over);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_TINY_TASKS);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -277,7 +306,8 @@ static void spill_rule(struct fnd *x, const struct sf *q)
         }
         clarity_fnd_mod_set(x, x->lstart[q->s] + k, c->runtime_ms - est);
     }
-    double sim = clarity_fnd_mod_end(x, 0);
+    double sim = clarity_fnd_mod_end(x, 0, -1);
+    if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SPILL);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
@@ -333,7 +363,8 @@ static void slow_host_rule(struct fnd *x, const struct slow *sl)
             for (size_t k = 0; k < m; k++)
                 if (x->comps[k].host == h) clarity_fnd_mod_set(x, x->lstart[s] + k, clarity_dolly_runtime(&x->comps[k], med));
         }
-        double sim = clarity_fnd_mod_end(x, 0);
+        double sim = clarity_fnd_mod_end(x, 0, -1);
+        if (sim < 0) continue;
         struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SLOW_HOST);
         if (!f) return;
         const char *host = clarity_app_str(a, h);
@@ -371,7 +402,7 @@ void clarity_fnd_stage_rules(struct fnd *x)
         if (!m) continue;
         clarity_task_view_stage_comps(&x->v, s, x->comps);
         struct sf q = {.s = s, .m = m};
-        size_t nin = 0;
+        size_t nin = 0, nrec = 0;
         double sr = 0, ib = 0;
         for (size_t k = 0; k < m; k++) {
             const struct clarity_task_comp *c = &x->comps[k];
@@ -385,6 +416,12 @@ void clarity_fnd_stage_rules(struct fnd *x)
             q.mem_spill += (double)clarity_task_metric(a, c->row, CLARITY_TM_MEM_SPILLED);
         }
         q.shuffle = sr > 0;
+        for (size_t k = 0; k < m; k++) {
+            int64_t rec = q.shuffle ? x->comps[k].shuffle_read_records : x->comps[k].input_records;
+            if (rec > 0) tmp[nrec++] = (double)rec;
+        }
+        q.med_rec = median_of(tmp, nrec);
+        for (size_t k = 0; k < m; k++) tmp[k] = x->comps[k].runtime_ms;
         q.in_bytes = 0;
         for (size_t k = 0; k < nin; k++) q.in_bytes += tmp2[k];
         q.mean_in = nin ? q.in_bytes / (double)nin : 0;

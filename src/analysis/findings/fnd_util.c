@@ -1,4 +1,5 @@
 /* Names, and the helpers that fill a finding's where, evidence and action. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,8 +118,8 @@ int64_t clarity_fnd_jvm_size(const char *s)
 void clarity_fnd_fmt_jvm(char *buf, size_t cap, int64_t bytes)
 {
     double g = (double)bytes / (1024.0 * FND_MB);
-    if (g >= 1) snprintf(buf, cap, "%lldg", (long long)(g + 0.999));
-    else snprintf(buf, cap, "%lldm", (long long)((double)bytes / FND_MB + 0.999));
+    if (g >= 1) snprintf(buf, cap, "%lldg", (long long)ceil(g));
+    else snprintf(buf, cap, "%lldm", (long long)ceil((double)bytes / FND_MB));
 }
 
 const char *clarity_fnd_bytes(char *buf, size_t cap, double b)

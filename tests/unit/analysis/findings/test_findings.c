@@ -1,0 +1,245 @@
+/* Findings on worked cases: small logs written here, each with the replay's numbers worked by
+ * hand, one where the rule fires and one where it must not. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../model/load_helpers.h"
+#include "analysis/findings/fnd_internal.h"
+#include "clarity/findings.h"
+
+#define MB 1000000LL
+
+/* A log under construction: the application starts at 900, two executors of 4 cores join at
+ * 950 (8 configured slots), job 0 runs stage 0; tasks are added with task(). */
+struct log { char *buf; size_t len; FILE *f; int ntask; };
+
+static void begin(struct log *l, const char *props)
+{
+    l->f = open_memstream(&l->buf, &l->len);
+    l->ntask = 0;
+    fprintf(l->f, "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.1.2\"}\n"
+                  "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"JVM Information\":{},\"Spark Properties\":{%s},"
+                  "\"Hadoop Properties\":{},\"System Properties\":{},\"Classpath Entries\":{}}\n"
+                  "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"t\",\"App ID\":\"a-1\",\"Timestamp\":900,"
+                  "\"User\":\"u\"}\n", props ? props : "");
+    for (int e = 1; e <= 2; e++)
+        fprintf(l->f, "{\"Event\":\"SparkListenerExecutorAdded\",\"Timestamp\":950,\"Executor ID\":\"%d\",\"Executor "
+                      "Info\":{\"Host\":\"h%d\",\"Total Cores\":4,\"Log Urls\":{}}}\n", e, e);
+    fprintf(l->f, "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":0,\"Submission Time\":950,\"Stage Infos\":[],"
+                  "\"Stage IDs\":[0],\"Properties\":{}}\n");
+}
+
+/* one attempt of stage 0: launch and finish (absolute ms), shuffle bytes read, input bytes,
+   disk spill; reason "Success" or an end reason object */
+static void task(struct log *l, int index, int attempt, long launch, long finish, long long shuffle, long long input,
+                 long long spill, const char *reason)
+{
+    int id = l->ntask++;
+    int exec = 1 + index % 2;
+    bool ok = !strcmp(reason, "Success");
+    fprintf(l->f, "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":0,\"Stage Attempt ID\":0,\"Task Type\":"
+                  "\"ResultTask\",\"Task End Reason\":%s%s%s,\"Task Info\":{\"Task ID\":%d,\"Index\":%d,\"Attempt\":%d,"
+                  "\"Launch Time\":%ld,\"Executor ID\":\"%d\",\"Host\":\"h%d\",\"Locality\":\"ANY\",\"Speculative\":false,"
+                  "\"Getting Result Time\":0,\"Finish Time\":%ld,\"Failed\":%s,\"Killed\":false},\"Task Metrics\":{"
+                  "\"Executor Deserialize Time\":0,\"Executor Run Time\":%ld,\"JVM GC Time\":0,\"Result Size\":10,"
+                  "\"Memory Bytes Spilled\":%lld,\"Disk Bytes Spilled\":%lld,"
+                  "\"Shuffle Read Metrics\":{\"Remote Blocks Fetched\":1,\"Local Blocks Fetched\":0,\"Fetch Wait Time\":0,"
+                  "\"Remote Bytes Read\":%lld,\"Local Bytes Read\":0,\"Total Records Read\":%lld},"
+                  "\"Input Metrics\":{\"Bytes Read\":%lld,\"Records Read\":%lld}}}\n",
+            ok ? "{\"Reason\":\"" : "", reason, ok ? "\"}" : "", id, index, attempt, launch, exec, exec, finish,
+            ok ? "false" : "true", finish - launch, spill * 3, spill, shuffle, shuffle / 100, input, input / 100);
+}
+
+static struct clarity_app *end(struct log *l, long app_end)
+{
+    fprintf(l->f, "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":0,\"Completion Time\":%ld,\"Job Result\":{\"Result\":"
+                  "\"JobSucceeded\"}}\n{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":%ld}\n", app_end, app_end);
+    fclose(l->f);
+    struct clarity_app *a = NULL;
+    struct clarity_error err = {0};
+    cr_assert_eq(load_text(l->buf, &a, &err), CLARITY_OK, "%s", err.msg);
+    free(l->buf);
+    return a;
+}
+
+static const struct clarity_finding *find(const struct clarity_findings *r, enum clarity_finding_kind k)
+{
+    for (size_t i = 0; i < r->n; i++) if (r->f[i].kind == k) return &r->f[i];
+    return NULL;
+}
+
+static void analyze(const struct clarity_app *a, bool all, struct clarity_findings *r)
+{
+    struct clarity_findings_options o = {.threads = 1, .keep_all = all};
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_findings_analyze(a, &o, r, &err), 0, "%s", err.msg);
+}
+
+Test(findings, kind_names_are_the_contract)
+{
+    static const char *const want[] = {
+        "data_skew", "slow_host", "spill", "too_few_partitions", "tiny_tasks", "oversized_partitions",
+        "idle_executors", "gc_pressure", "memory_headroom", "task_failures", "fetch_failures", "lost_executors",
+        "speculation_waste", "driver_bound", "scheduler_delay", "repeated_work", "cartesian_join",
+        "large_broadcast", "anomaly", "contention"};
+    cr_assert_eq(sizeof want / sizeof *want, CLARITY_FK_COUNT);
+    for (int k = 0; k < CLARITY_FK_COUNT; k++) cr_assert_str_eq(clarity_finding_kind_name(k), want[k]);
+    cr_assert_str_eq(clarity_finding_kind_name(CLARITY_FK_COUNT), "?");
+}
+
+Test(findings, jvm_sizes)
+{
+    cr_assert_eq(clarity_fnd_jvm_size("4g"), 4LL << 30);
+    cr_assert_eq(clarity_fnd_jvm_size("512m"), 512LL << 20);
+    cr_assert_eq(clarity_fnd_jvm_size("2048"), 2048);
+    cr_assert_eq(clarity_fnd_jvm_size("lots"), -1);
+    cr_assert_eq(clarity_fnd_jvm_size(NULL), -1);
+    char b[16];
+    clarity_fnd_fmt_jvm(b, sizeof b, (6LL << 30) + (1LL << 20));
+    cr_assert_str_eq(b, "7g", "rounded up");
+    clarity_fnd_fmt_jvm(b, sizeof b, 300LL << 20);
+    cr_assert_str_eq(b, "300m");
+}
+
+/* Ten tasks launched at 1000 on ten slots (peak concurrency), 1 s and 100 MB of shuffle each;
+ * the last reads 1000 MB in 10 s. Mean input 190 MB: it is split into ceil(1000/190) = 6
+ * pieces of 1666.7 ms. Replay: nine 1 s tasks and the first piece start at 0; the other five
+ * pieces start at 1000 on the freed slots and end at 2666.7. Base 10000, so 7333.3 simulated
+ * ms saved, of 10000 simulated for 10000 ms of task time (the app ran 900..11000, tasks
+ * 1000..11000): 7333 ms. */
+Test(findings, data_skew_replay_worked)
+{
+    struct log l;
+    begin(&l, "\"spark.sql.adaptive.enabled\":\"false\"");
+    for (int i = 0; i < 9; i++) task(&l, i, 0, 1000, 2000, 100 * MB, 0, 0, "Success");
+    task(&l, 9, 0, 1000, 11000, 1000 * MB, 0, 0, "Success");
+    struct clarity_app *a = end(&l, 11000);
+    struct clarity_findings r;
+    analyze(a, false, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_DATA_SKEW);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 7333);
+    cr_assert_eq(f->method, CLARITY_FM_REPLAY);
+    cr_assert_eq(f->stage, 0);
+    cr_assert(f->where & CLARITY_FW_STAGE);
+    /* no SQL query: an RDD shuffle, whose remedy is in the code */
+    cr_assert_str_eq(f->setting, "");
+    cr_assert(strstr(f->action, "Salt the hot key"), "%s", f->action);
+    cr_assert_eq(r.duration_ms, 10100);
+    cr_assert_eq(r.f[0].kind, CLARITY_FK_DATA_SKEW, "the largest saving ranks first");
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+Test(findings, no_skew_when_even)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 10; i++) task(&l, i, 0, 1000, 2000, 100 * MB, 0, 0, "Success");
+    struct clarity_app *a = end(&l, 2000);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    cr_assert_null(find(&r, CLARITY_FK_DATA_SKEW));
+    cr_assert_null(find(&r, CLARITY_FK_SLOW_HOST));
+    cr_assert_null(find(&r, CLARITY_FK_TASK_FAILURES));
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+/* Task 0: 1000..2000; task 1 fails 1000..6000 and its retry runs 6000..7000. Two slots
+ * (peak concurrency). Replay in launch order: 0 on slot 1 (0-1000), the failure on slot 2
+ * (0-5000), the retry on slot 1 (1000-2000): 5000. Without the failure: 1000. Saved 4000 of
+ * 5000 simulated for 6000 ms of task time (app 900..7000, driver 100): 4800 ms. */
+Test(findings, task_failure_replay_worked)
+{
+    struct log l;
+    begin(&l, NULL);
+    task(&l, 0, 0, 1000, 2000, 0, 10 * MB, 0, "Success");
+    task(&l, 1, 0, 1000, 6000, 0, 10 * MB, 0,
+         "{\"Reason\":\"ExceptionFailure\",\"Class Name\":\"java.lang.IllegalStateException\",\"Description\":"
+         "\"boom\",\"Stack Trace\":[],\"Full Stack Trace\":\"\"}");
+    task(&l, 1, 1, 6000, 7000, 0, 10 * MB, 0, "Success");
+    struct clarity_app *a = end(&l, 7000);
+    struct clarity_findings r;
+    analyze(a, false, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_TASK_FAILURES);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 4800);
+    cr_assert(strstr(f->title, "IllegalStateException"), "%s", f->title);
+    cr_assert_eq(f->ev[0].value, 1, "one failed attempt");
+    cr_assert_eq(f->ev[1].value, 5000, "its 5000 ms");
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+/* Two tasks of 8 s reading 100 MB each, on 8 configured slots (two executors of 4 cores).
+ * Repartitioned to the 8 slots (200 MB / 128 MiB asks for only 2): 16000 ms of work in 8
+ * pieces of 2000 on 8 slots: 2000 instead of 8000. 6000 of 8000 simulated for 8000 ms of
+ * task time (app 900..9000, tasks 1000..9000): 6000 ms. */
+Test(findings, too_few_partitions_worked)
+{
+    struct log l;
+    begin(&l, "\"spark.sql.shuffle.partitions\":\"2\"");
+    task(&l, 0, 0, 1000, 9000, 0, 100 * MB, 0, "Success");
+    task(&l, 1, 0, 1000, 9000, 0, 100 * MB, 0, "Success");
+    struct clarity_app *a = end(&l, 9000);
+    struct clarity_findings r;
+    analyze(a, false, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_TOO_FEW_PARTITIONS);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 6000);
+    cr_assert_eq(r.slots, 8);
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+Test(findings, enough_partitions_no_finding)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 8; i++) task(&l, i, 0, 1000, 9000, 0, 100 * MB, 0, "Success");
+    struct clarity_app *a = end(&l, 9000);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    cr_assert_null(find(&r, CLARITY_FK_TOO_FEW_PARTITIONS));
+    cr_assert_null(find(&r, CLARITY_FK_TINY_TASKS));
+    cr_assert_null(find(&r, CLARITY_FK_SPILL));
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+/* Eight tasks of 10 s, each spilling 200 MB to disk: estimated 2 x 200 MB / 100 MB/s = 4 s
+ * each (no CPU time logged, so no cap). Replay: 10000 -> 6000 on 8 slots: 4000 of 10000
+ * simulated for 10000 ms: 4000 ms, labelled an estimate. */
+Test(findings, spill_estimate_worked)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 8; i++) task(&l, i, 0, 1000, 11000, 0, 100 * MB, 200 * MB, "Success");
+    struct clarity_app *a = end(&l, 11000);
+    struct clarity_findings r;
+    analyze(a, false, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_SPILL);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 4000);
+    cr_assert_eq(f->method, CLARITY_FM_ESTIMATE);
+    cr_assert_str_eq(f->setting, "spark.executor.memory");
+    cr_assert_str_eq(f->current, "not set (default 1g)");
+    cr_assert_str_eq(f->proposed, "2g");
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+Test(findings, empty_application)
+{
+    struct log l;
+    begin(&l, NULL);
+    struct clarity_app *a = end(&l, 5000);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    cr_assert_eq(r.n, 0);
+    cr_assert_eq(r.tasks, 0);
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
