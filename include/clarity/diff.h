@@ -85,12 +85,13 @@ enum clarity_diff_cause_kind {
     CLARITY_CAUSE_EXECUTORS,     /* fewer or more executors or cores */
     CLARITY_CAUSE_INPUT_SIZE,    /* input bytes changed */
     CLARITY_CAUSE_SHUFFLE_SIZE,  /* shuffle bytes changed (input did not) */
+    CLARITY_CAUSE_SPILL,         /* bytes spilled to disk changed (memory) */
     CLARITY_CAUSE_TASK_COUNT,    /* tasks changed (partitioning) */
     CLARITY_CAUSE_SLOW_HOST,     /* one host's tasks slowed far more than the others': host */
     CLARITY_CAUSE_COMPONENT,     /* a task-time component moved: comp */
     CLARITY_CAUSE_COUNT
 };
-const char *clarity_diff_cause_name(int k);   /* "config", "executors", "input_size", ... */
+const char *clarity_diff_cause_name(int k);   /* "config", "executors", "input_size", "spill", ... */
 struct clarity_diff_cause {
     int kind;                    /* enum clarity_diff_cause_kind */
     const char *what;            /* config key, host name, component JSON key; else NULL */

@@ -38,8 +38,8 @@ const char *clarity_diff_kind_name(int k)
 }
 const char *clarity_diff_cause_name(int k)
 {
-    static const char *const n[] = {"config", "executors", "input_size", "shuffle_size", "task_count", "slow_host",
-                                    "component"};
+    static const char *const n[] = {"config", "executors", "input_size", "shuffle_size", "spill", "task_count",
+                                    "slow_host", "component"};
     return k >= 0 && k < CLARITY_CAUSE_COUNT ? n[k] : "";
 }
 
@@ -211,6 +211,10 @@ static int causes(struct clarity_diff_result *r, const struct diff_run *ra, cons
         r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_INPUT_SIZE, .a = ia, .b = ib};
     else if (fabs(rel_pct(sa, sb)) >= noise)
         r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_SHUFFLE_SIZE, .a = sa, .b = sb};
+    /* spill: too little execution memory for the data, from a setting or from more data */
+    double da = (double)r->a.data[CLARITY_DD_DISK_SPILL], db = (double)r->b.data[CLARITY_DD_DISK_SPILL];
+    if (fabs(rel_pct(da, db)) >= noise)
+        r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_SPILL, .a = da, .b = db};
     if (slow_host(r)) return CLARITY_ENOMEM;
     if (fabs(rel_pct((double)r->a.tasks, (double)r->b.tasks)) >= noise)
         r->causes[r->ncauses++] = (struct clarity_diff_cause){.kind = CLARITY_CAUSE_TASK_COUNT, .a = (double)r->a.tasks,

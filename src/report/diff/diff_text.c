@@ -131,6 +131,10 @@ static void cause_text(char *buf, size_t cap, const struct clarity_diff_result *
         snprintf(buf, cap, "%s %s -> %s (%s)", c->kind == CLARITY_CAUSE_INPUT_SIZE ? "input" : "shuffle read",
                  clarity_fmt_bytes(x, sizeof x, (int64_t)c->a), clarity_fmt_bytes(y, sizeof y, (int64_t)c->b), spct(p, sizeof p, c->a, c->b));
         return;
+    case CLARITY_CAUSE_SPILL:
+        snprintf(buf, cap, "disk spill %s -> %s (%s)", clarity_fmt_bytes(x, sizeof x, (int64_t)c->a),
+                 clarity_fmt_bytes(y, sizeof y, (int64_t)c->b), spct(p, sizeof p, c->a, c->b));
+        return;
     case CLARITY_CAUSE_TASK_COUNT:
         snprintf(buf, cap, "tasks %.0f -> %.0f (%s)", c->a, c->b, spct(p, sizeof p, c->a, c->b));
         return;
@@ -260,9 +264,6 @@ static int item_table(FILE *o, const struct clarity_diff_result *r, size_t first
     return rc;
 }
 
-static const struct table_col find_cols[] = {{"", TCOL_FIXED}, {"saving A", TCOL_NUM}, {"saving B", TCOL_NUM},
-                                             {"kind", TCOL_FIXED}, {"finding", TCOL_NAME}};
-
 /* Findings that went away, appeared, or stayed (clarity findings on both runs). */
 static int findings_table(FILE *o, const struct clarity_diff_result *r, const struct diff_report_options *opt)
 {
@@ -275,22 +276,20 @@ static int findings_table(FILE *o, const struct clarity_diff_result *r, const st
     fprintf(o, "\nfindings (clarity findings on both): %zu appeared, %zu went away, %zu in both\n", n[CLARITY_FIND_APPEARED],
             n[CLARITY_FIND_GONE], n[CLARITY_FIND_BOTH]);
     if (!r->nfindings) return 0;
+    /* one wrapped line per finding: a title must not lose its middle (the stage it names) */
     static const char *const chg[] = {"gone", "new", "both"};
-    struct table t;
-    clarity_table_init(&t, find_cols, 5);
+    fprintf(o, "        saving A  saving B  finding\n");
     size_t shown = 0;
     for (size_t i = 0; i < r->nfindings && (!opt->limit || shown < opt->limit); i++, shown++) {
         const struct clarity_diff_finding *f = &r->findings[i];
-        char sa[24] = "-", sb[24] = "-";
+        char sa[24] = "-", sb[24] = "-", lead[64];
         if (f->a_saving_ms >= 0) clarity_fmt_ms(sa, sizeof sa, f->a_saving_ms);
         if (f->b_saving_ms >= 0) clarity_fmt_ms(sb, sizeof sb, f->b_saving_ms);
-        const char *row[] = {chg[f->change], sa, sb, f->kind, f->title};
-        clarity_table_row(&t, row);
+        snprintf(lead, sizeof lead, "  %-4s %9s %9s  ", chg[f->change], sa, sb);
+        clarity_fit_wrap(o, opt->width, lead, f->title);
     }
-    int rc = clarity_table_write(o, &t, 2, opt->width);
-    clarity_table_free(&t);
     if (shown < r->nfindings) fprintf(o, "  ... %zu more (--limit 0 shows all)\n", r->nfindings - shown);
-    return rc;
+    return 0;
 }
 
 static const struct table_col cfg_cols[] = {{"setting", TCOL_NAME}, {"A", TCOL_NAME}, {"B", TCOL_NAME}};
