@@ -4,14 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/sim.h"
+#include "util/checked.h"
 #include "analysis/diff/diff_internal.h"
 
 static void side_add(struct clarity_diff_side *d, const struct clarity_diff_side *s)
 {
-    d->tasks += s->tasks;
-    d->task_ms += s->task_ms;
+    d->tasks = clarity_sat_add(d->tasks, s->tasks);
+    d->task_ms = clarity_sat_add(d->task_ms, s->task_ms);
     for (int c = 0; c < CLARITY_DC_COUNT; c++) d->comp_ms[c] += s->comp_ms[c];
-    for (int k = 0; k < CLARITY_DD_COUNT; k++) d->data[k] += s->data[k];
+    for (int k = 0; k < CLARITY_DD_COUNT; k++) d->data[k] = clarity_sat_add(d->data[k], s->data[k]);
     if (s->executors > d->executors) d->executors = s->executors;
     d->cpu_logged |= s->cpu_logged;
 }
@@ -19,7 +20,8 @@ static void side_add(struct clarity_diff_side *d, const struct clarity_diff_side
 static void task_add(struct clarity_diff_side *d, const struct clarity_app *a, const struct clarity_task_comp *c)
 {
     d->tasks++;
-    d->task_ms += (int64_t)c->runtime_ms;
+    /* sums saturate: a damaged log can hold int64-extreme values (the integrity report flags them) */
+    d->task_ms = clarity_sat_add(d->task_ms, c->runtime_ms < 9e18 ? (int64_t)c->runtime_ms : INT64_MAX);
     double cpu = c->cpu_logged ? c->cpu_ms : 0;
     d->cpu_logged |= c->cpu_logged;
     d->comp_ms[CLARITY_DC_CPU] += cpu;
@@ -30,16 +32,16 @@ static void task_add(struct clarity_diff_side *d, const struct clarity_app *a, c
     d->comp_ms[CLARITY_DC_DESER] += c->deser_ms + c->result_ser_ms + c->getting_result_ms;
     double other = c->run_ms - cpu - c->gc_ms - c->fetch_wait_ms - c->shuffle_write_ms;
     d->comp_ms[CLARITY_DC_OTHER] += other > 0 ? other : 0;
-    d->data[CLARITY_DD_INPUT_BYTES] += c->input_bytes;
-    d->data[CLARITY_DD_INPUT_RECORDS] += c->input_records;
-    d->data[CLARITY_DD_OUTPUT_BYTES] += c->output_bytes;
-    d->data[CLARITY_DD_OUTPUT_RECORDS] += clarity_task_metric(a, c->row, CLARITY_TM_OUTPUT_RECORDS);
-    d->data[CLARITY_DD_SR_BYTES] += c->shuffle_read_bytes;
-    d->data[CLARITY_DD_SR_RECORDS] += c->shuffle_read_records;
-    d->data[CLARITY_DD_SW_BYTES] += c->shuffle_write_bytes;
-    d->data[CLARITY_DD_SW_RECORDS] += clarity_task_metric(a, c->row, CLARITY_TM_SW_RECORDS);
-    d->data[CLARITY_DD_MEM_SPILL] += clarity_task_metric(a, c->row, CLARITY_TM_MEM_SPILLED);
-    d->data[CLARITY_DD_DISK_SPILL] += clarity_task_metric(a, c->row, CLARITY_TM_DISK_SPILLED);
+    d->data[CLARITY_DD_INPUT_BYTES] = clarity_sat_add(d->data[CLARITY_DD_INPUT_BYTES], c->input_bytes);
+    d->data[CLARITY_DD_INPUT_RECORDS] = clarity_sat_add(d->data[CLARITY_DD_INPUT_RECORDS], c->input_records);
+    d->data[CLARITY_DD_OUTPUT_BYTES] = clarity_sat_add(d->data[CLARITY_DD_OUTPUT_BYTES], c->output_bytes);
+    d->data[CLARITY_DD_OUTPUT_RECORDS] = clarity_sat_add(d->data[CLARITY_DD_OUTPUT_RECORDS], clarity_task_metric(a, c->row, CLARITY_TM_OUTPUT_RECORDS));
+    d->data[CLARITY_DD_SR_BYTES] = clarity_sat_add(d->data[CLARITY_DD_SR_BYTES], c->shuffle_read_bytes);
+    d->data[CLARITY_DD_SR_RECORDS] = clarity_sat_add(d->data[CLARITY_DD_SR_RECORDS], c->shuffle_read_records);
+    d->data[CLARITY_DD_SW_BYTES] = clarity_sat_add(d->data[CLARITY_DD_SW_BYTES], c->shuffle_write_bytes);
+    d->data[CLARITY_DD_SW_RECORDS] = clarity_sat_add(d->data[CLARITY_DD_SW_RECORDS], clarity_task_metric(a, c->row, CLARITY_TM_SW_RECORDS));
+    d->data[CLARITY_DD_MEM_SPILL] = clarity_sat_add(d->data[CLARITY_DD_MEM_SPILL], clarity_task_metric(a, c->row, CLARITY_TM_MEM_SPILLED));
+    d->data[CLARITY_DD_DISK_SPILL] = clarity_sat_add(d->data[CLARITY_DD_DISK_SPILL], clarity_task_metric(a, c->row, CLARITY_TM_DISK_SPILLED));
 }
 
 /* stage rows by (stage id, attempt) */
@@ -232,7 +234,7 @@ int clarity__diff_run_build(const struct clarity_app *a, struct diff_run *r)
         const struct clarity_executor *x = &a->execs[e];
         if (x->is_driver) continue;
         r->execs++;
-        if (x->total_cores > 0) r->cores += x->total_cores;
+        if (x->total_cores > 0) r->cores = clarity_sat_add(r->cores, x->total_cores);
         hosts[nh++] = x->host;
     }
     if (!r->execs) {

@@ -9,18 +9,24 @@
 #include "clarity/report.h"
 #include "report/table.h"
 
+/* a figure as int64 for the formatters: sums of damaged logs' values can be beyond it */
+static int64_t i64(double v)
+{
+    return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)llround(v);
+}
+
 /* "+1.2 min", "-300 ms", "0 ms" */
 static const char *sdur(char *buf, size_t cap, double ms)
 {
     char t[24];
-    clarity_fmt_ms(t, sizeof t, (int64_t)llround(fabs(ms)));
+    clarity_fmt_ms(t, sizeof t, i64(fabs(ms)));
     snprintf(buf, cap, "%s%s", ms > 0 ? "+" : ms < 0 ? "-" : "", t);
     return buf;
 }
 static const char *sbytes(char *buf, size_t cap, double b)
 {
     char t[24];
-    clarity_fmt_bytes(t, sizeof t, (int64_t)llround(fabs(b)));
+    clarity_fmt_bytes(t, sizeof t, i64(fabs(b)));
     snprintf(buf, cap, "%s%s", b > 0 ? "+" : b < 0 ? "-" : "", t);
     return buf;
 }
@@ -129,11 +135,11 @@ static void cause_text(char *buf, size_t cap, const struct clarity_diff_result *
     case CLARITY_CAUSE_INPUT_SIZE:
     case CLARITY_CAUSE_SHUFFLE_SIZE:
         snprintf(buf, cap, "%s %s -> %s (%s)", c->kind == CLARITY_CAUSE_INPUT_SIZE ? "input" : "shuffle read",
-                 clarity_fmt_bytes(x, sizeof x, (int64_t)c->a), clarity_fmt_bytes(y, sizeof y, (int64_t)c->b), spct(p, sizeof p, c->a, c->b));
+                 clarity_fmt_bytes(x, sizeof x, i64(c->a)), clarity_fmt_bytes(y, sizeof y, i64(c->b)), spct(p, sizeof p, c->a, c->b));
         return;
     case CLARITY_CAUSE_SPILL:
-        snprintf(buf, cap, "disk spill %s -> %s (%s)", clarity_fmt_bytes(x, sizeof x, (int64_t)c->a),
-                 clarity_fmt_bytes(y, sizeof y, (int64_t)c->b), spct(p, sizeof p, c->a, c->b));
+        snprintf(buf, cap, "disk spill %s -> %s (%s)", clarity_fmt_bytes(x, sizeof x, i64(c->a)),
+                 clarity_fmt_bytes(y, sizeof y, i64(c->b)), spct(p, sizeof p, c->a, c->b));
         return;
     case CLARITY_CAUSE_TASK_COUNT:
         snprintf(buf, cap, "tasks %.0f -> %.0f (%s)", c->a, c->b, spct(p, sizeof p, c->a, c->b));
@@ -146,7 +152,7 @@ static void cause_text(char *buf, size_t cap, const struct clarity_diff_result *
         for (int k = 0; k < CLARITY_DC_COUNT; k++)
             if (!strcmp(clarity_diff_comp_name(k), c->what)) {
                 snprintf(buf, cap, "%s: task time %s -> %s (%s)", clarity_diff_comp_label(k),
-                         clarity_fmt_ms(x, sizeof x, (int64_t)llround(c->a)), clarity_fmt_ms(y, sizeof y, (int64_t)llround(c->b)),
+                         clarity_fmt_ms(x, sizeof x, i64(c->a)), clarity_fmt_ms(y, sizeof y, i64(c->b)),
                          spct(p, sizeof p, c->a, c->b));
                 return;
             }
@@ -169,25 +175,25 @@ static int app_table(FILE *o, const struct clarity_diff_result *r, size_t width)
     clarity_table_init(&t, app_cols, 5);
     char a[32], b[32], d[32], p[16];
     app_row(&t, "wall time", clarity_fmt_ms(a, sizeof a, r->a.wall_ms), clarity_fmt_ms(b, sizeof b, r->b.wall_ms),
-            sdur(d, sizeof d, (double)(r->b.wall_ms - r->a.wall_ms)), spct(p, sizeof p, (double)r->a.wall_ms, (double)r->b.wall_ms));
+            sdur(d, sizeof d, (double)r->b.wall_ms - (double)r->a.wall_ms), spct(p, sizeof p, (double)r->a.wall_ms, (double)r->b.wall_ms));
     app_row(&t, "task time", clarity_fmt_ms(a, sizeof a, r->a.task_ms), clarity_fmt_ms(b, sizeof b, r->b.task_ms),
-            sdur(d, sizeof d, (double)(r->b.task_ms - r->a.task_ms)), spct(p, sizeof p, (double)r->a.task_ms, (double)r->b.task_ms));
+            sdur(d, sizeof d, (double)r->b.task_ms - (double)r->a.task_ms), spct(p, sizeof p, (double)r->a.task_ms, (double)r->b.task_ms));
     for (int c = 0; c < CLARITY_DC_COUNT; c++) {
         char w[48];
         double x = r->a.comp_ms[c], y = r->b.comp_ms[c];
         if (x == 0 && y == 0) continue;
         snprintf(w, sizeof w, "  %s%s", clarity_diff_comp_label(c),
                  c == CLARITY_DC_OTHER && !(r->a.cpu_logged && r->b.cpu_logged) ? " (with CPU: not logged)" : "");
-        app_row(&t, w, clarity_fmt_ms(a, sizeof a, (int64_t)llround(x)), clarity_fmt_ms(b, sizeof b, (int64_t)llround(y)),
+        app_row(&t, w, clarity_fmt_ms(a, sizeof a, i64(x)), clarity_fmt_ms(b, sizeof b, i64(y)),
                 sdur(d, sizeof d, y - x), spct(p, sizeof p, x, y));
     }
     snprintf(a, sizeof a, "%" PRId64, r->a.tasks);
     snprintf(b, sizeof b, "%" PRId64, r->b.tasks);
-    snprintf(d, sizeof d, "%+" PRId64, r->b.tasks - r->a.tasks);
+    snprintf(d, sizeof d, "%+.0f", (double)r->b.tasks - (double)r->a.tasks);
     app_row(&t, "tasks", a, b, d, spct(p, sizeof p, (double)r->a.tasks, (double)r->b.tasks));
     snprintf(a, sizeof a, "%" PRId64 " (%" PRId64 " cores)", r->a_execs, r->a_cores);
     snprintf(b, sizeof b, "%" PRId64 " (%" PRId64 " cores)", r->b_execs, r->b_cores);
-    snprintf(d, sizeof d, "%+" PRId64, r->b_cores - r->a_cores);
+    snprintf(d, sizeof d, "%+.0f", (double)r->b_cores - (double)r->a_cores);
     app_row(&t, "executors", a, b, d, spct(p, sizeof p, (double)r->a_cores, (double)r->b_cores));
     for (int k = 0; k < CLARITY_DD_COUNT; k++) {
         double x = (double)r->a.data[k], y = (double)r->b.data[k];
@@ -198,7 +204,7 @@ static int app_table(FILE *o, const struct clarity_diff_result *r, size_t width)
         else {
             snprintf(a, sizeof a, "%" PRId64, r->a.data[k]);
             snprintf(b, sizeof b, "%" PRId64, r->b.data[k]);
-            snprintf(d, sizeof d, "%+" PRId64, r->b.data[k] - r->a.data[k]);
+            snprintf(d, sizeof d, "%+.0f", (double)r->b.data[k] - (double)r->a.data[k]);
             app_row(&t, clarity_diff_data_label(k), a, b, d, spct(p, sizeof p, x, y));
         }
     }
