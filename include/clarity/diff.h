@@ -58,7 +58,9 @@ struct clarity_diff_item {
     int kind;                    /* enum clarity_diff_kind */
     const char *name;            /* stage/job name, SQL description (A's string, else B's) */
     uint32_t ordinal;            /* position among the items of the same kind and name (0 first) */
-    int64_t a_id, b_id;          /* stage/sql/job id on each side, -1 when absent there */
+    bool in_a, in_b;             /* present on that side */
+    int64_t a_id, b_id;          /* stage/sql/job id on each side (-1 when absent there; a damaged
+                                    log can hold negative ids: in_a/in_b tell) */
     bool plan_changed;           /* SQL: matched by description only, the plan shapes differ */
     struct clarity_diff_side a, b;
     int64_t delta_ms;            /* b.wall - a.wall (0 unless both known) */

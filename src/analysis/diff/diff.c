@@ -52,7 +52,7 @@ static double rel_pct(double a, double b)
 
 static void item_moves(struct clarity_diff_item *it, double noise)
 {
-    it->delta_ms = it->a.wall_ms >= 0 && it->b.wall_ms >= 0 && it->a_id >= 0 && it->b_id >= 0 ? it->b.wall_ms - it->a.wall_ms : 0;
+    it->delta_ms = it->a.wall_ms >= 0 && it->b.wall_ms >= 0 && it->in_a && it->in_b ? it->b.wall_ms - it->a.wall_ms : 0;
     it->moved = -1;
     it->moved_ms = 0;
     /* the component that moved most in the direction of the wall-time change: when a stage
@@ -83,9 +83,10 @@ static int by_abs_delta(const void *p, const void *q)
     int64_t dx = llabs(x->delta_ms), dy = llabs(y->delta_ms);
     if (dx != dy) return dx > dy ? -1 : 1;
     /* matched first, then by A's id, then B's: a stable order for equal changes */
-    int64_t ax = x->a_id >= 0 ? x->a_id : INT64_MAX, ay = y->a_id >= 0 ? y->a_id : INT64_MAX;
+    int64_t ax = x->in_a ? x->a_id : INT64_MAX, ay = y->in_a ? y->a_id : INT64_MAX;
     if (ax != ay) return ax < ay ? -1 : 1;
-    return (x->b_id > y->b_id) - (x->b_id < y->b_id);
+    int64_t bx = x->in_b ? x->b_id : INT64_MAX, by = y->in_b ? y->b_id : INT64_MAX;
+    return (bx > by) - (bx < by);
 }
 
 /* The items of one kind: matched, then only in A, then only in B, sorted by |change|. */
@@ -101,9 +102,11 @@ static int items(struct clarity_diff_result *r, int kind, const struct clarity_d
         struct clarity_diff_item *it = &r->items[r->nitems++];
         long j = a2b[i];
         const char *nm = ka[i].name ? ka[i].name : "";
-        *it = (struct clarity_diff_item){.kind = kind, .ordinal = oa[i], .a_id = ka[i].id, .b_id = -1, .a = sa[i]};
+        *it = (struct clarity_diff_item){.kind = kind, .ordinal = oa[i], .in_a = true, .a_id = ka[i].id, .b_id = -1,
+                                           .a = sa[i]};
         it->b.wall_ms = -1;
         if (j >= 0) {
+            it->in_b = true;
             it->b_id = kb[j].id;
             it->b = sb[j];
             it->plan_changed = shape && ka[i].shape != kb[j].shape;
@@ -114,7 +117,8 @@ static int items(struct clarity_diff_result *r, int kind, const struct clarity_d
         if (b2a[j] >= 0) continue;
         struct clarity_diff_item *it = &r->items[r->nitems++];
         const char *nm = kb[j].name ? kb[j].name : "";
-        *it = (struct clarity_diff_item){.kind = kind, .ordinal = ob[j], .a_id = -1, .b_id = kb[j].id, .b = sb[j]};
+        *it = (struct clarity_diff_item){.kind = kind, .ordinal = ob[j], .in_b = true, .a_id = -1, .b_id = kb[j].id,
+                                           .b = sb[j]};
         it->a.wall_ms = -1;
         if (!(it->name = clarity_arena_strndup(&r->arena, nm, strlen(nm)))) rc = CLARITY_ENOMEM;
     }

@@ -34,7 +34,7 @@ static int index_items(const struct clarity_diff_result *r, bool side_b, struct 
     for (size_t i = 0; i < r->nitems; i++) {
         const struct clarity_diff_item *it = &r->items[i];
         int64_t id = side_b ? it->b_id : it->a_id;
-        if (id >= 0 && clarity_idmap_put(&ix->m[it->kind], id, (uint32_t)i)) return CLARITY_ENOMEM;
+        if ((side_b ? it->in_b : it->in_a) && clarity_idmap_put(&ix->m[it->kind], id, (uint32_t)i)) return CLARITY_ENOMEM;
     }
     return 0;
 }

@@ -33,7 +33,8 @@ static const char *sbytes(char *buf, size_t cap, double b)
 /* "+37%", "-4%", "new" (A had none), "0%" */
 static const char *spct(char *buf, size_t cap, double a, double b)
 {
-    if (a == 0) snprintf(buf, cap, b == 0 ? "0%%" : "new");
+    if (a == b) snprintf(buf, cap, "0%%");
+    else if (a == 0) snprintf(buf, cap, "new");
     else {
         double p = 100 * (b - a) / a;
         snprintf(buf, cap, fabs(p) < 9.95 && p != 0 ? "%+.1f%%" : "%+.0f%%", p);
@@ -70,7 +71,7 @@ static const char *item_where(char *buf, size_t cap, const struct clarity_diff_i
 {
     char ord[24] = "";
     if (it->ordinal) snprintf(ord, sizeof ord, " #%u", it->ordinal + 1);
-    int64_t id = it->b_id >= 0 ? it->b_id : it->a_id;
+    int64_t id = it->in_b ? it->b_id : it->a_id;
     snprintf(buf, cap, "%s %" PRId64 " (%s%s)", it->kind == CLARITY_DK_SQL ? "SQL query" : clarity_diff_kind_name(it->kind), id,
              *it->name ? it->name : "unnamed", ord);
     return buf;
@@ -227,8 +228,8 @@ static int item_table(FILE *o, const struct clarity_diff_result *r, size_t first
     size_t matched = 0, only_a = 0, only_b = 0, plan = 0;
     for (size_t i = first; i < first + n; i++) {
         const struct clarity_diff_item *it = &r->items[i];
-        if (it->a_id >= 0 && it->b_id >= 0) matched++, plan += it->plan_changed;
-        else if (it->a_id >= 0) only_a++;
+        if (it->in_a && it->in_b) matched++, plan += it->plan_changed;
+        else if (it->in_a) only_a++;
         else only_b++;
     }
     char head[512];
@@ -243,19 +244,19 @@ static int item_table(FILE *o, const struct clarity_diff_result *r, size_t first
     for (size_t i = first; i < first + n && (!opt->limit || shown < opt->limit); i++, shown++) {
         const struct clarity_diff_item *it = &r->items[i];
         char id[48], ta[24] = "-", tb[24] = "-", d[32] = "", tk[48], cm[64], dm[96], nm[512], p[16];
-        if (it->a_id >= 0) clarity_fmt_ms(ta, sizeof ta, it->a.wall_ms);
-        if (it->b_id >= 0) clarity_fmt_ms(tb, sizeof tb, it->b.wall_ms);
-        if (it->a_id >= 0 && it->b_id >= 0 && it->a_id != it->b_id)
+        if (it->in_a) clarity_fmt_ms(ta, sizeof ta, it->a.wall_ms);
+        if (it->in_b) clarity_fmt_ms(tb, sizeof tb, it->b.wall_ms);
+        if (it->in_a && it->in_b && it->a_id != it->b_id)
             snprintf(id, sizeof id, "%" PRId64 ">%" PRId64, it->a_id, it->b_id);
-        else snprintf(id, sizeof id, "%" PRId64, it->a_id >= 0 ? it->a_id : it->b_id);
-        if (it->a_id >= 0 && it->b_id >= 0 && it->a.wall_ms >= 0 && it->b.wall_ms >= 0)
+        else snprintf(id, sizeof id, "%" PRId64, it->in_a ? it->a_id : it->b_id);
+        if (it->in_a && it->in_b && it->a.wall_ms >= 0 && it->b.wall_ms >= 0)
             snprintf(d, sizeof d, "%s", spct(p, sizeof p, (double)it->a.wall_ms, (double)it->b.wall_ms));
-        else snprintf(d, sizeof d, it->a_id < 0 ? "only B" : it->b_id < 0 ? "only A" : "-");
-        if (it->a_id >= 0 && it->b_id >= 0 && it->a.tasks != it->b.tasks)
+        else snprintf(d, sizeof d, !it->in_a ? "only B" : !it->in_b ? "only A" : "-");
+        if (it->in_a && it->in_b && it->a.tasks != it->b.tasks)
             snprintf(tk, sizeof tk, "%" PRId64 ">%" PRId64, it->a.tasks, it->b.tasks);
-        else snprintf(tk, sizeof tk, "%" PRId64, it->a_id >= 0 ? it->a.tasks : it->b.tasks);
-        const char *c = it->a_id >= 0 && it->b_id >= 0 ? comp_move(cm, sizeof cm, it) : "";
-        const char *dd = it->a_id >= 0 && it->b_id >= 0 ? data_move(dm, sizeof dm, it, true) : "";
+        else snprintf(tk, sizeof tk, "%" PRId64, it->in_a ? it->a.tasks : it->b.tasks);
+        const char *c = it->in_a && it->in_b ? comp_move(cm, sizeof cm, it) : "";
+        const char *dd = it->in_a && it->in_b ? data_move(dm, sizeof dm, it, true) : "";
         snprintf(nm, sizeof nm, "%s%s", *it->name ? it->name : "unnamed", it->plan_changed ? " [plan changed]" : "");
         if (it->ordinal) {
             size_t l = strlen(nm);
@@ -331,7 +332,7 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
     if (!rc && r->njobs) {
         size_t n[3] = {0};
         for (size_t i = r->nstages + r->nsqls; i < r->nitems; i++)
-            n[r->items[i].a_id >= 0 && r->items[i].b_id >= 0 ? 0 : r->items[i].a_id >= 0 ? 1 : 2]++;
+            n[r->items[i].in_a && r->items[i].in_b ? 0 : r->items[i].in_a ? 1 : 2]++;
         fprintf(o, "\njobs (matched by name and position; --json lists them): %zu matched, %zu only in A, %zu only in B\n",
                 n[0], n[1], n[2]);
     }
