@@ -61,6 +61,7 @@ for seed in 7 23; do
   dj "$(log_of "$T/pbase")" "$(log_of "$T/pmem")" >"$T/j" || bad "seed $seed memory: exit $?"
   [ "$(first_cause "$T/j")" = "config:spark.executor.memory" ] && ok "seed $seed --executor-memory: the setting first" || bad "seed $seed memory: first cause $(first_cause "$T/j")"
   has_cause "$T/j" component gc_ms && ok "seed $seed --executor-memory: GC named" || bad "seed $seed memory: GC not named"
+  has_cause "$T/j" spill "" && ok "seed $seed --executor-memory: spill named" || bad "seed $seed memory: spill not named"
   jq -e '[.pairs[0].findings.changes[] | select(.change == "appeared" and (.kind == "gc_pressure" or .kind == "spill"))] | length > 0' "$T/j" >/dev/null &&
     ok "seed $seed --executor-memory: a GC or spill finding appeared" || bad "seed $seed memory: no GC/spill finding appeared"
 
