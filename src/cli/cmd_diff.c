@@ -197,13 +197,13 @@ int cmd_diff(int argc, char **argv)
     ro.width = out_width(&co);
     struct clarity_load_options lo = lean_load_options(co.quiet);
     struct clarity_app_set sa, sb;
+    /* load_set prints each problem as one line naming the path, which tells the side */
     int ra = load_set(co.cmd, pa.p, pa.n, co.quiet, &lo, &sa);
-    int rb = load_set(co.cmd, pb.p, pb.n, co.quiet, &lo, &sb);
+    int rb = ra == EXIT_OK ? load_set(co.cmd, pb.p, pb.n, co.quiet, &lo, &sb) : EXIT_INPUT;
+    if (ra != EXIT_OK) memset(&sb, 0, sizeof sb);
     free(pa.p);
     free(pb.p);
     if (ra != EXIT_OK || rb != EXIT_OK) {
-        if (ra != EXIT_OK) fprintf(stderr, "clarity diff: run A has no readable event log\n");
-        if (rb != EXIT_OK) fprintf(stderr, "clarity diff: run B has no readable event log\n");
         clarity_app_set_free(&sa);
         clarity_app_set_free(&sb);
         return ra != EXIT_OK ? ra : rb;
