@@ -56,6 +56,15 @@ struct synth_config {
     double skew;                   /* sigma of the log-normal per-partition size factor */
     double arrival_s;              /* mean seconds between query arrivals (tpcds-mix) */
     double cpu_scale;              /* multiplies every task's CPU work */
+    /* injected problems (docs/synth.md "Injected problems"; each is recorded in truth.json's
+     * "findings"). 0 = off: the run is then byte-identical to one without the knob. */
+    double skew_key;               /* share of the heaviest shuffle stage's data on one partition */
+    double driver_gap_s;           /* driver-side time before each job, no task running */
+    double gc_pressure;            /* multiplies every stage's allocation per CPU-second */
+    int idle_executors;            /* hosts (one executor each) beyond what --hosts asks, idle */
+    struct synth_kill { char executor[16]; double at_s; } kill[4];   /* executors lost mid-run */
+    int nkill;
+    bool heap_derived;             /* set by the run: executor heap from host memory, not given */
     char aggressive[128];          /* tpcds-mix: comma-separated query names made heavier */
     double aggressive_scale;       /* their data and CPU multiplier (default 4) */
     char omit[128];                /* tpcds-mix: comma-separated query names left out; the

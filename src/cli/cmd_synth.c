@@ -39,6 +39,14 @@ static void help(FILE *o)
             "  --failure-rate P         probability that a task attempt fails (retried)\n"
             "  --fault KIND@hostN[:START-END][:INTENSITY]   repeatable; KIND cpu-hog, memory-hog,\n"
             "                           disk-hog, network; e.g. cpu-hog@host3:60s-180s:0.8\n"
+            "injected problems (each recorded in truth.json \"findings\" in the kind names of clarity findings):\n"
+            "  --skew-key F             one partition of the heaviest shuffle stage gets F (0-0.95) of its data\n"
+            "  --driver-gap TIME        driver-side time (no task running) before each job\n"
+            "  --gc-pressure X          every task allocates X times as much per CPU-second (GC pressure)\n"
+            "  --idle-executors N       N more hosts (and executors) than --hosts: over-provisioning\n"
+            "  --kill-executor ID@TIME  executor ID dies at TIME (OOM kill; repeatable, at most 4)\n"
+            "  (also: --executor-memory small: spill; --partitions below the slots: too few partitions,\n"
+            "  far above: tiny tasks; --failure-rate: task failures; --fault cpu-hog: a slow host)\n"
             "  --codec none|zstd|lz4    event log compression (Spark's framings)\n"
             "  --gc-log jdk8|unified    ParallelGC PrintGCDetails (default) or -Xlog:gc* (G1)\n"
             "  --instrument             add iqcar.* task accumulables (true CPU and memory waits)\n"
@@ -63,7 +71,8 @@ int cmd_synth(int argc, char **argv)
         "seed", "hosts", "cores", "disks", "host-memory", "disk-bw", "nic-bw", "executors-per-host", "executor-cores",
         "executor-memory", "data", "split", "partitions", "queries", "iterations", "skew", "arrival", "cpu-scale", "pool",
         "locality-wait", "min-executors", "max-executors", "speculation-multiplier", "speculation-quantile",
-        "failure-rate", "fault", "codec", "gc-log", "truth-bucket", "name", "start-ms"};
+        "failure-rate", "fault", "codec", "gc-log", "truth-bucket", "name", "start-ms", "skew-key", "driver-gap",
+        "gc-pressure", "idle-executors", "kill-executor"};
     static const char *const flags[] = {"dynamic-allocation", "speculation", "instrument"};
     enum { NKEYS = sizeof keys / sizeof *keys, NFLAGS = sizeof flags / sizeof *flags };
     struct option opts[NKEYS + NFLAGS + 9];

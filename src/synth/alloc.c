@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "synth/internal.h"
 #include "util/vec.h"
 
@@ -129,4 +130,29 @@ void clarity_alloc_tick(struct sim *s)
         if (s->now - e->idle_since >= IDLE_TIMEOUT && s->execs_alive > c->dyn_min && pending == 0)
             clarity_exec_remove(s, e, "Executor killed by driver.");
     }
+}
+
+/* --kill-executor: the executor's JVM dies (an OOM kill: exit code 137) at the given time. Its
+ * running attempts fail with ExecutorLostFailure and are queued again; the block manager goes,
+ * and with it the cached blocks. Map outputs survive: the model runs the external shuffle
+ * service, so no FetchFailed follows. Under static allocation the cluster manager starts a
+ * replacement on the same host 4 s later (a standalone Worker relaunching its executor); under
+ * dynamic allocation the allocation manager asks for one when the backlog calls for it. */
+void clarity_exec_kill(struct sim *s, int k)
+{
+    const char *id = s->cfg->kill[k].executor;
+    struct sy_exec *e = NULL;
+    for (int i = 0; i < s->nexecs && !e; i++)
+        if (s->execs[i].alive && s->execs[i].ready && !strcmp(s->execs[i].id, id)) e = &s->execs[i];
+    if (!e) return;   /* not (or no longer) running: nothing to kill, and the truth says so */
+    struct sy_host *h = &s->hosts[e->host];
+    /* downwards: removing slot i moves the last attempt (already looked at) into it */
+    for (int i = h->natt - 1; i >= 0; i--)
+        if (s->att[h->att[i]].exec == e->idx) clarity_attempt_lose(s, h->att[i]);
+    e->lost = true;
+    clarity_log_driver(s, "TaskSchedulerImpl", "Lost executor %s on %s: Command exited with code 137", e->id, h->name);
+    clarity_exec_remove(s, e, "Command exited with code 137");
+    s->kill_exec[k] = e->idx;
+    if (!s->cfg->dynalloc) clarity_exec_create(s, h->idx, s->now + 4.0);
+    clarity_sched_offer_all(s);
 }

@@ -74,7 +74,7 @@ void clarity_attempt_launch(struct sim *s, struct sy_stage *st, int index, struc
     a->sw_bytes = st->sw_bytes * skew;
     a->out_bytes = st->out_bytes * skew;
     a->mem_bytes = st->mem_bytes * skew;
-    a->alloc_per_cpu = st->alloc_per_cpu;
+    a->alloc_per_cpu = st->alloc_per_cpu * (c->gc_pressure > 0 ? c->gc_pressure : 1);
     a->result_bytes = st->result_bytes * (0.9 + 0.2 * rng_unit(&s->rng_work));
     double share = exec_mem_share(e);
     if (a->mem_bytes > share) {
@@ -149,10 +149,15 @@ static void attempt_finish(struct sim *s, int32_t id, int end)
     s->pools[st->pool].running--;
     e->free_slots++;
     e->running--;
+    e->busy_s += s->now - a->t_launch;
+    s->task_s += s->now - a->t_launch;
+    s->task_gc_s += a->gc_s;
     if (!e->running) e->idle_since = s->now;
     a->used = false;
     s->att_free[s->natt_free++] = id;
     if (end == 1) {
+        if (a->lost) st->lost_attempts++;
+        else st->failed_attempts++;
         pt->failures++;
         if (!pt->done && !pt->running) clarity_taskset_enqueue(s, st, a->index);
     }
@@ -167,6 +172,19 @@ void clarity_attempt_kill(struct sim *s, int32_t id)
     clarity_host_reschedule(s, h);
     a->killed = true;
     attempt_finish(s, id, 2);
+}
+
+/* Its executor died under it: Spark's ExecutorLostFailure. The attempt counts as failed (the
+ * loss was caused by the application, as an OOM kill is) and its task is queued again. */
+void clarity_attempt_lose(struct sim *s, int32_t id)
+{
+    struct sy_attempt *a = &s->att[id];
+    struct sy_host *h = &s->hosts[a->host];
+    clarity_host_advance(s, h);
+    clarity_host_remove_attempt(s, h, id);
+    clarity_host_reschedule(s, h);
+    a->lost = true;
+    attempt_finish(s, id, 1);
 }
 
 void clarity_attempt_timer(struct sim *s, int32_t id)

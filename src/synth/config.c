@@ -177,6 +177,21 @@ static int parse_priorities(struct synth_config *c, const char *v)
     return 0;
 }
 
+/* kill-executor "ID@TIME": the executor with that id is lost TIME after the start */
+static int parse_kill(struct synth_config *c, const char *v, struct clarity_error *uerr)
+{
+    const char *at = strchr(v, '@');
+    if (!at || at == v || (size_t)(at - v) >= sizeof c->kill[0].executor || c->nkill == (int)(sizeof c->kill / sizeof *c->kill))
+        return -1;
+    struct synth_kill k = {0};
+    memcpy(k.executor, v, (size_t)(at - v));
+    for (const char *p = k.executor; *p; p++)
+        if (*p < '0' || *p > '9') return -1;
+    if (clarity_parse_duration(at + 1, &k.at_s, uerr) || k.at_s <= 0) return -1;
+    c->kill[c->nkill++] = k;
+    return 0;
+}
+
 int clarity_synth_config_set(struct synth_config *c, const char *key, const char *v, struct clarity_error *err)
 {
     int bad = 0;
@@ -222,6 +237,11 @@ int clarity_synth_config_set(struct synth_config *c, const char *key, const char
     else if (!strcmp(key, "skew")) bad = parse_double(v, 0, 3, &c->skew);
     else if (!strcmp(key, "arrival")) bad = clarity_parse_duration(v, &c->arrival_s, &uerr) || c->arrival_s <= 0;
     else if (!strcmp(key, "cpu-scale")) bad = parse_double(v, 0.001, 1000, &c->cpu_scale);
+    else if (!strcmp(key, "skew-key")) bad = parse_double(v, 0, 0.95, &c->skew_key);
+    else if (!strcmp(key, "driver-gap")) bad = clarity_parse_duration(v, &c->driver_gap_s, &uerr) || c->driver_gap_s < 0;
+    else if (!strcmp(key, "gc-pressure")) bad = parse_double(v, 1, 100, &c->gc_pressure);
+    else if (!strcmp(key, "idle-executors")) bad = parse_int(v, 0, 1000, &c->idle_executors);
+    else if (!strcmp(key, "kill-executor")) bad = parse_kill(c, v, &uerr);
     else if (!strcmp(key, "aggressive")) bad = snprintf(c->aggressive, sizeof c->aggressive, "%s", v) >= (int)sizeof c->aggressive;
     else if (!strcmp(key, "aggressive-scale")) bad = parse_double(v, 0.01, 1000, &c->aggressive_scale);
     else if (!strcmp(key, "omit")) bad = snprintf(c->omit, sizeof c->omit, "%s", v) >= (int)sizeof c->omit;
@@ -293,6 +313,8 @@ int clarity_synth_config_check(const struct synth_config *c, struct clarity_erro
                                      c->faults[i].host, c->hosts);
     if (c->dynalloc && c->dyn_max && c->dyn_min > c->dyn_max)
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "min-executors %d > max-executors %d", c->dyn_min, c->dyn_max);
+    if (c->hosts + c->idle_executors > 1000)
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "--hosts plus --idle-executors is over 1000 hosts");
     if (c->hosts > 30000) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "too many hosts");
     /* synth keeps every task attempt of a run in memory and writes a few kB of log per task:
      * an input stage of data/split tasks past this would need gigabytes of both (100T in 1M

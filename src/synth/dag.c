@@ -11,6 +11,22 @@ static bool parents_done(const struct sim *s, const struct sy_stage *st)
     return true;
 }
 
+/* --skew-key F: one key holds F of the stage's shuffle data, as a hot join or group key does.
+ * The stage's total stays what it was; partition skew_part gets F of it and the others share
+ * the rest in their drawn proportions. Everything a task reads, spills and writes follows its
+ * size factor, so the hot task also needs F of the stage's memory. */
+static void hot_partition(struct sim *s, struct sy_stage *st)
+{
+    int hot = s->skew_part;
+    double total = 0;
+    for (int i = 0; i < st->ntasks; i++) total += st->tasks[i].skew;
+    double rest = total - st->tasks[hot].skew, f = s->cfg->skew_key;
+    if (rest <= 0) return;
+    for (int i = 0; i < st->ntasks; i++)
+        st->tasks[i].skew = i == hot ? (float)(f * total) : (float)(st->tasks[i].skew * (1 - f) * total / rest);
+    s->skew_share = f;
+}
+
 static void stage_submit(struct sim *s, struct sy_stage *st)
 {
     st->status = ST_RUNNING;
@@ -42,6 +58,7 @@ static void stage_submit(struct sim *s, struct sy_stage *st)
             pt->pref_host[k] = (int16_t)h;
         }
     }
+    if (st->idx == s->skew_stage) hot_partition(s, st);
     /* cached input: the executor that computed each block holds it */
     if (st->input_kind == IN_CACHE && st->cache_src >= 0) {
         struct sy_stage *src = &s->stages[st->cache_src];
@@ -76,7 +93,10 @@ void clarity_query_arrive(struct sim *s, int qi)
         q->sql_id = s->next_sql_id++;
         clarity_ev_sql_start(s, q);
     }
-    clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, qi), s->now + 0.05 + 0.25 * rng_unit(&s->rng_sched));
+    /* --driver-gap: driver-side work (planning, a collect, local code) before the first job */
+    s->driver_gap_total += s->cfg->driver_gap_s;
+    clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, qi),
+                      s->now + 0.05 + 0.25 * rng_unit(&s->rng_sched) + s->cfg->driver_gap_s);
 }
 
 void clarity_job_submit_next(struct sim *s, int qi)
@@ -109,7 +129,9 @@ static void job_done(struct sim *s, struct sy_job *j)
     clarity_log_driver(s, "DAGScheduler", "Job %d finished: %s, took %.6f s", j->spark_id, j->call_site, j->end_t - j->submit_t);
     struct sy_query *q = &s->queries[j->query];
     if (++q->cur_job < q->njobs) {
-        clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, q->idx), s->now + q->gap_s * (0.5 + rng_unit(&s->rng_sched)));
+        s->driver_gap_total += s->cfg->driver_gap_s;   /* and between its jobs */
+        clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, q->idx),
+                          s->now + q->gap_s * (0.5 + rng_unit(&s->rng_sched)) + s->cfg->driver_gap_s);
         return;
     }
     q->done = true;

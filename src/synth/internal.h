@@ -33,7 +33,7 @@ enum phase {
     PH_COUNT
 };
 
-enum { TK_ATTEMPT, TK_EXEC, TK_ARRIVAL, TK_JOB_SUBMIT, TK_FAULT, TK_ALLOC, TK_SPEC, TK_LOCALITY, TK_APP_END };
+enum { TK_ATTEMPT, TK_EXEC, TK_ARRIVAL, TK_JOB_SUBMIT, TK_FAULT, TK_ALLOC, TK_SPEC, TK_LOCALITY, TK_APP_END, TK_KILL };
 
 enum { IN_NONE, IN_HDFS, IN_CACHE };
 enum { LOC_PROCESS, LOC_NODE, LOC_NO_PREF, LOC_RACK, LOC_ANY };
@@ -66,6 +66,8 @@ struct sy_exec {
     int running;
     int last_stage;                        /* first task of a stage on a JVM pays class loading */
     double alloc_rate;                     /* bytes/s allocated by its running tasks */
+    double busy_s;                         /* task-seconds run on it (truth: idle executors) */
+    bool lost;                             /* killed by --kill-executor */
 };
 
 /* Per task index of a stage. */
@@ -127,6 +129,8 @@ struct sy_stage {
     int rdd_base, nrdds;
     int64_t acc_sum[ACC_COUNT];            /* stage totals of the internal.metrics accumulables */
     double *succ_dur; int nsucc_dur; size_t cap_succ_dur;
+    int failed_attempts, lost_attempts;    /* truth: failures injected, attempts lost with an executor */
+    double median_s, max_s;                /* successful attempts' median and longest, set when it completes */
     struct task_truth *tt; int ntt; size_t cap_tt;
 };
 
@@ -157,7 +161,7 @@ struct sy_attempt {
     bool used;
     int64_t tid;
     int stage, index, attempt, exec, host, locality;
-    bool speculative, will_fail, killed, first_on_exec;
+    bool speculative, will_fail, killed, first_on_exec, lost;
     int phase, res;                        /* current phase and the resource it uses */
     int end_phase;                         /* phase it was in when it ended */
     double work[PH_COUNT];                 /* demand per phase */
@@ -224,6 +228,11 @@ struct sim {
     int64_t *fault_tasks[SYNTH_MAX_FAULTS]; int nfault_tasks[SYNTH_MAX_FAULTS]; size_t cap_fault_tasks[SYNTH_MAX_FAULTS];
     double fault_delay[SYNTH_MAX_FAULTS];
     uint64_t abnormal, tasks_done;
+    int skew_stage, skew_part;             /* --skew-key: the stage and partition made hot (-1 none) */
+    double skew_share;                     /* the hot partition's share of that stage's shuffle, as run */
+    int kill_exec[4];                      /* --kill-executor: the executor each kill removed (-1 none) */
+    double task_gc_s, task_s;              /* attempts' GC pauses and durations, summed (truth) */
+    double driver_gap_total;               /* seconds of injected driver time */
     int err;                               /* first I/O or memory error */
     char errmsg[256];
 };
@@ -250,6 +259,7 @@ void clarity_phase_enter(struct sim *s, struct sy_attempt *a, int phase);
 void clarity_attempt_launch(struct sim *s, struct sy_stage *st, int index, struct sy_exec *e, int locality, bool speculative);
 void clarity_attempt_timer(struct sim *s, int32_t a);
 void clarity_attempt_kill(struct sim *s, int32_t a);
+void clarity_attempt_lose(struct sim *s, int32_t a);
 
 /* sched.c: task sets, pools, locality, speculation */
 void clarity_taskset_create(struct sim *s, struct sy_stage *st);
@@ -273,6 +283,7 @@ void clarity_exec_timer(struct sim *s, int e);
 void clarity_exec_remove(struct sim *s, struct sy_exec *e, const char *reason);
 void clarity_alloc_tick(struct sim *s);
 void clarity_exec_idle_check(struct sim *s, struct sy_exec *e);
+void clarity_exec_kill(struct sim *s, int k);
 
 /* jvm.c: heap and GC */
 void clarity_jvm_init(struct sim *s, struct sy_exec *e);
@@ -322,4 +333,7 @@ void clarity_truth_attempt_end(struct sim *s, struct sy_attempt *a, int end);
 void clarity_truth_stage_done(struct sim *s, struct sy_stage *st);
 int clarity_truth_write(struct sim *s, struct synth_result *res);
 void clarity_truth_free(struct sim *s);
+/* truth_findings.c: the injected problems, as truth.json's "findings" */
+struct jsonw;
+void clarity_truth_findings(struct sim *s, struct jsonw *w);
 #endif

@@ -22,6 +22,9 @@ static int mkdir_p(const char *path)
 
 static void derive(struct synth_config *c)
 {
+    /* over-provisioning: the extra hosts are part of the cluster the application asked for */
+    c->hosts += c->idle_executors;
+    c->heap_derived = !c->executor_heap;
     if (!c->executor_cores) c->executor_cores = c->cores / c->executors_per_host;
     if (!c->executor_heap) {
         /* 70% of the host for executor heaps, at most 2 GiB per core and 32 GiB (compressed oops) */
@@ -90,7 +93,19 @@ static int setup(struct sim *s, struct clarity_error *err)
     s->pools[2] = (struct sy_pool){"bi", 2, c->cores, 0};
     s->backlog_since = -1;
     s->add_step = 1;
+    s->skew_stage = s->skew_part = -1;
+    for (int k = 0; k < 4; k++) s->kill_exec[k] = -1;
     if (clarity_workload_build(s)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "cannot build the workload");
+    if (c->skew_key > 0) {
+        /* skew on a key: the heaviest shuffle read (first such stage on ties) gets a hot partition */
+        double best = 0;
+        for (int i = 0; i < s->nstages; i++) {
+            double total = s->stages[i].sr_bytes * s->stages[i].ntasks;
+            if (s->stages[i].ntasks >= 2 && total > best) best = total, s->skew_stage = i;
+        }
+        /* a fixed partition (a third of the way in): the choice draws nothing from the streams */
+        if (s->skew_stage >= 0) s->skew_part = s->stages[s->skew_stage].ntasks / 3;
+    }
     if (clarity_truth_init(s)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     char p[4200];
     snprintf(p, sizeof p, "%s/eventlogs", s->outdir);
@@ -126,6 +141,7 @@ static void start(struct sim *s)
     for (int q = 0; q < s->nqueries; q++)
         clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_ARRIVAL, q), s->queries[q].arrival_t);
     if (c->speculation) clarity_timer_set(&s->heap, s->spec_timer, 0.1);
+    for (int k = 0; k < c->nkill; k++) clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_KILL, k), c->kill[k].at_s);
     clarity_fault_timer(s);
 }
 
@@ -148,6 +164,7 @@ static void loop(struct sim *s)
         case TK_JOB_SUBMIT: clarity_timer_release(&s->heap, id); clarity_job_submit_next(s, ref); break;
         case TK_FAULT: clarity_fault_timer(s); break;
         case TK_LOCALITY: clarity_sched_locality_timer(s, ref); break;
+        case TK_KILL: clarity_timer_release(&s->heap, id); clarity_exec_kill(s, ref); break;
         case TK_ALLOC:
             clarity_alloc_tick(s);
             clarity_timer_set(&s->heap, s->alloc_timer, s->now + 1.0);

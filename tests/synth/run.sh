@@ -121,4 +121,7 @@ if timeout 60 "$CLARITY" synth kmeans --seed 11 --hosts 4 -q -o "$(mktemp -d)/k1
 if [ "$rc" = 2 ] && grep -q 'tasks in one stage, over the 10000000' "$T/big.err" && [ "$(wc -l <"$T/big.err")" = 1 ]
 then ok "synth refuses 100 M tasks in one stage"; else bad "synth 100T/1M: exit $rc: $(head -2 "$T/big.err")"; fi
 
+# the knobs that inject the problems `clarity findings` looks for
+source "$(dirname "$0")/knobs.sh"
+
 summary

@@ -145,6 +145,11 @@ void clarity_truth_stage_done(struct sim *s, struct sy_stage *st)
             id[k++] = st->tt[i].ideal;
         }
     double med = clarity_median_mean_mid(d, (size_t)k), med_ideal = clarity_median_mean_mid(id, (size_t)k);
+    /* the injected-problem truth reads the task that completed each partition, kept with or
+     * without truth-tasks.jsonl (st->tt is only kept for that file) */
+    st->max_s = 0;
+    for (int i = 0; i < st->nsucc_dur; i++) st->max_s = fmax(st->max_s, st->succ_dur[i]);
+    st->median_s = clarity_median_mean_mid(st->succ_dur, (size_t)st->nsucc_dur);
     free(d);
     free(id);
     struct clarity_strbuf *b = &s->tmp;
@@ -408,6 +413,7 @@ int clarity_truth_write(struct sim *s, struct synth_result *res)
     }
     clarity_jsonw_arr_end(&w);
     write_contention(s, &w);
+    clarity_truth_findings(s, &w);
     clarity_jsonw_obj_end(&w);
     clarity_jsonw_end(&w);
     return fclose(f) ? -1 : 0;

@@ -512,6 +512,9 @@ void clarity_ev_task_end(struct sim *s, struct sy_attempt *a, int end)
                          : ",\"Stage Attempt ID\":0,\"Task Type\":\"ShuffleMapTask\",\"Task End Reason\":");
     if (end == 0) clarity_sb_str(b, "{\"Reason\":\"Success\"}");
     else if (end == 2) clarity_sb_str(b, "{\"Reason\":\"TaskKilled\",\"Kill Reason\":\"another attempt succeeded\",\"Accumulator Updates\":[]}");
+    else if (a->lost)
+        clarity_sb_printf(b, "{\"Reason\":\"ExecutorLostFailure\",\"Executor ID\":\"%s\",\"Exit Caused By App\":true,"
+                             "\"Loss Reason\":\"Command exited with code 137\"}", s->execs[a->exec].id);
     else clarity_sb_str(b, "{\"Reason\":\"ExceptionFailure\",\"Class Name\":\"java.io.IOException\",\"Description\":"
                    "\"Connection reset by peer\",\"Stack Trace\":[{\"Declaring Class\":\"sun.nio.ch.FileDispatcherImpl\","
                    "\"Method Name\":\"read0\",\"File Name\":\"FileDispatcherImpl.java\",\"Line Number\":-2}],"

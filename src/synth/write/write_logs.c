@@ -176,6 +176,11 @@ void clarity_log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t 
             fprintf(s->driver_log, "%s INFO TaskSetManager: Finished task %d.%d in stage %d.0 (TID %lld) in %lld ms on %s (executor %s) (%d/%d)\n",
                     t, a->index, a->attempt, st->spark_id, (long long)a->tid, (long long)dur_ms, host, e->id,
                     st->succeeded + 1, st->ntasks);
+        else if (end == 1 && a->lost)
+            fprintf(s->driver_log, "%s WARN TaskSetManager: Lost task %d.%d in stage %d.0 (TID %lld) (%s executor %s): "
+                                   "ExecutorLostFailure (executor %s exited caused by one of the running tasks) Reason: "
+                                   "Command exited with code 137\n",
+                    t, a->index, a->attempt, st->spark_id, (long long)a->tid, host, e->id, e->id);
         else if (end == 1)
             fprintf(s->driver_log, "%s WARN TaskSetManager: Lost task %d.%d in stage %d.0 (TID %lld) (%s executor %s): "
                                    "java.io.IOException: Connection reset by peer\n",
@@ -184,7 +189,7 @@ void clarity_log_task_end(struct sim *s, struct sy_attempt *a, int end, int64_t 
             fprintf(s->driver_log, "%s INFO TaskSetManager: Killing attempt %d for task %d.%d in stage %d.0 (TID %lld) on %s as another attempt succeeded\n",
                     t, a->attempt, a->index, a->attempt, st->spark_id, (long long)a->tid, host);
     }
-    if (!e->log) return;
+    if (!e->log || a->lost) return;   /* a lost executor's JVM died without a word */
     double tend = a->t_phase[PH_RESULT_SEND];
     log_time(s, tend, t, sizeof t);
     if (a->spill_mem > 0 && a->end_phase > PH_SPILL)

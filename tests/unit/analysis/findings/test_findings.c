@@ -32,8 +32,8 @@ static void begin(struct log *l, const char *props)
 
 /* one attempt of stage 0: launch and finish (absolute ms), shuffle bytes read, input bytes,
    disk spill; reason "Success" or an end reason object */
-static void task(struct log *l, int index, int attempt, long launch, long finish, long long shuffle, long long input,
-                 long long spill, const char *reason)
+static void task_gc(struct log *l, int index, int attempt, long launch, long finish, long long shuffle,
+                    long long input, long long spill, const char *reason, long gc)
 {
     int id = l->ntask++;
     int exec = 1 + index % 2;
@@ -42,13 +42,19 @@ static void task(struct log *l, int index, int attempt, long launch, long finish
                   "\"ResultTask\",\"Task End Reason\":%s%s%s,\"Task Info\":{\"Task ID\":%d,\"Index\":%d,\"Attempt\":%d,"
                   "\"Launch Time\":%ld,\"Executor ID\":\"%d\",\"Host\":\"h%d\",\"Locality\":\"ANY\",\"Speculative\":false,"
                   "\"Getting Result Time\":0,\"Finish Time\":%ld,\"Failed\":%s,\"Killed\":false},\"Task Metrics\":{"
-                  "\"Executor Deserialize Time\":0,\"Executor Run Time\":%ld,\"JVM GC Time\":0,\"Result Size\":10,"
+                  "\"Executor Deserialize Time\":0,\"Executor Run Time\":%ld,\"JVM GC Time\":%ld,\"Result Size\":10,"
                   "\"Memory Bytes Spilled\":%lld,\"Disk Bytes Spilled\":%lld,"
                   "\"Shuffle Read Metrics\":{\"Remote Blocks Fetched\":1,\"Local Blocks Fetched\":0,\"Fetch Wait Time\":0,"
                   "\"Remote Bytes Read\":%lld,\"Local Bytes Read\":0,\"Total Records Read\":%lld},"
                   "\"Input Metrics\":{\"Bytes Read\":%lld,\"Records Read\":%lld}}}\n",
             ok ? "{\"Reason\":\"" : "", reason, ok ? "\"}" : "", id, index, attempt, launch, exec, exec, finish,
-            ok ? "false" : "true", finish - launch, spill * 3, spill, shuffle, shuffle / 100, input, input / 100);
+            ok ? "false" : "true", finish - launch, gc, spill * 3, spill, shuffle, shuffle / 100, input, input / 100);
+}
+
+static void task(struct log *l, int index, int attempt, long launch, long finish, long long shuffle, long long input,
+                 long long spill, const char *reason)
+{
+    task_gc(l, index, attempt, launch, finish, shuffle, input, spill, reason, 0);
 }
 
 static struct clarity_app *end(struct log *l, long app_end)
@@ -240,6 +246,62 @@ Test(findings, empty_application)
     analyze(a, true, &r);
     cr_assert_eq(r.n, 0);
     cr_assert_eq(r.tasks, 0);
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+/* Eight tasks of 10 s on 8 slots, 2 s of GC each (20% of task time, over the 10% rule).
+ * Replayed without GC: 8000 instead of 10000, 2000 of 10000 simulated for 10000 ms of task
+ * time: 2000 ms, an upper bound (no GC at all). The proposal: 1.5x spark.executor.memory. */
+Test(findings, gc_pressure_worked)
+{
+    struct log l;
+    begin(&l, "\"spark.executor.memory\":\"4g\"");
+    for (int i = 0; i < 8; i++) task_gc(&l, i, 0, 1000, 11000, 0, 100 * MB, 0, "Success", 2000);
+    struct clarity_app *a = end(&l, 11000);
+    struct clarity_findings r;
+    analyze(a, false, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_GC_PRESSURE);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 2000);
+    cr_assert_eq(f->method, CLARITY_FM_BOUND);
+    cr_assert_str_eq(f->current, "4g");
+    cr_assert_str_eq(f->proposed, "6g");
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+Test(findings, gc_under_threshold_no_finding)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 8; i++) task_gc(&l, i, 0, 1000, 11000, 0, 100 * MB, 0, "Success", 900);
+    struct clarity_app *a = end(&l, 11000);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    cr_assert_null(find(&r, CLARITY_FK_GC_PRESSURE), "9%% GC is under the 10%% rule");
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+/* The minimum-saving filter: the skew case of data_skew_replay_worked saves 7333 ms of 10100
+ * and is kept; asking for at least 80% of the run drops it (its replay is then skipped). */
+Test(findings, minimum_saving_filter)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 9; i++) task(&l, i, 0, 1000, 2000, 100 * MB, 0, 0, "Success");
+    task(&l, 9, 0, 1000, 11000, 1000 * MB, 0, 0, "Success");
+    struct clarity_app *a = end(&l, 11000);
+    struct clarity_findings_options o = {.threads = 1, .min_share = 0.80};
+    struct clarity_findings r;
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_findings_analyze(a, &o, &r, &err), 0);
+    cr_assert_null(find(&r, CLARITY_FK_DATA_SKEW));
+    clarity_findings_free(&r);
+    o.min_share = 0.70;
+    cr_assert_eq(clarity_findings_analyze(a, &o, &r, &err), 0);
+    cr_assert_not_null(find(&r, CLARITY_FK_DATA_SKEW), "7333 of 10100 is 73%%");
     clarity_findings_free(&r);
     clarity_app_free(a);
 }
