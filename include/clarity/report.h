@@ -19,6 +19,7 @@ struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelo
 #include "clarity/anomalies.h"
 #include "clarity/contention.h"
 #include "clarity/findings.h"
+#include "clarity/diff.h"
 
 struct summary_options {
     size_t limit;        /* rows per table in text (0 = all) */
@@ -230,5 +231,16 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
                                  const struct findings_report_options *opt, struct clarity_error *err);
 int clarity_report_findings_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_findings *r,
                                  struct clarity_error *err);
+
+/* ---- diff report ---- */
+/* Report writers for `clarity diff`: they print the comparison of two applications and compute
+ * nothing an analysis would need. Text: stage and SQL rows up to limit (0 all), fitted to
+ * width columns (0 no limit). JSON: one element of "pairs" (schema clarity.diff/1). */
+struct diff_report_options { size_t limit, width; };
+int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct clarity_app *b,
+                             const struct clarity_diff_result *r, const struct diff_report_options *opt,
+                             struct clarity_error *err);
+int clarity_report_diff_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_app *b,
+                             const struct clarity_diff_result *r, struct clarity_error *err);
 
 #endif

@@ -20,6 +20,7 @@ static const struct {
     {"anomalies", cmd_anomalies, "abnormal tasks: where, when and why (cpu, memory, network, disk): LADRA"},
     {"contention", cmd_contention, "which concurrent queries slowed a query, on which resource and host (iQCAR)"},
     {"whatif", cmd_whatif, "other hardware (disks, network, hosts) or core counts: resource model, DAG replay"},
+    {"diff", cmd_diff, "what changed between two runs: where B got slower or faster, and why"},
 };
 
 static void usage(FILE *o)

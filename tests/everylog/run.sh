@@ -8,7 +8,7 @@
 # cores given), or in their own suites (ernest, synth).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-NEEDS_MORE=" predict ernest synth api "
+NEEDS_MORE=" predict ernest synth api diff "
 
 mapfile -t CMDS < <("$CLARITY" --help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" {print $1}')
 [ "${#CMDS[@]}" -ge 6 ] && ok "${#CMDS[@]} commands listed by clarity --help" || bad "clarity --help lists ${#CMDS[@]} commands"
@@ -49,6 +49,9 @@ for log in "${LOGS[@]}"; do
   pargs=(--ref "$log" --ref "$log" --ref-size 1,2 --ref-cores 4 --data-size 8 --cores 16)
   one_run "predict $short" predict -q "${pargs[@]}"
   one_run "predict --json $short" predict -q --json "${pargs[@]}"
+  # diff needs two runs: the log with itself (a directory: its applications paired by name)
+  one_run "diff $short" diff -q "$log" "$log"
+  one_run "diff --json $short" diff -q --json "$log" "$log"
   one_run "api /applications $short" api "$log" /applications
   # the routes of the first application (the History Server layer on every real log)
   app=$(jq -r '.[0] | .id + (if (.attempts[0].attemptId // "") != "" then "/" + .attempts[0].attemptId else "" end)' "$T/out" 2>/dev/null)

@@ -24,6 +24,10 @@ golden blocked-mini.json tests/data/mini-3x.json blocked --json
 golden stragglers-mini.txt tests/data/mini-3x.json stragglers
 golden stragglers-mini.json tests/data/mini-3x.json stragglers --json
 golden blocked-spark31.txt tests/data/spark-3.1-app-20200706201101-0003.json blocked --slots configured
+# diff: two different fixtures (stages, queries and jobs only on one side, settings added and
+# removed, findings on both), operand A given before the golden's log operand B
+golden diff-spark31-mini.txt tests/data/mini-3x.json diff tests/data/spark-3.1-app-20200706201101-0003.json
+golden diff-spark31-mini.json tests/data/mini-3x.json diff --json tests/data/spark-3.1-app-20200706201101-0003.json
 
 # the JSON keys the issue names exist, and nothing is NaN or negative
 (cd "$ROOT" && "$CLARITY" blocked --json tests/data/mini-3x.json) >"$T/b.json"

@@ -32,7 +32,8 @@ layers (includes and calls), lowest first; modules on one line are peers and may
       logs  sim  math     (sim is the analyses' shared lower module: task components, task
                            groups, Dolly's rule, replay plans, driver time)
       analysis/<feature>  (blocked, stragglers, whatif, predict, anomalies, contention: peers)
-      analysis/findings   (aggregates the analyses above: may use them, none may use it)
+      analysis/findings   (aggregates the analyses above: may use them; only diff uses it)
+      analysis/diff       (compares two runs, with their findings)
       shs
       report
       synth               (may use only util, clarity/model.h and itself)
@@ -57,6 +58,8 @@ LAYERS = [
     # findings aggregates the analyses above (stragglers per stage, the what-if curve): the one
     # analysis allowed to use others, so it sits in a layer of its own above them
     ["analysis/findings"],
+    # diff compares the findings of two runs: a layer above findings
+    ["analysis/diff"],
     ["shs"],
     ["report"],
     ["synth"],
@@ -81,6 +84,7 @@ HEADER_MODULE = {
     "anomalies.h": "analysis/anomalies",
     "contention.h": "analysis/contention",
     "findings.h": "analysis/findings",
+    "diff.h": "analysis/diff",
     "shs.h": "shs",
     "report.h": "report",
     "synth.h": "synth",

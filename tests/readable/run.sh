@@ -20,6 +20,9 @@ for c in summary blocked stragglers whatif anomalies contention; do
   one_line "$c: missing file is one line" "^clarity $c: $T/nope: cannot read: " "$CLARITY" $c "$T/nope"
   one_line "$c: unknown option" "^clarity $c: unknown option '--bogus'; see clarity $c --help\$" "$CLARITY" $c --bogus "$MINI"
 done
+one_line "diff: missing file is one line" "^clarity diff: $T/nope: cannot read: " "$CLARITY" diff "$T/nope" "$MINI"
+one_line "diff: unknown option" "^clarity diff: unknown option '--bogus'; see clarity diff --help\$" "$CLARITY" diff --bogus "$MINI" "$MINI"
+one_line "diff: one run only" "^clarity diff: give two runs" "$CLARITY" diff "$MINI"
 one_line "predict: unknown option" "^clarity predict: unknown option '--bogus'; see clarity predict --help\$" "$CLARITY" predict --bogus
 one_line "api: unknown option" "^clarity api: unknown option '--bogus'; see clarity api --help\$" "$CLARITY" api --bogus "$MINI" /applications
 one_line "synth: unknown option" "^clarity synth: unknown option '--bogus'; see clarity synth --help\$" "$CLARITY" synth --bogus
