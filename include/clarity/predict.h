@@ -253,6 +253,13 @@ double clarity_ernest_predict(const struct ernest_model *m, double scale, double
 struct clarity_ernest_extrapolation { double scale_factor, machines_factor; bool far; };
 struct clarity_ernest_extrapolation clarity_ernest_extrapolation(const struct ernest_model *m, double scale, double machines);
 
+/* The interval of a prediction (seconds): predicted x (1 -+ h), h = max(the LOOCV max error, 5%)
+ * x (1 + ln f), f the larger extrapolation factor (1 inside the training points): the worst
+ * left-out error is what the training points say about errors, and it grows with the distance
+ * beyond them. The low end is not below 0. An approximation, not a confidence level. */
+void clarity_ernest_interval(const struct ernest_model *m, double scale, double machines, double predicted_s, double *low_s,
+                             double *high_s);
+
 /* ---- experiment design ---- */
 struct ernest_design_options {
     double scale_min, scale_max;   /* scales: linspace(min, max, points) */
