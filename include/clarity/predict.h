@@ -126,12 +126,14 @@ struct peridot_group_pred { double tasks, waves, wave_ms, span_ms; };
 
 /* How the answer and its interval were made (peridot_combine.c). */
 enum peridot_interval_rule {
-    PERIDOT_INTERVAL_TWO_REFS,  /* two references: the hull of PERIDOT and the affine fit, +-5% */
+    PERIDOT_INTERVAL_TWO_REFS,  /* two references: the hull of PERIDOT and the affine fit, +-10% */
     PERIDOT_INTERVAL_HOLDOUT,   /* >= 3: also +- the smaller error predicting the largest reference
-                                   from the others, then +-5% */
+                                   from the others, then +-10% */
 };
 struct peridot_combination {
     double peridot_ms;         /* PERIDOT (Eq. 4 with the options' group kinds) */
+    double peridot_near_ms;    /* the same with wave times averaged with weights to nearer sizes:
+                                  the candidate the answer uses */
     double affine_ms;          /* every scaled group's span fitted as a + b D (weighted to nearer sizes) */
     double point_ms;           /* the answer */
     double low_ms, high_ms;    /* the interval */
@@ -156,16 +158,17 @@ int clarity_peridot_predict(const struct peridot_model *m, double data_size, dou
 void clarity_peridot_prediction_free(struct peridot_prediction *p);
 
 /* The answer and its interval at (data_size, cores), beyond the paper: two candidates, PERIDOT
- * (per-task time constant: scaled groups grow in proportion to the data) and an affine fit of
+ * (per-task time constant: scaled groups grow in proportion to the data; here its mean wave
+ * times weighted to the references nearest the target) and an affine fit of
  * each scaled group's span against the data size (a + b D by least squares over the references,
  * weighted 1 / (1 + |ln(D / D_r)|)^2 so nearer sizes count more; the core count then scales it as
- * PERIDOT's waves do). With two references the answer is PERIDOT unless the application's time
- * grew faster than its data (model->nonlinear: the affine fit, whose negative intercept models a
- * cost that starts past a threshold, e.g. cached data spilling); with three or more it is their
+ * PERIDOT's waves do). With two references the answer is their mean unless the application's
+ * time grew faster than its data (model->nonlinear: the affine fit, whose negative intercept
+ * models a cost that starts past a threshold, e.g. cached data spilling); with three or more their
  * mix weighted by 1 / err^2, err being each candidate's error when the largest reference is
  * predicted from the others. The interval is the hull of both candidates (and, with >= 3
- * references, the answer +- the smaller held-out error), widened by 5%. Without model->combine
- * the answer is PERIDOT; the interval is still given. Fills c; returns nothing. */
+ * references, the answer +- the smaller held-out error), widened by 10%. Without model->combine
+ * the answer is PERIDOT's Eq. 4, also inside the hull. Fills c; returns nothing. */
 void clarity_peridot_combine(const struct peridot_model *m, double data_size, double cores, double peridot_ms,
                              struct peridot_combination *c);
 /* One candidate over the references with use[r] set (NULL: all) at (D, E): 0 PERIDOT, 1 affine. */

@@ -109,6 +109,7 @@ int clarity_report_predict_json(struct jsonw *w, const struct predict_report *r,
         const struct peridot_combination *c = &p->comb;
         clarity_jsonw_kdouble(w, "predicted_ms", c->point_ms);
         clarity_jsonw_kdouble(w, "peridot_ms", p->total_ms);
+        clarity_jsonw_kdouble(w, "peridot_near_ms", c->peridot_near_ms);
         clarity_jsonw_kdouble(w, "affine_ms", c->affine_ms);
         clarity_jsonw_kdouble(w, "weight_peridot", c->weight_peridot);
         clarity_jsonw_key(w, "interval");

@@ -7,6 +7,13 @@
 #include "clarity/predict.h"
 #include "peridot_helpers.h"
 
+/* the nearness weight of a reference of size Dr for a target of size D */
+static double near(double D, double Dr)
+{
+    double l = fabs(log(D / Dr));
+    return 1 / ((1 + l) * (1 + l));
+}
+
 static void fit(struct peridot_ref *r, size_t n, struct peridot_model *m)
 {
     struct peridot_options o;
@@ -40,14 +47,20 @@ Test(peridot_combine, two_refs_slower_than_data_answer_peridot)
     struct peridot_combination c = at(&m, 10, 20, &P);
     /* PERIDOT: 80 tasks / 20 cores = 4 waves x mean wave (20/2 + 38/4) / 2 = 9.75 s -> 39 s + F 10 s */
     cr_assert_float_eq(P, 49000, 1e-6);
+    /* the candidate weights the wave times 10 and 9.5 s by nearness to 10 units: 0.0917 and
+     * 0.1469 -> 9.692 s, 4 waves + F = 48.77 s */
+    double W = (near(10, 1) * 10000 + near(10, 2) * 9500) / (near(10, 1) + near(10, 2));
+    cr_assert_float_eq(c.peridot_near_ms, 4 * W + 10000, 1e-6);
+    cr_assert_float_eq(c.peridot_near_ms, 48768.7, 0.1);
     /* affine: 20 s + 18 s/unit x 9 = 182 s at 5 cores; 20 cores take 4 of PERIDOT's 16 waves:
      * x 39/156 = 45.5 s, + F = 55.5 s */
     cr_assert_float_eq(c.affine_ms, 55500, 1e-6);
-    cr_assert_float_eq(c.point_ms, 49000, 1e-6);
+    /* not non-linear: the mean of both */
+    cr_assert_float_eq(c.point_ms, (c.peridot_near_ms + 55500) / 2, 1e-6);
     cr_assert_eq(c.rule, PERIDOT_INTERVAL_TWO_REFS);
-    /* hull [49, 55.5] s widened by 5% */
-    cr_assert_float_eq(c.low_ms, 49000 * 0.95, 1e-6);
-    cr_assert_float_eq(c.high_ms, 55500 * 1.05, 1e-6);
+    /* hull [48.77, 55.5] s widened by 10% */
+    cr_assert_float_eq(c.low_ms, c.peridot_near_ms * 0.9, 1e-6);
+    cr_assert_float_eq(c.high_ms, 55500 * 1.1, 1e-6);
     cr_assert_float_eq(c.extrapolation, 5, 1e-9);
     cr_assert(c.far);   /* 10 units is 5x the largest reference */
     clarity_peridot_model_free(&m);
@@ -67,11 +80,13 @@ Test(peridot_combine, two_refs_faster_than_data_answer_affine)
     struct peridot_combination c = at(&m, 4, 5, &P);
     /* PERIDOT: 32 tasks = 7 waves x (10 + 20) / 2 = 105 s + 10 s; affine: 80 + 60 x 2 = 200 s + 10 s */
     cr_assert_float_eq(P, 115000, 1e-6);
+    double W = (near(4, 1) * 10000 + near(4, 2) * 20000) / (near(4, 1) + near(4, 2));   /* 16.65 s */
+    cr_assert_float_eq(c.peridot_near_ms, 7 * W + 10000, 1e-6);
     cr_assert_float_eq(c.affine_ms, 210000, 1e-6);
     cr_assert_float_eq(c.point_ms, 210000, 1e-6);
     cr_assert(c.nonlinear);
-    cr_assert_float_eq(c.low_ms, 115000 * 0.95, 1e-6);
-    cr_assert_float_eq(c.high_ms, 210000 * 1.05, 1e-6);
+    cr_assert_float_eq(c.low_ms, c.peridot_near_ms * 0.9, 1e-6);
+    cr_assert_float_eq(c.high_ms, 210000 * 1.1, 1e-6);
     cr_assert(!c.far);
     /* --peridot-only: PERIDOT answers, the interval stays */
     struct peridot_options o;
@@ -81,7 +96,8 @@ Test(peridot_combine, two_refs_faster_than_data_answer_affine)
     cr_assert_eq(clarity_peridot_fit(r, 2, &o, &m2, NULL), CLARITY_OK);
     c = at(&m2, 4, 5, &P);
     cr_assert_float_eq(c.point_ms, 115000, 1e-6);
-    cr_assert_float_eq(c.high_ms, 210000 * 1.05, 1e-6);
+    cr_assert_float_eq(c.low_ms, 115000 * 0.9, 1e-6);   /* the hull includes Eq. 4 */
+    cr_assert_float_eq(c.high_ms, 210000 * 1.1, 1e-6);
     clarity_peridot_model_free(&m2);
     clarity_peridot_model_free(&m);
     clarity_peridot_ref_free(&r[0]);
@@ -101,19 +117,24 @@ Test(peridot_combine, three_refs_weighted_by_holdout)
     struct peridot_combination c = at(&m, 6, 5, &P);
     cr_assert_eq(c.rule, PERIDOT_INTERVAL_HOLDOUT);
     /* the largest (3 units, 66 s) from the others: affine exact (error 0 + 0.1%), PERIDOT
-     * 24 tasks = 5 waves x 9.75 s + 10 s = 58.75 s (error 7.25 / 66 + 0.1%) */
-    double eP = 7.25 / 66 + 0.001, eA = 0.001;
+     * 24 tasks = 5 waves x (10 and 9.5 s weighted 0.227 and 0.506 = 9.655 s) + 10 s = 58.27 s */
+    double W3 = (near(3, 1) * 10000 + near(3, 2) * 9500) / (near(3, 1) + near(3, 2));
+    double eP = fabs(5 * W3 + 10000 - 66000) / 66000 + 0.001, eA = 0.001;
+    cr_assert_float_eq(eP, 0.118, 0.001);
     cr_assert_float_eq(c.holdout_err_peridot, eP, 1e-9);
     cr_assert_float_eq(c.holdout_err_affine, eA, 1e-9);
     double wP = eA * eA / (eA * eA + eP * eP);
     cr_assert_float_eq(c.weight_peridot, wP, 1e-9);
-    /* at 6 units: PERIDOT 48 tasks = 10 waves x (10 + 9.5 + 11.2) / 3 + 10 s = 112.333 s; affine 2 + 108 + 10 = 120 s */
+    /* at 6 units: PERIDOT 48 tasks = 10 waves x (10 + 9.5 + 11.2) / 3 + 10 s = 112.333 s (Eq. 4),
+     * the candidate weights the three wave times by nearness to 6; affine 2 + 108 + 10 = 120 s */
     cr_assert_float_eq(P, 10 * (10000 + 9500 + 11200) / 3.0 + 10000, 1e-6);
+    double W6 = (near(6, 1) * 10000 + near(6, 2) * 9500 + near(6, 3) * 11200) / (near(6, 1) + near(6, 2) + near(6, 3));
+    cr_assert_float_eq(c.peridot_near_ms, 10 * W6 + 10000, 1e-6);
     cr_assert_float_eq(c.affine_ms, 120000, 1e-6);
-    cr_assert_float_eq(c.point_ms, wP * P + (1 - wP) * 120000, 1e-6);
-    /* hull of PERIDOT, affine and the answer +- 0.1%, widened by 5% */
-    cr_assert_float_eq(c.low_ms, P * 0.95, 1e-6);
-    cr_assert_float_eq(c.high_ms, c.point_ms * 1.001 * 1.05, 1e-6);
+    cr_assert_float_eq(c.point_ms, wP * c.peridot_near_ms + (1 - wP) * 120000, 1e-6);
+    /* hull of PERIDOT, affine and the answer +- 0.1%, widened by 10% */
+    cr_assert_float_eq(c.low_ms, c.peridot_near_ms * 0.9, 1e-6);
+    cr_assert_float_eq(c.high_ms, c.point_ms * 1.001 * 1.1, 1e-6);
     clarity_peridot_model_free(&m);
     for (int i = 0; i < 3; i++) clarity_peridot_ref_free(&r[i]);
 }
