@@ -92,13 +92,14 @@ static void answer_lines(FILE *o, const struct predict_report *r, bool any_far)
                  100 * c->holdout_err_affine, 100 * c->weight_peridot);
     else
         snprintf(line, sizeof line, "beyond the paper: with two references %s (time grew as data^%.2f; over %.2f is "
-                 "non-linear growth)", m->nonlinear ? "the affine fit of each scaled group, not PERIDOT" : "PERIDOT",
+                 "non-linear growth)",
+                 m->nonlinear ? "the affine fit of each scaled group alone" : "the mean of PERIDOT and the affine fit",
                  m->app_elasticity, m->nonlinear_elasticity);
     clarity_fit_wrap(o, r->width, "answer       ", line);
-    snprintf(line, sizeof line, "%s, widened by 5%% (run-to-run noise); an approximation, not a statistical confidence level",
+    snprintf(line, sizeof line, "%s, widened by 10%%; an approximation, not a statistical confidence level",
              c->rule == PERIDOT_INTERVAL_HOLDOUT ? "low - high spans PERIDOT, the affine fit and the answer +- the smaller "
                                                    "held-out error"
-                                                 : "low - high spans PERIDOT and the affine fit");
+                                                 : "low - high spans PERIDOT (weighted to nearer sizes) and the affine fit");
     clarity_fit_wrap(o, r->width, "interval     ", line);
     if (m->nonlinear) {
         snprintf(line, sizeof line, "non-linear growth: the references' time grew as data^%.2f (PERIDOT assumes ^1), e.g. "
