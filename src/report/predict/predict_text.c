@@ -200,11 +200,14 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
     if (r->actual_source) {
         const struct peridot_combination *c = &r->preds[0].comb;
         double e = 100 * (c->point_ms - r->actual_ms) / r->actual_ms;
-        snprintf(line, sizeof line, "%s in %s: predicted %s, error %+.1f%%, %s the interval (PERIDOT alone %+.1f%%)",
-                 clarity_fmt_ms(b1, sizeof b1, llround(r->actual_ms)), r->actual_source,
-                 clarity_fmt_ms(b2, sizeof b2, llround(c->point_ms)), e,
+        /* the path last, where a long one sits alone on its continuation line; one longer than
+         * that line is given by its file name (the references' table cuts paths likewise) */
+        const char *src = r->actual_source, *slash = strrchr(src, '/');
+        if (r->width && strlen(src) + 13 > r->width && slash && slash[1]) src = slash + 1;
+        snprintf(line, sizeof line, "%s, predicted %s, error %+.1f%%, %s the interval (PERIDOT alone %+.1f%%), in %s",
+                 clarity_fmt_ms(b1, sizeof b1, llround(r->actual_ms)), clarity_fmt_ms(b2, sizeof b2, llround(c->point_ms)), e,
                  r->actual_ms >= c->low_ms && r->actual_ms <= c->high_ms ? "inside" : "outside",
-                 100 * (r->preds[0].total_ms - r->actual_ms) / r->actual_ms);
+                 100 * (r->preds[0].total_ms - r->actual_ms) / r->actual_ms, src);
         clarity_fit_wrap(o, r->width, "\nactual       ", line);
     }
     return clarity_report_status(o, err);
