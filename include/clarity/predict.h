@@ -66,6 +66,11 @@ struct peridot_options {
     enum peridot_fixed_mode fixed;
     bool scale_fixed;          /* fixed groups with P > 1 take ceil(P/E) waves (off: the paper) */
     double growth_threshold;   /* AUTO: elasticity d ln S / d ln D at or above this; default 0.5 */
+    /* Beyond the paper (on by default with fixed_groups auto; off with the paper's constant
+     * mode): the answer combines PERIDOT with a per-group affine fit (see clarity_peridot_combine). */
+    bool no_combine;
+    double nonlinear_elasticity; /* the application's d ln T / d ln D above this = non-linear
+                                    growth; default 1.25 */
 };
 void clarity_peridot_options_default(struct peridot_options *o);
 
@@ -103,6 +108,11 @@ struct peridot_model {
     bool all_fixed;            /* warn: the references show no scaling */
     bool negative_fixed;       /* warn: F_hat < 0 (overlapping variable groups) */
     bool size_ratio_mismatch;  /* warn: D ratio vs input-bytes ratio differ by > 10% */
+    /* the combination (peridot_combine.c) */
+    bool combine;              /* the answer combines PERIDOT and the affine fit */
+    double nonlinear_elasticity;
+    double app_elasticity;     /* d ln T / d ln D over the references (log-log least squares) */
+    bool nonlinear;            /* app_elasticity > nonlinear_elasticity: time grew faster than the data */
 };
 
 /* Builds the model. Refuses (CLARITY_EFORMAT, with both sequences described in err) when
@@ -113,9 +123,32 @@ int clarity_peridot_fit(const struct peridot_ref *refs, size_t nrefs, const stru
 void clarity_peridot_model_free(struct peridot_model *m);
 
 struct peridot_group_pred { double tasks, waves, wave_ms, span_ms; };
+
+/* How the answer and its interval were made (peridot_combine.c). */
+enum peridot_interval_rule {
+    PERIDOT_INTERVAL_TWO_REFS,  /* two references: the hull of PERIDOT and the affine fit, +-10% */
+    PERIDOT_INTERVAL_HOLDOUT,   /* >= 3: also +- the smaller error predicting the largest reference
+                                   from the others, then +-10% */
+};
+struct peridot_combination {
+    double peridot_ms;         /* PERIDOT (Eq. 4 with the options' group kinds) */
+    double peridot_near_ms;    /* the same with wave times averaged with weights to nearer sizes:
+                                  the candidate the answer uses */
+    double affine_ms;          /* every scaled group's span fitted as a + b D (weighted to nearer sizes) */
+    double point_ms;           /* the answer */
+    double low_ms, high_ms;    /* the interval */
+    enum peridot_interval_rule rule;
+    double weight_peridot;     /* share of PERIDOT in point_ms (0..1) */
+    double holdout_err_peridot, holdout_err_affine; /* fractions; NAN with two references */
+    double extrapolation;      /* target size / nearest reference size bound (>= 1: inside = 1) */
+    bool far;                  /* more than 4x beyond the references' sizes or cores */
+    bool nonlinear;            /* copied from the model */
+};
+
 struct peridot_prediction {
     double data_size, cores;
-    double total_ms;
+    double total_ms;           /* PERIDOT's Eq. 4: the paper's answer */
+    struct peridot_combination comb;   /* the answer (comb.point_ms) and its interval */
     double variable_ms, scaled_fixed_ms;   /* sums over variable and beyond-paper groups */
     struct peridot_group_pred *groups;     /* per model group (malloc'd) */
 };
@@ -123,6 +156,23 @@ struct peridot_prediction {
 int clarity_peridot_predict(const struct peridot_model *m, double data_size, double cores, struct peridot_prediction *out,
                     struct clarity_error *err);
 void clarity_peridot_prediction_free(struct peridot_prediction *p);
+
+/* The answer and its interval at (data_size, cores), beyond the paper: two candidates, PERIDOT
+ * (per-task time constant: scaled groups grow in proportion to the data; here its mean wave
+ * times weighted to the references nearest the target) and an affine fit of
+ * each scaled group's span against the data size (a + b D by least squares over the references,
+ * weighted 1 / (1 + |ln(D / D_r)|)^2 so nearer sizes count more; the core count then scales it as
+ * PERIDOT's waves do). With two references the answer is their mean unless the application's
+ * time grew faster than its data (model->nonlinear: the affine fit, whose negative intercept
+ * models a cost that starts past a threshold, e.g. cached data spilling); with three or more their
+ * mix weighted by 1 / err^2, err being each candidate's error when the largest reference is
+ * predicted from the others. The interval is the hull of both candidates (and, with >= 3
+ * references, the answer +- the smaller held-out error), widened by 10%. Without model->combine
+ * the answer is PERIDOT's Eq. 4, also inside the hull. Fills c; returns nothing. */
+void clarity_peridot_combine(const struct peridot_model *m, double data_size, double cores, double peridot_ms,
+                             struct peridot_combination *c);
+/* One candidate over the references with use[r] set (NULL: all) at (D, E): 0 PERIDOT, 1 affine. */
+double clarity_peridot_candidate(const struct peridot_model *m, const bool *use, int which, double data_size, double cores);
 
 /* Waves with an epsilon, ceil(x - 1e-9), so floating-point error adds no spurious wave; at
  * least 1 for any positive work. */
@@ -205,6 +255,13 @@ double clarity_ernest_predict(const struct ernest_model *m, double scale, double
 /* How far a target lies outside the training points (1 = inside). */
 struct clarity_ernest_extrapolation { double scale_factor, machines_factor; bool far; };
 struct clarity_ernest_extrapolation clarity_ernest_extrapolation(const struct ernest_model *m, double scale, double machines);
+
+/* The interval of a prediction (seconds): predicted x (1 -+ h), h = max(the LOOCV max error, 5%)
+ * x (1 + ln f), f the larger extrapolation factor (1 inside the training points): the worst
+ * left-out error is what the training points say about errors, and it grows with the distance
+ * beyond them. The low end is not below 0. An approximation, not a confidence level. */
+void clarity_ernest_interval(const struct ernest_model *m, double scale, double machines, double predicted_s, double *low_s,
+                             double *high_s);
 
 /* ---- experiment design ---- */
 struct ernest_design_options {

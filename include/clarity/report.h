@@ -173,7 +173,7 @@ int clarity_report_predict_json(struct jsonw *w, const struct predict_report *r,
 /* Text and JSON (clarity.ernest/1, docs/ernest-json.md) for the ernest subcommands. Every
  * fit prints its training points and leave-one-out error. */
 
-struct ernest_target { double scale, machines, predicted_s; struct clarity_ernest_extrapolation extrap; };
+struct ernest_target { double scale, machines, predicted_s; struct clarity_ernest_extrapolation extrap; double low_s, high_s; };
 
 struct ernest_report {
     const char *command;                 /* "fit", "predict", "choose", "design" */

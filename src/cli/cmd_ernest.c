@@ -387,13 +387,16 @@ int cmd_ernest(int argc, char **argv)
         rep.actual_source = o.actual;
         rep.actual_s = act.seconds;
         targets[nt++] = (struct ernest_target){act.scale, act.machines, clarity_ernest_predict(&m, act.scale, act.machines),
-                                               clarity_ernest_extrapolation(&m, act.scale, act.machines)};
+                                               clarity_ernest_extrapolation(&m, act.scale, act.machines), 0, 0};
     } else if (predict) {
         for (int i = 0; i < o.ns; i++)
             for (int j = 0; j < o.nm && nt < MAXT; j++)
                 targets[nt++] = (struct ernest_target){o.slist[i], o.mlist[j], clarity_ernest_predict(&m, o.slist[i], o.mlist[j]),
-                                                       clarity_ernest_extrapolation(&m, o.slist[i], o.mlist[j])};
+                                                       clarity_ernest_extrapolation(&m, o.slist[i], o.mlist[j]), 0, 0};
     }
+    for (size_t i = 0; i < nt; i++)
+        clarity_ernest_interval(&m, targets[i].scale, targets[i].machines, targets[i].predicted_s, &targets[i].low_s,
+                                &targets[i].high_s);
     rep.targets = targets;
     rep.ntargets = nt;
     struct ernest_choose_options co = {.scale = o.ns ? o.slist[0] : 1, .deadline_s = o.deadline, .machines_min = 1,

@@ -35,6 +35,12 @@ static void help(FILE *o)
             "                         data grows are scaled by data per task (beyond the paper);\n"
             "                         constant: the paper's model; data: scale every fixed group\n"
             "  --scale-fixed          also give fixed groups ceil(tasks / cores) waves (spec 6.11)\n"
+            "  --peridot-only         answer with PERIDOT's model alone (default with --fixed-groups\n"
+            "                         auto: combined with a per-group affine fit, beyond the paper:\n"
+            "                         with 2 refs their mean, or the affine fit alone when the time\n"
+            "                         grew faster than data^1.25; with 3+ both weighted by their\n"
+            "                         error on the largest ref predicted from the others); the\n"
+            "                         interval is always given\n"
             "  --grouping MODE        overlap (default: submitted before any member completed) or\n"
             "                         tolerance (submitted within --delta ms of the group's first)\n"
             "  --delta MS             tolerance for --grouping tolerance (default 50)\n"
@@ -94,6 +100,7 @@ static int parse(int argc, char **argv, struct popts *o)
         {"ref-cores", required_argument, 0, 'C'}, {"data-size", required_argument, 0, 's'},
         {"cores", required_argument, 0, 'c'}, {"actual", required_argument, 0, 'a'},
         {"fixed-groups", required_argument, 0, 'f'}, {"scale-fixed", no_argument, 0, 'F'},
+        {"peridot-only", no_argument, 0, 'P'},
         {"grouping", required_argument, 0, 'g'}, {"delta", required_argument, 0, 'd'},
         {"detail", no_argument, 0, 'D'}, {"limit", required_argument, 0, 'l'}, {"wide", no_argument, 0, OPT_WIDE},
         {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT},
@@ -135,6 +142,7 @@ static int parse(int argc, char **argv, struct popts *o)
             o->po.fixed = v;
             break;
         case 'F': o->po.scale_fixed = true; break;
+        case 'P': o->po.no_combine = true; break;
         case 'g':
             if (!opt_choice(o->co.cmd, "grouping", optarg, grouping, &v)) return EXIT_USAGE;
             o->po.grouping = v;

@@ -193,3 +193,15 @@ struct clarity_ernest_extrapolation clarity_ernest_extrapolation(const struct er
     e.far = e.scale_factor > 10 || e.machines_factor > 4;
     return e;
 }
+
+void clarity_ernest_interval(const struct ernest_model *m, double scale, double machines, double predicted_s, double *low_s,
+                             double *high_s)
+{
+    struct clarity_ernest_extrapolation e = clarity_ernest_extrapolation(m, scale, machines);
+    double f = e.scale_factor > e.machines_factor ? e.scale_factor : e.machines_factor;
+    double loo = m->loo.done && isfinite(m->loo.max_pct) ? m->loo.max_pct / 100 : 0;
+    double h = (loo > 0.05 ? loo : 0.05) * (1 + log(f > 1 ? f : 1));
+    double lo = predicted_s * (1 - h);
+    *low_s = lo > 0 ? lo : 0;
+    *high_s = predicted_s * (1 + h);
+}

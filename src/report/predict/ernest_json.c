@@ -121,6 +121,12 @@ int clarity_report_ernest_json(struct jsonw *w, const struct ernest_report *r, s
             clarity_jsonw_kdouble(w, "machines", r->targets[i].machines);
             clarity_jsonw_kdouble(w, "scale", r->targets[i].scale);
             clarity_jsonw_kdouble(w, "predicted_s", r->targets[i].predicted_s);
+            clarity_jsonw_key(w, "interval");
+            clarity_jsonw_obj_begin(w);
+            clarity_jsonw_kdouble(w, "low_s", r->targets[i].low_s);
+            clarity_jsonw_kdouble(w, "high_s", r->targets[i].high_s);
+            clarity_jsonw_kstr(w, "rule", "loocv_max");
+            clarity_jsonw_obj_end(w);
             extrap_json(w, &r->targets[i].extrap);
             if (i == 0 && r->actual_source) {
                 clarity_jsonw_key(w, "actual");

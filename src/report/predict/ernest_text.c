@@ -46,14 +46,18 @@ static void model_text(FILE *o, const struct ernest_report *r)
 
 static void targets_text(FILE *o, const struct ernest_report *r)
 {
-    fprintf(o, "\npredictions\n  machines        scale    predicted   extrapolation\n");
+    fprintf(o, "\npredictions\n  machines        scale    predicted          low         high   extrapolation\n");
     for (size_t i = 0; i < r->ntargets; i++) {
         const struct ernest_target *t = &r->targets[i];
-        char b[32];
-        fprintf(o, "  %8.4g  %11.6g  %11s   x%.3g scale, x%.3g machines%s\n", t->machines, t->scale,
-                clarity_fmt_ms(b, sizeof b, llround(t->predicted_s * 1000)), t->extrap.scale_factor, t->extrap.machines_factor,
+        char b[32], lo[32], hi[32];
+        fprintf(o, "  %8.4g  %11.6g  %11s  %11s  %11s   x%.3g scale, x%.3g machines%s\n", t->machines, t->scale,
+                clarity_fmt_ms(b, sizeof b, llround(t->predicted_s * 1000)), clarity_fmt_ms(lo, sizeof lo, llround(t->low_s * 1000)),
+                clarity_fmt_ms(hi, sizeof hi, llround(t->high_s * 1000)), t->extrap.scale_factor, t->extrap.machines_factor,
                 t->extrap.far ? "  far beyond the training points" : "");
     }
+    if (r->ntargets)
+        clarity_fit_wrap(o, r->width, "interval     ", "low - high = predicted -+ max(the worst LOOCV error, 5%) x (1 + ln of "
+                         "the extrapolation factor); an approximation, not a confidence level");
     if (r->actual_source && r->ntargets) {
         char a[32], p[32];
         clarity_fit_wrapf(o, r->width, "\nactual       ", "%s in %s: predicted %s, error %+.1f%%", clarity_fmt_ms(a, sizeof a, llround(r->actual_s * 1000)),

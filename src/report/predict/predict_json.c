@@ -84,6 +84,10 @@ int clarity_report_predict_json(struct jsonw *w, const struct predict_report *r,
     clarity_jsonw_kint(w, "groups_fixed_data_scaled", (int64_t)m->ndata_scaled);
     clarity_jsonw_kint(w, "groups_fixed_wave_scaled", (int64_t)m->nwave_scaled);
     clarity_jsonw_kbool(w, "fixed_partitions_detected", m->fixed_partitions);
+    clarity_jsonw_kdouble(w, "time_elasticity", m->app_elasticity);
+    clarity_jsonw_kdouble(w, "nonlinear_threshold", m->nonlinear_elasticity);
+    clarity_jsonw_kbool(w, "nonlinear_growth", m->nonlinear);
+    clarity_jsonw_kbool(w, "combined", m->combine);
     clarity_jsonw_key(w, "groups");
     clarity_jsonw_arr_begin(w);
     for (size_t g = 0; g < m->ngroups; g++) group_json(w, m, g);
@@ -102,7 +106,23 @@ int clarity_report_predict_json(struct jsonw *w, const struct predict_report *r,
         clarity_jsonw_obj_begin(w);
         clarity_jsonw_kdouble(w, "data_size", p->data_size);
         clarity_jsonw_kdouble(w, "cores", p->cores);
-        clarity_jsonw_kdouble(w, "predicted_ms", p->total_ms);
+        const struct peridot_combination *c = &p->comb;
+        clarity_jsonw_kdouble(w, "predicted_ms", c->point_ms);
+        clarity_jsonw_kdouble(w, "peridot_ms", p->total_ms);
+        clarity_jsonw_kdouble(w, "peridot_near_ms", c->peridot_near_ms);
+        clarity_jsonw_kdouble(w, "affine_ms", c->affine_ms);
+        clarity_jsonw_kdouble(w, "weight_peridot", c->weight_peridot);
+        clarity_jsonw_key(w, "interval");
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kdouble(w, "low_ms", c->low_ms);
+        clarity_jsonw_kdouble(w, "high_ms", c->high_ms);
+        clarity_jsonw_kstr(w, "rule", c->rule == PERIDOT_INTERVAL_HOLDOUT ? "holdout" : "two_refs");
+        clarity_jsonw_kdouble(w, "holdout_err_peridot_pct", 100 * c->holdout_err_peridot);
+        clarity_jsonw_kdouble(w, "holdout_err_affine_pct", 100 * c->holdout_err_affine);
+        clarity_jsonw_obj_end(w);
+        clarity_jsonw_kdouble(w, "extrapolation", c->extrapolation);
+        clarity_jsonw_kbool(w, "far", c->far);
+        clarity_jsonw_kbool(w, "nonlinear_growth", c->nonlinear);
         clarity_jsonw_kdouble(w, "variable_ms", p->variable_ms);
         clarity_jsonw_kdouble(w, "scaled_fixed_ms", p->scaled_fixed_ms);
         clarity_jsonw_kdouble(w, "fixed_ms", m->fixed_hat_ms);
@@ -131,7 +151,9 @@ int clarity_report_predict_json(struct jsonw *w, const struct predict_report *r,
             clarity_jsonw_obj_begin(w);
             clarity_jsonw_kstr(w, "source", r->actual_source);
             clarity_jsonw_kdouble(w, "actual_ms", r->actual_ms);
-            clarity_jsonw_kdouble(w, "error_pct", 100 * (p->total_ms - r->actual_ms) / r->actual_ms);
+            clarity_jsonw_kdouble(w, "error_pct", 100 * (c->point_ms - r->actual_ms) / r->actual_ms);
+            clarity_jsonw_kdouble(w, "peridot_error_pct", 100 * (p->total_ms - r->actual_ms) / r->actual_ms);
+            clarity_jsonw_kbool(w, "in_interval", r->actual_ms >= c->low_ms && r->actual_ms <= c->high_ms);
             clarity_jsonw_obj_end(w);
         }
         clarity_jsonw_obj_end(w);

@@ -77,6 +77,40 @@ static int breakdown(FILE *o, const struct predict_report *r, const struct perid
     return rc;
 }
 
+/* How the answer and the interval were made, and where they cannot be trusted. */
+static void answer_lines(FILE *o, const struct predict_report *r, bool any_far)
+{
+    const struct peridot_model *m = r->model;
+    const struct peridot_combination *c = &r->preds[0].comb;
+    char line[768];
+    if (!m->combine)
+        snprintf(line, sizeof line, "PERIDOT's model (the combination with the affine fit is off: %s)",
+                 r->opt->fixed == PERIDOT_FIXED_AUTO ? "--peridot-only" : "fixed groups not auto");
+    else if (c->rule == PERIDOT_INTERVAL_HOLDOUT)
+        snprintf(line, sizeof line, "beyond the paper: PERIDOT and the affine fit mixed by how well each predicted the largest "
+                 "reference from the others (errors %.1f%% and %.1f%%: %.0f%% PERIDOT)", 100 * c->holdout_err_peridot,
+                 100 * c->holdout_err_affine, 100 * c->weight_peridot);
+    else
+        snprintf(line, sizeof line, "beyond the paper: with two references %s (time grew as data^%.2f; over %.2f is "
+                 "non-linear growth)",
+                 m->nonlinear ? "the affine fit of each scaled group alone" : "the mean of PERIDOT and the affine fit",
+                 m->app_elasticity, m->nonlinear_elasticity);
+    clarity_fit_wrap(o, r->width, "answer       ", line);
+    snprintf(line, sizeof line, "%s, widened by 10%%; an approximation, not a statistical confidence level",
+             c->rule == PERIDOT_INTERVAL_HOLDOUT ? "low - high spans PERIDOT, the affine fit and the answer +- the smaller "
+                                                   "held-out error"
+                                                 : "low - high spans PERIDOT (weighted to nearer sizes) and the affine fit");
+    clarity_fit_wrap(o, r->width, "interval     ", line);
+    if (m->nonlinear) {
+        snprintf(line, sizeof line, "non-linear growth: the references' time grew as data^%.2f (PERIDOT assumes ^1), e.g. "
+                 "cached data no longer fitting in memory; predictions far from the references can be far off", m->app_elasticity);
+        clarity_fit_wrap(o, r->width, "caution      ", line);
+    }
+    if (any_far)
+        clarity_fit_wrap(o, r->width, "caution      ", "far: more than 4x beyond the references' sizes or cores; the method is "
+                         "not validated there, trust the interval rather than the figure");
+}
+
 int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct clarity_error *err)
 {
     const struct peridot_model *m = r->model;
@@ -134,23 +168,29 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
     for (size_t i = 0; i < nw; i++) clarity_fit_wrap(o, r->width, "warning      ", warn[i]);
 
     static const struct table_col predcols[] = {{"data size", TCOL_NUM}, {"cores", TCOL_NUM}, {"predicted", TCOL_NUM},
-                                                 {"variable", TCOL_NUM}, {"scaled fixed", TCOL_NUM}, {"fixed F", TCOL_NUM},
-                                                 {"ideal scaling", TCOL_NUM}};
+                                                 {"low", TCOL_NUM}, {"high", TCOL_NUM}, {"PERIDOT", TCOL_NUM},
+                                                 {"affine", TCOL_NUM}, {"ideal scaling", TCOL_NUM}, {"note", TCOL_FIXED}};
     clarity_table_init(&t, predcols, sizeof predcols / sizeof *predcols);
+    bool any_far = false;
     for (size_t k = 0; k < r->npreds; k++) {
         const struct peridot_prediction *p = &r->preds[k];
-        char cores[32];
+        const struct peridot_combination *c = &p->comb;
+        char cores[32], b7[32];
         snprintf(cores, sizeof cores, "%.4g", p->cores);
+        any_far |= c->far;
+        const char *note = c->far && c->nonlinear ? "far,nonlin" : c->far ? "far" : c->nonlinear ? "nonlin" : "";
         const char *row[] = {fmt_size(b1, sizeof b1, p->data_size, r->sizes_in_bytes), cores,
-                             clarity_fmt_ms(b2, sizeof b2, llround(p->total_ms)), clarity_fmt_ms(b3, sizeof b3, llround(p->variable_ms)),
-                             clarity_fmt_ms(b4, sizeof b4, llround(p->scaled_fixed_ms)), clarity_fmt_ms(b5, sizeof b5, llround(m->fixed_hat_ms)),
-                             clarity_fmt_ms(b6, sizeof b6, llround(clarity_peridot_ideal_scaling(m, p->data_size, p->cores)))};
+                             clarity_fmt_ms(b2, sizeof b2, llround(c->point_ms)), clarity_fmt_ms(b3, sizeof b3, llround(c->low_ms)),
+                             clarity_fmt_ms(b4, sizeof b4, llround(c->high_ms)), clarity_fmt_ms(b5, sizeof b5, llround(p->total_ms)),
+                             clarity_fmt_ms(b7, sizeof b7, llround(c->affine_ms)),
+                             clarity_fmt_ms(b6, sizeof b6, llround(clarity_peridot_ideal_scaling(m, p->data_size, p->cores))), note};
         clarity_table_row(&t, row);
     }
     fprintf(o, "\npredictions\n");
     trc = clarity_table_write(o, &t, 2, r->width);
     clarity_table_free(&t);
     if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+    if (r->npreds) answer_lines(o, r, any_far);
     for (size_t k = 0; k < r->npreds && (k == 0 || r->detail); k++) {
         fprintf(o, "\nbreakdown at %s, %.4g cores\n", fmt_size(b1, sizeof b1, r->preds[k].data_size, r->sizes_in_bytes),
                 r->preds[k].cores);
@@ -158,9 +198,16 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
     }
     if (r->npreds > 1 && !r->detail) fprintf(o, "(--detail shows the breakdown at every target)\n");
     if (r->actual_source) {
-        double e = 100 * (r->preds[0].total_ms - r->actual_ms) / r->actual_ms;
-        snprintf(line, sizeof line, "%s in %s: predicted %s, error %+.1f%%", clarity_fmt_ms(b1, sizeof b1, llround(r->actual_ms)),
-                r->actual_source, clarity_fmt_ms(b2, sizeof b2, llround(r->preds[0].total_ms)), e);
+        const struct peridot_combination *c = &r->preds[0].comb;
+        double e = 100 * (c->point_ms - r->actual_ms) / r->actual_ms;
+        /* the path last, where a long one sits alone on its continuation line; one longer than
+         * that line is given by its file name (the references' table cuts paths likewise) */
+        const char *src = r->actual_source, *slash = strrchr(src, '/');
+        if (r->width && strlen(src) + 13 > r->width && slash && slash[1]) src = slash + 1;
+        snprintf(line, sizeof line, "%s, predicted %s, error %+.1f%%, %s the interval (PERIDOT alone %+.1f%%), in %s",
+                 clarity_fmt_ms(b1, sizeof b1, llround(r->actual_ms)), clarity_fmt_ms(b2, sizeof b2, llround(c->point_ms)), e,
+                 r->actual_ms >= c->low_ms && r->actual_ms <= c->high_ms ? "inside" : "outside",
+                 100 * (r->preds[0].total_ms - r->actual_ms) / r->actual_ms, src);
         clarity_fit_wrap(o, r->width, "\nactual       ", line);
     }
     return clarity_report_status(o, err);
