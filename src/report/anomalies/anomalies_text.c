@@ -279,8 +279,8 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         int trc = clarity_table_write(o, &t, 0, width);
         clarity_table_free(&t);
         if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
-        fprintf(o, "(stages: runs of the same stage along the stretch; slowdown: geometric mean against the other hosts'\n"
-                   "typical task of the same stage; excess: time beyond it)\n");
+        clarity_fit_wrap(o, width, "", "(stages: runs of the same stage along the stretch; slowdown: geometric mean against the "
+                                       "other hosts' typical task of the same stage; excess: time beyond it)");
     }
 
     /* the factors explain a verdict: a run with no period that matters has none to explain */
