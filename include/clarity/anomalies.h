@@ -94,6 +94,40 @@ struct ladra_gc {
  * cause on are 3.59 and beyond; set on those, not held out). */
 #define LADRA_MAX_MODEL_DISTANCE 3.5
 
+/* ---- the cross-stage host scan (beyond the paper; ladra_hostscan.c) ----
+ * A host whose tasks are each a little slower than the other hosts' tasks of the same stages,
+ * over a stretch of consecutive tasks across stages. Defaults chosen on synth's tuning seeds
+ * (1-5) and the shared real logs (docs/anomalies.md has the measurements). */
+#define LADRA_HOST_MIN_TASKS 5         /* tasks in the stretch */
+#define LADRA_HOST_MIN_Z 5.0           /* sum of standardised residuals / sqrt(tasks), after the scan */
+#define LADRA_HOST_DRIFT 0.5           /* subtracted from each residual while scanning (in stage sds) */
+#define LADRA_HOST_MIN_SLOWDOWN 1.1    /* geometric mean of task time over the other hosts' typical */
+#define LADRA_HOST_MIN_SHARE 0.02      /* excess, of the application's task time */
+#define LADRA_HOST_MIN_SD 0.05         /* floor of a stage's sd of log durations */
+struct ladra_hostscan_options {
+    int min_tasks;
+    double min_z, drift, min_slowdown, min_excess_ms, min_share, min_sd;
+    bool off;                           /* no scan (the per-stage periods alone, as before issue 15's fix) */
+};
+void clarity_ladra_hostscan_default(struct ladra_hostscan_options *o);
+struct ladra_host_period {
+    int32_t host;
+    int64_t start_ms, end_ms;           /* the stretch's first start and last end */
+    size_t tasks;                       /* tasks in the stretch (with a comparison) */
+    size_t stage_runs;                  /* changes of stage along the stretch, plus one */
+    double z;                           /* sum of standardised residuals / sqrt(tasks) */
+    double slowdown;                    /* geometric mean of each task over the others' typical */
+    double excess_ms;                   /* the tasks' time beyond the other hosts' typical task */
+    double run_task_ms;                 /* the application's successful task time (the share's base) */
+    bool matters;
+};
+bool clarity_ladra_host_period_matters(const struct ladra_host_period *p, const struct ladra_hostscan_options *o);
+struct ladra_input;
+/* At most one stretch per host (its strongest), in host order, each marked matters or not.
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_ladra_hostscan(const struct ladra_input *in, const struct ladra_hostscan_options *o,
+                           struct ladra_host_period **out, size_t *nout, struct clarity_error *err);
+
 struct ladra_options {
     double lambda;                  /* 1.5 */
     bool sample_std;                /* population sd (divide by N) by default */
@@ -110,6 +144,7 @@ struct ladra_options {
      * and min_share of its stage's task time; all_periods: every period (the paper's LADRA). */
     double min_share, min_excess_ms;
     bool all_periods;
+    struct ladra_hostscan_options host;   /* the cross-stage host scan (clarity_ladra_hostscan) */
 };
 void clarity_ladra_options_default(struct ladra_options *o);
 
@@ -289,7 +324,9 @@ struct clarity_anomalies_result {
     uint32_t *host_ids, *exec_ids; size_t nexecs;      /* dense index -> string id */
     struct clarity_anomalies_stage *stages;
     struct ladra_period *periods; size_t nperiods;
-    size_t nmatter;                     /* periods that matter (ladra_period.matters); detected = nmatter > 0 */
+    size_t nmatter;                     /* periods that matter (ladra_period.matters) */
+    struct ladra_host_period *host_periods; size_t nhost_periods;   /* the cross-stage scan: one per host at most */
+    size_t nhost_matter;                /* of them, those that matter; detected = nmatter + nhost_matter > 0 */
     struct { double min_share, min_excess_ms; bool all_periods; } rule;   /* the thresholds used */
     struct clarity_anomalies_host *hosts;               /* in.nhosts */
     struct ladra_factors run;                           /* the run's factors (against its victim host) */

@@ -44,7 +44,12 @@ static void help(FILE *o)
             "  --min-excess MS       ... at least MS milliseconds (default 1000), its stage ran on other\n"
             "                        hosts without a period and its host ran 3 tasks or more there; only\n"
             "                        the periods that matter are shown and let the verdict name a cause\n"
-            "  --all-periods         report every LADRA period (the paper), whether it matters or not\n"            "  --cause-without-period  let the GRNN name a cause for a run with no period that matters,\n"
+            "  --all-periods         report every LADRA period (the paper), whether it matters or not\n"
+            "  --no-host-scan        no cross-stage scan: only LADRA's per-stage periods make a run\n"
+            "                        abnormal (by default a host whose tasks are slower than the other\n"
+            "                        hosts' tasks of the same stages over 5+ tasks, z >= 5, costing 2%%\n"
+            "                        of the run's task time, does too; docs/anomalies.md)\n"
+            "  --cause-without-period  let the GRNN name a cause for a run with no period that matters,\n"
             "                        when the run lies within 3.5 kernel widths of a training run (off:\n"
             "                        no period, no cause; on synth it finds most faults no period shows)\n"
             "  --clock-offset MS     add MS to every executor/GC log time (node clock skew)\n"
@@ -276,7 +281,8 @@ int cmd_anomalies(int argc, char **argv)
         {"no-skew-filter", no_argument, 0, 'k'}, {"min-period-tasks", required_argument, 0, 'P'}, {"clock-offset", required_argument, 0, 'C'},
         {"limit", required_argument, 0, 'l'}, {"wide", no_argument, 0, OPT_WIDE}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {"min-share", required_argument, 0, 'x'}, {"min-excess", required_argument, 0, 'X'},
-        {"all-periods", no_argument, 0, 'A'}, {"cause-without-period", no_argument, 0, 'W'}, {0, 0, 0, 0}};
+        {"all-periods", no_argument, 0, 'A'}, {"cause-without-period", no_argument, 0, 'W'},
+        {"no-host-scan", no_argument, 0, 'N'}, {0, 0, 0, 0}};
     static const struct opt_choice feature_sets[] = {
         {"extended", LADRA_FEATURES_EXTENDED, false}, {"paper", LADRA_FEATURES_PAPER, false}, {0}};
     struct common_opts co = {.cmd = "anomalies"};
@@ -325,6 +331,7 @@ int cmd_anomalies(int argc, char **argv)
         }
         case 'A': o.det.all_periods = true; break;
         case 'W': o.cause_without_period = true; break;
+        case 'N': o.det.host.off = true; break;
         case 'C':
             clock = strtoll(optarg, &end, 10);
             if (!*optarg || *end) {

@@ -221,7 +221,14 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     /* Every period feeds the factors (the shipped model learned them so); only the periods
      * that matter are reported and make the run abnormal. */
     for (size_t p = 0; p < r->nperiods; p++) r->nmatter += r->periods[p].matters;
-    r->detected = r->nmatter > 0;
+    /* A host slowed a little in many stages has no period of its own stage (see
+     * ladra_hostscan.c); its stretch, when it matters, makes the run abnormal too. It does not
+     * feed the factors: the model learned them from LADRA's periods. */
+    if (!o->det.host.off &&
+        (rc = clarity_ladra_hostscan(in, &o->det.host, &r->host_periods, &r->nhost_periods, err)))
+        goto fail;
+    for (size_t p = 0; p < r->nhost_periods; p++) r->nhost_matter += r->host_periods[p].matters;
+    r->detected = r->nmatter > 0 || r->nhost_matter > 0;
     r->rule.min_share = o->det.min_share, r->rule.min_excess_ms = o->det.min_excess_ms;
     r->rule.all_periods = o->det.all_periods;
 
@@ -308,6 +315,7 @@ fail:
 void clarity_anomalies_free(struct clarity_anomalies_result *r)
 {
     free(r->in.tasks), free(r->in.gc), free(r->host_ids), free(r->exec_ids), free(r->stages), free(r->periods);
+    free(r->host_periods);
     free(r->hosts);
     memset(r, 0, sizeof *r);
 }

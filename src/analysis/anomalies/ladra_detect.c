@@ -21,6 +21,7 @@ void clarity_ladra_options_default(struct ladra_options *o)
     *o = (struct ladra_options){.lambda = 1.5, .init_tol_ms = 1000, .skew_filter = true, .min_period_tasks = 1,
                                 .spec_quantile = 0.75, .spec_multiplier = 1.5, .spec_min_ms = 100,
                                 .min_share = LADRA_MIN_SHARE, .min_excess_ms = LADRA_MIN_EXCESS_MS};
+    clarity_ladra_hostscan_default(&o->host);
 }
 
 /* Why each condition (measured on synth's training seeds and the shared real logs):

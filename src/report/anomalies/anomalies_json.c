@@ -120,6 +120,26 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
+    /* the cross-stage scan: each host's strongest stretch, whether it matters or not (those
+     * that matter make the run abnormal as a period does) */
+    clarity_jsonw_key(w, "host_scan");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < r->nhost_periods; i++) {
+        const struct ladra_host_period *p = &r->host_periods[i];
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "host", clarity_app_str(a, r->host_ids[p->host]));
+        clarity_jsonw_kbool(w, "matters", p->matters);
+        clarity_jsonw_kint(w, "start_ms", p->start_ms);
+        clarity_jsonw_kint(w, "end_ms", p->end_ms);
+        clarity_jsonw_kint(w, "tasks", (int64_t)p->tasks);
+        clarity_jsonw_kint(w, "stage_runs", (int64_t)p->stage_runs);
+        clarity_jsonw_kdouble(w, "z", p->z);
+        clarity_jsonw_kdouble(w, "slowdown", p->slowdown);
+        clarity_jsonw_kdouble(w, "excess_ms", p->excess_ms);
+        clarity_jsonw_kdouble(w, "run_task_ms", p->run_task_ms);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_arr_end(w);
     clarity_jsonw_key(w, "hosts");
     clarity_jsonw_arr_begin(w);
     for (size_t j = 0; j < in->nhosts; j++) {

@@ -173,6 +173,14 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
                    "host with %d+ tasks in it, not every host of the stage (--all-periods: every period)",
                 clarity_fmt_ms(ex, sizeof ex, (int64_t)r->rule.min_excess_ms), 100 * r->rule.min_share, LADRA_MIN_HOST_TASKS);
     }
+    {
+        size_t slow = 0;
+        for (size_t i = 0; i < r->nhost_periods; i++) slow += r->host_periods[i].matters;
+        /* the cross-stage scan and its rule, so "abnormal" without a period can be read */
+        clarity_fit_wrapf(o, width, "cross-stage  ", "%zu host(s) slower than the other hosts' tasks of the same stages over a "
+                          "stretch of tasks (>= 3 hosts a stage, >= %d tasks, z >= %.3g, >= %.3g%% of the run's task time)",
+                          slow, LADRA_HOST_MIN_TASKS, LADRA_HOST_MIN_Z, 100 * LADRA_HOST_MIN_SHARE);
+    }
     clarity_fit_wrapf(o, width, "speculation  ", "Spark's rule (1.5 x median after 75%% done) flags %zu task(s)%s", spec,
             r->speculation_detected ? "" : ": run looks normal to it");
     if (logs)
@@ -220,7 +228,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         }
     }
 
-    if (r->detected) {
+    if (r->nmatter) {
         fprintf(o, "\nabnormal periods (where and when)\n");
         /* one table when it fits; else where and when, then the causes, numbered alike */
         char *one = NULL;
@@ -245,6 +253,34 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
         size_t shown = limit && limit < r->nmatter ? limit : r->nmatter;
         if (shown < r->nmatter) fprintf(o, "(%zu more; --limit 0 shows all)\n", r->nmatter - shown);
+    }
+
+    if (r->nhost_matter) {
+        fprintf(o, "\nhosts slowed across stages (where and when)\n");
+        static const struct table_col hc[] = {{"host", TCOL_HOST}, {"start (UTC)", TCOL_FIXED}, {"duration", TCOL_NUM},
+                                              {"tasks", TCOL_NUM}, {"stages", TCOL_NUM}, {"slowdown", TCOL_NUM},
+                                              {"excess", TCOL_NUM}, {"z", TCOL_NUM}};
+        struct table t;
+        clarity_table_init(&t, hc, 8);
+        for (size_t i = 0; i < r->nhost_periods; i++) {
+            const struct ladra_host_period *p = &r->host_periods[i];
+            if (!p->matters) continue;
+            char c[8][48];
+            clarity_fmt_time(c[1], sizeof c[1], p->start_ms);
+            clarity_fmt_ms(c[2], sizeof c[2], span_ms(p->start_ms, p->end_ms));
+            snprintf(c[3], sizeof c[3], "%zu", p->tasks);
+            snprintf(c[4], sizeof c[4], "%zu", p->stage_runs);
+            snprintf(c[5], sizeof c[5], "x%.2f", p->slowdown);
+            clarity_fmt_ms(c[6], sizeof c[6], (int64_t)p->excess_ms);
+            snprintf(c[7], sizeof c[7], "%.1f", p->z);
+            const char *row[8] = {clarity_app_str(a, r->host_ids[p->host]), c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+            clarity_table_row(&t, row);
+        }
+        int trc = clarity_table_write(o, &t, 0, width);
+        clarity_table_free(&t);
+        if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+        clarity_fit_wrap(o, width, "", "(stages: runs of the same stage along the stretch; slowdown: geometric mean against the "
+                                       "other hosts' typical task of the same stage; excess: time beyond it)");
     }
 
     /* the factors explain a verdict: a run with no period that matters has none to explain */
