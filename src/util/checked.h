@@ -13,6 +13,13 @@ static inline int64_t clarity_sat_add(int64_t a, int64_t b)
     return r;
 }
 
+static inline int64_t clarity_sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+    return r;
+}
+
 static inline int64_t clarity_sat_sub(int64_t a, int64_t b)
 {
     int64_t r;

@@ -74,6 +74,7 @@ for s in $(seq 1 30); do
     case "$NEEDS_MORE" in *" $c "*) continue ;; esac
     one_run "$c --json extremes-$s" "$c" -q --json "$log"
   done
+  one_run "diff --json extremes-$s" diff -q --json "$ROOT/tests/data/mini-3x.json" "$log"
   for r in "/stages?details=true&withSummaries=true" /stages/1/0/taskSummary "/stages/1/0/taskList?sortBy=-runtime"; do
     one_run "api $r extremes-$s" api "$log" "/applications/app-20240101000000-0001$r"
   done

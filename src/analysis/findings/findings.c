@@ -2,6 +2,7 @@
  * (the "no false alarms" rule) and the ranking. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/checked.h"
 #include "analysis/findings/fnd_internal.h"
 
 #define DEFAULT_MIN_SHARE 0.02
@@ -31,9 +32,10 @@ static int64_t allocated_core_ms(const struct clarity_app *a, int64_t end)
         if (x->is_driver || x->total_cores <= 0) continue;
         nexec++;
         int64_t from = x->add_ms ? x->add_ms : a->start_ms, to = x->remove_ms ? x->remove_ms : end;
-        if (to > from) t += (to - from) * x->total_cores;
+        /* saturating: damaged logs carry times and core counts at the int64 limits */
+        if (to > from) t = clarity_sat_add(t, clarity_sat_mul(clarity_sat_sub(to, from), x->total_cores));
     }
-    if (!nexec) t = (int64_t)clarity_app_local_cores(a) * (end - a->start_ms);
+    if (!nexec) t = clarity_sat_mul((int64_t)clarity_app_local_cores(a), clarity_sat_sub(end, a->start_ms));
     return t > 0 ? t : 0;
 }
 

@@ -74,6 +74,7 @@ static void gc_rule(struct fnd *x, double task_ms)
     snprintf(f->caveat, sizeof f->caveat, "upper bound: replayed with no GC at all");
     const char *cur = clarity_fnd_prop(x->a, "spark.executor.memory");
     int64_t mem = clarity_fnd_jvm_size(cur ? cur : "1g");
+    if (mem <= 0) mem = clarity_fnd_jvm_size("1g");   /* unreadable setting: Spark's default */
     char p[32];
     clarity_fnd_fmt_jvm(p, sizeof p, mem + mem / 2);
     clarity_fnd_action(x, f, "spark.executor.memory", "1g", p, "Try spark.executor.memory=%s (1.5x), fewer cores per "

@@ -78,6 +78,7 @@ static void oom_action(struct fnd *x, struct clarity_finding *f, bool container)
     }
     const char *cur = clarity_fnd_prop(a, "spark.executor.memory");
     int64_t mem = clarity_fnd_jvm_size(cur ? cur : "1g");
+    if (mem <= 0) mem = clarity_fnd_jvm_size("1g");   /* unreadable setting: Spark's default */
     char p[32];
     if (container) {
         const char *oc = clarity_fnd_prop(a, "spark.executor.memoryOverhead");

@@ -112,7 +112,10 @@ int64_t clarity_fnd_jvm_size(const char *s)
     case '\0': mult = 1; break;
     default: return -1;
     }
-    return (int64_t)(v * mult);
+    /* past 2^60 bytes (an exbibyte) no JVM exists: a damaged value, read as unknown (and the
+     * conversion of a larger double to int64 would be undefined) */
+    double b = v * mult;
+    return b < 0x1p60 ? (int64_t)b : -1;
 }
 
 void clarity_fnd_fmt_jvm(char *buf, size_t cap, int64_t bytes)

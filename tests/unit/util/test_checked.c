@@ -24,3 +24,12 @@ Test(checked, wrapping_add_and_sub_are_the_jvm_long_results)
     cr_assert_eq(clarity_wrap_sub(-1700000000050, INT64_MAX), INT64_MAX - 1700000000050 + 2);
     cr_assert_eq(clarity_wrap_add(40, 2), 42);
 }
+
+Test(checked, saturating_mul_keeps_the_sign)
+{
+    cr_assert_eq(clarity_sat_mul(INT64_MAX, 2), INT64_MAX);
+    cr_assert_eq(clarity_sat_mul(INT64_MIN, 2), INT64_MIN);
+    cr_assert_eq(clarity_sat_mul(INT64_MAX - 5, -3), INT64_MIN);
+    cr_assert_eq(clarity_sat_mul(-4, -INT64_MAX), INT64_MAX);
+    cr_assert_eq(clarity_sat_mul(60000, 16), 960000);
+}
