@@ -82,6 +82,9 @@ void clarity__html_gantt(FILE *o, const struct html_view *v)
         if (s->failed) fprintf(o, ", %zu failed", s->failed);
         if (s->critical) fprintf(o, ", critical path (longest task %s)", clarity__html_ms(b, sizeof b, (double)s->longest_ms));
         fputs("</title></rect>", o);
+        if (rh >= 10 && x1 - x0 >= 60)   /* room for its name */
+            fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:#fff;font-size:10px\" pointer-events=\"none\">stage "
+                       "%lld</text>", x0 + 4, y + rh - 3.5, (long long)cs->stage_id);
         if (s->critical) {
             if (px >= 0) fprintf(o, "<path class=\"cpl\" d=\"M%.1f %.1fL%.1f %.1f\"/>", px, py, x0, y + rh / 2);
             px = x1;
@@ -210,8 +213,8 @@ void clarity__html_whatif(FILE *o, const struct html_view *v)
     fprintf(o, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">cores</text>", (L + W) / 2, T + H + 30);
     fprintf(o, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text><text x=\"%.0f\" y=\"%.0f\" "
                "text-anchor=\"end\">0</text>", L - 6, PY(ymax) + 4, clarity__html_ms(b, sizeof b, ymax), L - 6, T + H);
-    fprintf(o, "<text x=\"%.0f\" y=\"%.0f\" fill=\"var(--crit)\" style=\"fill:var(--crit)\">%.2f core-h</text>",
-            W - 4, PH(hmax) + 4, hmax);
+    fprintf(o, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\" style=\"fill:var(--crit)\">- - core-hours (top of the "
+               "chart: %.2f)</text>", W + 90, T + 10, hmax);
 #undef PX
 #undef PY
 #undef PH

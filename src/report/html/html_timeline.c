@@ -155,7 +155,6 @@ static void bars(FILE *o, const struct html_view *v)
     double gap = 3, y = 4;
     double height = 4;
     for (size_t e = 0; e < v->nex; e++) height += lanes[e] * lh + gap;
-    stage_styles(o, v);
     fprintf(o, "<svg viewBox=\"0 0 %d %.0f\" role=\"img\" aria-label=\"executor timeline\">", HTML_W, height + 24);
     clarity__html_axis(o, v, height, 14);
     bool titles = nt <= 5000;
@@ -271,6 +270,7 @@ void clarity__html_timeline(FILE *o, const struct html_view *v)
                    "</span><span><svg class=\"sw\" viewBox=\"0 0 12 10\"><rect width=\"12\" height=\"10\" fill=\"#aaa\" "
                    "class=\"slowt\"/></svg>1.5x+ its stage's median (and 1 s+)</span></span> Green tick: executor added; "
                    "red: removed. &#9888; and a red band: a host a finding names as slow.</p>\n");
+    stage_styles(o, v);   /* the Gantt's bars use them too */
     if (v->heat) heat(o, v);
     else bars(o, v);
 }

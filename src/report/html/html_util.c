@@ -151,6 +151,7 @@ int clarity__html_island(FILE *o, void (*fill)(struct jsonw *w, const void *ctx)
     }
     /* "</script>" or "<!--" in a name would end or upset the script element: '<' only occurs
      * inside JSON strings, where \u003c means the same */
+    while (len && buf[len - 1] == '\n') len--;   /* one line: island and tags */
     fputs("<script type=\"application/json\" id=\"clarity-data\">", o);
     for (size_t i = 0; i < len; i++) {
         if (buf[i] == '<') fputs("\\u003c", o);
