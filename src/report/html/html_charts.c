@@ -78,7 +78,7 @@ void clarity__html_gantt(FILE *o, const struct html_view *v)
                 (long long)cs->stage_id, s->critical ? " crit" : "", (long long)cs->stage_id, x0, y + (rh > 3 ? 0.5 : 0),
                 x1 - x0 < 1 ? 1 : x1 - x0, rh > 3 ? rh - 1 : rh, (long long)cs->stage_id, cs->attempt);
         clarity__html_esc(o, clarity_app_str(a, cs->name));
-        fprintf(o, ": %s, %zu tasks", clarity__html_ms(b, sizeof b, (double)(s->end_ms - s->start_ms)), s->tasks);
+        fprintf(o, ": %s, %zu tasks", clarity__html_ms(b, sizeof b, ((double)s->end_ms - (double)s->start_ms)), s->tasks);
         if (s->failed) fprintf(o, ", %zu failed", s->failed);
         if (s->critical) fprintf(o, ", critical path (longest task %s)", clarity__html_ms(b, sizeof b, (double)s->longest_ms));
         fputs("</title></rect>", o);

@@ -48,6 +48,14 @@ struct html_view {
     int local_cores;             /* local mode: the driver's cores */
 };
 
+/* ms - t0, saturating: a damaged log can hold int64-extreme times (the integrity report flags
+ * them), and a wrapped difference would be undefined behaviour */
+static inline int64_t clarity__html_rel(int64_t ms, int64_t t0)
+{
+    int64_t d;
+    return __builtin_sub_overflow(ms, t0, &d) ? (ms < t0 ? INT64_MIN : INT64_MAX) : d;
+}
+
 int clarity__html_view_build(const struct clarity_html_app *p, struct html_view *v, struct clarity_error *err);
 void clarity__html_view_free(struct html_view *v);
 

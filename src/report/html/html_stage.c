@@ -60,7 +60,7 @@ static void one_stage(FILE *o, const struct html_view *v, const struct html_stag
     fprintf(o, "<details id=\"stage-%lld-%d\" data-stage=\"%lld\"><summary><b>stage %lld.%d</b> ", (long long)cs->stage_id,
             cs->attempt, (long long)cs->stage_id, (long long)cs->stage_id, cs->attempt);
     clarity__html_esc(o, clarity_app_str(a, cs->name));
-    fprintf(o, " &#8212; %s, %zu task attempts", clarity__html_ms(b, sizeof b, (double)(s->end_ms - s->start_ms)),
+    fprintf(o, " &#8212; %s, %zu task attempts", clarity__html_ms(b, sizeof b, ((double)s->end_ms - (double)s->start_ms)),
             s->tasks);
     if (s->failed) fprintf(o, ", %zu failed", s->failed);
     if (s->killed) fprintf(o, ", %zu killed", s->killed);
@@ -147,7 +147,8 @@ int clarity__html_stage_detail(FILE *o, const struct html_view *v, struct clarit
     for (size_t k = 0; k < v->nst; k++) {
         /* findings' and critical stages first, then the longest */
         int64_t bonus = named_by_finding(v, &v->st[k]) ? INT64_MAX / 4 : v->st[k].critical ? INT64_MAX / 8 : 0;
-        p[k] = (struct pick){k, bonus + (v->st[k].end_ms - v->st[k].start_ms)};
+        double len = (double)v->st[k].end_ms - (double)v->st[k].start_ms;   /* saturated times: no overflow */
+        p[k] = (struct pick){k, bonus + (int64_t)(len < 0 ? 0 : len > 1e15 ? 1e15 : len)};
     }
     qsort(p, v->nst, sizeof *p, pick_cmp);
     size_t nsel = v->nst < DETAIL_MAX ? v->nst : DETAIL_MAX;

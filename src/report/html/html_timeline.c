@@ -138,7 +138,7 @@ static void bars(FILE *o, const struct html_view *v)
         for (int l = 0; l < maxl; l++) lane_end[l] = INT64_MIN;
         for (j = i; j < nt && t[j].ex == e; j++) {
             int64_t f = clarity_task_finish_ms(a, t[j].row);
-            if (!f) f = v->t0 + v->span_ms;
+            if (!f) f = INT64_MAX;   /* still running at the end */
             int l = 0;
             while (l < maxl - 1 && lane_end[l] > t[j].launch) l++;
             lane_end[l] = f;
@@ -168,13 +168,14 @@ static void bars(FILE *o, const struct html_view *v)
         for (; k < nt && t[k].ex == e; k++) {
             size_t r = t[k].row;
             int64_t fl = clarity_task_flags(a, r);
-            int64_t l = t[k].launch - v->t0, f = clarity_task_finish_ms(a, r);
-            f = f ? f - v->t0 : v->span_ms;
+            int64_t l = clarity__html_rel(t[k].launch, v->t0), f = clarity_task_finish_ms(a, r);
+            f = f ? clarity__html_rel(f, v->t0) : v->span_ms;
+            double dur = (double)f - (double)l;
             size_t s = (size_t)clarity_icol_get(&a->tasks.stage, r);
             int64_t sid = s < a->nstages ? a->stages[s].stage_id : -1;
             double x0 = clarity__html_x(v, l), x1 = clarity__html_x(v, f);
             bool slow = s < a->nstages && v->stage_idx[s] && med[v->stage_idx[s] - 1] > 0 &&
-                        (double)(f - l) >= 1.5 * med[v->stage_idx[s] - 1] && (f - l) >= 1000 &&
+                        dur >= 1.5 * med[v->stage_idx[s] - 1] && dur >= 1000 &&
                         clarity_icol_get(&a->tasks.end, r) == CLARITY_END_SUCCESS;
             fprintf(o, "<rect class=\"t s%lld%s%s%s%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"",
                     (long long)sid, fl & CLARITY_TF_FAILED ? " fail" : "", fl & CLARITY_TF_KILLED ? " kill" : "",
@@ -183,7 +184,7 @@ static void bars(FILE *o, const struct html_view *v)
             if (titles) {
                 char b[32];
                 fprintf(o, "><title>stage %lld task %lld: %s%s%s%s</title></rect>", (long long)sid,
-                        (long long)clarity_icol_get(&a->tasks.index, r), clarity__html_ms(b, sizeof b, (double)(f - l)),
+                        (long long)clarity_icol_get(&a->tasks.index, r), clarity__html_ms(b, sizeof b, dur),
                         fl & CLARITY_TF_FAILED ? ", failed" : "", fl & CLARITY_TF_KILLED ? ", killed" : "",
                         fl & CLARITY_TF_SPECULATIVE ? ", speculative" : "");
             } else fputs("/>", o);
@@ -207,8 +208,9 @@ static void heat(FILE *o, const struct html_view *v)
         uint32_t ex = (uint32_t)clarity_icol_get(&a->tasks.executor, i);
         if (ex >= v->nstr || !v->exec_of_str[ex]) continue;
         double *row = b + (size_t)(v->exec_of_str[ex] - 1) * HEAT_BUCKETS;
-        double l = (double)(clarity_task_launch_ms(a, i) - v->t0), f = (double)clarity_task_finish_ms(a, i);
-        f = f ? f - (double)v->t0 : (double)v->span_ms;
+        double l = (double)clarity__html_rel(clarity_task_launch_ms(a, i), v->t0);
+        double f = (double)clarity_task_finish_ms(a, i);
+        f = f != 0 ? (double)clarity__html_rel(clarity_task_finish_ms(a, i), v->t0) : (double)v->span_ms;
         if (l < 0) l = 0;
         if (f > (double)v->span_ms) f = (double)v->span_ms;
         if (f <= l) continue;

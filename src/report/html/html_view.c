@@ -5,7 +5,7 @@
 #include <string.h>
 #include "report/html/html_internal.h"
 
-static int64_t rel(const struct html_view *v, int64_t ms) { return ms ? ms - v->t0 : 0; }
+static int64_t rel(const struct html_view *v, int64_t ms) { return ms ? clarity__html_rel(ms, v->t0) : 0; }
 
 static int add_exec(struct html_view *v, size_t *cap, size_t row, uint32_t name, int cores, int64_t add, int64_t rm)
 {
@@ -69,7 +69,8 @@ int clarity__html_view_build(const struct clarity_html_app *p, struct html_view 
     v->t0 = a->start_ms ? a->start_ms : first != INT64_MAX ? first : 0;
     int64_t end = a->end_ms > 0 ? a->end_ms : clarity_app_last_time_ms(a);
     if (last > end) end = last;
-    v->span_ms = end - v->t0 > 0 ? end - v->t0 : 1;
+    int64_t span = clarity__html_rel(end, v->t0);
+    v->span_ms = span > 0 ? span : 1;
     v->bucket_ms = (double)v->span_ms / HTML_BUCKETS;
     v->heat = n > (p->max_task_bars ? p->max_task_bars : 20000);
     v->local_cores = clarity_app_local_cores(a);
@@ -118,8 +119,8 @@ int clarity__html_view_build(const struct clarity_html_app *p, struct html_view 
             v->stage_idx[s] = ++v->nst;
         }
         struct html_stage *st = &v->st[v->stage_idx[s] - 1];
-        int64_t l = clarity_task_launch_ms(a, i) - v->t0, fl = clarity_task_flags(a, i);
-        int64_t f = (fl & CLARITY_TF_ENDED) ? clarity_task_finish_ms(a, i) - v->t0 : v->span_ms;
+        int64_t l = clarity__html_rel(clarity_task_launch_ms(a, i), v->t0), fl = clarity_task_flags(a, i);
+        int64_t f = (fl & CLARITY_TF_ENDED) ? clarity__html_rel(clarity_task_finish_ms(a, i), v->t0) : v->span_ms;
         if (l < st->start_ms) st->start_ms = l;
         if (f > st->end_ms) st->end_ms = f;
         st->tasks++;
