@@ -15,7 +15,7 @@
 #define SCHED_MIN_SHARE 0.15
 /* time no task ran between the first task and the last, above this share of the run */
 #define DRIVER_MIN_SHARE 0.20
-#define DRIVER_MIN_MS 30000
+#define DRIVER_MIN_MS 2000
 /* allocated core time no task used, above this share */
 #define IDLE_MIN_SHARE 0.50
 /* the slowdown accepted for a cheaper executor count, from the curve */
@@ -159,8 +159,26 @@ static void driver_rule(struct fnd *x)
     }
     /* driver time between the first task and the last: startup and shutdown are not the
        application's code */
+    /* ... and before the first task, from when the executors that were coming had come
+       (SparkContext waits for them: spark.scheduler.minRegisteredResourcesRatio) to the
+       first job: the driver's code before its first job. Startup is not, nor is the wait
+       between a job's submission and its first task (the scheduler's). */
+    int64_t first_task = p->comp[0].start_ms, first_job = first_task;
+    for (size_t j = 0; j < a->njobs; j++)
+        if (a->jobs[j].submit_ms > 0 && a->jobs[j].submit_ms < first_job) first_job = a->jobs[j].submit_ms;
+    int64_t ready = a->start_ms;
+    for (size_t e = 0; e < a->nexecs; e++) {
+        const struct clarity_executor *ex = &a->execs[e];
+        if (!ex->is_driver && ex->add_ms > ready && ex->add_ms <= first_job) ready = ex->add_ms;
+    }
     int64_t inner = 0, big = 0, run_end = p->comp[0].end_ms;
     size_t big_after = 0;
+    int64_t lead = first_job - ready;
+    if (lead > 0 && a->nsqls) lead = covered(sp, nsp, ready, first_job);
+    if (lead > 0) {
+        inner += lead;
+        big = lead;
+    }
     for (size_t c = 1; c < p->ncomp; c++) {
         int64_t gap = p->comp[c].start_ms - run_end;
         if (gap > 0 && a->nsqls) gap = covered(sp, nsp, run_end, p->comp[c].start_ms);
@@ -178,7 +196,7 @@ static void driver_rule(struct fnd *x)
     f->method = CLARITY_FM_BOUND;
     f->confidence = CLARITY_FC_MEDIUM;
     char d1[24], d2[24], d3[24];
-    snprintf(f->title, sizeof f->title, "Driver-bound: no task ran for %s of %s between the first task and the last%s "
+    snprintf(f->title, sizeof f->title, "Driver-bound: no task ran for %s of %s once executors were up%s "
              "(longest gap %s)", clarity_fnd_dur(d1, sizeof d1, (double)inner),
              clarity_fnd_dur(d2, sizeof d2, (double)x->duration_ms), a->nsqls ? ", with a job or query open" : "",
              clarity_fnd_dur(d3, sizeof d3, (double)big));
@@ -212,7 +230,7 @@ static void idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t a
     struct clarity_curve_ask ask[] = {{0.25, true}, {0.5, true}, {0.75, true}, {1, true}};
     struct clarity_curve_result cr;
     struct clarity_error e = {0};
-    if (clarity_curve_analyze(a, &hw, CLARITY_SLOTS_OBSERVED, CLARITY_CURVE_EXECUTORS, ask, 4, threads, &cr, &e)) {
+    if (clarity_curve_analyze(a, &hw, CLARITY_SLOTS_CONFIGURED, CLARITY_CURVE_EXECUTORS, ask, 4, threads, &cr, &e)) {
         x->oom = 1;
         return;
     }

@@ -2,6 +2,7 @@
  * memory_headroom) and speculation waste. Each attempt that did not succeed held a slot: the
  * replay includes it, and the saving is the replay without it. Thresholds and why:
  * docs/findings.md. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,18 @@ static enum cat cat_of(const struct clarity_app *a, size_t row, const char **why
         }
         return C_FAIL;
     }
+}
+
+/* The replay index of the successful attempt of the same task (stage attempt and index) as
+   task row `row`, SIZE_MAX when none succeeded in that stage attempt. */
+static size_t retry_of(const struct fnd *x, size_t s, uint32_t row)
+{
+    int64_t idx = clarity_icol_get(&x->a->tasks.index, row);
+    for (size_t k = 0; k < x->lsucc[s]; k++) {
+        size_t j = x->lstart[s] + k;
+        if (clarity_icol_get(&x->a->tasks.index, x->row[j]) == idx) return j;
+    }
+    return SIZE_MAX;
 }
 
 static int64_t peak_of(const struct clarity_app *a, const struct clarity_executor *e, const char *name)
@@ -109,7 +122,16 @@ void clarity_fnd_failure_rules(struct fnd *x)
                 ms[c] += x->rt[i];
                 if (!why[c] || !*why[c]) why[c] = w;
                 if (c == C_OOM && !has(w, "OutOfMemory")) container_oom = true;
-                clarity_fnd_mod_set(x, i, 0);
+                /* The retry waited for the failure: it launched after it, often in the last
+                   wave. Without the failure the task succeeds on its first attempt, where the
+                   failed one ran: the successful attempt's runtime moves to the failed one's
+                   place in the launch order (once per task; further failures only vanish). */
+                size_t j = retry_of(x, s, x->row[i]);
+                if (c != C_SPEC && c != C_FETCH && j != SIZE_MAX && x->mod[j] == x->rt[j]) {
+                    clarity_fnd_mod_set(x, i, x->rt[j]);
+                    clarity_fnd_mod_set(x, j, 0);
+                } else
+                    clarity_fnd_mod_set(x, i, 0);
             }
             /* a fetch failure fails its stage attempt: the attempt's successful tasks are
                recomputed by the next attempt, so they were wasted too */
