@@ -30,10 +30,18 @@ static int64_t allocated_core_ms(const struct clarity_app *a, int64_t end)
         const struct clarity_executor *x = &a->execs[e];
         if (x->is_driver || x->total_cores <= 0) continue;
         nexec++;
-        int64_t from = x->add_ms ? x->add_ms : a->start_ms, to = x->remove_ms ? x->remove_ms : end;
-        if (to > from) t += (to - from) * x->total_cores;
+        int64_t from = x->add_ms ? x->add_ms : a->start_ms, to = x->remove_ms ? x->remove_ms : end, d, c;
+        /* saturating: int64-extreme times (a damaged log) must not wrap */
+        if (to > from && (__builtin_sub_overflow(to, from, &d) || __builtin_mul_overflow(d, (int64_t)x->total_cores, &c) ||
+                          __builtin_add_overflow(t, c, &t)))
+            return INT64_MAX;
     }
-    if (!nexec) t = (int64_t)clarity_app_local_cores(a) * (end - a->start_ms);
+    if (!nexec) {
+        int64_t d;
+        if (__builtin_sub_overflow(end, a->start_ms, &d) ||
+            __builtin_mul_overflow((int64_t)clarity_app_local_cores(a), d, &t))
+            return end > a->start_ms ? INT64_MAX : 0;
+    }
     return t > 0 ? t : 0;
 }
 

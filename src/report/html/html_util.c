@@ -56,7 +56,7 @@ int clarity__html_hue(int64_t stage_id)
 {
     /* the golden angle: consecutive stages get far-apart hues; stage 0 starts at blue, away
      * from the red that marks failures and slow hosts */
-    return (int)(fmod(210.0 + (double)(stage_id < 0 ? -stage_id : stage_id) * 137.508, 360.0));
+    return (int)(fmod(210.0 + fabs((double)stage_id) * 137.508, 360.0));
 }
 
 static const char css[] =
