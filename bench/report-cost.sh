@@ -2,7 +2,8 @@
 # What `clarity report` costs next to `clarity summary` on the same log, in one run: best of 3
 # wall times of each, their ratio (the acceptance bound is 2x) and the page's size (bound
 # 5 MB). Logs: a synth wordcount of SCALE_GB uncompressed GB (default 10: about 1 M task
-# attempts; zstd, the framing most clusters write), generated once into bench/out/report-cost/,
+# attempts asked for; its settings give 2 M; zstd, the framing most clusters write), generated
+# once into bench/out/report-cost/,
 # and the NDS q72 Dataproc log of the shared data (13.5K tasks) when present.
 set -euo pipefail
 cd "$(cd "${0%/*}" && pwd)/.."
