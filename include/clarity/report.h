@@ -254,6 +254,7 @@ struct clarity_html_fleet_row {
     char source[256], app_id[128], name[128], platform[96], flags[160];
     char top_kind[40], top_title[200];               /* the largest finding, "" none */
     int64_t start_ms, duration_ms, tasks, top_saving_ms;
+    int64_t top_saving_core_ms;                      /* when core time is the cost, else 0 or -1 */
     int cores;
     double core_hours_used, core_hours_idle;
     size_t findings;

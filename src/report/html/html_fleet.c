@@ -33,6 +33,7 @@ int clarity_html_fleet_row_fill(struct clarity_html_fleet_row *r, const struct c
             snprintf(r->top_kind, sizeof r->top_kind, "%s", clarity_finding_kind_name(f->f[0].kind));
             snprintf(r->top_title, sizeof r->top_title, "%s", f->f[0].title);
             r->top_saving_ms = f->f[0].saving_ms;
+            r->top_saving_core_ms = f->f[0].saving_core_ms;
         }
     }
     const size_t per = HTML_BUCKETS / CLARITY_HTML_SPARK;
@@ -70,6 +71,7 @@ static void island(struct jsonw *w, const void *ctx)
         if (r->top_kind[0]) {
             clarity_jsonw_kstr(w, "top_kind", r->top_kind);
             clarity_jsonw_kint(w, "top_saving_ms", r->top_saving_ms);
+            if (r->top_saving_core_ms > 0) clarity_jsonw_kint(w, "top_saving_core_ms", r->top_saving_core_ms);
         }
         clarity_jsonw_obj_end(w);
     }
@@ -92,7 +94,7 @@ int clarity_report_html_fleet(FILE *o, const struct clarity_html_fleet_row *rows
           "</tr></thead><tbody>\n", o);
     for (size_t i = 0; i < n; i++) {
         const struct clarity_html_fleet_row *r = &rows[i];
-        char d[32], s[32];
+        char d[32], s[48];
         fputs("<tr class=\"app-row\"><td title=\"", o);
         clarity__html_esc(o, r->source);
         fputs("\">", o);
@@ -113,8 +115,11 @@ int clarity_report_html_fleet(FILE *o, const struct clarity_html_fleet_row *rows
         clarity__html_esc(o, r->top_title);
         fputs("\">", o);
         clarity__html_esc(o, r->top_kind[0] ? r->top_kind : "-");
-        fprintf(o, "</td><td data-v=\"%lld\">%s</td><td class=\"l\">", (long long)r->top_saving_ms,
-                r->top_kind[0] ? clarity_fmt_ms(s, sizeof s, r->top_saving_ms) : "-");
+        /* a saving in core time (idle executors) rather than wall time is shown in core-hours */
+        if (r->top_kind[0] && r->top_saving_ms <= 0 && r->top_saving_core_ms > 0)
+            snprintf(s, sizeof s, "%.2f core-h", (double)r->top_saving_core_ms / 3.6e6);
+        else snprintf(s, sizeof s, "%s", r->top_kind[0] ? clarity_fmt_ms(d, sizeof d, r->top_saving_ms) : "-");
+        fprintf(o, "</td><td data-v=\"%lld\">%s</td><td class=\"l\">", (long long)r->top_saving_ms, s);
         clarity__html_esc(o, r->flags);
         fputs("</td></tr>\n", o);
     }
