@@ -242,5 +242,39 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
                              struct clarity_error *err);
 int clarity_report_diff_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_app *b,
                              const struct clarity_diff_result *r, struct clarity_error *err);
+/* ---- the HTML report (`clarity report`, docs/report.md) ---- */
+/* What one application's page shows: the model and the analyses the CLI ran on it. The page is
+ * one self-contained file (inline CSS, SVG and a little script, nothing fetched) with the data
+ * it draws embedded as a JSON island (schema clarity.report/1). */
+struct clarity_html_app {
+    const struct clarity_app *app;
+    const struct clarity_findings *findings;        /* NULL: the section says none were computed */
+    const struct clarity_curve_result *curve;       /* core-count curve (critical path); NULL: none */
+    const struct clarity_blocked_result *blocked;   /* jobs and SQL queries; NULL: none */
+    const struct clarity_stragglers_result *strag;  /* per stage attempt; NULL: none */
+    /* Above this many task attempts the executor timeline is a utilisation heat strip per
+     * executor instead of one bar per task, so the file stays small (0: 20000). */
+    size_t max_task_bars;
+};
+int clarity_report_html_app(FILE *o, const struct clarity_html_app *p, struct clarity_error *err);
+
+/* One row of the fleet page: copied out of the application, which may be freed before the
+ * page is written. */
+#define CLARITY_HTML_SPARK 48
+struct clarity_html_fleet_row {
+    char source[256], app_id[128], name[128], platform[96], flags[160];
+    char top_kind[40], top_title[200];               /* the largest finding, "" none */
+    int64_t start_ms, duration_ms, tasks, top_saving_ms;
+    int64_t top_saving_core_ms;                      /* when core time is the cost, else 0 or -1 */
+    int cores;
+    double core_hours_used, core_hours_idle;
+    size_t findings;
+    float spark[CLARITY_HTML_SPARK];                 /* busy / available cores over the run */
+};
+int clarity_html_fleet_row_fill(struct clarity_html_fleet_row *r, const struct clarity_app *a,
+                                const struct clarity_findings *f, struct clarity_error *err);
+/* failed: applications that could not be read (their rows are not listed) */
+int clarity_report_html_fleet(FILE *o, const struct clarity_html_fleet_row *rows, size_t n, size_t failed,
+                              struct clarity_error *err);
 
 #endif

@@ -186,6 +186,10 @@ struct clarity_curve_result {
     int64_t actual_ms, driver_ms;           /* driver-only time: no task running, as measured */
     double serial_ms;                       /* sum of task runtimes: one slot */
     double critical_path_ms;                /* infinite slots */
+    /* per stage attempt row (a->nstages entries): 1 when the stage is on the critical path
+     * (per component the chain of stages whose longest tasks sum to the most; their sum over
+     * components is critical_path_ms) */
+    uint8_t *on_critical;
     double observed_replay_ms;              /* the replay at the observed slots (blocked's t_s) */
     double replay_error;                    /* observed replay vs measured task time (actual - driver) */
     size_t tasks, components, internal_edges;

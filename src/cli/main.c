@@ -11,6 +11,7 @@ static const struct {
 } commands[] = {
     {"summary", cmd_summary, "jobs, stages, executors, SQL queries and an integrity report"},
     {"findings", cmd_findings, "what to fix first: ranked findings, the time each fix saves, the setting"},
+    {"report", cmd_report, "one self-contained HTML page per application (or directory): charts, findings"},
     {"api", cmd_api, "Spark History Server REST v1 JSON for a path, from the logs alone"},
     {"synth", cmd_synth, "simulate a Spark cluster: genuine event, executor and GC logs plus ground truth"},
     {"blocked", cmd_blocked, "what each resource (network, disk, GC, stragglers...) cost: blocked-time analysis"},

@@ -43,6 +43,7 @@ int clarity_curve_parse(const char *s, struct clarity_curve_ask *out, size_t cap
 void clarity_curve_free(struct clarity_curve_result *r)
 {
     free(r->points);
+    free(r->on_critical);
     memset(r, 0, sizeof *r);
 }
 
@@ -162,9 +163,10 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
     span = calloc(ns ? ns : 1, sizeof *span);
     units = malloc((ns ? ns : 1) * sizeof *units);
     out->points = calloc(nask ? nask : 1, sizeof *out->points);
+    out->on_critical = calloc(ns ? ns : 1, 1);
     factor = calloc(nask ? nask : 1, sizeof *factor);
     absolute = calloc(nask ? nask : 1, sizeof *absolute);
-    if (!span || !units || !out->points || !factor || !absolute || parents_by_child(a, &par_off, &par)) goto oom;
+    if (!span || !units || !out->points || !out->on_critical || !factor || !absolute || parents_by_child(a, &par_off, &par)) goto oom;
     if (mode == CLARITY_SLOTS_CONFIGURED && (rc = clarity__slot_index_build(a, &index, err))) goto fail;
     if ((rc = clarity__stage_spans(&v, threads, span, err))) goto fail;
     size_t nu = clarity__stages_with_tasks(&v, units);
@@ -206,6 +208,7 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
     co.observed = malloc(nc * sizeof *co.observed);
     co.point = malloc(nc * (nask ? nask : 1) * sizeof *co.point);
     if (!co.slots || !co.fallback || !co.edges || !co.critical || !co.observed || !co.point) goto oom;
+    co.on_critical = out->on_critical;
     struct clarity__curve_ctx x = {&v, mode == CLARITY_SLOTS_CONFIGURED ? &index : NULL, units, comp, par_off, par,
                                    nask, factor, absolute};
     if ((rc = clarity__curve_replay(&x, ncomp, threads, &co, err))) goto fail;

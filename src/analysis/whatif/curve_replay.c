@@ -25,6 +25,7 @@ struct scratch {
     uint32_t *unit_key;          /* per local unit: stage attempt row */
     size_t *par_off;
     double *longest, *chain;
+    uint32_t *prev;              /* per local unit: the parent its longest chain came through */
     struct clarity_dag_edge *e;  /* (parent, child) local */
     uint32_t *par;
 };
@@ -32,7 +33,7 @@ struct scratch {
 static void scratch_free(struct scratch *w)
 {
     free(w->lr); free(w->st); free(w->rt); free(w->heap); free(w->pos_unit); free(w->local_of); free(w->unit_key);
-    free(w->par_off); free(w->longest); free(w->chain); free(w->e); free(w->par);
+    free(w->par_off); free(w->longest); free(w->chain); free(w->prev); free(w->e); free(w->par);
     memset(w, 0, sizeof *w);
 }
 
@@ -55,7 +56,8 @@ static bool reserve(struct scratch *w, size_t m, size_t nu, size_t ne)
     if (ok && nu > w->cap_units) {
         ok = grow((void **)&w->unit_key, nu, sizeof *w->unit_key) &&
              grow((void **)&w->par_off, nu + 1, sizeof *w->par_off) &&
-             grow((void **)&w->longest, nu, sizeof *w->longest) && grow((void **)&w->chain, nu, sizeof *w->chain);
+             grow((void **)&w->longest, nu, sizeof *w->longest) && grow((void **)&w->chain, nu, sizeof *w->chain) &&
+             grow((void **)&w->prev, nu, sizeof *w->prev);
         if (ok) w->cap_units = nu;
     }
     if (ok && ne > w->cap_edges) {
@@ -78,26 +80,40 @@ struct job {
     struct scratch *ws;
 };
 
-/* longest chain of units, each weighted by its longest task (infinite slots) */
-static double critical_path(struct scratch *w, size_t m, size_t nu)
+/* longest chain of units, each weighted by its longest task (infinite slots); *end gets the
+ * unit the chain ends at (UINT32_MAX when there is none) and w->prev the way back */
+static double critical_path(struct scratch *w, size_t m, size_t nu, uint32_t *end)
 {
     for (size_t u = 0; u < nu; u++) w->longest[u] = 0;
     for (size_t i = 0; i < m; i++)
         if (w->rt[i] > w->longest[w->pos_unit[i]]) w->longest[w->pos_unit[i]] = w->rt[i];
-    for (size_t u = 0; u < nu; u++) w->chain[u] = w->longest[u];
+    for (size_t u = 0; u < nu; u++) {
+        w->chain[u] = w->longest[u];
+        w->prev[u] = UINT32_MAX;
+    }
     /* relax until stable (a cycle, which logs should never hold, stops after nu rounds) */
     for (size_t round = 0; round < nu; round++) {
         bool changed = false;
         for (size_t u = 0; u < nu; u++)
             for (size_t q = w->par_off[u]; q < w->par_off[u + 1]; q++) {
                 double v = w->chain[w->par[q]] + w->longest[u];
-                if (v > w->chain[u]) { w->chain[u] = v; changed = true; }
+                if (v > w->chain[u]) { w->chain[u] = v; w->prev[u] = w->par[q]; changed = true; }
             }
         if (!changed) break;
     }
     double best = 0;
-    for (size_t u = 0; u < nu; u++) if (w->chain[u] > best) best = w->chain[u];
+    *end = UINT32_MAX;
+    for (size_t u = 0; u < nu; u++)
+        if (w->chain[u] > best) { best = w->chain[u]; *end = (uint32_t)u; }
     return best;
+}
+
+/* Marks the stage attempt rows of the chain ending at unit end (components hold disjoint
+ * stages, so workers write disjoint entries). At most nu steps: a cycle left in prev by a
+ * damaged log cannot loop. */
+static void mark_critical(const struct scratch *w, uint32_t end, size_t nu, uint8_t *on)
+{
+    for (size_t k = 0; k < nu && end != UINT32_MAX; k++, end = w->prev[end]) on[w->unit_key[end]] = 1;
 }
 
 static int one_component(void *ctx, size_t c, size_t worker, struct clarity_error *err)
@@ -146,7 +162,9 @@ static int one_component(void *ctx, size_t c, size_t worker, struct clarity_erro
     for (size_t u = 0; u < nu; u++) w->local_of[w->unit_key[u]] = UINT32_MAX;   /* clean for the next */
     o->edges[c] = np;
     o->slots[c] = clarity__component_slots(x->slots, w->st, m, pc->start_ms, pc->end_ms, w->heap, &o->fallback[c]);
-    o->critical[c] = critical_path(w, m, nu);
+    uint32_t end;
+    o->critical[c] = critical_path(w, m, nu, &end);
+    if (o->on_critical) mark_critical(w, end, nu, o->on_critical);
     /* the replay at the component's own slots, then at each point; slots beyond the task
      * count replay alike (the kernel caps them), so a run is made once per distinct cap */
     size_t npt = x->npoints, ndone = 0;

@@ -30,6 +30,8 @@ struct clarity__curve_out {
     size_t *edges;
     double *critical, *observed;
     double *point;                             /* [c * npoints + i] */
+    uint8_t *on_critical;                      /* per stage attempt row: 1 on a component's
+                                                  critical path; NULL: not wanted */
 };
 
 /* Slots component c gets at a point: absolute when > 0, else max(1, round(factor x slots)). */

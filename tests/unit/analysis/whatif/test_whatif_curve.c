@@ -133,6 +133,22 @@ static void curve_on_fixture(const char *name)
     }
     cr_assert_float_eq(c.points[5].replay_ms, c.critical_path_ms, EPS);
     cr_assert(c.driver_ms >= 0 && c.driver_ms <= c.actual_ms);
+    /* the stages marked critical are the path: their longest successful tasks sum to its length */
+    double on_path = 0;
+    size_t marked = 0;
+    for (size_t s = 0; s < a->nstages; s++) {
+        if (!c.on_critical[s]) continue;
+        marked++;
+        int64_t longest = 0;
+        for (size_t i = 0; i < a->tasks.n; i++)
+            if ((size_t)clarity_icol_get(&a->tasks.stage, i) == s &&
+                clarity_icol_get(&a->tasks.end, i) == CLARITY_END_SUCCESS &&
+                clarity_icol_get(&a->tasks.duration, i) > longest)
+                longest = clarity_icol_get(&a->tasks.duration, i);
+        on_path += (double)longest;
+    }
+    cr_assert_gt(marked, 0, "%s: a path with tasks has stages", name);
+    cr_assert_float_eq(on_path, c.critical_path_ms, EPS, "%s: stages marked critical", name);
     clarity_blocked_free(&b);
     clarity_curve_free(&c);
     clarity_app_free(a);
