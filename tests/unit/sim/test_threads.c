@@ -68,8 +68,10 @@ static void curve_same(const struct clarity_app *a, enum clarity_slot_mode mode,
     cr_assert_eq(clarity_curve_analyze(a, &hw, mode, CLARITY_CURVE_EXECUTORS, ask, 3, threads, &r, NULL), 0);
     cr_assert(r1.components > 2);
     SAME(r.points, r1.points, r.npoints * sizeof *r.points);
+    SAME(r.on_critical, r1.on_critical, a->nstages ? a->nstages : 1);
     struct clarity_curve_result x = r, x1 = r1;   /* the rest, pointers aside */
     x.points = x1.points = NULL;
+    x.on_critical = x1.on_critical = NULL;
     SAME(&x, &x1, sizeof x);
     clarity_curve_free(&r);
     cr_assert_eq(clarity_curve_analyze(a, &hw, mode, CLARITY_CURVE_CORES, ask + 3, 1, threads, &r, NULL), 0);
