@@ -3,6 +3,7 @@
  * slowest tasks, and what the straggler analysis says about the stage. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/checked.h"
 #include "report/html/html_internal.h"
 #include "util/stats.h"
 
@@ -78,8 +79,8 @@ static void one_stage(FILE *o, const struct html_view *v, const struct html_stag
             scratch[i] = clarity_task_metric(a, rows[i], CLARITY_TM_INPUT_BYTES);
         quantile_row(o, "input", scratch, n, false);
         for (size_t i = 0; i < n; i++)
-            scratch[i] = clarity_task_metric(a, rows[i], CLARITY_TM_SR_REMOTE_BYTES) +
-                         clarity_task_metric(a, rows[i], CLARITY_TM_SR_LOCAL_BYTES);
+            scratch[i] = clarity_sat_add(clarity_task_metric(a, rows[i], CLARITY_TM_SR_REMOTE_BYTES),
+                                         clarity_task_metric(a, rows[i], CLARITY_TM_SR_LOCAL_BYTES));
         quantile_row(o, "shuffle read", scratch, n, false);
         fputs("</tbody></table>\n", o);
         /* the slowest: a partial selection, n is at most the stage's tasks */
@@ -106,8 +107,8 @@ static void one_stage(FILE *o, const struct html_view *v, const struct html_stag
                     clarity_fmt_ms(d, sizeof d, clarity_icol_get(&a->tasks.duration, r)),
                     clarity_fmt_ms(g, sizeof g, clarity_task_metric(a, r, CLARITY_TM_GC_MS)),
                     clarity_fmt_bytes(in, sizeof in, clarity_task_metric(a, r, CLARITY_TM_INPUT_BYTES)),
-                    clarity_fmt_bytes(sr, sizeof sr, clarity_task_metric(a, r, CLARITY_TM_SR_REMOTE_BYTES) +
-                                                         clarity_task_metric(a, r, CLARITY_TM_SR_LOCAL_BYTES)),
+                    clarity_fmt_bytes(sr, sizeof sr, clarity_sat_add(clarity_task_metric(a, r, CLARITY_TM_SR_REMOTE_BYTES),
+                                                                         clarity_task_metric(a, r, CLARITY_TM_SR_LOCAL_BYTES))),
                     clarity_fmt_ms(fw, sizeof fw, clarity_task_metric(a, r, CLARITY_TM_SR_FETCH_WAIT_MS)));
         }
         fputs("</tbody></table>\n", o);
