@@ -32,12 +32,13 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 for suite in tests/*/run.sh; do
   [ -x "$suite" ] || continue
-  out=$(mktemp)
+  out=$(mktemp); t0=$SECONDS
   "$suite" >"$out" 2>&1; rc=$?
   grep -E '^(FAIL|SKIP)' "$out" | head -50
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
   if [ -z "$line" ]; then echo "$suite: no summary (rc=$rc)"; tail -20 "$out"; failed=$((failed+1)); rm -f "$out"; continue; fi
-  echo "$suite: $line"
+  # the seconds each suite took, so the one that makes `make check` slow is named
+  echo "$suite: $line ($((SECONDS - t0)) s)"
   p=$(sed -n 's/^\([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
   s=$(sed -n 's/.* \([0-9]*\) skipped.*/\1/p' <<<"$line")
   passed=$((passed+p)); failed=$((failed+f)); skipped=$((skipped+${s:-0}))

@@ -55,9 +55,6 @@ struct blocked_ctx {
     enum clarity_slot_mode mode;
     int threads;                 /* workers per analysis: 0 one per core */
     struct blocked_report_options ro;
-    bool detail;
-    struct table rows;           /* one row per application, for several */
-    size_t failed;
 };
 
 static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
@@ -76,22 +73,10 @@ static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"actual",
                                             {"disk*", TCOL_NUM},      {"shuf wr", TCOL_NUM}, {"GC", TCOL_NUM},
                                             {"sched", TCOL_NUM},      {"straggl", TCOL_NUM}, {"non-CPU", TCOL_NUM}};
 
-/* Several applications: one row each (the application as one group), as summary does; a full
- * report each with --detail, or when there is only one. */
-static int blocked_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f, FILE *o,
-                             struct clarity_error *err)
+/* Several applications: one row each, the application as one group. */
+static int blocked_row(void *ctx, const struct clarity_app *a, struct table *t, struct clarity_error *err)
 {
-    struct blocked_ctx *bc = ctx;
-    const struct clarity_app *a = set->apps[i].app;
-    if (set->n == 1 || bc->detail) {
-        if (!a || !app_filter_keep(f, a)) return 0;
-        if (i) fputc('\n', o);
-        return blocked_one(bc, a, o, NULL, err);
-    }
-    if (!a) {
-        bc->failed++;
-        return 0;
-    }
+    const struct blocked_ctx *bc = ctx;
     struct clarity_blocked_result r;
     int rc = clarity_blocked_analyze(a, CLARITY_GROUP_APP, bc->mode, bc->threads, &r, err);
     if (rc) return rc;
@@ -109,23 +94,15 @@ static int blocked_text_each(void *ctx, const struct clarity_app_set *set, size_
             else snprintf(p[k], sizeof p[k], "-");
             row[2 + k] = p[k];
         }
-        clarity_table_row(&bc->rows, row);
+        clarity_table_row(t, row);
     }
     clarity_blocked_free(&r);
     return 0;
 }
 
-static int blocked_text_end(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+static void blocked_note(FILE *o)
 {
-    struct blocked_ctx *bc = ctx;
-    if (set->n == 1 || bc->detail || !o) return 0;
-    fprintf(o, "improvement if the tasks never blocked on the resource, each application as one group\n"
-               "(simulated without / simulated; --detail: a full report each)\n");
-    if (clarity_table_write(o, &bc->rows, 0, bc->ro.width))
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
-    fprintf(o, "\n%zu application(s), %zu could not be read. disk*: shuffle only; every figure is an upper bound\n"
-               "(clarity blocked --help).\n", bc->rows.nrows, bc->failed);
-    return 0;
+    fprintf(o, "disk*: shuffle only; every figure is an upper bound\n(clarity blocked --help).\n");
 }
 
 int cmd_blocked(int argc, char **argv)
@@ -137,6 +114,9 @@ int cmd_blocked(int argc, char **argv)
         {"wide", no_argument, 0, OPT_WIDE}, {0, 0, 0, 0}};
     struct common_opts co = {.cmd = "blocked"};
     struct blocked_ctx bc = {.kinds = 0, .mode = CLARITY_SLOTS_OBSERVED, .ro = {.limit = 20}};
+    struct per_app_rows pr = {.row = blocked_row, .note = blocked_note,
+                              .title = "improvement if the tasks never blocked on the resource, each application as one group\n"
+                                       "(simulated without / simulated; --detail: a full report each)\n"};
     int c;
     optind = 1;
     opterr = 0;
@@ -164,7 +144,7 @@ int cmd_blocked(int argc, char **argv)
         case 'l':
             if (!opt_count(co.cmd, "limit", optarg, &bc.ro.limit)) return EXIT_USAGE;
             break;
-        case 'd': bc.detail = true; break;
+        case 'd': pr.detail = true; break;
         case 'h': help(stdout); return EXIT_OK;
         default: return bad_option(co.cmd, argv, "o:qh");
         }
@@ -173,11 +153,10 @@ int cmd_blocked(int argc, char **argv)
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = bc.threads;
-    bc.ro.width = out_width(&co);
-    clarity_table_init(&bc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
-    struct per_app_cmd pc = {.schema = "clarity.blocked/1", .out = &co, .load = &lo, .one = blocked_one,
-                             .text_each = blocked_text_each, .text_end = blocked_text_end, .ctx = &bc};
+    bc.ro.width = pr.width = out_width(&co);
+    clarity_table_init(&pr.table, app_cols, sizeof app_cols / sizeof *app_cols);
+    struct per_app_cmd pc = {.schema = "clarity.blocked/1", .out = &co, .load = &lo, .one = blocked_one, .rows = &pr, .ctx = &bc};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
-    clarity_table_free(&bc.rows);
+    clarity_table_free(&pr.table);
     return rc;
 }

@@ -42,9 +42,6 @@ static void help(FILE *o)
 struct findings_ctx {
     struct clarity_findings_options fo;
     struct findings_report_options ro;
-    bool detail;
-    struct table rows;           /* one row per application, for several */
-    size_t failed;
 };
 
 static int findings_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
@@ -63,20 +60,10 @@ static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"duration
                                             {"top finding", TCOL_FIXED}, {"saves", TCOL_NUM},
                                             {"setting", TCOL_NAME}};
 
-static int findings_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f,
-                              FILE *o, struct clarity_error *err)
+/* Several applications: one row each, with its largest finding. */
+static int findings_row(void *ctx, const struct clarity_app *a, struct table *tab, struct clarity_error *err)
 {
-    struct findings_ctx *fc = ctx;
-    const struct clarity_app *a = set->apps[i].app;
-    if (set->n == 1 || fc->detail) {
-        if (!a || !app_filter_keep(f, a)) return 0;
-        if (i) fputc('\n', o);
-        return findings_one(fc, a, o, NULL, err);
-    }
-    if (!a) {
-        fc->failed++;
-        return 0;
-    }
+    const struct findings_ctx *fc = ctx;
     struct clarity_findings r;
     int rc = clarity_findings_analyze(a, &fc->fo, &r, err);
     if (rc) return rc;
@@ -95,22 +82,15 @@ static int findings_text_each(void *ctx, const struct clarity_app_set *set, size
     const char *sname = t && t->setting[0] ? t->setting : "-";
     if (!strncmp(sname, "spark.", 6)) sname += 6;
     const char *row[] = {id, clarity_fmt_ms(dur, sizeof dur, r.duration_ms), n, top, saves, sname};
-    clarity_table_row(&fc->rows, row);
+    clarity_table_row(tab, row);
     clarity_findings_free(&r);
     return 0;
 }
 
-static int findings_text_end(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+static void findings_note(FILE *o)
 {
-    struct findings_ctx *fc = ctx;
-    if (set->n == 1 || fc->detail || !o) return 0;
-    fprintf(o, "the largest finding of each application (--detail: every finding of each)\n");
-    if (clarity_table_write(o, &fc->rows, 0, fc->ro.width))
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
-    fprintf(o, "\n%zu application(s), %zu could not be read. [replay]: the slot replay re-run without the\n"
-               "problem; [bound]: an upper bound; [estimate]: from sizes and rates (clarity findings --help).\n",
-            fc->rows.nrows, fc->failed);
-    return 0;
+    fprintf(o, "[replay]: the slot replay re-run without the\n"
+               "problem; [bound]: an upper bound; [estimate]: from sizes and rates (clarity findings --help).\n");
 }
 
 int cmd_findings(int argc, char **argv)
@@ -122,6 +102,8 @@ int cmd_findings(int argc, char **argv)
         {"wide", no_argument, 0, OPT_WIDE}, {0, 0, 0, 0}};
     struct common_opts co = {.cmd = "findings"};
     struct findings_ctx fc = {.ro = {.limit = 10}};
+    struct per_app_rows pr = {.row = findings_row, .note = findings_note,
+                              .title = "the largest finding of each application (--detail: every finding of each)\n"};
     int c;
     optind = 1;
     opterr = 0;
@@ -137,7 +119,7 @@ int cmd_findings(int argc, char **argv)
         case 'l':
             if (!opt_count(co.cmd, "limit", optarg, &fc.ro.limit)) return EXIT_USAGE;
             break;
-        case 'd': fc.detail = true; break;
+        case 'd': pr.detail = true; break;
         case 'w': fc.ro.why = true; break;
         case 'a': fc.fo.keep_all = true; break;
         case 'h': help(stdout); return EXIT_OK;
@@ -147,11 +129,11 @@ int cmd_findings(int argc, char **argv)
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = fc.fo.threads;
-    fc.ro.width = out_width(&co);
-    clarity_table_init(&fc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
+    fc.ro.width = pr.width = out_width(&co);
+    clarity_table_init(&pr.table, app_cols, sizeof app_cols / sizeof *app_cols);
     struct per_app_cmd pc = {.schema = "clarity.findings/1", .out = &co, .load = &lo, .one = findings_one,
-                             .text_each = findings_text_each, .text_end = findings_text_end, .ctx = &fc};
+                             .rows = &pr, .ctx = &fc};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
-    clarity_table_free(&fc.rows);
+    clarity_table_free(&pr.table);
     return rc;
 }

@@ -39,9 +39,6 @@ struct stragglers_ctx {
     size_t top;
     int threads;                 /* workers per analysis: 0 one per core */
     const struct stragglers_report_options *ro;
-    bool detail;
-    struct table rows;           /* one row per application, for several */
-    size_t failed;
 };
 
 static int stragglers_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
@@ -60,22 +57,10 @@ static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"rated", 
                                             {"with strag", TCOL_NUM},  {"strag", TCOL_NUM},    {"explained", TCOL_NUM},
                                             {"top cause", TCOL_NAME}};
 
-/* Several applications: one row each, as summary does; a full report each with --detail, or
- * when there is only one. */
-static int stragglers_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f,
-                                FILE *o, struct clarity_error *err)
+/* Several applications: one row each. */
+static int stragglers_row(void *ctx, const struct clarity_app *a, struct table *t, struct clarity_error *err)
 {
-    struct stragglers_ctx *sc = ctx;
-    const struct clarity_app *a = set->apps[i].app;
-    if (set->n == 1 || sc->detail) {
-        if (!a || !app_filter_keep(f, a)) return 0;
-        if (i) fputc('\n', o);
-        return stragglers_one(sc, a, o, NULL, err);
-    }
-    if (!a) {
-        sc->failed++;
-        return 0;
-    }
+    const struct stragglers_ctx *sc = ctx;
     struct clarity_stragglers_result r;
     int rc = clarity_stragglers_analyze(a, CLARITY_GROUP_APP, 0, sc->threads, &r, err);
     if (rc) return rc;
@@ -102,23 +87,17 @@ static int stragglers_text_each(void *ctx, const struct clarity_app_set *set, si
             snprintf(top, sizeof top, "%s %.0f%%", clarity_scause_label(best), 100.0 * (double)g->by_cause[best] / (double)g->stragglers);
     }
     const char *row[] = {id, rt, ex, wi, sn, ep, top};
-    clarity_table_row(&sc->rows, row);
+    clarity_table_row(t, row);
     clarity_stragglers_free(&r);
     return 0;
 }
 
-static int stragglers_text_end(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+static void stragglers_note(FILE *o)
 {
-    struct stragglers_ctx *sc = ctx;
-    if (set->n == 1 || sc->detail || !o) return 0;
-    fprintf(o, "stragglers per application (--detail: a full report each)\n");
-    if (clarity_table_write(o, &sc->rows, 0, sc->ro->width))
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
-    fprintf(o, "\n%zu application(s), %zu could not be read. rated: successful attempts with input; stages:\n"
+    fprintf(o, "rated: successful attempts with input; stages:\n"
                "stage attempts with %d or more rated tasks (the others are not examined); with strag: those\n"
                "with stragglers; strag counts every stage; explained: by at least one cause.\n",
-            sc->rows.nrows, sc->failed, CLARITY_STRAGGLER_MIN_RATED);
-    return 0;
+            CLARITY_STRAGGLER_MIN_RATED);
 }
 
 int cmd_stragglers(int argc, char **argv)
@@ -155,13 +134,15 @@ int cmd_stragglers(int argc, char **argv)
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     ro.width = out_width(&co);
-    struct stragglers_ctx sc = {.top = top, .threads = (int)threads, .ro = &ro, .detail = detail};
-    clarity_table_init(&sc.rows, app_cols, sizeof app_cols / sizeof *app_cols);
+    struct stragglers_ctx sc = {.top = top, .threads = (int)threads, .ro = &ro};
+    struct per_app_rows pr = {.detail = detail, .width = ro.width, .row = stragglers_row, .note = stragglers_note,
+                              .title = "stragglers per application (--detail: a full report each)\n"};
+    clarity_table_init(&pr.table, app_cols, sizeof app_cols / sizeof *app_cols);
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = (int)threads;
     struct per_app_cmd pc = {.schema = "clarity.stragglers/1", .out = &co, .load = &lo, .one = stragglers_one,
-                             .text_each = stragglers_text_each, .text_end = stragglers_text_end, .ctx = &sc};
+                             .rows = &pr, .ctx = &sc};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
-    clarity_table_free(&sc.rows);
+    clarity_table_free(&pr.table);
     return rc;
 }

@@ -56,9 +56,6 @@ struct whatif_opts {
     struct clarity_whatif_ask ask;
     struct clarity_curve_ask points[MAX_POINTS];
     size_t limit, width;
-    bool detail;
-    struct table rows;           /* one row per application, for several */
-    size_t failed;
 };
 
 static int set_flag(struct whatif_opts *w, enum clarity_hw_field f, const char *v)
@@ -113,22 +110,10 @@ static const char *change(char *buf, size_t cap, const struct clarity_resource_r
     return buf;
 }
 
-/* Several applications: one row each, as summary does; a full report each with --detail, or
- * when there is only one. */
-static int whatif_text_each(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f, FILE *o,
-                            struct clarity_error *err)
+/* Several applications: one row each. */
+static int whatif_row(void *ctx, const struct clarity_app *a, struct table *t, struct clarity_error *err)
 {
-    struct whatif_opts *op = ctx;
-    const struct clarity_app *a = set->apps[i].app;
-    if (set->n == 1 || op->detail) {
-        if (!a || !app_filter_keep(f, a)) return 0;
-        if (i) fputc('\n', o);
-        return whatif_one(op, a, o, NULL, err);
-    }
-    if (!a) {
-        op->failed++;
-        return 0;
-    }
+    const struct whatif_opts *op = ctx;
     struct clarity_whatif_result wr;
     int rc = clarity_whatif_run(a, &op->ask, &wr, err);
     if (rc) return rc;
@@ -146,23 +131,16 @@ static int whatif_text_each(void *ctx, const struct clarity_app_set *set, size_t
     if (wr.have_curve && wr.curve.npoints) snprintf(knee, sizeof knee, "%g", wr.curve.points[wr.curve.knee].cores);
     const char *row[] = {id, act, drv, bn, change(c[0], 16, r, CLARITY_SCEN_INF_CPU), change(c[1], 16, r, CLARITY_SCEN_INF_DISK),
                          change(c[2], 16, r, CLARITY_SCEN_INF_NETWORK), knee, change(c[3], 16, r, CLARITY_SCEN_WHATIF)};
-    clarity_table_row(&op->rows, row);
+    clarity_table_row(t, row);
     clarity_whatif_result_free(&wr);
     return 0;
 }
 
-static int whatif_text_end(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+static void whatif_note(FILE *o)
 {
-    struct whatif_opts *op = ctx;
-    if (set->n == 1 || op->detail || !o) return 0;
-    fprintf(o, "resource model and core-count curve per application (--detail: a full report each)\n");
-    if (clarity_table_write(o, &op->rows, 0, op->width))
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
-    fprintf(o, "\n%zu application(s), %zu could not be read. bottleneck: stages bound by cpu/disk/network;\n"
+    fprintf(o, "bottleneck: stages bound by cpu/disk/network;\n"
                "cpu/disk/net inf: predicted change with that resource infinitely fast; whatif: with the\n"
-               "hardware asked; knee: the fewest cores within 10%% of the best predicted time.\n",
-            op->rows.nrows, op->failed);
-    return 0;
+               "hardware asked; knee: the fewest cores within 10%% of the best predicted time.\n");
 }
 
 int cmd_whatif(int argc, char **argv)
@@ -182,6 +160,8 @@ int cmd_whatif(int argc, char **argv)
                                                    CLARITY_HW_INPUT_ON_DISK, CLARITY_HW_REPLICATION};
     struct whatif_opts op;
     memset(&op, 0, sizeof op);
+    struct per_app_rows pr = {.row = whatif_row, .note = whatif_note,
+                              .title = "resource model and core-count curve per application (--detail: a full report each)\n"};
     op.ask.curve = op.points;
     op.limit = 20;
     struct common_opts co = {.cmd = "whatif"};
@@ -223,7 +203,7 @@ int cmd_whatif(int argc, char **argv)
             op.ask.threads = (int)t;
             break;
         }
-        case 'd': op.detail = true; break;
+        case 'd': pr.detail = true; break;
         case 'h': help(stdout); return EXIT_OK;
         default: return bad_option(co.cmd, argv, "o:qh");
         }
@@ -236,13 +216,12 @@ int cmd_whatif(int argc, char **argv)
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = op.ask.threads;
-    op.width = out_width(&co);
+    op.width = pr.width = out_width(&co);
     bool asked = ini != NULL;
     for (int f = 0; f < CLARITY_HW_NFIELDS; f++) asked |= op.ask.flags.f[f].set;
-    clarity_table_init(&op.rows, app_cols, sizeof app_cols / sizeof *app_cols - !asked);
-    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .load = &lo, .one = whatif_one,
-                             .text_each = whatif_text_each, .text_end = whatif_text_end, .ctx = &op};
+    clarity_table_init(&pr.table, app_cols, sizeof app_cols / sizeof *app_cols - !asked);
+    struct per_app_cmd pc = {.schema = "clarity.whatif/1", .out = &co, .load = &lo, .one = whatif_one, .rows = &pr, .ctx = &op};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
-    clarity_table_free(&op.rows);
+    clarity_table_free(&pr.table);
     return rc;
 }

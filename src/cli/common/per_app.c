@@ -81,15 +81,46 @@ static bool ensure_open(struct run *r)
     return true;
 }
 
+/* The text of application i in the table shape (struct per_app_rows). */
+static int rows_each(const struct per_app_cmd *c, const struct clarity_app_set *set, size_t i, FILE *o,
+                     struct clarity_error *err)
+{
+    struct per_app_rows *pr = c->rows;
+    const struct clarity_app *a = set->apps[i].app;
+    if (set->n == 1 || pr->detail) {
+        if (!a || !app_filter_keep(&c->filter, a)) return 0;
+        if (i) fputc('\n', o);
+        return c->one(c->ctx, a, o, NULL, err);
+    }
+    if (!a) {
+        pr->failed++;
+        return 0;
+    }
+    return pr->row(c->ctx, a, &pr->table, err);
+}
+
+static int rows_end(const struct per_app_cmd *c, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
+{
+    struct per_app_rows *pr = c->rows;
+    if (set->n == 1 || pr->detail || !o) return 0;
+    fputs(pr->title, o);
+    if (clarity_table_write(o, &pr->table, 0, pr->width))
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
+    fprintf(o, "\n%zu application(s), %zu could not be read. ", pr->table.nrows, pr->failed);
+    pr->note(o);
+    return 0;
+}
+
 static void each_app(void *ctx, const struct clarity_app_set *set, size_t i)
 {
     struct run *r = ctx;
     const struct per_app_cmd *c = r->c;
     const struct clarity_app *a = set->apps[i].app;
     if (a && !ensure_open(r)) return;
-    if (!c->out->json && c->text_each) {
+    if (!c->out->json && (c->text_each || c->rows)) {
         struct clarity_error err = {0};
-        if (c->text_each(c->ctx, set, i, &c->filter, r->o, &err) != 0 && r->rc == EXIT_OK) {
+        int trc = c->text_each ? c->text_each(c->ctx, set, i, &c->filter, r->o, &err) : rows_each(c, set, i, r->o, &err);
+        if (trc != 0 && r->rc == EXIT_OK) {
             fprintf(stderr, "clarity %s: %s\n", c->out->cmd, err.msg);
             r->rc = exit_for_error(err.code);
         }
@@ -125,9 +156,10 @@ int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
         clarity_jsonw_obj_end(&r.w);
         clarity_jsonw_end(&r.w);
         clarity_jsonw_flush(&r.w);
-    } else if (c->text_end) {
+    } else if (c->text_end || c->rows) {
         struct clarity_error err = {0};
-        if (c->text_end(c->ctx, &set, r.o, &err) != 0 && rc == EXIT_OK) {
+        int trc = c->text_end ? c->text_end(c->ctx, &set, r.o, &err) : rows_end(c, &set, r.o, &err);
+        if (trc != 0 && rc == EXIT_OK) {
             fprintf(stderr, "clarity %s: %s\n", c->out->cmd, err.msg);
             rc = exit_for_error(err.code);
         }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "cli/common/options.h"
+#include "report/table.h"
 #include "util/jsonw.h"
 #include "clarity/model.h"
 
@@ -16,6 +17,23 @@ struct app_filter {
     const char *name;            /* name or id contains it; NULL: any */
 };
 bool app_filter_keep(const struct app_filter *f, const struct clarity_app *a);
+
+/* The text shape of blocked, stragglers, whatif and findings over several applications: with
+ * one application, or with --detail, `one` writes a full report each (separated by a blank
+ * line); with several, `row` adds one table row per loaded application (one that could not be
+ * read is counted), and after the last the table is written between `title` and the line
+ * "N application(s), M could not be read. " that `note` completes. JSON always goes through
+ * `one`. The command initialises `table` with its columns and frees it. */
+struct per_app_rows {
+    bool detail;                 /* --detail: a full report each even when there are several */
+    size_t width;                /* the table's width (the command's --wide or terminal) */
+    struct table table;          /* one row per application */
+    size_t failed;               /* applications that could not be read */
+    /* Analyzes a and adds its row to t; 0, or an error code with err filled. */
+    int (*row)(void *ctx, const struct clarity_app *a, struct table *t, struct clarity_error *err);
+    const char *title;           /* the line(s) above the table, each ending in a newline */
+    void (*note)(FILE *o);       /* the rest of the line below the table, and what follows */
+};
 
 struct per_app_cmd {
     const char *schema;          /* "clarity.blocked/1" */
@@ -35,6 +53,9 @@ struct per_app_cmd {
     int (*text_each)(void *ctx, const struct clarity_app_set *set, size_t i, const struct app_filter *f,
                      FILE *o, struct clarity_error *err);
     int (*text_end)(void *ctx, const struct clarity_app_set *set, FILE *o, struct clarity_error *err);
+    /* When set (and text_each is not), the text output of several applications is a table of
+     * one row each (see struct per_app_rows); its callbacks get ctx. */
+    struct per_app_rows *rows;
     void *ctx;
 };
 
