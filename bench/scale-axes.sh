@@ -28,7 +28,7 @@ mkdir -p "$OUT" "$LOGS"
 RES="$OUT/axes.md"
 : >"$RES"
 say() { echo "$*" | tee -a "$RES"; }
-CMDS=${CMDS:-"summary stragglers blocked whatif anomalies contention api-jobs api-stages api-executors api-tasklist"}
+CMDS=${CMDS:-"summary stragglers blocked whatif anomalies contention findings report diff api-jobs api-stages api-executors api-tasklist"}
 
 REAL=/work/shared/data/external/nvidia-qualification/nds_q72_dataproc_2_2.zstd
 SRC=$LOGS/source-tasks.json
@@ -64,6 +64,8 @@ run_cmd() { # run_cmd CMD LOG APP STAGE
     api-executors) measure $C api --compact "$log" "/applications/$app/executors" ;;
     api-tasklist) measure $C api --compact "$log" "/applications/$app/stages/$stage/taskList?length=100000" ;;
     summary-t1) measure $C summary --json --threads 1 "$log" ;;
+    report) measure $C report "$log" -o "$OUT/page.html" ;;
+    diff) measure $C diff --json "$log" "$log" ;;
     *) measure $C "$cmd" --json "$log" ;;
   esac
 }

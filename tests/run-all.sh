@@ -30,19 +30,46 @@ run_criterion "unit (normal build)" build/unit_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_criterion "unit (asan+ubsan build)" build-asan/unit_tests
 
-for suite in tests/*/run.sh; do
-  [ -x "$suite" ] || continue
-  out=$(mktemp); t0=$SECONDS
-  "$suite" >"$out" 2>&1; rc=$?
+# The shell suites run SUITE_JOBS at a time (default: the cores): each is mostly one process
+# after another, so two at a time on CI's two cores halves the wall time. Every suite keeps
+# its own temporary folder; its output is read back when it ends, in the order suites end.
+SUITE_JOBS=${SUITE_JOBS:-$(nproc)}
+RES=$(mktemp -d)
+run_suite() { # run_suite SUITE: writes RES/<name>.out and .rc and .secs
+  local name; name=$(basename "$(dirname "$1")"); local t0=$SECONDS
+  "$1" >"$RES/$name.out" 2>&1; echo $? >"$RES/$name.rc"
+  echo $((SECONDS - t0)) >"$RES/$name.secs"
+}
+report_suite() { # report_suite SUITE: its FAIL/SKIP lines and summary, added to the totals
+  local suite=$1 name; name=$(basename "$(dirname "$1")")
+  local out="$RES/$name.out" rc; rc=$(cat "$RES/$name.rc")
   grep -E '^(FAIL|SKIP)' "$out" | head -50
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
-  if [ -z "$line" ]; then echo "$suite: no summary (rc=$rc)"; tail -20 "$out"; failed=$((failed+1)); rm -f "$out"; continue; fi
+  local line; line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
+  if [ -z "$line" ]; then echo "$suite: no summary (rc=$rc)"; tail -20 "$out"; failed=$((failed+1)); return; fi
   # the seconds each suite took, so the one that makes `make check` slow is named
-  echo "$suite: $line ($((SECONDS - t0)) s)"
+  echo "$suite: $line ($(cat "$RES/$name.secs") s)"
+  local p f s
   p=$(sed -n 's/^\([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
   s=$(sed -n 's/.* \([0-9]*\) skipped.*/\1/p' <<<"$line")
   passed=$((passed+p)); failed=$((failed+f)); skipped=$((skipped+${s:-0}))
-  rm -f "$out"
+}
+suites=(); for suite in tests/*/run.sh; do [ -x "$suite" ] && suites+=("$suite"); done
+declare -A pid_of
+live=0
+reap() { # reports the suites that ended; sets live to how many still run
+  local s; live=0
+  for s in "${suites[@]}"; do
+    [ -n "${pid_of[$s]:-}" ] || continue
+    if kill -0 "${pid_of[$s]}" 2>/dev/null; then live=$((live+1)); else report_suite "$s"; unset "pid_of[$s]"; fi
+  done
+}
+for suite in "${suites[@]}"; do
+  reap
+  while [ "$live" -ge "$SUITE_JOBS" ]; do wait -n 2>/dev/null || true; reap; done
+  run_suite "$suite" & pid_of[$suite]=$!
 done
+wait
+reap
+rm -rf "$RES"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

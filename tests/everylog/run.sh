@@ -8,7 +8,7 @@
 # cores given), or in their own suites (ernest, synth).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-NEEDS_MORE=" predict ernest synth api diff "
+NEEDS_MORE=" predict ernest synth api diff serve fleet "
 
 mapfile -t CMDS < <("$CLARITY" --help | sed -n '/^commands:/,/^$/p' | awk 'NF && $1 != "commands:" {print $1}')
 [ "${#CMDS[@]}" -ge 6 ] && ok "${#CMDS[@]} commands listed by clarity --help" || bad "clarity --help lists ${#CMDS[@]} commands"
