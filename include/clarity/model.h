@@ -180,6 +180,9 @@ struct clarity_stage {                       /* one stage attempt */
     struct clarity_peaks peaks;              /* per-stage peak executor metrics (any executor) */
     struct clarity_stage_exec_peaks { uint32_t executor; struct clarity_peaks peaks; } *exec_peaks;
     size_t nexec_peaks, cap_exec_peaks;
+    /* executors (string ids) excluded for this attempt while it ran, by an executor or a node
+     * exclusion event, in event order */
+    int64_t *excluded_execs; size_t nexcluded_execs, cap_excluded_execs;
 };
 
 struct clarity_sql {

@@ -545,6 +545,7 @@ void clarity_app_free(struct clarity_app *a)
         free(s->peaks.p);
         for (size_t k = 0; k < s->nexec_peaks; k++) free(s->exec_peaks[k].peaks.p);
         free(s->exec_peaks);
+        free(s->excluded_execs);
     }
     for (size_t i = 0; i < a->nsqls; i++) {
         free(a->sqls[i].job_ids);

@@ -120,6 +120,8 @@ void clarity_apply_block_manager_added(struct apply_ctx *c, cj_val ev);
 void clarity_apply_block_manager_removed(struct apply_ctx *c, cj_val ev);
 void clarity_apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded);
 void clarity_apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev);
+void clarity_apply_node_excluded(struct apply_ctx *c, cj_val ev, bool excluded);
+void clarity_apply_node_excluded_for_stage(struct apply_ctx *c, cj_val ev);
 void clarity_apply_exec_metrics_update(struct apply_ctx *c, cj_val ev);
 void clarity_apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev);
 void clarity_apply_job_start(struct apply_ctx *c, cj_val ev);

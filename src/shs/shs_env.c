@@ -131,15 +131,6 @@ int clarity__shs_environment(struct shs_req *r)
     return CLARITY_OK;
 }
 
-struct logs_ctx { const struct clarity_app *a; const struct clarity_kvs *logs; };
-
-static void process_logs_body(struct jsonw *cw, const void *ctx)
-{
-    const struct logs_ctx *c = ctx;
-    for (size_t i = 0; i < c->logs->n; i++)
-        clarity_jsonw_kstr(cw, clarity_app_str(c->a, c->logs->p[i].k), clarity_app_str(c->a, c->logs->p[i].v));
-}
-
 int clarity__shs_misc(struct shs_req *r)
 {
     struct jsonw *w = r->w;
@@ -153,9 +144,9 @@ int clarity__shs_misc(struct shs_req *r)
         clarity_jsonw_kbool(w, "isActive", m->active);
         clarity_jsonw_kint(w, "totalCores", m->cores);
         clarity__shs_kdate(w, "addTime", m->add_ms);
-        struct logs_ctx lc = {a, &m->logs};
-        if (clarity__shs_compact_object(w, "processLogs", m->has_logs ? process_logs_body : NULL, &lc) != 0)
-            return clarity__shs_oom(r);
+        /* pretty-printed like every other map SHS writes (it was kept on one line before,
+         * when the URLs were never read and the object was always empty) */
+        clarity__shs_write_kvs_obj(w, "processLogs", a, &m->logs);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);

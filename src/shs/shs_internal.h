@@ -178,9 +178,9 @@ const char *clarity__shs_stage_description(const struct clarity_app *a, const st
 bool clarity__shs_stage_visible(const struct clarity_stage *s);
 
 /* Writes `"key" : {...}` with the object on one line whatever w's pretty printing, body writing
- * its members (NULL: an empty object). Logged executor resources and process logs have always
- * been printed so (the History Server would indent them); kept byte-identical until that is
- * fixed on its own. 0, or -1 when out of memory. */
+ * its members (NULL: an empty object). Logged executor resources have always been printed so
+ * (the History Server would indent them); kept byte-identical until that is fixed on its own.
+ * 0, or -1 when out of memory. */
 int clarity__shs_compact_object(struct jsonw *w, const char *key, void (*body)(struct jsonw *cw, const void *ctx),
                                 const void *ctx);
 

@@ -39,7 +39,7 @@ struct clarity__shs_route {
 };
 
 #define APP (SHS_NEED_APP | SHS_NEED_ATTEMPT)
-#define STAGE_IX (SHS_IX_TASKS | SHS_IX_ACCUMS | SHS_IX_EXCLUDED)
+#define STAGE_IX (SHS_IX_TASKS | SHS_IX_ACCUMS)
 #define JOB_IX (SHS_IX_LAUNCH | SHS_IX_STAGE_IDS)
 static const struct clarity__shs_route routes[] = {
     {"applications", 0, 0, SHS_Q_APP_STATUS | SHS_Q_LIMIT, 0, NULL, clarity__shs_app_list},

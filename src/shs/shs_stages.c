@@ -91,7 +91,15 @@ static const struct exec_pos *find_exec(const struct exec_pos *v, size_t n, uint
     return lo < n && v[lo].exec == exec ? &v[lo] : NULL;
 }
 
-static void exec_summary_one(struct jsonw *w, const struct shs_index *ix, const struct clarity_app *a,
+/* Whether the executor was excluded for this stage attempt (by itself or with its node). */
+static bool excluded_for(const struct clarity_stage *s, uint32_t exec)
+{
+    for (size_t i = 0; i < s->nexcluded_execs; i++)
+        if (s->excluded_execs[i] == (int64_t)exec) return true;
+    return false;
+}
+
+static void exec_summary_one(struct jsonw *w, const struct clarity_app *a,
                              const struct clarity_stage *s, const struct shs_exec_stage *es, uint32_t exec,
                              const struct clarity_peaks *pk, bool had_end)
 {
@@ -113,14 +121,15 @@ static void exec_summary_one(struct jsonw *w, const struct shs_index *ix, const 
     clarity_jsonw_kint(w, "shuffleWriteRecords", m[CLARITY_TM_SW_RECORDS]);
     clarity_jsonw_kint(w, "memoryBytesSpilled", m[CLARITY_TM_MEM_SPILLED]);
     clarity_jsonw_kint(w, "diskBytesSpilled", m[CLARITY_TM_DISK_SPILLED]);
-    bool excl = clarity__shs_excluded_in(ix, exec, s->stage_id);
+    bool excl = excluded_for(s, exec);
     clarity_jsonw_kbool(w, "isBlacklistedForStage", excl);
     if (pk || had_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, pk);
     clarity_jsonw_kbool(w, "isExcludedForStage", excl);
     clarity_jsonw_obj_end(w);
 }
 
-/* Executors that ran tasks of the stage, then those with only peaks logged for it. */
+/* Executors that ran tasks of the stage, then those with only peaks logged for it, then
+ * those only excluded for it. */
 static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct clarity_stage *s)
 {
     const struct clarity_app *a = g->app;
@@ -140,13 +149,19 @@ static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct
     clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < sa->nex; i++) {
         const struct exec_pos *p = find_exec(peaks, s->nexec_peaks, sa->ex[i].exec);
-        exec_summary_one(w, g->ix, a, s, &sa->ex[i], sa->ex[i].exec, p ? &s->exec_peaks[p->pos].peaks : NULL, true);
+        exec_summary_one(w, a, s, &sa->ex[i], sa->ex[i].exec, p ? &s->exec_peaks[p->pos].peaks : NULL, true);
     }
     for (size_t i = 0; i < s->nexec_peaks; i++) {
         uint32_t exec = s->exec_peaks[i].executor;
         if (find_exec(ran, sa->nex, exec)) continue;
         const struct exec_pos *p = find_exec(peaks, s->nexec_peaks, exec);
-        exec_summary_one(w, g->ix, a, s, NULL, exec, &s->exec_peaks[p->pos].peaks, false);
+        exec_summary_one(w, a, s, NULL, exec, &s->exec_peaks[p->pos].peaks, false);
+    }
+    /* an exclusion creates the executor's entry even when it ran nothing and logged no peaks */
+    for (size_t i = 0; i < s->nexcluded_execs; i++) {
+        uint32_t exec = (uint32_t)s->excluded_execs[i];
+        if (find_exec(ran, sa->nex, exec) || find_exec(peaks, s->nexec_peaks, exec)) continue;
+        exec_summary_one(w, a, s, NULL, exec, NULL, false);
     }
     clarity_jsonw_obj_end(w);
     free(ran);
