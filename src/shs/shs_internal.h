@@ -5,6 +5,7 @@
 #define CLARITY_SHS_INTERNAL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "util/jsonw.h"
 #include "clarity/model.h"
 #include "clarity/error.h"
@@ -58,6 +59,7 @@ struct shs_agg;
 
 struct shs_req {
     struct jsonw *w;
+    FILE *out;                               /* the stream under w: binary answers write here */
     const struct shs_params *p;
     struct clarity_error *err;
     int http;                                /* HTTP status of a failure */
@@ -65,6 +67,7 @@ struct shs_req {
     size_t napps;
     /* what the route's `needs` resolved before the handler runs */
     const struct shs_app_entry *entry;       /* SHS_NEED_APP */
+    const char *attempt;                     /* the attempt segment of the path, NULL none */
     const struct clarity_app *app;           /* SHS_NEED_ATTEMPT */
     const struct shs_agg *agg;               /* SHS_NEED_AGG */
     const struct shs_index *ix;              /* the parts the route's needs asked for */
@@ -189,6 +192,7 @@ int clarity__shs_compact_object(struct jsonw *w, const char *key, void (*body)(s
 int clarity__shs_environment_check(struct shs_req *r);
 int clarity__shs_rdd_one_check(struct shs_req *r);
 int clarity__shs_task_summary_check(struct shs_req *r);
+int clarity__shs_logs_check(struct shs_req *r);
 
 /* ---- route handlers (one per row of the route table in shs_route.c) ---- */
 int clarity__shs_app_list(struct shs_req *r);
@@ -207,6 +211,8 @@ int clarity__shs_environment(struct shs_req *r);
 int clarity__shs_misc(struct shs_req *r);
 int clarity__shs_rdd_list(struct shs_req *r);
 int clarity__shs_rdd_one(struct shs_req *r);
+int clarity__shs_logs(struct shs_req *r);         /* binary: writes a ZIP to r->out */
+int clarity__shs_version(struct shs_req *r);
 /* taskMetricsDistributions of a stage (also used by the stage list with withSummaries) */
 int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs,
                                            size_t nq, bool as_field);
