@@ -316,6 +316,10 @@ struct clarity_app {
     struct clarity_kvs driver_logs, jvm, spark_props, hadoop_props, system_props,
         metrics_props, classpath;
     bool have_env;
+    /* some task's peak execution memory came from the internal accumulable
+     * "internal.metrics.peakExecutionMemory" (Spark 1.x-2.x, whose Task Metrics lack "Peak
+     * Execution Memory"): analyses use the value; the History Server shows 0 for such logs */
+    bool peak_exec_mem_from_accums;
 
     struct clarity_executor *execs; size_t nexecs, cap_execs;
     struct clarity_job *jobs; size_t njobs, cap_jobs;

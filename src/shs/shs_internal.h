@@ -168,6 +168,14 @@ int64_t clarity__shs_task_scheduler_delay(const struct clarity_app *a, size_t ro
 int clarity__shs_task_write(struct shs_req *r, size_t row);
 
 /* ---- writers and lookups shared by resources (shs_common.c) ---- */
+/* A task metric as SHS knows it: SHS reads peak execution memory only from Task Metrics'
+ * "Peak Execution Memory" (Spark 3.0+), so a value the model took from the internal
+ * accumulable of an older log reads 0, as every History Server shows it. */
+static inline int64_t clarity__shs_task_metric(const struct clarity_app *a, size_t row, enum clarity_tm m)
+{
+    if (m == CLARITY_TM_PEAK_EXEC_MEM && a->peak_exec_mem_from_accums) return 0;
+    return clarity_task_metric(a, row, m);
+}
 void clarity__shs_kdate(struct jsonw *w, const char *key, int64_t ms);
 void clarity__shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id);
 /* peak executor metrics object (21 ExecutorMetricType names, 0 when not logged) */
