@@ -535,6 +535,9 @@ static void tasks_free(struct clarity_tasks *t)
 void clarity_app_free(struct clarity_app *a)
 {
     if (!a) return;
+    for (size_t i = 0; i < a->ncached; i++) clarity__model_rdd_storage_free(&a->cached[i]);
+    free(a->cached);
+    clarity_idmap_free(&a->cached_by_id);
     for (size_t i = 0; i < a->nexecs; i++) {
         free(a->execs[i].excluded_stages);
         free(a->execs[i].peaks.p);

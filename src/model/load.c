@@ -59,7 +59,7 @@ static const struct { const char *name; size_t len; handler fn; } handlers[] = {
     H("SparkListenerNodeUnblacklisted", h_node_unexcluded),
     H("SparkListenerNodeExcludedForStage", clarity_apply_node_excluded_for_stage),
     H("SparkListenerNodeBlacklistedForStage", clarity_apply_node_excluded_for_stage),
-    H("SparkListenerBlockUpdated", h_known),
+    H("SparkListenerBlockUpdated", clarity_apply_block_updated),
     H("SparkListenerSpeculativeTaskSubmitted", h_known),
     H("SparkListenerUnschedulableTaskSetAdded", h_known),
     H("SparkListenerUnschedulableTaskSetRemoved", h_known),

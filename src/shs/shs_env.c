@@ -1,5 +1,5 @@
 /* Environment (properties sorted by key and redacted as OneApplicationResource does),
- * miscellaneous processes, and RDD storage. */
+ * miscellaneous processes. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -152,20 +152,3 @@ int clarity__shs_misc(struct shs_req *r)
     clarity_jsonw_arr_end(w);
     return CLARITY_OK;
 }
-
-/* SHS lists an RDD only once block updates show cached partitions; event logs carry block
- * updates only with spark.eventLog.logBlockUpdates.enabled, which the model does not read. */
-int clarity__shs_rdd_list(struct shs_req *r)
-{
-    clarity_jsonw_arr_begin(r->w);
-    clarity_jsonw_arr_end(r->w);
-    return CLARITY_OK;
-}
-
-int clarity__shs_rdd_one_check(struct shs_req *r)
-{
-    return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown rdd: %lld", (long long)r->rdd_id);
-}
-
-/* Never reached: the check above answers every rdd id. */
-int clarity__shs_rdd_one(struct shs_req *r) { return clarity__shs_rdd_one_check(r); }

@@ -34,6 +34,7 @@ void clarity_apply_exec_removed(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_executor *e = exec_from(c, ev, "Executor ID");
     if (!e) return;
+    if (!e->remove_ms) clarity__model_storage_exec_removed(c, e);
     e->remove_ms = clarity_get_int_or(ev, "Timestamp", 0);
     e->remove_reason = clarity_intern_key(c, ev, "Removed Reason");
 }
