@@ -178,6 +178,11 @@ static inline int64_t clarity__shs_task_metric(const struct clarity_app *a, size
 }
 void clarity__shs_kdate(struct jsonw *w, const char *key, int64_t ms);
 void clarity__shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id);
+/* ExecutorMetricType's names in its order, and one's value in a set of peaks (0 when not
+ * logged) */
+#define CLARITY__SHS_NPEAKS 21
+extern const char *const clarity__shs_peak_names[CLARITY__SHS_NPEAKS];
+int64_t clarity__shs_peak_value(const struct clarity_app *a, const struct clarity_peaks *pk, size_t i);
 /* peak executor metrics object (21 ExecutorMetricType names, 0 when not logged) */
 void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a,
                               const struct clarity_peaks *pk);
@@ -221,6 +226,19 @@ int clarity__shs_rdd_list(struct shs_req *r);
 int clarity__shs_rdd_one(struct shs_req *r);
 int clarity__shs_logs(struct shs_req *r);         /* binary: writes a ZIP to r->out */
 int clarity__shs_version(struct shs_req *r);
+/* A stage attempt's executorSummary entries (AppStatusStore.executorSummary): executors that
+ * ran its tasks, then those with only peaks logged for it, then those only excluded for it.
+ * *out malloc'd; 0, or -1 when out of memory. */
+struct shs_exec_entry {
+    uint32_t exec;                           /* string id */
+    const struct shs_exec_stage *es;         /* NULL: ran none of its tasks */
+    const struct clarity_peaks *peaks;       /* logged for this stage, NULL none */
+    bool had_end;                            /* a TaskEnd: peakMemoryMetrics shown even unlogged */
+};
+int clarity__shs_stage_exec_entries(const struct shs_agg *g, const struct clarity_stage *s, struct shs_exec_entry **out,
+                                    size_t *nout);
+/* executorMetricsDistributions of a stage (withSummaries), over those entries */
+int clarity__shs_exec_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs, size_t nq);
 /* taskMetricsDistributions of a stage (also used by the stage list with withSummaries) */
 int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs,
                                            size_t nq, bool as_field);

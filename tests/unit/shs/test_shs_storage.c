@@ -233,3 +233,28 @@ Test(shs_storage, logs_zip_of_a_rolling_directory)
     shs_expect_error(&fx, "/applications/app-rest18-roll/3/logs", CLARITY_ENOTFOUND, 404,
                      "unknown app attempt: app-rest18-roll/3");
 }
+
+Test(shs_storage, executor_metrics_distributions)
+{
+    /* over the stage's 3 executorSummary entries: exec 1 and 2 ran a 1000 ms task each, exec
+     * 3 is there by exclusion only; quantile q reads sorted[min(trunc(3q), 2)] */
+    struct shs_answer x;
+    shs_ask(&x, &fx, A "/stages/0/0?withSummaries=true");
+    const double want_time[] = {0, 0, 1000, 1000, 1000}, want_ok[] = {0, 0, 1, 1, 1};
+    cr_assert_eq(shs_len(x.root, "executorMetricsDistributions.quantiles"), 5);
+    for (int i = 0; i < 5; i++) {
+        char p[96];
+        snprintf(p, sizeof p, "executorMetricsDistributions.taskTime.%d", i);
+        cr_assert_eq(shs_dbl(x.root, p), want_time[i], "%s", p);
+        snprintf(p, sizeof p, "executorMetricsDistributions.succeededTasks.%d", i);
+        cr_assert_eq(shs_dbl(x.root, p), want_ok[i], "%s", p);
+    }
+    /* peaks over the two entries that show peakMemoryMetrics (none logged: zeros) */
+    cr_assert_eq(shs_len(x.root, "executorMetricsDistributions.peakMemoryMetrics"), 21);
+    cr_assert_eq(shs_dbl(x.root, "executorMetricsDistributions.peakMemoryMetrics.JVMHeapMemory.4"), 0);
+    shs_answer_free(&x);
+    /* without withSummaries the field is absent */
+    shs_ask(&x, &fx, A "/stages/0/0");
+    cr_assert_not(shs_has(x.root, "executorMetricsDistributions"));
+    shs_answer_free(&x);
+}
