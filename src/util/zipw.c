@@ -23,13 +23,16 @@ static void p16(struct rec *r, uint32_t v) { r->b[r->n++] = (unsigned char)v; r-
 static void p32(struct rec *r, uint32_t v) { p16(r, v & 0xFFFF); p16(r, v >> 16); }
 static void p64(struct rec *r, uint64_t v) { p32(r, (uint32_t)v); p32(r, (uint32_t)(v >> 32)); }
 
-static int emit(struct zipw *z, const void *p, size_t n)
+/* Every byte goes through here, to the stream the caller gave clarity_zipw_init. */
+static int emit_to(FILE *out, struct zipw *z, const void *p, size_t n)
 {
     if (z->failed) return z->failed;
-    if (n && fwrite(p, 1, n, z->out) != n) return z->failed = ZIPW_EIO;
+    if (n && fwrite(p, 1, n, out) != n) return z->failed = ZIPW_EIO;
     z->offset += n;
     return ZIPW_OK;
 }
+
+static int emit(struct zipw *z, const void *p, size_t n) { return emit_to(z->out, z, p, n); }
 
 void clarity_zipw_init(struct zipw *z, FILE *out)
 {
