@@ -136,6 +136,8 @@ struct clarity_executor {
     bool has_resources;                      /* "Resources" was logged (possibly empty) */
     int64_t *excluded_stages; size_t nexcluded_stages, cap_excluded_stages;
     struct clarity_peaks peaks;              /* peak executor metrics */
+    /* storage use from block updates while the executor lived (0 without them) */
+    int64_t rdd_blocks, mem_used, disk_used, used_on_heap, used_off_heap;
 };
 
 enum clarity_job_status { CLARITY_JOB_RUNNING, CLARITY_JOB_SUCCEEDED, CLARITY_JOB_FAILED, CLARITY_JOB_UNKNOWN };
@@ -164,6 +166,36 @@ struct clarity_rdd {
     bool barrier;
 };
 
+/* A cached RDD as the History Server tracks it (AppStatusListener's LiveRDD): registered when a
+ * submitted stage names it with a valid storage level, filled by SparkListenerBlockUpdated
+ * events (logged only with spark.eventLog.logBlockUpdates.enabled), dropped by UnpersistRDD. */
+struct clarity_rdd_part {                    /* one cached block: "rdd_<id>_<split>" */
+    uint32_t block;                          /* string id */
+    int64_t mem, disk;
+    int64_t *execs; size_t nexecs, cap_execs; /* executors holding it (string ids), in order */
+    bool gone;                               /* stored nowhere any more: not listed */
+};
+struct clarity_rdd_dist {                    /* the RDD's use of one executor */
+    uint32_t exec;                           /* string id */
+    int64_t mem, disk, on_heap, off_heap;
+    /* what the executor had left when the listener last wrote the RDD (it caches this view
+     * until a block update on that executor invalidates it) */
+    int64_t mem_remaining, on_heap_remaining, off_heap_remaining;
+    bool stale;                              /* invalidated since: taken afresh at the next write */
+    bool gone;
+};
+struct clarity_rdd_storage {
+    int64_t rdd_id;
+    uint32_t name, level;                    /* level: StorageLevel.description, string id */
+    int64_t num_partitions;
+    bool use_off_heap, deserialized;
+    bool unpersisted;                        /* not listed */
+    int64_t mem, disk;
+    struct clarity_rdd_part *parts; size_t nparts, cap_parts, nlive_parts;
+    struct clarity_rdd_dist *dists; size_t ndists, cap_dists;
+    struct clarity_idmap part_by_block;      /* block string id -> latest entry in parts */
+};
+
 struct clarity_stage {                       /* one stage attempt */
     int64_t stage_id; int32_t attempt;
     uint32_t name, details, failure, pool;   /* string ids */
@@ -180,6 +212,9 @@ struct clarity_stage {                       /* one stage attempt */
     struct clarity_peaks peaks;              /* per-stage peak executor metrics (any executor) */
     struct clarity_stage_exec_peaks { uint32_t executor; struct clarity_peaks peaks; } *exec_peaks;
     size_t nexec_peaks, cap_exec_peaks;
+    /* executors (string ids) excluded for this attempt while it ran, by an executor or a node
+     * exclusion event, in event order */
+    int64_t *excluded_execs; size_t nexcluded_execs, cap_excluded_execs;
 };
 
 struct clarity_sql {
@@ -313,6 +348,10 @@ struct clarity_app {
     struct clarity_kvs driver_logs, jvm, spark_props, hadoop_props, system_props,
         metrics_props, classpath;
     bool have_env;
+    /* some task's peak execution memory came from the internal accumulable
+     * "internal.metrics.peakExecutionMemory" (Spark 1.x-2.x, whose Task Metrics lack "Peak
+     * Execution Memory"): analyses use the value; the History Server shows 0 for such logs */
+    bool peak_exec_mem_from_accums;
 
     struct clarity_executor *execs; size_t nexecs, cap_execs;
     struct clarity_job *jobs; size_t njobs, cap_jobs;
@@ -320,6 +359,8 @@ struct clarity_app {
     struct clarity_sql *sqls; size_t nsqls, cap_sqls;
     struct clarity_rdd *rdds; size_t nrdds, cap_rdds;
     struct clarity_misc_process *misc; size_t nmisc, cap_misc;
+    struct clarity_rdd_storage *cached; size_t ncached, cap_cached; /* by registration */
+    struct clarity_idmap cached_by_id;
     struct clarity_resource_profile *profiles; size_t nprofiles, cap_profiles;
     struct clarity_tasks tasks;
     struct clarity_accums task_accums, stage_accums;

@@ -11,13 +11,23 @@
 #include "clarity/error.h"
 #include "clarity/model.h"
 
+/* The Spark release whose History Server answers clarity reproduces (fields and rules of
+ * its REST API v1): what /version answers. */
+#define CLARITY_SHS_SPARK_VERSION "3.5.0"
+
 /* What one request answered. */
 struct clarity_shs_response {
     int status;        /* HTTP status: 200, 400 (bad query parameter), 404 (no such route, or
                           an unknown application, attempt, job, stage, ...), 500 (out of memory) */
-    char *body;        /* 200: the JSON text, NUL-terminated and ending in a newline, malloc'd
-                          (free with clarity_shs_response_free); NULL otherwise */
+    char *body;        /* 200: the JSON text, NUL-terminated and ending in a newline, or (for
+                          .../logs) the ZIP bytes; malloc'd (free with
+                          clarity_shs_response_free); NULL otherwise */
     size_t len;        /* bytes in body, without the NUL */
+    const char *content_type; /* "application/json", or "application/octet-stream" for the
+                          event log ZIP of .../logs (a static string, never NULL) */
+    char *filename;    /* the ZIP's name for Content-Disposition ("eventLogs-<appId>.zip",
+                          "eventLogs-<appId>-<attemptId>.zip"), NULL for JSON; freed with
+                          the response */
 };
 
 /* Answers path_and_query, e.g. "/api/v1/applications/app-1/stages?status=complete" (the
@@ -44,6 +54,10 @@ void clarity_shs_response_free(struct clarity_shs_response *res);
  * a partial body; errors writing to out are out's own (ferror). */
 int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
                           FILE *out, int *status, struct clarity_error *err);
+
+/* The content type of path_and_query's answer (as clarity_shs_response.content_type), known
+ * before answering, for a server that streams with clarity_shs_answer_to. */
+const char *clarity_shs_content_type(const char *path_and_query);
 
 /* How to load logs for path_and_query: what its answer shows decides what the loader keeps.
  * Sets keep_task_accumulables (only the ones SHS shows: user_task_accumulables_only) when

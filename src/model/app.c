@@ -535,6 +535,9 @@ static void tasks_free(struct clarity_tasks *t)
 void clarity_app_free(struct clarity_app *a)
 {
     if (!a) return;
+    for (size_t i = 0; i < a->ncached; i++) clarity__model_rdd_storage_free(&a->cached[i]);
+    free(a->cached);
+    clarity_idmap_free(&a->cached_by_id);
     for (size_t i = 0; i < a->nexecs; i++) {
         free(a->execs[i].excluded_stages);
         free(a->execs[i].peaks.p);
@@ -545,6 +548,7 @@ void clarity_app_free(struct clarity_app *a)
         free(s->peaks.p);
         for (size_t k = 0; k < s->nexec_peaks; k++) free(s->exec_peaks[k].peaks.p);
         free(s->exec_peaks);
+        free(s->excluded_execs);
     }
     for (size_t i = 0; i < a->nsqls; i++) {
         free(a->sqls[i].job_ids);

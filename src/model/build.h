@@ -120,6 +120,15 @@ void clarity_apply_block_manager_added(struct apply_ctx *c, cj_val ev);
 void clarity_apply_block_manager_removed(struct apply_ctx *c, cj_val ev);
 void clarity_apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded);
 void clarity_apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev);
+void clarity_apply_node_excluded(struct apply_ctx *c, cj_val ev, bool excluded);
+/* storage (apply_storage.c) */
+void clarity_apply_block_updated(struct apply_ctx *c, cj_val ev);
+void clarity__model_storage_stage_submitted(struct apply_ctx *c, cj_val stage_info);
+void clarity__model_storage_unpersist(struct apply_ctx *c, int64_t rdd_id);
+void clarity__model_storage_exec_removed(struct apply_ctx *c, struct clarity_executor *e);
+void clarity__model_storage_finish(struct clarity_app *a);
+void clarity__model_rdd_storage_free(struct clarity_rdd_storage *r);
+void clarity_apply_node_excluded_for_stage(struct apply_ctx *c, cj_val ev);
 void clarity_apply_exec_metrics_update(struct apply_ctx *c, cj_val ev);
 void clarity_apply_stage_exec_metrics(struct apply_ctx *c, cj_val ev);
 void clarity_apply_job_start(struct apply_ctx *c, cj_val ev);

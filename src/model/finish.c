@@ -81,6 +81,7 @@ void clarity_model_finish(struct apply_ctx *c)
     for (size_t i = 0; i < a->nsqls; i++)
         if (a->sqls[i].start_ms && !a->sqls[i].end_ms) in->sql_without_end++;
     finish_stages(a);
+    clarity__model_storage_finish(a);
     compact_tasks(a);
     clarity__model_task_end_reasons_sort(a);
     clarity_platform_detect(a, &a->platform);

@@ -14,6 +14,8 @@ typedef void (*handler)(struct apply_ctx *, cj_val);
 
 static void h_excluded(struct apply_ctx *c, cj_val ev) { clarity_apply_exec_excluded(c, ev, true); }
 static void h_unexcluded(struct apply_ctx *c, cj_val ev) { clarity_apply_exec_excluded(c, ev, false); }
+static void h_node_excluded(struct apply_ctx *c, cj_val ev) { clarity_apply_node_excluded(c, ev, true); }
+static void h_node_unexcluded(struct apply_ctx *c, cj_val ev) { clarity_apply_node_excluded(c, ev, false); }
 static void h_known(struct apply_ctx *c, cj_val ev) { (void)c; (void)ev; }
 
 /* Short event names (JsonProtocol's, or the last segment of a Jackson class name). */
@@ -51,13 +53,13 @@ static const struct { const char *name; size_t len; handler fn; } handlers[] = {
     H("SparkListenerExecutorExcludedForStage", clarity_apply_exec_excluded_for_stage),
     H("SparkListenerExecutorBlacklistedForStage", clarity_apply_exec_excluded_for_stage),
     H("SparkListenerMiscellaneousProcessAdded", clarity_apply_misc_process),
-    H("SparkListenerNodeExcluded", h_known),
-    H("SparkListenerNodeBlacklisted", h_known),
-    H("SparkListenerNodeUnexcluded", h_known),
-    H("SparkListenerNodeUnblacklisted", h_known),
-    H("SparkListenerNodeExcludedForStage", h_known),
-    H("SparkListenerNodeBlacklistedForStage", h_known),
-    H("SparkListenerBlockUpdated", h_known),
+    H("SparkListenerNodeExcluded", h_node_excluded),
+    H("SparkListenerNodeBlacklisted", h_node_excluded),
+    H("SparkListenerNodeUnexcluded", h_node_unexcluded),
+    H("SparkListenerNodeUnblacklisted", h_node_unexcluded),
+    H("SparkListenerNodeExcludedForStage", clarity_apply_node_excluded_for_stage),
+    H("SparkListenerNodeBlacklistedForStage", clarity_apply_node_excluded_for_stage),
+    H("SparkListenerBlockUpdated", clarity_apply_block_updated),
     H("SparkListenerSpeculativeTaskSubmitted", h_known),
     H("SparkListenerUnschedulableTaskSetAdded", h_known),
     H("SparkListenerUnschedulableTaskSetRemoved", h_known),

@@ -100,7 +100,7 @@ static int count_killed(struct shs_counts *c, const struct clarity_app *a, size_
 
 static void add_metrics(int64_t *dst, const struct clarity_app *a, size_t row)
 {
-    for (int m = 0; m < CLARITY_TM_COUNT; m++) dst[m] = clarity_sat_add(dst[m], clarity_task_metric(a, row, (enum clarity_tm)m));
+    for (int m = 0; m < CLARITY_TM_COUNT; m++) dst[m] = clarity_sat_add(dst[m], clarity__shs_task_metric(a, row, (enum clarity_tm)m));
 }
 
 static int64_t distinct_sorted(int64_t *v, size_t n)

@@ -37,28 +37,32 @@ void clarity__shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const ch
     clarity_jsonw_kstr(w, key, id ? clarity_app_str(a, id) : "");
 }
 
+/* ExecutorMetricType order */
+const char *const clarity__shs_peak_names[CLARITY__SHS_NPEAKS] = {
+    "JVMHeapMemory", "JVMOffHeapMemory", "OnHeapExecutionMemory", "OffHeapExecutionMemory",
+    "OnHeapStorageMemory", "OffHeapStorageMemory", "OnHeapUnifiedMemory", "OffHeapUnifiedMemory",
+    "DirectPoolMemory", "MappedPoolMemory", "ProcessTreeJVMVMemory", "ProcessTreeJVMRSSMemory",
+    "ProcessTreePythonVMemory", "ProcessTreePythonRSSMemory", "ProcessTreeOtherVMemory",
+    "ProcessTreeOtherRSSMemory", "MinorGCCount", "MinorGCTime", "MajorGCCount", "MajorGCTime", "TotalGCTime",
+};
+
+int64_t clarity__shs_peak_value(const struct clarity_app *a, const struct clarity_peaks *pk, size_t i)
+{
+    const char *name = clarity__shs_peak_names[i];
+    /* each name is there once at most, usually at its own slot (the loader keeps Spark's
+     * order): look there first, then everywhere */
+    if (pk && i < pk->n && !strcmp(clarity_app_str(a, pk->p[i].name), name)) return pk->p[i].value;
+    for (size_t k = 0; pk && k < pk->n; k++)
+        if (!strcmp(clarity_app_str(a, pk->p[k].name), name)) return pk->p[k].value;
+    return 0;
+}
+
 void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a, const struct clarity_peaks *pk)
 {
-    /* ExecutorMetricType order */
-    static const char *names[] = {
-        "JVMHeapMemory", "JVMOffHeapMemory", "OnHeapExecutionMemory", "OffHeapExecutionMemory",
-        "OnHeapStorageMemory", "OffHeapStorageMemory", "OnHeapUnifiedMemory", "OffHeapUnifiedMemory",
-        "DirectPoolMemory", "MappedPoolMemory", "ProcessTreeJVMVMemory", "ProcessTreeJVMRSSMemory",
-        "ProcessTreePythonVMemory", "ProcessTreePythonRSSMemory", "ProcessTreeOtherVMemory",
-        "ProcessTreeOtherRSSMemory", "MinorGCCount", "MinorGCTime", "MajorGCCount", "MajorGCTime", "TotalGCTime",
-    };
     clarity_jsonw_key(w, key);
     clarity_jsonw_obj_begin(w);
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        int64_t v = 0;
-        /* each name is there once at most, usually at its own slot (the loader keeps Spark's
-         * order): look there first, then everywhere */
-        if (pk && i < pk->n && !strcmp(clarity_app_str(a, pk->p[i].name), names[i])) v = pk->p[i].value;
-        else
-            for (size_t k = 0; pk && k < pk->n; k++)
-                if (!strcmp(clarity_app_str(a, pk->p[k].name), names[i])) v = pk->p[k].value;
-        clarity_jsonw_kint(w, names[i], v);
-    }
+    for (size_t i = 0; i < CLARITY__SHS_NPEAKS; i++)
+        clarity_jsonw_kint(w, clarity__shs_peak_names[i], clarity__shs_peak_value(a, pk, i));
     clarity_jsonw_obj_end(w);
 }
 

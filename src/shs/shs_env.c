@@ -1,5 +1,5 @@
 /* Environment (properties sorted by key and redacted as OneApplicationResource does),
- * miscellaneous processes, and RDD storage. */
+ * miscellaneous processes. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -131,15 +131,6 @@ int clarity__shs_environment(struct shs_req *r)
     return CLARITY_OK;
 }
 
-struct logs_ctx { const struct clarity_app *a; const struct clarity_kvs *logs; };
-
-static void process_logs_body(struct jsonw *cw, const void *ctx)
-{
-    const struct logs_ctx *c = ctx;
-    for (size_t i = 0; i < c->logs->n; i++)
-        clarity_jsonw_kstr(cw, clarity_app_str(c->a, c->logs->p[i].k), clarity_app_str(c->a, c->logs->p[i].v));
-}
-
 int clarity__shs_misc(struct shs_req *r)
 {
     struct jsonw *w = r->w;
@@ -153,28 +144,11 @@ int clarity__shs_misc(struct shs_req *r)
         clarity_jsonw_kbool(w, "isActive", m->active);
         clarity_jsonw_kint(w, "totalCores", m->cores);
         clarity__shs_kdate(w, "addTime", m->add_ms);
-        struct logs_ctx lc = {a, &m->logs};
-        if (clarity__shs_compact_object(w, "processLogs", m->has_logs ? process_logs_body : NULL, &lc) != 0)
-            return clarity__shs_oom(r);
+        /* pretty-printed like every other map SHS writes (it was kept on one line before,
+         * when the URLs were never read and the object was always empty) */
+        clarity__shs_write_kvs_obj(w, "processLogs", a, &m->logs);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
     return CLARITY_OK;
 }
-
-/* SHS lists an RDD only once block updates show cached partitions; event logs carry block
- * updates only with spark.eventLog.logBlockUpdates.enabled, which the model does not read. */
-int clarity__shs_rdd_list(struct shs_req *r)
-{
-    clarity_jsonw_arr_begin(r->w);
-    clarity_jsonw_arr_end(r->w);
-    return CLARITY_OK;
-}
-
-int clarity__shs_rdd_one_check(struct shs_req *r)
-{
-    return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown rdd: %lld", (long long)r->rdd_id);
-}
-
-/* Never reached: the check above answers every rdd id. */
-int clarity__shs_rdd_one(struct shs_req *r) { return clarity__shs_rdd_one_check(r); }

@@ -1,6 +1,6 @@
-/* Executors (ExecutorSummary as LiveExecutor writes it). Storage memory use needs block
- * updates, which event logs rarely carry, so rddBlocks/memoryUsed/diskUsed read 0 as SHS
- * shows them for such logs. */
+/* Executors (ExecutorSummary as LiveExecutor writes it). Storage memory use comes from block
+ * updates, which event logs carry only with spark.eventLog.logBlockUpdates.enabled: without
+ * them rddBlocks/memoryUsed/diskUsed read 0, as SHS shows them for such logs. */
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
@@ -89,9 +89,9 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct shs
     else snprintf(hp, sizeof hp, "%s", host);
     clarity_jsonw_kstr(w, "hostPort", hp);
     clarity_jsonw_kbool(w, "isActive", !e->remove_ms);
-    clarity_jsonw_kint(w, "rddBlocks", 0);
-    clarity_jsonw_kint(w, "memoryUsed", 0);
-    clarity_jsonw_kint(w, "diskUsed", 0);
+    clarity_jsonw_kint(w, "rddBlocks", e->rdd_blocks);
+    clarity_jsonw_kint(w, "memoryUsed", e->mem_used);
+    clarity_jsonw_kint(w, "diskUsed", e->disk_used);
     clarity_jsonw_kint(w, "totalCores", e->total_cores);
     clarity_jsonw_kint(w, "maxTasks", e->seen_added ? e->total_cores / cpus_per_task(a, e->resource_profile_id, task_cpus) : 0);
     clarity_jsonw_kint(w, "activeTasks", x->active);
@@ -123,8 +123,8 @@ static int exec_write(struct jsonw *w, const struct shs_agg *g, const struct shs
     if (e->max_onheap >= 0) {
         clarity_jsonw_key(w, "memoryMetrics");
         clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kint(w, "usedOnHeapStorageMemory", 0);
-        clarity_jsonw_kint(w, "usedOffHeapStorageMemory", 0);
+        clarity_jsonw_kint(w, "usedOnHeapStorageMemory", e->used_on_heap);
+        clarity_jsonw_kint(w, "usedOffHeapStorageMemory", e->used_off_heap);
         clarity_jsonw_kint(w, "totalOnHeapStorageMemory", e->max_onheap);
         clarity_jsonw_kint(w, "totalOffHeapStorageMemory", e->max_offheap > 0 ? e->max_offheap : 0);
         clarity_jsonw_obj_end(w);

@@ -197,34 +197,6 @@ size_t clarity__shs_task_accums_of(const struct shs_index *x, size_t row, size_t
     return e - lo;
 }
 
-/* ---- exclusions ---- */
-
-static int cmp_excluded(const void *p, const void *q)
-{
-    const struct shs_excluded *a = p, *b = q;
-    if (a->exec != b->exec) return a->exec < b->exec ? -1 : 1;
-    return (a->stage_id > b->stage_id) - (a->stage_id < b->stage_id);
-}
-
-static int build_excluded(struct shs_index *x, const struct clarity_app *a)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < a->nexecs; i++) n += a->execs[i].nexcluded_stages;
-    x->excluded = malloc((n ? n : 1) * sizeof *x->excluded);
-    if (!x->excluded) return -1;
-    for (size_t i = 0; i < a->nexecs; i++)
-        for (size_t k = 0; k < a->execs[i].nexcluded_stages; k++)
-            x->excluded[x->nexcluded++] = (struct shs_excluded){a->execs[i].id, a->execs[i].excluded_stages[k]};
-    qsort(x->excluded, x->nexcluded, sizeof *x->excluded, cmp_excluded);
-    return 0;
-}
-
-bool clarity__shs_excluded_in(const struct shs_index *x, uint32_t exec, int64_t stage_id)
-{
-    struct shs_excluded key = {exec, stage_id};
-    return x->nexcluded && bsearch(&key, x->excluded, x->nexcluded, sizeof key, cmp_excluded) != NULL;
-}
-
 /* ---- building ---- */
 
 int clarity__shs_index_build(struct shs_index *x, const struct clarity_app *a, unsigned what)
@@ -237,7 +209,6 @@ int clarity__shs_index_build(struct shs_index *x, const struct clarity_app *a, u
     if (!rc && (what & SHS_IX_LAUNCH)) rc = build_launch(x, a);
     if (!rc && (what & SHS_IX_STAGE_IDS)) rc = build_stage_ids(x, a);
     if (!rc && (what & SHS_IX_ACCUMS)) rc = build_accums(x, a);
-    if (!rc && (what & SHS_IX_EXCLUDED)) rc = build_excluded(x, a);
     if (rc) clarity__shs_index_free(x);
     return rc;
 }
@@ -250,6 +221,5 @@ void clarity__shs_index_free(struct shs_index *x)
     free(x->stage_by_id);
     free(x->stage_acc);
     free(x->task_acc);
-    free(x->excluded);
     memset(x, 0, sizeof *x);
 }

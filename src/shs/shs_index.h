@@ -14,10 +14,7 @@ enum {
     SHS_IX_LAUNCH = 1 << 1,       /* the same groups by launch time (implies SHS_IX_TASKS) */
     SHS_IX_STAGE_IDS = 1 << 2,    /* stage rows by stage id */
     SHS_IX_ACCUMS = 1 << 3,       /* shown stage accumulables by stage, task accumulables by task */
-    SHS_IX_EXCLUDED = 1 << 4,     /* (executor, stage id) exclusions */
 };
-
-struct shs_excluded { uint32_t exec; int64_t stage_id; };
 
 struct shs_index {
     const struct clarity_app *app;
@@ -36,9 +33,6 @@ struct shs_index {
     /* positions in app->task_accums ordered by owner task row, then position */
     uint32_t *task_acc;
     size_t ntask_acc;
-    /* every executor's excluded stages, ordered */
-    struct shs_excluded *excluded;
-    size_t nexcluded;
 };
 
 /* Builds the parts named by what (SHS_IX_*). 0, or -1 when out of memory (x freed). */
@@ -68,7 +62,5 @@ const uint32_t *clarity__shs_stage_accums_of(const struct shs_index *x, size_t s
  * (a task's accumulables are appended together at its TaskEnd). n = 0 when none. */
 size_t clarity__shs_task_accums_of(const struct shs_index *x, size_t row, size_t *first);
 
-/* Whether the executor (string id) is excluded for the stage id (SHS_IX_EXCLUDED). */
-bool clarity__shs_excluded_in(const struct shs_index *x, uint32_t exec, int64_t stage_id);
 
 #endif

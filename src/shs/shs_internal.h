@@ -5,6 +5,7 @@
 #define CLARITY_SHS_INTERNAL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "util/jsonw.h"
 #include "clarity/model.h"
 #include "clarity/error.h"
@@ -58,6 +59,7 @@ struct shs_agg;
 
 struct shs_req {
     struct jsonw *w;
+    FILE *out;                               /* the stream under w: binary answers write here */
     const struct shs_params *p;
     struct clarity_error *err;
     int http;                                /* HTTP status of a failure */
@@ -65,6 +67,7 @@ struct shs_req {
     size_t napps;
     /* what the route's `needs` resolved before the handler runs */
     const struct shs_app_entry *entry;       /* SHS_NEED_APP */
+    const char *attempt;                     /* the attempt segment of the path, NULL none */
     const struct clarity_app *app;           /* SHS_NEED_ATTEMPT */
     const struct shs_agg *agg;               /* SHS_NEED_AGG */
     const struct shs_index *ix;              /* the parts the route's needs asked for */
@@ -165,8 +168,21 @@ int64_t clarity__shs_task_scheduler_delay(const struct clarity_app *a, size_t ro
 int clarity__shs_task_write(struct shs_req *r, size_t row);
 
 /* ---- writers and lookups shared by resources (shs_common.c) ---- */
+/* A task metric as SHS knows it: SHS reads peak execution memory only from Task Metrics'
+ * "Peak Execution Memory" (Spark 3.0+), so a value the model took from the internal
+ * accumulable of an older log reads 0, as every History Server shows it. */
+static inline int64_t clarity__shs_task_metric(const struct clarity_app *a, size_t row, enum clarity_tm m)
+{
+    if (m == CLARITY_TM_PEAK_EXEC_MEM && a->peak_exec_mem_from_accums) return 0;
+    return clarity_task_metric(a, row, m);
+}
 void clarity__shs_kdate(struct jsonw *w, const char *key, int64_t ms);
 void clarity__shs_kstr_id(struct jsonw *w, const struct clarity_app *a, const char *key, uint32_t id);
+/* ExecutorMetricType's names in its order, and one's value in a set of peaks (0 when not
+ * logged) */
+#define CLARITY__SHS_NPEAKS 21
+extern const char *const clarity__shs_peak_names[CLARITY__SHS_NPEAKS];
+int64_t clarity__shs_peak_value(const struct clarity_app *a, const struct clarity_peaks *pk, size_t i);
 /* peak executor metrics object (21 ExecutorMetricType names, 0 when not logged) */
 void clarity__shs_write_peaks(struct jsonw *w, const char *key, const struct clarity_app *a,
                               const struct clarity_peaks *pk);
@@ -178,9 +194,9 @@ const char *clarity__shs_stage_description(const struct clarity_app *a, const st
 bool clarity__shs_stage_visible(const struct clarity_stage *s);
 
 /* Writes `"key" : {...}` with the object on one line whatever w's pretty printing, body writing
- * its members (NULL: an empty object). Logged executor resources and process logs have always
- * been printed so (the History Server would indent them); kept byte-identical until that is
- * fixed on its own. 0, or -1 when out of memory. */
+ * its members (NULL: an empty object). Logged executor resources have always been printed so
+ * (the History Server would indent them); kept byte-identical until that is fixed on its own.
+ * 0, or -1 when out of memory. */
 int clarity__shs_compact_object(struct jsonw *w, const char *key, void (*body)(struct jsonw *cw, const void *ctx),
                                 const void *ctx);
 
@@ -189,6 +205,7 @@ int clarity__shs_compact_object(struct jsonw *w, const char *key, void (*body)(s
 int clarity__shs_environment_check(struct shs_req *r);
 int clarity__shs_rdd_one_check(struct shs_req *r);
 int clarity__shs_task_summary_check(struct shs_req *r);
+int clarity__shs_logs_check(struct shs_req *r);
 
 /* ---- route handlers (one per row of the route table in shs_route.c) ---- */
 int clarity__shs_app_list(struct shs_req *r);
@@ -207,6 +224,21 @@ int clarity__shs_environment(struct shs_req *r);
 int clarity__shs_misc(struct shs_req *r);
 int clarity__shs_rdd_list(struct shs_req *r);
 int clarity__shs_rdd_one(struct shs_req *r);
+int clarity__shs_logs(struct shs_req *r);         /* binary: writes a ZIP to r->out */
+int clarity__shs_version(struct shs_req *r);
+/* A stage attempt's executorSummary entries (AppStatusStore.executorSummary): executors that
+ * ran its tasks, then those with only peaks logged for it, then those only excluded for it.
+ * *out malloc'd; 0, or -1 when out of memory. */
+struct shs_exec_entry {
+    uint32_t exec;                           /* string id */
+    const struct shs_exec_stage *es;         /* NULL: ran none of its tasks */
+    const struct clarity_peaks *peaks;       /* logged for this stage, NULL none */
+    bool had_end;                            /* a TaskEnd: peakMemoryMetrics shown even unlogged */
+};
+int clarity__shs_stage_exec_entries(const struct shs_agg *g, const struct clarity_stage *s, struct shs_exec_entry **out,
+                                    size_t *nout);
+/* executorMetricsDistributions of a stage (withSummaries), over those entries */
+int clarity__shs_exec_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs, size_t nq);
 /* taskMetricsDistributions of a stage (also used by the stage list with withSummaries) */
 int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs,
                                            size_t nq, bool as_field);

@@ -23,6 +23,8 @@ enum {
     SHS_SHOWS_TASK_ACCUMS = 1 << 0,    /* tasks with their accumulables (always) */
     SHS_SHOWS_DETAILS = 1 << 1,        /* the same, when details is on */
     SHS_SHOWS_EXEC_PEAKS = 1 << 2,     /* executors' peak metrics, which TaskEnds also raise */
+    SHS_SHOWS_FILES = 1 << 3,          /* the log files themselves: the handler writes a ZIP to
+                                          r->out, not JSON */
 };
 
 struct clarity__shs_route {
@@ -39,9 +41,10 @@ struct clarity__shs_route {
 };
 
 #define APP (SHS_NEED_APP | SHS_NEED_ATTEMPT)
-#define STAGE_IX (SHS_IX_TASKS | SHS_IX_ACCUMS | SHS_IX_EXCLUDED)
+#define STAGE_IX (SHS_IX_TASKS | SHS_IX_ACCUMS)
 #define JOB_IX (SHS_IX_LAUNCH | SHS_IX_STAGE_IDS)
 static const struct clarity__shs_route routes[] = {
+    {"version", 0, 0, 0, 0, NULL, clarity__shs_version},
     {"applications", 0, 0, SHS_Q_APP_STATUS | SHS_Q_LIMIT, 0, NULL, clarity__shs_app_list},
     {"applications/{appId}", SHS_NEED_APP, 0, 0, 0, NULL, clarity__shs_app_one},
     {"applications/{appId}/{attemptId}", APP, 0, 0, 0, NULL, clarity__shs_attempt_one},
@@ -64,9 +67,10 @@ static const struct clarity__shs_route routes[] = {
     {"@/storage/rdd", APP, 0, 0, 0, NULL, clarity__shs_rdd_list},
     {"@/storage/rdd/{rddId}", APP | SHS_NEED_RDD_ID, 0, 0, 0, clarity__shs_rdd_one_check, clarity__shs_rdd_one},
     {"@/allmiscellaneousprocess", APP, 0, 0, 0, NULL, clarity__shs_misc},
-    /* SHS answers these from its store or the log files themselves (log download, SQL and
-     * streaming listeners' data, executor metrics over time): not from the model */
-    {"@/logs", APP, 0, 0, 0, NULL, NULL},
+    /* every attempt's files when none is named, so the attempt is not resolved here */
+    {"@/logs", SHS_NEED_APP, 0, 0, SHS_SHOWS_FILES, clarity__shs_logs_check, clarity__shs_logs},
+    /* SHS answers these from its SQL and streaming listeners' data and executor metrics over
+     * time: not from the model */
     {"@/sql", APP, 0, 0, 0, NULL, NULL},
     {"@/streaming", APP, 0, 0, 0, NULL, NULL},
     {"@/executorMetrics", APP, 0, 0, 0, NULL, NULL},
@@ -134,8 +138,12 @@ static bool app_literal(const char *s)
 /* Finds the route of a path and its template segments. */
 static const struct clarity__shs_route *find_route(struct shs_req *r, char **seg, size_t nseg, struct route_vars *rv)
 {
+    if (nseg == 1 && !strcmp(seg[0], "version")) {
+        memset(rv, 0, sizeof *rv);
+        return &routes[0];
+    }
     if (nseg == 0 || strcmp(seg[0], "applications")) {
-        clarity__shs_fail(r, SHS_NO_ROUTE, "no such path: expected /applications[/...]");
+        clarity__shs_fail(r, SHS_NO_ROUTE, "no such path: expected /applications[/...] or /version");
         return NULL;
     }
     size_t rest = nseg > 2 && !app_literal(seg[2]) ? 3 : 2;
@@ -247,6 +255,7 @@ static int resolve(struct shs_req *r, unsigned needs, const struct route_vars *r
         for (size_t i = 0; i < r->napps && !r->entry; i++)
             if (!strcmp(r->apps[i].id, rv->app)) r->entry = &r->apps[i];
         if (!r->entry) return clarity__shs_fail(r, SHS_NOT_FOUND, "no such app: %s", rv->app);
+        r->attempt = rv->attempt;
         if ((needs & SHS_NEED_ATTEMPT) && (rc = resolve_attempt(r, rv->app, rv->attempt))) return rc;
     }
     const struct clarity_app *a = r->app;
@@ -366,17 +375,30 @@ static int prepare(struct shs_req *r, struct answer *x, struct clarity_app *cons
     return CLARITY_OK;
 }
 
-int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
-                          FILE *out, int *status, struct clarity_error *err)
+#define CT_JSON "application/json"
+#define CT_BINARY "application/octet-stream"
+
+/* The answer, streamed to out; for a binary answer also its content type and the file name
+ * SHS gives it (Content-Disposition: attachment; filename=eventLogs-<appId>[-<attemptId>].zip). */
+static int answer(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty, FILE *out,
+                  int *status, const char **ctype, char **filename, struct clarity_error *err)
 {
     struct clarity_error local;
     if (!err) err = &local;
     clarity_error_clear(err);
-    struct shs_req r = {.err = err};
+    struct shs_req r = {.err = err, .out = out};
     struct answer x = {0};
     const struct clarity__shs_route *rt = NULL;
     int rc = prepare(&r, &x, apps, napps, path_and_query, &rt);
-    if (!rc) {
+    if (!rc && (rt->shows & SHS_SHOWS_FILES)) {
+        if (ctype) *ctype = CT_BINARY;
+        if (filename && asprintf(filename, "eventLogs-%s%s%s.zip", r.entry->id, r.attempt ? "-" : "",
+                                 r.attempt ? r.attempt : "") < 0) {
+            *filename = NULL;
+            rc = clarity__shs_oom(&r);
+        }
+        if (!rc) rc = rt->handler(&r);
+    } else if (!rc) {
         struct jsonw w;
         char buf[1 << 16];
         clarity_jsonw_init(&w, out, pretty);
@@ -391,12 +413,19 @@ int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const c
     return rc;
 }
 
+int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
+                          FILE *out, int *status, struct clarity_error *err)
+{
+    return answer(apps, napps, path_and_query, pretty, out, status, NULL, NULL, err);
+}
+
 int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
                        struct clarity_shs_response *res, struct clarity_error *err)
 {
     struct clarity_error local;
     if (!err) err = &local;
     memset(res, 0, sizeof *res);
+    res->content_type = CT_JSON;
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
@@ -404,7 +433,7 @@ int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char
         res->status = 500;
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    int rc = clarity_shs_answer_to(apps, napps, path_and_query, pretty, mem, &res->status, err);
+    int rc = answer(apps, napps, path_and_query, pretty, mem, &res->status, &res->content_type, &res->filename, err);
     if (fclose(mem) != 0 && !rc) {
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
         res->status = 500;
@@ -412,11 +441,26 @@ int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char
     /* a failure half-way leaves no partial body */
     if (rc) {
         free(buf);
+        free(res->filename);
+        res->filename = NULL;
+        res->content_type = CT_JSON;
         return rc;
     }
     res->body = buf;
     res->len = len;
     return CLARITY_OK;
+}
+
+const char *clarity_shs_content_type(const char *path_and_query)
+{
+    struct clarity_error err;
+    struct shs_req r = {.err = &err};
+    struct answer x = {0};
+    struct route_vars rv;
+    const struct clarity__shs_route *rt = NULL;
+    if (split_path(&r, &x, path_and_query) == CLARITY_OK) rt = find_route(&r, x.seg, x.nseg, &rv);
+    answer_free(&x);
+    return rt && (rt->shows & SHS_SHOWS_FILES) ? CT_BINARY : CT_JSON;
 }
 
 void clarity_shs_response_free(struct clarity_shs_response *res)
@@ -425,6 +469,8 @@ void clarity_shs_response_free(struct clarity_shs_response *res)
     free(res->body);
     res->body = NULL;
     res->len = 0;
+    free(res->filename);
+    res->filename = NULL;
 }
 
 void clarity_shs_load_options(const char *path_and_query, struct clarity_load_options *opt)

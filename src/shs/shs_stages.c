@@ -91,7 +91,15 @@ static const struct exec_pos *find_exec(const struct exec_pos *v, size_t n, uint
     return lo < n && v[lo].exec == exec ? &v[lo] : NULL;
 }
 
-static void exec_summary_one(struct jsonw *w, const struct shs_index *ix, const struct clarity_app *a,
+/* Whether the executor was excluded for this stage attempt (by itself or with its node). */
+static bool excluded_for(const struct clarity_stage *s, uint32_t exec)
+{
+    for (size_t i = 0; i < s->nexcluded_execs; i++)
+        if (s->excluded_execs[i] == (int64_t)exec) return true;
+    return false;
+}
+
+static void exec_summary_one(struct jsonw *w, const struct clarity_app *a,
                              const struct clarity_stage *s, const struct shs_exec_stage *es, uint32_t exec,
                              const struct clarity_peaks *pk, bool had_end)
 {
@@ -113,44 +121,67 @@ static void exec_summary_one(struct jsonw *w, const struct shs_index *ix, const 
     clarity_jsonw_kint(w, "shuffleWriteRecords", m[CLARITY_TM_SW_RECORDS]);
     clarity_jsonw_kint(w, "memoryBytesSpilled", m[CLARITY_TM_MEM_SPILLED]);
     clarity_jsonw_kint(w, "diskBytesSpilled", m[CLARITY_TM_DISK_SPILLED]);
-    bool excl = clarity__shs_excluded_in(ix, exec, s->stage_id);
+    bool excl = excluded_for(s, exec);
     clarity_jsonw_kbool(w, "isBlacklistedForStage", excl);
     if (pk || had_end) clarity__shs_write_peaks(w, "peakMemoryMetrics", a, pk);
     clarity_jsonw_kbool(w, "isExcludedForStage", excl);
     clarity_jsonw_obj_end(w);
 }
 
-/* Executors that ran tasks of the stage, then those with only peaks logged for it. */
-static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct clarity_stage *s)
+/* Executors that ran tasks of the stage, then those with only peaks logged for it, then
+ * those only excluded for it. */
+int clarity__shs_stage_exec_entries(const struct shs_agg *g, const struct clarity_stage *s, struct shs_exec_entry **out,
+                                    size_t *nout)
 {
     const struct clarity_app *a = g->app;
     const struct shs_stage_agg *sa = &g->st[s - a->stages];
     struct exec_pos *ran = malloc((sa->nex ? sa->nex : 1) * sizeof *ran);
     struct exec_pos *peaks = malloc((s->nexec_peaks ? s->nexec_peaks : 1) * sizeof *peaks);
-    if (!ran || !peaks) {
+    struct shs_exec_entry *v = malloc((sa->nex + s->nexec_peaks + s->nexcluded_execs + 1) * sizeof *v);
+    size_t n = 0;
+    if (!ran || !peaks || !v) {
         free(ran);
         free(peaks);
+        free(v);
         return -1;
     }
     for (size_t i = 0; i < sa->nex; i++) ran[i] = (struct exec_pos){sa->ex[i].exec, (uint32_t)i};
     for (size_t i = 0; i < s->nexec_peaks; i++) peaks[i] = (struct exec_pos){s->exec_peaks[i].executor, (uint32_t)i};
     qsort(ran, sa->nex, sizeof *ran, cmp_exec_pos);
     qsort(peaks, s->nexec_peaks, sizeof *peaks, cmp_exec_pos);
-    clarity_jsonw_key(w, "executorSummary");
-    clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < sa->nex; i++) {
         const struct exec_pos *p = find_exec(peaks, s->nexec_peaks, sa->ex[i].exec);
-        exec_summary_one(w, g->ix, a, s, &sa->ex[i], sa->ex[i].exec, p ? &s->exec_peaks[p->pos].peaks : NULL, true);
+        v[n++] = (struct shs_exec_entry){sa->ex[i].exec, &sa->ex[i], p ? &s->exec_peaks[p->pos].peaks : NULL, true};
     }
     for (size_t i = 0; i < s->nexec_peaks; i++) {
         uint32_t exec = s->exec_peaks[i].executor;
         if (find_exec(ran, sa->nex, exec)) continue;
         const struct exec_pos *p = find_exec(peaks, s->nexec_peaks, exec);
-        exec_summary_one(w, g->ix, a, s, NULL, exec, &s->exec_peaks[p->pos].peaks, false);
+        v[n++] = (struct shs_exec_entry){exec, NULL, &s->exec_peaks[p->pos].peaks, false};
     }
-    clarity_jsonw_obj_end(w);
+    /* an exclusion creates the executor's entry even when it ran nothing and logged no peaks */
+    for (size_t i = 0; i < s->nexcluded_execs; i++) {
+        uint32_t exec = (uint32_t)s->excluded_execs[i];
+        if (find_exec(ran, sa->nex, exec) || find_exec(peaks, s->nexec_peaks, exec)) continue;
+        v[n++] = (struct shs_exec_entry){exec, NULL, NULL, false};
+    }
     free(ran);
     free(peaks);
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct clarity_stage *s)
+{
+    struct shs_exec_entry *v;
+    size_t n;
+    if (clarity__shs_stage_exec_entries(g, s, &v, &n) != 0) return -1;
+    clarity_jsonw_key(w, "executorSummary");
+    clarity_jsonw_obj_begin(w);
+    for (size_t i = 0; i < n; i++) exec_summary_one(w, g->app, s, v[i].es, v[i].exec, v[i].peaks, v[i].had_end);
+    clarity_jsonw_obj_end(w);
+    free(v);
     return 0;
 }
 
@@ -220,6 +251,7 @@ static int stage_write(struct shs_req *r, const struct clarity_stage *s)
     if (sa->had_task_end || s->peaks.n) clarity__shs_write_peaks(w, "peakExecutorMetrics", a, &s->peaks);
     if (o->with_summaries) {
         int rc = clarity__shs_task_metric_distributions(r, s, o->quantiles, o->nquantiles, true);
+        if (!rc) rc = clarity__shs_exec_metric_distributions(r, s, o->quantiles, o->nquantiles);
         if (rc) return rc;
     }
     clarity_jsonw_kbool(w, "isShufflePushEnabled", s->shuffle_push_enabled);

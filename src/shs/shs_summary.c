@@ -25,7 +25,7 @@ static int64_t metric_value(const struct clarity_app *a, size_t row, int m)
         return clarity_wrap_add(clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES), clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES));
     case SM_SR_BLOCKS:
         return clarity_wrap_add(clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BLOCKS), clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BLOCKS));
-    default: return clarity_task_metric(a, row, (enum clarity_tm)m);
+    default: return clarity__shs_task_metric(a, row, (enum clarity_tm)m);
     }
 }
 

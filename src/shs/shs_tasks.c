@@ -56,7 +56,7 @@ int64_t clarity__shs_task_scheduler_delay(const struct clarity_app *a, size_t ro
 
 static void kmetric(struct jsonw *w, const struct clarity_app *a, size_t row, const char *k, enum clarity_tm m)
 {
-    clarity_jsonw_kint(w, k, clarity_task_metric(a, row, m));
+    clarity_jsonw_kint(w, k, clarity__shs_task_metric(a, row, m));
 }
 
 static void clarity_task_metrics(struct jsonw *w, const struct clarity_app *a, size_t row)

@@ -58,7 +58,8 @@ for log in "${LOGS[@]}"; do
   # (one application's logs only: a directory of many also prints a note per skipped file)
   [ -n "$app" ] && [ "$app" != null ] && [ "$(jq length "$T/out")" = 1 ] || continue
   for r in "" /jobs "/stages?details=true&withSummaries=true" /executors /environment \
-           /stages/0/0/taskSummary "/stages/0/0/taskList?sortBy=-runtime"; do
+           /stages/0/0/taskSummary "/stages/0/0/taskList?sortBy=-runtime" /storage/rdd \
+           /allmiscellaneousprocess /logs; do
     one_run "api $r $short" api "$log" "/applications/$app$r"
   done
 done

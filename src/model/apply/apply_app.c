@@ -71,21 +71,32 @@ void clarity_apply_resource_profile(struct apply_ctx *c, cj_val ev)
 void clarity_apply_misc_process(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_app *a = c->app;
-    struct clarity_misc_process *m = CLARITY_VEC_PUSH(a->misc, a->nmisc, a->cap_misc);
+    uint32_t id = clarity_intern_key(c, ev, "processId");
+    /* AppStatusListener keeps one entry per process id: a second event updates it */
+    struct clarity_misc_process *m = NULL;
+    for (size_t i = 0; i < a->nmisc && !m; i++)
+        if (a->misc[i].id == id) m = &a->misc[i];
     if (!m) {
-        c->failed = 1;
-        return;
+        m = CLARITY_VEC_PUSH(a->misc, a->nmisc, a->cap_misc);
+        if (!m) {
+            c->failed = 1;
+            return;
+        }
+        m->id = id;
+        m->add_ms = clarity_get_int_or(ev, "time", 0);
     }
-    m->id = clarity_intern_key(c, ev, "processId");
-    m->add_ms = clarity_get_int_or(ev, "time", 0);
+    /* the listener marks every process it hears of active; no event ever ends one */
+    m->active = true;
     cj_val info;
     if (clarity_cj_get(ev, "info", &info)) {
         m->host_port = clarity_intern_key(c, info, "hostPort");
         m->cores = (int32_t)clarity_get_int_or(info, "cores", 0);
-        clarity_cj_get_bool(info, "isActive", &m->active);
+        /* MiscellaneousProcessDetails logs its URLs as "logUrlInfo" (SHS shows them as
+         * "processLogs"; the latter spelling is read too) */
         cj_val logs;
-        if (clarity_cj_get(info, "processLogs", &logs)) {
+        if (clarity_cj_get(info, "logUrlInfo", &logs) || clarity_cj_get(info, "processLogs", &logs)) {
             m->has_logs = true;
+            m->logs.n = 0;
             clarity_read_kvs(c, logs, &m->logs);
         }
     }

@@ -34,6 +34,7 @@ void clarity_apply_exec_removed(struct apply_ctx *c, cj_val ev)
 {
     struct clarity_executor *e = exec_from(c, ev, "Executor ID");
     if (!e) return;
+    if (!e->remove_ms) clarity__model_storage_exec_removed(c, e);
     e->remove_ms = clarity_get_int_or(ev, "Timestamp", 0);
     e->remove_reason = clarity_intern_key(c, ev, "Removed Reason");
 }
@@ -61,19 +62,82 @@ static void block_manager(struct apply_ctx *c, cj_val ev, bool added)
 void clarity_apply_block_manager_added(struct apply_ctx *c, cj_val ev) { block_manager(c, ev, true); }
 void clarity_apply_block_manager_removed(struct apply_ctx *c, cj_val ev) { block_manager(c, ev, false); }
 
+/* An executor AppStatusListener still holds as live: known and not removed. Exclusion events
+ * about any other executor change nothing (and create none). */
+static struct clarity_executor *live_exec(struct apply_ctx *c, cj_val ev, const char *key)
+{
+    const char *id;
+    size_t n;
+    uint32_t row;
+    if (!clarity_cj_get_str(ev, key, &id, &n)) {
+        clarity_problem(c, "event without \"%s\"", key);
+        return NULL;
+    }
+    if (!clarity_idmap_get(&c->app->exec_by_name, clarity_intern(c, id, n), &row)) return NULL;
+    struct clarity_executor *e = &c->app->execs[row];
+    return e->remove_ms ? NULL : e;
+}
+
+/* The stage attempt an exclusion names, when it is live (known and not completed). */
+static struct clarity_stage *live_stage(struct apply_ctx *c, cj_val ev)
+{
+    int64_t sid, att;
+    if (!clarity_cj_get_int(ev, "stageId", &sid) || !clarity_cj_get_int(ev, "stageAttemptId", &att)) return NULL;
+    if (att < INT32_MIN || att > INT32_MAX) return NULL;
+    struct clarity_stage *s = clarity_app_stage(c->app, sid, (int32_t)att);
+    return s && !s->seen_completed ? s : NULL;
+}
+
 void clarity_apply_exec_excluded(struct apply_ctx *c, cj_val ev, bool excluded)
 {
-    struct clarity_executor *e = exec_from(c, ev, "executorId");
+    struct clarity_executor *e = live_exec(c, ev, "executorId");
     if (e) e->excluded = excluded;
 }
 
 void clarity_apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev)
 {
-    struct clarity_executor *e = exec_from(c, ev, "executorId");
-    if (!e) return;
+    const char *id;
+    size_t n;
     int64_t st;
-    if (clarity_cj_get_int(ev, "stageId", &st))
+    if (!clarity_cj_get_str(ev, "executorId", &id, &n)) {
+        clarity_problem(c, "event without \"executorId\"");
+        return;
+    }
+    /* the stage's summary marks the executor even when the listener holds no such executor */
+    struct clarity_stage *s = live_stage(c, ev);
+    if (s) clarity_push_id(c, &s->excluded_execs, &s->nexcluded_execs, &s->cap_excluded_execs, clarity_intern(c, id, n));
+    struct clarity_executor *e = live_exec(c, ev, "executorId");
+    if (e && clarity_cj_get_int(ev, "stageId", &st))
         clarity_push_id(c, &e->excluded_stages, &e->nexcluded_stages, &e->cap_excluded_stages, st);
+}
+
+/* A node's exclusion (or its end) reaches every live executor on it but the driver, which
+ * runs no tasks (the listener compares the executor's host, or its block manager's host when
+ * it has no ExecutorAdded). */
+void clarity_apply_node_excluded(struct apply_ctx *c, cj_val ev, bool excluded)
+{
+    uint32_t host = clarity_intern_key(c, ev, "hostId");
+    if (!host) return;
+    for (size_t i = 0; i < c->app->nexecs; i++) {
+        struct clarity_executor *e = &c->app->execs[i];
+        if (!e->remove_ms && !e->is_driver && e->host == host) e->excluded = excluded;
+    }
+}
+
+/* A node excluded for a stage: the stage's summary marks the executors that registered on
+ * that host (ExecutorAdded's host), and every live executor there lists the stage. */
+void clarity_apply_node_excluded_for_stage(struct apply_ctx *c, cj_val ev)
+{
+    uint32_t host = clarity_intern_key(c, ev, "hostId");
+    int64_t st;
+    if (!host || !clarity_cj_get_int(ev, "stageId", &st)) return;
+    struct clarity_stage *s = live_stage(c, ev);
+    for (size_t i = 0; i < c->app->nexecs; i++) {
+        struct clarity_executor *e = &c->app->execs[i];
+        if (e->remove_ms || e->is_driver || e->host != host) continue;
+        if (s && e->seen_added) clarity_push_id(c, &s->excluded_execs, &s->nexcluded_execs, &s->cap_excluded_execs, e->id);
+        clarity_push_id(c, &e->excluded_stages, &e->nexcluded_stages, &e->cap_excluded_stages, st);
+    }
 }
 
 static void stage_exec_peaks(struct apply_ctx *c, struct clarity_stage *st, uint32_t exec, cj_val metrics)

@@ -194,6 +194,8 @@ void clarity_apply_stage_submitted(struct apply_ctx *c, cj_val ev)
     clarity_read_stage_info_picked(c, &p, st);
     st->seen_submitted = true;
     if (st->status == CLARITY_STAGE_PENDING) st->status = CLARITY_STAGE_ACTIVE;
+    cj_val info;
+    if (clarity_cj_get(ev, "Stage Info", &info)) clarity__model_storage_stage_submitted(c, info);
     if (clarity_cj_get(ev, "Properties", &props) && clarity_cj_type(props) == CJ_OBJECT) {
         uint32_t pool = clarity_intern_key(c, props, "spark.scheduler.pool");
         if (pool) st->pool = pool;
@@ -214,6 +216,6 @@ void clarity_apply_stage_completed(struct apply_ctx *c, cj_val ev)
 
 void clarity_apply_unpersist_rdd(struct apply_ctx *c, cj_val ev)
 {
-    (void)c;
-    (void)ev; /* storage state is not modelled beyond RDD Info; counted as a known event */
+    int64_t id;
+    if (clarity_cj_get_int(ev, "RDD ID", &id)) clarity__model_storage_unpersist(c, id);
 }

@@ -171,6 +171,7 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
     set_col(c, &t->end, row, r->end);
     if (r->has_metrics) {
         flags |= CLARITY_TF_HAS_METRICS;
+        if (r->peak_from_accums) a->peak_exec_mem_from_accums = true;
         for (uint64_t mask = r->metric_mask; mask; mask &= mask - 1) {
             int m = __builtin_ctzll(mask);
             set_col(c, &t->m[m], row, r->m[m]);

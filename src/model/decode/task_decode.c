@@ -152,6 +152,7 @@ static void peak_memory_from_accumulables(struct task_rec *r)
         if ((f & 1) && clarity_cj_str(v[0], &name, &n) && n == sizeof key - 1 && memcmp(name, key, n) == 0 &&
             (f & 2) && clarity_value_as_int(v[1], &x)) {
             set_metric(r, CLARITY_TM_PEAK_EXEC_MEM, x);
+            r->peak_from_accums = true;
             return;
         }
     }

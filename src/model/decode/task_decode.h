@@ -24,6 +24,7 @@ struct task_rec {
     int locality;
     int end;                         /* enum clarity_task_end; SUCCESS without a reason */
     bool has_reason, has_metrics, has_exec_metrics, has_accums;
+    bool peak_from_accums;           /* m[PEAK_EXEC_MEM] came from the internal accumulable */
     cj_val reason, exec_metrics, accums;   /* valid only while the document is */
     uint64_t metric_mask;            /* bit m set: m[m] was logged */
     int64_t m[CLARITY_TM_COUNT];

@@ -174,18 +174,6 @@ static void check_accums(const struct shs_index *x, const struct clarity_app *a)
     }
 }
 
-static void check_excluded(const struct shs_index *x, const struct clarity_app *a)
-{
-    for (uint32_t exec = 9; exec < 10 + a->nexecs + 1; exec++)
-        for (int64_t sid = -1; sid <= (int64_t)a->nstages; sid++) {
-            bool want = false;
-            for (size_t e = 0; e < a->nexecs; e++)
-                for (size_t k = 0; k < a->execs[e].nexcluded_stages; k++)
-                    want |= a->execs[e].id == exec && a->execs[e].excluded_stages[k] == sid;
-            cr_assert_eq(clarity__shs_excluded_in(x, exec, sid), want, "exec %u stage %lld", exec, (long long)sid);
-        }
-}
-
 Test(shs_index, every_lookup_matches_a_scan)
 {
     rnd_state = 22;
@@ -194,12 +182,11 @@ Test(shs_index, every_lookup_matches_a_scan)
         size_t ns = rnd(12);
         fake_app(&f, ns, ns ? rnd(80) : 0);
         struct shs_index x;
-        unsigned all = SHS_IX_TASKS | SHS_IX_LAUNCH | SHS_IX_STAGE_IDS | SHS_IX_ACCUMS | SHS_IX_EXCLUDED;
+        unsigned all = SHS_IX_TASKS | SHS_IX_LAUNCH | SHS_IX_STAGE_IDS | SHS_IX_ACCUMS;
         cr_assert_eq(clarity__shs_index_build(&x, &f.a, all), 0);
         check_tasks(&x, &f.a);
         check_stage_ids(&x, &f.a);
         check_accums(&x, &f.a);
-        check_excluded(&x, &f.a);
         clarity__shs_index_free(&x);
         fake_free(&f);
     }
@@ -216,7 +203,6 @@ Test(shs_index, only_the_parts_asked_for)
     cr_assert_not_null(x.task_rows_by_launch);
     cr_assert_null(x.stage_by_id);
     cr_assert_null(x.stage_acc);
-    cr_assert_null(x.excluded);
     clarity__shs_index_free(&x);
     fake_free(&f);
 }

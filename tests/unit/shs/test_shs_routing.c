@@ -9,7 +9,7 @@ TestSuite(shs_routing, .init = setup, .fini = teardown);
 
 Test(shs_routing, unroutable_paths)
 {
-    const char *root = "no such path: expected /applications[/...]";
+    const char *root = "no such path: expected /applications[/...] or /version";
     shs_expect_error(&fx, "", CLARITY_EUSAGE, 404, root);
     shs_expect_error(&fx, "/api/v1", CLARITY_EUSAGE, 404, root);
     shs_expect_error(&fx, "/api/v1/nothing", CLARITY_EUSAGE, 404, root);
@@ -22,8 +22,7 @@ Test(shs_routing, unroutable_paths)
 
 Test(shs_routing, routes_logs_cannot_answer)
 {
-    /* SHS serves these from its store or the files themselves, not from replayed events */
-    shs_expect_error(&fx, "/applications/app-shs-0002/logs", CLARITY_EUSAGE, 404, "no such resource: logs");
+    /* SHS serves these from its SQL and streaming stores, not from replayed events */
     shs_expect_error(&fx, "/applications/app-shs-0001/2/sql", CLARITY_EUSAGE, 404, "no such resource: sql");
     shs_expect_error(&fx, "/applications/app-shs-0002/executorMetrics", CLARITY_EUSAGE, 404, "no such resource: executorMetrics");
 }

@@ -83,8 +83,8 @@ Test(shs_stream, streamed_equals_in_memory)
             free(text);
             clarity_shs_response_free(&res);
         }
-    cr_assert_eq(ok, 2 * 22);
-    cr_assert_eq(refused, 2 * (NROUTES - 22));
+    cr_assert_eq(ok, 2 * 23);
+    cr_assert_eq(refused, 2 * (NROUTES - 23));
     shs_fixture_free(&fx);
 }
 
@@ -111,6 +111,18 @@ Test(shs_stream, route_load_options_give_the_same_answer)
     for (size_t i = 0; i < NROUTES; i++) {
         struct shs_fixture lean;
         load_for(&lean, "tests/unit/shs/data", shs_routes[i]);
+        if (strcmp(clarity_shs_content_type(shs_routes[i]), "application/json")) {
+            /* the event log ZIP: the same bytes whatever was loaded */
+            struct clarity_shs_response ra, rb;
+            struct clarity_error err;
+            cr_assert_eq(clarity_shs_answer((struct clarity_app *const *)full.apps, full.napps, shs_routes[i], true, &ra, &err), 0);
+            cr_assert_eq(clarity_shs_answer((struct clarity_app *const *)lean.apps, lean.napps, shs_routes[i], true, &rb, &err), 0);
+            cr_assert(ra.len == rb.len && !memcmp(ra.body, rb.body, ra.len), "%s", shs_routes[i]);
+            clarity_shs_response_free(&ra);
+            clarity_shs_response_free(&rb);
+            shs_fixture_free(&lean);
+            continue;
+        }
         struct shs_answer a, b;
         shs_ask(&a, &full, shs_routes[i]);
         shs_ask(&b, &lean, shs_routes[i]);
