@@ -57,14 +57,17 @@ base_and_omits() {
 # counterfactual. GRID_SEEDS overrides the seeds (e.g. "101" for a quick look).
 if [ "${1:-}" = --grid ]; then
   G=${2:?--grid tune or --grid report}
-  grid_run() { # dir seed pool aggressive queries arrival hosts
+  grid_run() { # dir seed pool aggressive queries arrival hosts; a finished run (with EVAL_DIR) is kept
     local d=$1
+    [ -e "$d/done" ] && return 0
+    rm -rf "$d"
     EXTRA="hosts = $7\ndata = $((6 * $7))Gi\ncodec = zstd\n" run_synth "$d" "$2" "$3" "$4" "" "$5" "$6" tasks
     local log; log=$(ls "$d"/eventlogs/*)
     "$CLARITY" contention --json --all --top 100 "$log" >"$d/iq.json"
     for q in $(python3 -c "import json;print(' '.join(q['name'] for q in json.load(open('$d/truth.json'))['queries']))"); do
       EXTRA="hosts = $7\ndata = $((6 * $7))Gi\n" run_synth "$d/wo-$q" "$2" "$3" "$4" "$q" "$5" "$6"
     done
+    touch "$d/done"
   }
   case $G in
   tune)

@@ -224,6 +224,9 @@ struct iqcar_result {
     /* the ranking the rules and the text's first column use: aggressive_time by default,
      * aggressive with opt.aggressive_by_dor (points into one of the two, not owned) */
     const struct iqcar_ranked *aggressive_rank; size_t naggressive_rank;
+    /* the answer's second query has at least IQ_AGG_CLOSE of the first's figure: too close to
+     * name one (see iqcar_answers.c) */
+    bool aggressive_close;
     struct iqcar_ranked *victims; size_t nvictims;         /* node = unit, dor = received */
     struct iqcar_host_score *host_score; /* per host */
     struct iqcar_host_score res_score[IQ_NRES];
@@ -234,6 +237,9 @@ struct iqcar_result {
      * the target's tasks; only pairs of units whose tasks overlapped, sorted by row then col */
     struct iqcar_cell *overlap; size_t noverlap;
 };
+/* The aggressive answer is a close call when its second query has at least this share of the
+ * first's figure (chosen on the tuning runs of bench/contention-eval.sh --grid tune). */
+#define IQ_AGG_CLOSE 0.75
 #define IQ_L6_UNKNOWN(r) ((r)->nunits)
 #define IQ_L6_SELF(r) ((r)->nunits + 1)
 

@@ -143,6 +143,7 @@ int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
+    clarity_jsonw_kbool(w, "aggressive_close", r->aggressive_close);
     unit_ranked(w, r, "victims", r->victims, r->nvictims, "dor");
     clarity_jsonw_key(w, "slow_hosts");
     clarity_jsonw_arr_begin(w);

@@ -180,6 +180,10 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
                         ? "aggressive queries by the paper's total DOR (victim runtime attributed | DOR; victims)\n"
                         : "aggressive queries (victim runtime attributed: DOR x victim runtime | total DOR; victims)\n");
     if (aggressive_lines(o, r, k, width)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+    if (r->aggressive_close && k >= 2)
+        clarity_fit_wrap(o, width, "  note: ", "the first two are within 25% of each other, too close to name one: on synth "
+                                               "workloads such close calls named the top culprit in under half of the runs "
+                                               "(docs/contention.md)");
     fprintf(o, "slow hosts (sum of IF out of DE nodes | sum of DOR)%s\n", r->opt.rank_by_dor ? ", by DOR" : "");
     size_t *ord = malloc((r->nhosts ? r->nhosts : 1) * sizeof *ord);
     if (!ord) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");

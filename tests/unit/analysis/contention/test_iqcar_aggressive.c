@@ -16,7 +16,7 @@
 
 #define NEAR(a, b) cr_expect(fabs((a) - (b)) < 1e-9, "%s = %.15g, want %.15g", #a, (double)(a), (double)(b))
 
-static void long_vs_short(struct iqcar_result *r, bool by_dor, size_t *a, size_t *b)
+static void long_vs_short(struct iqcar_result *r, bool by_dor, int64_t long_ms, size_t *a, size_t *b)
 {
     fx_init(r);
     r->opt.aggressive_by_dor = by_dor;
@@ -25,8 +25,8 @@ static void long_vs_short(struct iqcar_result *r, bool by_dor, size_t *a, size_t
     size_t sl = fx_stage(r, l, "l"), ss1 = fx_stage(r, s1, "s1"), ss2 = fx_stage(r, s2, "s2");
     size_t sa = fx_stage(r, *a, "a"), sb = fx_stage(r, *b, "b");
     size_t x = fx_host(r, "X"), y = fx_host(r, "Y");
-    fx_task(r, sl, x, 0, 600000, IQ_S_IO_READ, 2000, 1e8);
-    fx_task(r, sa, x, 0, 600000, IQ_S_IO_READ, 0, 1e8);
+    fx_task(r, sl, x, 0, long_ms, IQ_S_IO_READ, 2000, 1e8);
+    fx_task(r, sa, x, 0, long_ms, IQ_S_IO_READ, 0, 1e8);
     fx_task(r, ss1, y, 0, 10000, IQ_S_IO_READ, 2000, 1e8);
     fx_task(r, ss2, y, 20000, 30000, IQ_S_IO_READ, 2000, 1e8);
     fx_task(r, sb, y, 0, 10000, IQ_S_IO_READ, 0, 1e8);
@@ -38,7 +38,7 @@ Test(iqcar_aggressive, c23_victim_time_ranks_the_long_victims_culprit_first)
 {
     struct iqcar_result r;
     size_t a, b;
-    long_vs_short(&r, false, &a, &b);
+    long_vs_short(&r, false, 600000, &a, &b);
     NEAR(clarity_iqcar_l6_dor(&r, a, 0), 1.0);   /* A -> L */
     NEAR(clarity_iqcar_l6_dor(&r, b, 1), 1.0);   /* B -> S1 */
     NEAR(clarity_iqcar_l6_dor(&r, b, 2), 1.0);   /* B -> S2 */
@@ -62,6 +62,24 @@ Test(iqcar_aggressive, c23_victim_time_ranks_the_long_victims_culprit_first)
     /* the answer (and the rules) use the victim-time ranking by default */
     cr_expect(r.aggressive_rank == r.aggressive_time && r.naggressive_rank == 2);
     cr_expect(!strcmp(r.rules[0].type, "AGG") && r.rules[0].unit == a, "AGG rule 1 isolates A");
+    cr_expect(!r.aggressive_close, "20000 ms is 3%% of 600000 ms: a clear answer");
+    clarity_iqcar_result_free(&r);
+}
+
+/* With L running 15 s, A gets 15000 ms and B 20000 ms: B first, and A has 0.75 of B's figure,
+ * IQ_AGG_CLOSE exactly, so the answer says it is a close call; at 14.9 s it does not. */
+Test(iqcar_aggressive, c23_close_call)
+{
+    struct iqcar_result r;
+    size_t a, b;
+    long_vs_short(&r, false, 15000, &a, &b);
+    cr_expect_eq(r.aggressive_time[0].node, b);
+    NEAR(r.aggressive_time[0].dor, 20000.0);
+    NEAR(r.aggressive_time[1].dor, 15000.0);
+    cr_expect(r.aggressive_close);
+    clarity_iqcar_result_free(&r);
+    long_vs_short(&r, false, 14900, &a, &b);
+    cr_expect(!r.aggressive_close);
     clarity_iqcar_result_free(&r);
 }
 
@@ -69,10 +87,11 @@ Test(iqcar_aggressive, c23_aggressive_rank_dor_keeps_the_papers_order)
 {
     struct iqcar_result r;
     size_t a, b;
-    long_vs_short(&r, true, &a, &b);
+    long_vs_short(&r, true, 600000, &a, &b);
     cr_expect(r.aggressive_rank == r.aggressive && r.naggressive_rank == 2);
     cr_expect_eq(r.aggressive_rank[0].node, b);
     cr_expect(!strcmp(r.rules[0].type, "AGG") && r.rules[0].unit == b, "AGG rule 1 isolates B");
+    cr_expect(!r.aggressive_close, "total DOR 1 against 2: clear");
     /* the figures do not depend on the order chosen */
     cr_expect_eq(r.aggressive_time[0].node, a);
     NEAR(r.aggressive_time[0].dor, 600000.0);
