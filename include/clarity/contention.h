@@ -157,6 +157,7 @@ struct iqcar_unit_info {                 /* one query (or job, group, pool, appl
     int64_t start, end;
     size_t app;
     double tasks;
+    double task_ms;                      /* summed task attempt time (launch to finish) */
 };
 struct iqcar_stage_info {
     size_t app, unit; int64_t stage_id; char *name; double runtime;
@@ -227,6 +228,8 @@ struct iqcar_result {
     /* the answer's second query has at least IQ_AGG_CLOSE of the first's figure: too close to
      * name one (see iqcar_answers.c) */
     bool aggressive_close;
+    /* the heaviest-query baseline beside the answer: units by task_ms (dor), descending */
+    struct iqcar_ranked *heaviest; size_t nheaviest;
     struct iqcar_ranked *victims; size_t nvictims;         /* node = unit, dor = received */
     struct iqcar_host_score *host_score; /* per host */
     struct iqcar_host_score res_score[IQ_NRES];

@@ -181,6 +181,15 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
      * the first's figure was right; so the answer says when it is a close call rather than
      * naming one query with false confidence. */
     r->aggressive_close = n >= 2 && r->aggressive_rank[1].dor >= IQ_AGG_CLOSE * r->aggressive_rank[0].dor;
+    /* the heaviest-query baseline (the units with the most task time), shown beside the answer:
+     * off the tuning settings it found the top culprit more often than either ranking of DOR
+     * (docs/contention.md), so the reader gets it too */
+    n = 0;
+    for (size_t s = 0; s < r->nunits; s++)
+        if (r->units[s].task_ms > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, r->units[s].task_ms, 0};
+    qsort(buf, n, sizeof *buf, cmp_unit_rank);
+    r->nheaviest = n;
+    if (!(r->heaviest = take(buf, n))) goto out;
     /* victims: DOR received from others */
     n = 0;
     for (size_t t = 0; t < r->nunits; t++)

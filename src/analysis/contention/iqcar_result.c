@@ -28,6 +28,7 @@ void clarity_iqcar_result_free(struct iqcar_result *r)
     free(r->targets);
     free(r->aggressive);
     free(r->aggressive_time);
+    free(r->heaviest);
     free(r->victims);
     free(r->host_score);
     free(r->rules);

@@ -144,6 +144,15 @@ int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r
     }
     clarity_jsonw_arr_end(w);
     clarity_jsonw_kbool(w, "aggressive_close", r->aggressive_close);
+    clarity_jsonw_key(w, "heaviest");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < r->nheaviest; i++) {
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "query", r->units[r->heaviest[i].node].name);
+        clarity_jsonw_kdouble(w, "task_ms", r->heaviest[i].dor);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_arr_end(w);
     unit_ranked(w, r, "victims", r->victims, r->nvictims, "dor");
     clarity_jsonw_key(w, "slow_hosts");
     clarity_jsonw_arr_begin(w);

@@ -180,9 +180,18 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
                         ? "aggressive queries by the paper's total DOR (victim runtime attributed | DOR; victims)\n"
                         : "aggressive queries (victim runtime attributed: DOR x victim runtime | total DOR; victims)\n");
     if (aggressive_lines(o, r, k, width)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+    if (r->nheaviest) {
+        char line[1024];
+        size_t len = 0;
+        for (size_t i = 0; i < r->nheaviest && i < k && len < sizeof line; i++)
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.1f task-s", i ? ", " : "", r->units[r->heaviest[i].node].name,
+                                    r->heaviest[i].dor / 1000);
+        clarity_fit_wrap(o, width, "  baseline, most task time: ", line);
+    }
     if (r->aggressive_close && k >= 2)
         clarity_fit_wrap(o, width, "  note: ", "the first two are within 25% of each other, too close to name one: on synth "
-                                               "workloads such close calls named the top culprit in under half of the runs "
+                                               "workloads such close calls named the query whose removal helps the others "
+                                               "most in a quarter of the runs, the most-task-time baseline in three quarters "
                                                "(docs/contention.md)");
     fprintf(o, "slow hosts (sum of IF out of DE nodes | sum of DOR)%s\n", r->opt.rank_by_dor ? ", by DOR" : "");
     size_t *ord = malloc((r->nhosts ? r->nhosts : 1) * sizeof *ord);

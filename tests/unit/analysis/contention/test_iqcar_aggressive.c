@@ -63,6 +63,11 @@ Test(iqcar_aggressive, c23_victim_time_ranks_the_long_victims_culprit_first)
     cr_expect(r.aggressive_rank == r.aggressive_time && r.naggressive_rank == 2);
     cr_expect(!strcmp(r.rules[0].type, "AGG") && r.rules[0].unit == a, "AGG rule 1 isolates A");
     cr_expect(!r.aggressive_close, "20000 ms is 3%% of 600000 ms: a clear answer");
+    /* the heaviest-query baseline beside it: task time, L and A 600 s each (ties by unit), B 20 s */
+    cr_assert_eq(r.nheaviest, 5u);
+    cr_expect(r.heaviest[0].node == 0 && r.heaviest[1].node == a && r.heaviest[2].node == b);
+    NEAR(r.heaviest[1].dor, 600000.0);
+    NEAR(r.heaviest[2].dor, 20000.0);
     clarity_iqcar_result_free(&r);
 }
 
