@@ -133,7 +133,7 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
     for (size_t t = 0; t < r->nunits; t++) {
         clarity_iqcar_dor_walk(&w, t);
         const struct iqcar_unit_info *u = &r->units[t];
-        double runtime = u->end > u->start ? (double)(u->end - u->start) : 0;
+        double runtime = u->end > u->start ? (double)u->end - (double)u->start : 0;   /* no int64 overflow */
         for (size_t j = 0; j < w.ntouched; j++) {
             uint32_t v = w.touched[j];
             double d = w.dor[v];
