@@ -1,6 +1,7 @@
 /* clarity contention as text: what was measured and how (labels for every proxy), then per
  * target the explanations per level, then the workload-wide answers. */
 #include <stdlib.h>
+#include <string.h>
 #include "clarity/report.h"
 #include "report/table.h"
 
@@ -134,14 +135,23 @@ static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k, siz
         qsort(v, n, sizeof *v, cmp_victim_dor);
         line[0] = '\0';
         for (size_t j = 0; j < n && j < k && len < sizeof line; j++)
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "", r->units[v[j].unit].name, v[j].dor);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "",
+                                    clarity_fit_cell(cut, sizeof cut, r->units[v[j].unit].name, room(width, 46, 40)), v[j].dor);
         double ms = r->opt.aggressive_by_dor ? ag[i].aux : ag[i].dor, dor = r->opt.aggressive_by_dor ? ag[i].dor : ag[i].aux;
         size_t w = room(width, 2 + 4 + 1 + 10 + 3 + 10 + 2 + 20, 30);
         char lead[600];
         snprintf(lead, sizeof lead, "  %zu. %-*s %8.1f s | DOR %.4f  ", i + 1, w ? (int)w : 30,
                  clarity_fit_cell(cut, sizeof cut, r->units[s].name, w), ms / 1000, dor);
-        /* the victims wrap under the first one */
-        clarity_fit_wrap(o, width, lead, line);
+        /* the victims wrap under the first one; on a terminal too narrow for that, they go
+         * on the lines below the figures */
+        size_t ll = strlen(lead);
+        if (width && width < ll + 21) {
+            while (ll && lead[ll - 1] == ' ') lead[--ll] = '\0';
+            fprintf(o, "%s\n", lead);
+            clarity_fit_wrap(o, width, "       ", line);
+        } else {
+            clarity_fit_wrap(o, width, lead, line);
+        }
     }
     free(rank);
     free(v);
@@ -177,14 +187,15 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
         fprintf(o, "  %zu. %-*s %.4f\n", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[r->victims[i].node].name, w),
                 r->victims[i].dor);
     fprintf(o, "%s", r->opt.aggressive_by_dor
-                        ? "aggressive queries by the paper's total DOR (victim runtime attributed | DOR; victims)\n"
-                        : "aggressive queries (victim runtime attributed: DOR x victim runtime | total DOR; victims)\n");
+                        ? "aggressive queries by total DOR (victim runtime attributed | DOR; victims)\n"
+                        : "aggressive queries (victim runtime attributed | total DOR; victims)\n");
     if (aggressive_lines(o, r, k, width)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     if (r->nheaviest) {
         char line[1024];
         size_t len = 0;
         for (size_t i = 0; i < r->nheaviest && i < k && len < sizeof line; i++)
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.1f task-s", i ? ", " : "", r->units[r->heaviest[i].node].name,
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.1f task-s", i ? ", " : "",
+                                    clarity_fit_cell(cut, sizeof cut, r->units[r->heaviest[i].node].name, room(width, 30 + 16, 40)),
                                     r->heaviest[i].dor / 1000);
         clarity_fit_wrap(o, width, "  baseline, most task time: ", line);
     }
