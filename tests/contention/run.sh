@@ -115,7 +115,7 @@ done
 # Leaving q42 out saves the other queries the most runtime (132 s). The answer (the victims'
 # runtime attributed, the default) names q42; the paper's total DOR names q17 (kept beside
 # it, and the order with --aggressive-rank=dor); the heaviest-query baseline printed beside
-# them names q98 (most task time).
+# them names q98 (most task time). One run under ASan, the others on the plain build (time).
 cf() { { echo "scenario = tpcds-mix"; echo "seed = 1"; echo "pool = fair"; echo "queries = 10"; echo "arrival = 6s"
          echo "aggressive = q42,q98"; [ -n "$2" ] && echo "omit = $2"; } >"$T/$1.ini"
        "$CLARITY" synth --scenario "$T/$1.ini" --no-logs --no-truth-tasks -q -o "$T/$1"; }
@@ -132,9 +132,9 @@ jq -e '.inputs.aggressive_rank == "time" and (.aggressive_time[0].query == "TPC-
        and (.rules[0] | .["rule-type"] == "AGG" and .["query-id"] == "TPC-DS q42")
        and (.heaviest[0].query == "TPC-DS q98") and .heaviest[0].task_ms > .heaviest[1].task_ms' "$T/cfj" >/dev/null \
   && ok "aggressive answer: q42 by victim time (the truth), q17 by total DOR, q98 by task time" || bad "aggressive answer: $(jq -c '[.aggressive_time[:2], .aggressive[:2]]' "$T/cfj")"
-"$C" contention "$T"/cf0/eventlogs/* 2>/dev/null | grep -A1 '^aggressive queries (victim runtime attributed' | grep -q 'TPC-DS q42' \
+"$CLARITY" contention "$T"/cf0/eventlogs/* 2>/dev/null | grep -A1 '^aggressive queries (victim runtime attributed' | grep -q 'TPC-DS q42' \
   && ok "text: q42 first, by victim runtime" || bad "text aggressive section"
-"$C" contention --json --aggressive-rank=dor "$T"/cf0/eventlogs/* 2>/dev/null \
+"$CLARITY" contention --json --aggressive-rank=dor "$T"/cf0/eventlogs/* 2>/dev/null \
   | jq -e '.inputs.aggressive_rank == "dor" and (.rules[0] | .["query-id"] == "TPC-DS q17")' >/dev/null \
   && ok "--aggressive-rank=dor: rules from the paper's order" || bad "--aggressive-rank=dor"
 "$C" contention --aggressive-rank=nope "$A" >/dev/null 2>&1; [ $? = 2 ] && ok "bad --aggressive-rank: exit 2" || bad "bad --aggressive-rank"
