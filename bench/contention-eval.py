@@ -219,7 +219,105 @@ def score_74(W):
     return len(runs), allr, sub
 
 
+def task_time(run):
+    """query -> [(launch_ms, finish_ms)] of its task attempts (what the event log says too)."""
+    d = {}
+    for line in open(run + "/truth-tasks.jsonl"):
+        x = json.loads(line)
+        d.setdefault(x["query"], []).append((x["launch_ms"], x["finish_ms"]))
+    return d
+
+
+def clipped(spans, a, b):
+    return sum(max(0, min(f, b) - max(l, a)) for l, f in spans)
+
+
+def grid_setting(run):
+    """'101-fifo-h8-n12-a6-q25_q52' -> the labels the tables group by."""
+    seed, pool, h, n, a, agg = os.path.basename(run).split("-", 5)
+    return {"mix": "{" + agg.replace("_", ",") + "}", "hosts": h[1:], "scheduler": pool.upper(), "queries": n[1:],
+            "arrival": a[1:] + " s"}
+
+
+AGG_METHODS = ["iQCAR DOR (paper)", "iQCAR victim time", "heaviest-query baseline", "simple-overlap baseline"]
+VIC_METHODS = ["iQCAR DOR", "heaviest-query baseline", "simple-overlap baseline"]
+
+
+def grid_run_scores(run):
+    """Per run: the aggregate truth and every method's ranking, and per victim the same."""
+    t = json.load(open(run + "/truth.json"))
+    names = {q["name"] for q in t["queries"]}
+    rt = {q["name"]: q["runtime_ms"] for q in t["queries"]}
+    cf = counterfactual(run, t)
+    # aggregate truth: the runtime the other queries save, summed, when s is left out
+    saved = {s: sum(cf[v][s] for v in names if v != s) for s in names}
+    j = json.load(open(run + "/iq.json"))
+    tt = task_time(run)
+    agg = {"iQCAR DOR (paper)": {name(x["query"]): x["dor"] for x in j["aggressive"]},
+           "heaviest-query baseline": {q: float(sum(f - l for l, f in tt.get(q, []))) for q in names}}
+    if "aggressive_time" in j:
+        agg["iQCAR victim time"] = {name(x["query"]): x["lost_ms"] for x in j["aggressive_time"]}
+    so = {}
+    vic = {m: {} for m in VIC_METHODS}
+    for x in j["targets"]:
+        v = name(x["target"])
+        for n in x["simple_overlap"]:
+            so[name(n["query"])] = so.get(name(n["query"]), 0) + n["share"]
+        vic["iQCAR DOR"][v] = {name(n["query"]): n["dor"] for n in x["noisy"]}
+        vic["simple-overlap baseline"][v] = {name(n["query"]): n["share"] for n in x["simple_overlap"]}
+        a, b = x["start_ms"], x["end_ms"]
+        vic["heaviest-query baseline"][v] = {q: float(clipped(tt.get(q, []), a, b)) for q in names if q != v
+                                             and clipped(tt.get(q, []), a, b) > 0}
+    agg["simple-overlap baseline"] = so
+    cfp = {v: {c: x for c, x in cul.items() if c != v and x > CF_MIN * rt[v]} for v, cul in cf.items()}
+    return saved, agg, cfp, vic
+
+
+def score_grid(W, grid):
+    runs = sorted(glob.glob(W + "/*"))
+    dims = ["mix", "hosts", "scheduler", "queries"]
+    aggsc, vicsc = {}, {}
+    for run in runs:
+        st = grid_setting(run)
+        saved, agg, cfp, vic = grid_run_scores(run)
+        truth = ranked({s: x for s, x in saved.items() if x > 0})
+        keys = [("all", "")] + [(d, st[d]) for d in dims]
+        for m in AGG_METHODS:
+            if m not in agg or not truth:
+                continue
+            for k in keys:
+                aggsc.setdefault((k, m), Score()).add(truth, agg[m])
+        for v, cul in cfp.items():
+            if not cul:
+                continue
+            for m in VIC_METHODS:
+                for k in keys:
+                    vicsc.setdefault((k, m), Score()).add(ranked(cul), vic[m].get(v, {}))
+    print(f"{len(runs)} BASE runs of the {grid} grid, each re-simulated once without each of its queries\n")
+    for title, sc, methods, unit in (
+            ("aggressive queries (truth: the query whose removal saves the others the most runtime)", aggsc,
+             AGG_METHODS, "runs"),
+            ("per victim (truth: the victim's speed-up when a source is removed, above 2% of its runtime)", vicsc,
+             VIC_METHODS, "victims")):
+        print(f"{title}\n")
+        print(f"| setting | {unit} | " + " | ".join(f"{m} top-1 / top-3" for m in methods if (("all", ""), m) in sc) + " |")
+        print("|---|---:|" + "---:|" * sum(1 for m in methods if (("all", ""), m) in sc))
+        groups = [("all", "")] + sorted({k for k, _ in sc if k[0] != "all"},
+                                        key=lambda k: (dims.index(k[0]), int(k[1]) if k[1].isdigit() else 0, k[1]))
+        for k in groups:
+            row = [sc[(k, m)] for m in methods if (k, m) in sc]
+            if not row:
+                continue
+            lab = "all" if k[0] == "all" else f"{k[0]} {k[1]}"
+            cells = " | ".join(f"{100 * x.t1 / max(1, x.n):.0f}% / {100 * x.t3 / max(1, x.n):.0f}%" for x in row)
+            print(f"| {lab} | {row[0].n} | {cells} |")
+        print()
+
+
 def main():
+    if sys.argv[1] == "--grid":
+        score_grid(sys.argv[2], sys.argv[3])
+        return
     W, seeds = sys.argv[1], sys.argv[2]
     n, sc, ref = score_mix(W)
     print(f"{n} synth runs (tpcds-mix, 10 queries, {seeds} seeds x FIFO/FAIR x aggressive {{q67}} or {{q42,q98}} "

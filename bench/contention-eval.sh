@@ -46,6 +46,49 @@ base_and_omits() {
   done
 }
 
+# --grid tune|report: the aggregate ("aggressive queries") and per-victim answers on a grid of
+# settings, scored by bench/contention-eval.py --grid. The two grids share no setting:
+#   tune    the settings iQCAR's rules and the victim-time aggregate were chosen on: 4 hosts,
+#           10 queries, arrival 6 s, aggressive {q67} or {q42,q98}, seeds 1-5, FIFO/FAIR (20 runs);
+#   report  the settings the figures in docs/contention.md come from: other aggressive queries
+#           ({q17}, {q7}, {q3}, {q25,q52}), 4, 8 and 16 hosts (data 6 GiB per host), 8, 12 and 16
+#           queries, arrival 4, 6 or 9 s, seeds 101-103, FIFO/FAIR (72 runs).
+# Each BASE run keeps its event log (zstd) and truth; one re-run without each query gives the
+# counterfactual. GRID_SEEDS overrides the seeds (e.g. "101" for a quick look).
+if [ "${1:-}" = --grid ]; then
+  G=${2:?--grid tune or --grid report}
+  grid_run() { # dir seed pool aggressive queries arrival hosts; a finished run (with EVAL_DIR) is kept
+    local d=$1
+    [ -e "$d/done" ] && return 0
+    rm -rf "$d"
+    EXTRA="hosts = $7\ndata = $((6 * $7))Gi\ncodec = zstd\n" run_synth "$d" "$2" "$3" "$4" "" "$5" "$6" tasks
+    local log; log=$(ls "$d"/eventlogs/*)
+    "$CLARITY" contention --json --all --top 100 "$log" >"$d/iq.json"
+    for q in $(python3 -c "import json;print(' '.join(q['name'] for q in json.load(open('$d/truth.json'))['queries']))"); do
+      EXTRA="hosts = $7\ndata = $((6 * $7))Gi\n" run_synth "$d/wo-$q" "$2" "$3" "$4" "$q" "$5" "$6"
+    done
+    touch "$d/done"
+  }
+  case $G in
+  tune)
+    for seed in ${GRID_SEEDS:-1 2 3 4 5}; do for pool in fifo fair; do for agg in q67 q42,q98; do
+      grid_run "$W/grid/$seed-$pool-h4-n10-a6-${agg/,/_}" "$seed" "$pool" "$agg" 10 6s 4
+    done; done; done ;;
+  report)
+    for seed in ${GRID_SEEDS:-101 102 103}; do for pool in fifo fair; do for h in 4 8 16; do
+      i=0
+      for agg in q17 q7 q3 q25,q52; do
+        n=$(( (8 + 4 * ((seed + h / 4 + i) % 3)) )); a=$(( (4 + 2 * ((seed + i) % 3)) + ((seed + i) % 3 == 2) ))
+        grid_run "$W/grid/$seed-$pool-h$h-n$n-a$a-${agg/,/_}" "$seed" "$pool" "$agg" "$n" "${a}s" "$h"
+        i=$((i + 1))
+      done
+    done; done; done ;;
+  *) echo "--grid tune or --grid report" >&2; exit 2 ;;
+  esac
+  python3 "$ROOT/bench/contention-eval.py" --grid "$W/grid" "$G"
+  exit 0
+fi
+
 for seed in $(seq 1 "$SEEDS"); do
   for pool in fifo fair; do
     for agg in q67 q42,q98; do

@@ -122,6 +122,9 @@ struct iqcar_options {
     bool include_output_bytes;           /* IO write data includes Output Bytes Written */
     bool slot_blame_wait;                /* --slot-blame=wait: the original rule (source RATP = its own
                                             SWT / slots offered); default held, see iqcar_blame.c */
+    bool aggressive_by_dor;              /* --aggressive-rank=dor: the aggressive answer (and the rules
+                                            from it) ranked by the paper's total DOR; default by the
+                                            victims' runtime attributed (see iqcar_answers.c) */
     int k;                               /* top-k, default 3 */
     double p_orig;                       /* DYNP original priority, default 1 */
     const char *acc_names[7];            /* accumulable names, enum iqcar_acc order */
@@ -154,6 +157,7 @@ struct iqcar_unit_info {                 /* one query (or job, group, pool, appl
     int64_t start, end;
     size_t app;
     double tasks;
+    double task_ms;                      /* summed task attempt time (launch to finish) */
 };
 struct iqcar_stage_info {
     size_t app, unit; int64_t stage_id; char *name; double runtime;
@@ -213,7 +217,19 @@ struct iqcar_result {
     struct iqcar_cell *l6; size_t nl6;
     size_t *l6_first;
     struct iqcar_target_answer *targets; size_t ntargets;
-    struct iqcar_ranked *aggressive; size_t naggressive;   /* node = unit */
+    struct iqcar_ranked *aggressive; size_t naggressive;   /* node = unit, dor = the paper's total DOR
+                                                             toward other units, aux = attributed ms */
+    /* the same queries by the runtime of their victims attributed to them: sum over victims v of
+     * DOR(q -> v) x runtime of v, in ms (dor), with the total DOR beside (aux) */
+    struct iqcar_ranked *aggressive_time; size_t naggressive_time;
+    /* the ranking the rules and the text's first column use: aggressive_time by default,
+     * aggressive with opt.aggressive_by_dor (points into one of the two, not owned) */
+    const struct iqcar_ranked *aggressive_rank; size_t naggressive_rank;
+    /* the answer's second query has at least IQ_AGG_CLOSE of the first's figure: too close to
+     * name one (see iqcar_answers.c) */
+    bool aggressive_close;
+    /* the heaviest-query baseline beside the answer: units by task_ms (dor), descending */
+    struct iqcar_ranked *heaviest; size_t nheaviest;
     struct iqcar_ranked *victims; size_t nvictims;         /* node = unit, dor = received */
     struct iqcar_host_score *host_score; /* per host */
     struct iqcar_host_score res_score[IQ_NRES];
@@ -224,6 +240,9 @@ struct iqcar_result {
      * the target's tasks; only pairs of units whose tasks overlapped, sorted by row then col */
     struct iqcar_cell *overlap; size_t noverlap;
 };
+/* The aggressive answer is a close call when its second query has at least this share of the
+ * first's figure (chosen on the tuning runs of bench/contention-eval.sh --grid tune). */
+#define IQ_AGG_CLOSE 0.75
 #define IQ_L6_UNKNOWN(r) ((r)->nunits)
 #define IQ_L6_SELF(r) ((r)->nunits + 1)
 

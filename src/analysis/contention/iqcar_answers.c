@@ -122,15 +122,18 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
     struct iqcar_dor_walk w;
     if (clarity_iqcar_dor_walk_init(&w, g, err)) return CLARITY_ENOMEM;
     double *all = calloc(g->nnodes ? g->nnodes : 1, sizeof *all), *tot = calloc(r->nunits ? r->nunits : 1, sizeof *tot);
+    double *ms = calloc(r->nunits ? r->nunits : 1, sizeof *ms);
     struct iqcar_ranked *buf = malloc((g->nnodes + r->nunits + 1) * sizeof *buf);
     size_t cap_l6 = 0, cur = 0;
     r->targets = calloc(r->nunits ? r->nunits : 1, sizeof *r->targets);
     r->host_score = calloc(r->nhosts ? r->nhosts : 1, sizeof *r->host_score);
     int rc = -1;
-    if (!all || !tot || !buf || !r->targets || !r->host_score) goto out;
+    if (!all || !tot || !ms || !buf || !r->targets || !r->host_score) goto out;
     r->ntargets = r->nunits;
     for (size_t t = 0; t < r->nunits; t++) {
         clarity_iqcar_dor_walk(&w, t);
+        const struct iqcar_unit_info *u = &r->units[t];
+        double runtime = u->end > u->start ? (double)u->end - (double)u->start : 0;   /* no int64 overflow */
         for (size_t j = 0; j < w.ntouched; j++) {
             uint32_t v = w.touched[j];
             double d = w.dor[v];
@@ -138,7 +141,7 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
             if (g->nodes[v].level != 6 || d == 0) continue;
             size_t q = (size_t)g->nodes[v].a;
             /* aggressive: total DOR toward every target, added target after target */
-            if (q < r->nunits) tot[q] += d;
+            if (q < r->nunits) tot[q] += d, ms[q] += d * runtime;
             if (r->nl6 == cap_l6) {
                 size_t c = cap_l6 ? cap_l6 * 2 : 256;
                 struct iqcar_cell *p = realloc(r->l6, c * sizeof *p);
@@ -150,13 +153,44 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
         if (target_answer(r, t, &w, buf, &cur)) goto out;
     }
     if (l6_index(r)) goto out;
-    /* aggressive: total DOR toward every other target; victims: DOR received from others */
+    /* aggressive, as the paper: total DOR toward every other target. A DOR is a share of one
+     * victim's slowdown, so this sum weighs a victim slowed for a second as much as one slowed
+     * for ten minutes, and a query that slightly slows many short queries outranks one that
+     * holds up long ones. Measured against re-simulation without each query (the runtime the
+     * others save, docs/contention.md), it found the top culprit less often than "the query
+     * with the most task time". So the answer ranks by the victims' runtime attributed: each
+     * victim's runtime split as its DOR splits it (among queries, Unknown and Self), the
+     * shares summed per source, in ms. The total DOR stays beside it, and
+     * opt.aggressive_by_dor ranks by it. */
     size_t n = 0;
     for (size_t s = 0; s < r->nunits; s++)
-        if (tot[s] > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, tot[s], 0};
+        if (tot[s] > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, tot[s], ms[s]};
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
     r->naggressive = n;
     if (!(r->aggressive = take(buf, n))) goto out;
+    n = 0;
+    for (size_t s = 0; s < r->nunits; s++)
+        if (tot[s] > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, ms[s], tot[s]};
+    qsort(buf, n, sizeof *buf, cmp_unit_rank);
+    r->naggressive_time = n;
+    if (!(r->aggressive_time = take(buf, n))) goto out;
+    r->aggressive_rank = r->opt.aggressive_by_dor ? r->aggressive : r->aggressive_time;
+    r->naggressive_rank = n;
+    /* Measured against re-simulation on the tuning runs (docs/contention.md), every wrong first
+     * query had a second within 13% of it, and every answer whose second had less than 75% of
+     * the first's figure was right; so the answer says when it is a close call rather than
+     * naming one query with false confidence. */
+    r->aggressive_close = n >= 2 && r->aggressive_rank[1].dor >= IQ_AGG_CLOSE * r->aggressive_rank[0].dor;
+    /* the heaviest-query baseline (the units with the most task time), shown beside the answer:
+     * off the tuning settings it found the top culprit more often than either ranking of DOR
+     * (docs/contention.md), so the reader gets it too */
+    n = 0;
+    for (size_t s = 0; s < r->nunits; s++)
+        if (r->units[s].task_ms > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, r->units[s].task_ms, 0};
+    qsort(buf, n, sizeof *buf, cmp_unit_rank);
+    r->nheaviest = n;
+    if (!(r->heaviest = take(buf, n))) goto out;
+    /* victims: DOR received from others */
     n = 0;
     for (size_t t = 0; t < r->nunits; t++)
         if (r->targets[t].dor_others > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)t, r->targets[t].dor_others, 0};
@@ -180,6 +214,7 @@ out:
     clarity_iqcar_dor_walk_free(&w);
     free(all);
     free(tot);
+    free(ms);
     free(buf);
     /* every step above fails only when memory runs out */
     if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");

@@ -166,6 +166,7 @@ static int collect_app(const struct clarity_app *a, size_t ai, struct iqcar_resu
         if (t.submit < u->start) u->start = t.submit;
         if (t.finish > u->end) u->end = t.finish;
         u->tasks++;
+        u->task_ms += (double)t.finish - (double)t.launch;   /* in double: times at the int64 extremes */
         struct iqcar_stage_info *s = &r->stages[gs];
         double rt = (double)(t.finish - t.submit);
         if (rt > s->runtime) s->runtime = rt;

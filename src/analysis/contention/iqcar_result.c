@@ -27,6 +27,8 @@ void clarity_iqcar_result_free(struct iqcar_result *r)
     free(r->l6_first);
     free(r->targets);
     free(r->aggressive);
+    free(r->aggressive_time);
+    free(r->heaviest);
     free(r->victims);
     free(r->host_score);
     free(r->rules);

@@ -1,6 +1,7 @@
 /* The scheduler rules iQCAR derives (paper section 7): AGG caps the aggressive queries at a
  * share of the largest query concurrency, DYNP raises the victims' priority and lowers the
- * aggressive ones'. */
+ * aggressive ones'. The aggressive queries are taken in the order the answer ranks them
+ * (r->aggressive_rank: by the victims' runtime attributed, or by total DOR). */
 #include <stdlib.h>
 #include "analysis/contention/iqcar_internal.h"
 #include "util/stats.h"
@@ -62,8 +63,8 @@ int clarity__iqcar_rules(struct iqcar_result *r)
 {
     size_t k = (size_t)r->opt.k;
     if (clarity_iqcar_max_concurrency(r->units, r->nunits, &r->max_concurrency)) return -1;
-    for (size_t i = 0; i < r->naggressive && i < k; i++)
-        if (add_rule(r, "AGG", r->aggressive[i].node, "Source", r->max_concurrency ? 1.0 / r->max_concurrency : 1,
+    for (size_t i = 0; i < r->naggressive_rank && i < k; i++)
+        if (add_rule(r, "AGG", r->aggressive_rank[i].node, "Source", r->max_concurrency ? 1.0 / r->max_concurrency : 1,
                      (int)i + 1))
             return -1;
     size_t nv = r->nvictims < k ? r->nvictims : k;
@@ -71,9 +72,9 @@ int clarity__iqcar_rules(struct iqcar_result *r)
         double rank = r->opt.dynp_reverse ? (double)(nv - i) : (double)(i + 1);
         if (add_rule(r, "DYNP", r->victims[i].node, "Target", r->opt.p_orig + rank, (int)i + 1)) return -1;
     }
-    for (size_t i = 0; i < r->naggressive && i < k; i++) {
+    for (size_t i = 0; i < r->naggressive_rank && i < k; i++) {
         double v = r->opt.p_orig - (double)(i + 1);
-        if (add_rule(r, "DYNP", r->aggressive[i].node, "Source", v > 0 ? v : 0, (int)i + 1)) return -1;
+        if (add_rule(r, "DYNP", r->aggressive_rank[i].node, "Source", v > 0 ? v : 0, (int)i + 1)) return -1;
     }
     return 0;
 }

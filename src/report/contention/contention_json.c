@@ -1,6 +1,6 @@
 /* clarity.contention/1 (docs/contention.md): per target the explanations per level with
- * their DOR, noisy queries beside the simple-overlap baseline; aggressive, victims, slow
- * hosts, hot resources and the rules. */
+ * their DOR, noisy queries beside the simple-overlap baseline; aggressive (by total DOR, and
+ * by the victims' runtime attributed), victims, slow hosts, hot resources and the rules. */
 #include "clarity/report.h"
 #include "util/jsonw.h"
 
@@ -122,6 +122,7 @@ int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r
     clarity_jsonw_kint(w, "sidecar_tasks", (int64_t)r->src.sidecar_tasks);
     clarity_jsonw_kstr(w, "level1_stages", r->opt.critical_path ? "critical_path" : "all");
     clarity_jsonw_kstr(w, "slot_blame", r->opt.slot_blame_wait ? "wait" : "held");
+    clarity_jsonw_kstr(w, "aggressive_rank", r->opt.aggressive_by_dor ? "dor" : "time");
     clarity_jsonw_obj_end(w);
     clarity_jsonw_key(w, "targets");
     clarity_jsonw_arr_begin(w);
@@ -131,6 +132,27 @@ int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r
         for (size_t i = 0; i < r->nvictims; i++) target_json(w, r, r->victims[i].node);
     clarity_jsonw_arr_end(w);
     unit_ranked(w, r, "aggressive", r->aggressive, r->naggressive, "dor");
+    /* the same queries by the victims' runtime attributed to them (ms), their total DOR beside */
+    clarity_jsonw_key(w, "aggressive_time");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < r->naggressive_time; i++) {
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "query", r->units[r->aggressive_time[i].node].name);
+        clarity_jsonw_kdouble(w, "lost_ms", r->aggressive_time[i].dor);
+        clarity_jsonw_kdouble(w, "dor", r->aggressive_time[i].aux);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_arr_end(w);
+    clarity_jsonw_kbool(w, "aggressive_close", r->aggressive_close);
+    clarity_jsonw_key(w, "heaviest");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < r->nheaviest; i++) {
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "query", r->units[r->heaviest[i].node].name);
+        clarity_jsonw_kdouble(w, "task_ms", r->heaviest[i].dor);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_arr_end(w);
     unit_ranked(w, r, "victims", r->victims, r->nvictims, "dor");
     clarity_jsonw_key(w, "slow_hosts");
     clarity_jsonw_arr_begin(w);

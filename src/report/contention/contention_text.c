@@ -1,6 +1,7 @@
 /* clarity contention as text: what was measured and how (labels for every proxy), then per
  * target the explanations per level, then the workload-wide answers. */
 #include <stdlib.h>
+#include <string.h>
 #include "clarity/report.h"
 #include "report/table.h"
 
@@ -104,14 +105,16 @@ static int cmp_victim_dor(const void *x, const void *y)
     return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
-/* Each of the k most aggressive queries with its first k victims (in victim order) it sent DOR
- * to: from its own row of source x target cells, not a scan of every victim. */
+/* Each of the k most aggressive queries (in the answer's order: by the victims' runtime
+ * attributed, or by total DOR) with both figures and its first k victims (in victim order) it
+ * sent DOR to: from its own row of source x target cells, not a scan of every victim. */
 static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k, size_t width)
 {
     char cut[512], line[2048];
     size_t *rank = malloc((r->nunits ? r->nunits : 1) * sizeof *rank), most = 0;
-    for (size_t i = 0; i < r->naggressive && i < k; i++) {
-        size_t s = r->aggressive[i].node;
+    const struct iqcar_ranked *ag = r->aggressive_rank;
+    for (size_t i = 0; i < r->naggressive_rank && i < k; i++) {
+        size_t s = ag[i].node;
         if (r->l6_first[s + 1] - r->l6_first[s] > most) most = r->l6_first[s + 1] - r->l6_first[s];
     }
     struct victim_dor *v = malloc((most ? most : 1) * sizeof *v);
@@ -122,8 +125,8 @@ static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k, siz
     }
     for (size_t t = 0; t < r->nunits; t++) rank[t] = SIZE_MAX;
     for (size_t i = 0; i < r->nvictims; i++) rank[r->victims[i].node] = i;
-    for (size_t i = 0; i < r->naggressive && i < k; i++) {
-        size_t s = r->aggressive[i].node, n = 0, len = 0;
+    for (size_t i = 0; i < r->naggressive_rank && i < k; i++) {
+        size_t s = ag[i].node, n = 0, len = 0;
         for (size_t c = r->l6_first[s]; c < r->l6_first[s + 1]; c++) {
             const struct iqcar_cell *x = &r->l6[c];
             if (x->col < r->nunits && rank[x->col] != SIZE_MAX && x->v > 0)
@@ -132,13 +135,23 @@ static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k, siz
         qsort(v, n, sizeof *v, cmp_victim_dor);
         line[0] = '\0';
         for (size_t j = 0; j < n && j < k && len < sizeof line; j++)
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "", r->units[v[j].unit].name, v[j].dor);
-        size_t w = room(width, 2 + 4 + 1 + 8 + 2 + 20, 40);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "",
+                                    clarity_fit_cell(cut, sizeof cut, r->units[v[j].unit].name, room(width, 46, 40)), v[j].dor);
+        double ms = r->opt.aggressive_by_dor ? ag[i].aux : ag[i].dor, dor = r->opt.aggressive_by_dor ? ag[i].dor : ag[i].aux;
+        size_t w = room(width, 2 + 4 + 1 + 10 + 3 + 10 + 2 + 20, 30);
         char lead[600];
-        snprintf(lead, sizeof lead, "  %zu. %-*s %.4f  ", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[s].name, w),
-                 r->aggressive[i].dor);
-        /* the victims wrap under the first one */
-        clarity_fit_wrap(o, width, lead, line);
+        snprintf(lead, sizeof lead, "  %zu. %-*s %8.1f s | DOR %.4f  ", i + 1, w ? (int)w : 30,
+                 clarity_fit_cell(cut, sizeof cut, r->units[s].name, w), ms / 1000, dor);
+        /* the victims wrap under the first one; on a terminal too narrow for that, they go
+         * on the lines below the figures */
+        size_t ll = strlen(lead);
+        if (width && width < ll + 21) {
+            while (ll && lead[ll - 1] == ' ') lead[--ll] = '\0';
+            fprintf(o, "%s\n", lead);
+            clarity_fit_wrap(o, width, "       ", line);
+        } else {
+            clarity_fit_wrap(o, width, lead, line);
+        }
     }
     free(rank);
     free(v);
@@ -173,8 +186,24 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     for (size_t i = 0; i < r->nvictims && i < k; i++)
         fprintf(o, "  %zu. %-*s %.4f\n", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[r->victims[i].node].name, w),
                 r->victims[i].dor);
-    fprintf(o, "aggressive queries (total DOR toward other queries; victims by DOR)\n");
+    fprintf(o, "%s", r->opt.aggressive_by_dor
+                        ? "aggressive queries by total DOR (victim runtime attributed | DOR; victims)\n"
+                        : "aggressive queries (victim runtime attributed | total DOR; victims)\n");
     if (aggressive_lines(o, r, k, width)) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+    if (r->nheaviest) {
+        char line[1024];
+        size_t len = 0;
+        for (size_t i = 0; i < r->nheaviest && i < k && len < sizeof line; i++)
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.1f task-s", i ? ", " : "",
+                                    clarity_fit_cell(cut, sizeof cut, r->units[r->heaviest[i].node].name, room(width, 30 + 16, 40)),
+                                    r->heaviest[i].dor / 1000);
+        clarity_fit_wrap(o, width, "  baseline, most task time: ", line);
+    }
+    if (r->aggressive_close && k >= 2)
+        clarity_fit_wrap(o, width, "  note: ", "the first two are within 25% of each other, too close to name one: on synth "
+                                               "workloads such close calls named the query whose removal helps the others "
+                                               "most in a quarter of the runs, the most-task-time baseline in three quarters "
+                                               "(docs/contention.md)");
     fprintf(o, "slow hosts (sum of IF out of DE nodes | sum of DOR)%s\n", r->opt.rank_by_dor ? ", by DOR" : "");
     size_t *ord = malloc((r->nhosts ? r->nhosts : 1) * sizeof *ord);
     if (!ord) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");

@@ -53,6 +53,7 @@ static inline struct iqcar_task *fx_task(struct iqcar_result *r, size_t stage, s
     if (launch < u->start) u->start = launch;
     if (finish > u->end) u->end = finish;
     u->tasks++;
+    u->task_ms += (double)(finish - launch);
     return t;
 }
 static inline int fx_run(struct iqcar_result *r)

@@ -138,7 +138,24 @@ Test(iqcar_sparse, source_target_dor_and_aggressive_match_dense_tables)
                     cr_expect(same(r.aggressive[i].dor, tot), "seed %u: aggressive %zu", seed, s);
                 }
             cr_expect_eq(found, tot > 0 ? 1u : 0u, "seed %u: unit %zu with DOR %g toward others listed %zu times", seed, s, tot, found);
+            /* by victim time: each target's runtime x the source's DOR toward it, added in the
+             * same order */
+            double ms = 0;
+            for (size_t t = 0; t < n; t++) {
+                const struct iqcar_unit_info *u = &r.units[t];
+                ms += dense[s * n + t] * (u->end > u->start ? (double)(u->end - u->start) : 0);
+            }
+            found = 0;
+            for (size_t i = 0; i < r.naggressive_time; i++)
+                if (r.aggressive_time[i].node == s) {
+                    found++;
+                    cr_expect(same(r.aggressive_time[i].dor, ms), "seed %u: aggressive by time %zu", seed, s);
+                    cr_expect(same(r.aggressive_time[i].aux, tot), "seed %u: its total DOR %zu", seed, s);
+                }
+            cr_expect_eq(found, tot > 0 ? 1u : 0u, "seed %u: unit %zu listed by time %zu times", seed, s, found);
         }
+        for (size_t i = 1; i < r.naggressive_time; i++)
+            cr_expect(r.aggressive_time[i - 1].dor >= r.aggressive_time[i].dor, "seed %u: by time, descending", seed);
         cr_expect(r.nl6 > 0, "seed %u: a workload with contention has cells", seed);
         free(dense);
         free(d);
