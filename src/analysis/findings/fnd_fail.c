@@ -153,11 +153,13 @@ static double lost_capacity_ms(const struct fnd *x)
         for (size_t i = 0; i < x->n; i++) {
             int64_t l = clarity_task_launch_ms(a, x->row[i]), f = clarity_task_finish_ms(a, x->row[i]);
             int64_t lo = l > rm ? l : rm, hi = f < back ? f : back;
-            if (hi > lo) busy += (double)(hi - lo);
+            if (hi > lo) busy += (double)hi - (double)lo;
         }
-        double util = busy / ((slots - lost) * (double)(back - rm));
+        /* differences in double: a damaged log's times reach the int64 limits */
+        double gap = (double)back - (double)rm;
+        double util = busy / ((slots - lost) * gap);
         if (util > 1) util = 1;
-        total += lost * (double)(back - rm) * util / slots;
+        total += lost * gap * util / slots;
     }
     return total;
 }
@@ -196,20 +198,21 @@ static double lost_cache_ms(const struct fnd *x, const char **reason, size_t *la
         if (first <= loss || !proc || proc == m) continue;
         int slots = clarity_sim_configured_slots(a, first, end);
         if (slots <= 0 || m > (size_t)slots) continue;
-        int64_t on_time = first, late_rt = 0;
+        double on_time = (double)first, late_rt = 0;
         size_t late = 0;
         for (size_t k = 0; k < m; k++) {
             size_t r = x->row[x->lstart[s] + k];
             int64_t l = clarity_task_launch_ms(a, r), f = clarity_task_finish_ms(a, r);
-            if (clarity_icol_get(&a->tasks.locality, r) != CLARITY_LOC_PROCESS_LOCAL && l - first >= LOST_LATE_MS) {
+            if (clarity_icol_get(&a->tasks.locality, r) != CLARITY_LOC_PROCESS_LOCAL && (double)l - (double)first >= LOST_LATE_MS) {
                 late++;
-                if (f - l > late_rt) late_rt = f - l;
-            } else if (f > on_time) on_time = f;
+                if ((double)f - (double)l > late_rt) late_rt = (double)f - (double)l;
+            } else if ((double)f > on_time) on_time = (double)f;
         }
         if (!late) continue;
-        int64_t without = on_time - first > late_rt ? on_time - first : late_rt;
-        if (end - first > without) {
-            total += (double)(end - first - without);
+        double span = (double)end - (double)first, without = on_time - (double)first;
+        if (late_rt > without) without = late_rt;
+        if (span > without) {
+            total += span - without;
             *late_tasks += late;
             (*stages)++;
         }
@@ -296,6 +299,9 @@ void clarity_fnd_failure_rules(struct fnd *x)
         /* a lost executor's cores were missing until a replacement joined: wall ms, estimated
            (the replay runs each component on fixed slots) */
         double cap_ms = c == C_LOST ? lost_capacity_ms(x) + cache_ms : 0;
+        /* never more than the run (and a damaged log's extreme times stay in int64) */
+        if (cap_ms > (double)x->duration_ms) cap_ms = x->duration_ms > 0 ? (double)x->duration_ms : 0;
+        if (cache_ms > cap_ms) cache_ms = cap_ms;
         /* speculation's cost is also core time, and an out-of-memory death is always kept:
            neither may be skipped for a small wall saving; the others save at most the time of
            the attempts they remove (and the capacity a lost executor took) */
