@@ -147,8 +147,21 @@ void clarity_exec_kill(struct sim *s, int k)
     if (!e) return;   /* not (or no longer) running: nothing to kill, and the truth says so */
     struct sy_host *h = &s->hosts[e->host];
     /* downwards: removing slot i moves the last attempt (already looked at) into it */
+    s->kill_attempts[k] = 0;
+    /* the blocks it held: those registered (cached_bytes, at their stage's end) and those its
+       tasks computed in a stage still running (each successful task's block stays where it ran) */
+    s->kill_cached[k] = e->cached_bytes;
+    for (int i = 0; i < s->nstages; i++) {
+        const struct sy_stage *st = &s->stages[i];
+        if (!st->caches || !st->tasks || st->status != ST_RUNNING) continue;
+        for (int t = 0; t < st->ntasks; t++)
+            if (st->tasks[t].cache_exec == e->idx) s->kill_cached[k] += st->mem_bytes * st->tasks[t].skew * 0.5;
+    }
     for (int i = h->natt - 1; i >= 0; i--)
-        if (s->att[h->att[i]].exec == e->idx) clarity_attempt_lose(s, h->att[i]);
+        if (s->att[h->att[i]].exec == e->idx) {
+            clarity_attempt_lose(s, h->att[i]);
+            s->kill_attempts[k]++;
+        }
     e->lost = true;
     clarity_log_driver(s, "TaskSchedulerImpl", "Lost executor %s on %s: Command exited with code 137", e->id, h->name);
     clarity_exec_remove(s, e, "Command exited with code 137");

@@ -139,6 +139,7 @@ static void attempt_finish(struct sim *s, int32_t id, int end)
     for (int p = a->phase < PH_COUNT ? a->phase + 1 : PH_COUNT; p <= PH_COUNT; p++) a->t_phase[p] = s->now;
     a->t_phase[PH_COUNT] = s->now;
     a->phase = PH_COUNT;
+    st->spill_s += a->t_phase[PH_SPILL + 1] - a->t_phase[PH_SPILL];
     clarity_timer_cancel(&s->heap, a->timer);
     clarity_ev_task_end(s, a, end);
     clarity_log_task_end(s, a, end, sim_ms(s, s->now) - sim_ms(s, a->t_launch));

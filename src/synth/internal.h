@@ -128,6 +128,7 @@ struct sy_stage {
     struct sql_metric sql[SQL_COUNT];
     int rdd_base, nrdds;
     int64_t acc_sum[ACC_COUNT];            /* stage totals of the internal.metrics accumulables */
+    double spill_s;                        /* attempts' time in the spill phase (truth.json) */
     double *succ_dur; int nsucc_dur; size_t cap_succ_dur;
     int failed_attempts, lost_attempts;    /* truth: failures injected, attempts lost with an executor */
     double median_s, max_s;                /* successful attempts' median and longest, set when it completes */
@@ -231,6 +232,8 @@ struct sim {
     int skew_stage, skew_part;             /* --skew-key: the stage and partition made hot (-1 none) */
     double skew_share;                     /* the hot partition's share of that stage's shuffle, as run */
     int kill_exec[4];                      /* --kill-executor: the executor each kill removed (-1 none) */
+    int kill_attempts[4];                  /* ... the attempts it took with it */
+    double kill_cached[4];                 /* ... the cached bytes it held (lost with it) */
     double task_gc_s, task_s;              /* attempts' GC pauses and durations, summed (truth) */
     double driver_gap_total;               /* seconds of injected driver time */
     int err;                               /* first I/O or memory error */

@@ -88,6 +88,23 @@ if synth_json hog sort --seed 2 --fault cpu-hog@host2:0s-600s:0.9; then
   if jq -e '.applications[0].findings | any(.kind == "slow_host" and .where.host == "host2")' "$T/hog.json" >/dev/null
   then ok "synth cpu-hog on host2: slow_host host2"; else bad "synth cpu-hog: no slow_host host2"; fi
 else bad "synth hog run failed"; fi
+# an executor killed after it computed cached blocks (kmeans' input, 2 GiB on 8 hosts): no
+# attempt is lost, but the next iterations' tasks whose blocks died wait, then read elsewhere
+within() { awk -v s="$1" -v t="$2" 'BEGIN { exit !(t > 0 && s > 0.75 * t && s < 1.25 * t) }'; }
+if synth_json km kmeans --data 2Gi --iterations 3 --seed 4 --hosts 8 &&
+   synth_json kmkill kmeans --data 2Gi --iterations 3 --seed 4 --hosts 8 --kill-executor 0@7.6s; then
+  s=$(saving "$T/kmkill.json" lost_executors); truth=$(( $(dur "$T/kmkill.json") - $(dur "$T/km.json") ))
+  if within "$s" "$truth"; then ok "synth kmeans executor lost with its cache: lost_executors saves $s ms, re-run $truth ms"
+  else bad "synth kmeans lost cache: lost_executors saving $s ms vs re-run $truth ms"; fi
+  if jq -e '[.applications[0].findings[].kind] | index("lost_executors") | not' "$T/km.json" >/dev/null
+  then ok "synth kmeans without the kill: no lost_executors"; else bad "synth kmeans without the kill: lost_executors"; fi
+else bad "synth kmeans runs failed"; fi
+# failed attempts whose retries form the stage's tail (wordcount, 10% of attempts fail)
+if synth_json wc wordcount --data 8Gi --seed 1 --hosts 5 && synth_json wcfail wordcount --data 8Gi --seed 1 --hosts 5 --failure-rate 0.1; then
+  s=$(saving "$T/wcfail.json" task_failures); truth=$(( $(dur "$T/wcfail.json") - $(dur "$T/wc.json") ))
+  if within "$s" "$truth"; then ok "synth wordcount --failure-rate 0.1: task_failures saves $s ms, re-run $truth ms"
+  else bad "synth wordcount failures: task_failures saving $s ms vs re-run $truth ms"; fi
+else bad "synth wordcount runs failed"; fi
 if synth_json pr pagerank --seed 1; then
   if jq -e '.applications[0].findings[0].kind == "too_few_partitions" and (.applications[0].findings[0].evidence.slots == 32)' "$T/pr.json" >/dev/null
   then ok "synth pagerank: 16 partitions on 32 slots found"; else bad "synth pagerank: too_few_partitions not first"; fi

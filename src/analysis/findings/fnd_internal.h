@@ -33,6 +33,10 @@ struct fnd {
     uint8_t *comp_mark;
     double *gather; size_t gather_cap;
     double reduction;            /* sum of the runtime the changes removed: a bound on the saving */
+    const double *base_alt;      /* NULL, or runtimes the base is replayed with instead of rt
+                                    (a failed attempt and its retry chained: fnd_fail.c) */
+    double alt_delta;            /* set by mod_end with base_alt: its simulated base less the
+                                    usual one over the components replayed */
     double min_sim;              /* simulated ms under which a finding is dropped anyway: its
                                     replay is skipped when the bound is below it (0: never) */
     struct clarity_task_comp *comps;      /* one stage's successful attempts */
@@ -57,6 +61,8 @@ double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound);
 void clarity_fnd_mod_cancel(struct fnd *x);
 /* Simulated ms -> wall ms of the application (the replay's error cancels). */
 int64_t clarity_fnd_wall(const struct fnd *x, double sim_ms);
+/* The same against a base other than the usual one: its total is sim_total + delta. */
+int64_t clarity_fnd_wall_alt(const struct fnd *x, double sim_ms, double delta);
 
 /* A new finding (zeroed; saving_core_ms -1), NULL and x->oom set when out of memory. */
 struct clarity_finding *clarity_fnd_add(struct fnd *x, enum clarity_finding_kind k);

@@ -176,12 +176,15 @@ double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound)
         return -1;
     }
     double saved = 0;
+    x->alt_delta = 0;
     for (size_t t = 0; t < x->ntouched; t++) {
         uint32_t c = x->comp_of[x->touched[t]];
         if (x->comp_mark[c]) continue;
         x->comp_mark[c] = 1;
-        double base = slots_at_least > x->plan.comp[c].slots ? comp_run(x, c, x->rt, NULL, slots_at_least)
+        double base = x->base_alt ? comp_run(x, c, x->base_alt, NULL, slots_at_least)
+                    : slots_at_least > x->plan.comp[c].slots ? comp_run(x, c, x->rt, NULL, slots_at_least)
                                                              : x->comp_base[c];
+        if (x->base_alt) x->alt_delta += base - x->comp_base[c];
         saved += base - comp_run(x, c, x->mod, x->split, slots_at_least);
     }
     for (size_t t = 0; t < x->ntouched; t++) {
@@ -200,4 +203,11 @@ int64_t clarity_fnd_wall(const struct fnd *x, double sim_ms)
     if (x->sim_total <= 0 || sim_ms <= 0) return 0;
     double w = sim_ms / x->sim_total * (double)x->task_span_ms;
     return (int64_t)(w + 0.5);
+}
+
+int64_t clarity_fnd_wall_alt(const struct fnd *x, double sim_ms, double delta)
+{
+    double total = x->sim_total + delta;
+    if (total <= 0 || sim_ms <= 0) return 0;
+    return (int64_t)(sim_ms / total * (double)x->task_span_ms + 0.5);
 }

@@ -13,6 +13,10 @@
 /* ... and runs at least this many times the median task: a large partition that is not slow
  * costs nothing */
 #define SKEW_TIME_FACTOR 2.0
+/* ... in a stage of at least this many tasks: a hot key of 8 partitions (pagerank's default)
+   is as real as one of 200, and the 5x and 2x factors keep a few tasks' natural spread out
+   (synth pagerank without a hot key: 2.5-2.9x) */
+#define SKEW_MIN_TASKS 4
 /* ... and, where records are logged, at least this many times the median records */
 #define SKEW_RECORDS_FACTOR 2.0
 /* skew is some partitions far above the rest: when more than a quarter of the tasks are 5x
@@ -117,7 +121,7 @@ static void partition_action(struct fnd *x, struct clarity_finding *f, const str
 static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_stage_strag *ss)
 {
     const struct clarity_task_comp *c = x->comps;
-    if (q->m < CLARITY_STRAGGLER_MIN_RATED || q->med_in <= 0 || q->mean_in <= 0) return;
+    if (q->m < SKEW_MIN_TASKS || q->med_in <= 0 || q->mean_in <= 0) return;
     size_t nskew = 0;
     double skew_bytes = 0, max_in = 0, max_rt = 0;
     for (size_t k = 0; k < q->m; k++) {
@@ -214,6 +218,25 @@ static double repartition_saving(struct fnd *x, const struct sf *q, uint32_t par
     return clarity_fnd_mod_end(x, q->slots, bound > 0 ? bound : 0);
 }
 
+/* More partitions of the same data: each task split into parts / tasks pieces (rounded up),
+ * on at least the stage's configured slots. Each task keeps its share of the work, so a
+ * partition that was twice the others' stays twice theirs in pieces: the data's own
+ * unevenness (a power-law key distribution) is not assumed away, as an even split of the
+ * stage's total would. */
+static double split_saving(struct fnd *x, const struct sf *q, uint32_t parts)
+{
+    uint32_t k = (uint32_t)ceil((double)parts / (double)(q->m ? q->m : 1));
+    double longest = 0;
+    for (size_t i = 0; i < q->m; i++) {
+        double r = x->rt[x->lstart[q->s] + i];
+        if (r > longest) longest = r;
+        clarity_fnd_mod_split(x, x->lstart[q->s] + i, k);
+    }
+    /* the stage's time on the critical path shrinks by at most its longest task less a piece */
+    double bound = k > 1 ? longest - longest / k : 0;
+    return clarity_fnd_mod_end(x, q->slots, bound);
+}
+
 static void partitions_rule(struct fnd *x, const struct sf *q)
 {
     if (q->slots <= 0 || q->in_bytes < FEW_MIN_BYTES) return;
@@ -227,7 +250,7 @@ static void partitions_rule(struct fnd *x, const struct sf *q)
         kind = CLARITY_FK_OVERSIZED_PARTITIONS;
         parts = round_up(target, q->slots);
     } else return;
-    double sim = repartition_saving(x, q, parts, 0);
+    double sim = split_saving(x, q, parts);
     if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, kind);
     if (!f) return;
@@ -250,8 +273,9 @@ static void partitions_rule(struct fnd *x, const struct sf *q)
     clarity_fnd_ev(f, "median_partition_bytes", q->med_in, "bytes");
     clarity_fnd_ev(f, "median_task_ms", q->med_rt_ms, "ms");
     clarity_fnd_ev(f, "proposed_partitions", parts, "partitions");
-    snprintf(f->caveat, sizeof f->caveat, "replayed with the stage's task time split evenly into %u tasks on its "
-             "%d slots; assumes the work divides with the data", parts, q->slots);
+    snprintf(f->caveat, sizeof f->caveat, "replayed with each task split into %u equal pieces (about %u tasks) on "
+             "the stage's %d slots; assumes each partition's work divides with its data",
+             (unsigned)ceil((double)parts / (double)q->m), parts, q->slots);
     partition_action(x, f, q, parts, kind == CLARITY_FK_TOO_FEW_PARTITIONS ? ": every slot gets work" : "");
 }
 

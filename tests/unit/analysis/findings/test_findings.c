@@ -154,9 +154,12 @@ Test(findings, no_skew_when_even)
 }
 
 /* Task 0: 1000..2000; task 1 fails 1000..6000 and its retry runs 6000..7000. Two slots
- * (peak concurrency). Replay in launch order: 0 on slot 1 (0-1000), the failure on slot 2
- * (0-5000), the retry on slot 1 (1000-2000): 5000. Without the failure: 1000. Saved 4000 of
- * 5000 simulated for 6000 ms of task time (app 900..7000, driver 100): 4800 ms. */
+ * (peak concurrency). The base chains the failure and its retry (the retry could start only
+ * once it failed): 0 on slot 1 (0-1000), failure + retry on slot 2 (0-6000): 6000, as the
+ * log ran. Without the failure task 1 runs its 1000 where the failure ran: 1000. Saved 5000
+ * of 6000 simulated for 6000 ms of task time (app 900..7000, driver 100): 5000 ms. (The
+ * replay in launch order alone put the retry on slot 1 at 1000 and claimed 4800 of a 5000
+ * base.) */
 Test(findings, task_failure_replay_worked)
 {
     struct log l;
@@ -171,7 +174,7 @@ Test(findings, task_failure_replay_worked)
     analyze(a, false, &r);
     const struct clarity_finding *f = find(&r, CLARITY_FK_TASK_FAILURES);
     cr_assert_not_null(f);
-    cr_assert_eq(f->saving_ms, 4800);
+    cr_assert_eq(f->saving_ms, 5000);
     cr_assert(strstr(f->title, "IllegalStateException"), "%s", f->title);
     cr_assert_eq(f->ev[0].value, 1, "one failed attempt");
     cr_assert_eq(f->ev[1].value, 5000, "its 5000 ms");
@@ -179,9 +182,60 @@ Test(findings, task_failure_replay_worked)
     clarity_app_free(a);
 }
 
+/* One successful attempt of a stage, on executor exec with the given locality. */
+static void task_loc(struct log *l, int stage, int index, long launch, long finish, int exec, const char *loc)
+{
+    int id = l->ntask++;
+    fprintf(l->f, "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":%d,\"Stage Attempt ID\":0,\"Task Type\":"
+                  "\"ResultTask\",\"Task End Reason\":{\"Reason\":\"Success\"},\"Task Info\":{\"Task ID\":%d,\"Index\":%d,"
+                  "\"Attempt\":0,\"Launch Time\":%ld,\"Executor ID\":\"%d\",\"Host\":\"h%d\",\"Locality\":\"%s\","
+                  "\"Speculative\":false,\"Getting Result Time\":0,\"Finish Time\":%ld,\"Failed\":false,\"Killed\":false},"
+                  "\"Task Metrics\":{\"Executor Deserialize Time\":0,\"Executor Run Time\":%ld,\"JVM GC Time\":0,"
+                  "\"Result Size\":10,\"Input Metrics\":{\"Bytes Read\":1000,\"Records Read\":10}}}\n",
+            stage, id, index, launch, exec, exec, loc, finish, finish - launch);
+}
+
+/* Executor 2 dies at 2500 holding the cached blocks of stage 0 ("Command exited with code
+ * 137"); stage 1 reads them: index 0 PROCESS_LOCAL 3000..4000 on executor 1, index 1 waited
+ * (launched 3000 ms after the stage's first) and ran ANY 6000..7000. Stage 1 had 2 tasks on
+ * 4 slots, so the wait was not for a slot: its span 4000 would have been max(1000, 1000) =
+ * 1000 had index 1 started with index 0: 3000 ms, estimated. The same log where the driver
+ * removed executor 2 (dynamic allocation: "Executor killed by driver.") loses nothing. */
+static struct clarity_app *cache_log(const char *reason)
+{
+    struct log l;
+    begin(&l, NULL);
+    task_loc(&l, 0, 0, 1000, 2000, 1, "NODE_LOCAL");
+    task_loc(&l, 0, 1, 1000, 2000, 2, "NODE_LOCAL");
+    fprintf(l.f, "{\"Event\":\"SparkListenerExecutorRemoved\",\"Timestamp\":2500,\"Executor ID\":\"2\",\"Removed "
+                 "Reason\":\"%s\"}\n", reason);
+    task_loc(&l, 1, 0, 3000, 4000, 1, "PROCESS_LOCAL");
+    task_loc(&l, 1, 1, 6000, 7000, 1, "ANY");
+    return end(&l, 7000);
+}
+
+Test(findings, lost_cache_wait_worked)
+{
+    struct clarity_app *a = cache_log("Command exited with code 137");
+    struct clarity_findings r;
+    analyze(a, false, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_LOST_EXECUTORS);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 3000);
+    cr_assert_eq(f->method, CLARITY_FM_ESTIMATE);
+    cr_assert(strstr(f->title, "cached blocks"), "%s", f->title);
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+    a = cache_log("Executor killed by driver.");
+    analyze(a, true, &r);
+    cr_assert_null(find(&r, CLARITY_FK_LOST_EXECUTORS));
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
 /* Two tasks of 8 s reading 100 MB each, on 8 configured slots (two executors of 4 cores).
- * Repartitioned to the 8 slots (200 MB / 128 MiB asks for only 2): 16000 ms of work in 8
- * pieces of 2000 on 8 slots: 2000 instead of 8000. 6000 of 8000 simulated for 8000 ms of
+ * Repartitioned to the 8 slots (200 MB / 128 MiB asks for only 2): each task split into
+ * 8 / 2 = 4 pieces of 2000, 8 pieces on 8 slots: 2000 instead of 8000. 6000 of 8000 simulated for 8000 ms of
  * task time (app 900..9000, tasks 1000..9000): 6000 ms. */
 Test(findings, too_few_partitions_worked)
 {
