@@ -99,13 +99,14 @@ struct ladra_gc {
  * over a stretch of consecutive tasks across stages. Defaults chosen on synth's tuning seeds
  * (1-5) and the shared real logs (docs/anomalies.md has the measurements). */
 #define LADRA_HOST_MIN_TASKS 5         /* tasks in the stretch */
-#define LADRA_HOST_MIN_Z 5.0           /* sum of standardised residuals / sqrt(tasks), after the scan */
+#define LADRA_HOST_MIN_Z 5.5           /* sum of standardised residuals / sqrt(tasks), after the scan */
 #define LADRA_HOST_DRIFT 0.5           /* subtracted from each residual while scanning (in stage sds) */
 #define LADRA_HOST_MIN_SLOWDOWN 1.1    /* geometric mean of task time over the other hosts' typical */
 #define LADRA_HOST_MIN_SHARE 0.02      /* excess, of the application's task time */
 #define LADRA_HOST_MIN_SD 0.05         /* floor of a stage's sd of log durations */
+#define LADRA_HOST_STAGE_HOSTS 3       /* hosts a stage must have run on for its tasks to be compared */
 struct ladra_hostscan_options {
-    int min_tasks;
+    int min_tasks, stage_hosts;
     double min_z, drift, min_slowdown, min_excess_ms, min_share, min_sd;
     bool off;                           /* no scan (the per-stage periods alone, as before issue 15's fix) */
 };
@@ -128,6 +129,44 @@ struct ladra_input;
 int clarity_ladra_hostscan(const struct ladra_input *in, const struct ladra_hostscan_options *o,
                            struct ladra_host_period **out, size_t *nout, struct clarity_error *err);
 
+/* ---- the fetch-wait scan (beyond the paper; ladra_netscan.c) ----
+ * A slow network (a throttled NIC, a congested switch) makes the readers of shuffle blocks
+ * wait, on every host that reads from it, for a while: no host is slower than the others
+ * (the host scan sees nothing) and a whole stage may be slowed alike (no period either). The
+ * scan compares each reading task's fetch wait per remote MB with the application's own
+ * unimpeded readers (the 25th percentile), over tasks in start order on every host, and
+ * finds the stretch where readers waited most beyond it. Defaults chosen on synth's tuning
+ * seeds (1-5) and the shared real logs (docs/anomalies.md). */
+#define LADRA_NET_MIN_BYTES 1000000.0  /* remote bytes a task must read to be a reader (per-MB rates of tiny reads are latency) */
+#define LADRA_NET_LATENCY_MS 10.0      /* added to each fetch wait: a few ms of wait on a large read is not a rate */
+#define LADRA_NET_DRIFT 0.405465       /* log 1.5, subtracted while scanning: readers within x1.5 of the reference grow no stretch */
+#define LADRA_NET_MIN_TASKS 5          /* readers in the stretch */
+#define LADRA_NET_MIN_HOSTS 2          /* hosts its readers ran on: one host's slow readers are the host scan's */
+#define LADRA_NET_MIN_SLOWDOWN 2.0     /* geometric mean of fetch wait per MB over the reference */
+#define LADRA_NET_MIN_SHARE 0.02       /* fetch wait beyond the reference, of the application's task time */
+struct ladra_netscan_options {
+    int min_tasks, min_hosts;
+    double min_bytes, latency_ms, drift, min_slowdown, min_excess_ms, min_share;
+    bool off;                           /* no fetch-wait scan */
+};
+void clarity_ladra_netscan_default(struct ladra_netscan_options *o);
+struct ladra_net_period {
+    int64_t start_ms, end_ms;           /* the stretch's first start and last end */
+    size_t tasks, hosts, stage_runs;    /* readers in it, the hosts they ran on, changes of stage plus one */
+    size_t readers;                     /* readers in the application */
+    double ref_ms_per_mb;               /* the reference: 25th percentile of (fetch wait + latency) per remote MB */
+    double slowdown;                    /* geometric mean of the stretch's rates over the reference */
+    double excess_ms;                   /* fetch wait beyond the reference rate times each reader's remote MB */
+    double run_task_ms;                 /* the application's successful task time (the share's base) */
+    bool found, matters;
+};
+bool clarity_ladra_net_period_matters(const struct ladra_net_period *p, const struct ladra_netscan_options *o);
+struct ladra_input;
+/* The application's strongest stretch of readers (found false: fewer than min_tasks readers,
+ * or none above the reference). Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netscan_options *o, struct ladra_net_period *out,
+                          struct clarity_error *err);
+
 struct ladra_options {
     double lambda;                  /* 1.5 */
     bool sample_std;                /* population sd (divide by N) by default */
@@ -145,6 +184,7 @@ struct ladra_options {
     double min_share, min_excess_ms;
     bool all_periods;
     struct ladra_hostscan_options host;   /* the cross-stage host scan (clarity_ladra_hostscan) */
+    struct ladra_netscan_options net;     /* the fetch-wait scan (clarity_ladra_netscan) */
 };
 void clarity_ladra_options_default(struct ladra_options *o);
 
@@ -326,7 +366,8 @@ struct clarity_anomalies_result {
     struct ladra_period *periods; size_t nperiods;
     size_t nmatter;                     /* periods that matter (ladra_period.matters) */
     struct ladra_host_period *host_periods; size_t nhost_periods;   /* the cross-stage scan: one per host at most */
-    size_t nhost_matter;                /* of them, those that matter; detected = nmatter + nhost_matter > 0 */
+    size_t nhost_matter;                /* of them, those that matter */
+    struct ladra_net_period net;        /* the fetch-wait scan; detected = nmatter + nhost_matter + net.matters > 0 */
     struct { double min_share, min_excess_ms; bool all_periods; } rule;   /* the thresholds used */
     struct clarity_anomalies_host *hosts;               /* in.nhosts */
     struct ladra_factors run;                           /* the run's factors (against its victim host) */
@@ -339,6 +380,10 @@ struct clarity_anomalies_result {
                                            without a GRNN */
     bool in_domain;                     /* model_distance <= LADRA_MAX_MODEL_DISTANCE */
     bool cause_without_period;          /* the verdict names the model's cause with no period that matters */
+    bool names_host;                    /* the verdict names the victim host: false when the run is
+                                           normal, or abnormal only by the fetch-wait scan (a slow
+                                           network slows every host's readers; the log does not say
+                                           whose blocks were slow) */
     double min_cause;
     bool eventlog_only, softmax, detected, speculation_detected;
     size_t tasks_skipped;                               /* failed/killed/no end: left out */

@@ -47,8 +47,15 @@ static void help(FILE *o)
             "  --all-periods         report every LADRA period (the paper), whether it matters or not\n"
             "  --no-host-scan        no cross-stage scan: only LADRA's per-stage periods make a run\n"
             "                        abnormal (by default a host whose tasks are slower than the other\n"
-            "                        hosts' tasks of the same stages over 5+ tasks, z >= 5, costing 2%%\n"
+            "                        hosts' tasks of the same stages over 5+ tasks, z >= 5.5, costing 2%%\n"
             "                        of the run's task time, does too; docs/anomalies.md)\n"
+            "  --host-scan-stage-hosts N  the cross-stage scan compares the tasks of stages that ran on\n"
+            "                        N hosts or more (default 3: with two, a slow host and a fast one look\n"
+            "                        alike)\n"
+            "  --no-fetch-scan       no fetch-wait scan (by default readers of shuffle blocks on 2+ hosts\n"
+            "                        waiting x2 per remote MB beyond the application's unimpeded readers,\n"
+            "                        over 5+ readers, costing 2%% of the run's task time, make a run\n"
+            "                        abnormal: a slow network; docs/anomalies.md)\n"
             "  --cause-without-period  let the GRNN name a cause for a run with no period that matters,\n"
             "                        when the run lies within 3.5 kernel widths of a training run (off:\n"
             "                        no period, no cause; on synth it finds most faults no period shows)\n"
@@ -282,7 +289,8 @@ int cmd_anomalies(int argc, char **argv)
         {"limit", required_argument, 0, 'l'}, {"wide", no_argument, 0, OPT_WIDE}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {"min-share", required_argument, 0, 'x'}, {"min-excess", required_argument, 0, 'X'},
         {"all-periods", no_argument, 0, 'A'}, {"cause-without-period", no_argument, 0, 'W'},
-        {"no-host-scan", no_argument, 0, 'N'}, {0, 0, 0, 0}};
+        {"no-host-scan", no_argument, 0, 'N'}, {"no-fetch-scan", no_argument, 0, 'B'},
+        {"host-scan-stage-hosts", required_argument, 0, 'H'}, {0, 0, 0, 0}};
     static const struct opt_choice feature_sets[] = {
         {"extended", LADRA_FEATURES_EXTENDED, false}, {"paper", LADRA_FEATURES_PAPER, false}, {0}};
     struct common_opts co = {.cmd = "anomalies"};
@@ -332,6 +340,11 @@ int cmd_anomalies(int argc, char **argv)
         case 'A': o.det.all_periods = true; break;
         case 'W': o.cause_without_period = true; break;
         case 'N': o.det.host.off = true; break;
+        case 'B': o.det.net.off = true; break;
+        case 'H':
+            if (!opt_int_range(co.cmd, "host-scan-stage-hosts", optarg, 2, 1000, &v)) return EXIT_USAGE;
+            o.det.host.stage_hosts = (int)v;
+            break;
         case 'C':
             clock = strtoll(optarg, &end, 10);
             if (!*optarg || *end) {

@@ -228,7 +228,10 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         (rc = clarity_ladra_hostscan(in, &o->det.host, &r->host_periods, &r->nhost_periods, err)))
         goto fail;
     for (size_t p = 0; p < r->nhost_periods; p++) r->nhost_matter += r->host_periods[p].matters;
-    r->detected = r->nmatter > 0 || r->nhost_matter > 0;
+    /* A slow network slows the readers on every host alike, often a whole stage: neither a
+     * period nor a host's stretch (see ladra_netscan.c). Nor does it feed the factors. */
+    if (!o->det.net.off && (rc = clarity_ladra_netscan(in, &o->det.net, &r->net, err))) goto fail;
+    r->detected = r->nmatter > 0 || r->nhost_matter > 0 || r->net.matters;
     r->rule.min_share = o->det.min_share, r->rule.min_excess_ms = o->det.min_excess_ms;
     r->rule.all_periods = o->det.all_periods;
 
@@ -291,6 +294,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
             r->cause_without_period = true;
         else r->run_class = LADRA_NORMAL;
     }
+    r->names_host = in->nhosts && (r->nmatter || r->nhost_matter || r->cause_without_period);
     for (size_t j = 0; j < in->nhosts; j++) {
         struct clarity_anomalies_host *h = &r->hosts[j];
         if (!h->has_periods) continue;

@@ -22,6 +22,7 @@ void clarity_ladra_options_default(struct ladra_options *o)
                                 .spec_quantile = 0.75, .spec_multiplier = 1.5, .spec_min_ms = 100,
                                 .min_share = LADRA_MIN_SHARE, .min_excess_ms = LADRA_MIN_EXCESS_MS};
     clarity_ladra_hostscan_default(&o->host);
+    clarity_ladra_netscan_default(&o->net);
 }
 
 /* Why each condition (measured on synth's training seeds and the shared real logs):

@@ -2,10 +2,13 @@
  * little slow, in many stages, has no task above mean + 1.5 sd of any one stage, so LADRA's
  * per-stage detection finds no period there, yet the host lost time over the run (a mild
  * CPU, memory or disk hog; PageRank's many small stages). The scan pools that evidence:
- *   1. per stage attempt that ran on 2 hosts or more, each task's log duration against the
+ *   1. per stage attempt that ran on 3 hosts or more (stage_hosts: with two, a slow host and
+ *      a fast one look alike), each task's log duration against the
  *      other hosts' tasks of the same stage (the mean of their log durations: a slowdown
- *      ratio, so stages of 50 ms and of 5 min weigh alike), in units of the stage's own
- *      spread of log durations (a skewed stage says less per task than a regular one);
+ *      ratio, so stages of 50 ms and of 5 min weigh alike), in units of the other hosts'
+ *      spread of log durations in that stage (a skewed stage says less per task than a
+ *      regular one; the host's own tasks are left out of it, or a slow host widens the
+ *      spread it is measured against);
  *   2. per host, those standardised residuals in start order, across stages, and the stretch
  *      of consecutive tasks with the largest sum of (residual - drift) (a one-sided CUSUM:
  *      the drift keeps a host that is as fast as the others from growing a stretch);
@@ -25,7 +28,8 @@
 
 void clarity_ladra_hostscan_default(struct ladra_hostscan_options *o)
 {
-    *o = (struct ladra_hostscan_options){.min_tasks = LADRA_HOST_MIN_TASKS, .min_z = LADRA_HOST_MIN_Z,
+    *o = (struct ladra_hostscan_options){.min_tasks = LADRA_HOST_MIN_TASKS, .stage_hosts = LADRA_HOST_STAGE_HOSTS,
+                                         .min_z = LADRA_HOST_MIN_Z,
                                          .drift = LADRA_HOST_DRIFT, .min_slowdown = LADRA_HOST_MIN_SLOWDOWN,
                                          .min_excess_ms = LADRA_MIN_EXCESS_MS, .min_share = LADRA_HOST_MIN_SHARE,
                                          .min_sd = LADRA_HOST_MIN_SD};
@@ -56,9 +60,9 @@ static int residuals(const struct ladra_input *in, const struct ladra_hostscan_o
     size_t n = in->ntasks, ns = in->nstages, nh = in->nhosts;
     const struct ladra_task *t = in->tasks;
     uint32_t *off = calloc(ns + 1, sizeof *off), *ix = malloc((n ? n : 1) * sizeof *ix);
-    double *hsum = calloc(nh ? nh : 1, sizeof *hsum);
+    double *hsum = calloc(nh ? nh : 1, sizeof *hsum), *hsq = calloc(nh ? nh : 1, sizeof *hsq);
     uint32_t *hn = calloc(nh ? nh : 1, sizeof *hn);
-    if (!off || !ix || !hsum || !hn) return free(off), free(ix), free(hsum), free(hn), -1;
+    if (!off || !ix || !hsum || !hsq || !hn) return free(off), free(ix), free(hsum), free(hsq), free(hn), -1;
     for (size_t i = 0; i < n; i++) off[t[i].stage + 1]++;
     for (size_t s = 0; s < ns; s++) off[s + 1] += off[s];
     for (size_t i = 0; i < n; i++) ix[off[t[i].stage]++] = (uint32_t)i;
@@ -72,26 +76,28 @@ static int residuals(const struct ladra_input *in, const struct ladra_hostscan_o
             const struct ladra_task *u = &t[q[k]];
             double x = logdur(u);
             if (!hn[u->host]++) hosts++;
-            hsum[u->host] += x, sum += x, sq += x * x;
+            hsum[u->host] += x, hsq[u->host] += x * x, sum += x, sq += x * x;
         }
-        double mean = m ? sum / (double)m : 0, var = m ? sq / (double)m - mean * mean : 0;
-        /* the stage's spread of log durations, floored: synth's regular stages would otherwise
-         * make a 2% difference hundreds of deviations */
-        double sd = sqrt(var > 0 ? var : 0);
-        if (sd < o->min_sd) sd = o->min_sd;
         for (size_t k = 0; k < m; k++) {
             const struct ladra_task *u = &t[q[k]];
             size_t others = m - hn[u->host];
             /* "slower than the others" needs two others at least: with two hosts one cannot
              * tell a slow host from a fast one (a healthy 2-host Databricks log had one host
              * 25% slower in every stage); a lone other task is no reference */
-            if (hosts < 3 || others < 2) { r[q[k]] = (struct hs_task){NAN, 0}; continue; }
+            if (hosts < (size_t)o->stage_hosts || hosts < 2 || others < 2) { r[q[k]] = (struct hs_task){NAN, 0}; continue; }
             double ref = (sum - hsum[u->host]) / (double)others;
+            /* the spread of the other hosts' log durations, without the host under test: a
+             * slow host's own tasks widened the stage's spread and so shrank its own z
+             * (PageRank's x3.5 CPU hog on 7 tasks read z 4.7 against the whole stage's);
+             * floored: synth's regular stages would make a 2% difference hundreds of deviations */
+            double var = (sq - hsq[u->host]) / (double)others - ref * ref;
+            double sd = sqrt(var > 0 ? var : 0);
+            if (sd < o->min_sd) sd = o->min_sd;
             r[q[k]] = (struct hs_task){(logdur(u) - ref) / sd, exp(ref)};
         }
-        for (size_t k = 0; k < m; k++) hsum[t[q[k]].host] = 0, hn[t[q[k]].host] = 0;
+        for (size_t k = 0; k < m; k++) hsum[t[q[k]].host] = 0, hsq[t[q[k]].host] = 0, hn[t[q[k]].host] = 0;
     }
-    free(off), free(ix), free(hsum), free(hn);
+    free(off), free(ix), free(hsum), free(hsq), free(hn);
     return 0;
 }
 

@@ -84,6 +84,9 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_kstr(w, "likeliest", clarity_ladra_class_name(r->run_likeliest));
     clarity_jsonw_kstr(w, "model_class", clarity_ladra_class_name(r->model_class));
     clarity_jsonw_kbool(w, "cause_without_period", r->cause_without_period);
+    clarity_jsonw_key(w, "verdict_host");   /* the host the verdict names; null: none (normal, or a slow network) */
+    if (r->names_host) clarity_jsonw_str(w, clarity_app_str(a, r->host_ids[r->run.victim]));
+    else clarity_jsonw_null(w);
     clarity_jsonw_key(w, "model_distance");   /* null without a GRNN */
     if (isfinite(r->model_distance)) clarity_jsonw_double(w, r->model_distance);
     else clarity_jsonw_null(w);
@@ -140,6 +143,26 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
+    /* the fetch-wait scan: the strongest stretch of slow readers (null when the application
+     * has too few readers or none waited beyond the reference); it names no host */
+    clarity_jsonw_key(w, "fetch_scan");
+    if (!r->net.found) clarity_jsonw_null(w);
+    else {
+        const struct ladra_net_period *p = &r->net;
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kbool(w, "matters", p->matters);
+        clarity_jsonw_kint(w, "start_ms", p->start_ms);
+        clarity_jsonw_kint(w, "end_ms", p->end_ms);
+        clarity_jsonw_kint(w, "tasks", (int64_t)p->tasks);
+        clarity_jsonw_kint(w, "hosts", (int64_t)p->hosts);
+        clarity_jsonw_kint(w, "stage_runs", (int64_t)p->stage_runs);
+        clarity_jsonw_kint(w, "readers", (int64_t)p->readers);
+        clarity_jsonw_kdouble(w, "ref_ms_per_mb", p->ref_ms_per_mb);
+        clarity_jsonw_kdouble(w, "slowdown", p->slowdown);
+        clarity_jsonw_kdouble(w, "excess_ms", p->excess_ms);
+        clarity_jsonw_kdouble(w, "run_task_ms", p->run_task_ms);
+        clarity_jsonw_obj_end(w);
+    }
     clarity_jsonw_key(w, "hosts");
     clarity_jsonw_arr_begin(w);
     for (size_t j = 0; j < in->nhosts; j++) {

@@ -181,6 +181,11 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
                           "stretch of tasks (>= 3 hosts a stage, >= %d tasks, z >= %.3g, >= %.3g%% of the run's task time)",
                           slow, LADRA_HOST_MIN_TASKS, LADRA_HOST_MIN_Z, 100 * LADRA_HOST_MIN_SHARE);
     }
+    /* the fetch-wait scan and its rule: a slow network slows every host's readers alike */
+    clarity_fit_wrapf(o, width, "fetch wait   ", "%s (%d+ readers of 1 MB+ of remote blocks on %d+ hosts waiting "
+                      "x%.3g+ per remote MB over the run's 25th percentile, costing %.3g%%+ of the run's task time)",
+                      r->net.matters ? "shuffle readers slowed over a stretch" : "no stretch of slow shuffle readers",
+                      LADRA_NET_MIN_TASKS, LADRA_NET_MIN_HOSTS, LADRA_NET_MIN_SLOWDOWN, 100 * LADRA_NET_MIN_SHARE);
     clarity_fit_wrapf(o, width, "speculation  ", "Spark's rule (1.5 x median after 75%% done) flags %zu task(s)%s", spec,
             r->speculation_detected ? "" : ": run looks normal to it");
     if (logs)
@@ -198,8 +203,11 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
     } else {
         const struct ladra_factors *f = &r->run;
         char verdict[512], head[256];
-        snprintf(head, sizeof head, "abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
-                 (long long)r->stages[f->stage].stage_id);
+        if (r->names_host)
+            snprintf(head, sizeof head, "abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
+                     (long long)r->stages[f->stage].stage_id);
+        else   /* only the fetch-wait scan: every host's readers waited, no host to blame */
+            snprintf(head, sizeof head, "abnormal: shuffle readers on %zu hosts slowed, ", r->net.hosts);
         if (r->cause_without_period)
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         else if (r->run_likeliest == LADRA_NORMAL)
@@ -281,6 +289,18 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         if (trc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
         clarity_fit_wrap(o, width, "", "(stages: runs of the same stage along the stretch; slowdown: geometric mean against the "
                                        "other hosts' typical task of the same stage; excess: time beyond it)");
+    }
+
+    if (r->net.matters) {
+        const struct ladra_net_period *p = &r->net;
+        char st[48], du[48], ex[48];
+        clarity_fmt_time(st, sizeof st, p->start_ms);
+        clarity_fmt_ms(du, sizeof du, span_ms(p->start_ms, p->end_ms));
+        clarity_fmt_ms(ex, sizeof ex, (int64_t)p->excess_ms);
+        fprintf(o, "\nshuffle readers slowed (when)\n");
+        clarity_fit_wrapf(o, width, "", "from %s for %s: %zu readers on %zu hosts waited x%.2f per remote MB over the "
+                          "application's unimpeded readers (%.3g ms/MB), %s of fetch wait beyond it; the event log does not "
+                          "say which host served the blocks", st, du, p->tasks, p->hosts, p->slowdown, p->ref_ms_per_mb, ex);
     }
 
     /* the factors explain a verdict: a run with no period that matters has none to explain */

@@ -1,9 +1,11 @@
 /* The cross-stage host scan (ladra_hostscan.c) on worked numbers: 4 stages on 4 hosts, 4
- * tasks of 1000 ms per host and stage, one host's tasks 1500 ms. Per stage the log durations
- * are 12 x ln 1000 and 4 x ln 1500 (d = ln 1.5 = 0.405465 apart), so their sd is
- * d x sqrt(0.25 x 0.75) = 0.175572 and the slow host's residual against the other three
- * hosts' mean log duration is d / sd = 1 / sqrt(0.1875) = 2.309401 per task; a normal host's
- * is -(4/12) d / sd = -0.769800 (the slow host is among its others). */
+ * tasks of 1000 ms per host and stage, one host's tasks 1500 ms (d = ln 1.5 = 0.405465). Each
+ * task is measured against the other hosts' tasks of its stage, in units of their spread: the
+ * slow host's others all last 1000 ms (spread 0, floored at 0.05), so its residual is
+ * d / 0.05 = 8.109302 per task; a normal host's others are 8 x ln 1000 and 4 x ln 1500, mean
+ * d/3 above ln 1000 and sd d sqrt(2)/3 = 0.191141, so its residual is -(d/3) / 0.191141 =
+ * -0.707107 (the slow host is among its others). With the whole stage's spread (the slow
+ * host's own tasks in it: d sqrt(0.25 x 0.75) = 0.175572) the slow host read 2.309401. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +43,7 @@ Test(ladra_hostscan, slow_host_across_four_stages)
     cr_assert_eq(p[0].host, 2);
     cr_assert_eq(p[0].tasks, 16);
     cr_assert_eq(p[0].stage_runs, 4);
-    cr_assert_float_eq(p[0].z, 16 * 2.309401 / 4, 1e-4);   /* 9.2376 */
+    cr_assert_float_eq(p[0].z, 16 * 8.109302 / 4, 1e-4);   /* 32.4372 */
     cr_assert_float_eq(p[0].slowdown, 1.5, 1e-9);
     cr_assert_float_eq(p[0].excess_ms, 16 * 500.0, 1e-6);
     cr_assert_float_eq(p[0].run_task_ms, 48 * 1000.0 + 16 * 1500.0, 1e-6);
@@ -51,9 +53,14 @@ Test(ladra_hostscan, slow_host_across_four_stages)
     free(p);
 }
 
-Test(ladra_hostscan, one_stage_is_not_enough_evidence)
+Test(ladra_hostscan, one_stage_against_the_spread_floor)
 {
-    /* the same slowdown in one stage of four: 4 tasks, z = 4 x 2.309401 / 2 = 4.62 < 5 */
+    /* the same slowdown in one stage of four: 4 tasks, z = 4 x 8.109302 / 2 = 16.22 (the other
+     * hosts' tasks are alike, so the floor of their spread is the unit), 2 s beyond the others
+     * (3.0% of the run's task time), but 4 tasks are under the 5 a stretch needs; with 4
+     * allowed it matters (with the whole stage's spread it read 4 x 2.309401 / 2 = 4.62, under
+     * the z bound too). The floor bounds how much a perfectly regular stage makes of a small
+     * difference: at 0.2 the residual is d / 0.2 = 2.027326 and z 4.05 < 5.5 */
     struct ladra_task t[64];
     size_t n = build(t, 4, 4, 1, 2, 3, 1500);
     struct ladra_input in = {.tasks = t, .ntasks = n, .nhosts = 4, .nstages = 4};
@@ -65,11 +72,36 @@ Test(ladra_hostscan, one_stage_is_not_enough_evidence)
     cr_assert_eq(np, 1);
     cr_assert_eq(p[0].host, 1);
     cr_assert_eq(p[0].tasks, 4);
-    cr_assert_float_eq(p[0].z, 4.618802, 1e-4);
+    cr_assert_float_eq(p[0].z, 16.218604, 1e-4);
+    cr_assert_float_eq(p[0].excess_ms, 2000, 1e-6);
     cr_assert(!p[0].matters);
-    /* its z is what fails: with a bound of 4.5 and 4 tasks allowed it would matter */
-    o.min_z = 4.5, o.min_tasks = 4;
+    o.min_tasks = 4;
     cr_assert(clarity_ladra_host_period_matters(&p[0], &o));
+    free(p);
+    o.min_sd = 0.2;
+    cr_assert_eq(clarity_ladra_hostscan(&in, &o, &p, &np, NULL), 0);
+    cr_assert_eq(np, 1);
+    cr_assert_float_eq(p[0].z, 4.054651, 1e-4);
+    cr_assert(!p[0].matters);
+    free(p);
+}
+
+Test(ladra_hostscan, two_host_stages_when_asked)
+{
+    /* --host-scan-stage-hosts 2: two hosts are compared; the slow host's other is all 1000 ms
+     * (floor 0.05): 16 x 8.109302 / 4 = 32.44; the fast host reads -d / 0.05 per task, no stretch */
+    struct ladra_task t[32];
+    size_t n = build(t, 4, 2, 0, 0, 4, 1500);
+    struct ladra_input in = {.tasks = t, .ntasks = n, .nhosts = 2, .nstages = 4};
+    struct ladra_hostscan_options o;
+    clarity_ladra_hostscan_default(&o);
+    o.stage_hosts = 2;
+    struct ladra_host_period *p;
+    size_t np;
+    cr_assert_eq(clarity_ladra_hostscan(&in, &o, &p, &np, NULL), 0);
+    cr_assert_eq(np, 1);
+    cr_assert_eq(p[0].host, 0);
+    cr_assert_float_eq(p[0].z, 32.437208, 1e-4);
     free(p);
 }
 
@@ -103,7 +135,7 @@ Test(ladra_hostscan, small_share_of_a_long_run_does_not_matter)
     size_t np;
     cr_assert_eq(clarity_ladra_hostscan(&in, &o, &p, &np, NULL), 0);
     cr_assert_eq(np, 1);
-    cr_assert_float_eq(p[0].z, 9.237604, 1e-4);
+    cr_assert_float_eq(p[0].z, 32.437208, 1e-4);
     cr_assert_float_eq(p[0].excess_ms, 8000, 1e-6);
     cr_assert_float_eq(p[0].excess_ms / p[0].run_task_ms, 8000.0 / (n * 1000.0 + 8000), 1e-12);
     cr_assert(!p[0].matters);

@@ -1,0 +1,119 @@
+/* LADRA's fetch-wait scan (beyond the paper, issues 15 and 19): a slow network (a throttled
+ * NIC, a congested link) makes the tasks that read shuffle blocks wait for them, on every host
+ * that reads through it, for as long as it lasts. No host is slower than the others, so the
+ * cross-stage host scan sees nothing, and when the slow spell covers a whole stage every task
+ * of it is slowed alike, so LADRA's per-stage detection finds no period either (on synth's
+ * throttled Sort and PageRank runs: 1 of 24 got a period that matters). What does change is
+ * the time each reader waits per byte it fetched:
+ *   1. a reader is a successful task that read at least min_bytes of remote shuffle blocks
+ *      and logged its fetch wait; its rate is (fetch wait + latency) per remote MB (the
+ *      latency term keeps a 2 ms wait on a large read from reading as a 100x rate change);
+ *   2. the reference is the 25th percentile of the application's reader rates: readers that
+ *      fetched unimpeded (a slow spell covering half the readers leaves it in place, and it
+ *      spans stages, since a slow spell can cover a whole stage);
+ *   3. readers in start order on every host, and the stretch with the largest sum of
+ *      (log(rate / reference) - drift) (a one-sided CUSUM, as the host scan);
+ *   4. the stretch matters when it holds min_tasks readers on min_hosts hosts or more, its
+ *      geometric-mean rate is min_slowdown times the reference, and its readers' fetch wait
+ *      beyond the reference rate is at least min_excess_ms and min_share of the application's
+ *      task time (a long run's first waves wait more per byte, every one of them contending
+ *      for the same NICs; the share keeps that from being a slow network).
+ * Which host's network is slow is not in a standard event log (readers do not say where their
+ * blocks came from), so the stretch names no host. Linear in the tasks plus one sort.
+ * Thresholds and why: include/clarity/anomalies.h and docs/anomalies.md. */
+#include <math.h>
+#include <stdlib.h>
+#include "clarity/anomalies.h"
+
+void clarity_ladra_netscan_default(struct ladra_netscan_options *o)
+{
+    *o = (struct ladra_netscan_options){.min_tasks = LADRA_NET_MIN_TASKS, .min_hosts = LADRA_NET_MIN_HOSTS,
+                                        .min_bytes = LADRA_NET_MIN_BYTES, .latency_ms = LADRA_NET_LATENCY_MS,
+                                        .drift = LADRA_NET_DRIFT, .min_slowdown = LADRA_NET_MIN_SLOWDOWN,
+                                        .min_excess_ms = LADRA_MIN_EXCESS_MS, .min_share = LADRA_NET_MIN_SHARE};
+}
+
+struct reader { int64_t start_ms, end_ms; double lrate, mb, fw; int32_t host, stage; uint32_t k; };
+
+static int by_start(const void *a, const void *b)
+{
+    const struct reader *x = a, *y = b;
+    if (x->start_ms != y->start_ms) return x->start_ms < y->start_ms ? -1 : 1;
+    if (x->end_ms != y->end_ms) return x->end_ms < y->end_ms ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netscan_options *o, struct ladra_net_period *out,
+                          struct clarity_error *err)
+{
+    *out = (struct ladra_net_period){.start_ms = 0, .end_ms = 0};
+    size_t n = in->ntasks, nr = 0;
+    struct reader *r = malloc((n ? n : 1) * sizeof *r);
+    double *lr = malloc((n ? n : 1) * sizeof *lr);
+    uint8_t *seen = calloc(in->nhosts ? in->nhosts : 1, 1);
+    if (!r || !lr || !seen) {
+        free(r), free(lr), free(seen);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
+    }
+    double run_ms = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct ladra_task *t = &in->tasks[i];
+        run_ms += (double)t->end_ms - (double)t->start_ms;
+        struct ladra_metrics m;
+        clarity_ladra_task_metrics(in, t, &m);
+        if (m.fetch_wait_ms < 0 || (double)m.remote_bytes < o->min_bytes) continue;
+        double mb = (double)m.remote_bytes / 1e6, fw = (double)m.fetch_wait_ms;
+        r[nr] = (struct reader){t->start_ms, t->end_ms, log((fw + o->latency_ms) / mb), mb, fw, t->host, t->stage,
+                                (uint32_t)i};
+        lr[nr] = r[nr].lrate;
+        nr++;
+    }
+    out->run_task_ms = run_ms;
+    out->readers = nr;
+    if (nr < (size_t)o->min_tasks || nr < 4) goto done;
+    qsort(lr, nr, sizeof *lr, cmp_double);
+    /* the 25th percentile, interpolated as numpy's default does */
+    double pos = 0.25 * (double)(nr - 1), ref = lr[(size_t)pos];
+    if ((size_t)pos + 1 < nr) ref += (pos - floor(pos)) * (lr[(size_t)pos + 1] - lr[(size_t)pos]);
+    out->ref_ms_per_mb = exp(ref);
+    qsort(r, nr, sizeof *r, by_start);
+    double best = 0, cur = 0;
+    size_t bs = 0, be = 0, cs = 0;
+    for (size_t k = 0; k < nr; k++) {
+        if (cur <= 0) cur = 0, cs = k;
+        cur += r[k].lrate - ref - o->drift;
+        if (cur > best) best = cur, bs = cs, be = k + 1;
+    }
+    if (best <= 0) goto done;
+    double lsum = 0;
+    int32_t last_stage = -1;
+    out->start_ms = INT64_MAX, out->end_ms = INT64_MIN;
+    for (size_t k = bs; k < be; k++) {
+        const struct reader *x = &r[k];
+        out->tasks++;
+        lsum += x->lrate - ref;
+        out->excess_ms += x->fw + o->latency_ms - out->ref_ms_per_mb * x->mb;
+        out->start_ms = x->start_ms < out->start_ms ? x->start_ms : out->start_ms;
+        out->end_ms = x->end_ms > out->end_ms ? x->end_ms : out->end_ms;
+        if (!seen[x->host]) seen[x->host] = 1, out->hosts++;
+        if (x->stage != last_stage) out->stage_runs++, last_stage = x->stage;
+    }
+    out->slowdown = exp(lsum / (double)out->tasks);
+    out->found = true;
+    out->matters = clarity_ladra_net_period_matters(out, o);
+done:
+    free(r), free(lr), free(seen);
+    return 0;
+}
+
+bool clarity_ladra_net_period_matters(const struct ladra_net_period *p, const struct ladra_netscan_options *o)
+{
+    return p->found && p->tasks >= (size_t)o->min_tasks && p->hosts >= (size_t)o->min_hosts &&
+           p->slowdown >= o->min_slowdown && p->excess_ms >= o->min_excess_ms && p->excess_ms >= o->min_share * p->run_task_ms;
+}

@@ -1,0 +1,97 @@
+/* The fetch-wait scan (ladra_netscan.c) on worked numbers: 20 readers of 10 MB of remote
+ * blocks, 1000 ms each, one a second on hosts 0-3 in turn. 12 wait 90 ms ((90 + 10) / 10 =
+ * 10 ms per MB), the 8 in the middle (starts 6-13) wait 390 ms (40 ms per MB). The 25th
+ * percentile of the 20 log rates (position 4.75 of the sorted 12 x ln 10, 8 x ln 40) is ln 10:
+ * the reference, 10 ms/MB. Each slow reader adds ln 4 - ln 1.5 = 0.980829 to the scan, each
+ * other one -ln 1.5: the stretch is the 8 slow readers, x4 over the reference, on 4 hosts,
+ * 8 x (390 + 10 - 10 x 10) = 2,400 ms of fetch wait beyond it, 12% of the 20,000 ms of tasks. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include "clarity/anomalies.h"
+
+static size_t build(struct ladra_task *t, struct ladra_metrics *m, int slow_hosts, int64_t remote_bytes)
+{
+    size_t n = 0;
+    for (int i = 0; i < 20; i++) {
+        bool slow = i >= 6 && i < 14;
+        int host = slow ? (i - 6) % slow_hosts : i % 4;
+        t[n] = (struct ladra_task){.start_ms = i * 1000, .end_ms = i * 1000 + 1000, .row = (uint32_t)n,
+                                   .stage = i < 10 ? 0 : 1, .host = host, .exec = host};
+        m[n] = (struct ladra_metrics){.tid = i, .run_ms = 1000, .cpu_ms = 500, .gc_ms = 0,
+                                      .fetch_wait_ms = slow ? 390 : 90, .remote_bytes = remote_bytes};
+        n++;
+    }
+    return n;
+}
+
+Test(ladra_netscan, slow_readers_on_every_host)
+{
+    struct ladra_task t[20];
+    struct ladra_metrics m[20];
+    size_t n = build(t, m, 4, 10000000);
+    struct ladra_input in = {.tasks = t, .ntasks = n, .metrics = m, .nhosts = 4, .nstages = 2};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    struct ladra_net_period p;
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
+    cr_assert(p.found);
+    cr_assert_eq(p.readers, 20);
+    cr_assert_float_eq(p.ref_ms_per_mb, 10.0, 1e-9);
+    cr_assert_eq(p.tasks, 8);
+    cr_assert_eq(p.hosts, 4);
+    cr_assert_eq(p.stage_runs, 2);   /* starts 6-9 in stage 0, 10-13 in stage 1 */
+    cr_assert_eq(p.start_ms, 6000);
+    cr_assert_eq(p.end_ms, 14000);
+    cr_assert_float_eq(p.slowdown, 4.0, 1e-9);
+    cr_assert_float_eq(p.excess_ms, 2400.0, 1e-6);
+    cr_assert_float_eq(p.run_task_ms, 20000.0, 1e-9);
+    cr_assert(p.matters);
+    /* x4 is what a x5 bound refuses */
+    o.min_slowdown = 5;
+    cr_assert(!clarity_ladra_net_period_matters(&p, &o));
+}
+
+Test(ladra_netscan, one_host_is_not_a_network)
+{
+    /* the same 8 slow readers, all on host 0: that host's problem (the cross-stage scan's), not
+     * a slow network */
+    struct ladra_task t[20];
+    struct ladra_metrics m[20];
+    size_t n = build(t, m, 1, 10000000);
+    struct ladra_input in = {.tasks = t, .ntasks = n, .metrics = m, .nhosts = 4, .nstages = 2};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    struct ladra_net_period p;
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
+    cr_assert(p.found);
+    cr_assert_eq(p.tasks, 8);
+    cr_assert_eq(p.hosts, 1);
+    cr_assert(!p.matters);
+}
+
+Test(ladra_netscan, small_reads_are_not_readers)
+{
+    /* under 1 MB of remote blocks a task's wait is latency, not a rate: no reader, no stretch */
+    struct ladra_task t[20];
+    struct ladra_metrics m[20];
+    size_t n = build(t, m, 4, 999999);
+    struct ladra_input in = {.tasks = t, .ntasks = n, .metrics = m, .nhosts = 4, .nstages = 2};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    struct ladra_net_period p;
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
+    cr_assert(!p.found);
+    cr_assert(!p.matters);
+    cr_assert_eq(p.readers, 0);
+    cr_assert_float_eq(p.run_task_ms, 20000.0, 1e-9);
+}
+
+Test(ladra_netscan, no_tasks)
+{
+    struct ladra_input in = {0};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    struct ladra_net_period p;
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
+    cr_assert(!p.found);
+}
