@@ -211,6 +211,46 @@ typedef int (*clarity_store_finding_cb)(void *ctx, const struct clarity_store_fi
 int clarity_store_findings_each(struct clarity_store *s, int64_t app_row_id, clarity_store_finding_cb cb, void *ctx,
                                 struct clarity_error *err);
 
+/* Totals per user, queue, platform or application name over the attempts a filter selects
+ * (its sort and limit are ignored; name and app_id apply), largest core-hours first. */
+enum clarity_store_group {
+    CLARITY_STORE_BY_USER = 0,
+    CLARITY_STORE_BY_QUEUE,      /* attempts with no queue logged group under "" */
+    CLARITY_STORE_BY_PLATFORM,
+    CLARITY_STORE_BY_NAME,
+};
+struct clarity_store_total {
+    const char *key;
+    int64_t runs, completed, tasks, failed_tasks;
+    int64_t duration_ms;                 /* sum */
+    double core_hours, idle_core_hours, saving_core_hours;   /* sums (saving: each run's top finding) */
+    double gc_share;                     /* mean over runs */
+    int64_t first_start_ms, last_start_ms;
+};
+typedef int (*clarity_store_total_cb)(void *ctx, const struct clarity_store_total *row);
+int clarity_store_totals_each(struct clarity_store *s, enum clarity_store_group by,
+                              const struct clarity_store_filter *filter, clarity_store_total_cb cb, void *ctx,
+                              struct clarity_error *err);
+
+/* The runs of one recurring application (filter->name set), oldest first, each with the
+ * mean duration and core-hours of up to `window` runs of that name before it (previous == 0
+ * for the first run): what a regression is measured against. Other filter fields apply
+ * except sort and limit; the baseline only looks at runs the filter keeps. */
+struct clarity_store_run {
+    const struct clarity_store_app *app;
+    int64_t previous;                    /* runs in the baseline, 0..window */
+    double baseline_duration_ms, baseline_core_hours;
+};
+typedef int (*clarity_store_run_cb)(void *ctx, const struct clarity_store_run *row);
+int clarity_store_runs_each(struct clarity_store *s, const struct clarity_store_filter *filter, int window,
+                            clarity_store_run_cb cb, void *ctx, struct clarity_error *err);
+
+/* Merges another store (a shard indexed elsewhere, e.g. by a Dask worker) into this one: each
+ * of its log rows replaces the row of the same path here with its attempts and findings, in
+ * one transaction. The shard must be of this schema version and index the same root (or
+ * none). Returns the number of log rows merged in *nlogs. */
+int clarity_store_merge(struct clarity_store *s, const char *shard_path, int64_t *nlogs, struct clarity_error *err);
+
 /* Rows in each table (logs counts every state). */
 struct clarity_store_counts {
     int64_t logs, logs_deleted, logs_unreadable, apps, findings;

@@ -69,19 +69,8 @@ static void add(char *sql, size_t cap, const char *cond)
     snprintf(sql + n, cap - n, " AND %s", cond);
 }
 
-int clarity_store_apps_each(struct clarity_store *s, const struct clarity_store_filter *filter,
-                            clarity_store_app_cb cb, void *ctx, struct clarity_error *err)
+void clarity_store__filtered_sql(const struct clarity_store_filter *f, char *out, size_t cap)
 {
-    static const struct clarity_store_filter none;
-    const struct clarity_store_filter *f = filter ? filter : &none;
-    char sql[2048];
-    /* the SHS order needs each application's newest attempt before any filter drops one */
-    snprintf(sql, sizeof sql,
-             "SELECT " APP_COLS ", FIRST_VALUE(CASE WHEN a.end_ms = 0 THEN -1 ELSE a.end_ms END)"
-             " OVER (PARTITION BY a.app_id ORDER BY a.start_ms DESC, a.id DESC) AS app_end"
-             " FROM apps a JOIN logs l ON l.id = a.log_id WHERE 1");
-    if (!f->include_deleted) add(sql, sizeof sql, "l.state <> 'deleted'");
-    char outer[3072];
     char where[1024] = "1";
     if (f->status == 1) add(where, sizeof where, "completed");
     if (f->status == 2) add(where, sizeof where, "NOT completed");
@@ -91,18 +80,42 @@ int clarity_store_apps_each(struct clarity_store *s, const struct clarity_store_
     if (f->has_max_end) add(where, sizeof where, "completed AND end_ms <= ?4");
     if (f->app_id) add(where, sizeof where, "app_id = ?5");
     if (f->name) add(where, sizeof where, "name = ?6");
-    /* the inner select's columns a.id, l.path ... are id, path ... outside it */
-    snprintf(outer, sizeof outer, "SELECT * FROM (%s) WHERE %s ORDER BY %s%s", sql, where, order_by(f->sort),
-             f->limit > 0 ? " LIMIT ?7" : "");
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, outer, -1, &st, NULL) != SQLITE_OK)
-        return clarity_store__fail(s, CLARITY_EIO, "listing applications", err);
+    /* The SHS order needs each application's newest attempt before any filter drops one, so
+     * the window runs in the inner select; its columns a.id, l.path ... are id, path outside. */
+    snprintf(out, cap,
+             "SELECT * FROM (SELECT " APP_COLS ", FIRST_VALUE(CASE WHEN a.end_ms = 0 THEN -1 ELSE a.end_ms END)"
+             " OVER (PARTITION BY a.app_id ORDER BY a.start_ms DESC, a.id DESC) AS app_end"
+             " FROM apps a JOIN logs l ON l.id = a.log_id%s) WHERE %s",
+             f->include_deleted ? "" : " WHERE l.state <> 'deleted'", where);
+}
+
+void clarity_store__filter_bind(sqlite3_stmt *st, const struct clarity_store_filter *f)
+{
     sqlite3_bind_int64(st, 1, f->min_start_ms);
     sqlite3_bind_int64(st, 2, f->max_start_ms);
     sqlite3_bind_int64(st, 3, f->min_end_ms);
     sqlite3_bind_int64(st, 4, f->max_end_ms);
     if (f->app_id) sqlite3_bind_text(st, 5, f->app_id, -1, SQLITE_STATIC);
     if (f->name) sqlite3_bind_text(st, 6, f->name, -1, SQLITE_STATIC);
+}
+
+void clarity_store__app_of(sqlite3_stmt *st, struct clarity_store_app *a)
+{
+    app_of(st, a);
+}
+
+int clarity_store_apps_each(struct clarity_store *s, const struct clarity_store_filter *filter,
+                            clarity_store_app_cb cb, void *ctx, struct clarity_error *err)
+{
+    static const struct clarity_store_filter none;
+    const struct clarity_store_filter *f = filter ? filter : &none;
+    char inner[2048], sql[2560];
+    clarity_store__filtered_sql(f, inner, sizeof inner);
+    snprintf(sql, sizeof sql, "%s ORDER BY %s%s", inner, order_by(f->sort), f->limit > 0 ? " LIMIT ?7" : "");
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return clarity_store__fail(s, CLARITY_EIO, "listing applications", err);
+    clarity_store__filter_bind(st, f);
     if (f->limit > 0) sqlite3_bind_int64(st, 7, f->limit);
     int rc, stop = 0;
     while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -34,6 +34,13 @@ sqlite3_stmt *clarity_store__stmt(struct clarity_store *s, enum store_stmt k, st
 /* Runs SQL with no result rows. */
 int clarity_store__exec(struct clarity_store *s, const char *sql, struct clarity_error *err);
 
+/* "SELECT * FROM (attempts joined to their log, with the SHS order key app_end) WHERE
+ * <filter>": 26 columns in clarity_store__app_of's order, then app_end. Parameters ?1..?6 are
+ * the filter's (clarity_store__filter_bind); ?7 and up are free for the caller. */
+void clarity_store__filtered_sql(const struct clarity_store_filter *f, char *out, size_t cap);
+void clarity_store__filter_bind(sqlite3_stmt *st, const struct clarity_store_filter *f);
+void clarity_store__app_of(sqlite3_stmt *st, struct clarity_store_app *a);
+
 const char *clarity_store__state_name(enum clarity_store_log_state st);
 enum clarity_store_log_state clarity_store__state_of(const char *name);
 

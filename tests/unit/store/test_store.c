@@ -424,3 +424,106 @@ Test(store, fingerprint_and_classify)
     cr_assert_eq(clarity_store_fingerprint(&src, &fp1, &err), CLARITY_EIO);
     cr_assert(strstr(err.msg, "cannot stat"), "%s", err.msg);
 }
+
+struct tot { char text[512]; };
+
+static int keep_total(void *ctx, const struct clarity_store_total *t)
+{
+    struct tot *o = ctx;
+    size_t n = strlen(o->text);
+    snprintf(o->text + n, sizeof o->text - n, "%s:%lld/%.1f/%.2f;", t->key, (long long)t->runs, t->core_hours,
+             t->idle_core_hours);
+    return 0;
+}
+
+static int keep_run(void *ctx, const struct clarity_store_run *r)
+{
+    struct tot *o = ctx;
+    size_t n = strlen(o->text);
+    snprintf(o->text + n, sizeof o->text - n, "%s:%lld/%.0f;", r->app->app_id, (long long)r->previous,
+             r->baseline_duration_ms);
+    return 0;
+}
+
+static void put_run(struct clarity_store *s, const char *id, const char *name, const char *user, int64_t start,
+                    int64_t dur, double ch)
+{
+    struct clarity_error err = {0};
+    struct clarity_store_log l = logrow(id, 1);
+    struct clarity_store_app a = app(id, NULL, start, start + dur, ch);
+    a.name = name;
+    a.user = user;
+    cr_assert_eq(clarity_store_log_put(s, &l, &a, 1, NULL, 0, &err), CLARITY_OK, "%s", err.msg);
+}
+
+Test(store, totals_and_the_runs_of_a_recurring_name)
+{
+    struct clarity_store *s = open_new("t.db");
+    struct clarity_error err = {0};
+    put_run(s, "r1", "etl", "ana", 1000, 100, 1.0);
+    put_run(s, "r2", "etl", "bo", 2000, 200, 2.0);
+    put_run(s, "r3", "etl", "ana", 3000, 600, 4.0);
+    put_run(s, "x1", "adhoc", "bo", 1500, 50, 8.0);
+    struct tot t = {0};
+    cr_assert_eq(clarity_store_totals_each(s, CLARITY_STORE_BY_USER, NULL, keep_total, &t, &err), CLARITY_OK);
+    cr_assert_str_eq(t.text, "bo:2/10.0/2.50;ana:2/5.0/1.25;");
+    memset(&t, 0, sizeof t);
+    struct clarity_store_filter f = {.has_min_start = true, .min_start_ms = 1600};
+    cr_assert_eq(clarity_store_totals_each(s, CLARITY_STORE_BY_NAME, &f, keep_total, &t, &err), CLARITY_OK);
+    cr_assert_str_eq(t.text, "etl:2/6.0/1.50;");
+    memset(&t, 0, sizeof t);
+    f = (struct clarity_store_filter){.name = "etl"};
+    cr_assert_eq(clarity_store_runs_each(s, &f, 2, keep_run, &t, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_str_eq(t.text, "r1:0/0;r2:1/100;r3:2/150;");   /* r3 against the mean of r1 and r2 */
+    clarity_store_close(s);
+}
+
+Test(store, a_shard_merges_replacing_rows_of_the_same_paths)
+{
+    struct clarity_store *s = open_new("main.db"), *sh = open_new("shard.db");
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity_store_set_root(s, "/logs", &err), CLARITY_OK);
+    cr_assert_eq(clarity_store_set_root(sh, "/logs", &err), CLARITY_OK);
+    put_run(s, "a", "etl", "ana", 1000, 100, 1.0);
+    put_run(s, "b", "etl", "ana", 2000, 100, 1.0);
+    /* the shard re-read b (now two attempts, one finding) and found c */
+    struct clarity_store_log lb = logrow("b", 999), lc = logrow("c", 5);
+    struct clarity_store_app b2[2] = {app("b", "1", 2000, 2100, 1.0), app("b", "2", 2200, 2500, 3.0)};
+    struct clarity_store_finding f = {.app_index = 1, .rank = 1, .kind = "gc_pressure", .where = "application",
+                                      .saving_ms = 70, .saving_core_hours = 0.5, .basis = "bound", .action = "x"};
+    struct clarity_store_app c = app("c", NULL, 3000, 3100, 2.0);
+    cr_assert_eq(clarity_store_log_put(sh, &lb, b2, 2, &f, 1, &err), CLARITY_OK);
+    cr_assert_eq(clarity_store_log_put(sh, &lc, &c, 1, NULL, 0, &err), CLARITY_OK);
+    clarity_store_close(sh);
+    char path[128];
+    snprintf(path, sizeof path, "%s/shard.db", dir);
+    int64_t n;
+    cr_assert_eq(clarity_store_merge(s, path, &n, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(n, 2);
+    char out[512];
+    list(s, NULL, out);
+    cr_assert_str_eq(out, "c b2 b1 a");
+    struct clarity_store_counts cnt;
+    cr_assert_eq(clarity_store_counts(s, &cnt, &err), CLARITY_OK);
+    cr_assert_eq(cnt.logs, 3);
+    cr_assert_eq(cnt.apps, 4);
+    cr_assert_eq(cnt.findings, 1);
+    struct one o = {0};
+    struct clarity_store_filter fl = {.app_id = "b", .sort = CLARITY_STORE_SORT_CORE_HOURS, .limit = 1};
+    cr_assert_eq(clarity_store_apps_each(s, &fl, keep_one, &o, &err), CLARITY_OK);
+    struct fl fs = {0};
+    cr_assert_eq(clarity_store_findings_each(s, o.row, keep_finding, &fs, &err), CLARITY_OK);
+    cr_assert_str_eq(fs.text, "1:gc_pressure@application/70/0.50/bound;");   /* still on attempt 2 */
+    struct clarity_store_log got;
+    bool found;
+    cr_assert_eq(clarity_store_log_get(s, "b", &got, &found, &err), CLARITY_OK);
+    cr_assert_eq(got.fp.size, 999);
+
+    /* a shard of another tree is refused */
+    sh = open_new("other.db");
+    cr_assert_eq(clarity_store_set_root(sh, "/elsewhere", &err), CLARITY_OK);
+    clarity_store_close(sh);
+    snprintf(path, sizeof path, "%s/other.db", dir);
+    cr_assert_eq(clarity_store_merge(s, path, &n, &err), CLARITY_EUSAGE);
+    clarity_store_close(s);
+}
