@@ -123,8 +123,8 @@ struct clarity_store_app {
     const char *spark_version;   /* "" when not logged */
     const char *platform;        /* e.g. "databricks", "emr", "spark"; "" when unknown */
     const char *queue;           /* YARN queue or scheduler pool; NULL when not logged */
-    int64_t cores;               /* executor cores at the peak */
-    double core_hours;           /* executor cores x time they were held */
+    int64_t cores;               /* cores of all its executors (local mode: the driver's) */
+    double core_hours;           /* executor cores x time they were held (at least the task time) */
     double idle_core_hours;      /* held but running no task */
     double gc_share;             /* JVM GC time / task run time, 0..1 */
     int64_t tasks, failed_tasks;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <xxhash.h>
+#include "clarity/model.h"   /* both in one unit: the server includes both (tag names must not clash) */
 #include "clarity/store.h"
 
 static char dir[64];
