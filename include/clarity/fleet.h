@@ -16,6 +16,8 @@
 #include "clarity/model.h"
 #include "clarity/store.h"
 
+struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelope */
+
 /* What one index run did; every count is of log entries unless it says otherwise. */
 struct clarity_fleet_stats {
     size_t entries;       /* log entries found under the root (or named with `only`) */
@@ -71,5 +73,57 @@ struct clarity_fleet_rows {
 int clarity_fleet_rows_fill(const struct clarity_app *a, bool findings, int64_t last_updated_ms,
                             struct clarity_fleet_rows *out, struct clarity_error *err);
 void clarity_fleet_rows_free(struct clarity_fleet_rows *r);
+
+/* ---- queries ---- */
+
+enum clarity_fleet_format { CLARITY_FLEET_TEXT = 0, CLARITY_FLEET_CSV, CLARITY_FLEET_JSON };
+enum clarity_fleet_view {
+    CLARITY_FLEET_APPS = 0,      /* attempts in the filter's order, with their top findings */
+    CLARITY_FLEET_TOTALS,        /* totals per `by` */
+    CLARITY_FLEET_RECURRING,     /* names that ran at least min_runs times: trend, regressions */
+};
+
+struct clarity_fleet_query {
+    enum clarity_fleet_view view;
+    struct clarity_store_filter filter;  /* since: has_min_start; sort and limit for APPS;
+                                            limit counts names for RECURRING */
+    enum clarity_store_group by;         /* TOTALS */
+    /* RECURRING: a run regressed when, with at least 2 runs in its baseline (the mean of the
+     * up-to-`window` runs of its name before it), its duration is at least regress_ratio x the
+     * baseline's and regress_min_ms longer, or its core-hours at least regress_ratio x and
+     * regress_min_core_hours more. 0: defaults 5 runs, 1.25, 60 s, 0.1 core-hour; names with
+     * at least min_runs runs (default 3). */
+    int window, min_runs;
+    double regress_ratio;
+    int64_t regress_min_ms;
+    double regress_min_core_hours;
+    size_t width;                        /* text: columns to fit (0: no limit) */
+    size_t findings_per_app;             /* APPS: findings listed per attempt in JSON (0: 3) */
+};
+
+/* Text or CSV to o. */
+int clarity_fleet_query_write(FILE *o, struct clarity_store *s, const struct clarity_fleet_query *q,
+                              enum clarity_fleet_format fmt, struct clarity_error *err);
+/* The members of the clarity.fleet/1 document for the query ("view", then "apps", "totals"
+ * or "recurring"), inside the object the caller opened. */
+int clarity_fleet_query_json(struct jsonw *w, struct clarity_store *s, const struct clarity_fleet_query *q,
+                             struct clarity_error *err);
+/* The members of an index run's clarity.fleet/1 document ("view": "index", "stats"). */
+void clarity_fleet_stats_json(struct jsonw *w, const struct clarity_fleet_stats *st);
+
+/* Integrity bits as short words ("in-progress,truncated"), "ok" when none. */
+void clarity_fleet_integrity_words(uint32_t bits, char *buf, size_t cap);
+
+/* A recurring name's figures over its runs (oldest first). */
+struct clarity_fleet_trend {
+    size_t runs, regressed;
+    double mean_duration_ms, mean_core_hours;
+    /* least-squares slope over run order, as a share of the mean per run (0.02 = +2 %/run) */
+    double duration_trend, core_hours_trend;
+};
+/* Whether one run regressed against its baseline, by q's rule (defaults applied). */
+bool clarity_fleet_regressed(const struct clarity_store_run *r, const struct clarity_fleet_query *q);
+/* Least-squares slope of y over 0..n-1 divided by mean(y); 0 when n < 2 or mean is 0. */
+double clarity_fleet_slope_share(const double *y, size_t n);
 
 #endif

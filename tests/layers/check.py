@@ -36,6 +36,7 @@ layers (includes and calls), lowest first; modules on one line are peers and may
       analysis/diff       (compares two runs, with their findings)
       shs
       report
+      fleet               (the store's index of a directory: uses report's fleet-table figures)
       synth               (may use only util, clarity/model.h and itself)
       cli
   A public header in include/clarity/ belongs to the module named in HEADER_MODULE below; a
@@ -64,6 +65,9 @@ LAYERS = [
     ["analysis/diff"],
     ["shs"],
     ["report"],
+    # fleet: the incremental index of a log directory into the store; its rows reuse the
+    # fleet table's figures (report), the findings and the History Server's listing JSON
+    ["fleet"],
     ["synth"],
     ["cli"],
 ]
@@ -90,6 +94,7 @@ HEADER_MODULE = {
     "diff.h": "analysis/diff",
     "shs.h": "shs",
     "report.h": "report",
+    "fleet.h": "fleet",
     "synth.h": "synth",
 }
 

@@ -1,0 +1,295 @@
+/* One index run: list the log entries under the root, decide from stats and a head read which
+ * ones to read, mark the vanished ones deleted, read the rest (one per core, streamed so a
+ * few models are held at a time whatever the number of logs) and write their rows. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "clarity/fleet.h"
+
+/* puts per commit: a crash loses at most this many logs' rows, and commits stay rare */
+#define BATCH 256
+
+struct todo {
+    const char *abs;             /* the entry's path as the source list resolved it */
+    const char *rel;             /* relative to the root */
+    struct clarity_store_fingerprint fp;
+    uint64_t old_offset;         /* read_offset of the row it replaces (0 when new) */
+};
+
+struct run {
+    struct clarity_store *s;
+    const struct clarity_fleet_index_options *opt;
+    struct clarity_fleet_stats *st;
+    struct todo *todo;
+    size_t ntodo, nput;
+    int rc;                      /* the first store error; later puts are skipped */
+    struct clarity_error *err;
+    struct timespec last;
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static const char *relative(const char *abs_root, const char *path)
+{
+    size_t n = strlen(abs_root);
+    if (!strncmp(path, abs_root, n) && path[n] == '/') return path + n + 1;
+    if (!strcmp(path, abs_root)) return ".";
+    return path;
+}
+
+static int put_unreadable(struct run *r, const struct todo *t, const char *why)
+{
+    struct clarity_store_log l = {.path = t->rel, .fp = t->fp, .read_offset = t->fp.size,
+                                  .state = CLARITY_STORE_LOG_UNREADABLE, .error = why, .indexed_at_ms = now_ms()};
+    r->st->unreadable++;
+    return clarity_store_log_put(r->s, &l, NULL, 0, NULL, 0, r->err);
+}
+
+static void progress(struct run *r, bool last)
+{
+    if (!r->opt->progress) return;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double dt = (double)(t.tv_sec - r->last.tv_sec) + 1e-9 * (double)(t.tv_nsec - r->last.tv_nsec);
+    if (!last && dt < 0.2) return;
+    r->last = t;
+    r->opt->progress(r->opt->progress_ctx, r->st, r->ntodo);
+}
+
+static int cmp_todo(const void *k, const void *e)
+{
+    return strcmp(k, ((const struct todo *)e)->abs);
+}
+
+static int put_one(struct run *r, const struct todo *t, const struct clarity_loaded_app *la)
+{
+    if (!la->app) {
+        char buf[1200];
+        return put_unreadable(r, t, clarity_error_format(&la->err, buf, sizeof buf));
+    }
+    struct clarity_fleet_rows rows;
+    struct clarity_error e = {0};
+    int rc = clarity_fleet_rows_fill(la->app, !r->opt->no_findings, t->fp.mtime_ns / 1000000, &rows, &e);
+    if (rc == CLARITY_ENOMEM) return clarity_error_set(r->err, rc, e.file, e.line, e.offset, "%s", e.msg);
+    if (rc) {
+        char buf[1200];
+        return put_unreadable(r, t, clarity_error_format(&e, buf, sizeof buf));
+    }
+    struct clarity_store_log l = {.path = t->rel, .fp = t->fp, .read_offset = t->fp.size,
+                                  .state = CLARITY_STORE_LOG_OK, .indexed_at_ms = now_ms()};
+    rc = clarity_store_log_put(r->s, &l, &rows.app, 1, rows.f, rows.nf, r->err);
+    if (!rc) {
+        r->st->apps++;
+        r->st->findings += rows.nf;
+    }
+    clarity_fleet_rows_free(&rows);
+    return rc;
+}
+
+static void each(void *ctx, const struct clarity_app_set *set, size_t i)
+{
+    struct run *r = ctx;
+    const struct clarity_loaded_app *la = &set->apps[i];
+    const struct todo *t = bsearch(la->src->path, r->todo, r->ntodo, sizeof *r->todo, cmp_todo);
+    if (!t || r->rc) return;   /* not an entry we asked for (cannot happen), or the store failed */
+    r->st->read++;
+    r->st->bytes_read += t->fp.size;
+    r->st->bytes_new += t->fp.size > t->old_offset ? t->fp.size - t->old_offset : t->fp.size;
+    r->rc = put_one(r, t, la);
+    if (!r->rc && ++r->nput % BATCH == 0) {
+        r->rc = clarity_store_batch_end(r->s, r->err);
+        if (!r->rc) r->rc = clarity_store_batch_begin(r->s, r->err);
+    }
+    progress(r, false);
+}
+
+static void load_progress(void *ctx, size_t done, size_t total)
+{
+    (void)done, (void)total;
+    progress(ctx, false);
+}
+
+static int read_all(struct run *r)
+{
+    if (!r->ntodo) return CLARITY_OK;
+    const char **paths = malloc(r->ntodo * sizeof *paths);
+    if (!paths) return clarity_error_set(r->err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < r->ntodo; i++) paths[i] = r->todo[i].abs;
+    struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true,
+                                      .quiet = true, .threads = 1};
+    struct clarity_load_set_options so = {.app = &lo, .workers = r->opt->workers, .each = each, .each_ctx = r,
+                                          .progress = load_progress, .progress_ctx = r};
+    struct clarity_app_set set;
+    struct clarity_error lerr = {0};
+    int rc = clarity_store_batch_begin(r->s, r->err);
+    if (!rc) {
+        clarity_load_set(paths, r->ntodo, &so, &set, &lerr);   /* per-log problems are rows, not errors */
+        clarity_app_set_free(&set);
+        int end = clarity_store_batch_end(r->s, r->rc ? NULL : r->err);
+        rc = r->rc ? r->rc : end;
+    }
+    free(paths);
+    return rc;
+}
+
+struct gone { const struct clarity_source_list *src; const char *root; char **paths; size_t n, cap; bool oom; };
+
+static int cmp_rel(const void *k, const void *e)
+{
+    const struct gone *g = ((const void **)k)[1];
+    return strcmp(((const char **)k)[0], relative(g->root, ((const struct clarity_app_source *)e)->path));
+}
+
+static int collect_gone(void *ctx, const struct clarity_store_log *row)
+{
+    struct gone *g = ctx;
+    if (row->state == CLARITY_STORE_LOG_DELETED) return 0;
+    const void *key[2] = {row->path, g};
+    if (bsearch(key, g->src->apps, g->src->napps, sizeof *g->src->apps, cmp_rel)) return 0;
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 64;
+        char **p = realloc(g->paths, cap * sizeof *p);
+        if (!p) return g->oom = true, 1;
+        g->paths = p;
+        g->cap = cap;
+    }
+    if (!(g->paths[g->n] = strdup(row->path))) return g->oom = true, 1;
+    g->n++;
+    return 0;
+}
+
+/* Rows whose entry is no longer under the root are marked deleted (kept for history). */
+static int mark_gone(struct run *r, const struct clarity_source_list *src, const char *root)
+{
+    struct gone g = {.src = src, .root = root};
+    int rc = clarity_store_logs_each(r->s, collect_gone, &g, r->err);
+    if (g.oom) rc = clarity_error_set(r->err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; !rc && i < g.n; i++) {
+        bool found;
+        rc = clarity_store_log_mark_deleted(r->s, g.paths[i], &found, r->err);
+        if (!rc && found) r->st->deleted++;
+    }
+    for (size_t i = 0; i < g.n; i++) free(g.paths[i]);
+    free(g.paths);
+    return rc;
+}
+
+/* Decides for each entry whether to read it; unreadable heads are stored right away. */
+static int classify(struct run *r, const struct clarity_source_list *src, const char *root)
+{
+    int rc = clarity_store_batch_begin(r->s, r->err);
+    for (size_t i = 0; !rc && i < src->napps; i++) {
+        struct todo t = {.abs = src->apps[i].path, .rel = relative(root, src->apps[i].path)};
+        struct clarity_error e = {0};
+        if (clarity_store_fingerprint(&src->apps[i], &t.fp, &e)) {
+            char buf[1200];
+            rc = put_unreadable(r, &t, clarity_error_format(&e, buf, sizeof buf));
+            continue;
+        }
+        enum clarity_store_change c = CLARITY_STORE_NEW;
+        if (!r->opt->only) {
+            struct clarity_store_log row;
+            bool found;
+            if ((rc = clarity_store_log_get(r->s, t.rel, &row, &found, r->err))) break;
+            c = clarity_store_classify(found ? &row : NULL, &t.fp);
+            if (found && row.state != CLARITY_STORE_LOG_DELETED) t.old_offset = row.read_offset;
+        }
+        switch (c) {
+        case CLARITY_STORE_UNCHANGED: r->st->unchanged++; continue;
+        case CLARITY_STORE_GROWN: r->st->grown++; break;
+        case CLARITY_STORE_CHANGED: r->st->changed++; break;
+        default: r->st->fresh++; break;
+        }
+        r->todo[r->ntodo++] = t;
+    }
+    int end = clarity_store_batch_end(r->s, rc ? NULL : r->err);
+    return rc ? rc : end;
+}
+
+static int make_plan(struct run *r, struct clarity_fleet_index_result *out)
+{
+    out->plan = calloc(r->ntodo ? r->ntodo : 1, sizeof *out->plan);
+    if (!out->plan) return clarity_error_set(r->err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < r->ntodo; i++) {
+        if (!(out->plan[i] = strdup(r->todo[i].rel)))
+            return clarity_error_set(r->err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+        out->nplan++;
+    }
+    return CLARITY_OK;
+}
+
+static int resolve(const char *abs, const struct clarity_fleet_index_options *opt, struct clarity_source_list *src,
+                   struct clarity_error *err)
+{
+    struct clarity_error e = {0};
+    int rc;
+    if (!opt->only) {
+        rc = clarity_source_resolve(&abs, 1, src, &e);
+    } else {
+        char **paths = calloc(opt->nonly ? opt->nonly : 1, sizeof *paths);
+        if (!paths) return clarity_error_set(err, CLARITY_ENOMEM, abs, 0, 0, "out of memory");
+        rc = CLARITY_OK;
+        for (size_t i = 0; i < opt->nonly && !rc; i++)
+            if (asprintf(&paths[i], "%s/%s", abs, opt->only[i]) < 0) {
+                paths[i] = NULL;
+                rc = CLARITY_ENOMEM;
+            }
+        if (!rc) rc = clarity_source_resolve((const char *const *)paths, opt->nonly, src, &e);
+        for (size_t i = 0; i < opt->nonly; i++) free(paths[i]);
+        free(paths);
+    }
+    /* an empty directory is a fleet of none (every row then gets marked deleted); a listed
+     * entry that vanished since the plan is left for the next run */
+    if (rc == CLARITY_ENOTFOUND || (opt->only && rc == CLARITY_EIO)) return CLARITY_OK;
+    if (rc == CLARITY_ENOMEM) return clarity_error_set(err, rc, abs, 0, 0, "out of memory");
+    if (rc) return clarity_error_set(err, rc, e.file, e.line, e.offset, "%s", e.msg);
+    return CLARITY_OK;
+}
+
+int clarity_fleet_index(struct clarity_store *s, const char *root, const struct clarity_fleet_index_options *opt,
+                        struct clarity_fleet_index_result *out, struct clarity_error *err)
+{
+    static const struct clarity_fleet_index_options none;
+    if (!opt) opt = &none;
+    memset(out, 0, sizeof *out);
+    char abs[PATH_MAX];
+    struct stat sb;
+    if (!realpath(root, abs) || stat(abs, &sb) != 0)
+        return clarity_error_set(err, CLARITY_EIO, root, 0, 0, "cannot read the log directory");
+    if (!S_ISDIR(sb.st_mode)) return clarity_error_set(err, CLARITY_EUSAGE, root, 0, 0, "not a directory");
+    int rc = clarity_store_set_root(s, abs, err);
+    if (rc) return rc;
+    struct clarity_source_list src = {0};
+    if ((rc = resolve(abs, opt, &src, err))) {
+        clarity_source_list_free(&src);
+        return rc;
+    }
+    struct run r = {.s = s, .opt = opt, .st = &out->st, .err = err};
+    clock_gettime(CLOCK_MONOTONIC, &r.last);
+    out->st.entries = src.napps;
+    r.todo = calloc(src.napps ? src.napps : 1, sizeof *r.todo);
+    if (!r.todo) rc = clarity_error_set(err, CLARITY_ENOMEM, root, 0, 0, "out of memory");
+    if (!rc) rc = classify(&r, &src, abs);
+    if (!rc && !opt->only) rc = mark_gone(&r, &src, abs);
+    if (!rc && opt->plan) rc = make_plan(&r, out);
+    else if (!rc) rc = read_all(&r);
+    if (!rc) progress(&r, true);
+    free(r.todo);
+    clarity_source_list_free(&src);
+    return rc;
+}
+
+void clarity_fleet_index_result_free(struct clarity_fleet_index_result *r)
+{
+    for (size_t i = 0; i < r->nplan; i++) free(r->plan[i]);
+    free(r->plan);
+    memset(r, 0, sizeof *r);
+}
