@@ -52,7 +52,7 @@ struct apps_ctx {
     struct table t;
     struct jsonw *w;
     size_t nfind;
-    size_t n;
+    size_t n, flagged;
     int rc;
     struct clarity_error *err;
 };
@@ -67,11 +67,11 @@ static const char *top_kind(struct apps_ctx *c, const struct clarity_store_app *
 
 static int app_text(struct apps_ctx *c, const struct clarity_store_app *a)
 {
-    char id[200], st[40], d[32], ch[24], ih[24], gc[16], sv[24], fl[200];
+    char id[200], st[40], d[32], ch[24], ih[24], gc[16], sv[24];
     struct top t;
     snprintf(id, sizeof id, "%s%s%s", a->app_id, a->attempt_id ? "/" : "", a->attempt_id ? a->attempt_id : "");
     clarity_fmt_time(st, sizeof st, a->start_ms);
-    if (strlen(st) > 16) st[16] = '\0';   /* to the minute: the table must fit */
+    if (strlen(st) > 10) st[10] = '\0';   /* the day: the table must fit 100 columns */
     if (a->completed) clarity_fmt_ms(d, sizeof d, a->duration_ms);
     else snprintf(d, sizeof d, "running");
     snprintf(ch, sizeof ch, "%.2f", a->core_hours);
@@ -79,9 +79,8 @@ static int app_text(struct apps_ctx *c, const struct clarity_store_app *a)
     snprintf(gc, sizeof gc, "%.1f", 100 * a->gc_share);
     snprintf(sv, sizeof sv, "%.2f", a->top_saving_core_hours);
     top_kind(c, a, &t);
-    clarity_fleet_integrity_words(a->integrity, fl, sizeof fl);
-    const char *row[] = {id, clarity_fleet__or_dash(a->name), st, d, ch, ih, gc, sv,
-                         clarity_fleet__or_dash(t.kind), fl};
+    if (a->integrity) c->flagged++;
+    const char *row[] = {id, clarity_fleet__or_dash(a->name), st, d, ch, ih, gc, sv, clarity_fleet__or_dash(t.kind)};
     clarity_table_row(&c->t, row);
     return 0;
 }
@@ -189,9 +188,9 @@ static int app_cb(void *ctx, const struct clarity_store_app *a)
 }
 
 static const struct table_col APP_COLS[] = {
-    {"application", TCOL_ID}, {"name", TCOL_NAME}, {"start (UTC)", TCOL_FIXED},
-    {"duration", TCOL_NUM}, {"core-h", TCOL_NUM}, {"idle core-h", TCOL_NUM}, {"GC %", TCOL_NUM},
-    {"saving", TCOL_NUM}, {"top finding", TCOL_NAME}, {"integrity", TCOL_NAME},
+    {"application", TCOL_ID}, {"name", TCOL_NAME}, {"started", TCOL_FIXED}, {"duration", TCOL_NUM},
+    {"core-h", TCOL_NUM}, {"idle", TCOL_NUM}, {"GC %", TCOL_NUM}, {"saving", TCOL_NUM},
+    {"top finding", TCOL_NAME},
 };
 
 static int apps(FILE *o, struct jsonw *w, struct clarity_store *s, const struct clarity_fleet_query *q,
@@ -213,10 +212,11 @@ static int apps(FILE *o, struct jsonw *w, struct clarity_store *s, const struct 
             rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
         else
             clarity_fit_wrapf(o, q->width, "",
-                              "%zu attempt(s). core-h: executor cores x the time they were held; idle core-h: of "
-                              "those, running no task; saving: core-hours the largest finding would save, estimated "
-                              "(replay, bound or estimate: see --json or clarity findings); times UTC.",
-                              c.n);
+                              "%zu attempt(s), %zu with integrity flags (--csv or --json lists them). core-h: "
+                              "executor cores x the time they were held; idle: core-hours of those running no task; "
+                              "saving: core-hours the largest finding would save, estimated (replay, bound or "
+                              "estimate: see --json or clarity findings); started: UTC day.",
+                              c.n, c.flagged);
     }
     clarity_table_free(&c.t);
     return rc;

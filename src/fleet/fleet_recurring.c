@@ -101,7 +101,7 @@ static void regression_text(struct table *t, const char *name, const struct clar
     snprintf(id, sizeof id, "%s%s%s", r->app->app_id, r->app->attempt_id ? "/" : "",
              r->app->attempt_id ? r->app->attempt_id : "");
     clarity_fmt_time(st, sizeof st, r->app->start_ms);
-    if (strlen(st) > 16) st[16] = '\0';
+    if (strlen(st) > 10) st[10] = '\0';   /* the day: the table must fit 100 columns */
     clarity_fmt_ms(d, sizeof d, r->app->duration_ms);
     clarity_fmt_ms(bd, sizeof bd, (int64_t)r->baseline_duration_ms);
     snprintf(x, sizeof x, "%.2f", r->baseline_duration_ms > 0 ? (double)r->app->duration_ms / r->baseline_duration_ms : 0);
@@ -153,8 +153,8 @@ int clarity_fleet__recurring(FILE *o, struct jsonw *w, struct clarity_store *s, 
         {"name", TCOL_NAME}, {"runs", TCOL_NUM}, {"mean duration", TCOL_NUM}, {"trend %/run", TCOL_NUM},
         {"mean core-h", TCOL_NUM}, {"core-h trend %/run", TCOL_NUM}, {"regressed", TCOL_NUM}};
     static const struct table_col reg_cols[] = {
-        {"name", TCOL_NAME},       {"regressed run", TCOL_ID}, {"start (UTC)", TCOL_FIXED}, {"duration", TCOL_NUM},
-        {"baseline", TCOL_NUM},    {"x", TCOL_NUM},            {"core-h", TCOL_NUM},        {"baseline core-h", TCOL_NUM}};
+        {"name", TCOL_NAME},       {"regressed run", TCOL_ID}, {"started", TCOL_FIXED}, {"duration", TCOL_NUM},
+        {"baseline", TCOL_NUM},    {"x", TCOL_NUM},            {"core-h", TCOL_NUM},        {"base core-h", TCOL_NUM}};
     struct table sum, reg;
     clarity_table_init(&sum, sum_cols, sizeof sum_cols / sizeof *sum_cols);
     clarity_table_init(&reg, reg_cols, sizeof reg_cols / sizeof *reg_cols);
@@ -214,7 +214,7 @@ int clarity_fleet__recurring(FILE *o, struct jsonw *w, struct clarity_store *s, 
                               "%zu recurring name(s) (at least %zu runs). Each run is compared with the mean of up to "
                               "%d runs of its name before it (summary rows, not a stage-level diff): regressed when "
                               "%.2fx slower and %lld s longer, or %.2fx the core-hours and %.2f more. trend: "
-                              "least-squares slope over the runs, %% of the mean per run.",
+                              "least-squares slope over the runs, %% of the mean per run; started: UTC day.",
                               ns.n, ns.min_runs, window, DEF(q->regress_ratio, 1.25),
                               (long long)DEF(q->regress_min_ms, 60000) / 1000, DEF(q->regress_ratio, 1.25),
                               DEF(q->regress_min_core_hours, 0.1));

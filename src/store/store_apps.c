@@ -48,17 +48,17 @@ static void app_of(sqlite3_stmt *st, struct clarity_store_app *a)
 static const char *order_by(enum clarity_store_sort sort)
 {
     switch (sort) {
-    case CLARITY_STORE_SORT_CORE_HOURS: return "core_hours DESC, app_id, id";
-    case CLARITY_STORE_SORT_IDLE: return "idle_core_hours DESC, app_id, id";
-    case CLARITY_STORE_SORT_GC: return "gc_share DESC, app_id, id";
-    case CLARITY_STORE_SORT_SAVING: return "top_saving_core_hours DESC, app_id, id";
-    case CLARITY_STORE_SORT_DURATION: return "duration_ms DESC, app_id, id";
-    case CLARITY_STORE_SORT_START: return "start_ms, app_id, id";
+    case CLARITY_STORE_SORT_CORE_HOURS: return "core_hours DESC, app_id, attempt_id, path";
+    case CLARITY_STORE_SORT_IDLE: return "idle_core_hours DESC, app_id, attempt_id, path";
+    case CLARITY_STORE_SORT_GC: return "gc_share DESC, app_id, attempt_id, path";
+    case CLARITY_STORE_SORT_SAVING: return "top_saving_core_hours DESC, app_id, attempt_id, path";
+    case CLARITY_STORE_SORT_DURATION: return "duration_ms DESC, app_id, attempt_id, path";
+    case CLARITY_STORE_SORT_START: return "start_ms, app_id, attempt_id, path";
     default:
         /* The History Server's "endTime" index read in reverse: an application sorts by the end of
          * its newest attempt (-1 while that attempt runs), ties by id descending; its attempts
          * stay together, newest start first. */
-        return "app_end DESC, app_id DESC, start_ms DESC, id DESC";
+        return "app_end DESC, app_id DESC, start_ms DESC, path DESC";
     }
 }
 

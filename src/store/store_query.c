@@ -68,8 +68,8 @@ int clarity_store_runs_each(struct clarity_store *s, const struct clarity_store_
     /* the frame is a literal: SQLite takes no parameter there */
     snprintf(sql, sizeof sql,
              "SELECT *, count(*) OVER w, avg(duration_ms) OVER w, avg(core_hours) OVER w FROM (%s)"
-             " WINDOW w AS (ORDER BY start_ms, id ROWS BETWEEN %d PRECEDING AND 1 PRECEDING)"
-             " ORDER BY start_ms, id",
+             " WINDOW w AS (ORDER BY start_ms, app_id, attempt_id, path ROWS BETWEEN %d PRECEDING AND 1 PRECEDING)"
+             " ORDER BY start_ms, app_id, attempt_id, path",
              inner, window);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
