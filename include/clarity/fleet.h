@@ -31,6 +31,9 @@ struct clarity_fleet_stats {
     size_t apps, findings;            /* rows written */
     uint64_t bytes_read;  /* bytes of the entries read */
     uint64_t bytes_new;   /* of those, bytes not read before (a grown log: what was appended) */
+    /* wall seconds: listing the entries (the source resolver), checking them against the
+     * store (stats, head reads, deletion marks), reading and writing the ones that moved */
+    double list_s, check_s, read_s;
 };
 
 struct clarity_fleet_index_options {

@@ -350,5 +350,8 @@ void clarity_fleet_stats_json(struct jsonw *w, const struct clarity_fleet_stats 
     clarity_jsonw_kint(w, "findings", (int64_t)st->findings);
     clarity_jsonw_kint(w, "bytes_read", (int64_t)st->bytes_read);
     clarity_jsonw_kint(w, "bytes_new", (int64_t)st->bytes_new);
+    clarity_jsonw_kdouble(w, "list_seconds", st->list_s);
+    clarity_jsonw_kdouble(w, "check_seconds", st->check_s);
+    clarity_jsonw_kdouble(w, "read_seconds", st->read_s);
     clarity_jsonw_obj_end(w);
 }

@@ -36,6 +36,12 @@ static int head_hash(const char *path, uint64_t *out, struct clarity_error *err)
 int clarity_store_fingerprint(const struct clarity_app_source *src, struct clarity_store_fingerprint *fp,
                               struct clarity_error *err)
 {
+    return clarity_store_fingerprint_quick(src, NULL, fp, err);
+}
+
+int clarity_store_fingerprint_quick(const struct clarity_app_source *src, const struct clarity_store_log *stored,
+                                    struct clarity_store_fingerprint *fp, struct clarity_error *err)
+{
     memset(fp, 0, sizeof *fp);
     if (!src->nfiles) return clarity_error_set(err, CLARITY_EIO, src->path, 0, 0, "a log entry with no files");
     for (size_t i = 0; i < src->nfiles; i++) {
@@ -45,6 +51,11 @@ int clarity_store_fingerprint(const struct clarity_app_source *src, struct clari
         fp->size += (uint64_t)st.st_size;
         int64_t ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
         if (ns > fp->mtime_ns) fp->mtime_ns = ns;
+    }
+    if (stored && stored->state != CLARITY_STORE_LOG_DELETED && stored->fp.size == fp->size &&
+        stored->fp.mtime_ns == fp->mtime_ns) {
+        fp->head_hash = stored->fp.head_hash;
+        return CLARITY_OK;
     }
     return head_hash(src->files[0].path, &fp->head_hash, err);
 }

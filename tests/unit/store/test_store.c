@@ -271,7 +271,7 @@ Test(store, fleet_sorts_and_start_bounds)
     struct clarity_error err = {0};
     const char *ids[4] = {"a", "b", "c", "d"};
     double ch[4] = {3.0, 9.0, 1.0, 5.0};
-    char paths[4][8];
+    char paths[4][16];
     for (int i = 0; i < 4; i++) {
         snprintf(paths[i], sizeof paths[i], "p%d", i);
         struct clarity_store_log l = logrow(paths[i], 1);
@@ -421,6 +421,15 @@ Test(store, fingerprint_and_classify)
     was.state = CLARITY_STORE_LOG_UNREADABLE;
     cr_assert_eq(clarity_store_classify(&was, &fp1), CLARITY_STORE_UNCHANGED);
 
+    /* quick: size and time unmoved, the head is not read and the stored hash kept */
+    struct clarity_store_log stored = {.path = "x", .fp = fp1};
+    stored.fp.head_hash = 42;
+    struct clarity_store_fingerprint q;
+    cr_assert_eq(clarity_store_fingerprint_quick(&src, &stored, &q, &err), CLARITY_OK);
+    cr_assert_eq(q.head_hash, 42);
+    stored.fp.size += 1;   /* moved: the head is hashed */
+    cr_assert_eq(clarity_store_fingerprint_quick(&src, &stored, &q, &err), CLARITY_OK);
+    cr_assert_eq(q.head_hash, XXH64(big, 4096, 0));
     files[1].path = "/nonexistent/events_2";
     cr_assert_eq(clarity_store_fingerprint(&src, &fp1, &err), CLARITY_EIO);
     cr_assert(strstr(err.msg, "cannot stat"), "%s", err.msg);
