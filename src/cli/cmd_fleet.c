@@ -145,13 +145,13 @@ static int parse(int argc, char **argv, struct fleet_opts *f)
         case O_STORE: f->store = optarg; break;
         case O_NOFIND: f->no_findings = true; break;
         case O_WORKERS:
-            if (!opt_int_range("fleet", "--workers", optarg, 1, 1024, &f->workers)) return EXIT_USAGE;
+            if (!opt_int_range("fleet", "workers", optarg, 1, 1024, &f->workers)) return EXIT_USAGE;
             break;
         case O_PLAN: f->plan = optarg; break;
         case O_ONLY: f->only = optarg; break;
         case O_DASK: f->dask = optarg; break;
         case O_DASKW:
-            if (!opt_int_range("fleet", "--dask-workers", optarg, 1, 256, &f->dask_workers)) return EXIT_USAGE;
+            if (!opt_int_range("fleet", "dask-workers", optarg, 1, 256, &f->dask_workers)) return EXIT_USAGE;
             break;
         case O_STATS: f->stats = true; break;
         case O_SINCE:
@@ -159,14 +159,14 @@ static int parse(int argc, char **argv, struct fleet_opts *f)
             f->q.filter.has_min_start = true;
             break;
         case O_SORT:
-            if (!opt_choice("fleet", "--sort", optarg, sorts, &v)) return EXIT_USAGE;
+            if (!opt_choice("fleet", "sort", optarg, sorts, &v)) return EXIT_USAGE;
             f->q.filter.sort = (enum clarity_store_sort)v;
             break;
         case O_LIMIT:
-            if (!opt_count("fleet", "--limit", optarg, &f->limit)) return EXIT_USAGE;
+            if (!opt_count("fleet", "limit", optarg, &f->limit)) return EXIT_USAGE;
             break;
         case O_BY:
-            if (!opt_choice("fleet", "--by", optarg, bys, &v)) return EXIT_USAGE;
+            if (!opt_choice("fleet", "by", optarg, bys, &v)) return EXIT_USAGE;
             f->q.by = (enum clarity_store_group)v;
             f->q.view = CLARITY_FLEET_TOTALS;
             break;
@@ -183,13 +183,13 @@ static int parse(int argc, char **argv, struct fleet_opts *f)
         }
         case O_MINRUNS: {
             long long n;
-            if (!opt_int_range("fleet", "--min-runs", optarg, 2, 1000000, &n)) return EXIT_USAGE;
+            if (!opt_int_range("fleet", "min-runs", optarg, 2, 1000000, &n)) return EXIT_USAGE;
             f->q.min_runs = (int)n;
             break;
         }
         case O_WINDOW: {
             long long n;
-            if (!opt_int_range("fleet", "--window", optarg, 2, 1000, &n)) return EXIT_USAGE;
+            if (!opt_int_range("fleet", "window", optarg, 2, 1000, &n)) return EXIT_USAGE;
             f->q.window = (int)n;
             break;
         }
