@@ -199,14 +199,16 @@ enum clarity_store_sort {
  * log not marked deleted, in SHS order. The time bounds apply only when their has_ flag is set. */
 struct clarity_store_filter {
     enum clarity_store_sort sort;
-    int status;                      /* 0 any, 1 completed only, 2 running only */
+    int status;                      /* 0 any, 1 completed only, 2 running only: per attempt (the
+                                        History Server decides per application, by its newest
+                                        attempt: a listing that must match it filters itself) */
     bool has_min_start, has_max_start, has_min_end, has_max_end;
     int64_t min_start_ms, max_start_ms;   /* inclusive */
     int64_t min_end_ms, max_end_ms;       /* inclusive; a running attempt has no end: excluded */
     const char *app_id;              /* only this application (all its attempts) */
     const char *name;                /* only attempts with exactly this name */
     bool include_deleted;            /* also attempts of logs marked deleted */
-    int64_t limit;                   /* at most this many rows; 0 = no limit */
+    int64_t limit;                   /* at most this many rows (attempts, not applications); 0 = none */
 };
 
 typedef int (*clarity_store_app_cb)(void *ctx, const struct clarity_store_app *row);
