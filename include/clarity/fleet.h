@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "clarity/error.h"
 #include "clarity/model.h"
 #include "clarity/store.h"
