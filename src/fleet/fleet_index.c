@@ -252,11 +252,10 @@ static int check_one(void *ctx, size_t i, size_t worker, struct clarity_error *e
 }
 
 /* Decides for each entry whether to read it; unreadable heads are stored right away. */
-static int classify(struct run *r, const struct clarity_source_list *src, const char *root)
+static int classify(struct run *r, const struct clarity_source_list *src, const char *root, const struct knowns *kp)
 {
-    struct knowns k = {0};
-    int rc = r->opt->only ? CLARITY_OK : clarity_store_logs_each(r->s, keep_known, &k, r->err);
-    if (k.oom) rc = clarity_error_set(r->err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    const struct knowns k = *kp;
+    int rc = CLARITY_OK;
     size_t n = src->napps;
     struct todo *all = calloc(n ? n : 1, sizeof *all);
     const struct clarity_store_log **stored = calloc(n ? n : 1, sizeof *stored);
@@ -285,8 +284,6 @@ static int classify(struct run *r, const struct clarity_source_list *src, const 
         r->todo[r->ntodo++] = t;
     }
     int end = clarity_store_batch_end(r->s, rc ? NULL : r->err);
-    for (size_t i = 0; i < k.n; i++) free(k.v[i].path);
-    free(k.v);
     free(all);
     free(stored);
     free(failed);
@@ -305,13 +302,27 @@ static int make_plan(struct run *r, struct clarity_fleet_index_result *out)
     return CLARITY_OK;
 }
 
-static int resolve(const char *abs, const struct clarity_fleet_index_options *opt, struct clarity_source_list *src,
-                   struct clarity_error *err)
+struct known_ctx { const char *root; const struct knowns *k; };
+
+/* A file the store holds as a readable log of this very size need not be sniffed again: if it
+ * was rewritten, the check after the listing sees its time move and reads it. */
+static bool is_known(void *ctx, const char *path, uint64_t size)
+{
+    const struct known_ctx *c = ctx;
+    if (!c->k->n) return false;
+    const struct known *k = bsearch(relative(c->root, path), c->k->v, c->k->n, sizeof *c->k->v, cmp_known);
+    return k && k->row.state == CLARITY_STORE_LOG_OK && k->row.fp.size == size;
+}
+
+static int resolve(const char *abs, const struct clarity_fleet_index_options *opt, const struct knowns *k,
+                   struct clarity_source_list *src, struct clarity_error *err)
 {
     struct clarity_error e = {0};
     int rc;
     if (!opt->only) {
-        rc = clarity_source_resolve(&abs, 1, src, &e);
+        struct known_ctx kc = {abs, k};
+        struct clarity_source_options so = {.known = is_known, .known_ctx = &kc};
+        rc = clarity_source_resolve_with(&abs, 1, &so, src, &e);
     } else {
         char **paths = calloc(opt->nonly ? opt->nonly : 1, sizeof *paths);
         if (!paths) return clarity_error_set(err, CLARITY_ENOMEM, abs, 0, 0, "out of memory");
@@ -347,11 +358,16 @@ int clarity_fleet_index(struct clarity_store *s, const char *root, const struct 
     int rc = clarity_store_set_root(s, abs, err);
     if (rc) return rc;
     struct clarity_source_list src = {0};
+    struct knowns k = {0};
     double t0 = mono();
-    rc = resolve(abs, opt, &src, err);
+    if (!opt->only) rc = clarity_store_logs_each(s, keep_known, &k, err);
+    if (k.oom) rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    if (!rc) rc = resolve(abs, opt, &k, &src, err);
     double t1 = mono();
     out->st.list_s = t1 - t0;
     if (rc) {
+        for (size_t i = 0; i < k.n; i++) free(k.v[i].path);
+        free(k.v);
         clarity_source_list_free(&src);
         return rc;
     }
@@ -360,7 +376,9 @@ int clarity_fleet_index(struct clarity_store *s, const char *root, const struct 
     out->st.entries = src.napps;
     r.todo = calloc(src.napps ? src.napps : 1, sizeof *r.todo);
     if (!r.todo) rc = clarity_error_set(err, CLARITY_ENOMEM, root, 0, 0, "out of memory");
-    if (!rc) rc = classify(&r, &src, abs);
+    if (!rc) rc = classify(&r, &src, abs, &k);
+    for (size_t i = 0; i < k.n; i++) free(k.v[i].path);
+    free(k.v);
     if (!rc && !opt->only) rc = mark_gone(&r, &src, abs);
     double t2 = mono();
     out->st.check_s = t2 - t1;
