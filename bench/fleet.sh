@@ -70,7 +70,7 @@ if [[ ${FLEET_BENCH_DASK:-1} = 1 ]] && /usr/bin/python3 -c 'import distributed' 
   read -r s rss <"$B/t"
   echo "| 2000 | none (local, one process) | $s | - | - |"
 else
-  echo "SKIP Dask rows: 'import distributed' fails under /usr/bin/python3"
+  echo "SKIP Dask rows: FLEET_BENCH_DASK=0, or 'import distributed' fails under /usr/bin/python3"
 fi | tee -a "$OUT/fleet-results.md"
 echo; echo "load average during the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" | tee -a "$OUT/fleet-results.md"
 rm -rf "$B"
