@@ -8,7 +8,7 @@ VERSION := 0.1.0
 WARN     := -Wall -Wextra -Werror
 CFLAGS_BASE   := -std=c17 $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread
 CXXFLAGS_BASE := -std=c++17 $(WARN) -Iinclude -Isrc -pthread
-LIBS     := -lsimdjson -lzstd -llz4 -lsnappy -llzf -lz -lxxhash -lm -lstdc++ -pthread
+LIBS     := -lsimdjson -lzstd -llz4 -lsnappy -llzf -lz -lxxhash -lsqlite3 -lm -lstdc++ -pthread
 
 OPT      ?= -O2 -g
 SAN      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -136,6 +136,7 @@ install: $(B)/clarity $(B)/libclarity.a
 	install -m 644 include/clarity/*.h $(DESTDIR)$(PREFIX)/include/clarity/
 	install -m 644 man/clarity.1 $(DESTDIR)$(PREFIX)/share/man/man1/clarity.1
 	install -m 644 models/ladra-default.model $(DESTDIR)$(PREFIX)/share/clarity/ladra-default.model
+	install -m 755 scripts/fleet_dask.py $(DESTDIR)$(PREFIX)/share/clarity/fleet_dask.py
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' clarity.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/clarity.pc
 
 clean:

@@ -66,6 +66,11 @@ const char *clarity_shs_content_type(const char *path_and_query);
  * as loading everything, at the cost of a load without accumulables. */
 void clarity_shs_load_options(const char *path_and_query, struct clarity_load_options *opt);
 
+/* The ApplicationAttemptInfo of one loaded attempt as `/applications` lists it, on one line
+ * with no whitespace (*out malloc'd, NUL-terminated, *len bytes): what the store keeps so a
+ * server lists applications without loading them. CLARITY_ENOMEM when out of memory. */
+int clarity_shs_attempt_json(const struct clarity_app *a, char **out, size_t *len, struct clarity_error *err);
+
 /* SHS date text for epoch ms, e.g. "2015-02-03T16:42:59.720GMT" (buf >= 32 bytes). */
 void clarity_shs_date(int64_t ms, char *buf);
 

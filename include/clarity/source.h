@@ -58,4 +58,14 @@ int clarity_source_resolve(const char *const *paths, size_t npaths,
                            struct clarity_source_list *out, struct clarity_error *err);
 void clarity_source_list_free(struct clarity_source_list *list);
 
+/* The same, with a hook: known(ctx, path, size) true says the caller already read the regular
+ * file at path (of that size) as an event log, so it is taken without opening it to sniff its
+ * first bytes (the fleet index: an unchanged directory is then listed with stats alone). */
+struct clarity_source_options {
+    bool (*known)(void *ctx, const char *path, uint64_t size);
+    void *known_ctx;
+};
+int clarity_source_resolve_with(const char *const *paths, size_t npaths, const struct clarity_source_options *opt,
+                                struct clarity_source_list *out, struct clarity_error *err);
+
 #endif

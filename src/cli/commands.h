@@ -33,6 +33,7 @@ int cmd_contention(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_findings(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ static const struct {
     {"contention", cmd_contention, "which concurrent queries slowed a query, on which resource and host (iQCAR)"},
     {"whatif", cmd_whatif, "other hardware (disks, network, hosts) or core counts: resource model, DAG replay"},
     {"diff", cmd_diff, "what changed between two runs: where B got slower or faster, and why"},
+    {"fleet", cmd_fleet, "many logs in one store, read incrementally: worst apps, totals, regressions"},
 };
 
 static void usage(FILE *o)

@@ -1,10 +1,12 @@
 /* Applications as FsHistoryProvider lists them: attempts of one app id grouped, newest start
  * first; lastUpdated is the log's modification time, as SHS takes it from the file system. */
 #include <sys/stat.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "shs/shs_internal.h"
+#include "clarity/shs.h"
 #include "util/jsonw.h"
 
 static int64_t mtime_ms(const char *path)
@@ -91,5 +93,24 @@ int clarity__shs_app_one(struct shs_req *r)
 int clarity__shs_attempt_one(struct shs_req *r)
 {
     attempt_write(r->w, r->app);
+    return CLARITY_OK;
+}
+
+int clarity_shs_attempt_json(const struct clarity_app *a, char **out, size_t *len, struct clarity_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    FILE *f = open_memstream(out, len);
+    if (!f) return clarity_error_set(err, CLARITY_ENOMEM, a->source_path, 0, 0, "out of memory");
+    struct jsonw w;
+    clarity_jsonw_init(&w, f, false);
+    attempt_write(&w, a);
+    clarity_jsonw_flush(&w);
+    bool bad = ferror(f);
+    if (fclose(f) != 0 || bad || !*out) {
+        free(*out);
+        *out = NULL;
+        return clarity_error_set(err, CLARITY_ENOMEM, a->source_path, 0, 0, "out of memory");
+    }
     return CLARITY_OK;
 }

@@ -30,10 +30,13 @@ static int add_single(struct clarity_source_list *out, const char *path, const c
     return clarity_src_add_app(out, &app);
 }
 
-static int consider_file(struct clarity_source_list *out, const char *path, const char *name,
-                         uint64_t size)
+static int consider_file(struct clarity_source_list *out, const struct clarity_source_options *opt,
+                         const char *path, const char *name, uint64_t size)
 {
     char why[256];
+    /* a caller that already read this file as a log (the fleet index's store) spares the open
+     * and read of its first bytes: listing 20,000 known logs is then stats only */
+    if (opt && opt->known && name[0] != '.' && opt->known(opt->known_ctx, path, size)) return add_single(out, path, name);
     if (clarity_src_sniff_file(path, name, size, why, sizeof why) == SRC_LOG)
         return add_single(out, path, name);
     return clarity_src_add_note(out, path, "%s", why);
@@ -51,6 +54,7 @@ struct seen_dir {
 };
 struct walk {
     struct clarity_source_list *out;
+    const struct clarity_source_options *opt;
     struct seen_dir *seen;
     size_t nseen, cap;
 };
@@ -124,7 +128,7 @@ static int walk_entry(struct walk *w, const char *dir, const struct src_entry *e
         else
             rc = enter_dir(w, child, e, depth);
     } else if (e->kind == SRC_REG) {
-        rc = consider_file(out, child, e->name, e->size);
+        rc = consider_file(out, w->opt, child, e->name, e->size);
     } else if (e->kind == SRC_STAT_FAILED) {
         rc = clarity_src_add_note(out, child, "cannot read: %s", strerror(e->err));
     } else {
@@ -166,7 +170,8 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
-static int resolve_one(struct clarity_source_list *out, const char *named, int *io_errno)
+static int resolve_one(struct clarity_source_list *out, const struct clarity_source_options *opt, const char *named,
+                       int *io_errno)
 {
     *io_errno = 0;
     char *path = normalize(named);
@@ -181,14 +186,14 @@ static int resolve_one(struct clarity_source_list *out, const char *named, int *
         if (err == ENOMEM) rc = CLARITY_ENOMEM;
         else if (err) *io_errno = err;
         else {
-            struct walk w = {.out = out};
+            struct walk w = {.out = out, .opt = opt};
             if (seen_add(&w, (uint64_t)st.st_dev, (uint64_t)st.st_ino, path) < 0) rc = CLARITY_ENOMEM;
             else rc = walk_dir(&w, path, base_name(path), &d, 0);
             walk_free(&w);
             clarity_src_dir_free(&d);
         }
     } else if (S_ISREG(st.st_mode)) {
-        rc = consider_file(out, path, base_name(path), (uint64_t)st.st_size);
+        rc = consider_file(out, opt, path, base_name(path), (uint64_t)st.st_size);
     } else {
         rc = clarity_src_add_note(out, path, "not an event log: not a regular file or directory");
     }
@@ -201,6 +206,12 @@ static int resolve_one(struct clarity_source_list *out, const char *named, int *
 int clarity_source_resolve(const char *const *paths, size_t npaths,
                            struct clarity_source_list *out, struct clarity_error *err)
 {
+    return clarity_source_resolve_with(paths, npaths, NULL, out, err);
+}
+
+int clarity_source_resolve_with(const char *const *paths, size_t npaths, const struct clarity_source_options *opt,
+                                struct clarity_source_list *out, struct clarity_error *err)
+{
     memset(out, 0, sizeof *out);
     clarity_error_clear(err);
     if (npaths == 0)
@@ -208,7 +219,7 @@ int clarity_source_resolve(const char *const *paths, size_t npaths,
     int first_io = -1, first_errno = 0;
     for (size_t i = 0; i < npaths; i++) {
         int e = 0;
-        int rc = resolve_one(out, paths[i], &e);
+        int rc = resolve_one(out, opt, paths[i], &e);
         if (rc == CLARITY_ENOMEM) {
             clarity_src_list_finish(out);
             return clarity_error_set(err, CLARITY_ENOMEM, paths[i], 0, 0, "out of memory resolving %s", paths[i]);

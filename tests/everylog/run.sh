@@ -52,6 +52,12 @@ for log in "${LOGS[@]}"; do
   # diff needs two runs: the log with itself (a directory: its applications paired by name)
   one_run "diff $short" diff -q "$log" "$log"
   one_run "diff --json $short" diff -q --json "$log" "$log"
+  # fleet indexes a directory: the log linked into one, indexed twice (the second reads nothing), queried
+  rm -rf "$T/fleet" "$T/fleet.db"*; mkdir "$T/fleet"; ln -s "$log" "$T/fleet/"
+  one_run "fleet index $short" fleet index "$T/fleet" --store "$T/fleet.db" -q
+  one_run "fleet index again $short" fleet index "$T/fleet" --store "$T/fleet.db" -q --json
+  one_run "fleet query --json $short" fleet query "$T/fleet.db" --json --limit 0
+  one_run "fleet query --recurring $short" fleet query "$T/fleet.db" --recurring --min-runs 2
   one_run "api /applications $short" api "$log" /applications
   # the routes of the first application (the History Server layer on every real log)
   app=$(jq -r '.[0] | .id + (if (.attempts[0].attemptId // "") != "" then "/" + .attempts[0].attemptId else "" end)' "$T/out" 2>/dev/null)

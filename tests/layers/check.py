@@ -27,7 +27,7 @@ layers (includes and calls), lowest first; modules on one line are peers and may
       util
       codec
       source              (names codecs when it resolves files)
-      event
+      event  store        (store: the SQLite index of log entries and their rows)
       model
       logs  sim  math     (sim is the analyses' shared lower module: task components, task
                            groups, Dolly's rule, replay plans, driver time)
@@ -36,6 +36,7 @@ layers (includes and calls), lowest first; modules on one line are peers and may
       analysis/diff       (compares two runs, with their findings)
       shs
       report
+      fleet               (the store's index of a directory: uses report's fleet-table figures)
       synth               (may use only util, clarity/model.h and itself)
       cli
   A public header in include/clarity/ belongs to the module named in HEADER_MODULE below; a
@@ -50,7 +51,9 @@ LAYERS = [
     ["util"],
     ["codec"],
     ["source"],
-    ["event"],
+    # store: SQLite rows about log entries (names them through source's resolved entries);
+    # the fleet index and the server use it, it uses nothing above source
+    ["event", "store"],
     ["model"],
     ["logs", "sim", "math"],
     ["analysis/blocked", "analysis/stragglers", "analysis/whatif", "analysis/predict", "analysis/anomalies",
@@ -62,6 +65,9 @@ LAYERS = [
     ["analysis/diff"],
     ["shs"],
     ["report"],
+    # fleet: the incremental index of a log directory into the store; its rows reuse the
+    # fleet table's figures (report), the findings and the History Server's listing JSON
+    ["fleet"],
     ["synth"],
     ["cli"],
 ]
@@ -74,6 +80,7 @@ HEADER_MODULE = {
     "arena.h": "util", "error.h": "util", "icol.h": "util",
     "codec.h": "codec",
     "source.h": "source",
+    "store.h": "store",
     "model.h": "model",
     "logs.h": "logs",
     "sim.h": "sim",
@@ -87,6 +94,7 @@ HEADER_MODULE = {
     "diff.h": "analysis/diff",
     "shs.h": "shs",
     "report.h": "report",
+    "fleet.h": "fleet",
     "synth.h": "synth",
 }
 
