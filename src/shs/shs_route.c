@@ -42,7 +42,7 @@ struct clarity__shs_route {
 #define STAGE_IX (SHS_IX_TASKS | SHS_IX_ACCUMS | SHS_IX_EXCLUDED)
 #define JOB_IX (SHS_IX_LAUNCH | SHS_IX_STAGE_IDS)
 static const struct clarity__shs_route routes[] = {
-    {"applications", 0, 0, SHS_Q_APP_STATUS | SHS_Q_LIMIT, 0, NULL, clarity__shs_app_list},
+    {"applications", 0, 0, SHS_Q_APP_STATUS | SHS_Q_APP_DATES | SHS_Q_LIMIT, 0, NULL, clarity__shs_app_list},
     {"applications/{appId}", SHS_NEED_APP, 0, 0, 0, NULL, clarity__shs_app_one},
     {"applications/{appId}/{attemptId}", APP, 0, 0, 0, NULL, clarity__shs_attempt_one},
     {"@/jobs", APP | SHS_NEED_AGG, JOB_IX, SHS_Q_JOB_STATUS, 0, NULL, clarity__shs_job_list},
