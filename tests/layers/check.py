@@ -62,6 +62,8 @@ LAYERS = [
     ["analysis/diff"],
     ["shs"],
     ["report"],
+    # the History Server over HTTP: the REST layer (shs) behind libmicrohttpd
+    ["serve"],
     ["synth"],
     ["cli"],
 ]
@@ -87,6 +89,7 @@ HEADER_MODULE = {
     "diff.h": "analysis/diff",
     "shs.h": "shs",
     "report.h": "report",
+    "serve.h": "serve",
     "synth.h": "synth",
 }
 
