@@ -2,7 +2,7 @@
 # Installs the Debian packages clarity needs to build and test. As root it runs apt-get;
 # otherwise it prints the exact line to run and stops, so nothing is half-installed.
 set -euo pipefail
-build_pkgs="build-essential pkg-config libsimdjson-dev libzstd-dev liblz4-dev libsnappy-dev liblzf-dev zlib1g-dev libxxhash-dev libmicrohttpd-dev"
+build_pkgs="build-essential pkg-config libsimdjson-dev libzstd-dev liblz4-dev libsnappy-dev liblzf-dev zlib1g-dev libxxhash-dev libsqlite3-dev libmicrohttpd-dev"
 # clang and libclang-rt-14-dev: the libFuzzer harnesses (tests/fuzz); chromium: the headless
 # browser that renders `clarity report` pages (tests/report); curl and wrk: clarity serve's
 # tests (tests/serve) and load figures

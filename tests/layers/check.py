@@ -27,7 +27,7 @@ layers (includes and calls), lowest first; modules on one line are peers and may
       util
       codec
       source              (names codecs when it resolves files)
-      event
+      event  store        (store: the SQLite index of log entries and their rows)
       model
       logs  sim  math     (sim is the analyses' shared lower module: task components, task
                            groups, Dolly's rule, replay plans, driver time)
@@ -50,7 +50,9 @@ LAYERS = [
     ["util"],
     ["codec"],
     ["source"],
-    ["event"],
+    # store: SQLite rows about log entries (names them through source's resolved entries);
+    # the fleet index and the server use it, it uses nothing above source
+    ["event", "store"],
     ["model"],
     ["logs", "sim", "math"],
     ["analysis/blocked", "analysis/stragglers", "analysis/whatif", "analysis/predict", "analysis/anomalies",
@@ -76,6 +78,7 @@ HEADER_MODULE = {
     "arena.h": "util", "error.h": "util", "icol.h": "util",
     "codec.h": "codec",
     "source.h": "source",
+    "store.h": "store",
     "model.h": "model",
     "logs.h": "logs",
     "sim.h": "sim",
