@@ -274,7 +274,7 @@ enum clarity_vendor { CLARITY_VENDOR_NONE, CLARITY_VENDOR_DATABRICKS, CLARITY_VE
 const char *clarity_vendor_name(int v);            /* "", "Databricks", "EMR", "Dataproc" */
 
 /* Where input came from / output went, decided from the path counts. */
-enum clarity_store { CLARITY_STORE_UNKNOWN, CLARITY_STORE_HOST, CLARITY_STORE_OBJECT, CLARITY_STORE_MIXED };
+enum clarity_storage_kind { CLARITY_STORE_UNKNOWN, CLARITY_STORE_HOST, CLARITY_STORE_OBJECT, CLARITY_STORE_MIXED };
 const char *clarity_store_name(int s);             /* "unknown", "host", "object_store", "mixed" */
 
 /* Photon (Databricks' native engine) keeps shuffle, spill and I/O wait in its SQL plan
@@ -297,7 +297,7 @@ struct clarity_platform {
     uint32_t input[CLARITY_SCHEME_COUNT];    /* paths read per scheme: SQL scan locations, RDD names */
     uint32_t output[CLARITY_SCHEME_COUNT];   /* paths written per scheme: SQL write commands */
     int default_fs;                          /* scheme of fs.defaultFS, -1 when not logged */
-    int input_store, output_store;           /* enum clarity_store */
+    int input_store, output_store;           /* enum clarity_storage_kind */
     int input_scheme, output_scheme;         /* the most used scheme, -1 none */
     int64_t photon_v[CLARITY_PH_COUNT];
     bool photon_has[CLARITY_PH_COUNT];
