@@ -32,6 +32,11 @@ struct clarity_serve_options {
     size_t max_response_bytes;      /* an answer larger than this fails (500); 0: 8 GiB */
     size_t response_mem_bytes;      /* answers above this are spooled to tmp_dir; 0: 8 MiB */
     const char *tmp_dir;            /* NULL: $TMPDIR or /tmp */
+    /* The SQLite store (clarity/store.h) that keeps the listing across restarts: with one,
+     * the server answers from what the store last saw at once and checks the directory in the
+     * background; every scan writes what changed. NULL: no store (the first scan reads every
+     * log before the server listens). */
+    const char *store_path;
     int load_threads;               /* threads per model load; 0: one per core */
     /* Told what happens (start, scans, loads, evictions, refused requests); NULL: nothing. */
     void (*log)(void *ctx, enum clarity_serve_level level, const char *msg);
@@ -40,9 +45,11 @@ struct clarity_serve_options {
 
 struct clarity_server;
 
-/* Scans log_dir once (so the first answers list every readable log), then serves until
- * clarity_serve_stop. Errors: CLARITY_EUSAGE for bad options, CLARITY_EIO when log_dir
- * cannot be read or the address cannot be bound. */
+/* Without a store, scans log_dir once (so the first answers list every readable log); with
+ * one, lists what the store holds and scans in the background. Then serves until
+ * clarity_serve_stop. Errors: CLARITY_EUSAGE for bad options or a store of another
+ * directory, CLARITY_EIO when log_dir cannot be read or the address cannot be bound,
+ * CLARITY_EFORMAT for a store of another schema version. */
 int clarity_serve_start(const struct clarity_serve_options *opt, struct clarity_server **out, struct clarity_error *err);
 int clarity_serve_port(const struct clarity_server *s);
 

@@ -78,6 +78,10 @@ struct clarity_shs_attempt_info {
  * it cannot be read). Strings point into the model. */
 void clarity_shs_attempt_info_of(const struct clarity_app *a, struct clarity_shs_attempt_info *out);
 
+/* One attempt's object as /applications prints it (pretty: Jackson's indentation), with a
+ * final newline; CLARITY_EIO when out fails. */
+int clarity_shs_attempt_info_write(FILE *out, const struct clarity_shs_attempt_info *a, bool pretty);
+
 /* ApplicationListResource's parameters: status (running, completed; repeated or comma-separated),
  * minDate/maxDate (start) and minEndDate/maxEndDate (end) as SHS's SimpleDateParam reads them
  * ("2015-02-03T16:42:40.000GMT" or a GMT day "2015-02-10"), limit. */

@@ -1,9 +1,11 @@
 /* clarity serve LOG_DIR: a Spark History Server (REST API v1) over a log directory. */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "cli/commands.h"
 #include "clarity/serve.h"
@@ -42,6 +44,11 @@ static void serve_usage(FILE *o)
             "  --max-response SIZE  largest answer (default 8Gi; larger: 500)\n"
             "  --tmp DIR          where answers over 8 MiB are spooled (default $TMPDIR or /tmp)\n"
             "  --load-threads N   threads per model load (default: one per core)\n"
+            "  --store PATH       the SQLite store that keeps the listing across restarts (default:\n"
+            "                     $XDG_CACHE_HOME/clarity/serve-HASH.db, HASH naming LOG_DIR; HOME's\n"
+            "                     .cache without XDG_CACHE_HOME). With it, a restart answers at once\n"
+            "                     from what the store saw and checks LOG_DIR in the background\n"
+            "  --no-store         no store: the first scan reads every log before listening\n"
             "  -q, --quiet        no log lines on stderr but errors\n"
             "  --help             this text\n\n"
             "SIGTERM or SIGINT stop accepting connections, let requests in flight finish (up to\n"
@@ -102,7 +109,31 @@ static rlim_t raise_nofile(void)
 }
 
 enum { O_HOST = 0x100, O_PORT, O_THREADS, O_MAX_APPS, O_MAX_MEMORY, O_POLL, O_RESCAN, O_NO_INOTIFY, O_MAX_CONN,
-       O_PER_IP, O_TIMEOUT, O_MAX_REQUEST, O_MAX_RESPONSE, O_TMP, O_LOAD_THREADS, O_HELP };
+       O_PER_IP, O_TIMEOUT, O_MAX_REQUEST, O_MAX_RESPONSE, O_TMP, O_LOAD_THREADS, O_STORE, O_NO_STORE, O_HELP };
+
+/* The default store: one file per log directory under the user's cache directory, named by a
+ * hash of the directory's absolute path (FNV-1a), so two servers over two directories never
+ * share one. NULL when there is no cache directory or it cannot be made. */
+static char *default_store(const char *log_dir)
+{
+    char *abs = realpath(log_dir, NULL);
+    if (!abs) return NULL;
+    uint64_t h = 1469598103934665603ull;
+    for (const char *p = abs; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    free(abs);
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char dir[4096];
+    if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/clarity", xdg);
+    else if (home && *home) snprintf(dir, sizeof dir, "%s/.cache/clarity", home);
+    else return NULL;
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(dir, '/') - dir), dir);
+    mkdir(parent, 0700);
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) return NULL;
+    char *path = malloc(strlen(dir) + 40);
+    if (path) sprintf(path, "%s/serve-%016llx.db", dir, (unsigned long long)h);
+    return path;
+}
 
 int cmd_serve(int argc, char **argv)
 {
@@ -115,6 +146,7 @@ int cmd_serve(int argc, char **argv)
         {"timeout", required_argument, 0, O_TIMEOUT}, {"max-request", required_argument, 0, O_MAX_REQUEST},
         {"max-response", required_argument, 0, O_MAX_RESPONSE}, {"tmp", required_argument, 0, O_TMP},
         {"load-threads", required_argument, 0, O_LOAD_THREADS}, {"quiet", no_argument, 0, 'q'},
+        {"store", required_argument, 0, O_STORE}, {"no-store", no_argument, 0, O_NO_STORE},
         {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0},
     };
     struct clarity_serve_options so = {.port = 18080};
@@ -122,6 +154,8 @@ int cmd_serve(int argc, char **argv)
     long long v;
     size_t n;
     int c, ms;
+    bool no_store = false;
+    char *store_buf = NULL;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
@@ -162,6 +196,8 @@ int cmd_serve(int argc, char **argv)
             if (!opt_count("serve", "--load-threads", optarg, &n) || n > 256) return EXIT_USAGE;
             so.load_threads = (int)n;
             break;
+        case O_STORE: so.store_path = optarg; no_store = false; break;
+        case O_NO_STORE: no_store = true; so.store_path = NULL; break;
         case 'q': lc.quiet = true; break;
         case O_HELP: serve_usage(stdout); return EXIT_OK;
         default: return bad_option("serve", argv, "q");
@@ -173,6 +209,8 @@ int cmd_serve(int argc, char **argv)
         return EXIT_USAGE;
     }
     so.log_dir = argv[optind];
+    if (!so.store_path && !no_store && !(so.store_path = store_buf = default_store(so.log_dir)))
+        log_line(&lc, CLARITY_SERVE_WARN, "no cache directory for the default store: running without one (--store PATH)");
     so.log = log_line;
     so.log_ctx = &lc;
     rlim_t nofile = raise_nofile();
@@ -198,6 +236,7 @@ int cmd_serve(int argc, char **argv)
     if (rc != CLARITY_OK) {
         char buf[1200];
         fprintf(stderr, "clarity serve: %s\n", clarity_error_format(&err, buf, sizeof buf));
+        free(store_buf);
         return rc == CLARITY_EUSAGE ? EXIT_USAGE : rc == CLARITY_ENOMEM ? EXIT_NOMEM : EXIT_INPUT;
     }
     struct clarity_serve_stats st;
@@ -219,5 +258,6 @@ int cmd_serve(int argc, char **argv)
              (unsigned long long)st.requests, (unsigned long long)st.errors_5xx, (unsigned long long)st.scans,
              (unsigned long long)st.loads, (unsigned long long)st.cache_hits, (unsigned long long)st.evictions);
     log_line(&lc, CLARITY_SERVE_INFO, msg);
+    free(store_buf);
     return EXIT_OK;
 }

@@ -65,14 +65,13 @@ size_t clarity__serve_listing_find(const struct serve_listing *l, const char *ap
     return n;
 }
 
-/* Size over an entry's files and the newest modification time: what tells a changed entry
- * from an unchanged one without reading it. */
+/* Size over an entry's files and the newest modification time (as the store's fingerprint
+ * takes them): what tells a changed entry from an unchanged one without reading it. */
 static void entry_stat(const struct clarity_app_source *src, uint64_t *size, int64_t *mtime_ns)
 {
     *size = 0;
     *mtime_ns = 0;
     struct stat st;
-    if (stat(src->path, &st) == 0) *mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     for (size_t i = 0; i < src->nfiles; i++) {
         if (stat(src->files[i].path, &st) != 0) continue;
         *size += (uint64_t)st.st_size;
@@ -81,9 +80,18 @@ static void entry_stat(const struct clarity_app_source *src, uint64_t *size, int
     }
 }
 
-/* Reads one entry for the listing. */
-static void entry_read(struct serve_entry *e, const struct clarity_app_source *src)
+/* Reads one entry for the listing; prev: what the last listing had of it (NULL: new). */
+static void entry_read(struct serve_entry *e, const struct clarity_app_source *src, const struct serve_entry *prev)
 {
+    struct clarity_store_fingerprint fp;
+    struct clarity_error ferr;
+    e->fresh = true;
+    if (clarity_store_fingerprint(src, &fp, &ferr) == CLARITY_OK) {
+        e->head_hash = fp.head_hash;
+        struct clarity_store_log was = {.fp = {.size = prev ? prev->size : 0, .mtime_ns = prev ? prev->mtime_ns : 0,
+                                               .head_hash = prev ? prev->head_hash : 0}};
+        e->change = (int)clarity_store_classify(prev ? &was : NULL, &fp);
+    }
     struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true,
                                       .threads = 1, .quiet = true};
     struct clarity_app *a = NULL;
@@ -116,6 +124,7 @@ static void entry_read(struct serve_entry *e, const struct clarity_app_source *s
 struct work {
     struct serve_entry *e;
     const struct clarity_app_source **src;
+    const struct serve_entry **prev;
     size_t *todo, ntodo;
     atomic_size_t next;
 };
@@ -125,7 +134,7 @@ static void *worker(void *arg)
     struct work *w = arg;
     for (size_t i; (i = atomic_fetch_add(&w->next, 1)) < w->ntodo;) {
         size_t k = w->todo[i];
-        entry_read(&w->e[k], w->src[k]);
+        entry_read(&w->e[k], w->src[k], w->prev[k]);
     }
     return NULL;
 }
@@ -147,6 +156,7 @@ static const struct serve_entry *old_find(const struct serve_listing *old, const
 static int entry_copy(struct serve_entry *dst, const struct serve_entry *src)
 {
     *dst = *src;
+    dst->fresh = false;
     dst->path = strdup(src->path);
     bool oom = !dst->path;
     for (size_t i = 0; i < 5; i++) {
@@ -166,8 +176,7 @@ static int cmp_entry_path(const void *x, const void *y)
     return strcmp(((const struct serve_entry *)x)->path, ((const struct serve_entry *)y)->path);
 }
 
-/* Builds the by-application order and the listing rows of l. */
-static int listing_index(struct serve_listing *l)
+int clarity__serve_listing_index(struct serve_listing *l)
 {
     l->by_app = malloc((l->n ? l->n : 1) * sizeof *l->by_app);
     l->rows = malloc((l->n ? l->n : 1) * sizeof *l->rows);
@@ -192,6 +201,15 @@ static bool same(const struct serve_listing *a, const struct serve_listing *b)
     return true;
 }
 
+void clarity__serve_listing_publish(struct clarity_server *s, struct serve_listing *l)
+{
+    pthread_mutex_lock(&s->mu);
+    struct serve_listing *prev = s->listing;
+    s->listing = l;
+    pthread_mutex_unlock(&s->mu);
+    clarity__serve_listing_unref(prev);
+}
+
 int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
 {
     pthread_mutex_lock(&s->scan_mu);
@@ -214,8 +232,9 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
         l->e = calloc(list.napps ? list.napps : 1, sizeof *l->e);
         w.src = calloc(list.napps ? list.napps : 1, sizeof *w.src);
         w.todo = calloc(list.napps ? list.napps : 1, sizeof *w.todo);
+        w.prev = calloc(list.napps ? list.napps : 1, sizeof *w.prev);
     }
-    if (!l || !l->e || !w.src || !w.todo) {
+    if (!l || !l->e || !w.src || !w.todo || !w.prev) {
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
@@ -243,6 +262,7 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
             e->size = size;
             e->mtime_ns = mtime;
             w.src[l->n] = &list.apps[i];
+            w.prev[l->n] = prev;
             w.todo[w.ntodo++] = l->n;
         }
         l->n++;
@@ -259,7 +279,7 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
     worker(&w);
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
     qsort(l->e, l->n, sizeof *l->e, cmp_entry_path);
-    if (listing_index(l) != 0) {
+    if (clarity__serve_listing_index(l) != 0) {
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
@@ -270,11 +290,11 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
         for (size_t i = 0; i < l->n; i++) unreadable += !l->e[i].ok;
         clarity__serve_log(s, CLARITY_SERVE_INFO, "scan: %zu logs (%zu read again, %zu unchanged, %zu unreadable), %zu gone",
                            l->n, w.ntodo, nkept, unreadable, old ? old->n - nold_seen : 0);
-        pthread_mutex_lock(&s->mu);
-        struct serve_listing *prev = s->listing;
-        s->listing = l;
-        pthread_mutex_unlock(&s->mu);
-        clarity__serve_listing_unref(prev);
+        size_t grown = 0;
+        for (size_t i = 0; i < l->n; i++) grown += l->e[i].fresh && l->e[i].change == CLARITY_STORE_GROWN;
+        if (grown) clarity__serve_log(s, CLARITY_SERVE_INFO, "scan: %zu logs grew (read again from their start)", grown);
+        clarity__serve_listing_publish(s, l);
+        clarity__serve_store_update(s, old, l);
         l = NULL;
     }
 out:
@@ -282,6 +302,7 @@ out:
     clarity__serve_listing_free(l);
     free(w.src);
     free(w.todo);
+    free(w.prev);
     clarity_source_list_free(&list);
     pthread_mutex_unlock(&s->scan_mu);
     return rc;

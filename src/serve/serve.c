@@ -45,6 +45,7 @@ static void server_free(struct clarity_server *s)
     if (s->inotify_fd >= 0) close(s->inotify_fd);
     clarity__serve_listing_unref(s->listing);
     clarity__serve_cache_free(&s->cache);
+    if (s->store) clarity_store_close(s->store);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->scan_mu);
     free(s->log_dir);
@@ -77,13 +78,24 @@ int clarity_serve_start(const struct clarity_serve_options *opt, struct clarity_
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = clarity__serve_rescan(s, err);
-    if (rc != CLARITY_OK) {
+    int rc = CLARITY_OK;
+    struct serve_listing *stored = NULL;
+    if (s->opt.store_path && ((rc = clarity__serve_store_open(s, err)) != CLARITY_OK ||
+                              (rc = clarity__serve_store_listing(s, &stored, err)) != CLARITY_OK)) {
+        server_free(s);
+        return rc;
+    }
+    if (stored) {
+        /* answer at once from what the store saw; the watcher checks the directory first thing */
+        clarity__serve_listing_publish(s, stored);
+        s->first_scan_pending = true;
+    } else if ((rc = clarity__serve_rescan(s, err)) != CLARITY_OK) {
         server_free(s);
         return rc;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    clarity__serve_log(s, CLARITY_SERVE_INFO, "first scan of %s: %.3f s", s->log_dir,
+    clarity__serve_log(s, CLARITY_SERVE_INFO, "%s %s: %.3f s", stored ? "listing from the store" : "first scan of",
+                       stored ? s->opt.store_path : s->log_dir,
                        (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     if ((rc = clarity__serve_http_start(s, err)) != CLARITY_OK) {
         server_free(s);

@@ -13,6 +13,7 @@
 #include "clarity/serve.h"
 #include "clarity/shs.h"
 #include "clarity/source.h"
+#include "clarity/store.h"
 
 /* ---- the answer sink (sink.c) ---- */
 struct serve_sink {
@@ -33,8 +34,11 @@ void clarity__serve_sink_free(struct serve_sink *k);
  * found in it the last time it changed. */
 struct serve_entry {
     char *path;                    /* absolute; never built from a URL: found by scanning */
-    uint64_t size;                 /* bytes over its files */
+    uint64_t size;                 /* bytes over its files (as clarity_store_fingerprint) */
     int64_t mtime_ns;              /* newest over its files */
+    uint64_t head_hash;            /* of its first 4 KiB, when read in this process */
+    bool fresh;                    /* read in the scan that built this listing */
+    int change;                    /* enum clarity_store_change when fresh */
     struct clarity_shs_attempt_info info;   /* strings owned below */
     char *strs[5];                 /* app_id, attempt_id, name, user, spark_version copies */
     bool ok;                       /* false: unreadable (err says why); not listed */
@@ -59,6 +63,18 @@ size_t clarity__serve_listing_find(const struct serve_listing *l, const char *ap
  * entries (same size and modification time) are kept, new or changed ones read again. */
 int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err);
 void clarity__serve_listing_free(struct serve_listing *l);
+/* Indexes l (by application, listing rows) once its entries are filled; -1 out of memory. */
+int clarity__serve_listing_index(struct serve_listing *l);
+/* Publishes l as the server's listing (the old one is freed with its last reader). */
+void clarity__serve_listing_publish(struct clarity_server *s, struct serve_listing *l);
+
+/* ---- the store (persist.c): the listing kept across restarts ---- */
+/* Opens --store (created when absent) for s->log_dir; refuses a store of another directory. */
+int clarity__serve_store_open(struct clarity_server *s, struct clarity_error *err);
+/* The listing as the store last saw it (NULL when it holds nothing), without reading a log. */
+int clarity__serve_store_listing(struct clarity_server *s, struct serve_listing **out, struct clarity_error *err);
+/* Writes what a scan found: the fresh entries' rows, and the entries gone since old. */
+void clarity__serve_store_update(struct clarity_server *s, const struct serve_listing *old, const struct serve_listing *l);
 
 /* ---- the model cache (cache.c) ---- */
 struct serve_model {
@@ -96,6 +112,8 @@ struct clarity_server {
     pthread_mutex_t mu;                     /* guards listing, rescans */
     pthread_mutex_t scan_mu;                /* one scan at a time */
     struct serve_listing *listing;
+    struct clarity_store *store;            /* --store; used by the scanning thread only */
+    bool first_scan_pending;                /* the listing came from the store: scan at once */
     struct serve_cache cache;
     pthread_t watcher;
     bool watcher_started;

@@ -54,6 +54,12 @@ void *clarity__serve_watch_main(void *arg)
     clarity__serve_log(s, CLARITY_SERVE_INFO, "watching %s with %s", s->log_dir,
                        fd >= 0 ? "inotify" : "polling");
     int64_t last_full = now_ms(), dirty_since = 0;
+    if (s->first_scan_pending) {
+        /* the listing came from the store: find what changed while the server was down */
+        int64_t t0 = now_ms();
+        rescan(s);
+        clarity__serve_log(s, CLARITY_SERVE_INFO, "first scan of %s: %.3f s", s->log_dir, (double)(now_ms() - t0) / 1e3);
+    }
     char buf[16384] __attribute__((aligned(8)));
     while (!atomic_load(&s->stopping)) {
         int timeout = fd >= 0 ? (dirty_since ? QUIET_MS : s->opt.rescan_ms) : s->opt.poll_ms;

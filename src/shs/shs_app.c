@@ -52,6 +52,16 @@ static void attempt_write(struct jsonw *w, const struct clarity_shs_attempt_info
     clarity_jsonw_obj_end(w);
 }
 
+int clarity_shs_attempt_info_write(FILE *out, const struct clarity_shs_attempt_info *a, bool pretty)
+{
+    struct jsonw w;
+    clarity_jsonw_init(&w, out, pretty);
+    attempt_write(&w, a);
+    clarity_jsonw_end(&w);
+    clarity_jsonw_flush(&w);
+    return ferror(out) ? CLARITY_EIO : CLARITY_OK;
+}
+
 /* One application: att holds its attempts, newest start first. */
 static void app_write(struct jsonw *w, const struct clarity_shs_attempt_info *const *att, size_t natt)
 {
