@@ -7,6 +7,8 @@
 #     tests/conformance does (lastUpdated masked);
 #  3. hostile requests: "..", "%2e%2e", encoded slashes, a 100 kB query string, 2,000
 #     connections at once: each gets 4xx or is closed, and the server still answers;
+#  3b. a directory that changes: a new log is listed, a deleted one leaves the listing, and a
+#     restart over the store answers /applications at once with the same bytes;
 #  4. a soak: an .inprogress log appended while clients poll; no 5xx, nothing lost (the last
 #     answers equal clarity api's on the finished log);
 #  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
@@ -31,7 +33,7 @@ BIN="${SERVE_BIN:-$CLARITY}"
 # line the server prints on stdout
 start_server() {
   local name="$1" dir="$2"; shift 2
-  "$BIN_NOW" serve --port 0 "$@" "$dir" >"$T/$name.port" 2>"$T/$name.log" &
+  "$BIN_NOW" serve --port 0 --store "$T/$name.db" "$@" "$dir" >"$T/$name.port" 2>"$T/$name.log" &
   SPID=$!; PIDS+=("$SPID")
   PORT=
   for _ in $(seq 1 200); do
@@ -158,6 +160,29 @@ read -r _ opened _ refused _ good _ closed _ other <"$T/conns"
 if [ "${other:-x}" = 0 ]; then ok "2,000 connections: $(cat "$T/conns")"; else bad "2,000 connections: $(cat "$T/conns")"; fi
 sleep 0.5
 alive && ok "answers after 2,000 connections" || bad "no answer after 2,000 connections"
+
+# ---- 3b. a directory that changes, and a restart over the store ----
+wait_for() { # wait_for SECONDS CMD...: polls CMD every 0.1 s
+  local end=$((SECONDS + $1)); shift
+  while [ $SECONDS -lt "$end" ]; do "$@" && return 0; sleep 0.1; done; return 1
+}
+ids() { curl -s "$(URL "$A")" | jq -r '.[].id' | sort | tr '\n' ' '; }
+cp "$ROOT/tests/data/peridot-ref-1.json" "$D/new-app.json"
+newid=$("$CLARITY" api "$D/new-app.json" "$A" | jq -r '.[0].id')
+listed() { ids | grep -q "$1"; }
+unlisted() { ! listed "$1"; }
+if wait_for 10 listed "$newid"; then ok "a new log is listed ($newid)"; else bad "a new log is not listed after 10 s: $(ids)"; fi
+rm "$D/new-app.json"
+if wait_for 10 unlisted "$newid"; then ok "a deleted log leaves the listing"; else bad "a deleted log is still listed after 10 s"; fi
+curl -s "$(URL "$A")" >"$T/before.json"
+stop_server routes
+start_server routes "$D"
+t0=$(date +%s.%N)
+code=$(curl -s -o "$T/after.json" -w '%{http_code}' "$(URL "$A")")
+t1=$(date +%s.%N)
+if grep -q "listing from the store" "$T/routes.log" && [ "$code" = 200 ] && cmp -s "$T/before.json" "$T/after.json"; then
+  ok "restart: /applications from the store, same bytes ($(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}') s for the request)"
+else bad "restart: $code, $(grep -c . "$T/after.json") lines; log: $(head -2 "$T/routes.log" | tr '\n' ' ')"; fi
 stop_server routes
 
 # ---- 2. HistoryServerSuite's expected answers over HTTP ----
