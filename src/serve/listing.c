@@ -81,7 +81,8 @@ static void entry_stat(const struct clarity_app_source *src, uint64_t *size, int
 }
 
 /* Reads one entry for the listing; prev: what the last listing had of it (NULL: new). */
-static void entry_read(struct serve_entry *e, const struct clarity_app_source *src, const struct serve_entry *prev)
+static void entry_read(struct serve_entry *e, const struct clarity_app_source *src, const struct serve_entry *prev,
+                       int threads)
 {
     struct clarity_store_fingerprint fp;
     struct clarity_error ferr;
@@ -93,7 +94,7 @@ static void entry_read(struct serve_entry *e, const struct clarity_app_source *s
         e->change = (int)clarity_store_classify(prev ? &was : NULL, &fp);
     }
     struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true,
-                                      .threads = 1, .quiet = true};
+                                      .threads = threads, .quiet = true};
     struct clarity_app *a = NULL;
     struct clarity_error err = {0};
     if (clarity_app_load(src, &lo, &a, &err) != CLARITY_OK) {
@@ -125,6 +126,7 @@ struct work {
     struct serve_entry *e;
     const struct clarity_app_source **src;
     const struct serve_entry **prev;
+    int load_threads;
     size_t *todo, ntodo;
     atomic_size_t next;
 };
@@ -134,7 +136,8 @@ static void *worker(void *arg)
     struct work *w = arg;
     for (size_t i; (i = atomic_fetch_add(&w->next, 1)) < w->ntodo;) {
         size_t k = w->todo[i];
-        entry_read(&w->e[k], w->src[k], w->prev[k]);
+        /* many logs: one per scan thread; one log (a large one, growing): every core on it */
+        entry_read(&w->e[k], w->src[k], w->prev[k], w->ntodo == 1 ? w->load_threads : 1);
     }
     return NULL;
 }
@@ -268,6 +271,7 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
         l->n++;
     }
     w.e = l->e;
+    w.load_threads = s->opt.load_threads;
     atomic_init(&w.next, 0);
     /* the reads run on the scan's threads, not the request threads: a directory of many
      * logs indexes on every core while requests are still answered from the old listing */
