@@ -72,6 +72,10 @@ static struct serve_entry *entry_of(struct load_ctx *c, const char *rel)
     char *abs = malloc(n);
     if (!abs) return NULL;
     snprintf(abs, n, "%s/%s", c->s->log_dir, rel);
+    if (!c->l->n) {
+        free(abs);
+        return NULL;
+    }
     struct serve_entry key = {.path = abs};
     struct serve_entry *e = bsearch(&key, c->l->e, c->l->n, sizeof *c->l->e, cmp_path);
     free(abs);
@@ -107,8 +111,8 @@ int clarity__serve_store_listing(struct clarity_server *s, struct serve_listing 
     struct load_ctx c = {.s = s, .l = l};
     int rc = clarity_store_logs_each(s->store, on_log, &c, err);
     if (rc == CLARITY_OK && !c.oom) {
-        qsort(l->e, l->n, sizeof *l->e, cmp_path);
-        rc = clarity_store_apps_each(s->store, NULL, on_app, &c, err);
+        if (l->n) qsort(l->e, l->n, sizeof *l->e, cmp_path);
+        if (l->n) rc = clarity_store_apps_each(s->store, NULL, on_app, &c, err);
     }
     if (c.oom || (rc == CLARITY_OK && clarity__serve_listing_index(l) != 0))
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
