@@ -162,15 +162,15 @@ int cmd_serve(int argc, char **argv)
         switch (c) {
         case O_HOST: so.host = optarg; break;
         case O_PORT:
-            if (!opt_int_range("serve", "--port", optarg, 0, 65535, &v)) return EXIT_USAGE;
+            if (!opt_int_range("serve", "port", optarg, 0, 65535, &v)) return EXIT_USAGE;
             so.port = (int)v;
             break;
         case O_THREADS:
-            if (!opt_int_range("serve", "--threads", optarg, 1, 256, &v)) return EXIT_USAGE;
+            if (!opt_int_range("serve", "threads", optarg, 1, 256, &v)) return EXIT_USAGE;
             so.threads = (int)v;
             break;
         case O_MAX_APPS:
-            if (!opt_int_range("serve", "--max-apps", optarg, 1, 1000000, &v)) return EXIT_USAGE;
+            if (!opt_int_range("serve", "max-apps", optarg, 1, 1000000, &v)) return EXIT_USAGE;
             so.max_apps = (size_t)v;
             break;
         case O_MAX_MEMORY: if (!opt_size("max-memory", optarg, &so.max_memory)) return EXIT_USAGE; break;
@@ -178,11 +178,11 @@ int cmd_serve(int argc, char **argv)
         case O_RESCAN: if (!opt_ms("rescan", optarg, &so.rescan_ms)) return EXIT_USAGE; break;
         case O_NO_INOTIFY: so.no_inotify = true; break;
         case O_MAX_CONN:
-            if (!opt_int_range("serve", "--max-connections", optarg, 1, 1000000, &v)) return EXIT_USAGE;
+            if (!opt_int_range("serve", "max-connections", optarg, 1, 1000000, &v)) return EXIT_USAGE;
             so.max_connections = (unsigned)v;
             break;
         case O_PER_IP:
-            if (!opt_int_range("serve", "--per-ip", optarg, 1, 1000000, &v)) return EXIT_USAGE;
+            if (!opt_int_range("serve", "per-ip", optarg, 1, 1000000, &v)) return EXIT_USAGE;
             so.per_ip_connections = (unsigned)v;
             break;
         case O_TIMEOUT:
@@ -193,7 +193,7 @@ int cmd_serve(int argc, char **argv)
         case O_MAX_RESPONSE: if (!opt_size("max-response", optarg, &so.max_response_bytes)) return EXIT_USAGE; break;
         case O_TMP: so.tmp_dir = optarg; break;
         case O_LOAD_THREADS:
-            if (!opt_count("serve", "--load-threads", optarg, &n) || n > 256) return EXIT_USAGE;
+            if (!opt_count("serve", "load-threads", optarg, &n) || n > 256) return EXIT_USAGE;
             so.load_threads = (int)n;
             break;
         case O_STORE: so.store_path = optarg; no_store = false; break;
@@ -209,7 +209,9 @@ int cmd_serve(int argc, char **argv)
         return EXIT_USAGE;
     }
     so.log_dir = argv[optind];
-    if (!so.store_path && !no_store && !(so.store_path = store_buf = default_store(so.log_dir)))
+    struct stat dst;
+    bool is_dir = stat(so.log_dir, &dst) == 0 && S_ISDIR(dst.st_mode);   /* else start says why, in one line */
+    if (is_dir && !so.store_path && !no_store && !(so.store_path = store_buf = default_store(so.log_dir)))
         log_line(&lc, CLARITY_SERVE_WARN, "no cache directory for the default store: running without one (--store PATH)");
     so.log = log_line;
     so.log_ctx = &lc;
