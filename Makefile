@@ -8,7 +8,7 @@ VERSION := 0.1.0
 WARN     := -Wall -Wextra -Werror
 CFLAGS_BASE   := -std=c17 $(WARN) -D_GNU_SOURCE -Iinclude -Isrc -pthread
 CXXFLAGS_BASE := -std=c++17 $(WARN) -Iinclude -Isrc -pthread
-LIBS     := -lsimdjson -lzstd -llz4 -lsnappy -llzf -lz -lxxhash -lsqlite3 -lm -lstdc++ -pthread
+LIBS     := -lmicrohttpd -lsimdjson -lzstd -llz4 -lsnappy -llzf -lz -lxxhash -lsqlite3 -lm -lstdc++ -pthread
 
 OPT      ?= -O2 -g
 SAN      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

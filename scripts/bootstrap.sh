@@ -2,11 +2,12 @@
 # Installs the Debian packages clarity needs to build and test. As root it runs apt-get;
 # otherwise it prints the exact line to run and stops, so nothing is half-installed.
 set -euo pipefail
-build_pkgs="build-essential pkg-config libsimdjson-dev libzstd-dev liblz4-dev libsnappy-dev liblzf-dev zlib1g-dev libxxhash-dev libsqlite3-dev"
+build_pkgs="build-essential pkg-config libsimdjson-dev libzstd-dev liblz4-dev libsnappy-dev liblzf-dev zlib1g-dev libxxhash-dev libsqlite3-dev libmicrohttpd-dev"
 # clang and libclang-rt-14-dev: the libFuzzer harnesses (tests/fuzz); chromium: the headless
-# browser that renders `clarity report` pages (tests/report); sqlite3 and python3-distributed:
-# tests/fleet reads the store with the sqlite3 shell and runs a Dask LocalCluster
-test_pkgs="libcriterion-dev default-jdk-headless liblz4-java libsnappy-java libcompress-lzf-java libzstd-jni-java jq zstd time python3 clang libclang-rt-14-dev chromium sqlite3 python3-distributed"
+# browser that renders `clarity report` pages (tests/report); curl and wrk: clarity serve's
+# tests (tests/serve) and load figures; sqlite3 and python3-distributed: tests/fleet reads the
+# store with the sqlite3 shell and runs a Dask LocalCluster
+test_pkgs="curl wrk libcriterion-dev default-jdk-headless liblz4-java libsnappy-java libcompress-lzf-java libzstd-jni-java jq zstd time python3 clang libclang-rt-14-dev chromium sqlite3 python3-distributed"
 want="$build_pkgs"
 [ "${1:-}" = "--test" ] && want="$build_pkgs $test_pkgs"
 missing=""

@@ -78,4 +78,55 @@ void clarity_shs_date(int64_t ms, char *buf);
  * among count tasks: min(trunc(q * count), count - 1). count must be > 0. */
 size_t clarity_shs_quantile_index(double q, size_t count);
 
+/* ---- the application listing (/applications), shared by clarity api and clarity serve ----
+ * A server lists thousands of applications from its store without loading their models, so
+ * the listing is answered from these rows; clarity api fills them from loaded models. Both
+ * go through the one filter below, so they cannot disagree. */
+
+/* What /applications shows of one application attempt. */
+struct clarity_shs_attempt_info {
+    const char *app_id;                      /* never NULL ("" when not logged) */
+    const char *attempt_id;                  /* NULL: the attempt has no id */
+    const char *name, *user, *spark_version; /* NULL: not logged */
+    int64_t start_ms;
+    int64_t end_ms;                          /* 0: running (no ApplicationEnd) */
+    int64_t last_updated_ms;                 /* the log's modification time, as SHS takes it */
+};
+
+/* The attempt row of a loaded model; lastUpdated is its source's modification time (0 when
+ * it cannot be read). Strings point into the model. */
+void clarity_shs_attempt_info_of(const struct clarity_app *a, struct clarity_shs_attempt_info *out);
+
+/* One attempt's object as /applications prints it (pretty: Jackson's indentation), with a
+ * final newline; CLARITY_EIO when out fails. */
+int clarity_shs_attempt_info_write(FILE *out, const struct clarity_shs_attempt_info *a, bool pretty);
+
+/* ApplicationListResource's parameters: status (running, completed; repeated or comma-separated),
+ * minDate/maxDate (start) and minEndDate/maxEndDate (end) as SHS's SimpleDateParam reads them
+ * ("2015-02-03T16:42:40.000GMT" or a GMT day "2015-02-10"), limit. */
+struct clarity_shs_app_filter {
+    bool running, completed;                 /* which statuses are listed */
+    int64_t min_start_ms, max_start_ms;      /* defaults 2010-01-01 and 3000-01-01 */
+    int64_t min_end_ms, max_end_ms;
+    int64_t limit;                           /* INT64_MAX when not given */
+};
+
+/* Parses a query string ("status=completed&minDate=2015-02-10", NULL or "" for none) as SHS
+ * would: CLARITY_EUSAGE with err naming the parameter for a value SHS refuses (400). */
+int clarity_shs_app_filter_parse(const char *query, struct clarity_shs_app_filter *f, struct clarity_error *err);
+
+/* Whether SHS lists an application of natt attempts (newest start first, att[0] deciding
+ * running or completed, as SHS's "any running" reads its first attempt): its status is
+ * wanted and some attempt starts and ends in the windows; a running attempt passes the end
+ * window when maxEndDate is after now_ms (epoch ms). */
+bool clarity_shs_app_filter_match(const struct clarity_shs_app_filter *f, const struct clarity_shs_attempt_info *const *att,
+                                  size_t natt, int64_t now_ms);
+
+/* The /applications answer for rows of attempts in any order: grouped by application id
+ * (attempts newest start first), applications by end time descending as SHS's listing reads
+ * its "endTime" index, filtered by query (clarity_shs_app_filter_parse, clarity_shs_app_filter_match
+ * at the current time) and cut at its limit. Streams to out; *status as clarity_shs_answer_to. */
+int clarity_shs_applications_to(const struct clarity_shs_attempt_info *att, size_t n, const char *query, bool pretty,
+                                FILE *out, int *status, struct clarity_error *err);
+
 #endif

@@ -23,6 +23,7 @@ static inline int exit_for_error(int code)
 
 int cmd_summary(int argc, char **argv);
 int cmd_api(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_blocked(int argc, char **argv);
 int cmd_stragglers(int argc, char **argv);

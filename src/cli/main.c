@@ -13,6 +13,7 @@ static const struct {
     {"findings", cmd_findings, "what to fix first: ranked findings, the time each fix saves, the setting"},
     {"report", cmd_report, "one self-contained HTML page per application (or directory): charts, findings"},
     {"api", cmd_api, "Spark History Server REST v1 JSON for a path, from the logs alone"},
+    {"serve", cmd_serve, "a Spark History Server (REST v1 over HTTP) for a log directory: starts in a second"},
     {"synth", cmd_synth, "simulate a Spark cluster: genuine event, executor and GC logs plus ground truth"},
     {"blocked", cmd_blocked, "what each resource (network, disk, GC, stragglers...) cost: blocked-time analysis"},
     {"stragglers", cmd_stragglers, "stragglers per stage and their causes, slow hosts, data skew, slowest tasks"},

@@ -28,6 +28,7 @@ enum {
     SHS_Q_SUMMARY_QUANTILES = 1 << 8, /* quantiles (taskSummary's default .05,.25,.5,.75,.95) */
     SHS_Q_PAGE = 1 << 9,           /* offset=N, length=N (default 0, 20) */
     SHS_Q_SORT_BY = 1 << 10,       /* sortBy=ID|runtime|-runtime */
+    SHS_Q_APP_DATES = 1 << 11,     /* minDate, maxDate, minEndDate, maxEndDate */
 };
 
 #define SHS_MAX_LIST 16
@@ -43,6 +44,7 @@ struct shs_params {
     size_t nquantiles;
     int64_t offset, length, limit;           /* limit INT64_MAX when not given */
     int sort;                                /* 0 task id, 1 increasing runtime, -1 decreasing */
+    int64_t min_start, max_start, min_end, max_end;   /* SHS_Q_APP_DATES, epoch ms */
     char scratch[2][512];                    /* list values split on commas */
 };
 
@@ -96,6 +98,9 @@ void clarity__shs_url_decode(char *s, bool plus_space);
  * SHS_QUANTILES_RANGE on one outside [0, 1] (*bad, *bad_len name it within s) */
 enum { SHS_QUANTILES_OK, SHS_QUANTILES_SYNTAX, SHS_QUANTILES_RANGE };
 int clarity__shs_parse_quantiles(const char *s, double *qs, size_t max, size_t *nq, const char **bad, size_t *bad_len);
+/* SHS's SimpleDateParam: "yyyy-MM-dd'T'HH:mm:ss.SSSz" (zone GMT, UTC, GMT+hh:mm or +hhmm),
+ * else a GMT day "yyyy-MM-dd" read from the start of s; false when neither parses */
+bool clarity__shs_parse_date(const char *s, int64_t *ms);
 /* true when text is one of the wanted values (case-insensitive), or nothing is wanted */
 bool clarity__shs_status_wanted(const char *text, const char *const *want, size_t nwant);
 
@@ -209,6 +214,8 @@ int clarity__shs_logs_check(struct shs_req *r);
 
 /* ---- route handlers (one per row of the route table in shs_route.c) ---- */
 int clarity__shs_app_list(struct shs_req *r);
+/* the listing's filter from parsed parameters (shs_applist.c) */
+void clarity__shs_app_filter_from(const struct shs_params *p, struct clarity_shs_app_filter *f);
 int clarity__shs_app_one(struct shs_req *r);
 int clarity__shs_attempt_one(struct shs_req *r);
 int clarity__shs_job_list(struct shs_req *r);

@@ -191,6 +191,14 @@ static int read_params(struct shs_req *r, const struct query *q, unsigned which,
         int rc = check_status(r, which, p);
         if (rc) return rc;
     }
+    if (which & SHS_Q_APP_DATES) {
+        /* SimpleDateParam's own refusal: 400 naming the text */
+        static const char *const keys[] = {"minDate", "maxDate", "minEndDate", "maxEndDate"};
+        int64_t *dst[] = {&p->min_start, &p->max_start, &p->min_end, &p->max_end};
+        for (size_t i = 0; i < 4; i++)
+            if ((v = get(q, keys[i])) && !clarity__shs_parse_date(v, dst[i]))
+                return clarity__shs_fail(r, SHS_BAD_PARAM, "Couldn't parse date: %s", v);
+    }
     if ((which & SHS_Q_LIMIT) && (v = get(q, "limit")) && !parse_int(v, &p->limit))
         return clarity__shs_fail(r, SHS_BAD_PARAM, "bad limit '%s'", v);
     return CLARITY_OK;
@@ -201,6 +209,9 @@ int clarity__shs_params_parse(struct shs_req *r, const char *query, unsigned whi
     memset(p, 0, sizeof *p);
     p->length = 20;
     p->limit = INT64_MAX;
+    /* ApplicationListResource's defaults: 2010-01-01 and 3000-01-01, GMT days */
+    p->min_start = p->min_end = 1262304000000LL;
+    p->max_start = p->max_end = 32503680000000LL;
     char *copy = strdup(query ? query : "");
     if (!copy) return clarity__shs_oom(r);
     struct query q = {0};

@@ -1,6 +1,7 @@
 /* The one route table of the REST layer (ApiRootResource, OneApplicationResource and
  * OneApplicationAttemptResource), the matching of a path against it, and the resolution of
  * what a route needs (application, attempt, job, stage, aggregates) before its handler runs. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ struct clarity__shs_route {
 #define JOB_IX (SHS_IX_LAUNCH | SHS_IX_STAGE_IDS)
 static const struct clarity__shs_route routes[] = {
     {"version", 0, 0, 0, 0, NULL, clarity__shs_version},
-    {"applications", 0, 0, SHS_Q_APP_STATUS | SHS_Q_LIMIT, 0, NULL, clarity__shs_app_list},
+    {"applications", 0, 0, SHS_Q_APP_STATUS | SHS_Q_APP_DATES | SHS_Q_LIMIT, 0, NULL, clarity__shs_app_list},
     {"applications/{appId}", SHS_NEED_APP, 0, 0, 0, NULL, clarity__shs_app_one},
     {"applications/{appId}/{attemptId}", APP, 0, 0, 0, NULL, clarity__shs_attempt_one},
     {"@/jobs", APP | SHS_NEED_AGG, JOB_IX, SHS_Q_JOB_STATUS, 0, NULL, clarity__shs_job_list},
@@ -229,7 +230,10 @@ static bool parse_id(const char *s, bool allow_sign, int64_t *out)
     return true;
 }
 
-static int resolve_attempt(struct shs_req *r, const char *app, const char *attempt)
+/* SHS's 404 texts: the application resources (OneApplicationResource, ...AttemptResource) say
+ * "unknown app"; every resource under an application goes through withSparkUI, which says
+ * "no such app: <appId>" whether the application or its attempt is missing. */
+static int resolve_attempt(struct shs_req *r, bool scoped, const char *app, const char *attempt)
 {
     const struct shs_app_entry *e = r->entry;
     for (size_t i = 0; i < e->natt; i++) {
@@ -240,23 +244,26 @@ static int resolve_attempt(struct shs_req *r, const char *app, const char *attem
             return CLARITY_OK;
         }
     }
-    if (attempt) return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown app attempt: %s/%s", app, attempt);
-    return clarity__shs_fail(r, SHS_NOT_FOUND, "no such app: %s (it has attempts; name one: /applications/%s/<attemptId>/...)",
-                             app, app);
+    if (!scoped) return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown app %s, attempt %s", app, attempt ? attempt : "");
+    return clarity__shs_fail(r, SHS_NOT_FOUND, "no such app: %s", app);
 }
 
 /* Resolves the route's needs in order: application, attempt, then the template segments in
  * the order every pattern has them ({jobId}, {stageId}, {stageAttemptId}, {rddId}). */
-static int resolve(struct shs_req *r, unsigned needs, const struct route_vars *rv)
+static int resolve(struct shs_req *r, const struct clarity__shs_route *rt, const struct route_vars *rv)
 {
+    unsigned needs = rt->needs;
+    bool scoped = app_scoped(rt);
     size_t v = 0;
     int rc;
     if (needs & SHS_NEED_APP) {
         for (size_t i = 0; i < r->napps && !r->entry; i++)
             if (!strcmp(r->apps[i].id, rv->app)) r->entry = &r->apps[i];
-        if (!r->entry) return clarity__shs_fail(r, SHS_NOT_FOUND, "no such app: %s", rv->app);
+        if (!r->entry && !scoped && rv->attempt)
+            return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown app %s, attempt %s", rv->app, rv->attempt);
+        if (!r->entry) return clarity__shs_fail(r, SHS_NOT_FOUND, scoped ? "no such app: %s" : "unknown app: %s", rv->app);
         r->attempt = rv->attempt;
-        if ((needs & SHS_NEED_ATTEMPT) && (rc = resolve_attempt(r, rv->app, rv->attempt))) return rc;
+        if ((needs & SHS_NEED_ATTEMPT) && (rc = resolve_attempt(r, scoped, rv->app, rv->attempt))) return rc;
     }
     const struct clarity_app *a = r->app;
     if (needs & SHS_NEED_JOB) {
@@ -278,9 +285,25 @@ static int resolve(struct shs_req *r, unsigned needs, const struct route_vars *r
         int64_t att;
         if (!parse_id(s, false, &att)) return clarity__shs_fail(r, SHS_NO_ROUTE, "bad stage attempt id '%s'", s);
         r->stage = clarity_app_stage(a, r->stage_id, (int32_t)att);
-        if (!r->stage || !clarity__shs_stage_visible(r->stage))
-            return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown attempt for stage %lld: %lld", (long long)r->stage_id,
-                                     (long long)att);
+        if (!r->stage || !clarity__shs_stage_visible(r->stage)) {
+            /* SHS names the attempts it has, in its store's order (by attempt id) */
+            char found[256] = "";
+            size_t used = 0;
+            int32_t last = -1;
+            for (;;) {   /* the next larger visible attempt id, so they print in order */
+                int32_t next = INT32_MAX;
+                for (size_t i = 0; i < a->nstages; i++) {
+                    const struct clarity_stage *o = &a->stages[i];
+                    if (o->stage_id == r->stage_id && o->attempt > last && o->attempt < next && clarity__shs_stage_visible(o))
+                        next = o->attempt;
+                }
+                if (next == INT32_MAX || used + 16 > sizeof found) break;
+                used += (size_t)snprintf(found + used, sizeof found - used, "%s%d", last >= 0 ? "," : "", (int)next);
+                last = next;
+            }
+            return clarity__shs_fail(r, SHS_NOT_FOUND, "unknown attempt for stage %lld.  Found attempts: [%s]",
+                                     (long long)r->stage_id, found);
+        }
     }
     if (needs & SHS_NEED_RDD_ID) {
         const char *s = rv->v[v++];
@@ -355,7 +378,7 @@ static int prepare(struct shs_req *r, struct answer *x, struct clarity_app *cons
     if (!x->entries || !x->pool || !x->keys || !x->groups) return clarity__shs_oom(r);
     r->apps = x->entries;
     r->napps = group_apps(apps, napps, x->entries, x->pool, x->keys, x->groups);
-    if ((rc = resolve(r, rt->needs, &rv))) return rc;
+    if ((rc = resolve(r, rt, &rv))) return rc;
     if (!rt->handler) return clarity__shs_fail(r, SHS_NO_ROUTE, "no such resource: %s", x->seg[rv.attempt ? 3 : 2]);
     if ((rc = clarity__shs_params_parse(r, x->query, rt->params, &x->params))) return rc;
     r->p = &x->params;

@@ -59,8 +59,16 @@ for log in "${LOGS[@]}"; do
   one_run "fleet query --json $short" fleet query "$T/fleet.db" --json --limit 0
   one_run "fleet query --recurring $short" fleet query "$T/fleet.db" --recurring --min-runs 2
   one_run "api /applications $short" api "$log" /applications
-  # the routes of the first application (the History Server layer on every real log)
+  # the routes of the first application (the History Server layer on every real log); the
+  # listing's date window is opened wide (SHS's default starts in 2010), and a log whose
+  # times are out of every window (int64 extremes) is asked by the id it logged
+  one_run "api /applications (any date) $short" api "$log" \
+    "/applications?minDate=0001-01-01&maxDate=99999-12-31&minEndDate=0001-01-01&maxEndDate=99999-12-31"
   app=$(jq -r '.[0] | .id + (if (.attempts[0].attemptId // "") != "" then "/" + .attempts[0].attemptId else "" end)' "$T/out" 2>/dev/null)
+  if { [ -z "$app" ] || [ "$app" = null ]; } && [ -f "$log" ] && [ "$(jq length "$T/out" 2>/dev/null)" = 0 ]; then
+    app=$(jq -r 'select(.Event == "SparkListenerApplicationStart") | ."App ID" + (if (."App Attempt ID" // "") != "" then "/" + ."App Attempt ID" else "" end)' "$log" 2>/dev/null | head -1)
+    [ -n "$app" ] && echo '[0]' >"$T/out"
+  fi
   # (one application's logs only: a directory of many also prints a note per skipped file)
   [ -n "$app" ] && [ "$app" != null ] && [ "$(jq length "$T/out")" = 1 ] || continue
   for r in "" /jobs "/stages?details=true&withSummaries=true" /executors /environment \

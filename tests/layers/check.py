@@ -66,8 +66,9 @@ LAYERS = [
     ["shs"],
     ["report"],
     # fleet: the incremental index of a log directory into the store; its rows reuse the
-    # fleet table's figures (report), the findings and the History Server's listing JSON
-    ["fleet"],
+    # fleet table's figures (report), the findings and the History Server's listing JSON.
+    # serve: the History Server over HTTP: the REST layer (shs) behind libmicrohttpd
+    ["fleet", "serve"],
     ["synth"],
     ["cli"],
 ]
@@ -95,6 +96,7 @@ HEADER_MODULE = {
     "shs.h": "shs",
     "report.h": "report",
     "fleet.h": "fleet",
+    "serve.h": "serve",
     "synth.h": "synth",
 }
 

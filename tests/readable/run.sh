@@ -25,6 +25,9 @@ one_line "diff: unknown option" "^clarity diff: unknown option '--bogus'; see cl
 one_line "diff: one run only" "^clarity diff: give two runs" "$CLARITY" diff "$MINI"
 one_line "predict: unknown option" "^clarity predict: unknown option '--bogus'; see clarity predict --help\$" "$CLARITY" predict --bogus
 one_line "api: unknown option" "^clarity api: unknown option '--bogus'; see clarity api --help\$" "$CLARITY" api --bogus "$MINI" /applications
+one_line "serve: unknown option" "^clarity serve: unknown option '--bogus'; see clarity serve --help\$" "$CLARITY" serve --bogus "$T"
+one_line "serve: missing directory is one line" "^clarity serve: $T/nope: not a readable directory\$" "$CLARITY" serve "$T/nope"
+one_line "serve: bad port" "^clarity serve: --port needs a whole number from 0 to 65535, not '99999'\$" "$CLARITY" serve --port 99999 "$T"
 one_line "synth: unknown option" "^clarity synth: unknown option '--bogus'; see clarity synth --help\$" "$CLARITY" synth --bogus
 one_line "a value missing" "^clarity blocked: option '--group' needs a value; see clarity blocked --help\$" "$CLARITY" blocked "$MINI" --group
 one_line "short option unknown" "^clarity summary: unknown option '-x'; see" "$CLARITY" summary -x "$MINI"

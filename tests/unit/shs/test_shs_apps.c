@@ -79,13 +79,14 @@ Test(shs_apps, one_application_and_its_attempts)
 
 Test(shs_apps, unknown_applications_and_attempts_are_404)
 {
-    shs_expect_error(&fx, "/applications/app-nope", CLARITY_ENOTFOUND, 404, "no such app: app-nope");
+    /* SHS's texts: OneApplicationResource, OneApplicationAttemptResource, withSparkUI */
+    shs_expect_error(&fx, "/applications/app-nope", CLARITY_ENOTFOUND, 404, "unknown app: app-nope");
     shs_expect_error(&fx, "/applications/app-nope/jobs", CLARITY_ENOTFOUND, 404, "no such app: app-nope");
-    shs_expect_error(&fx, "/applications/app-shs-0001/3", CLARITY_ENOTFOUND, 404, "unknown app attempt: app-shs-0001/3");
-    shs_expect_error(&fx, "/applications/app-shs-0001/3/jobs", CLARITY_ENOTFOUND, 404, "unknown app attempt: app-shs-0001/3");
+    shs_expect_error(&fx, "/applications/app-shs-0001/3", CLARITY_ENOTFOUND, 404, "unknown app app-shs-0001, attempt 3");
+    shs_expect_error(&fx, "/applications/app-nope/3", CLARITY_ENOTFOUND, 404, "unknown app app-nope, attempt 3");
+    shs_expect_error(&fx, "/applications/app-shs-0001/3/jobs", CLARITY_ENOTFOUND, 404, "no such app: app-shs-0001");
     /* attempts with ids must be named */
-    shs_expect_error(&fx, "/applications/app-shs-0001/jobs", CLARITY_ENOTFOUND, 404,
-                     "no such app: app-shs-0001 (it has attempts; name one: /applications/app-shs-0001/<attemptId>/...)");
+    shs_expect_error(&fx, "/applications/app-shs-0001/jobs", CLARITY_ENOTFOUND, 404, "no such app: app-shs-0001");
 }
 
 Test(shs_apps, compact_and_pretty)
@@ -99,4 +100,83 @@ Test(shs_apps, compact_and_pretty)
     shs_ask(&x, &fx, "/applications/app-shs-0001/1");
     cr_assert(!strncmp(x.res.body, "{\n  \"attemptId\" : \"1\",\n", 23), "Jackson's pretty printing: %s", x.res.body);
     shs_answer_free(&x);
+}
+
+/* ApplicationListResource's date windows. The fixture: app-shs-0001 attempt "1" runs
+ * 2023-11-14T19:26:40-19:26:45 GMT, attempt "2" 22:13:20-22:13:40; app-shs-0002 starts
+ * 2023-11-16T02:00:00 and is running. */
+static size_t list_ids(const char *path, const char **ids, size_t max)
+{
+    struct shs_answer x;
+    shs_ask(&x, &fx, path);
+    cr_assert_eq(x.rc, CLARITY_OK, "%s: %s", path, x.err.msg);
+    size_t n = (size_t)shs_len(x.root, "");
+    static char keep[8][32];
+    for (size_t i = 0; i < n && i < max; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "%zu.id", i);
+        snprintf(keep[i], sizeof keep[i], "%s", shs_str(x.root, k));
+        ids[i] = keep[i];
+    }
+    shs_answer_free(&x);
+    return n;
+}
+
+Test(shs_apps, date_windows)
+{
+    const char *ids[8];
+    /* a GMT day: only the running app starts after 2023-11-15 */
+    cr_assert_eq(list_ids("/applications?minDate=2023-11-15", ids, 8), 1);
+    cr_assert_str_eq(ids[0], "app-shs-0002");
+    /* date-time form: attempt "1" starts before 20:00, so its application is kept */
+    cr_assert_eq(list_ids("/applications?maxDate=2023-11-14T20:00:00.000GMT", ids, 8), 1);
+    cr_assert_str_eq(ids[0], "app-shs-0001");
+    /* an offset zone: 21:00+01:00 is 20:00 GMT, the same window */
+    cr_assert_eq(list_ids("/applications?maxDate=2023-11-14T21:00:00.000GMT%2B01:00", ids, 8), 1);
+    /* the end window: attempt "2" ends 22:13:40; the running app passes while maxEndDate is
+     * in the future (its default, 3000-01-01) */
+    cr_assert_eq(list_ids("/applications?minEndDate=2023-11-14T22:13:30.000GMT", ids, 8), 2);
+    cr_assert_eq(list_ids("/applications?minEndDate=2023-11-14T22:13:41.000GMT&status=completed", ids, 8), 0);
+    /* a past maxEndDate drops every running application */
+    cr_assert_eq(list_ids("/applications?maxEndDate=2023-11-14T22:00:00.000GMT", ids, 8), 1);
+    cr_assert_str_eq(ids[0], "app-shs-0001");
+    /* start and end from different attempts do not combine: attempt "1" starts before 20:00 but
+     * ends before 22:13:30, attempt "2" ends after but starts after */
+    cr_assert_eq(list_ids("/applications?maxDate=2023-11-14T20:00:00.000GMT&minEndDate=2023-11-14T22:13:30.000GMT&status=completed",
+                          ids, 8), 0);
+    /* limit counts listed applications, after the filter */
+    cr_assert_eq(list_ids("/applications?minDate=2023-11-14&limit=1", ids, 8), 1);
+    cr_assert_str_eq(ids[0], "app-shs-0001");
+}
+
+Test(shs_apps, bad_dates_are_400_as_simple_date_param)
+{
+    shs_expect_error(&fx, "/applications?minDate=yesterday", CLARITY_EUSAGE, 400, "Couldn't parse date: yesterday");
+    shs_expect_error(&fx, "/applications?maxEndDate=2015/02/10", CLARITY_EUSAGE, 400, "Couldn't parse date: 2015/02/10");
+}
+
+Test(shs_apps, filter_api_matches_by_hand)
+{
+    struct clarity_shs_app_filter f;
+    struct clarity_error err;
+    cr_assert_eq(clarity_shs_app_filter_parse("minDate=2015-02-10&maxEndDate=2015-05-06T13:03:00.950GMT&limit=3", &f, &err),
+                 CLARITY_OK);
+    cr_assert_eq(f.min_start_ms, 1423526400000LL);           /* 2015-02-10T00:00:00 GMT */
+    cr_assert_eq(f.max_end_ms, 1430917380950LL);             /* 2015-05-06T13:03:00.950 GMT */
+    cr_assert_eq(f.max_start_ms, 32503680000000LL);          /* default 3000-01-01 */
+    cr_assert_eq(f.limit, 3);
+    cr_assert(f.running && f.completed);
+    struct clarity_shs_attempt_info a = {.app_id = "x", .start_ms = 1423526400000LL, .end_ms = 1430917380950LL};
+    const struct clarity_shs_attempt_info *att[] = {&a};
+    cr_assert(clarity_shs_app_filter_match(&f, att, 1, 0));
+    a.end_ms++;
+    cr_assert_not(clarity_shs_app_filter_match(&f, att, 1, 0));
+    /* running: the end window holds while maxEndDate is after now */
+    a.end_ms = 0;
+    cr_assert(clarity_shs_app_filter_match(&f, att, 1, 1430917380949LL));
+    cr_assert_not(clarity_shs_app_filter_match(&f, att, 1, 1430917380950LL));
+    cr_assert_eq(clarity_shs_app_filter_parse("status=RUNNING", &f, &err), CLARITY_OK);
+    cr_assert(f.running && !f.completed);
+    cr_assert_eq(clarity_shs_app_filter_parse("minEndDate=soon", &f, &err), CLARITY_EUSAGE);
+    cr_assert_str_eq(err.msg, "Couldn't parse date: soon");
 }

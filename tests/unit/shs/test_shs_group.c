@@ -39,7 +39,8 @@ Test(shs_group, applications_match_grouping_by_scan)
             a->app_id = clarity_strtab_intern(&a->strs, s, strlen(s));
             snprintf(s, sizeof s, "%zu", i);
             a->attempt_id = clarity_strtab_intern(&a->strs, s, strlen(s));
-            a->start_ms = 1000 + (int64_t)i * 7919 % 1000;   /* distinct */
+            /* distinct, and after SHS's default minDate (2010-01-01), which the listing applies */
+            a->start_ms = 1600000000000LL + 1000 + (int64_t)i * 7919 % 1000;
             a->end_ms = rnd(4) ? a->start_ms + rnd(50) : 0;
             apps[i] = a;
         }

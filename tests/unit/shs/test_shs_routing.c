@@ -36,9 +36,9 @@ Test(shs_routing, literal_resource_names_win_over_attempt_ids)
     cr_assert_eq(shs_len(x.root, ""), 1);
     shs_answer_free(&x);
     /* any other segment there is an attempt id */
-    shs_expect_error(&fx, "/applications/app-shs-0002/jobz", CLARITY_ENOTFOUND, 404, "unknown app attempt: app-shs-0002/jobz");
-    shs_expect_error(&fx, "/applications/app-shs-0002/jobz/jobs", CLARITY_ENOTFOUND, 404,
-                     "unknown app attempt: app-shs-0002/jobz");
+    shs_expect_error(&fx, "/applications/app-shs-0002/jobz", CLARITY_ENOTFOUND, 404, "unknown app app-shs-0002, attempt jobz");
+    /* under an application, withSparkUI's text whatever is missing */
+    shs_expect_error(&fx, "/applications/app-shs-0002/jobz/jobs", CLARITY_ENOTFOUND, 404, "no such app: app-shs-0002");
 }
 
 Test(shs_routing, prefix_slashes_and_query_are_optional)

@@ -152,7 +152,7 @@ Test(shs_stages, errors)
     shs_expect_error(&fx, BASE "/stages?withSummaries=true&quantiles=0.5,x", CLARITY_EUSAGE, 400, "bad quantiles '0.5,x'");
     shs_expect_error(&fx, BASE "/stages/1/1/taskSummary?quantiles=", CLARITY_EUSAGE, 400, "bad quantiles ''");
     shs_expect_error(&fx, BASE "/stages/9", CLARITY_ENOTFOUND, 404, "unknown stage: 9");
-    shs_expect_error(&fx, BASE "/stages/1/5", CLARITY_ENOTFOUND, 404, "unknown attempt for stage 1: 5");
+    shs_expect_error(&fx, BASE "/stages/1/5", CLARITY_ENOTFOUND, 404, "unknown attempt for stage 1.  Found attempts: [0,1]");
     shs_expect_error(&fx, BASE "/stages/one", CLARITY_EUSAGE, 404, "bad stage id 'one'");
     shs_expect_error(&fx, BASE "/stages/1/-1", CLARITY_EUSAGE, 404, "bad stage attempt id '-1'");
     /* no successful task yet: SHS answers 404 */

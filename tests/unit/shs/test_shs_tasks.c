@@ -136,5 +136,5 @@ Test(shs_tasks, errors)
     shs_expect_error(&fx, BASE "/stages/0/0/taskList?length=", CLARITY_EUSAGE, 400, "bad length ''");
     shs_expect_error(&fx, BASE "/stages/0/0/taskList?sortBy=duration", CLARITY_EUSAGE, 400, "bad sortBy 'duration'");
     shs_expect_error(&fx, BASE "/stages/0/0/taskList?status=lost", CLARITY_EUSAGE, 400, "bad task status 'lost'");
-    shs_expect_error(&fx, BASE "/stages/0/3/taskList", CLARITY_ENOTFOUND, 404, "unknown attempt for stage 0: 3");
+    shs_expect_error(&fx, BASE "/stages/0/3/taskList", CLARITY_ENOTFOUND, 404, "unknown attempt for stage 0.  Found attempts: [0]");
 }

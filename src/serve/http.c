@@ -1,0 +1,309 @@
+/* The HTTP side: libmicrohttpd with its internal thread pool calls request() on a pool thread
+ * for every request. A request is checked (method, path shape), routed (the listing answers
+ * /applications from its rows; an application's routes get its models from the cache; every
+ * other path goes to the REST layer with no application, which answers it or says 404), and
+ * the REST layer's answer is sent with the History Server's status and content type. URL text
+ * is only ever compared with application ids of the listing: it never names a file. */
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "serve/serve_internal.h"
+
+#define MAX_ATTEMPTS 64
+#define MAX_PATH_BYTES 4096
+
+/* libmicrohttpd would decode %XX in the path before we see it, which would make an encoded
+ * slash or dot-dot look like the real ones; the path is kept as sent and decoded per segment
+ * by the REST layer, after the checks below. */
+static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    return strlen(s);
+}
+
+static int hexval(int ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+/* Decodes one raw segment into out (cap bytes); false when it decodes to something a path
+ * segment must not hold: a slash or backslash (an encoded separator), a NUL, or "." / "..". */
+static bool segment_ok(const char *seg, size_t len, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        int ch = (unsigned char)seg[i], h, l;
+        if (ch == '%' && i + 2 < len && (h = hexval(seg[i + 1])) >= 0 && (l = hexval(seg[i + 2])) >= 0) {
+            ch = h * 16 + l;
+            i += 2;
+        }
+        if (ch == '/' || ch == '\\' || ch == 0) return false;
+        if (o + 1 >= cap) return false;
+        out[o++] = (char)ch;
+    }
+    out[o] = 0;
+    return strcmp(out, ".") && strcmp(out, "..");
+}
+
+/* Whether the raw path is one the server will route at all: absolute, of bounded length, and
+ * with no segment that decodes to a separator or a dot segment (Jetty, in front of SHS,
+ * refuses these with 400 too). */
+static bool path_ok(const char *url)
+{
+    if (url[0] != '/' || strlen(url) > MAX_PATH_BYTES) return false;
+    char seg[MAX_PATH_BYTES + 1];
+    for (const char *p = url + 1; *p;) {
+        size_t len = strcspn(p, "/");
+        if (len && !segment_ok(p, len, seg, sizeof seg)) return false;
+        p += len + (p[len] == '/');
+    }
+    return true;
+}
+
+/* The query string again from libmicrohttpd's parsed (and, with no_unescape, still encoded)
+ * arguments, in the order they came. */
+struct qbuf { char *s; size_t len, cap; bool oom; };
+
+static void qadd(struct qbuf *q, const char *t)
+{
+    size_t n = strlen(t);
+    if (q->len + n + 1 > q->cap) {
+        size_t cap = q->cap ? q->cap * 2 : 256;
+        while (cap < q->len + n + 1) cap *= 2;
+        char *s = realloc(q->s, cap);
+        if (!s) {
+            q->oom = true;
+            return;
+        }
+        q->s = s;
+        q->cap = cap;
+    }
+    memcpy(q->s + q->len, t, n + 1);
+    q->len += n;
+}
+
+static enum MHD_Result qarg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    struct qbuf *q = cls;
+    qadd(q, q->len ? "&" : "?");
+    qadd(q, key);
+    if (value) {
+        qadd(q, "=");
+        qadd(q, value);
+    }
+    return q->oom ? MHD_NO : MHD_YES;
+}
+
+static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *text)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain;charset=utf-8");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED) MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+    enum MHD_Result rc = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* The sink's body as a response: from memory, or from the spooled file. */
+static enum MHD_Result send_sink(struct MHD_Connection *c, unsigned status, struct serve_sink *k, const char *type)
+{
+    struct MHD_Response *r;
+    if (k->fd >= 0) {
+        r = MHD_create_response_from_fd((uint64_t)k->len, k->fd);
+        if (r) k->fd = -1;   /* the response closes it */
+    } else {
+        r = MHD_create_response_from_buffer(k->len, k->mem, MHD_RESPMEM_MUST_FREE);
+        if (r) k->mem = NULL;
+    }
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    enum MHD_Result rc = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* What the REST layer's answer is sent as. The event log download (/logs) is a zip; every
+ * other answer is JSON, as SHS's JacksonMessageWriter produces it. */
+static const char *content_type(const char *rest)
+{
+    size_t n = strlen(rest);
+    return n >= 5 && !strcmp(rest + n - 5, "/logs") ? "application/octet-stream" : "application/json";
+}
+
+/* The application id segment of "/applications/{appId}/...", decoded, or false. */
+static bool app_segment(const char *rest, char *out, size_t cap)
+{
+    if (strncmp(rest, "/applications/", 14)) return false;
+    const char *p = rest + 14;
+    size_t len = strcspn(p, "/");
+    return len && segment_ok(p, len, out, cap);
+}
+
+static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c, const char *url)
+{
+    const char *rest = url;
+    if (!strncmp(rest, "/api/v1", 7) && (rest[7] == '/' || !rest[7])) rest += 7;
+    else return send_text(c, MHD_HTTP_NOT_FOUND, "Not Found: the History Server REST API is under /api/v1/\n");
+    struct qbuf q = {0};
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, qarg, &q);
+    size_t plen = strlen(rest);
+    char *pq = q.oom ? NULL : malloc(plen + q.len + 2);
+    if (!pq) {
+        free(q.s);
+        return send_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    }
+    memcpy(pq, rest, plen);
+    memcpy(pq + plen, q.s ? q.s : "", q.len + 1);
+    free(q.s);
+
+    struct serve_sink k;
+    if (clarity__serve_sink_open(&k, s->opt.tmp_dir, s->opt.response_mem_bytes, s->opt.max_response_bytes) != 0) {
+        free(pq);
+        return send_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+    }
+    struct serve_listing *l = clarity__serve_listing_ref(s);
+    struct serve_model *models[MAX_ATTEMPTS];
+    struct clarity_app *apps[MAX_ATTEMPTS];
+    size_t nmodels = 0;
+    struct clarity_error err = {0};
+    int status = 500, rc = CLARITY_OK;
+    char app_id[1024];
+    const char *trimmed = rest;
+    bool listing = !strcmp(trimmed, "/applications") || !strcmp(trimmed, "/applications/");
+    if (listing) {
+        /* the listing from its rows: no model is loaded */
+        const char *query = strchr(pq, '?');
+        rc = clarity_shs_applications_to(l ? l->rows : NULL, l ? l->napp_rows : 0, query ? query + 1 : NULL, true, k.f,
+                                         &status, &err);
+    } else {
+        if (l && app_segment(rest, app_id, sizeof app_id)) {
+            const struct serve_entry *ents[MAX_ATTEMPTS];
+            size_t n = clarity__serve_listing_find(l, app_id, ents, MAX_ATTEMPTS);
+            struct clarity_load_options lo = {.keep_task_accumulables = true, .user_task_accumulables_only = true,
+                                              .threads = s->opt.load_threads, .quiet = true};
+            for (size_t i = 0; i < n; i++) {
+                struct clarity_error lerr = {0};
+                struct serve_model *m = clarity__serve_cache_get(&s->cache, ents[i], &lo, &lerr);
+                if (!m) {
+                    /* a log that cannot be read now (deleted, cut) leaves its other attempts */
+                    clarity__serve_log(s, CLARITY_SERVE_WARN, "%s: %s", ents[i]->path, lerr.msg);
+                    continue;
+                }
+                models[nmodels] = m;
+                apps[nmodels++] = m->app;
+            }
+        }
+        rc = clarity_shs_answer_to(apps, nmodels, pq, true, k.f, &status, &err);
+    }
+    bool write_failed = clarity__serve_sink_close(&k) != 0;
+    for (size_t i = 0; i < nmodels; i++) clarity__serve_cache_release(&s->cache, models[i]);
+    clarity__serve_listing_unref(l);
+    enum MHD_Result res;
+    if (rc == CLARITY_OK && !write_failed) {
+        res = send_sink(c, MHD_HTTP_OK, &k, content_type(rest));
+    } else if (rc == CLARITY_OK || status >= 500) {
+        atomic_fetch_add(&s->errors_5xx, 1);
+        const char *why = k.too_big ? "answer larger than --max-response" : rc ? err.msg : "cannot write the answer";
+        clarity__serve_log(s, CLARITY_SERVE_ERROR, "500 %s: %s", pq, why);
+        res = send_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, why);
+    } else {
+        /* SHS's error bodies are the message itself (ErrorWrapper), not JSON */
+        res = send_text(c, (unsigned)status, err.msg);
+    }
+    clarity__serve_sink_free(&k);
+    free(pq);
+    return res;
+}
+
+static enum MHD_Result request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload_data, size_t *upload_size, void **state)
+{
+    (void)version;
+    (void)upload_data;
+    struct clarity_server *s = cls;
+    if (!*state) {
+        *state = s;   /* a marker: the first call only announces the request */
+        atomic_fetch_add(&s->inflight, 1);
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        *upload_size = 0;   /* a body is not read: the API has no method that takes one */
+        return MHD_YES;
+    }
+    atomic_fetch_add(&s->requests, 1);
+    if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+        return send_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "HTTP method not allowed: the API is read-only (GET)");
+    if (!path_ok(url)) {
+        clarity__serve_log(s, CLARITY_SERVE_WARN, "400 refused path: %.200s", url);
+        return send_text(c, MHD_HTTP_BAD_REQUEST, "Bad Request: ambiguous or dot segment in the path");
+    }
+    return answer(s, c, url);
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTerminationCode toe)
+{
+    (void)c;
+    (void)toe;
+    struct clarity_server *s = cls;
+    if (*state) atomic_fetch_sub(&s->inflight, 1);
+    *state = NULL;
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r')) msg[--n] = 0;
+    clarity__serve_log(cls, CLARITY_SERVE_WARN, "http: %s", msg);
+}
+
+int clarity__serve_http_start(struct clarity_server *s, struct clarity_error *err)
+{
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (inet_pton(AF_INET, s->opt.host, &in4->sin_addr) == 1) {
+        in4->sin_family = AF_INET;
+        in4->sin_port = htons((uint16_t)s->opt.port);
+    } else if (inet_pton(AF_INET6, s->opt.host, &in6->sin6_addr) == 1) {
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons((uint16_t)s->opt.port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "--host '%s' is not an IPv4 or IPv6 address",
+                                 s->opt.host);
+    }
+    /* epoll scales to thousands of connections where select stops at FD_SETSIZE */
+    flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
+    s->mhd = MHD_start_daemon(flags, (uint16_t)s->opt.port, NULL, NULL, request, s,
+                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
+                              MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+                              MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->opt.threads,
+                              MHD_OPTION_CONNECTION_LIMIT, s->opt.max_connections,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->opt.per_ip_connections,
+                              MHD_OPTION_CONNECTION_TIMEOUT, s->opt.timeout_s,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->opt.max_request_bytes,
+                              MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
+                              MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+                              MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
+                              MHD_OPTION_END);
+    if (!s->mhd)
+        return clarity_error_set(err, CLARITY_EIO, NULL, 0, 0, "cannot listen on %s port %d (in use, or not an address of this host?)",
+                                 s->opt.host, s->opt.port);
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : s->opt.port;
+    return CLARITY_OK;
+}

@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# clarity serve as a server, on loopback only, on a free port the server picks (--port 0):
+#  1. every route over HTTP against `clarity api`'s answer for the same path: byte-equal
+#     bodies, SHS's status codes, content types and error texts; HEAD, POST, a path outside
+#     /api/v1;
+#  2. the shared HistoryServerSuite expected answers over HTTP, compared field by field as
+#     tests/conformance does (lastUpdated masked);
+#  3. hostile requests: "..", "%2e%2e", encoded slashes, a 100 kB query string, 2,000
+#     connections at once: each gets 4xx or is closed, and the server still answers;
+#  3b. a directory that changes: a new log is listed, a deleted one leaves the listing, and a
+#     restart over the store answers /applications at once with the same bytes;
+#  4. a soak: an .inprogress log appended while clients poll; no 5xx, nothing lost (the last
+#     answers equal clarity api's on the finished log);
+#  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
+#     stage list and a task list: requests/s, p99 and RSS before and after, printed.
+# The correctness parts run the ASan+UBSan build when it is built (SERVE_BIN overrides);
+# the load test runs the normal build. Bounded: about 40 s.
+source "$(dirname "$0")/../lib.sh"
+T=$(mktemp -d)
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  rm -rf "$T"
+}
+trap cleanup EXIT
+if ! command -v curl >/dev/null; then skip "serve: curl not installed"; summary; exit $?; fi
+if [ ! -x "$CLARITY" ]; then skip "serve: $CLARITY not built"; summary; exit $?; fi
+BIN="${SERVE_BIN:-$CLARITY}"
+[ -z "${SERVE_BIN:-}" ] && [ -x "$CLARITY_ASAN" ] && BIN="$CLARITY_ASAN"
+
+# start_server NAME DIR [options...]: starts it, sets PORT and SPID; the port is the first
+# line the server prints on stdout
+start_server() {
+  local name="$1" dir="$2"; shift 2
+  "$BIN_NOW" serve --port 0 --store "$T/$name.db" "$@" "$dir" >"$T/$name.port" 2>"$T/$name.log" &
+  SPID=$!; PIDS+=("$SPID")
+  PORT=
+  for _ in $(seq 1 200); do
+    PORT=$(head -1 "$T/$name.port" 2>/dev/null)
+    [ -n "$PORT" ] && break
+    kill -0 "$SPID" 2>/dev/null || break
+    sleep 0.05
+  done
+  [ -n "$PORT" ]
+}
+# stop_server: SIGTERM, and the exit code must be 0 (drained and stopped)
+stop_server() {
+  kill -TERM "$SPID"; wait "$SPID"; local rc=$?
+  [ "$rc" = 0 ] && ok "$1: stops on SIGTERM with exit 0" || bad "$1: exit $rc after SIGTERM: $(tail -3 "$T/$1.log")"
+  if grep -qE 'Sanitizer|runtime error:' "$T/$1.log"; then bad "$1: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$T/$1.log")"; fi
+}
+URL() { echo "http://127.0.0.1:$PORT$1"; }
+
+# ---- 1. every route against clarity api ----
+D="$T/logs"; mkdir -p "$D"
+cp "$ROOT"/tests/unit/shs/data/* "$ROOT"/tests/data/spark-1.2-local-1422981780767.json \
+   "$ROOT"/tests/data/spark-3.1-app-20200706201101-0003.json "$ROOT"/tests/data/mini-3x.json "$D"/
+BIN_NOW="$BIN"
+if ! start_server routes "$D"; then bad "routes: server did not start: $(tail -3 "$T/routes.log")"; summary; exit $?; fi
+ok "routes: listening on 127.0.0.1:$PORT ($(basename "$(dirname "$BIN")"))"
+A=/api/v1/applications
+S2=$A/app-shs-0001/2
+L=$A/local-1422981780767
+# paths answered 200
+OKPATHS=(
+  "$A" "$A?status=completed" "$A?status=running" "$A?minDate=2023-11-15" "$A?maxDate=2015-02-03T16:42:40.000GMT"
+  "$A?minEndDate=2015-03-16&maxEndDate=2023-11-14T22:00:00.000GMT" "$A?limit=2" "$A?status=completed&limit=1"
+  "$A/app-shs-0001" "$A/app-shs-0001/1" "$S2/jobs" "$S2/jobs/0" "$S2/jobs?status=succeeded" "$S2/stages"
+  "$S2/stages?details=true&withSummaries=true" "$S2/stages/1" "$S2/stages/1/0" "$S2/stages/0/0/taskSummary"
+  "$S2/stages/0/0/taskSummary?quantiles=0.01,0.5,0.99" "$S2/stages/0/0/taskList?sortBy=-runtime&length=5"
+  "$S2/executors" "$S2/allexecutors" "$S2/environment" "$S2/storage/rdd" "$S2/allmiscellaneousprocess"
+  "$A/app-shs-0002/jobs" "$A/app-shs-0002/stages?status=active" "$L/stages" "$L/executors" "$L/jobs?status=succeeded&status=failed"
+  "$L/stages/1/0/taskList?offset=2&length=3&sortBy=runtime"
+  "$A/app-20200706201101-0003/stages?withSummaries=true"
+)
+for p in "${OKPATHS[@]}"; do
+  code=$(curl -s -o "$T/http.body" -w '%{http_code} %{content_type}' "$(URL "$p")")
+  "$CLARITY" api "$D" "$p" >"$T/api.body" 2>"$T/api.err"; arc=$?
+  if [ "$arc" != 0 ]; then bad "route $p: clarity api exit $arc: $(head -1 "$T/api.err")"; continue; fi
+  if [ "$code" != "200 application/json" ]; then bad "route $p: got '$code', want '200 application/json'"; continue; fi
+  if cmp -s "$T/http.body" "$T/api.body"; then ok "route $p"; else bad "route $p: body differs from clarity api's ($(cmp "$T/http.body" "$T/api.body" | head -1))"; fi
+done
+# paths SHS turns down: status and the message as the body (clarity api prints the same text)
+ERRPATHS=(
+  "404|$A/foobar|unknown app: foobar"
+  "404|$A/foobar/jobs|no such app: foobar"
+  "404|$A/app-shs-0001/7|unknown app app-shs-0001, attempt 7"
+  "404|$A/app-shs-0001/jobs|no such app: app-shs-0001"
+  "404|$L/stages/12345|unknown stage: 12345"
+  "404|$L/stages/1/1|unknown attempt for stage 1.  Found attempts: [0]"
+  "404|$L/stages/flimflam|"
+  "404|$L/jobs/99|unknown job: 99"
+  "400|$L/stages/1/0/taskSummary?quantiles=2|"
+  "400|$A?minDate=yesterday|Couldn't parse date: yesterday"
+  "400|$A?status=done|"
+  "404|/api/v1/foobar|"
+)
+for e in "${ERRPATHS[@]}"; do
+  IFS='|' read -r want p msg <<<"$e"
+  code=$(curl -s -o "$T/http.body" -w '%{http_code}' "$(URL "$p")")
+  "$CLARITY" api "$D" "$p" >/dev/null 2>"$T/api.err"; arc=$?
+  apimsg=$(sed -n '1s/^clarity api: //p' "$T/api.err")
+  body=$(cat "$T/http.body")
+  if [ "$code" != "$want" ]; then bad "error $p: status $code, want $want"; continue; fi
+  if [ "$arc" = 0 ]; then bad "error $p: clarity api answered it"; continue; fi
+  if [ "$body" != "$apimsg" ]; then bad "error $p: body '$body', clarity api says '$apimsg'"; continue; fi
+  if [ -n "$msg" ] && [ "$body" != "$msg" ]; then bad "error $p: body '$body', SHS says '$msg'"; continue; fi
+  ok "error $p: $code $body"
+done
+# HEAD answers the headers of GET; POST is not a method of the API; outside /api/v1: 404
+h=$(curl -s -I -o /dev/null -w '%{http_code} %{content_type}' "$(URL "$A")")
+[ "$h" = "200 application/json" ] && ok "HEAD $A" || bad "HEAD $A: $h"
+h=$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x=1 "$(URL "$A")")
+[ "$h" = 405 ] && ok "POST: 405" || bad "POST: $h, want 405"
+h=$(curl -s -o /dev/null -w '%{http_code}' "$(URL /)")
+[ "$h" = 404 ] && ok "/ outside the API: 404" || bad "/: $h, want 404"
+# keep-alive: two requests on one connection
+n=$(curl -s -o /dev/null -o /dev/null -w '%{num_connects}\n' "$(URL "$A")" "$(URL "$A?limit=1")" | paste -sd+ | bc)
+[ "$n" = 1 ] && ok "keep-alive: two requests, one connection" || bad "keep-alive: $n connections for two requests"
+
+# ---- 3. hostile requests ----
+alive() { [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$(URL "$A")")" = 200 ]; }
+for p in "/api/v1/applications/../../../etc/passwd" "/api/v1/applications/%2e%2e/%2e%2e/etc/passwd" \
+         "/api/v1/applications/app-shs-0001%2F2/jobs" "/api/v1/applications/app-shs-0001%5c2/jobs" \
+         "/api/v1/applications/%00/jobs" "/api/v1/applications/./app-shs-0001"; do
+  code=$(curl -s --path-as-is -o "$T/h.body" -w '%{http_code}' --max-time 10 "$(URL "$p")")
+  case "$code" in 4??) ok "hostile $p: $code" ;; *) bad "hostile $p: $code, want 4xx" ;; esac
+  grep -q "root:" "$T/h.body" && bad "hostile $p: a file's content came back"
+done
+big=$(head -c 100000 /dev/zero | tr '\0' 'a')
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$(URL "$A?x=$big")")
+case "$code" in 4??|000) ok "100 kB query string: $code" ;; *) bad "100 kB query string: $code, want 4xx or closed" ;; esac
+alive && ok "answers after the hostile paths" || bad "no answer after the hostile paths"
+# 2,000 connections at once, held, then a request on each that still is open
+python3 - "$PORT" >"$T/conns" 2>&1 <<'EOF'
+import socket, sys, time
+port = int(sys.argv[1]); socks = []; refused = 0
+for i in range(2000):
+    s = socket.socket(); s.settimeout(5)
+    try:
+        s.connect(("127.0.0.1", port)); socks.append(s)
+    except OSError:
+        refused += 1; s.close()
+time.sleep(0.5)
+good = bad = closed = 0
+for s in socks[:50]:
+    try:
+        s.sendall(b"GET /api/v1/applications?limit=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        d = s.recv(64)
+        if d.startswith(b"HTTP/1.1 200"): good += 1
+        elif d == b"": closed += 1
+        else: bad += 1
+    except OSError:
+        closed += 1
+for s in socks: s.close()
+print(f"opened {len(socks)} refused {refused} answered200 {good} closed {closed} other {bad}")
+EOF
+read -r _ opened _ refused _ good _ closed _ other <"$T/conns"
+if [ "${other:-x}" = 0 ]; then ok "2,000 connections: $(cat "$T/conns")"; else bad "2,000 connections: $(cat "$T/conns")"; fi
+sleep 0.5
+alive && ok "answers after 2,000 connections" || bad "no answer after 2,000 connections"
+
+# ---- 3b. a directory that changes, and a restart over the store ----
+wait_for() { # wait_for SECONDS CMD...: polls CMD every 0.1 s
+  local end=$((SECONDS + $1)); shift
+  while [ $SECONDS -lt "$end" ]; do "$@" && return 0; sleep 0.1; done; return 1
+}
+ids() { curl -s "$(URL "$A")" | jq -r '.[].id' | sort | tr '\n' ' '; }
+cp "$ROOT/tests/data/peridot-ref-1.json" "$D/new-app.json"
+newid=$("$CLARITY" api "$D/new-app.json" "$A" | jq -r '.[0].id')
+listed() { ids | grep -q "$1"; }
+unlisted() { ! listed "$1"; }
+if wait_for 10 listed "$newid"; then ok "a new log is listed ($newid)"; else bad "a new log is not listed after 10 s: $(ids)"; fi
+rm "$D/new-app.json"
+if wait_for 10 unlisted "$newid"; then ok "a deleted log leaves the listing"; else bad "a deleted log is still listed after 10 s"; fi
+curl -s "$(URL "$A")" >"$T/before.json"
+stop_server routes
+start_server routes "$D"
+t0=$(date +%s.%N)
+code=$(curl -s -o "$T/after.json" -w '%{http_code}' "$(URL "$A")")
+t1=$(date +%s.%N)
+if grep -q "listing from the store" "$T/routes.log" && [ "$code" = 200 ] && cmp -s "$T/before.json" "$T/after.json"; then
+  ok "restart: /applications from the store, same bytes ($(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}') s for the request)"
+else bad "restart: $code, $(grep -c . "$T/after.json") lines; log: $(head -2 "$T/routes.log" | tr '\n' ' ')"; fi
+stop_server routes
+
+# ---- 2. HistoryServerSuite's expected answers over HTTP ----
+HS="$SHARED_DATA/history-server"
+JSONCMP="${JSONCMP:-$ROOT/build/tools/jsoncmp}"
+if [ ! -f "$HS/cases.tsv" ]; then skip "HistoryServerSuite cases: $HS absent"
+elif [ ! -x "$JSONCMP" ]; then skip "HistoryServerSuite cases: $JSONCMP not built (make tools)"
+else
+  # the directory SHS's suite serves, without the legacy-format copies of the same applications
+  E="$T/events"; mkdir -p "$E"
+  for f in "$SHARED_DATA"/spark-events/*; do
+    case "$f" in *.tsv|*/legacy-dir-format) continue ;; esac
+    ln -s "$f" "$E/$(basename "$f")"
+  done
+  if start_server suite "$E"; then
+    while IFS=$'\t' read -r expf url app logs name; do
+      [ "$expf" = expectation_file ] || [ -z "$expf" ] && continue
+      code=$(curl -s -o "$T/s.json" -w '%{http_code}' "$(URL "$url")")
+      if [ "$code" != 200 ]; then bad "suite $name: HTTP $code"; continue; fi
+      if "$JSONCMP" "$HS/$expf" "$T/s.json" --ignore lastUpdated --ignore lastUpdatedEpoch >"$T/diff" 2>&1; then ok "suite $name over HTTP"
+      else bad "suite $name over HTTP: $(wc -l <"$T/diff") differences: $(head -2 "$T/diff" | tr '\n' ' ')"; fi
+    done <"$HS/cases.tsv"
+    stop_server suite
+  else bad "suite: server did not start: $(tail -3 "$T/suite.log")"; fi
+fi
+
+# ---- 4. soak: a log appended while clients poll ----
+SD="$T/soak"; mkdir -p "$SD"
+SRC="$ROOT/tests/data/mini-3x.json"
+total=$(wc -l <"$SRC")
+LOGF="$SD/soak-app.inprogress"
+head -n 5 "$SRC" >"$LOGF"
+if start_server soak "$SD"; then
+  app=$("$CLARITY" api "$SRC" /applications | jq -r '.[0].id')
+  ( # two clients: the listing and the application's stage list, as fast as they can
+    for c in 1 2; do
+      ( end=$((SECONDS + 6)); while [ $SECONDS -lt $end ]; do
+          curl -s -o /dev/null -w '%{http_code}\n' "$(URL "$A")"
+          curl -s -o /dev/null -w '%{http_code}\n' "$(URL "$A/$app/stages")"
+        done ) >"$T/soak.codes.$c" &
+    done
+    wait ) &
+  CL=$!
+  # the writer: the rest of the log in 10 parts over 4 s, whole lines at a time
+  step=$(( (total - 5 + 9) / 10 )); at=6
+  while [ $at -le "$total" ]; do
+    sed -n "${at},$((at + step - 1))p" "$SRC" >>"$LOGF"; at=$((at + step)); sleep 0.4
+  done
+  wait "$CL"
+  sleep 1.5   # a watcher's quiet time and one scan
+  codes=$(cat "$T"/soak.codes.* | sort | uniq -c | tr '\n' ' ')
+  if ! cat "$T"/soak.codes.* | grep -qv '^200$'; then ok "soak: every answer 200 while appended ($codes)"
+  else bad "soak: answers other than 200 while appended: $codes"; fi
+  # nothing lost: the server's answers now are clarity api's on the whole log
+  for p in "$A" "$A/$app/stages" "$A/$app/jobs"; do
+    curl -s -o "$T/soak.http" "$(URL "$p")"
+    "$CLARITY" api "$SD" "$p" >"$T/soak.api" 2>/dev/null
+    cmp -s "$T/soak.http" "$T/soak.api" && ok "soak: $p after the appends equals clarity api" \
+      || bad "soak: $p after the appends differs from clarity api"
+  done
+  jobs_now=$(curl -s "$(URL "$A/$app/jobs")" | jq length)
+  jobs_all=$("$CLARITY" api "$SRC" "/applications/$app/jobs" | jq length)
+  [ "$jobs_now" = "$jobs_all" ] && ok "soak: all $jobs_all jobs listed" || bad "soak: $jobs_now jobs, the log has $jobs_all"
+  stop_server soak
+else bad "soak: server did not start: $(tail -3 "$T/soak.log")"; fi
+
+# ---- 5. load test (normal build; figures printed, not asserted beyond sanity) ----
+if ! command -v wrk >/dev/null; then skip "load test: wrk not installed"
+else
+  BIN_NOW="$CLARITY"
+  if start_server load "$D"; then
+    rss() { awk '/^VmRSS/ {print $2 " kB"}' "/proc/$SPID/status"; }
+    echo "load: RSS after start $(rss)"
+    for p in "$A" "$S2/stages" "$S2/stages/0/0/taskList?length=20"; do
+      curl -s -o /dev/null "$(URL "$p")"   # loads the model once
+      wrk -t2 -c32 -d3s --latency "$(URL "$p")" >"$T/wrk" 2>&1
+      rps=$(awk '/^Requests\/sec/ {print $2}' "$T/wrk")
+      p99=$(awk '$1 == "99%" {print $2}' "$T/wrk")
+      non2xx=$(awk '/Non-2xx/ {print $NF}' "$T/wrk")
+      echo "load: $p: ${rps:-?} requests/s, p99 ${p99:-?}, RSS $(rss)"
+      if [ -n "$rps" ] && awk -v r="$rps" 'BEGIN {exit !(r > 10)}' && [ -z "$non2xx" ]; then ok "load $p: $rps requests/s, p99 $p99"
+      else bad "load $p: $(tr '\n' ' ' <"$T/wrk" | head -c 300)"; fi
+    done
+    echo "load: RSS after the load $(rss)"
+    stop_server load
+  else bad "load: server did not start: $(tail -3 "$T/load.log")"; fi
+fi
+summary
