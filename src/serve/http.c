@@ -115,7 +115,8 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
 }
 
 /* The sink's body as a response: from memory, or from the spooled file. */
-static enum MHD_Result send_sink(struct MHD_Connection *c, unsigned status, struct serve_sink *k, const char *type)
+static enum MHD_Result send_sink(struct MHD_Connection *c, unsigned status, struct serve_sink *k, const char *type,
+                                 const char *disposition)
 {
     struct MHD_Response *r;
     if (k->fd >= 0) {
@@ -127,17 +128,29 @@ static enum MHD_Result send_sink(struct MHD_Connection *c, unsigned status, stru
     }
     if (!r) return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (disposition) MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disposition);
     enum MHD_Result rc = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return rc;
 }
 
-/* What the REST layer's answer is sent as. The event log download (/logs) is a zip; every
- * other answer is JSON, as SHS's JacksonMessageWriter produces it. */
-static const char *content_type(const char *rest)
+/* The event log download (.../logs, a zip) is named as SHS names it,
+ * eventLogs-<appId>[-<attemptId>].zip; rest is "/applications/<appId>[/<attemptId>]/logs" and
+ * app_id its decoded id. Ids come from logs, so any byte outside [A-Za-z0-9._-] becomes '_':
+ * nothing a log says can end the header or add another. NULL when it does not fit. */
+static const char *disposition(const char *rest, const char *app_id, char *buf, size_t cap)
 {
-    size_t n = strlen(rest);
-    return n >= 5 && !strcmp(rest + n - 5, "/logs") ? "application/octet-stream" : "application/json";
+    const char *p = rest + 14 + strcspn(rest + 14, "/");      /* after "/applications/<id>" */
+    size_t alen = *p ? strcspn(p + 1, "/") : 0;
+    char attempt[256];
+    bool has_attempt = *p && strcmp(p, "/logs") && alen < sizeof attempt && segment_ok(p + 1, alen, attempt, sizeof attempt);
+    int n = snprintf(buf, cap, "attachment; filename=eventLogs-%s%s%s.zip", app_id, has_attempt ? "-" : "",
+                     has_attempt ? attempt : "");
+    if (n <= 0 || (size_t)n >= cap) return NULL;
+    for (char *q = buf + 30; *q; q++)   /* past "attachment; filename=eventLogs" */
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '.' || *q == '-'))
+            *q = '_';
+    return buf;
 }
 
 /* The application id segment of "/applications/{appId}/...", decoded, or false. */
@@ -210,7 +223,12 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
     clarity__serve_listing_unref(l);
     enum MHD_Result res;
     if (rc == CLARITY_OK && !write_failed) {
-        res = send_sink(c, MHD_HTTP_OK, &k, content_type(rest));
+        /* the event log download (/logs) is a zip; every other answer is JSON, as SHS's
+         * JacksonMessageWriter produces it */
+        const char *type = clarity_shs_content_type(pq);
+        char dbuf[1400];
+        const char *disp = strcmp(type, "application/json") && !listing ? disposition(rest, app_id, dbuf, sizeof dbuf) : NULL;
+        res = send_sink(c, MHD_HTTP_OK, &k, type, disp);
     } else if (rc == CLARITY_OK || status >= 500) {
         atomic_fetch_add(&s->errors_5xx, 1);
         const char *why = k.too_big ? "answer larger than --max-response" : rc ? err.msg : "cannot write the answer";

@@ -262,9 +262,11 @@ int clarity_shs_attempt_json(const struct clarity_app *a, char **out, size_t *le
     *len = 0;
     FILE *f = open_memstream(out, len);
     if (!f) return clarity_error_set(err, CLARITY_ENOMEM, a->source_path, 0, 0, "out of memory");
+    struct clarity_shs_attempt_info row;
+    clarity_shs_attempt_info_of(a, &row);
     struct jsonw w;
     clarity_jsonw_init(&w, f, false);
-    attempt_write(&w, a);
+    attempt_write(&w, &row);
     clarity_jsonw_flush(&w);
     bool bad = ferror(f);
     if (fclose(f) != 0 || bad || !*out) {
