@@ -113,7 +113,7 @@ static size_t list_ids(const char *path, const char **ids, size_t max)
     size_t n = (size_t)shs_len(x.root, "");
     static char keep[8][32];
     for (size_t i = 0; i < n && i < max; i++) {
-        char k[16];
+        char k[32];
         snprintf(k, sizeof k, "%zu.id", i);
         snprintf(keep[i], sizeof keep[i], "%s", shs_str(x.root, k));
         ids[i] = keep[i];
