@@ -4,6 +4,7 @@
  * clarity_codec_sniff so that listing a directory does not depend on the decoders being
  * linked. */
 #include "source/internal.h"
+#include "util/headread.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -64,26 +65,14 @@ enum src_verdict clarity_src_sniff_file(const char *path, const char *name, uint
     /* Kept so the loader reports "empty file": an application that has just started has an
      * empty log, and dropping it here would hide it. */
     if (size == 0) return SRC_LOG;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        snprintf(why, cap, "cannot read: %s", strerror(errno));
+    unsigned char buf[SNIFF_BYTES];
+    size_t n;
+    bool opened;
+    int e = clarity_read_head(path, buf, sizeof buf, &n, &opened);
+    if (e) {
+        snprintf(why, cap, "cannot read: %s", strerror(e));
         return SRC_NOT_LOG;
     }
-    unsigned char buf[SNIFF_BYTES];
-    size_t n = 0;
-    while (n < sizeof buf) {
-        ssize_t r = read(fd, buf + n, sizeof buf - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            int e = errno;
-            close(fd);
-            snprintf(why, cap, "cannot read: %s", strerror(e));
-            return SRC_NOT_LOG;
-        }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
     if (looks_like_log(buf, n)) return SRC_LOG;
     /* A name that says "log" wins over damaged first bytes: the decoder then reports the
      * damage with an offset, which is more useful than a note. */

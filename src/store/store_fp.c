@@ -8,27 +8,17 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include "store/store_internal.h"
+#include "util/headread.h"
 
 #define HEAD_BYTES 4096
 
 static int head_hash(const char *path, uint64_t *out, struct clarity_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
     char buf[HEAD_BYTES];
-    size_t n = 0;
-    while (n < sizeof buf) {
-        ssize_t r = read(fd, buf + n, sizeof buf - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            int e = errno;
-            close(fd);
-            return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot read: %s", strerror(e));
-        }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
+    size_t n;
+    bool opened;
+    int e = clarity_read_head(path, buf, sizeof buf, &n, &opened);
+    if (e) return clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot %s: %s", opened ? "read" : "open", strerror(e));
     *out = XXH64(buf, n, 0);
     return CLARITY_OK;
 }
