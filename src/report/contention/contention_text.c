@@ -133,18 +133,21 @@ static int aggressive_lines(FILE *o, const struct iqcar_result *r, size_t k, siz
                 v[n++] = (struct victim_dor){rank[x->col], x->col, x->v};
         }
         qsort(v, n, sizeof *v, cmp_victim_dor);
-        line[0] = '\0';
-        for (size_t j = 0; j < n && j < k && len < sizeof line; j++)
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "",
-                                    clarity_fit_cell(cut, sizeof cut, r->units[v[j].unit].name, room(width, 46, 40)), v[j].dor);
         double ms = r->opt.aggressive_by_dor ? ag[i].aux : ag[i].dor, dor = r->opt.aggressive_by_dor ? ag[i].dor : ag[i].aux;
         size_t w = room(width, 2 + 4 + 1 + 10 + 3 + 10 + 2 + 20, 30);
         char lead[600];
         snprintf(lead, sizeof lead, "  %zu. %-*s %8.1f s | DOR %.4f  ", i + 1, w ? (int)w : 30,
                  clarity_fit_cell(cut, sizeof cut, r->units[s].name, w), ms / 1000, dor);
         /* the victims wrap under the first one; on a terminal too narrow for that, they go
-         * on the lines below the figures */
+         * on the lines below the figures. A victim's name and its DOR (", 0.123": 7 more)
+         * must fit beside the lead, or a name with no space in it runs past the width. */
         size_t ll = strlen(lead);
+        size_t vroom = room(width, 46, 40);
+        if (vroom && width > ll + 7 + 12 && width - ll - 7 < vroom) vroom = width - ll - 7;
+        line[0] = '\0';
+        for (size_t j = 0; j < n && j < k && len < sizeof line; j++)
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %.3f", j ? ", " : "",
+                                    clarity_fit_cell(cut, sizeof cut, r->units[v[j].unit].name, vroom), v[j].dor);
         if (width && width < ll + 21) {
             while (ll && lead[ll - 1] == ' ') lead[--ll] = '\0';
             fprintf(o, "%s\n", lead);
