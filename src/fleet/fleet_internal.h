@@ -7,7 +7,6 @@
 /* RECURRING to o (text, CSV) or w (JSON members "recurring"). */
 int clarity_fleet__recurring(FILE *o, struct jsonw *w, struct clarity_store *s, const struct clarity_fleet_query *q,
                              enum clarity_fleet_format fmt, struct clarity_error *err);
-void clarity_fleet__csv_str(FILE *o, const char *s);
 const char *clarity_fleet__or_dash(const char *s);
 
 #endif

@@ -21,16 +21,6 @@ void clarity_fleet_integrity_words(uint32_t bits, char *buf, size_t cap)
 }
 
 /* RFC 4180 quoting: names and actions hold commas and quotes. */
-void clarity_fleet__csv_str(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; s && *s; s++) {
-        if (*s == '"') fputc('"', o);
-        fputc(*s == '\n' ? ' ' : *s, o);
-    }
-    fputc('"', o);
-}
-
 const char *clarity_fleet__or_dash(const char *s)
 {
     return s && *s ? s : "-";
@@ -91,28 +81,28 @@ static void app_csv(FILE *o, struct apps_ctx *c, const struct clarity_store_app 
     char fl[200];
     top_kind(c, a, &t);
     clarity_fleet_integrity_words(a->integrity, fl, sizeof fl);
-    clarity_fleet__csv_str(o, a->app_id);
+    clarity_csv_str(o, a->app_id);
     fputc(',', o);
-    clarity_fleet__csv_str(o, a->attempt_id);
+    clarity_csv_str(o, a->attempt_id);
     fputc(',', o);
-    clarity_fleet__csv_str(o, a->name);
+    clarity_csv_str(o, a->name);
     fputc(',', o);
-    clarity_fleet__csv_str(o, a->user);
+    clarity_csv_str(o, a->user);
     fputc(',', o);
-    clarity_fleet__csv_str(o, a->queue);
+    clarity_csv_str(o, a->queue);
     fputc(',', o);
-    clarity_fleet__csv_str(o, a->platform);
+    clarity_csv_str(o, a->platform);
     fputc(',', o);
-    clarity_fleet__csv_str(o, a->spark_version);
+    clarity_csv_str(o, a->spark_version);
     fprintf(o, ",%lld,%lld,%lld,%d,%lld,%.6f,%.6f,%.6f,%lld,%lld,%lld,%.6f,", (long long)a->start_ms,
             (long long)a->end_ms, (long long)a->duration_ms, a->completed, (long long)a->cores, a->core_hours,
             a->idle_core_hours, a->gc_share, (long long)a->tasks, (long long)a->failed_tasks, (long long)a->top_saving_ms,
             a->top_saving_core_hours);
-    clarity_fleet__csv_str(o, t.kind);
+    clarity_csv_str(o, t.kind);
     fputc(',', o);
-    clarity_fleet__csv_str(o, fl);
+    clarity_csv_str(o, fl);
     fputc(',', o);
-    clarity_fleet__csv_str(o, a->log_path);
+    clarity_csv_str(o, a->log_path);
     fputc('\n', o);
 }
 
@@ -228,7 +218,7 @@ struct tot_ctx { FILE *o; struct jsonw *w; enum clarity_fleet_format fmt; struct
 
 static void total_csv(FILE *o, const struct clarity_store_total *t)
 {
-    clarity_fleet__csv_str(o, t->key);
+    clarity_csv_str(o, t->key);
     fprintf(o, ",%lld,%lld,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%lld,%lld\n", (long long)t->runs, (long long)t->completed,
             (long long)t->tasks, (long long)t->failed_tasks, (long long)t->duration_ms, t->core_hours,
             t->idle_core_hours, t->saving_core_hours, t->gc_share, (long long)t->first_start_ms,

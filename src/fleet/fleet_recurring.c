@@ -70,11 +70,11 @@ struct runs {
 
 static void run_csv(FILE *o, const char *name, const struct clarity_store_run *r, bool regressed)
 {
-    clarity_fleet__csv_str(o, name);
+    clarity_csv_str(o, name);
     fputc(',', o);
-    clarity_fleet__csv_str(o, r->app->app_id);
+    clarity_csv_str(o, r->app->app_id);
     fputc(',', o);
-    clarity_fleet__csv_str(o, r->app->attempt_id);
+    clarity_csv_str(o, r->app->attempt_id);
     fprintf(o, ",%lld,%lld,%.6f,%lld,%.1f,%.6f,%d\n", (long long)r->app->start_ms, (long long)r->app->duration_ms,
             r->app->core_hours, (long long)r->previous, r->baseline_duration_ms, r->baseline_core_hours, regressed);
 }

@@ -229,3 +229,13 @@ const char *clarity_fit_cell(char *buf, size_t cap, const char *s, size_t w)
     if (w) cut_middle(buf, w);
     return buf;
 }
+
+void clarity_csv_str(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; s && *s; s++) {
+        if (*s == '"') fputc('"', o);
+        fputc(*s == '\n' ? ' ' : *s, o);
+    }
+    fputc('"', o);
+}

@@ -48,4 +48,8 @@ void clarity_fit_wrap(FILE *o, size_t width, const char *lead, const char *text)
 /* clarity_fit_wrap of a formatted text (up to 4 kB; fmt's output has no newline). */
 void clarity_fit_wrapf(FILE *o, size_t width, const char *lead, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* A CSV cell: s in double quotes, its quotes doubled and newlines made spaces (one row a
+ * line); NULL is the empty cell "". The fleet table's CSV and `clarity fleet query --csv`. */
+void clarity_csv_str(FILE *o, const char *s);
+
 #endif

@@ -197,38 +197,28 @@ int clarity_report_fleet_text(FILE *o, const struct fleet_row *rows, size_t n, s
 }
 
 /* RFC 4180 quoting: names and errors can hold commas and quotes. */
-static void csv_str(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; s && *s; s++) {
-        if (*s == '"') fputc('"', o);
-        fputc(*s == '\n' ? ' ' : *s, o);
-    }
-    fputc('"', o);
-}
-
 int clarity_report_fleet_csv(FILE *o, const struct fleet_row *rows, size_t n, struct clarity_error *err)
 {
     fputs("source,app_id,name,user,start_ms,duration_ms,executors,cores,tasks,failed_tasks,core_hours_used,"
           "core_hours_idle,gc_share,shuffle_read_bytes,top_blocked,top_blocked_improvement,integrity,error,attempt\n", o);
     for (size_t i = 0; i < n; i++) {
         const struct fleet_row *r = &rows[i];
-        csv_str(o, r->source);
+        clarity_csv_str(o, r->source);
         fputc(',', o);
-        csv_str(o, r->app_id);
+        clarity_csv_str(o, r->app_id);
         fputc(',', o);
-        csv_str(o, r->name);
+        clarity_csv_str(o, r->name);
         fputc(',', o);
-        csv_str(o, r->user);
+        clarity_csv_str(o, r->user);
         if (r->error) fprintf(o, ",,,,,,,,,,,,,,");
         else
             fprintf(o, ",%lld,%lld,%d,%d,%lld,%lld,%.6f,%.6f,%.6f,%lld,%s,%.6f,%s,", (long long)r->start_ms,
                     (long long)r->duration_ms, r->executors, r->cores, (long long)r->tasks, (long long)r->failed_tasks,
                     r->core_hours_used, r->core_hours_idle, r->gc_share, (long long)r->shuffle_bytes, r->top_blocked,
                     r->top_blocked_improvement, r->flags);
-        csv_str(o, r->error);
+        clarity_csv_str(o, r->error);
         fputc(',', o);   /* added last, so a reader of the earlier columns is not moved */
-        csv_str(o, r->attempt);
+        clarity_csv_str(o, r->attempt);
         fputc('\n', o);
     }
     return clarity_report_status(o, err);
