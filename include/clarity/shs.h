@@ -55,6 +55,13 @@ void clarity_shs_response_free(struct clarity_shs_response *res);
 int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
                           FILE *out, int *status, struct clarity_error *err);
 
+/* clarity_shs_answer_to that also gives what a server sends with the answer: its content type
+ * (as clarity_shs_response.content_type) and, for the event log zip of .../logs, the file name
+ * SHS gives it (malloc'd, the caller frees it; NULL for JSON). */
+int clarity_shs_answer_to_typed(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
+                                FILE *out, int *status, const char **content_type, char **filename,
+                                struct clarity_error *err);
+
 /* The content type of path_and_query's answer (as clarity_shs_response.content_type), known
  * before answering, for a server that streams with clarity_shs_answer_to. */
 const char *clarity_shs_content_type(const char *path_and_query);

@@ -134,20 +134,14 @@ static enum MHD_Result send_sink(struct MHD_Connection *c, unsigned status, stru
     return rc;
 }
 
-/* The event log download (.../logs, a zip) is named as SHS names it,
- * eventLogs-<appId>[-<attemptId>].zip; rest is "/applications/<appId>[/<attemptId>]/logs" and
- * app_id its decoded id. Ids come from logs, so any byte outside [A-Za-z0-9._-] becomes '_':
- * nothing a log says can end the header or add another. NULL when it does not fit. */
-static const char *disposition(const char *rest, const char *app_id, char *buf, size_t cap)
+/* Content-Disposition for the event log zip, named by the REST layer. Ids come from logs, so
+ * any byte of the name outside [A-Za-z0-9._-] becomes '_': nothing a log says can end the
+ * header or add another. NULL when it does not fit. */
+static const char *disposition(const char *filename, char *buf, size_t cap)
 {
-    const char *p = rest + 14 + strcspn(rest + 14, "/");      /* after "/applications/<id>" */
-    size_t alen = *p ? strcspn(p + 1, "/") : 0;
-    char attempt[256];
-    bool has_attempt = *p && strcmp(p, "/logs") && alen < sizeof attempt && segment_ok(p + 1, alen, attempt, sizeof attempt);
-    int n = snprintf(buf, cap, "attachment; filename=eventLogs-%s%s%s.zip", app_id, has_attempt ? "-" : "",
-                     has_attempt ? attempt : "");
+    int n = snprintf(buf, cap, "attachment; filename=%s", filename);
     if (n <= 0 || (size_t)n >= cap) return NULL;
-    for (char *q = buf + 30; *q; q++)   /* past "attachment; filename=eventLogs" */
+    for (char *q = buf + 21; *q; q++)   /* past "attachment; filename=" */
         if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '.' || *q == '-'))
             *q = '_';
     return buf;
@@ -190,6 +184,8 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
     size_t nmodels = 0;
     struct clarity_error err = {0};
     int status = 500, rc = CLARITY_OK;
+    const char *type = "application/json";   /* the listing's; other answers say theirs */
+    char *filename = NULL;                   /* the event log zip's name, from the REST layer */
     char app_id[1024];
     const char *trimmed = rest;
     bool listing = !strcmp(trimmed, "/applications") || !strcmp(trimmed, "/applications/");
@@ -216,18 +212,17 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
                 apps[nmodels++] = m->app;
             }
         }
-        rc = clarity_shs_answer_to(apps, nmodels, pq, true, k.f, &status, &err);
+        rc = clarity_shs_answer_to_typed(apps, nmodels, pq, true, k.f, &status, &type, &filename, &err);
     }
     bool write_failed = clarity__serve_sink_close(&k) != 0;
     for (size_t i = 0; i < nmodels; i++) clarity__serve_cache_release(&s->cache, models[i]);
     clarity__serve_listing_unref(l);
     enum MHD_Result res;
     if (rc == CLARITY_OK && !write_failed) {
-        /* the event log download (/logs) is a zip; every other answer is JSON, as SHS's
-         * JacksonMessageWriter produces it */
-        const char *type = clarity_shs_content_type(pq);
+        /* the event log download (/logs) is a zip named as SHS names it; every other answer
+         * is JSON, as SHS's JacksonMessageWriter produces it */
         char dbuf[1400];
-        const char *disp = strcmp(type, "application/json") && !listing ? disposition(rest, app_id, dbuf, sizeof dbuf) : NULL;
+        const char *disp = filename ? disposition(filename, dbuf, sizeof dbuf) : NULL;
         res = send_sink(c, MHD_HTTP_OK, &k, type, disp);
     } else if (rc == CLARITY_OK || status >= 500) {
         atomic_fetch_add(&s->errors_5xx, 1);
@@ -239,6 +234,7 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
         res = send_text(c, (unsigned)status, err.msg);
     }
     clarity__serve_sink_free(&k);
+    free(filename);
     free(pq);
     return res;
 }

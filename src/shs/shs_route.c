@@ -442,6 +442,15 @@ int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const c
     return answer(apps, napps, path_and_query, pretty, out, status, NULL, NULL, err);
 }
 
+int clarity_shs_answer_to_typed(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
+                                FILE *out, int *status, const char **content_type, char **filename,
+                                struct clarity_error *err)
+{
+    *content_type = CT_JSON;
+    *filename = NULL;
+    return answer(apps, napps, path_and_query, pretty, out, status, content_type, filename, err);
+}
+
 int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
                        struct clarity_shs_response *res, struct clarity_error *err)
 {
