@@ -38,6 +38,17 @@ struct clarity_serve_options {
      * log before the server listens). */
     const char *store_path;
     int load_threads;               /* threads per model load; 0: one per core */
+    /* Access control as SHS's spark.history.ui.acls.enable: an application is listed and
+     * answered only to a user its environment's view ACLs (spark.ui.view.acls[.groups],
+     * spark.admin.acls[.groups]), its owner (sparkUser) or the server's admin lists allow;
+     * others get 403 on its routes and do not see it in /applications. The user is the value
+     * of the request header user_header, which a trusted reverse proxy sets (required with
+     * acl); groups come from groups_file (/etc/group's format) or not at all. */
+    bool acl;
+    const char *user_header;
+    const char *admin_acls;         /* spark.history.ui.admin.acls: comma-separated users */
+    const char *admin_acls_groups;  /* spark.history.ui.admin.acls.groups */
+    const char *groups_file;
     /* Told what happens (start, scans, loads, evictions, refused requests); NULL: nothing. */
     void (*log)(void *ctx, enum clarity_serve_level level, const char *msg);
     void *log_ctx;
@@ -47,8 +58,8 @@ struct clarity_server;
 
 /* Without a store, scans log_dir once (so the first answers list every readable log); with
  * one, lists what the store holds and scans in the background. Then serves until
- * clarity_serve_stop. Errors: CLARITY_EUSAGE for bad options or a store of another
- * directory, CLARITY_EIO when log_dir cannot be read or the address cannot be bound,
+ * clarity_serve_stop. Errors: CLARITY_EUSAGE for bad options (acl without user_header), a
+ * store of another directory or an unreadable groups_file, CLARITY_EIO when log_dir cannot be read or the address cannot be bound,
  * CLARITY_EFORMAT for a store of another schema version. */
 int clarity_serve_start(const struct clarity_serve_options *opt, struct clarity_server **out, struct clarity_error *err);
 int clarity_serve_port(const struct clarity_server *s);

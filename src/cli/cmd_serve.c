@@ -23,8 +23,10 @@ static void serve_usage(FILE *o)
             "maxEndDate and limit) is kept from scans of LOG_DIR; new, grown, rolled and\n"
             "deleted logs show within about a second (inotify; every --poll without it). An\n"
             "application's model is loaded when first asked and kept in a cache bounded by\n"
-            "--max-apps and --max-memory (least recently used dropped first). A grown log is\n"
-            "read again from its start. See docs/serve.md for a reverse proxy with access control.\n\n"
+            "--max-apps and --max-memory (least recently used dropped first). A grown plain\n"
+            "log's listing row is read from where the last read stopped; its model, and a grown\n"
+            "compressed or rolling log, are read again from the start. Access control: --acl\n"
+            "(below) or a reverse proxy (docs/serve.md).\n\n"
             "options:\n"
             "  --host ADDR        address to listen on (default 127.0.0.1: this machine only;\n"
             "                     0.0.0.0 or :: for every interface: put a proxy in front)\n"
@@ -49,6 +51,20 @@ static void serve_usage(FILE *o)
             "                     .cache without XDG_CACHE_HOME). With it, a restart answers at once\n"
             "                     from what the store saw and checks LOG_DIR in the background\n"
             "  --no-store         no store: the first scan reads every log before listening\n"
+            "  --acl              SHS's spark.history.ui.acls.enable: an application is listed and\n"
+            "                     answered only to its owner (sparkUser), the users and groups of\n"
+            "                     its log's spark.ui.view.acls[.groups] and spark.admin.acls[.groups],\n"
+            "                     and the admins below; others get 403 'user \"NAME\" is not\n"
+            "                     authorized' on its routes and do not see it in /applications. A\n"
+            "                     request with no user is refused. The log's spark.acls.enable is not\n"
+            "                     read (SHS's own setting decides, as here)\n"
+            "  --user-header NAME the request header holding the user, set by a trusted reverse\n"
+            "                     proxy that authenticates (needed with --acl; ignored without):\n"
+            "                     the server must then be reachable only through that proxy\n"
+            "  --admin-acls LIST  spark.history.ui.admin.acls: users who may view every application\n"
+            "  --admin-acls-groups LIST  spark.history.ui.admin.acls.groups: groups who may\n"
+            "  --groups-file FILE a user's groups, from a file in /etc/group's format (read once at\n"
+            "                     start); without it no user has a group\n"
             "  -q, --quiet        no log lines on stderr but errors\n"
             "  --help             this text\n\n"
             "SIGTERM or SIGINT stop accepting connections, let requests in flight finish (up to\n"
@@ -109,7 +125,8 @@ static rlim_t raise_nofile(void)
 }
 
 enum { O_HOST = 0x100, O_PORT, O_THREADS, O_MAX_APPS, O_MAX_MEMORY, O_POLL, O_RESCAN, O_NO_INOTIFY, O_MAX_CONN,
-       O_PER_IP, O_TIMEOUT, O_MAX_REQUEST, O_MAX_RESPONSE, O_TMP, O_LOAD_THREADS, O_STORE, O_NO_STORE, O_HELP };
+       O_PER_IP, O_TIMEOUT, O_MAX_REQUEST, O_MAX_RESPONSE, O_TMP, O_LOAD_THREADS, O_STORE, O_NO_STORE, O_HELP,
+       O_ACL, O_USER_HEADER, O_ADMIN_ACLS, O_ADMIN_ACLS_GROUPS, O_GROUPS_FILE };
 
 /* The default store: one file per log directory under the user's cache directory, named by a
  * hash of the directory's absolute path (FNV-1a), so two servers over two directories never
@@ -147,6 +164,9 @@ int cmd_serve(int argc, char **argv)
         {"max-response", required_argument, 0, O_MAX_RESPONSE}, {"tmp", required_argument, 0, O_TMP},
         {"load-threads", required_argument, 0, O_LOAD_THREADS}, {"quiet", no_argument, 0, 'q'},
         {"store", required_argument, 0, O_STORE}, {"no-store", no_argument, 0, O_NO_STORE},
+        {"acl", no_argument, 0, O_ACL}, {"user-header", required_argument, 0, O_USER_HEADER},
+        {"admin-acls", required_argument, 0, O_ADMIN_ACLS}, {"admin-acls-groups", required_argument, 0, O_ADMIN_ACLS_GROUPS},
+        {"groups-file", required_argument, 0, O_GROUPS_FILE},
         {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0},
     };
     struct clarity_serve_options so = {.port = 18080};
@@ -198,6 +218,11 @@ int cmd_serve(int argc, char **argv)
             break;
         case O_STORE: so.store_path = optarg; no_store = false; break;
         case O_NO_STORE: no_store = true; so.store_path = NULL; break;
+        case O_ACL: so.acl = true; break;
+        case O_USER_HEADER: so.user_header = optarg; break;
+        case O_ADMIN_ACLS: so.admin_acls = optarg; break;
+        case O_ADMIN_ACLS_GROUPS: so.admin_acls_groups = optarg; break;
+        case O_GROUPS_FILE: so.groups_file = optarg; break;
         case 'q': lc.quiet = true; break;
         case O_HELP: serve_usage(stdout); return EXIT_OK;
         default: return bad_option("serve", argv, "q");

@@ -189,15 +189,33 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
     char app_id[1024];
     const char *trimmed = rest;
     bool listing = !strcmp(trimmed, "/applications") || !strcmp(trimmed, "/applications/");
+    /* with --acl: the user a trusted proxy named in the header (no header: no user) */
+    const char *user = s->opt.acl ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, s->opt.user_header) : NULL;
+    bool forbidden = false;
     if (listing) {
-        /* the listing from its rows: no model is loaded */
+        /* the listing from its rows: no model is loaded; with --acl only the attempts the user
+         * may view */
         const char *query = strchr(pq, '?');
-        rc = clarity_shs_applications_to(l ? l->rows : NULL, l ? l->napp_rows : 0, query ? query + 1 : NULL, true, k.f,
-                                         &status, &err);
+        struct clarity_shs_attempt_info *rows = l ? l->rows : NULL, *mine = NULL;
+        size_t nrows = l ? l->napp_rows : 0;
+        if (s->opt.acl && l) {
+            mine = malloc((l->n ? l->n : 1) * sizeof *mine);
+            nrows = 0;
+            for (size_t i = 0; mine && i < l->n; i++)
+                if (l->e[i].ok && clarity__serve_acl_allows(s, &l->e[i], user)) mine[nrows++] = l->e[i].info;
+            rows = mine;
+        }
+        if (s->opt.acl && l && !mine) rc = clarity_error_set(&err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+        else rc = clarity_shs_applications_to(rows, nrows, query ? query + 1 : NULL, true, k.f, &status, &err);
+        free(mine);
     } else {
         if (l && app_segment(rest, app_id, sizeof app_id)) {
             const struct serve_entry *ents[MAX_ATTEMPTS];
             size_t n = clarity__serve_listing_find(l, app_id, ents, MAX_ATTEMPTS);
+            /* SHS checks the attempt's view ACLs before answering; an application's attempts
+             * are answered together here, so every one of them must allow the user */
+            for (size_t i = 0; i < n && !forbidden; i++) forbidden = !clarity__serve_acl_allows(s, ents[i], user);
+            if (forbidden) n = 0;
             struct clarity_load_options lo = {.keep_task_accumulables = true, .user_task_accumulables_only = true,
                                               .threads = s->opt.load_threads, .quiet = true};
             for (size_t i = 0; i < n; i++) {
@@ -212,7 +230,13 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
                 apps[nmodels++] = m->app;
             }
         }
-        rc = clarity_shs_answer_to_typed(apps, nmodels, pq, true, k.f, &status, &type, &filename, &err);
+        if (forbidden) {
+            /* SHS's ForbiddenException text, "null" when no user was named */
+            status = 403;
+            rc = clarity_error_set(&err, CLARITY_EUSAGE, NULL, 0, 0, "user \"%.200s\" is not authorized", user ? user : "null");
+        } else {
+            rc = clarity_shs_answer_to_typed(apps, nmodels, pq, true, k.f, &status, &type, &filename, &err);
+        }
     }
     bool write_failed = clarity__serve_sink_close(&k) != 0;
     for (size_t i = 0; i < nmodels; i++) clarity__serve_cache_release(&s->cache, models[i]);

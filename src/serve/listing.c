@@ -2,12 +2,15 @@
  * A scan resolves the directory as every other command does (clarity_source_resolve), keeps
  * the entries whose size and newest modification time did not change, and reads the others
  * with a lean load (no accumulables, no executor metrics: the listing needs the application's
- * start and end only). The loader cannot resume a log where it stopped, so a grown log is read
- * again from its start. The result is published as a new immutable snapshot; requests hold a
+ * start and end only). A grown plain log (same head, larger) is read only from where the last
+ * read stopped, for the listing row (peek.c); other grown entries (compressed, rolling) are read
+ * again from their start. With --acl each entry also keeps its environment's view ACLs. The result is published as a new immutable snapshot; requests hold a
  * reference to the one they started with. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "serve/serve_internal.h"
 
 static char *dup0(const char *s) { return s ? strdup(s) : NULL; }
@@ -16,6 +19,7 @@ static void entry_clear(struct serve_entry *e)
 {
     free(e->path);
     for (size_t i = 0; i < 5; i++) free(e->strs[i]);
+    clarity__serve_acl_props_free(&e->acl);
     memset(e, 0, sizeof *e);
 }
 
@@ -80,6 +84,91 @@ static void entry_stat(const struct clarity_app_source *src, uint64_t *size, int
     }
 }
 
+/* Where a read of a plain single-file log can resume: just past the last newline at or before
+ * size (looked for in the last MiB; 0 when there is none: not resumed). */
+static uint64_t resume_offset(const struct clarity_app_source *src, uint64_t size)
+{
+    if (src->layout != CLARITY_LAYOUT_SINGLE || src->nfiles != 1 || src->files[0].codec != CLARITY_CODEC_PLAIN || !size)
+        return 0;
+    int fd = open(src->files[0].path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char buf[65536];
+    uint64_t end = size, found = 0;
+    for (int k = 0; k < 16 && end > 0 && !found; k++) {
+        uint64_t from = end > sizeof buf ? end - sizeof buf : 0;
+        ssize_t r = pread(fd, buf, (size_t)(end - from), (off_t)from);
+        if (r <= 0) break;
+        for (ssize_t i = r - 1; i >= 0; i--)
+            if (buf[i] == '\n') {
+                found = from + (uint64_t)i + 1;
+                break;
+            }
+        end = from;
+    }
+    close(fd);
+    return found;
+}
+
+/* Whether byte off-1 of the file is a newline: a stored offset is trusted only at a line start
+ * (a store written by an older build kept the size, which may fall inside a line). */
+static bool at_line_start(const char *path, uint64_t off)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    char ch = 0;
+    bool ok = off > 0 && pread(fd, &ch, 1, (off_t)(off - 1)) == 1 && ch == '\n';
+    close(fd);
+    return ok;
+}
+
+static void set_strs(struct serve_entry *e, const struct clarity_shs_attempt_info *in, bool *oom)
+{
+    const char *src_strs[5] = {in->app_id, in->attempt_id, in->name, in->user, in->spark_version};
+    for (size_t i = 0; i < 5; i++) {
+        e->strs[i] = dup0(src_strs[i]);
+        if (src_strs[i] && !e->strs[i]) *oom = true;
+    }
+    e->info = *in;
+    e->info.app_id = e->strs[0] ? e->strs[0] : "";
+    e->info.attempt_id = e->strs[1];
+    e->info.name = e->strs[2];
+    e->info.user = e->strs[3];
+    e->info.spark_version = e->strs[4];
+}
+
+/* A grown plain log whose last read is known: its row from prev and the appended lines.
+ * False when it must be read whole (the suffix holds an event that changes more than the
+ * end, or the offset is not a line start); e is then as it came in. */
+static bool entry_resume(struct serve_entry *e, const struct clarity_app_source *src, const struct serve_entry *prev)
+{
+    if (!prev || !prev->ok || e->change != CLARITY_STORE_GROWN || !prev->read_offset || prev->read_offset > e->size ||
+        src->layout != CLARITY_LAYOUT_SINGLE || src->nfiles != 1 || src->files[0].codec != CLARITY_CODEC_PLAIN ||
+        !at_line_start(src->files[0].path, prev->read_offset))
+        return false;
+    struct serve_entry r = {.info = prev->info};
+    uint64_t next = 0;
+    if (clarity__serve_peek_suffix(src->files[0].path, prev->read_offset, &r, &next) != 0) return false;
+    bool oom = false;
+    struct clarity_shs_attempt_info in = r.info;
+    in.last_updated_ms = e->mtime_ns / 1000000;   /* as the REST layer takes it: the file's mtime */
+    set_strs(e, &in, &oom);
+    if (prev->acl_known && clarity__serve_acl_props_copy(&e->acl, &prev->acl) != 0) oom = true;
+    e->acl_known = prev->acl_known;
+    e->read_offset = next;
+    e->resumed = true;
+    e->ok = !oom;
+    if (oom) snprintf(e->err, sizeof e->err, "out of memory");
+    return true;
+}
+
+static char *env_prop(const struct clarity_app *a, const char *key)
+{
+    const char *v = NULL;   /* the last one, as a map built from the list keeps it */
+    for (size_t i = 0; i < a->spark_props.n; i++)
+        if (!strcmp(clarity_app_str(a, a->spark_props.p[i].k), key)) v = clarity_app_str(a, a->spark_props.p[i].v);
+    return v ? strdup(v) : NULL;
+}
+
 /* Reads one entry for the listing; prev: what the last listing had of it (NULL: new). */
 static void entry_read(struct serve_entry *e, const struct clarity_app_source *src, const struct serve_entry *prev,
                        int threads)
@@ -93,6 +182,7 @@ static void entry_read(struct serve_entry *e, const struct clarity_app_source *s
                                                .head_hash = prev ? prev->head_hash : 0}};
         e->change = (int)clarity_store_classify(prev ? &was : NULL, &fp);
     }
+    if (entry_resume(e, src, prev)) return;
     struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true,
                                       .threads = threads, .quiet = true};
     struct clarity_app *a = NULL;
@@ -104,18 +194,16 @@ static void entry_read(struct serve_entry *e, const struct clarity_app_source *s
     }
     struct clarity_shs_attempt_info in;
     clarity_shs_attempt_info_of(a, &in);
-    const char *src_strs[5] = {in.app_id, in.attempt_id, in.name, in.user, in.spark_version};
     bool oom = false;
-    for (size_t i = 0; i < 5; i++) {
-        e->strs[i] = dup0(src_strs[i]);
-        if (src_strs[i] && !e->strs[i]) oom = true;
-    }
-    e->info = in;
-    e->info.app_id = e->strs[0] ? e->strs[0] : "";
-    e->info.attempt_id = e->strs[1];
-    e->info.name = e->strs[2];
-    e->info.user = e->strs[3];
-    e->info.spark_version = e->strs[4];
+    set_strs(e, &in, &oom);
+    /* the ACLs cost four lookups in a model already read: kept whether or not --acl is on */
+    struct serve_acl_props *acl = &e->acl;
+    acl->view = env_prop(a, "spark.ui.view.acls");
+    acl->view_groups = env_prop(a, "spark.ui.view.acls.groups");
+    acl->admin = env_prop(a, "spark.admin.acls");
+    acl->admin_groups = env_prop(a, "spark.admin.acls.groups");
+    e->acl_known = true;
+    e->read_offset = resume_offset(src, e->size);
     e->ok = !oom;
     if (oom) snprintf(e->err, sizeof e->err, "out of memory");
     clarity_app_free(a);
@@ -171,6 +259,9 @@ static int entry_copy(struct serve_entry *dst, const struct serve_entry *src)
     dst->info.name = dst->strs[2];
     dst->info.user = dst->strs[3];
     dst->info.spark_version = dst->strs[4];
+    dst->resumed = false;
+    memset(&dst->acl, 0, sizeof dst->acl);
+    if (src->acl_known && clarity__serve_acl_props_copy(&dst->acl, &src->acl) != 0) oom = true;
     return oom ? -1 : 0;
 }
 
@@ -202,6 +293,24 @@ static bool same(const struct serve_listing *a, const struct serve_listing *b)
         if (strcmp(a->e[i].path, b->e[i].path) || a->e[i].size != b->e[i].size || a->e[i].mtime_ns != b->e[i].mtime_ns)
             return false;
     return true;
+}
+
+int clarity__serve_listing_peek_acls(struct clarity_server *s, struct serve_listing *l, struct clarity_error *err)
+{
+    struct clarity_source_list list = {0};
+    const char *paths[] = {s->log_dir};
+    struct clarity_error rerr = {0};
+    if (clarity_source_resolve(paths, 1, &list, &rerr) == CLARITY_EIO) {
+        clarity_source_list_free(&list);
+        *err = rerr;
+        return CLARITY_EIO;
+    }
+    for (size_t i = 0; i < list.napps; i++) {
+        struct serve_entry *e = (struct serve_entry *)old_find(l, list.apps[i].path);
+        if (e && !e->acl_known && clarity__serve_peek_acls(&list.apps[i], &e->acl) == 0) e->acl_known = true;
+    }
+    clarity_source_list_free(&list);
+    return CLARITY_OK;
 }
 
 void clarity__serve_listing_publish(struct clarity_server *s, struct serve_listing *l)
@@ -256,6 +365,7 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
                 rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
                 goto out;
             }
+            if (s->opt.acl && !e->acl_known && clarity__serve_peek_acls(&list.apps[i], &e->acl) == 0) e->acl_known = true;
             nkept++;
         } else {
             if (!(e->path = strdup(list.apps[i].path))) {
@@ -294,9 +404,14 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err)
         for (size_t i = 0; i < l->n; i++) unreadable += !l->e[i].ok;
         clarity__serve_log(s, CLARITY_SERVE_INFO, "scan: %zu logs (%zu read again, %zu unchanged, %zu unreadable), %zu gone",
                            l->n, w.ntodo, nkept, unreadable, old ? old->n - nold_seen : 0);
-        size_t grown = 0;
-        for (size_t i = 0; i < l->n; i++) grown += l->e[i].fresh && l->e[i].change == CLARITY_STORE_GROWN;
-        if (grown) clarity__serve_log(s, CLARITY_SERVE_INFO, "scan: %zu logs grew (read again from their start)", grown);
+        size_t grown = 0, resumed = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            grown += l->e[i].fresh && l->e[i].change == CLARITY_STORE_GROWN;
+            resumed += l->e[i].fresh && l->e[i].resumed;
+        }
+        if (grown)
+            clarity__serve_log(s, CLARITY_SERVE_INFO, "scan: %zu logs grew (%zu read from where the last read stopped, %zu again from their start)",
+                               grown, resumed, grown - resumed);
         clarity__serve_listing_publish(s, l);
         clarity__serve_store_update(s, old, l);
         l = NULL;

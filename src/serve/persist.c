@@ -54,6 +54,7 @@ static int on_log(void *ctx, const struct clarity_store_log *row)
     e->size = row->fp.size;
     e->mtime_ns = row->fp.mtime_ns;
     e->head_hash = row->fp.head_hash;
+    e->read_offset = row->read_offset;   /* trusted only where it falls at a line start */
     e->ok = false;   /* until its attempt row is read */
     snprintf(e->err, sizeof e->err, "%.255s", row->error ? row->error : "no application in it");
     c->l->n++;
@@ -161,7 +162,9 @@ static void put_entry(struct clarity_server *s, const struct serve_entry *e, int
     struct clarity_store_log log = {
         .path = rel_of(s, e->path),
         .fp = {.size = e->size, .mtime_ns = e->mtime_ns, .head_hash = e->head_hash},
-        .read_offset = e->size,
+        /* a plain log: just past its last whole line, where the next read resumes; others
+         * (compressed, rolling) are read whole, and their size is what was consumed */
+        .read_offset = e->read_offset ? e->read_offset : e->size,
         .state = e->ok ? CLARITY_STORE_LOG_OK : CLARITY_STORE_LOG_UNREADABLE,
         .error = e->ok ? NULL : e->err,
         .indexed_at_ms = now,

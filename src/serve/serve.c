@@ -43,6 +43,7 @@ static void server_free(struct clarity_server *s)
     if (s->wake[0] >= 0) close(s->wake[0]);
     if (s->wake[1] >= 0) close(s->wake[1]);
     if (s->inotify_fd >= 0) close(s->inotify_fd);
+    clarity__serve_groups_free(s->groups);
     clarity__serve_listing_unref(s->listing);
     clarity__serve_cache_free(&s->cache);
     if (s->store) clarity_store_close(s->store);
@@ -58,6 +59,9 @@ int clarity_serve_start(const struct clarity_serve_options *opt, struct clarity_
     if (!opt || !opt->log_dir) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "no log directory");
     if (opt->port < 0 || opt->port > 65535)
         return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "port %d is not in 0..65535", opt->port);
+    if (opt->acl && (!opt->user_header || !*opt->user_header))
+        return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0,
+                                 "--acl needs --user-header NAME: the header a trusted proxy sets to the user");
     struct stat st;
     if (stat(opt->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return clarity_error_set(err, CLARITY_EIO, opt->log_dir, 0, 0, "not a readable directory");
@@ -76,12 +80,23 @@ int clarity_serve_start(const struct clarity_serve_options *opt, struct clarity_
         server_free(s);
         return clarity_error_set(err, CLARITY_EIO, opt->log_dir, 0, 0, "cannot resolve the directory");
     }
+    int rc = CLARITY_OK;
+    if (s->opt.acl && s->opt.groups_file && (rc = clarity__serve_groups_load(s->opt.groups_file, &s->groups, err)) != CLARITY_OK) {
+        server_free(s);
+        return rc;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = CLARITY_OK;
     struct serve_listing *stored = NULL;
     if (s->opt.store_path && ((rc = clarity__serve_store_open(s, err)) != CLARITY_OK ||
                               (rc = clarity__serve_store_listing(s, &stored, err)) != CLARITY_OK)) {
+        server_free(s);
+        return rc;
+    }
+    if (stored && s->opt.acl && (rc = clarity__serve_listing_peek_acls(s, stored, err)) != CLARITY_OK) {
+        /* the store keeps no ACLs: with --acl they are read from the logs' heads before the
+         * first answer, so no application is shown before its ACLs are known */
+        clarity__serve_listing_free(stored);
         server_free(s);
         return rc;
     }

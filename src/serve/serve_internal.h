@@ -30,6 +30,10 @@ void clarity__serve_sink_free(struct serve_sink *k);
 
 /* ---- the listing (listing.c) ---- */
 
+/* The view ACLs of an application's environment (spark.ui.view.acls[.groups],
+ * spark.admin.acls[.groups]), as comma-separated lists; NULL when not set. */
+struct serve_acl_props { char *view, *view_groups, *admin, *admin_groups; };
+
 /* One log entry as the loader sees it (a file, a rolling or Databricks directory): what was
  * found in it the last time it changed. */
 struct serve_entry {
@@ -43,6 +47,12 @@ struct serve_entry {
     char *strs[5];                 /* app_id, attempt_id, name, user, spark_version copies */
     bool ok;                       /* false: unreadable (err says why); not listed */
     char err[256];
+    /* where the next read of a grown plain log starts: just past the last whole line read
+     * (0: unknown, or a log that is not resumed: read whole) */
+    uint64_t read_offset;
+    bool resumed;                  /* this scan read only its suffix */
+    struct serve_acl_props acl;    /* with --acl: from its environment */
+    bool acl_known;                /* false: not read (an entry from the store before a peek) */
 };
 
 /* What the directory held at one scan; immutable once published, freed with its last
@@ -65,8 +75,31 @@ int clarity__serve_rescan(struct clarity_server *s, struct clarity_error *err);
 void clarity__serve_listing_free(struct serve_listing *l);
 /* Indexes l (by application, listing rows) once its entries are filled; -1 out of memory. */
 int clarity__serve_listing_index(struct serve_listing *l);
+/* Reads the view ACLs of l's entries that have none yet (a listing from the store) from the
+ * heads of their logs; entries not found in the directory stay without (never shown). */
+int clarity__serve_listing_peek_acls(struct clarity_server *s, struct serve_listing *l, struct clarity_error *err);
 /* Publishes l as the server's listing (the old one is freed with its last reader). */
 void clarity__serve_listing_publish(struct clarity_server *s, struct serve_listing *l);
+
+/* ---- cheap reads of a log (peek.c) ---- */
+/* Reads a grown plain log from byte `from` (the start of a line) and applies what the listing
+ * row can take from appended events (the application's end) to e->info; *next_offset: just
+ * past the last whole line. 0: done; 1: an event that needs a full read came; -1: I/O error. */
+int clarity__serve_peek_suffix(const char *path, uint64_t from, struct serve_entry *e, uint64_t *next_offset);
+/* The environment's view ACLs from the first events of src's first file; -1 when unreadable. */
+int clarity__serve_peek_acls(const struct clarity_app_source *src, struct serve_acl_props *out);
+void clarity__serve_acl_props_free(struct serve_acl_props *p);
+int clarity__serve_acl_props_copy(struct serve_acl_props *dst, const struct serve_acl_props *src);
+
+/* ---- who may see an application (acl.c) ---- */
+struct serve_groups;   /* user -> groups, from --groups-file */
+int clarity__serve_groups_load(const char *path, struct serve_groups **out, struct clarity_error *err);
+void clarity__serve_groups_free(struct serve_groups *g);
+/* SHS's SecurityManager.checkUIViewPermissions over an entry, with the server's admin lists:
+ * true when ACLs are off, or user is an admin, the application's owner, in its view list, or
+ * in one of its view or admin groups (a "*" in a list lets everyone in). user NULL: false
+ * (with --acl a request must name its user; see docs/serve.md). */
+bool clarity__serve_acl_allows(const struct clarity_server *s, const struct serve_entry *e, const char *user);
 
 /* ---- the store (persist.c): the listing kept across restarts ---- */
 /* Opens --store (created when absent) for s->log_dir; refuses a store of another directory. */
@@ -123,6 +156,7 @@ struct clarity_server {
     atomic_ullong requests, errors_5xx, scans;
     int inotify_fd;                         /* the watcher's inotify, -1: it polls */
     bool inotify;
+    struct serve_groups *groups;            /* --groups-file; NULL: no user has groups */
 };
 void clarity__serve_log(const struct clarity_server *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
