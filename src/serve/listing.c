@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "clarity/codec.h"
 #include "serve/serve_internal.h"
 
 static char *dup0(const char *s) { return s ? strdup(s) : NULL; }
@@ -84,12 +85,25 @@ static void entry_stat(const struct clarity_app_source *src, uint64_t *size, int
     }
 }
 
+/* Whether src is one uncompressed file: the resolver names a codec from the file name, and
+ * leaves an extensionless file's to the decoder's sniffing, done here the same way. */
+static bool plain_single(const struct clarity_app_source *src)
+{
+    if (src->layout != CLARITY_LAYOUT_SINGLE || src->nfiles != 1) return false;
+    if (src->files[0].codec != CLARITY_CODEC_UNKNOWN) return src->files[0].codec == CLARITY_CODEC_PLAIN;
+    int fd = open(src->files[0].path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    uint8_t head[64];
+    ssize_t r = pread(fd, head, sizeof head, 0);
+    close(fd);
+    return r > 0 && clarity_codec_sniff(head, (size_t)r) == CLARITY_CODEC_PLAIN;
+}
+
 /* Where a read of a plain single-file log can resume: just past the last newline at or before
  * size (looked for in the last MiB; 0 when there is none: not resumed). */
 static uint64_t resume_offset(const struct clarity_app_source *src, uint64_t size)
 {
-    if (src->layout != CLARITY_LAYOUT_SINGLE || src->nfiles != 1 || src->files[0].codec != CLARITY_CODEC_PLAIN || !size)
-        return 0;
+    if (!size || !plain_single(src)) return 0;
     int fd = open(src->files[0].path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 0;
     char buf[65536];
@@ -142,8 +156,7 @@ static void set_strs(struct serve_entry *e, const struct clarity_shs_attempt_inf
 static bool entry_resume(struct serve_entry *e, const struct clarity_app_source *src, const struct serve_entry *prev)
 {
     if (!prev || !prev->ok || e->change != CLARITY_STORE_GROWN || !prev->read_offset || prev->read_offset > e->size ||
-        src->layout != CLARITY_LAYOUT_SINGLE || src->nfiles != 1 || src->files[0].codec != CLARITY_CODEC_PLAIN ||
-        !at_line_start(src->files[0].path, prev->read_offset))
+        !plain_single(src) || !at_line_start(src->files[0].path, prev->read_offset))
         return false;
     struct serve_entry r = {.info = prev->info};
     uint64_t next = 0;
