@@ -7,6 +7,7 @@ usage: serve_first.py CLARITY DIR WANT REPEATS [serve options...]
 
 Each repeat starts the server (--port 0), reads the port it prints, then asks for the listing
 in a tight loop (a refused connection is retried at once) until it lists WANT applications.
+SERVE_FIRST_HEADER="Name: value" sends that header with each request (a user for --acl).
 With SERVE_FIRST_FRESH=1 the --store file is removed before each repeat (a cold store).
 Prints one line per repeat and a last line "median first full cpu rss": seconds from the
 exec to the first 200 answer, to the first answer listing WANT applications, the server's
@@ -23,8 +24,10 @@ import time
 
 def get_listing(port):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    hdr = os.environ.get("SERVE_FIRST_HEADER")   # "Name: value", e.g. the --user-header of --acl
     try:
-        c.request("GET", "/api/v1/applications")
+        c.request("GET", "/api/v1/applications",
+                  headers=dict([(hdr.split(":", 1)[0].strip(), hdr.split(":", 1)[1].strip())]) if hdr else {})
         r = c.getresponse()
         body = r.read()
         return r.status, body
