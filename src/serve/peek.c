@@ -5,7 +5,7 @@
  *    events), so the suffix is scanned for SparkListenerApplicationEnd, and any event that
  *    would change the other fields sends the entry to a full read instead;
  *  - the head of a log, for the view ACLs of its environment (SparkListenerEnvironmentUpdate,
- *    written before the application starts), when the entry came from the store.
+ *    among the first events), when the entry came from the store.
  * Spark writes "Event" as every line's first key (SHS's listing reads event-name prefixes the
  * same way), so a line is told by its first bytes without being parsed. */
 #include <errno.h>
@@ -19,7 +19,10 @@
 
 #define PREFIX 160                /* bytes of a line that name its event */
 #define MAX_END_LINE (64u << 10)  /* an ApplicationEnd line is ~80 bytes; longer: not one */
-#define HEAD_LINES 400            /* the environment comes within the first events */
+/* Spark posts the environment before the application start, among the first events; the
+ * search goes on past the start (a writer that orders them otherwise) up to this many lines,
+ * so a restart finds what a whole read finds */
+#define HEAD_LINES 400
 
 static bool names(const char *p, size_t n, const char *event)
 {
@@ -137,7 +140,6 @@ int clarity__serve_peek_acls(const struct clarity_app_source *src, struct serve_
             if (st == LINE_EOF || st == LINE_IO_ERROR) break;
             if (st != LINE_OK && st != LINE_CUT) continue;
             size_t n = len < PREFIX ? len : PREFIX;
-            if (names(ln, n, "SparkListenerApplicationStart")) break;   /* the environment comes before */
             if (!names(ln, n, "SparkListenerEnvironmentUpdate")) continue;
             cj_val root, props;
             const char *why;
