@@ -23,12 +23,20 @@
  * search goes on past the start (a writer that orders them otherwise) up to this many lines,
  * so a restart finds what a whole read finds */
 #define HEAD_LINES 400
+#define END_NAME "SparkListenerApplicationEnd"
+#define END_LEN (sizeof END_NAME - 1)
 
+/* Whether the line's first bytes name the event: "Name" as JsonProtocol writes it, or
+ * ".Name" ending a Jackson class name ("org.apache.spark.scheduler.Name"), which the loader
+ * takes as the same event. */
 static bool names(const char *p, size_t n, const char *event)
 {
     char pat[64];
-    int k = snprintf(pat, sizeof pat, "\"%s\"", event);
-    return k > 0 && memmem(p, n, pat, (size_t)k) != NULL;
+    int k = snprintf(pat, sizeof pat, "%s\"", event);
+    if (k <= 0) return false;
+    for (const char *q = p, *end = p + n; (q = memmem(q, (size_t)(end - q), pat, (size_t)k)); q++)
+        if (q > p && (q[-1] == '"' || q[-1] == '.')) return true;
+    return false;
 }
 
 /* What one complete (or final, unterminated) suffix line means for the listing row. */
@@ -49,7 +57,12 @@ static int suffix_line(const char *line, size_t len, size_t full_len, struct ser
         cj_val root;
         const char *why;
         int64_t ts;
+        const char *ev;
+        size_t evn;
         if (clarity_cj_parse(p, buf, len, &root, &why) != 0) rc = 0;   /* malformed: the loader skips it too */
+        else if (!clarity_cj_get_str(root, "Event", &ev, &evn) || evn < END_LEN ||
+                 memcmp(ev + evn - END_LEN, END_NAME, END_LEN) || (evn > END_LEN && ev[evn - END_LEN - 1] != '.'))
+            rc = 0;   /* the name was in another field: not this event */
         else {
             /* as the loader: a Timestamp sets the end, an event without one changes nothing */
             if (clarity_cj_get_int(root, "Timestamp", &ts)) e->info.end_ms = ts;

@@ -48,6 +48,20 @@ Test(serve_peek, an_event_beyond_the_end_asks_for_a_whole_read)
     free(path);
 }
 
+Test(serve_peek, a_class_name_event_is_the_same_event)
+{
+    /* Jackson-written logs name events by class; the loader strips the package */
+    char *path = tmp_file("{\"Event\":\"org.apache.spark.scheduler.SparkListenerApplicationEnd\",\"Timestamp\":7}\n"
+                          "{\"Event\":\"com.example.NotSparkListenerApplicationEnd\",\"Timestamp\":9}\n"
+                          "{\"Event\":\"SparkListenerJobEnd\",\"x\":\"SparkListenerApplicationEnd\",\"Timestamp\":11}\n");
+    struct serve_entry e = {0};
+    uint64_t next = 0;
+    cr_assert_eq(clarity__serve_peek_suffix(path, 0, &e, &next), 0);
+    cr_assert_eq(e.info.end_ms, 7, "the class-named end is taken; the look-alike and the name in another field are not");
+    unlink(path);
+    free(path);
+}
+
 Test(serve_peek, a_malformed_end_line_changes_nothing)
 {
     /* the loader counts such a line malformed and keeps the end it had */
