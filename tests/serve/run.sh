@@ -18,7 +18,7 @@
 #  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
 #     stage list and a task list: requests/s, p99 and RSS before and after, printed.
 # The correctness parts run the ASan+UBSan build when it is built (SERVE_BIN overrides);
-# the load test runs the normal build. Bounded: about 40 s.
+# the load test runs the normal build. Bounded: about 50 s on a quiet machine (2.5 min at load 30).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 PIDS=()
