@@ -527,8 +527,11 @@ void clarity__sql_listen_job_start(struct apply_ctx *c, int64_t sql_id, int64_t 
 {
     if (!c->sql) return;
     struct lexec *e = exec_get(c->sql, sql_id);
-    if (!e && !(e = exec_add(c, sql_id))) return;
-    if (!e->live) {
+    if (!e) {
+        /* a job before its execution's start: a new, empty execution */
+        if (!(e = exec_add(c, sql_id))) return;
+        set_live(c, e, true);
+    } else if (!e->live) {
         /* a finished execution read back from the store: its values stay as they were */
         e->end_events = (int64_t)e->nj + 1;
         set_live(c, e, true);
