@@ -61,13 +61,15 @@ static void java_fixed(double d, int decimals, char *out, size_t cap)
         res[r++] = buf[i];
     }
     res[r] = 0;
-    snprintf(out, cap, "%s", res);
+    size_t keep = r < cap - 1 ? r : cap - 1;
+    memcpy(out, res, keep);
+    out[keep] = 0;
 }
 
 /* Utils.msDurationToString */
 static void ms_text(int64_t ms, char *out, size_t cap)
 {
-    char num[48];
+    char num[80];
     if (ms < 1000) {
         snprintf(out, cap, "%" PRId64 " ms", ms);
         return;
@@ -114,13 +116,15 @@ static void grouped(int64_t v, char *out, size_t cap)
         res[r++] = d[i];
     }
     res[r] = 0;
-    snprintf(out, cap, "%s", res);
+    size_t m = r < cap - 1 ? r : cap - 1;
+    memcpy(out, res, m);
+    out[m] = 0;
 }
 
 /* toNumberFormat: an average metric holds tenths */
 static void avg_text(int64_t v, char *out, size_t cap)
 {
-    char ip[48];
+    char ip[64];
     grouped(v / 10, ip, sizeof ip);
     int64_t f = v % 10;
     if (f < 0) f = -f;
@@ -140,7 +144,7 @@ static void unit_text(uint8_t kind, int64_t v, char *out, size_t cap)
 
 bool clarity__shs_sql_value_text(const struct clarity_sql_value *v, char *out, size_t cap)
 {
-    char info[96], a[48], b[48], c[48], d[48];
+    char info[96], a[128], b[128], c[128], d[128];
     switch (v->kind) {
     case CLARITY_SQLM_SUM:
         grouped(v->total, out, cap);
