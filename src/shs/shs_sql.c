@@ -118,7 +118,8 @@ static void write_exec(struct shs_req *r, const struct clarity_sql *q)
     clarity_jsonw_kstr(w, "planDescription", plan && q->plan ? clarity_app_str(a, q->plan) : "");
     clarity__shs_kdate(w, "submissionTime", q->start_ms);
     /* SHS measures a running execution up to the time of the request: not from a log */
-    if (q->end_ms) clarity_jsonw_kint(w, "duration", q->end_ms - q->start_ms);
+    /* a Java long's difference: wraps on damaged times instead of overflowing */
+    if (q->end_ms) clarity_jsonw_kint(w, "duration", (int64_t)((uint64_t)q->end_ms - (uint64_t)q->start_ms));
     job_ids(w, "runningJobIds", g, 0);
     job_ids(w, "successJobIds", g, 1);
     job_ids(w, "failedJobIds", g, 2);

@@ -43,6 +43,19 @@ for bin in "$CLARITY" "$CLARITY_ASAN"; do
     || bad "api unknown execution ($b): exit $rc, $(cat "$T/err")"
 done
 
+# a TPC-DS-like mix from the simulator (10 queries, joins, several at once): every execution
+if command -v python3 >/dev/null && [ -x "$JSONCMP" ]; then
+  "$CLARITY" synth tpcds-mix --seed 11 --queries 10 --arrival 1s --no-logs --no-truth-tasks -q -o "$T/tpcds" >/dev/null 2>&1
+  tl=$(ls "$T"/tpcds/eventlogs/* 2>/dev/null | head -1)
+  if [ -n "$tl" ]; then
+    python3 "$ROOT/tests/conformance/sql_reference.py" "$tl" >"$T/ref.json"
+    "$CLARITY" api "$tl" "$A/$(basename "$tl")/sql?length=1000" >"$T/out.json" 2>"$T/err"
+    n=$(grep -c '"nodeId"' "$T/out.json")
+    if [ "$n" -gt 0 ] && "$JSONCMP" "$T/ref.json" "$T/out.json" >"$T/diff" 2>&1; then ok "api synth tpcds-mix/sql: $n nodes equal to the reference"
+    else bad "api synth tpcds-mix/sql: $n nodes; $(head -3 "$T/diff" | tr '\n' ' ')"; fi
+  else bad "synth tpcds-mix wrote no log"; fi
+fi
+
 # ---- 2. over HTTP ----
 if ! command -v curl >/dev/null; then skip "http: curl not installed"; summary; exit $?; fi
 "$CLARITY" serve --port 0 --no-store "$D" >"$T/port" 2>"$T/serve.log" &
