@@ -217,15 +217,73 @@ struct clarity_stage {                       /* one stage attempt */
     int64_t *excluded_execs; size_t nexcluded_execs, cap_excluded_execs;
 };
 
+/* A value the driver gave an SQL metric (SparkListenerDriverAccumUpdates): a broadcast's data
+ * size, a scan's file count, a subquery's time. */
+struct clarity_driver_accum { int64_t accum_id, value; };
+
+/* An execution's plan graph as the History Server's SparkPlanGraph builds it from the last
+ * plan logged (start or adaptive update): WholeStageCodegen clusters and their members,
+ * InputAdapter and query stages skipped, reused exchanges and subqueries pointing at the node
+ * they reuse. Built only with the load option sql_plan_graphs. */
+struct clarity_sql_gnode {
+    int64_t id;                              /* SparkPlanGraph's node id (depth-first order) */
+    uint32_t name;                           /* nodeName as logged (string id) */
+    int32_t cluster;                         /* index in nodes of its WholeStageCodegen, -1 none */
+    uint32_t first_metric, nmetrics;         /* its metrics in the graph's metrics, logged order */
+};
+struct clarity_sql_gmetric { int64_t accum_id; uint32_t name, type; };   /* string ids */
+struct clarity_sql_gedge { int64_t from, to; };                          /* child -> parent */
+/* One metric's values over the execution, as the History Server's SQL listener aggregates
+ * them when the execution ends (or when replay ends, for one still running): per stage the
+ * last attempt's value of each task index (0 for an index without one), then the driver's
+ * values. kind: CLARITY_SQLM_*. For sum, total is the sum of every value; for the others the
+ * figures are over the valid values (>= 0; > 0 for average): n of them, their sum, min, upper
+ * median (sorted[n/2]) and max, and where the largest task value came from (has_max false:
+ * none, or the driver's value was larger). */
+enum { CLARITY_SQLM_SUM, CLARITY_SQLM_SIZE, CLARITY_SQLM_TIMING, CLARITY_SQLM_NS_TIMING, CLARITY_SQLM_AVERAGE,
+       CLARITY_SQLM_CUSTOM, CLARITY_SQLM_UNKNOWN };
+struct clarity_sql_value {
+    int64_t accum_id;
+    int64_t n, total, min, med, max;
+    int64_t max_stage, max_attempt, max_task;
+    uint8_t kind;
+    bool has_max;
+};
+struct clarity_sql_graph {
+    struct clarity_sql_gnode *nodes; size_t nnodes;     /* arena-owned, by id */
+    struct clarity_sql_gmetric *metrics; size_t nmetrics;
+    struct clarity_sql_gedge *edges; size_t nedges;     /* in the order SparkPlanGraph adds them */
+    struct clarity_sql_value *values; size_t nvalues;   /* sorted by accum_id; malloc'd */
+    int64_t *jobs; size_t njobs;             /* the execution's jobs in the listener's map order
+                                                (insertion order up to 4, Scala 2.12's hash order
+                                                beyond); malloc'd */
+    uint8_t *job_status;                     /* per jobs[i]: 0 running, 1 succeeded, 2 failed */
+};
+
 struct clarity_sql {
     int64_t id, root_id;
     uint32_t description, details, plan;     /* plan = physicalPlanDescription (last AQE wins) */
     int64_t start_ms, end_ms;
     uint32_t error;
+    bool started;                            /* a SQLExecutionStart was read */
+    bool error_logged;                       /* "errorMessage" was logged (Spark 3.4+), "" meaning
+                                                it succeeded */
     int64_t *job_ids; size_t njob_ids, cap_job_ids;
     struct clarity_sql_metric { int64_t accum_id; uint32_t name, type, node; } *metrics;
     size_t nmetrics, cap_metrics;
+    /* every driver-side metric value logged for it, in log order (no allocation without
+     * them): read with clarity_sql_driver_accums() */
+    struct clarity_driver_accum *driver_accums; size_t ndriver_accums, cap_driver_accums;
+    struct clarity_sql_graph *graph;         /* load option sql_plan_graphs, else NULL */
 };
+
+/* The driver-side SQL metric values of an execution (SparkListenerDriverAccumUpdates), in log
+ * order: (accumulator id, value) pairs, several for one id when the driver updated it again. */
+static inline const struct clarity_driver_accum *clarity_sql_driver_accums(const struct clarity_sql *q, size_t *n)
+{
+    *n = q->ndriver_accums;
+    return q->driver_accums;
+}
 
 struct clarity_misc_process {
     uint32_t id, host_port; int32_t cores; int64_t add_ms; bool active;
@@ -430,6 +488,10 @@ struct clarity_load_options {
     const char *const *task_accumulable_names;
     size_t ntask_accumulable_names;
     bool skip_task_executor_metrics;         /* TaskEnd "Task Executor Metrics" (executor peaks) */
+    /* Build each SQL execution's plan graph and replay its metric values as the History
+     * Server's SQL listener does (clarity_sql.graph): reads every TaskEnd's accumulables
+     * without keeping them, so task events are decoded on the applying thread. */
+    bool sql_plan_graphs;
     int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers
                                                 that load many applications use it per application */
     bool quiet;

@@ -21,6 +21,7 @@ static void api_usage(FILE *o)
             "  .../stages/ID/ATTEMPT/taskList[?offset=&length=&sortBy=&status=]\n"
             "  .../executors  .../allexecutors  .../environment  .../storage/rdd[/ID]\n"
             "  .../allmiscellaneousprocess\n"
+            "  .../sql[?details=&planDescription=&offset=&length=]  .../sql/EXECUTION_ID\n"
             "  .../logs     the application's event log files as a ZIP (binary: use -o)\n"
             "  /version\n\n"
             "options:\n"

@@ -553,6 +553,12 @@ void clarity_app_free(struct clarity_app *a)
     for (size_t i = 0; i < a->nsqls; i++) {
         free(a->sqls[i].job_ids);
         free(a->sqls[i].metrics);
+        free(a->sqls[i].driver_accums);
+        if (a->sqls[i].graph) {
+            free(a->sqls[i].graph->values);
+            free(a->sqls[i].graph->jobs);
+            free(a->sqls[i].graph->job_status);
+        }
     }
     free(a->execs); free(a->jobs); free(a->stages); free(a->sqls); free(a->rdds);
     free(a->misc); free(a->profiles);

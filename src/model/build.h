@@ -23,6 +23,7 @@ struct apply_ctx {
      * listed ones), only while loading */
     struct clarity_idmap unknown_event_ids, unknown_field_ids;
     const struct blank_names *acc_names;   /* task accumulables kept by name (opt), measured */
+    struct sql_listen *sql;                /* the SQL listener's replay (opt sql_plan_graphs) */
     struct json_memo {                     /* clarity_intern_json_memo: the last flat object */
         char sig[160];
         size_t len;

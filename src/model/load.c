@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include "event/line_pipe.h"
 #include "model/decode/blank.h"
-#include "model/build.h"
+#include "model/apply/sql_listen.h"
 #include "model/decode/preparse.h"
 #include "model/decode/task_decode.h"
 
@@ -85,7 +85,9 @@ static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len
     const char *why;
     struct blank_undo undo;
     bool keep = c->opt->keep_task_accumulables, user_only = keep && c->opt->user_task_accumulables_only;
-    bool acc = (!keep || user_only) && clarity_blank_spark3(clarity_app_str(c->app, c->app->spark_version));
+    /* the SQL listener's replay reads every TaskEnd's SQL metric updates */
+    bool acc = (!keep || user_only) && !c->opt->sql_plan_graphs &&
+               clarity_blank_spark3(clarity_app_str(c->app, c->app->spark_version));
     /* accumulables asked for by name (a lean load): kept whenever the line may hold one */
     if (acc && !keep) acc = clarity_blank_names_absent(line, len, c->acc_names);
     clarity_blank_lean(line, len, acc, user_only, c->opt->skip_task_executor_metrics, &undo);
@@ -139,7 +141,7 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     struct preparse workers[8];
     void *ctxs[8];
     size_t nworkers = 0;
-    if (threaded && (!c->opt->keep_task_accumulables || user_only)) {
+    if (threaded && (!c->opt->keep_task_accumulables || user_only) && !c->opt->sql_plan_graphs) {
         size_t want = c->opt->threads > 1 ? (size_t)c->opt->threads : clarity_line_pipe_default_workers();
         for (; nworkers < want && nworkers < 8; nworkers++) {
             workers[nworkers] = (struct preparse){.parser = clarity_cj_parser_new(MAX_LINE + 1024), .shared = &shared};
@@ -240,6 +242,10 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     if (!a) return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
     a->source_path = clarity_arena_strndup(&a->arena, src->path, strlen(src->path));
     struct apply_ctx c = {.app = a, .opt = opt ? opt : &defaults};
+    if (c.opt->sql_plan_graphs && clarity__sql_listen_new(&c)) {
+        clarity_app_free(a);
+        return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
+    }
     struct blank_names acc_names;
     clarity_blank_names_init(&acc_names, c.opt->task_accumulable_names, c.opt->ntask_accumulable_names);
     c.acc_names = &acc_names;
@@ -262,6 +268,8 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     struct clarity_error first = {0};
     for (size_t i = 0; i < src->nfiles && !c.failed; i++) read_file(&c, p, &src->files[i], &any, &first);
     clarity_cj_parser_free(p);
+    clarity__sql_listen_finish(&c);
+    clarity__sql_listen_free(&c);
     clarity__model_ctx_free(&c);
     if (c.failed) {
         clarity_app_free(a);

@@ -29,6 +29,7 @@ enum {
     SHS_Q_PAGE = 1 << 9,           /* offset=N, length=N (default 0, 20) */
     SHS_Q_SORT_BY = 1 << 10,       /* sortBy=ID|runtime|-runtime */
     SHS_Q_APP_DATES = 1 << 11,     /* minDate, maxDate, minEndDate, maxEndDate */
+    SHS_Q_SQL = 1 << 12,           /* details=BOOL, planDescription=BOOL (both default true) */
 };
 
 #define SHS_MAX_LIST 16
@@ -39,7 +40,7 @@ struct shs_params {
     size_t nstatus;
     const char *task_status[SHS_MAX_LIST];   /* taskStatus: filters a stage's tasks */
     size_t ntask_status;
-    bool details, with_summaries;
+    bool details, with_summaries, plan_description;
     double quantiles[SHS_MAX_QUANTILES];     /* sorted */
     size_t nquantiles;
     int64_t offset, length, limit;           /* limit INT64_MAX when not given */
@@ -77,6 +78,8 @@ struct shs_req {
     int64_t stage_id;                        /* SHS_NEED_STAGE */
     const struct clarity_stage *stage;       /* SHS_NEED_STAGE_ATTEMPT */
     int64_t rdd_id;                          /* SHS_NEED_RDD_ID */
+    int64_t sql_id;                          /* SHS_NEED_SQL (have_sql_id) */
+    bool have_sql_id;
 };
 
 /* Why a request failed; each maps to an HTTP status and a clarity error code (shs.h). */
@@ -211,6 +214,7 @@ int clarity__shs_environment_check(struct shs_req *r);
 int clarity__shs_rdd_one_check(struct shs_req *r);
 int clarity__shs_task_summary_check(struct shs_req *r);
 int clarity__shs_logs_check(struct shs_req *r);
+int clarity__shs_sql_check(struct shs_req *r);
 
 /* ---- route handlers (one per row of the route table in shs_route.c) ---- */
 int clarity__shs_app_list(struct shs_req *r);
@@ -233,6 +237,10 @@ int clarity__shs_rdd_list(struct shs_req *r);
 int clarity__shs_rdd_one(struct shs_req *r);
 int clarity__shs_logs(struct shs_req *r);         /* binary: writes a ZIP to r->out */
 int clarity__shs_version(struct shs_req *r);
+int clarity__shs_sql_list(struct shs_req *r);
+int clarity__shs_sql_one(struct shs_req *r);
+/* An SQL metric value as SHS prints it (shs_sqlfmt.c); false for a metric type SHS fails on. */
+bool clarity__shs_sql_value_text(const struct clarity_sql_value *v, char *out, size_t cap);
 /* A stage attempt's executorSummary entries (AppStatusStore.executorSummary): executors that
  * ran its tasks, then those with only peaks logged for it, then those only excluded for it.
  * *out malloc'd; 0, or -1 when out of memory. */

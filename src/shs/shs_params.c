@@ -158,6 +158,12 @@ static int read_params(struct shs_req *r, const struct query *q, unsigned which,
         p->with_summaries = get_bool(q, "withSummaries", false, &bad);
         if (bad) return clarity__shs_fail(r, SHS_BAD_PARAM, "bad boolean parameter");
     }
+    if (which & SHS_Q_SQL) {
+        bool bad = false;
+        p->details = get_bool(q, "details", true, &bad);
+        p->plan_description = get_bool(q, "planDescription", true, &bad);
+        if (bad) return clarity__shs_fail(r, SHS_BAD_PARAM, "bad boolean parameter");
+    }
     if (which & (SHS_Q_SUMMARIES | SHS_Q_SUMMARY_QUANTILES)) {
         v = get(q, "quantiles");
         const char *dflt = which & SHS_Q_SUMMARY_QUANTILES ? "0.05,0.25,0.5,0.75,0.95" : "0.0,0.25,0.5,0.75,1.0";

@@ -17,6 +17,7 @@ enum {
     SHS_NEED_STAGE = 1 << 4,           /* {stageId} with at least one attempt SHS shows */
     SHS_NEED_STAGE_ATTEMPT = 1 << 5,   /* {stageAttemptId} of it */
     SHS_NEED_RDD_ID = 1 << 6,          /* {rddId} */
+    SHS_NEED_SQL = 1 << 7,             /* {executionId} (digits, as SHS's path pattern) */
 };
 
 /* What a resource shows that the loader may leave out otherwise (clarity_shs_load_options). */
@@ -26,6 +27,7 @@ enum {
     SHS_SHOWS_EXEC_PEAKS = 1 << 2,     /* executors' peak metrics, which TaskEnds also raise */
     SHS_SHOWS_FILES = 1 << 3,          /* the log files themselves: the handler writes a ZIP to
                                           r->out, not JSON */
+    SHS_SHOWS_SQL = 1 << 4,            /* plan graphs and SQL metric values (sql_plan_graphs) */
 };
 
 struct clarity__shs_route {
@@ -70,9 +72,11 @@ static const struct clarity__shs_route routes[] = {
     {"@/allmiscellaneousprocess", APP, 0, 0, 0, NULL, clarity__shs_misc},
     /* every attempt's files when none is named, so the attempt is not resolved here */
     {"@/logs", SHS_NEED_APP, 0, 0, SHS_SHOWS_FILES, clarity__shs_logs_check, clarity__shs_logs},
-    /* SHS answers these from its SQL and streaming listeners' data and executor metrics over
-     * time: not from the model */
-    {"@/sql", APP, 0, 0, 0, NULL, NULL},
+    {"@/sql", APP, 0, SHS_Q_SQL | SHS_Q_PAGE, SHS_SHOWS_SQL, clarity__shs_sql_check, clarity__shs_sql_list},
+    {"@/sql/{executionId}", APP | SHS_NEED_SQL, 0, SHS_Q_SQL, SHS_SHOWS_SQL, clarity__shs_sql_check,
+     clarity__shs_sql_one},
+    /* SHS answers these from its streaming listener's data and executor metrics over time:
+     * not from the model */
     {"@/streaming", APP, 0, 0, 0, NULL, NULL},
     {"@/executorMetrics", APP, 0, 0, 0, NULL, NULL},
 };
@@ -309,6 +313,11 @@ static int resolve(struct shs_req *r, const struct clarity__shs_route *rt, const
         const char *s = rv->v[v++];
         if (!parse_id(s, true, &r->rdd_id)) return clarity__shs_fail(r, SHS_NO_ROUTE, "bad rdd id '%s'", s);
     }
+    if (needs & SHS_NEED_SQL) {
+        const char *s = rv->v[v++];
+        if (!parse_id(s, false, &r->sql_id)) return clarity__shs_fail(r, SHS_NO_ROUTE, "bad execution id '%s'", s);
+        r->have_sql_id = true;
+    }
     return CLARITY_OK;
 }
 
@@ -524,4 +533,5 @@ void clarity_shs_load_options(const char *path_and_query, struct clarity_load_op
     opt->keep_task_accumulables = (shows & SHS_SHOWS_TASK_ACCUMS) != 0;
     opt->user_task_accumulables_only = true;
     opt->skip_task_executor_metrics = !(shows & SHS_SHOWS_EXEC_PEAKS);
+    opt->sql_plan_graphs = (shows & SHS_SHOWS_SQL) != 0;
 }

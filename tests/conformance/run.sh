@@ -36,4 +36,36 @@ while IFS=$'\t' read -r expf url app logs name; do
     fi
   done
 done <"$HS/cases.tsv"
+
+# /sql: every execution of logs with SQL (Spark 2.4 to 3.5, adaptive plans, Photon) against an
+# independent Python transcription of the History Server's SQL listener, plan graph and metric
+# texts (sql_reference.py); all executions at once (length past their number).
+SQL_LOGS="external/nvidia-qualification/nds_q72_dataproc_2_2.zstd external/nvidia-qualification/nds_q88_photon_db_13_3.zstd spark-events/local-1642039451826 spark-events/app-20200706201101-0003 spark-events/application_1506645932520_24630151"
+if ! command -v python3 >/dev/null || ! command -v zstd >/dev/null; then
+  skip "sql: python3 or zstd not on PATH (the reference answers need them)"
+else
+  for rel in $SQL_LOGS; do
+    log="$SHARED_DATA/$rel"
+    if [ ! -f "$log" ]; then skip "sql $rel: absent"; continue; fi
+    case "$log" in *.zstd) zstd -dcq "$log" >"$tmp/sql.json" ;; *) cp "$log" "$tmp/sql.json" ;; esac
+    if ! python3 "$ROOT/tests/conformance/sql_reference.py" "$tmp/sql.json" >"$tmp/ref.json" 2>"$tmp/err"; then
+      bad "sql $rel: reference failed: $(tail -1 "$tmp/err")"; continue
+    fi
+    for bin in "$CLARITY" "$CLARITY_ASAN"; do
+      label="sql $(basename "$rel") ($(basename "$(dirname "$bin")"))"
+      if [ ! -x "$bin" ]; then skip "$label: $bin not built"; continue; fi
+      app=$("$bin" api --compact "$tmp/sql.json" /applications | sed -n 's/^\[{"id":"\([^"]*\)".*/\1/p')
+      if ! "$bin" api "$tmp/sql.json" "/applications/$app/sql?length=1000000" >"$tmp/out.json" 2>"$tmp/err"; then
+        bad "$label: clarity api exited non-zero: $(head -3 "$tmp/err")"; continue
+      fi
+      n=$(grep -c '"nodeId"' "$tmp/out.json")
+      if [ "$n" -eq 0 ]; then bad "$label: no plan nodes answered"; continue; fi
+      if "$JSONCMP" "$tmp/ref.json" "$tmp/out.json" >"$tmp/diff" 2>&1; then
+        ok "$label: $n nodes equal to the reference"
+      else
+        bad "$label: $(wc -l <"$tmp/diff") differences"; head -${DIFF_LINES:-8} "$tmp/diff" | sed 's/^/    /'
+      fi
+    done
+  done
+fi
 summary

@@ -80,7 +80,7 @@ for log in "${LOGS[@]}"; do
   [ -n "$app" ] && [ "$app" != null ] && [ "$(jq length "$T/out")" = 1 ] || continue
   for r in "" /jobs "/stages?details=true&withSummaries=true" /executors /environment \
            /stages/0/0/taskSummary "/stages/0/0/taskList?sortBy=-runtime" /storage/rdd \
-           /allmiscellaneousprocess /logs; do
+           /allmiscellaneousprocess /logs "/sql?length=100000"; do
     one_run "api $r $short" api "$log" "/applications/$app$r"
   done
 done
@@ -97,7 +97,7 @@ for s in $(seq 1 30); do
     one_run "$c --json extremes-$s" "$c" -q --json "$log"
   done
   one_run "diff --json extremes-$s" diff -q --json "$ROOT/tests/data/mini-3x.json" "$log"
-  for r in "/stages?details=true&withSummaries=true" /stages/1/0/taskSummary "/stages/1/0/taskList?sortBy=-runtime"; do
+  for r in "/stages?details=true&withSummaries=true" /stages/1/0/taskSummary "/stages/1/0/taskList?sortBy=-runtime" /sql; do
     one_run "api $r extremes-$s" api "$log" "/applications/app-20240101000000-0001$r"
   done
 done

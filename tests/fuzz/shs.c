@@ -22,7 +22,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         snprintf(buf[i], sizeof buf[i], "%s/%s", fuzz_root(), names[i]);
         paths[i] = buf[i];
     }
-    struct clarity_load_options app = {.keep_task_accumulables = true, .threads = 1, .quiet = true};
+    /* with the SQL listener's replay, so /sql is answered too */
+    struct clarity_load_options app = {.keep_task_accumulables = true, .sql_plan_graphs = true, .threads = 1, .quiet = true};
     struct clarity_load_set_options so = {.app = &app, .workers = 1};
     struct clarity_error err = {0};
     if (clarity_load_set(paths, 3, &so, &set, &err) != CLARITY_OK) {

@@ -1,5 +1,5 @@
 /* Job start/end: stage lists, properties (SQL execution id, job group, pool, description). */
-#include "model/build.h"
+#include "model/apply/sql_listen.h"
 
 static uint32_t prop(struct apply_ctx *c, cj_val props, const char *key)
 {
@@ -51,6 +51,7 @@ void clarity_apply_job_start(struct apply_ctx *c, cj_val ev)
             j->sql_id = sql;
             struct clarity_sql *q = clarity_sql_get_or_add(c, sql);
             if (q) clarity_push_id(c, &q->job_ids, &q->njob_ids, &q->cap_job_ids, id);
+            clarity__sql_listen_job_start(c, sql, id, ev);
         }
         j->group = prop(c, props, "spark.jobGroup.id");
         j->description = prop(c, props, "spark.job.description");
@@ -82,4 +83,5 @@ void clarity_apply_job_end(struct apply_ctx *c, cj_val ev)
             if (clarity_cj_get(res, "Exception", &ex)) j->failure = clarity_intern_key(c, ex, "Message");
         }
     }
+    clarity__sql_listen_job_end(c, id);
 }

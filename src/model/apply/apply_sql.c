@@ -1,5 +1,5 @@
 /* SQL execution events (Jackson-serialized: fully qualified names, camelCase fields). */
-#include "model/build.h"
+#include "model/apply/sql_listen.h"
 
 static struct clarity_sql *sql_of(struct apply_ctx *c, cj_val ev)
 {
@@ -53,8 +53,12 @@ void clarity_apply_sql_start(struct apply_ctx *c, cj_val ev)
     q->details = clarity_intern_key(c, ev, "details");
     q->plan = clarity_intern_key(c, ev, "physicalPlanDescription");
     q->start_ms = clarity_get_int_or(ev, "time", 0);
+    q->started = true;
     cj_val info;
-    if (clarity_cj_get(ev, "sparkPlanInfo", &info)) read_plan(c, q, info);
+    if (clarity_cj_get(ev, "sparkPlanInfo", &info)) {
+        read_plan(c, q, info);
+        clarity__sql_listen_start(c, q, info);
+    }
 }
 
 void clarity_apply_sql_end(struct apply_ctx *c, cj_val ev)
@@ -62,7 +66,12 @@ void clarity_apply_sql_end(struct apply_ctx *c, cj_val ev)
     struct clarity_sql *q = sql_of(c, ev);
     if (!q) return;
     q->end_ms = clarity_get_int_or(ev, "time", 0);
-    q->error = clarity_intern_key(c, ev, "errorMessage");
+    cj_val err;
+    /* Spark 3.4+ logs "errorMessage" on every end, "" when the query succeeded: its absence
+     * (older logs) is told apart, as the History Server's status depends on it */
+    q->error_logged = clarity_cj_get(ev, "errorMessage", &err) && clarity_cj_type(err) == CJ_STRING;
+    q->error = q->error_logged ? clarity_intern_val(c, err) : 0;
+    clarity__sql_listen_end(c, q);
 }
 
 void clarity_apply_sql_adaptive(struct apply_ctx *c, cj_val ev)
@@ -72,7 +81,10 @@ void clarity_apply_sql_adaptive(struct apply_ctx *c, cj_val ev)
     uint32_t plan = clarity_intern_key(c, ev, "physicalPlanDescription");
     if (plan) q->plan = plan;   /* the last AQE re-plan wins */
     cj_val info;
-    if (clarity_cj_get(ev, "sparkPlanInfo", &info)) read_plan(c, q, info);
+    if (clarity_cj_get(ev, "sparkPlanInfo", &info)) {
+        read_plan(c, q, info);
+        clarity__sql_listen_adaptive(c, q, info);
+    }
 }
 
 void clarity_apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev)
@@ -91,9 +103,34 @@ void clarity_apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev)
         x->name = clarity_intern_key(c, m, "name");
         x->type = clarity_intern_key(c, m, "metricType");
     }
+    clarity__sql_listen_adaptive_metrics(c, q, arr);
 }
 
+/* "accumUpdates": [[id, value], ...]; kept for every execution in log order, since rules
+ * (a broadcast's size) and the History Server's metric values read them */
 void clarity_apply_driver_accum_updates(struct apply_ctx *c, cj_val ev)
 {
-    (void)sql_of(c, ev); /* driver-side metric values are not modelled yet; the execution is */
+    struct clarity_sql *q = sql_of(c, ev);
+    cj_val arr, pair, x;
+    cj_iter it, pit;
+    if (!q || !clarity_cj_get(ev, "accumUpdates", &arr) || !clarity_cj_array_begin(arr, &it)) return;
+    size_t first = q->ndriver_accums;
+    while (clarity_cj_array_next(&it, &pair)) {
+        int64_t v[2];
+        int k = 0;
+        if (!clarity_cj_array_begin(pair, &pit)) continue;
+        while (k < 2 && clarity_cj_array_next(&pit, &x) && clarity_value_as_int(x, &v[k])) k++;
+        if (k < 2) {
+            clarity_problem(c, "SparkListenerDriverAccumUpdates: an update is not [id, value]");
+            continue;
+        }
+        struct clarity_driver_accum *d = CLARITY_VEC_PUSH_SMALL(q->driver_accums, q->ndriver_accums, q->cap_driver_accums);
+        if (!d) {
+            c->failed = 1;
+            return;
+        }
+        d->accum_id = v[0];
+        d->value = v[1];
+    }
+    clarity__sql_listen_driver(c, q, first);
 }

@@ -1,5 +1,5 @@
 /* Stage submitted/completed, Stage Info, RDD Info and accumulables. */
-#include "model/build.h"
+#include "model/apply/sql_listen.h"
 
 enum { RDD_ID, RDD_NAME, RDD_SCOPE, RDD_CALLSITE, RDD_PARENTS, RDD_STORAGE, RDD_PARTS, RDD_CACHED,
        RDD_MEM, RDD_DISK, RDD_BARRIER, RDD_COUNT };
@@ -196,6 +196,7 @@ void clarity_apply_stage_submitted(struct apply_ctx *c, cj_val ev)
     if (st->status == CLARITY_STAGE_PENDING) st->status = CLARITY_STAGE_ACTIVE;
     cj_val info;
     if (clarity_cj_get(ev, "Stage Info", &info)) clarity__model_storage_stage_submitted(c, info);
+    clarity__sql_listen_stage_submitted(c, st->stage_id, st->attempt);
     if (clarity_cj_get(ev, "Properties", &props) && clarity_cj_type(props) == CJ_OBJECT) {
         uint32_t pool = clarity_intern_key(c, props, "spark.scheduler.pool");
         if (pool) st->pool = pool;

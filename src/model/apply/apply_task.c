@@ -1,6 +1,6 @@
 /* Task start, getting-result and end, applied to the model from decoded records
  * (task_decode.c), whichever thread decoded them. */
-#include "model/build.h"
+#include "model/apply/sql_listen.h"
 #include "model/decode/task_decode.h"
 
 /* About 17 columns are set per task event: a value that fits the column's width is stored
@@ -191,6 +191,7 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
                 clarity_read_peak_value(c, pk, r->exec_vals[i].pos, r->exec_vals[i].name, r->exec_vals[i].value);
         }
     }
+    clarity__sql_listen_task_end(c, r);
     if (r->has_accums && c->opt->keep_task_accumulables)
         clarity_read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true,
                                   c->opt->user_task_accumulables_only, NULL, 0);

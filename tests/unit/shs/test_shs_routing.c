@@ -22,9 +22,15 @@ Test(shs_routing, unroutable_paths)
 
 Test(shs_routing, routes_logs_cannot_answer)
 {
-    /* SHS serves these from its SQL and streaming stores, not from replayed events */
-    shs_expect_error(&fx, "/applications/app-shs-0001/2/sql", CLARITY_EUSAGE, 404, "no such resource: sql");
+    /* SHS serves these from its streaming store and metrics over time, not from replayed events */
+    shs_expect_error(&fx, "/applications/app-shs-0001/2/streaming", CLARITY_EUSAGE, 404, "no such resource: streaming");
     shs_expect_error(&fx, "/applications/app-shs-0002/executorMetrics", CLARITY_EUSAGE, 404, "no such resource: executorMetrics");
+    /* /sql is answered (test_shs_sql.c): an application without SQL executions has none */
+    struct shs_answer x;
+    shs_ask(&x, &fx, "/applications/app-shs-0001/2/sql");
+    cr_assert_eq(x.rc, CLARITY_OK, "%s", x.err.msg);
+    cr_assert_eq(shs_len(x.root, ""), 0);
+    shs_answer_free(&x);
 }
 
 Test(shs_routing, literal_resource_names_win_over_attempt_ids)
