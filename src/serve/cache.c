@@ -78,10 +78,13 @@ static void evict(struct serve_cache *c, const struct serve_model *keep)
     }
 }
 
-static struct serve_model *find(struct serve_cache *c, const struct serve_entry *e)
+/* A model loaded with SQL plan graphs answers every route; one without them answers all but
+ * /sql. Graphs cost load time (the SQL listener's replay runs on one thread), so they are loaded
+ * only for a /sql request, as a second model of the same log. */
+static struct serve_model *find(struct serve_cache *c, const struct serve_entry *e, bool need_sql)
 {
     for (struct serve_model *m = c->head; m; m = m->next)
-        if (!m->stale && !strcmp(m->path, e->path)) return m;
+        if (!m->stale && (m->sql || !need_sql) && !strcmp(m->path, e->path)) return m;
     return NULL;
 }
 
@@ -104,7 +107,7 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     pthread_mutex_lock(&c->mu);
     struct serve_model *m;
     for (;;) {
-        m = find(c, e);
+        m = find(c, e, lo->sql_plan_graphs);
         if (m && (m->size != e->size || m->mtime_ns != e->mtime_ns)) {
             /* the listing saw a newer generation: this one serves its current requests only */
             m->stale = true;
@@ -140,6 +143,7 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     }
     m->size = e->size;
     m->mtime_ns = e->mtime_ns;
+    m->sql = lo->sql_plan_graphs;
     m->loading = true;
     m->refs = 1;
     m->next = c->head;

@@ -218,6 +218,10 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
             if (forbidden) n = 0;
             struct clarity_load_options lo = {.keep_task_accumulables = true, .user_task_accumulables_only = true,
                                               .threads = s->opt.load_threads, .quiet = true};
+            /* the /sql routes need the plan graphs, which other routes do not pay for */
+            struct clarity_load_options need = {0};
+            clarity_shs_load_options(pq, &need);
+            lo.sql_plan_graphs = need.sql_plan_graphs;
             for (size_t i = 0; i < n; i++) {
                 struct clarity_error lerr = {0};
                 struct serve_model *m = clarity__serve_cache_get(&s->cache, ents[i], &lo, &lerr);

@@ -118,6 +118,7 @@ struct serve_model {
     size_t bytes;                           /* what the model holds (an estimate: its arenas and columns) */
     int refs;                               /* requests using it */
     bool loading, stale;
+    bool sql;                               /* loaded with SQL plan graphs (the /sql routes) */
     uint64_t used;                          /* LRU tick */
     struct serve_model *next;
 };
