@@ -225,7 +225,27 @@ struct clarity_sql {
     int64_t *job_ids; size_t njob_ids, cap_job_ids;
     struct clarity_sql_metric { int64_t accum_id; uint32_t name, type, node; } *metrics;
     size_t nmetrics, cap_metrics;
+    /* The last logged plan tree (sparkPlanInfo; an AQE update replaces it), depth first: a
+     * node's subtree is nodes[i .. end). Kept as shapes, not text, so repeated subtrees can be
+     * found (findings' repeated_work) for 32 bytes a node; none on logs without SQL plans. */
+    struct clarity_plan_node {
+        uint64_t shape;                      /* hash of the subtree's node names and simpleStrings
+                                                with expression, plan, codegen and query-stage ids
+                                                left out (they differ between two copies) */
+        uint32_t name;                       /* nodeName (string id) */
+        uint32_t end;                        /* one past its subtree's last node */
+        uint32_t metric0, nmetric;           /* its metrics: metrics[metric0 .. +nmetric) */
+        uint32_t depth, pad;
+    } *nodes;
+    size_t nnodes, cap_nodes;
+    /* Driver-side SQL metric values (SparkListenerDriverAccumUpdates, Spark 2.0+: a broadcast's
+     * data size and build times, files and bytes a scan listed) in arrival order; the last
+     * value of an id wins (clarity_sql_driver_value); empty when the log has none. */
+    struct clarity_sql_driver_accum { int64_t accum_id, value; } *driver_accums;
+    size_t ndriver_accums, cap_driver_accums;
 };
+/* A driver-side SQL metric's value (clarity_sql.driver_accums); false when not logged. */
+bool clarity_sql_driver_value(const struct clarity_sql *q, int64_t accum_id, int64_t *value);
 
 struct clarity_misc_process {
     uint32_t id, host_port; int32_t cores; int64_t add_ms; bool active;

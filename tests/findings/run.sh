@@ -51,6 +51,41 @@ then ok "ranked by saving_ms"; else bad "not ranked by saving_ms"; fi
 (cd "$ROOT" && "$CLARITY" findings --all --why tests/data/spark-3.1-app-20200706201101-0003.json) >"$T/t.txt"
 if awk 'length > 100 { exit 1 }' "$T/t.txt"; then ok "text within 100 columns"; else bad "text wider than 100 columns"; fi
 
+# ---- plan shape: repeated_work and large_broadcast (tests/data/findings-plan.json, written by
+# tests/findings/make-plan-fixture.py: a self-join computed twice, stages 0 and 1 of 8 tasks of
+# 10 s on 4 slots, so 20 s; a 600 MiB broadcast against 10m, 8 + 3 + 2 s of driver metrics) ----
+kind_saving() { jq -r --arg k "$2" '[.applications[0].findings[] | select(.kind == $k) | .saving_ms] | max // 0' "$1"; }
+kinds() { jq -r '[.applications[].findings[].kind] | join(",")' "$1"; }
+PLAN="$ROOT/tests/data/findings-plan.json"
+"$CLARITY" findings --json "$PLAN" >"$T/plan.json"
+s=$(kind_saving "$T/plan.json" repeated_work)
+[ "$s" = 20000 ] && ok "repeated_work: the duplicate stage's 20 s" || bad "repeated_work saving $s, want 20000"
+if jq -e '.applications[0].findings[] | select(.kind == "repeated_work") | .where.sql == 1 and .evidence.copies == 2
+     and .method == "bound" and .action.setting == "spark.sql.exchange.reuse" and .action.current == "false"
+     and .action.proposed == "true"' "$T/plan.json" >/dev/null
+then ok "repeated_work: query 1, 2 copies, exchange reuse false -> true"; else bad "repeated_work fields"; fi
+s=$(kind_saving "$T/plan.json" large_broadcast)
+[ "$s" = 13000 ] && ok "large_broadcast: 8 + 3 + 2 s of broadcast" || bad "large_broadcast saving $s, want 13000"
+if jq -e '.applications[0].findings[] | select(.kind == "large_broadcast") | .where.sql == 2 and .method == "bound"
+     and .evidence.broadcast_bytes == 629145600 and .evidence.threshold_bytes == 10485760' "$T/plan.json" >/dev/null
+then ok "large_broadcast: 600 MiB against 10m"; else bad "large_broadcast fields"; fi
+# the same log where the copies share a stage (as AQE lists a reused stage under its readers):
+# one computation; and with a 30 MiB broadcast (under 128 MiB): neither fires, even with --all
+sed -e 's/"ID":105,/"ID":101,/' -e 's/\[406,629145600\]/[406,31457280]/' "$PLAN" >"$T/plan-ok.json"
+"$CLARITY" findings --all --json "$T/plan-ok.json" >"$T/plan-ok.out"
+case ",$(kinds "$T/plan-ok.out")," in
+  *,repeated_work,*|*,large_broadcast,*) bad "plan shape fires on the shared-stage / small-broadcast variant: $(kinds "$T/plan-ok.out")" ;;
+  *) ok "plan shape: shared stage and 30 MiB broadcast fire nothing" ;;
+esac
+# TPC-DS q88 on Photon (ReusedExchange subtrees, one-row cross joins) and Spark 3.1's 1 MiB broadcast
+for f in photon-db13.3-q88-excerpt.json spark-3.1-app-20200706201101-0003.json; do
+  "$CLARITY" findings --all --json "$ROOT/tests/data/$f" >"$T/neg.json"
+  case ",$(kinds "$T/neg.json")," in
+    *,repeated_work,*|*,large_broadcast,*) bad "$f: plan-shape finding: $(kinds "$T/neg.json")" ;;
+    *) ok "$f: no plan-shape finding" ;;
+  esac
+done
+
 # ---- every shared log, against the review ----
 if have_shared; then
   for d in spark-events external runtimes; do
