@@ -86,6 +86,41 @@ for f in photon-db13.3-q88-excerpt.json spark-3.1-app-20200706201101-0003.json; 
   esac
 done
 
+# ---- --deep: LADRA's and iQCAR's findings (anomaly, contention), only when asked ----
+# a CPU hog on host2 (sort seed 2, 90% of its CPU for the whole run): LADRA's verdict, in its
+# words, names host2 and cpu; without the hog, or without --deep, no anomaly finding
+T2="$T/deep"; mkdir -p "$T2"
+if "$CLARITY" synth sort --seed 2 --fault cpu-hog@host2:0s-600s:0.9 --no-logs --no-truth-tasks -q -o "$T2/hog" &&
+   "$CLARITY" synth sort --seed 2 --no-logs --no-truth-tasks -q -o "$T2/clean"; then
+  "$CLARITY" findings --deep --json "$T2/hog/eventlogs" >"$T2/hog.json"
+  verdict=$("$CLARITY" anomalies "$T2/hog/eventlogs" | sed -n 's/^verdict  *//p')
+  if jq -e --arg v "Anomaly (LADRA): $verdict" '.applications[0].findings[] | select(.kind == "anomaly")
+       | .title == $v and .where.host == "host2" and .method == "estimate" and .saving_ms > 1000' "$T2/hog.json" >/dev/null
+  then ok "--deep anomaly: '$verdict', as clarity anomalies says it"; else bad "--deep anomaly on the cpu hog (verdict '$verdict')"; fi
+  "$CLARITY" findings --json "$T2/hog/eventlogs" >"$T2/hog-plain.json"
+  "$CLARITY" findings --deep --all --json "$T2/clean/eventlogs" >"$T2/clean.json"
+  case ",$(kinds "$T2/hog-plain.json"),$(kinds "$T2/clean.json")," in
+    *,anomaly,*) bad "anomaly without --deep or without the hog" ;;
+    *) ok "no anomaly without --deep, nor on the run without the hog (--all)" ;;
+  esac
+else bad "synth sort runs for --deep"; fi
+# an aggressive query (tpcds-mix seed 3, 10 queries 6 s apart, FIFO, q67 made aggressive): iQCAR
+# names q67; the same mix without the knob gets no contention finding (seeds 1-2 chose the 30%)
+mix() { { echo "scenario = tpcds-mix"; echo "seed = 3"; echo "pool = fifo"; echo "queries = 10"; echo "arrival = 6"
+          [ -n "$2" ] && echo "aggressive = $2"; } >"$T2/$1.ini"
+        "$CLARITY" synth --scenario "$T2/$1.ini" --no-logs --no-truth-tasks -q -o "$T2/$1"; }
+if mix agg q67 && mix calm ""; then
+  "$CLARITY" findings --deep --json "$T2/agg/eventlogs" >"$T2/agg.json"
+  "$CLARITY" findings --deep --json "$T2/calm/eventlogs" >"$T2/calm.json"
+  if jq -e '.applications[0].findings[] | select(.kind == "contention") | (.title | startswith("Contention (iQCAR): aggressive query TPC-DS q67:"))
+       and .method == "estimate"' "$T2/agg.json" >/dev/null
+  then ok "--deep contention: aggressive query q67"; else bad "--deep contention: q67 not named"; fi
+  case ",$(kinds "$T2/calm.json")," in
+    *,contention,*) bad "contention on the mix without an aggressive query" ;;
+    *) ok "no contention finding on the mix without an aggressive query" ;;
+  esac
+else bad "synth tpcds-mix runs for --deep"; fi
+
 # ---- every shared log, against the review ----
 if have_shared; then
   for d in spark-events external runtimes; do
