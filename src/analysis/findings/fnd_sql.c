@@ -87,6 +87,15 @@ static int acc_cmp(const void *pa, const void *pb)
 }
 
 static bool is_reused(const char *name) { return strstr(name, "Reused") != NULL; }
+
+/* every subtree inside its parent's and inside the list: what the model builds; a query whose
+   tree is not so (a load cut short) is left alone rather than trusted */
+static bool tree_ok(const struct clarity_sql *q)
+{
+    for (size_t i = 0; i < q->nnodes; i++)
+        if (q->nodes[i].end <= i || q->nodes[i].end > q->nnodes) return false;
+    return true;
+}
 /* a node that produces an exchange's data (Exchange, BroadcastExchange, Photon's
    ShuffleExchangeSink, a GPU exchange), not the reader of one (Photon's ...ExchangeSource) */
 static bool is_producer(const char *name)
@@ -173,6 +182,7 @@ static void repeated_query(struct fnd *x, const struct clarity_sql *q, struct rw
 {
     const struct clarity_app *a = x->a;
     size_t nn = q->nnodes, nc = 0;
+    if (!tree_ok(q)) return;
     memset(w->reused, 0, nn);
     memset(w->covered, 0, nn);
     for (uint32_t i = 0; i < nn; i++)
@@ -356,7 +366,7 @@ static void broadcast_rule(struct fnd *x)
     if (aqe > thr) thr = aqe;
     for (size_t qi = 0; qi < a->nsqls; qi++) {
         const struct clarity_sql *q = &a->sqls[qi];
-        if (!q->ndriver_accums || !q->nnodes) continue;
+        if (!q->ndriver_accums || !q->nnodes || !tree_ok(q)) continue;
         size_t n = 0;
         double biggest = 0, time_ms = 0, rows = -1;
         uint32_t under_reused = 0;
