@@ -228,8 +228,12 @@ static void contention_rule(struct fnd *x, const struct iqcar_options *o)
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_CONTENTION);
     if (!f) goto out;
     const char *name = r.units[s].name;
-    snprintf(f->title, sizeof f->title, "Contention (iQCAR): aggressive query %.60s: %.1f s of victim runtime "
-             "attributed | total DOR %.4f; victims %s%s", name, ms / 1000, dor, victims, nv > 3 ? ", ..." : "");
+    char t[512];   /* the title cuts what does not fit */
+    snprintf(t, sizeof t, "Contention (iQCAR): aggressive query %.60s: %.1f s of victim runtime attributed | total "
+             "DOR %.4f; victims %.160s%s", name, ms / 1000, dor, victims, nv > 3 ? ", ..." : "");
+    size_t tl = strlen(t) < sizeof f->title ? strlen(t) : sizeof f->title - 1;
+    memcpy(f->title, t, tl);
+    f->title[tl] = '\0';
     /* wall time: the attributed runtime spread over the queries running at once on average
        (their summed runtime over the span they cover): victims that overlap each gain, the
        application only once */
