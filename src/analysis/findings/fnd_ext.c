@@ -153,9 +153,9 @@ static void anomaly_rule(struct fnd *x, const struct clarity_anomalies_options *
     if (r.run_likeliest >= 0 && r.run_likeliest < LADRA_NCLASS)
         clarity_fnd_ev(f, "cause_weight", r.run_y[r.run_likeliest], "share");
     snprintf(f->caveat, sizeof f->caveat, "estimate: the abnormal periods' tasks replayed at their stage's median "
-             "time (LADRA's periods are smoothed, so a few normal slow tasks count); %s",
-             r.eventlog_only ? "factors from the event log alone (no executor or GC logs given)"
-                             : "factors from the executor and GC logs");
+             "time (LADRA's periods are smoothed, so a few normal slow tasks count); %s%s",
+             r.eventlog_only ? "factors from the event log alone" : "factors from the executor and GC logs",
+             r.method == LADRA_METHOD_RULES ? "; cause by LADRA's weighted rules (no GRNN model found)" : "");
     clarity_fnd_action(x, f, NULL, NULL, NULL, "%s", cause_action(r.run_class));
 out:
     clarity_anomalies_free(&r);
