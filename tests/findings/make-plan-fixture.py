@@ -13,17 +13,17 @@ Run it from the repository's root to rewrite the fixture; the figures the tests 
 ones above (tests/findings/run.sh)."""
 import json
 
-T0 = 1704067200000
+T0 = 1685577600000   # 2023-06-01: before the 2024 fixtures that `--since 2024-01-01` tests keep
 ev = []
 def e(d): ev.append(json.dumps(d, separators=(',', ':')))
 
 e({"Event": "SparkListenerLogStart", "Spark Version": "3.3.2"})
 e({"Event": "SparkListenerEnvironmentUpdate", "JVM Information": {"Java Version": "11"},
-   "Spark Properties": {"spark.app.id": "app-20240101000000-0042", "spark.executor.cores": "2",
+   "Spark Properties": {"spark.app.id": "app-20230601000000-0042", "spark.executor.cores": "2",
                         "spark.sql.exchange.reuse": "false", "spark.sql.autoBroadcastJoinThreshold": "10m",
                         "spark.sql.adaptive.enabled": "true"},
    "Hadoop Properties": {}, "System Properties": {}, "Metrics Properties": {}, "Classpath Entries": {}})
-e({"Event": "SparkListenerApplicationStart", "App Name": "plan-shapes", "App ID": "app-20240101000000-0042",
+e({"Event": "SparkListenerApplicationStart", "App Name": "plan-shapes", "App ID": "app-20230601000000-0042",
    "Timestamp": T0, "User": "alice"})
 for i, h in ((1, "host-a"), (2, "host-b")):
     e({"Event": "SparkListenerExecutorAdded", "Timestamp": T0 + 500, "Executor ID": str(i),
