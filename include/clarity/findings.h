@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "clarity/anomalies.h"
+#include "clarity/contention.h"
 #include "clarity/error.h"
 #include "clarity/model.h"
 
@@ -84,6 +86,13 @@ struct clarity_findings_options {
     double min_share;
     int64_t min_ms;
     bool keep_all;               /* keep every rule hit (tests, --all) */
+    /* The other analyses' findings, each run only when given (they cost what `clarity
+     * anomalies` and `clarity contention` cost; docs/findings.md says when the CLI runs them):
+     * anomalies: LADRA's abnormal period that matters, with its root cause and host (kind
+     * anomaly); contention: iQCAR's most aggressive query among the application's concurrent
+     * queries (kind contention). NULL: not run. */
+    const struct clarity_anomalies_options *anomalies;
+    const struct iqcar_options *contention;
 };
 
 /* Every rule of docs/findings.md on one application. Returns 0, or CLARITY_ENOMEM with err

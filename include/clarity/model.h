@@ -271,11 +271,27 @@ struct clarity_sql {
     int64_t *job_ids; size_t njob_ids, cap_job_ids;
     struct clarity_sql_metric { int64_t accum_id; uint32_t name, type, node; } *metrics;
     size_t nmetrics, cap_metrics;
+    /* The last logged plan tree (sparkPlanInfo; an AQE update replaces it), depth first: a
+     * node's subtree is nodes[i .. end). Kept as shapes, not text, so repeated subtrees can be
+     * found (findings' repeated_work) for 32 bytes a node; none on logs without SQL plans. */
+    struct clarity_plan_node {
+        uint64_t shape;                      /* hash of the subtree's node names and simpleStrings
+                                                with expression, plan, codegen and query-stage ids
+                                                left out (they differ between two copies) */
+        uint32_t name;                       /* nodeName (string id) */
+        uint32_t end;                        /* one past its subtree's last node */
+        uint32_t metric0, nmetric;           /* its metrics: metrics[metric0 .. +nmetric) */
+        uint32_t depth, pad;
+    } *nodes;
+    size_t nnodes, cap_nodes;
     /* every driver-side metric value logged for it, in log order (no allocation without
-     * them): read with clarity_sql_driver_accums() */
+     * them): read with clarity_sql_driver_accums(), or the last value of one id with
+     * clarity_sql_driver_value() */
     struct clarity_driver_accum *driver_accums; size_t ndriver_accums, cap_driver_accums;
     struct clarity_sql_graph *graph;         /* load option sql_plan_graphs, else NULL */
 };
+/* A driver-side SQL metric's value (clarity_sql.driver_accums); false when not logged. */
+bool clarity_sql_driver_value(const struct clarity_sql *q, int64_t accum_id, int64_t *value);
 
 /* The driver-side SQL metric values of an execution (SparkListenerDriverAccumUpdates), in log
  * order: (accumulator id, value) pairs, several for one id when the driver updated it again. */

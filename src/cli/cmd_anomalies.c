@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "cli/common/ladra_inputs.h"
 #include "cli/common/per_app.h"
 #include "clarity/report.h"
 #include "analysis/anomalies/ladra_train.h"
@@ -78,40 +79,6 @@ static void help(FILE *o)
             "and for the rules. Same seed, same numbers.\n\n"
             "exit codes: 0 ok, 2 usage, 3 no readable event log, 4 some applications could not be\n"
             "read (the others were analysed), 5 out of memory\n");
-}
-
-/* models/ladra-default.model beside the binary (build/ or bin/ one level down). */
-static bool default_model(char *out, size_t cap)
-{
-    const char *env = getenv("CLARITY_LADRA_MODEL");
-    if (env && *env) return snprintf(out, cap, "%s", env), true;
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return false;
-    exe[n] = 0;
-    char *s = strrchr(exe, '/');
-    if (!s) return false;
-    *s = 0;
-    static const char *const rel[] = {"/../models/ladra-default.model", "/../share/clarity/ladra-default.model",
-                                      "/../../models/ladra-default.model"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(out, cap, "%s%s", exe, rel[i]);
-        if (!access(out, R_OK)) return true;
-    }
-    return false;
-}
-
-/* Executor and GC logs for the log-based mode; problems on stderr. */
-static int read_logs(struct clarity_logs *L, const char *ex, const char *gc, int64_t off, bool quiet)
-{
-    struct clarity_error err = {0};
-    char eb[1200];
-    if (clarity_ladra_logs_read(L, ex, gc, off, &err)) {
-        fprintf(stderr, "clarity anomalies: %s\n", clarity_error_format(&err, eb, sizeof eb));
-        return EXIT_INPUT;
-    }
-    if (!quiet && !L->gc_records && gc) fprintf(stderr, "clarity anomalies: no GC record found under %s\n", gc);
-    return EXIT_OK;
 }
 
 /* ---- train ---- */
@@ -365,7 +332,7 @@ int cmd_anomalies(int argc, char **argv)
     struct clarity_error err = {0};
     char eb[1200];
     if (o.method == LADRA_METHOD_GRNN) {
-        if (model_path || default_model(mp, sizeof mp)) {
+        if (model_path || ladra_default_model(mp, sizeof mp)) {
             const char *path = model_path ? model_path : mp;
             if (clarity_ladra_model_load(&model, path, &err)) {
                 fprintf(stderr, "clarity anomalies: %s\n", clarity_error_format(&err, eb, sizeof eb));
@@ -384,7 +351,7 @@ int cmd_anomalies(int argc, char **argv)
     struct clarity_logs L;
     bool have_logs = exdir || gcdir;
     if (have_logs) {
-        int rc = read_logs(&L, exdir, gcdir, clock, co.quiet);
+        int rc = ladra_read_logs("anomalies", &L, exdir, gcdir, clock, co.quiet);
         if (rc) {
             clarity_logs_free(&L);
             clarity_ladra_model_free(&model);

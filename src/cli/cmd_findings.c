@@ -1,7 +1,9 @@
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
+#include "cli/common/ladra_inputs.h"
 #include "cli/common/per_app.h"
 #include "clarity/report.h"
 #include "report/table.h"
@@ -15,7 +17,8 @@ static void help(FILE *o)
             "(its current value from the log's environment and a value computed from the log).\n"
             "Kinds: data skew, slow hosts, spill, too few or oversized partitions, tiny tasks, idle\n"
             "executors, GC pressure, out-of-memory deaths, task and fetch failures, lost executors,\n"
-            "speculation waste, driver-bound time, scheduler delay, cartesian joins.\n"
+            "speculation waste, driver-bound time, scheduler delay, cartesian joins, repeated\n"
+            "exchanges (the same subtree computed twice in a query), broadcasts far over the threshold.\n"
             "Savings: [replay] re-runs the slot replay of blocked time with the problem removed (skewed\n"
             "partitions split, slow-host tasks at the median rate, failed attempts gone, a stage\n"
             "repartitioned); [bound] is an upper bound; [estimate] comes from sizes and assumed rates.\n"
@@ -24,6 +27,14 @@ static void help(FILE *o)
             "  --limit N       findings listed in text (default 10, largest saving first; 0 = all)\n"
             "  --why           with each finding, how its saving was computed and its evidence\n"
             "  --all           keep every rule hit, however small its saving\n"
+            "  --deep          also the findings of `clarity anomalies` (LADRA: an abnormal period\n"
+            "                  with its host and root cause, kind anomaly) and `clarity contention`\n"
+            "                  (iQCAR: the query that slowed the application's other concurrent\n"
+            "                  queries most, kind contention), in their words; they cost what those\n"
+            "                  commands cost, so they run only when asked\n"
+            "  --executor-logs DIR, --gc-logs DIR\n"
+            "                  executor log4j and JVM GC logs for LADRA's log-based mode (as clarity\n"
+            "                  anomalies takes them); either one runs the anomaly finding\n"
             "  --detail        one full report per application even when there are several (a\n"
             "                  directory or several logs get one row per application)\n"
             "  --wide          text as wide as its values (default: it fits COLUMNS, the terminal,\n"
@@ -99,9 +110,12 @@ int cmd_findings(int argc, char **argv)
         {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'}, {"threads", required_argument, 0, 'T'}, {"limit", required_argument, 0, 'l'},
         {"detail", no_argument, 0, 'd'}, {"why", no_argument, 0, 'w'}, {"all", no_argument, 0, 'a'},
-        {"wide", no_argument, 0, OPT_WIDE}, {0, 0, 0, 0}};
+        {"wide", no_argument, 0, OPT_WIDE}, {"deep", no_argument, 0, 'D'},
+        {"executor-logs", required_argument, 0, 'E'}, {"gc-logs", required_argument, 0, 'G'}, {0, 0, 0, 0}};
     struct common_opts co = {.cmd = "findings"};
     struct findings_ctx fc = {.ro = {.limit = 10}};
+    bool deep = false;
+    const char *exdir = NULL, *gcdir = NULL;
     struct per_app_rows pr = {.row = findings_row, .note = findings_note,
                               .title = "the largest finding of each application (--detail: every finding of each)\n"};
     int c;
@@ -122,18 +136,59 @@ int cmd_findings(int argc, char **argv)
         case 'd': pr.detail = true; break;
         case 'w': fc.ro.why = true; break;
         case 'a': fc.fo.keep_all = true; break;
+        case 'D': deep = true; break;
+        case 'E': exdir = optarg; break;
+        case 'G': gcdir = optarg; break;
         case 'h': help(stdout); return EXIT_OK;
         default: return bad_option(co.cmd, argv, "o:qh");
         }
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
+    /* the anomaly finding: LADRA as `clarity anomalies` runs it by default (its GRNN model when
+       one is found, else the weighted rules), on the event log, or with the logs given */
+    struct clarity_anomalies_options ao = {.method = LADRA_METHOD_GRNN, .softmax = true,
+                                           .min_cause = LADRA_DEFAULT_MIN_CAUSE};
+    clarity_ladra_options_default(&ao.det);
+    struct ladra_model model = {0};
+    struct clarity_logs L;
+    bool have_logs = exdir || gcdir;
+    struct iqcar_options io;
+    clarity_iqcar_options_default(&io);
+    if (deep || have_logs) {
+        char mp[PATH_MAX + 64];
+        struct clarity_error err = {0};
+        if (ladra_default_model(mp, sizeof mp) && !clarity_ladra_model_load(&model, mp, &err) &&
+            model.nfeat >= LADRA_NFEAT)
+            ao.model = &model;
+        else ao.method = LADRA_METHOD_RULES;   /* as `clarity anomalies` falls back without a model */
+        if (have_logs) {
+            int rc = ladra_read_logs(co.cmd, &L, exdir, gcdir, 0, co.quiet);
+            if (rc) {
+                clarity_logs_free(&L);
+                clarity_ladra_model_free(&model);
+                return rc;
+            }
+            ao.logs = &L;
+        }
+        fc.fo.anomalies = &ao;
+    }
+    if (deep) fc.fo.contention = &io;
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = fc.fo.threads;
+    /* iQCAR reads a few task accumulables (the SQL scan time, instrumented waits): kept as
+       `clarity contention` keeps them, so the contention finding has its figures */
+    const char *acc_names[IQ_ACC_NAMES_MAX];
+    if (deep) {
+        lo.task_accumulable_names = acc_names;
+        lo.ntask_accumulable_names = clarity_iqcar_accumulable_names(&io, acc_names);
+    }
     fc.ro.width = pr.width = out_width(&co);
     clarity_table_init(&pr.table, app_cols, sizeof app_cols / sizeof *app_cols);
     struct per_app_cmd pc = {.schema = "clarity.findings/1", .out = &co, .load = &lo, .one = findings_one,
                              .rows = &pr, .ctx = &fc};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
     clarity_table_free(&pr.table);
+    if (have_logs) clarity_logs_free(&L);
+    clarity_ladra_model_free(&model);
     return rc;
 }

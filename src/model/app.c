@@ -454,6 +454,18 @@ struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id)
     return q;
 }
 
+bool clarity_sql_driver_value(const struct clarity_sql *q, int64_t accum_id, int64_t *value)
+{
+    /* a query has a few to a few hundred driver metrics, read once per finding rule; from the
+       end, so the last update of an id wins (as in Spark's SQL listener) */
+    for (size_t i = q->ndriver_accums; i-- > 0;)
+        if (q->driver_accums[i].accum_id == accum_id) {
+            *value = q->driver_accums[i].value;
+            return true;
+        }
+    return false;
+}
+
 struct clarity_stage *clarity_app_stage(const struct clarity_app *a, int64_t stage_id, int32_t attempt)
 {
     uint32_t row;
@@ -553,6 +565,7 @@ void clarity_app_free(struct clarity_app *a)
     for (size_t i = 0; i < a->nsqls; i++) {
         free(a->sqls[i].job_ids);
         free(a->sqls[i].metrics);
+        free(a->sqls[i].nodes);
         free(a->sqls[i].driver_accums);
         if (a->sqls[i].graph) {
             free(a->sqls[i].graph->values);

@@ -24,6 +24,7 @@ if [ -x "$CLARITY_ASAN" ]; then
   golden findings-mini.txt tests/data/mini-3x.json --all --why
   golden findings-mini.json tests/data/mini-3x.json --all --json
   golden findings-spark31.txt tests/data/spark-3.1-app-20200706201101-0003.json --all --why
+  golden findings-plan.txt tests/data/findings-plan.json --all --why
   if have_shared; then
     golden findings-largeblocks.txt "$SHARED_DATA/spark-events/application_1553914137147_0018" --why
     golden findings-lost-executors.json "$SHARED_DATA/spark-events/application_1538416563558_0014" --json
@@ -50,6 +51,76 @@ then ok "ranked by saving_ms"; else bad "not ranked by saving_ms"; fi
 # text fits 100 columns
 (cd "$ROOT" && "$CLARITY" findings --all --why tests/data/spark-3.1-app-20200706201101-0003.json) >"$T/t.txt"
 if awk 'length > 100 { exit 1 }' "$T/t.txt"; then ok "text within 100 columns"; else bad "text wider than 100 columns"; fi
+
+# ---- plan shape: repeated_work and large_broadcast (tests/data/findings-plan.json, written by
+# tests/findings/make-plan-fixture.py: a self-join computed twice, stages 0 and 1 of 8 tasks of
+# 10 s on 4 slots, so 20 s; a 600 MiB broadcast against 10m, 8 + 3 + 2 s of driver metrics) ----
+kind_saving() { jq -r --arg k "$2" '[.applications[0].findings[] | select(.kind == $k) | .saving_ms] | max // 0' "$1"; }
+kinds() { jq -r '[.applications[].findings[].kind] | join(",")' "$1"; }
+PLAN="$ROOT/tests/data/findings-plan.json"
+"$CLARITY" findings --json "$PLAN" >"$T/plan.json"
+s=$(kind_saving "$T/plan.json" repeated_work)
+[ "$s" = 20000 ] && ok "repeated_work: the duplicate stage's 20 s" || bad "repeated_work saving $s, want 20000"
+if jq -e '.applications[0].findings[] | select(.kind == "repeated_work") | .where.sql == 1 and .evidence.copies == 2
+     and .method == "bound" and .action.setting == "spark.sql.exchange.reuse" and .action.current == "false"
+     and .action.proposed == "true"' "$T/plan.json" >/dev/null
+then ok "repeated_work: query 1, 2 copies, exchange reuse false -> true"; else bad "repeated_work fields"; fi
+s=$(kind_saving "$T/plan.json" large_broadcast)
+[ "$s" = 13000 ] && ok "large_broadcast: 8 + 3 + 2 s of broadcast" || bad "large_broadcast saving $s, want 13000"
+if jq -e '.applications[0].findings[] | select(.kind == "large_broadcast") | .where.sql == 2 and .method == "bound"
+     and .evidence.broadcast_bytes == 629145600 and .evidence.threshold_bytes == 10485760' "$T/plan.json" >/dev/null
+then ok "large_broadcast: 600 MiB against 10m"; else bad "large_broadcast fields"; fi
+# the same log where the copies share a stage (as AQE lists a reused stage under its readers):
+# one computation; and with a 30 MiB broadcast (under 128 MiB): neither fires, even with --all
+sed -e 's/"ID":105,/"ID":101,/' -e 's/\[406,629145600\]/[406,31457280]/' "$PLAN" >"$T/plan-ok.json"
+"$CLARITY" findings --all --json "$T/plan-ok.json" >"$T/plan-ok.out"
+case ",$(kinds "$T/plan-ok.out")," in
+  *,repeated_work,*|*,large_broadcast,*) bad "plan shape fires on the shared-stage / small-broadcast variant: $(kinds "$T/plan-ok.out")" ;;
+  *) ok "plan shape: shared stage and 30 MiB broadcast fire nothing" ;;
+esac
+# TPC-DS q88 on Photon (ReusedExchange subtrees, one-row cross joins) and Spark 3.1's 1 MiB broadcast
+for f in photon-db13.3-q88-excerpt.json spark-3.1-app-20200706201101-0003.json; do
+  "$CLARITY" findings --all --json "$ROOT/tests/data/$f" >"$T/neg.json"
+  case ",$(kinds "$T/neg.json")," in
+    *,repeated_work,*|*,large_broadcast,*) bad "$f: plan-shape finding: $(kinds "$T/neg.json")" ;;
+    *) ok "$f: no plan-shape finding" ;;
+  esac
+done
+
+# ---- --deep: LADRA's and iQCAR's findings (anomaly, contention), only when asked ----
+# a CPU hog on host2 (sort seed 2, 90% of its CPU for the whole run): LADRA's verdict, in its
+# words, names host2 and cpu; without the hog, or without --deep, no anomaly finding
+T2="$T/deep"; mkdir -p "$T2"
+if "$CLARITY" synth sort --seed 2 --fault cpu-hog@host2:0s-600s:0.9 --no-logs --no-truth-tasks -q -o "$T2/hog" &&
+   "$CLARITY" synth sort --seed 2 --no-logs --no-truth-tasks -q -o "$T2/clean"; then
+  "$CLARITY" findings --deep --json "$T2/hog/eventlogs" >"$T2/hog.json"
+  verdict=$("$CLARITY" anomalies "$T2/hog/eventlogs" 2>/dev/null | sed -n 's/^verdict  *//p')
+  if jq -e --arg v "Anomaly (LADRA): $verdict" '.applications[0].findings[] | select(.kind == "anomaly")
+       | .title == $v and .where.host == "host2" and .method == "estimate" and .saving_ms > 1000' "$T2/hog.json" >/dev/null
+  then ok "--deep anomaly: '$verdict', as clarity anomalies says it"; else bad "--deep anomaly on the cpu hog (verdict '$verdict')"; fi
+  "$CLARITY" findings --json "$T2/hog/eventlogs" >"$T2/hog-plain.json"
+  "$CLARITY" findings --deep --all --json "$T2/clean/eventlogs" >"$T2/clean.json"
+  case ",$(kinds "$T2/hog-plain.json"),$(kinds "$T2/clean.json")," in
+    *,anomaly,*) bad "anomaly without --deep or without the hog" ;;
+    *) ok "no anomaly without --deep, nor on the run without the hog (--all)" ;;
+  esac
+else bad "synth sort runs for --deep"; fi
+# an aggressive query (tpcds-mix seed 3, 10 queries 6 s apart, FIFO, q67 made aggressive): iQCAR
+# names q67; the same mix without the knob gets no contention finding (seeds 1-2 chose the 30%)
+mix() { { echo "scenario = tpcds-mix"; echo "seed = 3"; echo "pool = fifo"; echo "queries = 10"; echo "arrival = 6"
+          [ -n "$2" ] && echo "aggressive = $2"; } >"$T2/$1.ini"
+        "$CLARITY" synth --scenario "$T2/$1.ini" --no-logs --no-truth-tasks -q -o "$T2/$1"; }
+if mix agg q67 && mix calm ""; then
+  "$CLARITY" findings --deep --json "$T2/agg/eventlogs" >"$T2/agg.json"
+  "$CLARITY" findings --deep --json "$T2/calm/eventlogs" >"$T2/calm.json"
+  if jq -e '.applications[0].findings[] | select(.kind == "contention") | (.title | startswith("Contention (iQCAR): aggressive query TPC-DS q67:"))
+       and .method == "estimate"' "$T2/agg.json" >/dev/null
+  then ok "--deep contention: aggressive query q67"; else bad "--deep contention: q67 not named"; fi
+  case ",$(kinds "$T2/calm.json")," in
+    *,contention,*) bad "contention on the mix without an aggressive query" ;;
+    *) ok "no contention finding on the mix without an aggressive query" ;;
+  esac
+else bad "synth tpcds-mix runs for --deep"; fi
 
 # ---- every shared log, against the review ----
 if have_shared; then

@@ -82,6 +82,7 @@ int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_f
     if (!x.oom) clarity_fnd_app_rules(&x);
     if (!x.oom) clarity_fnd_failure_rules(&x);
     if (!x.oom) clarity_fnd_sql_rules(&x);
+    if (!x.oom) clarity_fnd_ext_rules(&x, opt);
     if (!x.oom) clarity_fnd_idle_rule(&x, opt->threads, task_ms * clarity_sim_task_cpus(a), out->core_ms_allocated);
     if (x.oom) {
         free(x.f);

@@ -90,6 +90,8 @@ void clarity_fnd_app_rules(struct fnd *x);      /* GC, scheduler delay, driver-b
 void clarity_fnd_idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t alloc);
 void clarity_fnd_failure_rules(struct fnd *x);   /* failures, fetch failures, lost executors, OOM, speculation */
 void clarity_fnd_sql_rules(struct fnd *x);       /* plan shape */
+/* anomaly (LADRA) and contention (iQCAR), when the options ask for them (fnd_ext.c) */
+void clarity_fnd_ext_rules(struct fnd *x, const struct clarity_findings_options *opt);
 
 #define FND_MB (1024.0 * 1024.0)
 #define FND_TARGET_PARTITION_BYTES (128.0 * FND_MB)

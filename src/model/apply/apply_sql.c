@@ -1,4 +1,5 @@
 /* SQL execution events (Jackson-serialized: fully qualified names, camelCase fields). */
+#include <string.h>
 #include "model/apply/sql_listen.h"
 
 static struct clarity_sql *sql_of(struct apply_ctx *c, cj_val ev)
@@ -15,16 +16,63 @@ static struct clarity_sql *sql_of(struct apply_ctx *c, cj_val ev)
 /* Plan nodes and metrics are read with one pass over each object's members (clarity_cj_pick):
  * a query's plan has a few to hundreds of them, and lookups by name walked each object once per
  * field. */
-enum { NODE_NAME, NODE_METRICS, NODE_CHILDREN, NODE_COUNT };
-static const cj_key node_keys[NODE_COUNT] = {CJ_KEY("nodeName"), CJ_KEY("metrics"), CJ_KEY("children")};
+enum { NODE_NAME, NODE_METRICS, NODE_CHILDREN, NODE_SIMPLE, NODE_COUNT };
+static const cj_key node_keys[NODE_COUNT] = {CJ_KEY("nodeName"), CJ_KEY("metrics"), CJ_KEY("children"),
+                                             CJ_KEY("simpleString")};
 enum { MET_ACCUM, MET_NAME, MET_TYPE, MET_COUNT };
 static const cj_key metric_keys[MET_COUNT] = {CJ_KEY("accumulatorId"), CJ_KEY("name"), CJ_KEY("metricType")};
 
-static void read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node)
+#define FNV_OFFSET 14695981039346656037ULL
+#define FNV_PRIME 1099511628211ULL
+
+static bool ends_with(const char *s, size_t n, const char *lit)
+{
+    size_t l = strlen(lit);
+    return n >= l && memcmp(s + n - l, lit, l) == 0;
+}
+
+/* FNV-1a of a node's text without the ids that differ between two copies of one subtree:
+ * digits after '#' (expression ids "ss_item_sk#12", "[id=#45]", "subquery#921"), after
+ * "plan_id=", after "Stage " (AQE's "ShuffleQueryStage 3") and inside "Codegen (" / "*(" (the
+ * whole-stage-codegen id). Every other digit stays: filter constants and partition counts tell
+ * two different subtrees apart. */
+static uint64_t shape_text(uint64_t h, const char *s, size_t n)
+{
+    bool skip = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch >= '0' && ch <= '9') {
+            if (!skip && i > 0 &&
+                (s[i - 1] == '#' || ends_with(s, i, "plan_id=") || ends_with(s, i, "Stage ") ||
+                 ends_with(s, i, "Codegen (") || ends_with(s, i, "*(")))
+                skip = true;
+            if (skip) continue;
+        } else skip = false;
+        h = (h ^ ch) * FNV_PRIME;
+    }
+    return h;
+}
+
+static uint64_t read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node, uint32_t depth)
 {
     struct clarity_picked p, mp;
     p.found = clarity_cj_pick(node, node_keys, NODE_COUNT, p.v);
     uint32_t name = clarity_pk_intern(c, &p, NODE_NAME);
+    size_t self = q->nnodes;
+    struct clarity_plan_node *pn = CLARITY_VEC_PUSH_SMALL(q->nodes, q->nnodes, q->cap_nodes);
+    if (!pn) {
+        c->failed = 1;
+        return 0;
+    }
+    pn->name = name;
+    pn->metric0 = (uint32_t)q->nmetrics;
+    pn->depth = depth;
+    const char *txt;
+    size_t tlen;
+    uint64_t h = FNV_OFFSET;
+    if (clarity_pk_has(&p, NODE_NAME) && clarity_cj_str(p.v[NODE_NAME], &txt, &tlen)) h = shape_text(h, txt, tlen);
+    h = (h ^ '|') * FNV_PRIME;
+    if (clarity_pk_has(&p, NODE_SIMPLE) && clarity_cj_str(p.v[NODE_SIMPLE], &txt, &tlen)) h = shape_text(h, txt, tlen);
     cj_val m, ch;
     cj_iter it;
     if (clarity_pk_has(&p, NODE_METRICS) && clarity_cj_array_begin(p.v[NODE_METRICS], &it))
@@ -32,7 +80,7 @@ static void read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node)
             struct clarity_sql_metric *x = CLARITY_VEC_PUSH_SMALL(q->metrics, q->nmetrics, q->cap_metrics);
             if (!x) {
                 c->failed = 1;
-                return;
+                return 0;
             }
             mp.found = clarity_cj_pick(m, metric_keys, MET_COUNT, mp.v);
             x->accum_id = clarity_pk_int_or(&mp, MET_ACCUM, -1);
@@ -40,8 +88,26 @@ static void read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node)
             x->type = clarity_pk_intern(c, &mp, MET_TYPE);
             x->node = name;
         }
+    q->nodes[self].nmetric = (uint32_t)(q->nmetrics - q->nodes[self].metric0);
+    /* children in order: (h, child shapes...) so a reordered join is another shape */
     if (clarity_pk_has(&p, NODE_CHILDREN) && clarity_cj_array_begin(p.v[NODE_CHILDREN], &it))
-        while (clarity_cj_array_next(&it, &ch)) read_plan(c, q, ch);
+        while (clarity_cj_array_next(&it, &ch)) {
+            uint64_t k = read_plan(c, q, ch, depth + 1);
+            if (c->failed) return 0;
+            h = (h ^ '(') * FNV_PRIME;
+            for (int b = 0; b < 64; b += 8) h = (h ^ ((k >> b) & 0xff)) * FNV_PRIME;
+        }
+    q->nodes[self].end = (uint32_t)q->nnodes;
+    q->nodes[self].shape = h;
+    return h;
+}
+
+/* A new plan (the start, or an AQE update) replaces the tree; its metrics are appended to the
+ * query's list as before. */
+static void read_tree(struct apply_ctx *c, struct clarity_sql *q, cj_val info)
+{
+    q->nnodes = 0;
+    (void)read_plan(c, q, info, 0);
 }
 
 void clarity_apply_sql_start(struct apply_ctx *c, cj_val ev)
@@ -56,7 +122,7 @@ void clarity_apply_sql_start(struct apply_ctx *c, cj_val ev)
     q->started = true;
     cj_val info;
     if (clarity_cj_get(ev, "sparkPlanInfo", &info)) {
-        read_plan(c, q, info);
+        read_tree(c, q, info);
         clarity__sql_listen_start(c, q, info);
     }
 }
@@ -82,7 +148,7 @@ void clarity_apply_sql_adaptive(struct apply_ctx *c, cj_val ev)
     if (plan) q->plan = plan;   /* the last AQE re-plan wins */
     cj_val info;
     if (clarity_cj_get(ev, "sparkPlanInfo", &info)) {
-        read_plan(c, q, info);
+        read_tree(c, q, info);
         clarity__sql_listen_adaptive(c, q, info);
     }
 }
