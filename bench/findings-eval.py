@@ -123,6 +123,8 @@ KNOB_WL = {("data_skew", "pagerank"): ["--skew-key", "0.5"]}
 # options a kind's runs and their clean counterpart share: over-provisioning needs a job smaller
 # than the cluster (2 GiB: 16 input tasks on 32-64 slots)
 BASE = {"idle_executors": ["--data", "2Gi"]}
+if os.environ.get("KINDS"):   # only these kinds' knobs (the clean runs, the negatives, stay)
+    KNOBS = {k: v for k, v in KNOBS.items() if k in os.environ["KINDS"].replace(",", " ").split()}
 if QUICK:
     SEEDS = SEEDS[:1]
     KNOBS = {k: (w[:1], o) for k, (w, o) in KNOBS.items()}
