@@ -5,6 +5,8 @@
 #   SEEDS="11 12 13 14 15" bench/findings-eval.sh      reporting seeds (the default)
 #   SEEDS="1 2 3 4 5" bench/findings-eval.sh           tuning seeds
 #   QUICK=1 bench/findings-eval.sh                     smoke run: one seed, one workload a kind
+#   KINDS="data_skew lost_executors" ...               only these kinds' knobs (clean runs stay;
+#                                                      precision then counts only their false alarms)
 #   ORACLE=1 ...                                       score the truth itself (checks the scorer)
 #   EVAL_DIR=DIR keeps the runs and DIR/details.json; JOBS=N parallel runs (default 2);
 #   FINDINGS_CMD="prog args" replaces `clarity findings --json`.

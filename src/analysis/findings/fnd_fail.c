@@ -105,17 +105,22 @@ static void oom_action(struct fnd *x, struct clarity_finding *f, bool container)
     if (heap > 0) clarity_fnd_ev(f, "peak_jvm_heap_bytes", (double)heap, "bytes");
 }
 
-static void restore(struct fnd *x, double *alt, const uint32_t *altch, size_t *n)
+static void restore(struct fnd *x, double *alt, uint8_t *is_head, const uint32_t *altch, size_t *n)
 {
-    for (size_t k = 0; k < *n; k++) alt[altch[k]] = x->rt[altch[k]];
+    for (size_t k = 0; k < *n; k++) alt[altch[k]] = x->rt[altch[k]], is_head[altch[k]] = 0;
     *n = 0;
 }
+
+/* A lost executor, for the timeline (timeline_ms): its slots were gone from its removal until the
+ * next executor joined (the replacement: after that the capacity is the same again). */
+struct lost_exec { uint32_t id; int64_t rm, back; int slots; };
 
 /* The wall time lost while executors that took attempts with them were gone: per such
  * executor, its slots x the time until the next executor joined (or the tasks ended), x how
  * busy the other slots were then (idle slots mean the lost ones were not needed), over the
- * slots alive before the loss. An estimate: the slot replay runs on a fixed slot count. */
-static double lost_capacity_ms(const struct fnd *x)
+ * slots alive before the loss. An estimate: the slot replay runs on a fixed slot count. Lists
+ * those executors in out (LOST_MAX_EXECS). */
+static double lost_capacity_ms(const struct fnd *x, struct lost_exec *out, size_t *nout)
 {
     const struct clarity_app *a = x->a;
     int cpus = clarity_sim_task_cpus(a);
@@ -148,6 +153,7 @@ static double lost_capacity_ms(const struct fnd *x)
             if (o->add_ms <= rm && (!o->remove_ms || o->remove_ms >= rm)) before += o->total_cores;
         }
         double slots = before / cpus, lost = (double)ex->total_cores / cpus;
+        out[(*nout)++] = (struct lost_exec){ex->id, rm, back, ex->total_cores / cpus};
         if (back <= rm || slots <= lost) continue;
         double busy = 0;
         for (size_t i = 0; i < x->n; i++) {
@@ -161,6 +167,110 @@ static double lost_capacity_ms(const struct fnd *x)
         if (util > 1) util = 1;
         total += lost * gap * util / slots;
     }
+    return total;
+}
+
+/* Spare slot time in the timeline without the failures: [from, to). */
+struct hole { double from, to; };
+/* at most this many at once (the earliest kept): an estimate, and a log of thousands of lost
+   attempts needs no more to show the effect */
+#define MAX_HOLES 256
+
+static void hole_add(struct hole *h, size_t *n, double from, double to)
+{
+    if (to <= from) return;
+    if (*n < MAX_HOLES) { h[(*n)++] = (struct hole){from, to}; return; }
+    size_t late = 0;
+    for (size_t k = 1; k < *n; k++) if (h[k].from > h[late].from) late = k;
+    if (h[late].from > from) h[late] = (struct hole){from, to};
+}
+
+/* The same saving read from the log's own timeline: each component (overlapping stages)
+ * ends at its last finish; without the failures each chained task finishes at its failed
+ * attempt's launch plus its successful attempt's runtime, a removed attempt not at all, every
+ * other attempt when it did. Sum over the components the changes touch of how much earlier
+ * they end, in wall ms. The slot replay starts every task of a component at once on its
+ * observed slots, so it misses what the log shows: a stage whose first attempts launched late
+ * (executors still joining) and retries that waited for a slot or a locality level; here a
+ * failure that made its stage's tail is seen as such.
+ * With lost executors (lost != NULL), the slots they would have kept are spare time too: each
+ * lost slot from the removal (or from the end of the task that now runs on to success there)
+ * until the replacement joined, and the slot of each removed retry while it ran. Attempts that
+ * launched later (in launch order, not before their stage's first launch) start on the
+ * earliest such spare time instead, and free it again at their own launch time: the count of
+ * busy slots never exceeds the slots of the run without the loss. The failures of a failed
+ * attempt that is not an executor loss are not filled in this way: its task held its slot
+ * longer without the failure, so its retry's slot is not spare. Reads x->mod (a modification
+ * in progress). */
+static double timeline_ms(struct fnd *x, const uint8_t *is_head, const struct lost_exec *lost, size_t nlost,
+                          struct hole *holes, double *sfirst)
+{
+    const struct clarity_app *a = x->a;
+    double total = 0;
+    for (size_t t = 0; t < x->ntouched; t++) {
+        uint32_t c = x->comp_of[x->touched[t]];
+        if (x->comp_mark[c]) continue;
+        x->comp_mark[c] = 1;
+        const struct clarity_replay_component *k = &x->plan.comp[c];
+        double old_end = -1e300, new_end = -1e300;
+        size_t nh = 0;
+        for (size_t m = 0; m < k->n && nlost; m++) {
+            size_t i = x->plan.order[k->first + m];
+            if (x->mod[i] == x->rt[i] && x->split[i] <= 1) continue;
+            int64_t l = clarity_task_launch_ms(a, x->row[i]), f = clarity_task_finish_ms(a, x->row[i]);
+            uint32_t ex = (uint32_t)clarity_icol_get(&a->tasks.executor, x->row[i]);
+            if (!is_head[i]) {   /* a removed retry (or further attempt): its slot is spare while it ran */
+                hole_add(holes, &nh, (double)l, (double)f);
+                continue;
+            }
+            for (size_t e = 0; e < nlost; e++)
+                if (lost[e].id == ex) hole_add(holes, &nh, (double)l + x->mod[i], (double)lost[e].back);
+        }
+        for (size_t e = 0; e < nlost; e++) {   /* the lost executors' slots that ran nothing then */
+            int busy = 0;
+            for (size_t m = 0; m < k->n; m++) {
+                size_t i = x->plan.order[k->first + m];
+                busy += is_head[i] && (uint32_t)clarity_icol_get(&a->tasks.executor, x->row[i]) == lost[e].id;
+            }
+            for (int sl = busy; sl < lost[e].slots; sl++) hole_add(holes, &nh, (double)lost[e].rm, (double)lost[e].back);
+        }
+        /* the stage attempts' first launches (the order is the launch order): no attempt
+           moves before its stage began */
+        for (size_t m = 0; m < k->n && nh; m++) {
+            size_t i = x->plan.order[k->first + m];
+            int64_t s = clarity_icol_get(&a->tasks.stage, x->row[i]);
+            double l = (double)clarity_task_launch_ms(a, x->row[i]);
+            if (l < sfirst[s]) sfirst[s] = l;
+        }
+        for (size_t m = 0; m < k->n; m++) {
+            size_t i = x->plan.order[k->first + m];
+            int64_t l = clarity_task_launch_ms(a, x->row[i]), f = clarity_task_finish_ms(a, x->row[i]);
+            if (f < l) f = l;
+            if ((double)f > old_end) old_end = (double)f;
+            double nf = (double)f;
+            bool changed = x->mod[i] != x->rt[i] || x->split[i] > 1;
+            if (changed && is_head[i]) nf = (double)l + x->mod[i];   /* the task succeeds here */
+            else if (changed) continue;                              /* removed */
+            else if (nh) {
+                double first = sfirst[clarity_icol_get(&a->tasks.stage, x->row[i])];
+                size_t best = SIZE_MAX;
+                for (size_t h = 0; h < nh; h++) {
+                    double at = holes[h].from > first ? holes[h].from : first;
+                    if (at < (double)l && (double)l <= holes[h].to && (best == SIZE_MAX || holes[h].from < holes[best].from))
+                        best = h;
+                }
+                if (best != SIZE_MAX) {
+                    double at = holes[best].from > first ? holes[best].from : first;
+                    nf = at + ((double)f - (double)l);
+                    holes[best].from = (double)l;   /* the attempt's own slot from its launch on */
+                }
+            }
+            if (nf > new_end) new_end = nf;
+        }
+        if (new_end > -1e300 && old_end > new_end) total += old_end - new_end;
+        for (size_t m = 0; m < k->n && nh; m++) sfirst[clarity_icol_get(&a->tasks.stage, x->row[x->plan.order[k->first + m]])] = 1e300;
+    }
+    for (size_t t = 0; t < x->ntouched; t++) x->comp_mark[x->comp_of[x->touched[t]]] = 0;
     return total;
 }
 
@@ -239,8 +349,13 @@ void clarity_fnd_failure_rules(struct fnd *x)
        attempt, the failed attempt its chain hangs on. */
     double *alt = malloc((x->n ? x->n : 1) * sizeof *alt);
     uint32_t *head = malloc((x->n ? x->n : 1) * sizeof *head), *altch = malloc((x->n ? x->n : 1) * sizeof *altch);
-    size_t naltch = 0;
-    if (!alt || !head || !altch) { x->oom = 1; goto done; }
+    uint8_t *is_head = calloc(x->n ? x->n : 1, 1);   /* a failed attempt its task now succeeds on */
+    struct hole *holes = malloc(MAX_HOLES * sizeof *holes);
+    double *sfirst = malloc((a->nstages ? a->nstages : 1) * sizeof *sfirst);
+    struct lost_exec lost[LOST_MAX_EXECS];
+    size_t nlost = 0, naltch = 0;
+    if (!alt || !head || !altch || !is_head || !holes || !sfirst) { x->oom = 1; goto done; }
+    for (size_t s = 0; s < a->nstages; s++) sfirst[s] = 1e300;
     if (x->n) memcpy(alt, x->rt, x->n * sizeof *alt);
     for (enum cat c = 0; c < C_N; c++) {
         for (size_t s = 0; s < a->nstages; s++) {
@@ -266,6 +381,7 @@ void clarity_fnd_failure_rules(struct fnd *x)
                     alt[i] = x->rt[i] + x->rt[j];
                     alt[j] = 0;
                     head[j] = (uint32_t)i;
+                    is_head[i] = 1;
                     altch[naltch++] = (uint32_t)i;
                     altch[naltch++] = (uint32_t)j;
                 } else {
@@ -293,37 +409,57 @@ void clarity_fnd_failure_rules(struct fnd *x)
         double cache_ms = c == C_LOST ? lost_cache_ms(x, &cache_why, &cache_tasks, &cache_stages) : 0;
         if ((!count[c] && cache_ms <= 0) || (c == C_SPEC && ms[c] < SPEC_MIN_SHARE * task_ms)) {
             clarity_fnd_mod_cancel(x);
-            restore(x, alt, altch, &naltch);
+            restore(x, alt, is_head, altch, &naltch);
             continue;
         }
         /* a lost executor's cores were missing until a replacement joined: wall ms, estimated
            (the replay runs each component on fixed slots) */
-        double cap_ms = c == C_LOST ? lost_capacity_ms(x) + cache_ms : 0;
+        double cap_ms = c == C_LOST ? lost_capacity_ms(x, lost, &nlost) + cache_ms : 0;
         /* never more than the run (and a damaged log's extreme times stay in int64) */
         if (cap_ms > (double)x->duration_ms) cap_ms = x->duration_ms > 0 ? (double)x->duration_ms : 0;
         if (cache_ms > cap_ms) cache_ms = cap_ms;
         /* speculation's cost is also core time, and an out-of-memory death is always kept:
            neither may be skipped for a small wall saving; the others save at most the time of
            the attempts they remove (and the capacity a lost executor took) */
-        double bound = c == C_SPEC || c == C_OOM ? 1e300
-                     : ms[c] + failed_stage_ms + (x->task_span_ms > 0 ? cap_ms * x->sim_total / (double)x->task_span_ms : 0);
+        /* the log's timeline with the failures removed (not for fetch failures: their
+           stage attempts' recomputed tasks are not chained) */
+        double tl_ms = (c == C_FAIL || c == C_LOST || c == C_OOM) && x->ntouched ? timeline_ms(x, is_head, lost, c == C_LOST ? nlost : 0, holes, sfirst) : 0;
+        double to_sim = x->task_span_ms > 0 ? x->sim_total / (double)x->task_span_ms : 0;
+        double bound = c == C_SPEC || c == C_OOM ? 1e300 : ms[c] + failed_stage_ms + cap_ms * to_sim;
+        if (tl_ms * to_sim > bound) bound = tl_ms * to_sim;
         x->base_alt = alt;
         x->alt_delta = 0;
         double sim = x->ntouched ? clarity_fnd_mod_end(x, 0, bound) : (bound >= x->min_sim ? 0 : -1);
         double alt_delta = x->alt_delta;
         x->base_alt = NULL;
-        restore(x, alt, altch, &naltch);
+        restore(x, alt, is_head, altch, &naltch);
         if (sim < 0) continue;
         static const enum clarity_finding_kind kinds[C_N] = {CLARITY_FK_TASK_FAILURES, CLARITY_FK_FETCH_FAILURES,
                                                              CLARITY_FK_LOST_EXECUTORS, CLARITY_FK_MEMORY_HEADROOM,
                                                              CLARITY_FK_SPECULATION_WASTE};
         struct clarity_finding *f = clarity_fnd_add(x, kinds[c]);
-        if (!f) return;
+        if (!f) goto done;
         /* against the chained base: the one the saving was measured from */
-        f->saving_ms = clarity_fnd_wall_alt(x, sim, alt_delta) + (int64_t)(cap_ms + 0.5);
-        f->method = cap_ms > 0.5 * (double)f->saving_ms ? CLARITY_FM_ESTIMATE : CLARITY_FM_REPLAY;
+        /* The larger of two models, each missing what the other has: the slot replay (tasks
+           reflow onto freed slots, but all start at once) plus the lost capacity estimated
+           from utilisation, and the log's own timeline (launch offsets and waits as logged,
+           the lost slots given back until a replacement joined). Then the cached blocks'
+           wait, which neither has. */
+        int64_t replay_ms = clarity_fnd_wall_alt(x, sim, alt_delta);
+        double model = (double)replay_ms + (cap_ms - cache_ms);
+        bool by_tl = tl_ms > model;
+        if (by_tl) model = tl_ms;
+        f->saving_ms = (int64_t)(model + cache_ms + 0.5);
+        /* estimated where the capacity or the cache wait (assumed rates, no replay) make over
+           half of it */
+        double est = (by_tl ? 0 : cap_ms - cache_ms) + cache_ms;
+        f->method = est > 0.5 * (double)f->saving_ms ? CLARITY_FM_ESTIMATE : CLARITY_FM_REPLAY;
         f->confidence = cap_ms > 0 ? CLARITY_FC_MEDIUM : CLARITY_FC_HIGH;
-        if (c != C_SPEC && c != C_FETCH)
+        if (c != C_SPEC && c != C_FETCH && by_tl)
+            snprintf(f->caveat, sizeof f->caveat, "the log's own timeline with each task succeeding on its first "
+                     "attempt, where and when it launched%s", c == C_LOST ? "; the lost executors' slots kept until a "
+                     "replacement joined, later attempts moved onto them and onto the slots retries held" : "");
+        else if (c != C_SPEC && c != C_FETCH)
             snprintf(f->caveat, sizeof f->caveat, "replayed with each task succeeding on its first attempt (a retry "
                      "starts only once its attempt failed)%s", cap_ms > 0 ? "; plus the lost executors' cores missing "
                      "until a replacement joined, while the other slots were busy (estimated)" : "");
@@ -332,6 +468,10 @@ void clarity_fnd_failure_rules(struct fnd *x)
         const char *w = why[c] && *why[c] ? why[c] : NULL;
         clarity_fnd_ev(f, "attempts", (double)count[c], "attempts");
         clarity_fnd_ev(f, "attempt_ms", ms[c], "ms");
+        if (tl_ms > 0) {
+            clarity_fnd_ev(f, "replay_saving_ms", (double)replay_ms, "ms");
+            clarity_fnd_ev(f, "timeline_saving_ms", tl_ms, "ms");
+        }
         switch (c) {
         case C_FAIL:
             snprintf(f->title, sizeof f->title, "Task failures: %zu attempt(s) failed%s%.80s%s, %s of task time lost",
@@ -409,5 +549,5 @@ void clarity_fnd_failure_rules(struct fnd *x)
         }
     }
 done:
-    free(alt); free(head); free(altch);
+    free(alt); free(head); free(altch); free(is_head); free(holes); free(sfirst);
 }
