@@ -33,9 +33,9 @@ Test(load_set, directory_of_fixtures)
     struct clarity_app_set set;
     struct clarity_error err;
     cr_assert_eq(clarity_load_set(paths, 1, &so, &set, &err), CLARITY_OK, "%s", err.msg);
-    /* codec-sample, mini-3x, peridot-ref-1, peridot-ref-2, photon-db13.3-q88-excerpt, spark-1.2-local,
-     * spark-3.1 */
-    cr_assert_eq(set.n, 7);
+    /* codec-sample, findings-plan, mini-3x, peridot-ref-1, peridot-ref-2,
+     * photon-db13.3-q88-excerpt, spark-1.2-local, spark-3.1 */
+    cr_assert_eq(set.n, 8);
     cr_assert_eq(set.nfailed, 0);
     cr_assert_eq(set.resolve_err.code, 0);
     cr_assert_eq(set.sources.nnotes, 2);   /* the CSV and the Python script */
@@ -44,12 +44,12 @@ Test(load_set, directory_of_fixtures)
         cr_assert_eq(set.apps[i].src, &set.sources.apps[i]);
         if (i) cr_assert(strcmp(set.apps[i - 1].src->path, set.apps[i].src->path) < 0, "sources in path order");
     }
-    cr_assert(strstr(set.apps[1].src->path, "mini-3x.json"));
-    cr_assert_str_eq(clarity_app_str(set.apps[1].app, set.apps[1].app->app_id), "app-20240101000000-0001");
+    cr_assert(strstr(set.apps[2].src->path, "mini-3x.json"));
+    cr_assert_str_eq(clarity_app_str(set.apps[2].app, set.apps[2].app->app_id), "app-20240101000000-0001");
     /* the last call says everything is done */
     cr_assert_geq(calls.n, 1);
-    cr_assert_eq(calls.last_done, 7);
-    cr_assert_eq(calls.last_total, 7);
+    cr_assert_eq(calls.last_done, 8);
+    cr_assert_eq(calls.last_total, 8);
     clarity_app_set_free(&set);
     cr_assert_eq(set.n, 0);
     cr_assert_null(set.apps);
@@ -129,7 +129,7 @@ static void record_each(void *ctx, const struct clarity_app_set *set, size_t i)
         /* the applications before i have been released already */
         for (size_t k = 0; k < i; k++)
             if (set->apps[k].app) h->in_order = false;
-        if (i == 1) snprintf(h->first_id, sizeof h->first_id, "%s", clarity_app_str(a, a->app_id));
+        if (i == 2) snprintf(h->first_id, sizeof h->first_id, "%s", clarity_app_str(a, a->app_id));
     }
 }
 
@@ -143,9 +143,9 @@ Test(load_set, streaming_hands_over_in_order_and_frees)
         struct clarity_app_set set;
         struct clarity_error err;
         cr_assert_eq(clarity_load_set(paths, 1, &so, &set, &err), CLARITY_OK, "%s", err.msg);
-        cr_assert_eq(set.n, 7);
-        cr_assert_eq(h.n, 7, "workers %d: %zu handed over", workers, h.n);
-        cr_assert_eq(h.loaded, 7);
+        cr_assert_eq(set.n, 8);
+        cr_assert_eq(h.n, 8, "workers %d: %zu handed over", workers, h.n);
+        cr_assert_eq(h.loaded, 8);
         cr_assert(h.in_order, "workers %d: out of order or not freed", workers);
         cr_assert_str_eq(h.first_id, "app-20240101000000-0001");   /* mini-3x.json */
         for (size_t i = 0; i < set.n; i++) {
