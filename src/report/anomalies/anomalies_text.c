@@ -230,10 +230,10 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
             char why[400];
             bool net = r->run_class == LADRA_NETWORK;
             snprintf(why, sizeof why, "no single period stands out: the root-cause model sees %s slowed over the run "
-                     "(%s%s lost %.1f s beyond its stages' medians, %.1f%% of the run's task time; the run lies %.2f "
+                     "(%s%s%s lost %.1f s beyond its stages' medians, %.1f%% of the run's task time; the run lies %.2f "
                      "kernel widths from the model's nearest training run, within its %.2f)",
                      net ? "the network" : "the host", net ? "the most slowed host, " : "",
-                     clarity_app_str(a, r->host_ids[f->victim]),
+                     clarity_app_str(a, r->host_ids[f->victim]), net ? "," : "",
                      v->excess_ms / 1000, run_ms > 0 ? 100 * v->excess_ms / run_ms : 0, r->model_distance,
                      r->max_model_distance);
             clarity_fit_wrap(o, width, "             ", why);
