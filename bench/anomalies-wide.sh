@@ -8,10 +8,11 @@
 # Scored per run, in the log-based (--executor-logs --gc-logs) and the event-log-only mode:
 #  - the truth label: the fault's kind when it slowed tasks (truth.json affected_tasks > 0: a
 #    task whose wait caused by the fault was over 50 ms and 5% of its duration), else normal;
-#  - the verdict's class (a cause only when a period, a host's stretch or a stretch of slow
-#    readers matters and the model gives it 0.4 of its weight);
-#  - the host the verdict names (run.victim_host when a period or a host's stretch matters;
-#    run.verdict_host) against the faulty host.
+#  - the verdict's class (a cause when a period, a host's stretch or a stretch of slow readers
+#    matters and the model gives it 0.4 of its weight, or without one when the run lies within
+#    the model's domain and the victim host lost 2% of the run's task time);
+#  - the host the verdict names (run.verdict_host: the victim host when a period or a host's
+#    stretch matters or the model's cause, not network, stands without one) against the faulty host.
 # Prints markdown: per cause (precision, recall, faulty host named), per workload and per host
 # count (recall and the fault-free runs' false alarms).
 # Usage: bench/anomalies-wide.sh [WORKDIR]   (CLARITY=binary, MODEL=model file, SEEDS, HOSTS,
@@ -78,9 +79,10 @@ echo
 echo "| mode | cause | runs slowed | verdict P | recall | faulty host named (of recalled) | faulty host named (of slowed) |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 for mode in logs eventlog; do for cl in cpu memory network disk; do
-    # the verdict names the victim host only when a period or a host's stretch made the run
-    # abnormal (run.verdict_host): a slow network alone names none
-    awk -F'\t' -v cl=$cl -v mode=$mode '$2==mode { named = ($7==$5 && ($9>0 || $10>0))
+    # the verdict names the victim host (run.verdict_host) when a period or a host's stretch made
+    # the run abnormal, or the model's cause stands without one (not detected, a cause named)
+    # and is not network: a slow network names none
+    awk -F'\t' -v cl=$cl -v mode=$mode '$2==mode { named = ($7==$5 && ($9>0 || $10>0 || ($8=="false" && $6!="normal" && $6!="network")))
         if ($3==cl) { n++; if ($6==cl) { tp++; if (named) ht++ }; if (named && $6!="normal") hs++ } else if ($6==cl) fp++ }
         function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
         END { printf "| %s | %s | %d | %s | %s | %s | %s |\n", mode, cl, n, r(tp,tp+fp), r(tp,n), r(ht,tp), r(hs,n) }' "$work/results.tsv"

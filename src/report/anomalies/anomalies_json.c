@@ -91,6 +91,7 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     if (isfinite(r->model_distance)) clarity_jsonw_double(w, r->model_distance);
     else clarity_jsonw_null(w);
     clarity_jsonw_kbool(w, "in_domain", r->in_domain);
+    clarity_jsonw_kdouble(w, "max_model_distance", r->max_model_distance);   /* the domain bound of this mode */
     clarity_jsonw_kdouble(w, "min_cause", r->min_cause);
     causes(w, "causes", r->run_p);
     causes(w, "y", r->run_y);

@@ -206,8 +206,10 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         if (r->names_host)
             snprintf(head, sizeof head, "abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
                      (long long)r->stages[f->stage].stage_id);
-        else   /* only the fetch-wait scan: every host's readers waited, no host to blame */
+        else if (r->net.matters)   /* only the fetch-wait scan: every host's readers waited, no host to blame */
             snprintf(head, sizeof head, "abnormal: shuffle readers on %zu hosts slowed, ", r->net.hosts);
+        else   /* the model's network without a period: a slow network slows every host's readers */
+            snprintf(head, sizeof head, "abnormal: no host named, ");
         if (r->cause_without_period)
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         else if (r->run_likeliest == LADRA_NORMAL)
@@ -220,8 +222,22 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         else
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         clarity_fit_wrap(o, width, "\nverdict      ", verdict);
-        if (r->cause_without_period)
-            clarity_fit_wrap(o, width, "             ", "no single period stands out: the root-cause model sees the host slowed over the run");
+        if (r->cause_without_period) {
+            /* the model's judgement, not a period: say what it rests on */
+            const struct clarity_anomalies_host *v = &r->hosts[f->victim];
+            double run_ms = 0;
+            for (size_t j = 0; j < r->in.nhosts; j++) run_ms += r->hosts[j].task_ms;
+            char why[400];
+            bool net = r->run_class == LADRA_NETWORK;
+            snprintf(why, sizeof why, "no single period stands out: the root-cause model sees %s slowed over the run "
+                     "(%s%s%s lost %.1f s beyond its stages' medians, %.1f%% of the run's task time; the run lies %.2f "
+                     "kernel widths from the model's nearest training run, within its %.2f)",
+                     net ? "the network" : "the host", net ? "the most slowed host, " : "",
+                     clarity_app_str(a, r->host_ids[f->victim]), net ? "," : "",
+                     v->excess_ms / 1000, run_ms > 0 ? 100 * v->excess_ms / run_ms : 0, r->model_distance,
+                     r->max_model_distance);
+            clarity_fit_wrap(o, width, "             ", why);
+        }
         fprintf(o, "            ");
         causes_line(o, r->run_p);
         /* The softmax (on by default, as the paper) only flattens the GRNN's weights, which
