@@ -71,6 +71,13 @@ uint32_t clarity__iqcar_be_add(struct iqcar_blame_out *o, uint32_t de, uint32_t 
  * that host. 0, or -1 when out of memory. */
 int clarity__iqcar_blame_hosts(const struct iqcar_result *r, const struct clarity_idmap *dem, struct iqcar_blame_out *o);
 
+/* At most this many task replays for the replay answers (candidates x tasks): a 10 M-task
+ * log replays 6 candidates, within the cost contention is held to (docs/contention.md). */
+#define CLARITY_IQ_REPLAY_BUDGET ((size_t)64 << 20)
+/* The replay answers (iqcar_replay.c): r->replay, r->aggressive_replay, each target's replay
+ * list; needs the heaviest and victim-time rankings. 0, or -1 when out of memory. */
+int clarity__iqcar_replay(struct iqcar_result *r);
+
 /* The rules (and the largest query concurrency they use) from the ranked answers. 0, or -1
  * when out of memory. */
 int clarity__iqcar_rules(struct iqcar_result *r);
