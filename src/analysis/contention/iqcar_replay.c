@@ -23,14 +23,16 @@
 #include "clarity/sim.h"
 #include "util/stats.h"
 
-struct tk { uint32_t stage; int64_t launch; uint32_t i; };
+/* One task, 16 bytes (a 10 M-task log holds 160 MB of them while the workload is built):
+ * launch relative to the first submission, runtime in ms (clamped at 49 days). */
+struct tk { int64_t launch; uint32_t stage, run; };
 
 static int cmp_tk(const void *x, const void *y)
 {
     const struct tk *a = x, *b = y;
     if (a->stage != b->stage) return a->stage < b->stage ? -1 : 1;
     if (a->launch != b->launch) return a->launch < b->launch ? -1 : 1;
-    return (a->i > b->i) - (a->i < b->i);
+    return (a->run > b->run) - (a->run < b->run);   /* equal tasks are interchangeable */
 }
 
 static int cmp_desc(const void *x, const void *y)
@@ -48,14 +50,13 @@ static const char *app_prop(const struct clarity_app *a, const char *key)
 }
 
 /* Most tasks running at once (the slots when the log has no executor cores). */
-static int peak_running(const struct tk *t, const double *run, size_t n, const int64_t *launch)
+static int peak_running(const struct tk *t, size_t n)
 {
-    (void)t;
     double *ev = malloc((2 * n + 1) * sizeof *ev);
     if (!ev) return 1;
     for (size_t i = 0; i < n; i++) {
-        ev[2 * i] = (double)launch[i] * 2 + 1;                  /* a start after an end at the same ms */
-        ev[2 * i + 1] = ((double)launch[i] + run[i]) * 2;
+        ev[2 * i] = (double)t[i].launch * 2 + 1;                 /* a start after an end at the same ms */
+        ev[2 * i + 1] = ((double)t[i].launch + t[i].run) * 2;
     }
     qsort(ev, 2 * n, sizeof *ev, clarity_cmp_double);
     int cur = 0, best = 1;
@@ -74,32 +75,29 @@ static int build(struct iqcar_result *r, struct clarity_wl *w, struct clarity_wl
     size_t n = r->ntasks, ns = r->nstages;
     const struct clarity_app *a = r->tab ? r->tab->apps[0] : NULL;
     struct tk *t = malloc((n ? n : 1) * sizeof *t);
-    int64_t *launch = malloc((n ? n : 1) * sizeof *launch);
-    double *run = malloc((n ? n : 1) * sizeof *run), *fin = malloc((n ? n : 1) * sizeof *fin);
+    double *run = NULL;
     struct clarity_wl_stage *st = calloc(ns ? ns : 1, sizeof *st);
     uint32_t *pool_ids = calloc(ns ? ns : 1, sizeof *pool_ids);
     size_t *order = malloc((ns ? ns : 1) * sizeof *order);
     int rc = -1;
-    if (!t || !launch || !run || !fin || !st || !pool_ids || !order) goto out;
+    if (!t || !st || !pool_ids || !order) goto out;
     for (size_t s = 0; s < ns; s++)
         st[s] = (struct clarity_wl_stage){.unit = (uint32_t)r->stages[s].unit, .job_id = INT64_MAX,
                                           .stage_id = r->stages[s].stage_id, .submit_ms = INFINITY, .end_ms = -INFINITY,
                                           .pred = CLARITY_WL_NONE};
+    /* times relative to the first submission (every unit starts at its first), so doubles
+     * hold them exactly; one pass, each task's record computed once */
     int64_t t0 = INT64_MAX;
-    for (size_t i = 0; i < n; i++) {
-        struct iqcar_task x;
-        clarity_iqcar_task(r, i, &x);
-        if (x.submit < t0) t0 = x.submit;
-        t[i] = (struct tk){x.stage, x.launch, (uint32_t)i};
-    }
-    /* times relative to the first submission, so doubles hold them exactly */
+    for (size_t u = 0; u < r->nunits; u++)
+        if (r->units[u].start < t0) t0 = r->units[u].start;
     for (size_t i = 0; i < n; i++) {
         struct iqcar_task x;
         clarity_iqcar_task(r, i, &x);
         struct clarity_wl_stage *s = &st[x.stage];
-        double sub = (double)(x.submit - t0), f = (double)(x.finish - t0);
+        double sub = (double)x.submit - (double)t0, f = (double)x.finish - (double)t0, d = (double)x.finish - (double)x.launch;
         if (sub < s->submit_ms) s->submit_ms = sub;
         if (f > s->end_ms) s->end_ms = f;
+        t[i] = (struct tk){x.launch - t0, x.stage, d <= 0 ? 0 : d >= UINT32_MAX ? UINT32_MAX : (uint32_t)d};
         if (a) {   /* FIFO order and FAIR pool from the stage attempt the task ran in */
             const struct clarity_stage *sa = &a->stages[clarity_icol_get(&a->tasks.stage, r->tab->row[i])];
             for (size_t k = 0; k < sa->njob_ids; k++)
@@ -108,11 +106,9 @@ static int build(struct iqcar_result *r, struct clarity_wl *w, struct clarity_wl
         }
     }
     qsort(t, n, sizeof *t, cmp_tk);
+    if (!(run = malloc((n ? n : 1) * sizeof *run))) goto out;
     for (size_t i = 0; i < n; i++) {
-        struct iqcar_task x;
-        clarity_iqcar_task(r, t[i].i, &x);
-        launch[i] = x.launch - t0;
-        run[i] = (double)(x.finish - x.launch);
+        run[i] = t[i].run;
         struct clarity_wl_stage *s = &st[t[i].stage];
         if (s->ntasks == 0) s->first = i;
         s->ntasks++;
@@ -162,14 +158,14 @@ static int build(struct iqcar_result *r, struct clarity_wl *w, struct clarity_wl
     const char *mode = a ? app_prop(a, "spark.scheduler.mode") : NULL;
     w->fair = mode && !strcmp(mode, "FAIR");
     int slots = a ? clarity_sim_configured_slots(a, a->start_ms, a->end_ms > a->start_ms ? a->end_ms : INT64_MAX) : 0;
-    w->slots = slots > 0 ? slots : peak_running(t, run, n, launch);
+    w->slots = slots > 0 ? slots : peak_running(t, n);
     *stp = st;
     *runp = run;
     st = NULL;
     run = NULL;
     rc = 0;
 out:
-    free(t); free(launch); free(run); free(fin); free(st); free(pool_ids); free(order);
+    free(t); free(run); free(st); free(pool_ids); free(order);
     return rc;
 }
 
@@ -191,7 +187,7 @@ int clarity__iqcar_replay(struct iqcar_result *r)
     struct iqcar_replay_info *ri = &r->replay;
     memset(ri, 0, sizeof *ri);
     if (r->opt.replay_candidates <= 0) { ri->why = "off (--replay-candidates 0)"; return 0; }
-    if (r->napps != 1) { ri->why = "not run: several applications (one cluster each)"; return 0; }
+    if (r->napps > 1) { ri->why = "not run: several applications (one cluster each)"; return 0; }
     if (r->nunits < 2 || r->ntasks == 0) { ri->why = "not run: fewer than two queries"; return 0; }
     struct clarity_wl w = {0};
     struct clarity_wl_stage *st = NULL;
