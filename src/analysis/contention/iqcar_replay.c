@@ -13,8 +13,8 @@
  *
  * Cost: one replay per candidate, each O(tasks log slots). Candidates: the K queries with the
  * most task time and the K with the most victim time attributed (their union), and no more
- * than CLARITY_IQ_REPLAY_BUDGET task replays in all, so a 10 M-task log replays 6. Only one
- * application (one cluster) at a time. */
+ * than CLARITY_IQ_REPLAY_BUDGET task replays in all (but at least CLARITY_IQ_REPLAY_MIN_CAND
+ * candidates), so a 10 M-task log replays 6. Only one application (one cluster) at a time. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +202,7 @@ int clarity__iqcar_replay(struct iqcar_result *r)
     size_t nu = r->nunits;
     /* candidates: the union of the K heaviest and the K with most victim time, within budget */
     size_t k = (size_t)r->opt.replay_candidates, most = CLARITY_IQ_REPLAY_BUDGET / r->ntasks;
-    if (most < 1) most = 1;
+    if (most < CLARITY_IQ_REPLAY_MIN_CAND) most = CLARITY_IQ_REPLAY_MIN_CAND;
     cand = calloc(nu, sizeof *cand);
     cl = malloc(nu * sizeof *cl);
     if (!cand || !cl) goto out;
