@@ -175,7 +175,7 @@ read -r rp dr nv < <(cfvic cf0 "$T/cfj")
   | jq -e '.inputs.aggressive_rank == "dor" and (.rules[0] | .["query-id"] == "TPC-DS q17")' >/dev/null \
   && ok "--aggressive-rank=dor: rules from the paper's order" || bad "--aggressive-rank=dor"
 "$CLARITY" contention --json --aggressive-rank=time "$T"/cf0/eventlogs/* 2>/dev/null \
-  | jq -e '.inputs.aggressive_rank == "time" and (.rules[0] | .["query-id"] == "TPC-DS q42") and (.aggressive_replay | length) == 10' >/dev/null \
+  | jq -e '.inputs.aggressive_rank == "time" and (.rules[0] | .["query-id"] == "TPC-DS q42") and (.aggressive_replay | length) > 0' >/dev/null \
   && ok "--aggressive-rank=time: victim time answers, the replay's figures stay" || bad "--aggressive-rank=time"
 "$CLARITY" contention --json --replay-candidates 0 "$T"/cf0/eventlogs/* 2>/dev/null \
   | jq -e '.inputs.aggressive_rank == "time" and (.inputs.replay.ran | not) and (.aggressive_replay | length) == 0' >/dev/null \

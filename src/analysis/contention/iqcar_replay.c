@@ -253,6 +253,10 @@ int clarity__iqcar_replay(struct iqcar_result *r)
     }
     /* aggregate: the others' runtime saved, summed (signed: a removal that lets one query
      * crowd another costs), and how many of them end sooner */
+    /* only candidates whose removal saves the others something: queries that never shared
+     * the slots (a log of queries run one after another) leave the answer empty, and the
+     * output says so, rather than naming a query that changes nothing */
+    size_t na = 0;
     for (size_t c = 0; c < nc; c++) {
         double sum = 0, faster = 0;
         for (size_t v = 0; v < nu; v++) {
@@ -261,11 +265,11 @@ int clarity__iqcar_replay(struct iqcar_result *r)
             sum += d;
             faster += d > 0;
         }
-        buf[c] = (struct iqcar_ranked){cl[c], sum, faster};
+        if (sum > 0) buf[na++] = (struct iqcar_ranked){cl[c], sum, faster};
     }
-    qsort(buf, nc, sizeof *buf, cmp_desc);
-    r->naggressive_replay = nc;
-    if (!(r->aggressive_replay = take(buf, nc))) goto out;
+    qsort(buf, na, sizeof *buf, cmp_desc);
+    r->naggressive_replay = na;
+    if (!(r->aggressive_replay = take(buf, na))) goto out;
     ri->ran = true;
     ri->slots = w.slots;
     ri->fair = w.fair;

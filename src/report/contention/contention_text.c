@@ -214,7 +214,9 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
             fprintf(o, "  %zu. %-*s %8.1f s | %.0f quer%s sooner\n", i + 1, wr ? (int)wr : 40,
                     clarity_fit_cell(cut, sizeof cut, r->units[r->aggressive_replay[i].node].name, wr),
                     r->aggressive_replay[i].dor / 1000, r->aggressive_replay[i].aux, r->aggressive_replay[i].aux == 1 ? "y" : "ies");
-        fprintf(o, "  by iQCAR's DOR (victim runtime attributed | total DOR; victims)\n");
+        if (!r->naggressive_replay)
+            clarity_fit_wrap(o, width, "  ", "none: leaving any candidate out ends no other query sooner in the replay");
+        if (r->naggressive_time) fprintf(o, "  by iQCAR's DOR (victim runtime attributed | total DOR; victims)\n");
         if (aggressive_lines(o, r, r->aggressive_time, r->naggressive_time, false, k, width))
             return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
     } else {
