@@ -239,8 +239,9 @@ def grid_setting(run):
             "arrival": a[1:] + " s"}
 
 
-AGG_METHODS = ["iQCAR DOR (paper)", "iQCAR victim time", "heaviest-query baseline", "simple-overlap baseline"]
-VIC_METHODS = ["iQCAR DOR", "heaviest-query baseline", "simple-overlap baseline"]
+AGG_METHODS = ["iQCAR replay", "iQCAR DOR (paper)", "iQCAR victim time", "heaviest-query baseline",
+               "simple-overlap baseline"]
+VIC_METHODS = ["iQCAR replay", "iQCAR DOR", "heaviest-query baseline", "simple-overlap baseline"]
 
 
 def grid_run_scores(run):
@@ -257,6 +258,8 @@ def grid_run_scores(run):
            "heaviest-query baseline": {q: float(sum(f - l for l, f in tt.get(q, []))) for q in names}}
     if "aggressive_time" in j:
         agg["iQCAR victim time"] = {name(x["query"]): x["lost_ms"] for x in j["aggressive_time"]}
+    if j.get("aggressive_replay"):
+        agg["iQCAR replay"] = {name(x["query"]): x["saved_ms"] for x in j["aggressive_replay"]}
     so = {}
     vic = {m: {} for m in VIC_METHODS}
     for x in j["targets"]:
@@ -264,22 +267,41 @@ def grid_run_scores(run):
         for n in x["simple_overlap"]:
             so[name(n["query"])] = so.get(name(n["query"]), 0) + n["share"]
         vic["iQCAR DOR"][v] = {name(n["query"]): n["dor"] for n in x["noisy"]}
+        if "replay" in x:
+            vic["iQCAR replay"][v] = {name(n["query"]): n["saved_ms"] for n in x["replay"]}
         vic["simple-overlap baseline"][v] = {name(n["query"]): n["share"] for n in x["simple_overlap"]}
         a, b = x["start_ms"], x["end_ms"]
         vic["heaviest-query baseline"][v] = {q: float(clipped(tt.get(q, []), a, b)) for q in names if q != v
                                              and clipped(tt.get(q, []), a, b) > 0}
     agg["simple-overlap baseline"] = so
     cfp = {v: {c: x for c, x in cul.items() if c != v and x > CF_MIN * rt[v]} for v, cul in cf.items()}
-    return saved, agg, cfp, vic
+    # the replay's fidelity: its saving per (victim, source) against synth's re-run (ms; a pair
+    # the replay does not list saved nothing in it), as a share of the victim's runtime
+    fid = []
+    if j.get("aggressive_replay"):
+        cands = {name(x["query"]) for x in j["aggressive_replay"]}
+        for v in names:
+            for c in cands:
+                if c != v and rt[v] > 0:
+                    fid.append((vic["iQCAR replay"].get(v, {}).get(c, 0.0) - cf[v][c]) / rt[v])
+    return saved, agg, cfp, vic, fid
+
+
+def truth_top(saved):
+    t = ranked({s: x for s, x in saved.items() if x > 0})
+    return t[0] if t else None
 
 
 def score_grid(W, grid):
     runs = sorted(glob.glob(W + "/*"))
     dims = ["mix", "hosts", "scheduler", "queries"]
     aggsc, vicsc = {}, {}
+    fids, closes = [], []
     for run in runs:
         st = grid_setting(run)
-        saved, agg, cfp, vic = grid_run_scores(run)
+        saved, agg, cfp, vic, fid = grid_run_scores(run)
+        fids.extend(fid)
+        closes.append((json.load(open(run + "/iq.json")).get("aggressive_close"), truth_top(saved), agg))
         truth = ranked({s: x for s, x in saved.items() if x > 0})
         keys = [("all", "")] + [(d, st[d]) for d in dims]
         for m in AGG_METHODS:
@@ -312,6 +334,23 @@ def score_grid(W, grid):
             cells = " | ".join(f"{100 * x.t1 / max(1, x.n):.0f}% / {100 * x.t3 / max(1, x.n):.0f}%" for x in row)
             print(f"| {lab} | {row[0].n} | {cells} |")
         print()
+    if fids:
+        a = sorted(abs(x) for x in fids)
+        print(f"replay fidelity: {len(a)} (victim, source) pairs; |replayed saving - re-simulated saving| / victim "
+              f"runtime: median {100 * a[len(a) // 2]:.1f}%, p90 {100 * a[int(0.9 * (len(a) - 1))]:.1f}%\n")
+    # the replay answer split by whether it was a close call (second >= threshold x first)
+    for thr in (0.5, 0.6, 0.75, 0.9):
+        cl = [0, 0]; clr = [0, 0]
+        for _, top, agg in closes:
+            rp = ranked(agg.get("iQCAR replay", {}))
+            if len(rp) < 2 or not top:
+                continue
+            a = agg["iQCAR replay"]
+            c = a[rp[1]] >= thr * a[rp[0]]
+            (cl if c else clr)[0] += rp[0] == top
+            (cl if c else clr)[1] += 1
+        print(f"replay answer, close call at {thr}: clear {clr[0]}/{clr[1]} right, close {cl[0]}/{cl[1]} right")
+    print()
 
 
 def main():

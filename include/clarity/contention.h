@@ -125,6 +125,10 @@ struct iqcar_options {
     bool aggressive_by_dor;              /* --aggressive-rank=dor: the aggressive answer (and the rules
                                             from it) ranked by the paper's total DOR; default by the
                                             victims' runtime attributed (see iqcar_answers.c) */
+    bool aggressive_by_time;             /* --aggressive-rank=time: ranked by the victims' runtime
+                                            attributed (the default before the replay) */
+    int replay_candidates;               /* --replay-candidates K: the replay answers leave out each of
+                                            the K heaviest and K most blamed queries; 0 = no replay */
     int k;                               /* top-k, default 3 */
     double p_orig;                       /* DYNP original priority, default 1 */
     const char *acc_names[7];            /* accumulable names, enum iqcar_acc order */
@@ -185,7 +189,22 @@ struct iqcar_target_answer {
     struct iqcar_ranked *noisy; size_t nnoisy;      /* L6 without Unknown/Self */
     struct iqcar_ranked *paths; size_t npaths;      /* BE nodes = impact paths */
     struct iqcar_ranked *overlap; size_t noverlap;  /* baseline: a = unit, dor = share */
+    /* [replay]: the candidates whose removal ends this query sooner in the workload replay;
+     * node = unit, dor = ms sooner, aux = that as a share of its replayed runtime */
+    struct iqcar_ranked *replay; size_t nreplay;
 };
+/* How the replay answers were made (iqcar_replay.c). */
+struct iqcar_replay_info {
+    bool ran;
+    const char *why;                     /* when not run: a static sentence */
+    int slots;                           /* cluster-wide slots replayed */
+    bool fair;                           /* FAIR pools (spark.scheduler.mode), else FIFO */
+    size_t candidates;                   /* queries left out, one replay each */
+    bool budget_cut;                     /* fewer than --replay-candidates for the task budget */
+    double fidelity;                     /* median |replayed - logged runtime| / logged, over queries */
+};
+/* Which ranking the aggressive answer (and the rules) use. */
+enum iqcar_agg_method { IQ_AGG_REPLAY, IQ_AGG_TIME, IQ_AGG_DOR };
 struct iqcar_rule {
     int id;
     const char *type;                    /* "AGG" or "DYNP" */
@@ -222,8 +241,14 @@ struct iqcar_result {
     /* the same queries by the runtime of their victims attributed to them: sum over victims v of
      * DOR(q -> v) x runtime of v, in ms (dor), with the total DOR beside (aux) */
     struct iqcar_ranked *aggressive_time; size_t naggressive_time;
-    /* the ranking the rules and the text's first column use: aggressive_time by default,
-     * aggressive with opt.aggressive_by_dor (points into one of the two, not owned) */
+    /* [replay]: the candidates by the runtime the other queries save when each is left out of
+     * the workload replay (dor, ms; aux = how many of them end sooner) */
+    struct iqcar_ranked *aggressive_replay; size_t naggressive_replay;
+    struct iqcar_replay_info replay;
+    int aggressive_method;               /* enum iqcar_agg_method of aggressive_rank */
+    /* the ranking the rules and the text's first column use: aggressive_replay when the replay
+     * ran, else aggressive_time; aggressive with opt.aggressive_by_dor, aggressive_time with
+     * opt.aggressive_by_time (points into one of them, not owned) */
     const struct iqcar_ranked *aggressive_rank; size_t naggressive_rank;
     /* the answer's second query has at least IQ_AGG_CLOSE of the first's figure: too close to
      * name one (see iqcar_answers.c) */
@@ -243,6 +268,11 @@ struct iqcar_result {
 /* The aggressive answer is a close call when its second query has at least this share of the
  * first's figure (chosen on the tuning runs of bench/contention-eval.sh --grid tune). */
 #define IQ_AGG_CLOSE 0.75
+/* The same for the replay's answer (chosen on the same tuning runs). */
+#define IQ_AGG_CLOSE_REPLAY 0.75
+/* --replay-candidates' default: the K heaviest and K most blamed queries are each left out
+ * of a workload replay (their union; fewer on large logs, see iqcar_replay.c). */
+#define CLARITY_IQ_REPLAY_K 16
 #define IQ_L6_UNKNOWN(r) ((r)->nunits)
 #define IQ_L6_SELF(r) ((r)->nunits + 1)
 

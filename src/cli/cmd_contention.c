@@ -29,11 +29,16 @@ static void help(FILE *o)
             "  --vc-time-weighted     VC = sum of task time x RATP instead of sum of RATP (6.3)\n"
             "  --slot-blame=wait  slot blame divided by the source task's own slot wait (spec 6.6\n"
             "                    literally); default held: every task holding a slot alike\n"
-            "  --aggressive-rank=dor  aggressive queries (and the rules) ranked by the paper's total\n"
-            "                    DOR toward other queries; default time: by the runtime of their\n"
-            "                    victims attributed to them (DOR x victim runtime, summed), which found\n"
-            "                    the query whose removal saves the others most more often on synth\n"
-            "                    workloads (docs/contention.md); both figures are shown\n"
+            "  --aggressive-rank=replay|time|dor  what ranks the aggressive queries (and the rules).\n"
+            "                    replay (default): the runtime the other queries save when the query\n"
+            "                    is left out of a replay of the application's stages on its slots\n"
+            "                    (the counterfactual, re-simulated; falls back to time when the replay\n"
+            "                    cannot run); time: the runtime of their victims attributed to them\n"
+            "                    (DOR x victim runtime, summed); dor: the paper's total DOR toward\n"
+            "                    other queries. Every figure is shown, labelled (docs/contention.md)\n"
+            "  --replay-candidates K  the replay leaves out each of the K queries with the most task\n"
+            "                    time and the K with the most victim time (default 16; fewer on logs\n"
+            "                    of millions of tasks, said in the output); 0: no replay\n"
             "  --successful-only  target tasks: successful attempts only\n"
             "  --rank-by=dor     slow hosts ranked by DOR sum instead of IF sum (6.12)\n"
             "  --dynp-boost=k-rank+1  DYNP target boost largest for the most affected (6.10)\n"
@@ -68,7 +73,8 @@ static const struct opt_choice ie_normalize[] = {{"median", true, false}, {"none
 static const struct opt_choice rank_by[] = {{"if", false, false}, {"dor", true, false}, {0}};
 static const struct opt_choice dynp_boost[] = {{"rank", false, false}, {"k-rank+1", true, false}, {0}};
 static const struct opt_choice slot_blame[] = {{"held", false, false}, {"wait", true, false}, {0}};
-static const struct opt_choice aggressive_rank[] = {{"time", false, false}, {"dor", true, false}, {0}};
+static const struct opt_choice aggressive_rank[] = {
+    {"replay", IQ_AGG_REPLAY, false}, {"time", IQ_AGG_TIME, false}, {"dor", IQ_AGG_DOR, false}, {0}};
 
 /* A yes/no option given as one of two words. */
 static bool choose_flag(const char *opt, const char *s, const struct opt_choice *words, bool *out)
@@ -187,7 +193,7 @@ out:
 int cmd_contention(int argc, char **argv)
 {
     enum { O_UNIT = 256, O_TARGET, O_ALL, O_TOP, O_RULES, O_GRAPH, O_GRAPH_FULL, O_SELF, O_IEN,
-           O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT, O_SLOT, O_AGGR };
+           O_VCT, O_SUCC, O_RANK, O_DYNP, O_PRIO, O_ACC, O_CSV, O_CRIT, O_SLOT, O_AGGR, O_RCAND };
     static const struct option opts[] = {
         {"json", no_argument, 0, OPT_JSON}, {"compact", no_argument, 0, OPT_COMPACT}, {"wide", no_argument, 0, OPT_WIDE}, {"unit", required_argument, 0, O_UNIT},
         {"target", required_argument, 0, O_TARGET}, {"all", no_argument, 0, O_ALL}, {"top", required_argument, 0, O_TOP}, {"limit", required_argument, 0, O_TOP},
@@ -198,7 +204,8 @@ int cmd_contention(int argc, char **argv)
         {"dynp-boost", required_argument, 0, O_DYNP}, {"priority", required_argument, 0, O_PRIO},
         {"acc", required_argument, 0, O_ACC}, {"metrics-csv", required_argument, 0, O_CSV},
         {"critical-path", no_argument, 0, O_CRIT}, {"slot-blame", required_argument, 0, O_SLOT},
-        {"aggressive-rank", required_argument, 0, O_AGGR}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {"aggressive-rank", required_argument, 0, O_AGGR}, {"replay-candidates", required_argument, 0, O_RCAND},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct copts c = {.co = {.cmd = "contention"}};
     struct iqcar_options opt;
@@ -255,8 +262,16 @@ int cmd_contention(int argc, char **argv)
         case O_SLOT:
             if (!choose_flag("slot-blame", optarg, slot_blame, &opt.slot_blame_wait)) goto usage;
             break;
-        case O_AGGR:
-            if (!choose_flag("aggressive-rank", optarg, aggressive_rank, &opt.aggressive_by_dor)) goto usage;
+        case O_AGGR: {
+            int m;
+            if (!opt_choice(c.co.cmd, "aggressive-rank", optarg, aggressive_rank, &m)) goto usage;
+            opt.aggressive_by_dor = m == IQ_AGG_DOR;
+            opt.aggressive_by_time = m == IQ_AGG_TIME;
+            break;
+        }
+        case O_RCAND:
+            if (!opt_int_range(c.co.cmd, "replay-candidates", optarg, 0, 100000, &v)) goto usage;
+            opt.replay_candidates = (int)v;
             break;
         case 'h': help(stdout); free(targets); return EXIT_OK;
         default: free(targets); return bad_option(c.co.cmd, argv, "o:qh");

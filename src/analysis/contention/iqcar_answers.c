@@ -174,22 +174,36 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
     r->naggressive_time = n;
     if (!(r->aggressive_time = take(buf, n))) goto out;
-    r->aggressive_rank = r->opt.aggressive_by_dor ? r->aggressive : r->aggressive_time;
-    r->naggressive_rank = n;
-    /* Measured against re-simulation on the tuning runs (docs/contention.md), every wrong first
-     * query had a second within 13% of it, and every answer whose second had less than 75% of
-     * the first's figure was right; so the answer says when it is a close call rather than
-     * naming one query with false confidence. */
-    r->aggressive_close = n >= 2 && r->aggressive_rank[1].dor >= IQ_AGG_CLOSE * r->aggressive_rank[0].dor;
+    size_t ntime = n;
     /* the heaviest-query baseline (the units with the most task time), shown beside the answer:
      * off the tuning settings it found the top culprit more often than either ranking of DOR
-     * (docs/contention.md), so the reader gets it too */
+     * (docs/contention.md), so the reader gets it too; the replay takes candidates from it */
     n = 0;
     for (size_t s = 0; s < r->nunits; s++)
         if (r->units[s].task_ms > 0) buf[n++] = (struct iqcar_ranked){(uint32_t)s, r->units[s].task_ms, 0};
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
     r->nheaviest = n;
     if (!(r->heaviest = take(buf, n))) goto out;
+    if (clarity__iqcar_replay(r)) goto out;
+    /* the answer: the replay's when it ran (the counterfactual itself, re-simulated), unless a
+     * DOR ranking was asked for */
+    if (r->opt.aggressive_by_dor) {
+        r->aggressive_method = IQ_AGG_DOR;
+        r->aggressive_rank = r->aggressive, r->naggressive_rank = r->naggressive;
+    } else if (r->opt.aggressive_by_time || !r->replay.ran) {
+        r->aggressive_method = IQ_AGG_TIME;
+        r->aggressive_rank = r->aggressive_time, r->naggressive_rank = ntime;
+    } else {
+        r->aggressive_method = IQ_AGG_REPLAY;
+        r->aggressive_rank = r->aggressive_replay, r->naggressive_rank = r->naggressive_replay;
+    }
+    /* Measured against re-simulation on the tuning runs (docs/contention.md): for the DOR
+     * rankings every wrong first query had a second within 13% of it, and every answer whose
+     * second had less than 75% of the first's figure was right; so the answer says when it is
+     * a close call rather than naming one query with false confidence. */
+    n = r->naggressive_rank;
+    double close = r->aggressive_method == IQ_AGG_REPLAY ? IQ_AGG_CLOSE_REPLAY : IQ_AGG_CLOSE;
+    r->aggressive_close = n >= 2 && r->aggressive_rank[1].dor >= close * r->aggressive_rank[0].dor;
     /* victims: DOR received from others */
     n = 0;
     for (size_t t = 0; t < r->nunits; t++)

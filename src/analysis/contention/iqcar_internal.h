@@ -71,6 +71,16 @@ uint32_t clarity__iqcar_be_add(struct iqcar_blame_out *o, uint32_t de, uint32_t 
  * that host. 0, or -1 when out of memory. */
 int clarity__iqcar_blame_hosts(const struct iqcar_result *r, const struct clarity_idmap *dem, struct iqcar_blame_out *o);
 
+/* The replay answers' cost: at most this many task replays (candidates x tasks), but never
+ * fewer than CLARITY_IQ_REPLAY_MIN_CAND candidates. A task replay costs about 85 ns, summary
+ * about 5-8 us a task: a 1 M-task log replays 16 candidates (+0.2x summary's CPU), a 10 M-task
+ * log 6 (+0.1x), within the 1.5x contention is held to (docs/contention.md). */
+#define CLARITY_IQ_REPLAY_BUDGET ((size_t)16 << 20)
+#define CLARITY_IQ_REPLAY_MIN_CAND 6
+/* The replay answers (iqcar_replay.c): r->replay, r->aggressive_replay, each target's replay
+ * list; needs the heaviest and victim-time rankings. 0, or -1 when out of memory. */
+int clarity__iqcar_replay(struct iqcar_result *r);
+
 /* The rules (and the largest query concurrency they use) from the ranked answers. 0, or -1
  * when out of memory. */
 int clarity__iqcar_rules(struct iqcar_result *r);

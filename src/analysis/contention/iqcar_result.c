@@ -16,6 +16,7 @@ void clarity_iqcar_result_free(struct iqcar_result *r)
         free(a->noisy);
         free(a->paths);
         free(a->overlap);
+        free(a->replay);
     }
     free(r->units);
     free(r->stages);
@@ -28,6 +29,7 @@ void clarity_iqcar_result_free(struct iqcar_result *r)
     free(r->targets);
     free(r->aggressive);
     free(r->aggressive_time);
+    free(r->aggressive_replay);
     free(r->heaviest);
     free(r->victims);
     free(r->host_score);

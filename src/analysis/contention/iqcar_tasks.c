@@ -25,6 +25,7 @@ void clarity_iqcar_options_default(struct iqcar_options *o)
     memset(o, 0, sizeof *o);
     o->k = 3;
     o->p_orig = 1;
+    o->replay_candidates = CLARITY_IQ_REPLAY_K;
     static const char *const names[IQ_NACC] = {
         "iqcar.cpu.blockedTime", "iqcar.cpu.waitedTime", "iqcar.mem.storageWaitTime", "iqcar.mem.storageAsked",
         "iqcar.mem.executionWaitTime", "iqcar.mem.executionAsked", "iqcar.sched.slotsOffered"};

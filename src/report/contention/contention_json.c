@@ -60,6 +60,17 @@ static void target_json(struct jsonw *w, const struct iqcar_result *r, size_t t)
     }
     clarity_jsonw_arr_end(w);
     unit_ranked(w, r, "simple_overlap", a->overlap, a->noverlap, "share");
+    /* [replay]: how much sooner this query ends in the workload replay without each source */
+    clarity_jsonw_key(w, "replay");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < a->nreplay; i++) {
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "query", r->units[a->replay[i].node].name);
+        clarity_jsonw_kdouble(w, "saved_ms", a->replay[i].dor);
+        clarity_jsonw_kdouble(w, "share", a->replay[i].aux);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_arr_end(w);
     clarity_jsonw_key(w, "paths");
     clarity_jsonw_arr_begin(w);
     for (size_t i = 0; i < a->npaths; i++) {
@@ -122,7 +133,18 @@ int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r
     clarity_jsonw_kint(w, "sidecar_tasks", (int64_t)r->src.sidecar_tasks);
     clarity_jsonw_kstr(w, "level1_stages", r->opt.critical_path ? "critical_path" : "all");
     clarity_jsonw_kstr(w, "slot_blame", r->opt.slot_blame_wait ? "wait" : "held");
-    clarity_jsonw_kstr(w, "aggressive_rank", r->opt.aggressive_by_dor ? "dor" : "time");
+    static const char *const method[] = {"replay", "time", "dor"};
+    clarity_jsonw_kstr(w, "aggressive_rank", method[r->aggressive_method]);
+    clarity_jsonw_key(w, "replay");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kbool(w, "ran", r->replay.ran);
+    if (!r->replay.ran) clarity_jsonw_kstr(w, "why", r->replay.why ? r->replay.why : "");
+    clarity_jsonw_kint(w, "slots", r->replay.slots);
+    clarity_jsonw_kstr(w, "scheduler", r->replay.fair ? "FAIR" : "FIFO");
+    clarity_jsonw_kint(w, "candidates", (int64_t)r->replay.candidates);
+    clarity_jsonw_kbool(w, "budget_cut", r->replay.budget_cut);
+    clarity_jsonw_kdouble(w, "fidelity_median", r->replay.fidelity);
+    clarity_jsonw_obj_end(w);
     clarity_jsonw_obj_end(w);
     clarity_jsonw_key(w, "targets");
     clarity_jsonw_arr_begin(w);
@@ -140,6 +162,17 @@ int clarity_report_contention_json(struct jsonw *w, const struct iqcar_result *r
         clarity_jsonw_kstr(w, "query", r->units[r->aggressive_time[i].node].name);
         clarity_jsonw_kdouble(w, "lost_ms", r->aggressive_time[i].dor);
         clarity_jsonw_kdouble(w, "dor", r->aggressive_time[i].aux);
+        clarity_jsonw_obj_end(w);
+    }
+    clarity_jsonw_arr_end(w);
+    /* [replay]: the candidates by the runtime the other queries save without each */
+    clarity_jsonw_key(w, "aggressive_replay");
+    clarity_jsonw_arr_begin(w);
+    for (size_t i = 0; i < r->naggressive_replay; i++) {
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kstr(w, "query", r->units[r->aggressive_replay[i].node].name);
+        clarity_jsonw_kdouble(w, "saved_ms", r->aggressive_replay[i].dor);
+        clarity_jsonw_kint(w, "faster", (int64_t)r->aggressive_replay[i].aux);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);

@@ -20,6 +20,7 @@ static void long_vs_short(struct iqcar_result *r, bool by_dor, int64_t long_ms, 
 {
     fx_init(r);
     r->opt.aggressive_by_dor = by_dor;
+    r->opt.aggressive_by_time = !by_dor;   /* the DOR rankings: the replay's answer is test_iqcar_replay.c's */
     size_t l = fx_unit(r, "L"), s1 = fx_unit(r, "S1"), s2 = fx_unit(r, "S2");
     *a = fx_unit(r, "A"), *b = fx_unit(r, "B");
     size_t sl = fx_stage(r, l, "l"), ss1 = fx_stage(r, s1, "s1"), ss2 = fx_stage(r, s2, "s2");
@@ -59,7 +60,7 @@ Test(iqcar_aggressive, c23_victim_time_ranks_the_long_victims_culprit_first)
     cr_expect_eq(r.aggressive_time[1].node, b);
     NEAR(r.aggressive_time[1].dor, 20000.0);
     NEAR(r.aggressive_time[1].aux, 2.0);
-    /* the answer (and the rules) use the victim-time ranking by default */
+    /* the answer (and the rules) use the victim-time ranking with --aggressive-rank=time */
     cr_expect(r.aggressive_rank == r.aggressive_time && r.naggressive_rank == 2);
     cr_expect(!strcmp(r.rules[0].type, "AGG") && r.rules[0].unit == a, "AGG rule 1 isolates A");
     cr_expect(!r.aggressive_close, "20000 ms is 3%% of 600000 ms: a clear answer");
