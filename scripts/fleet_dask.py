@@ -83,6 +83,7 @@ def main():
     ap.add_argument("--clarity", default="clarity", help="the clarity binary, same path on every worker")
     ap.add_argument("--store", required=True)
     ap.add_argument("--no-findings", action="store_true")
+    ap.add_argument("--verify", action="store_true", help="the plan stats every entry (clarity fleet index --verify)")
     ap.add_argument("--json", action="store_true", help="a clarity.fleet/1 document on stdout")
     ap.add_argument("dir")
     a = ap.parse_args()
@@ -95,7 +96,8 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="clarity-fleet-") as tmp:
         plan = os.path.join(tmp, "plan.txt")
-        p = run([a.clarity, "fleet", "index", root, "--store", a.store, "--plan", plan, "-q", "--json"])
+        p = run([a.clarity, "fleet", "index", root, "--store", a.store, "--plan", plan, "-q", "--json"]
+                + (["--verify"] if a.verify else []))
         planned = json.loads(p.stdout)
         entries = [l.rstrip("\n") for l in open(plan) if l.strip()]
         cluster = None
