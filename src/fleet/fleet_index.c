@@ -2,6 +2,7 @@
  * check the entries the store does not settle (a stat, a head read where something moved),
  * and read the ones that moved in chunks as the walk finds them (one log per core, streamed),
  * so memory holds a directory's listing and a chunk, whatever the number of logs. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,15 +195,29 @@ static int check_one(void *ctx, size_t i, size_t worker, struct clarity_error *e
     struct check *k = ctx;
     const struct clarity_fleet__cand *c = &k->c[i];
     struct checked *o = &k->out[i];
-    struct clarity_source_list one;
     struct clarity_error e = {0};
+    const struct clarity_store_log *stored = c->stored ? &c->row : NULL;
+    if (c->file && stored && stored->state != CLARITY_STORE_LOG_DELETED) {
+        /* a file the store holds as a log (an .inprogress, a --verify run): no sniff again */
+        struct clarity_log_file f = {.path = c->abs};
+        struct clarity_app_source one = {.path = c->abs, .files = &f, .nfiles = 1};
+        struct stat sb;
+        o->what = C_LOG;
+        if (clarity_store_fingerprint_quick(&one, stored, &o->fp, &e))   /* gone since the listing, or unreadable */
+            o->what = stat(c->abs, &sb) != 0 && errno == ENOENT ? C_GONE : C_FAILED;
+        if (o->what == C_FAILED) {
+            char buf[1200];
+            o->why = strdup(clarity_error_format(&e, buf, sizeof buf));
+        }
+        return 0;
+    }
+    struct clarity_source_list one;
     const char *p = c->abs;
     int rc = clarity_source_resolve(&p, 1, &one, &e);
     o->what = C_GONE;   /* vanished since the listing, or not an event log (the resolver's note) */
     if (rc == CLARITY_ENOMEM) {
         o->what = C_FAILED;
     } else if (!rc && one.napps == 1 && !strcmp(one.apps[0].path, c->abs)) {
-        const struct clarity_store_log *stored = c->stored ? &c->row : NULL;
         if (clarity_store_fingerprint_quick(&one.apps[0], stored, &o->fp, &e) == CLARITY_OK) o->what = C_LOG;
         else o->what = C_FAILED;
     }

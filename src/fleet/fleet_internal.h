@@ -15,6 +15,7 @@ struct clarity_fleet__cand {
     char *abs;                       /* absolute path (owned by the walk) */
     const char *rel;                 /* relative to the root, into abs */
     bool stored;                     /* the store has a row of this path */
+    bool file;                       /* a regular file (else an application directory) */
     struct clarity_store_log row;    /* that row (path and error NULL) */
 };
 struct clarity_fleet__walk_cb {

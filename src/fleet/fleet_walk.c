@@ -338,6 +338,7 @@ static bool cand_add(struct cands *c, const char *abs_dir, size_t root_len, cons
     char *abs = join(abs_dir, "/", e->name);
     if (!abs) return false;
     c->v[c->n++] = (struct clarity_fleet__cand){.abs = abs, .rel = abs + root_len + 1, .stored = e->row != 0,
+                                                .file = e->kind == K_FILE,
                                                 .row = e->row ? l->rows[e->row - 1] : (struct clarity_store_log){0}};
     return true;
 }

@@ -213,10 +213,6 @@ int clarity_store_open(const char *path, unsigned flags, struct clarity_store **
         return rc;
     }
     sqlite3_busy_timeout(s->db, 10000);
-    /* Pages read through a mapping instead of a copy per page read: an index run walks the
-     * logs rows of every directory, and a listing reads apps rows; both are read-mostly.
-     * Best effort (a build without mmap ignores it). */
-    sqlite3_exec(s->db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
     /* WAL: the server's readers keep listing while an index run writes. NORMAL sync: a crash
      * may lose the last commits, never corrupt the file, and the store is a cache of the logs. */
     if ((!s->readonly && ((rc = clarity_store__exec(s, "PRAGMA journal_mode = WAL", err)) ||
