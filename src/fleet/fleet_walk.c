@@ -343,17 +343,20 @@ static bool cand_add(struct cands *c, const char *abs_dir, size_t root_len, cons
     return true;
 }
 
-/* A directory not known from the store: one application's (a candidate) or a container. */
-static int new_dir(struct walker *w, const char *abs, bool *is_app)
+/* A directory not known from the store: one application's (a candidate), an application's
+ * layout holding no events (nothing, as the resolver leaves it: a note), or a container. */
+enum dir_is { D_CONTAINER, D_APP, D_NOTHING };
+
+static int new_dir(struct walker *w, const char *abs, enum dir_is *is)
 {
     struct clarity_source_list one;
     struct clarity_error e = {0};
-    int rc = clarity_source_resolve_app_dir(abs, &one, is_app, &e);
+    bool is_app = false;
+    int rc = clarity_source_resolve_app_dir(abs, &one, &is_app, &e);
+    /* unreadable: walked as a container, which lists nothing */
+    *is = rc || !is_app ? D_CONTAINER : one.napps ? D_APP : D_NOTHING;
     clarity_source_list_free(&one);
-    if (rc == CLARITY_ENOMEM) return oom(w);
-    if (rc) *is_app = false;   /* unreadable: walked as a container, which lists nothing */
-    if (*is_app && !one.napps) *is_app = false;   /* a layout with no events: not a log (a note) */
-    return CLARITY_OK;
+    return rc == CLARITY_ENOMEM ? oom(w) : CLARITY_OK;
 }
 
 static int walk(struct walker *w, const char *abs_dir, size_t root_len, int depth)
@@ -383,11 +386,11 @@ static int walk(struct walker *w, const char *abs_dir, size_t root_len, int dept
             cand = true;   /* an application directory read before: its parts may have grown */
         } else if (depth + 1 <= MAX_DEPTH) {
             char *abs = join(abs_dir, "/", en->name);
-            bool is_app = false;
+            enum dir_is is = D_CONTAINER;
             if (!abs) rc = oom(w);
-            else if (!en->below) rc = new_dir(w, abs, &is_app);
-            if (!rc && is_app) cand = true;
-            else if (!rc && !push(&subs, &nsubs, &csubs, abs, strlen(abs))) rc = oom(w);
+            else if (!en->below) rc = new_dir(w, abs, &is);
+            if (!rc && is == D_APP) cand = true;
+            else if (!rc && is == D_CONTAINER && !push(&subs, &nsubs, &csubs, abs, strlen(abs))) rc = oom(w);
             free(abs);
         }
         if (!rc && cand && !cand_add(&c, abs_dir, root_len, &l, en)) rc = oom(w);
