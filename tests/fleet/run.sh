@@ -148,6 +148,30 @@ rm -r "$L/team-c"
   && [ "$(sqlite3 "$S" "SELECT count(*) FROM logs WHERE path LIKE 'team-c/%' AND state = 'deleted'")" = 2 ] \
   && ok "a removed subdirectory: its 2 logs (one nested) marked deleted" || bad "removed dir: $(jq -c .stats "$T/r7d.json")"
 
+# ---- application directories (a rolling one growing a part, a Spark 1.x one): always looked
+# at, since their parts grow under the same directory name; found once each, never as files
+RD="$SHARED_DATA/external/nvidia-qualification/eventlog_v2_local-1623876083964"
+LD="$SHARED_DATA/spark-events/legacy-dir-format/local-1422981759269"
+if [ -d "$RD" ] && [ -d "$LD" ]; then
+  R="$T/apps"; mkdir -p "$R/rolling"; RS="$T/apps.db"
+  cp -r "$RD" "$R/rolling/"; cp -r "$LD" "$R/"
+  rdir="$R/rolling/${RD##*/}"
+  mv "$rdir/appstatus_local-1623876083964" "$rdir/appstatus_local-1623876083964.inprogress"
+  mv "$rdir/events_2_local-1623876083964.zstd" "$T/part2"
+  "$C" fleet index "$R" --store "$RS" --json >"$T/a1.json"
+  [ "$(stat_of "$T/a1.json" entries)/$(stat_of "$T/a1.json" new)/$(stat_of "$T/a1.json" unreadable)" = "2/2/0" ] \
+    && [ "$(sqlite3 "$RS" "SELECT group_concat(path, ' ') FROM (SELECT path FROM logs ORDER BY path)")" = "local-1422981759269 rolling/${RD##*/}" ] \
+    && ok "a rolling and a Spark 1.x directory: one entry each, no marker file taken as a log" || bad "app dirs: $(jq -c .stats "$T/a1.json") $(sqlite3 "$RS" 'SELECT path FROM logs')"
+  "$C" fleet index "$R" --store "$RS" --json >"$T/a2.json"
+  [ "$(stat_of "$T/a2.json" unchanged)/$(stat_of "$T/a2.json" read)" = "2/0" ] && ok "both unchanged on a second run" || bad "app dirs again: $(jq -c .stats "$T/a2.json")"
+  mv "$T/part2" "$rdir/events_2_local-1623876083964.zstd"
+  "$C" fleet index "$R" --store "$RS" --json >"$T/a3.json"
+  [ "$(stat_of "$T/a3.json" grown)/$(stat_of "$T/a3.json" read)/$(stat_of "$T/a3.json" unchanged)" = "1/1/1" ] \
+    && ok "a rolling directory with a new part: grown and read by a plain run" || bad "rolling part: $(jq -c .stats "$T/a3.json")"
+else
+  skip "fleet application directories: $RD or $LD absent (SHARED_DATA=$SHARED_DATA)"
+fi
+
 # ---- a store of another version, another directory
 cp "$S" "$T/v2.db"; sqlite3 "$T/v2.db" 'PRAGMA user_version = 2'
 "$C" fleet query "$T/v2.db" >/dev/null 2>"$T/err"; rc=$?
