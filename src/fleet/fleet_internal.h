@@ -19,7 +19,8 @@ struct clarity_fleet__cand {
     struct clarity_store_log row;    /* that row (path and error NULL) */
 };
 struct clarity_fleet__walk_cb {
-    /* one directory's candidates, valid during the call; a non-zero return stops the walk */
+    /* candidates of one directory, at most 512 a call, valid during the call; a non-zero
+     * return stops the walk */
     int (*batch)(void *ctx, const struct clarity_fleet__cand *c, size_t n);
     void *ctx;
 };

@@ -25,6 +25,8 @@
 
 /* as the source resolver: deep enough for cluster/platform/name trees, not a crawl of a disk */
 #define MAX_DEPTH 4
+/* candidates handed on at once (the index reads 512 at a time) */
+#define CAND_CHUNK 512
 
 enum kind { K_FILE, K_DIR, K_OTHER };
 
@@ -34,8 +36,8 @@ struct ent {
     const char *name;            /* into the listing's arena */
     uint32_t row;                /* index in rows + 1 when the row is kept, else 0 */
     unsigned char kind;          /* enum kind */
-    bool stored, below;          /* a row of this exact path; rows below it (a container) */
-    bool trusted;                /* settled by its row: see trusted() */
+    bool trusted;                /* settled by its row of this exact path: see trusted() */
+    bool below;                  /* rows below it: a container walked before */
 };
 
 struct listing {
@@ -229,7 +231,6 @@ static int merge_row(void *ctx, const struct clarity_store_log *row)
     while (m->next < l->n && strcmp(l->e[m->next].name, rest) < 0) m->next++;
     struct ent *e = m->next < l->n && !strcmp(l->e[m->next].name, rest) ? &l->e[m->next] : NULL;
     if (e && e->name[0] != '.') {
-        e->stored = true;
         e->trusted = trusted(e, row) && !m->w->verify;
         if (!e->trusted && !keep_row(l, e, row)) return m->oom = true, RESUME;
     } else if (row->state != CLARITY_STORE_LOG_DELETED &&
@@ -382,7 +383,7 @@ static int walk(struct walker *w, const char *abs_dir, size_t root_len, int dept
         if (en->kind == K_FILE) {
             if (en->trusted) w->st->unchanged++;
             else cand = true;
-        } else if (en->stored) {
+        } else if (en->row && l.rows[en->row - 1].state != CLARITY_STORE_LOG_DELETED) {
             cand = true;   /* an application directory read before: its parts may have grown */
         } else if (depth + 1 <= MAX_DEPTH) {
             char *abs = join(abs_dir, "/", en->name);
@@ -394,6 +395,12 @@ static int walk(struct walker *w, const char *abs_dir, size_t root_len, int dept
             free(abs);
         }
         if (!rc && cand && !cand_add(&c, abs_dir, root_len, &l, en)) rc = oom(w);
+        /* handed on a chunk at a time: a flat directory of 650,000 new logs is checked and read
+         * in pieces, not held whole */
+        if (!rc && c.n == CAND_CHUNK) {
+            rc = w->cb->batch(w->cb->ctx, c.v, c.n);
+            cands_clear(&c);
+        }
     }
     listing_free(&l);
     free(prefix);
