@@ -203,7 +203,8 @@ static bool push(char ***v, size_t *n, size_t *cap, const char *s, size_t len)
     return true;
 }
 
-#define RESUME 1
+/* the callback's stop to skip rows: negative, so never one of the store's error codes */
+#define RESUME (-1)
 
 static int merge_row(void *ctx, const struct clarity_store_log *row)
 {
@@ -230,7 +231,7 @@ static int merge_row(void *ctx, const struct clarity_store_log *row)
     struct listing *l = m->l;
     while (m->next < l->n && strcmp(l->e[m->next].name, rest) < 0) m->next++;
     struct ent *e = m->next < l->n && !strcmp(l->e[m->next].name, rest) ? &l->e[m->next] : NULL;
-    if (e && e->name[0] != '.') {
+    if (e && e->name[0] != '.' && e->kind != K_OTHER) {   /* else: not an entry any more (a dangling link) */
         e->trusted = trusted(e, row) && !m->w->verify;
         if (!e->trusted && !keep_row(l, e, row)) return m->oom = true, RESUME;
     } else if (row->state != CLARITY_STORE_LOG_DELETED &&
@@ -261,7 +262,7 @@ static int merge_dir(struct walker *w, const char *prefix, struct listing *l)
     int rc;
     for (;;) {
         rc = clarity_store_logs_range(w->s, from, to, merge_row, &m, w->err);
-        if (rc != RESUME || m.oom) break;
+        if (rc != RESUME || m.oom || !m.resume) break;
         free(from);
         from = m.resume;
         m.resume = NULL;
@@ -270,7 +271,6 @@ static int merge_dir(struct walker *w, const char *prefix, struct listing *l)
     free(to);
     free(m.resume);
     if (m.oom) rc = oom(w);
-    else if (rc == RESUME) rc = CLARITY_OK;
     for (size_t i = 0; !rc && i < w->ngone; i++) {
         bool found;
         rc = clarity_store_log_mark_deleted(w->s, w->gone[i], &found, w->err);

@@ -148,6 +148,15 @@ rm -r "$L/team-c"
   && [ "$(sqlite3 "$S" "SELECT count(*) FROM logs WHERE path LIKE 'team-c/%' AND state = 'deleted'")" = 2 ] \
   && ok "a removed subdirectory: its 2 logs (one nested) marked deleted" || bad "removed dir: $(jq -c .stats "$T/r7d.json")"
 
+# a log replaced by a dangling link: not an entry any more (the resolver notes it), marked deleted
+variant 0007 nightly erin 5000 >"$L/team-b/app-20240101000000-0007"
+"$C" fleet index "$L" --store "$S" -q >/dev/null
+rm "$L/team-b/app-20240101000000-0007"; ln -s "$T/nowhere" "$L/team-b/app-20240101000000-0007"
+"$C" fleet index "$L" --store "$S" --json >"$T/r7l.json"
+[ "$(stat_of "$T/r7l.json" deleted)/$(sqlite3 "$S" "SELECT state FROM logs WHERE path='team-b/app-20240101000000-0007'")" = "1/deleted" ] \
+  && ok "a log replaced by a dangling link is marked deleted" || bad "dangling link: $(jq -c .stats "$T/r7l.json")"
+rm "$L/team-b/app-20240101000000-0007"
+
 # ---- application directories (a rolling one growing a part, a Spark 1.x one): always looked
 # at, since their parts grow under the same directory name; found once each, never as files
 RD="$SHARED_DATA/external/nvidia-qualification/eventlog_v2_local-1623876083964"
