@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # clarity fleet: the incremental index (an unchanged second run reads nothing, a grown
-# .inprogress log is read again, a rewritten one too, a vanished one is marked deleted), the
+# .inprogress log is read again by every plain run, a completed log rewritten in place is
+# missed by a plain run and read by --verify, a rename from .inprogress, a vanished log, a
+# vanished subdirectory and a dangling link are marked deleted, a README is not an entry, a
+# rolling and a Spark 1.x directory are one entry each and a new rolling part is read), the
 # queries on fixtures with worked values, the History Server JSON kept per attempt, shards
 # (--plan, --only, merge) and the Dask LocalCluster (2 worker processes) giving the same
 # store as a local run. Fixtures: copies of tests/data/mini-3x.json (worked values below)
-# with other ids, names, users and end times, and two real logs of tests/data.
+# with other ids, names, users and end times, two real logs of tests/data, and two application
+# directories of $SHARED_DATA (SKIP when absent).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 C="$CLARITY"
