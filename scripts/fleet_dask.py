@@ -83,6 +83,7 @@ def main():
     ap.add_argument("--clarity", default="clarity", help="the clarity binary, same path on every worker")
     ap.add_argument("--store", required=True)
     ap.add_argument("--no-findings", action="store_true")
+    ap.add_argument("--verify", action="store_true", help="the plan stats every entry (clarity fleet index --verify)")
     ap.add_argument("--json", action="store_true", help="a clarity.fleet/1 document on stdout")
     ap.add_argument("dir")
     a = ap.parse_args()
@@ -95,7 +96,9 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="clarity-fleet-") as tmp:
         plan = os.path.join(tmp, "plan.txt")
-        p = run([a.clarity, "fleet", "index", root, "--store", a.store, "--plan", plan, "-q", "--json"])
+        p = run([a.clarity, "fleet", "index", root, "--store", a.store, "--plan", plan, "-q", "--json"]
+                + (["--verify"] if a.verify else []))
+        t_plan = time.time()
         planned = json.loads(p.stdout)
         entries = [l.rstrip("\n") for l in open(plan) if l.strip()]
         cluster = None
@@ -106,10 +109,11 @@ def main():
         else:
             client = Client(a.scheduler)
         nworkers = max(1, len(client.scheduler_info()["workers"]))
+        t_cluster = time.time()
         shards = shard(entries, [entry_size(root, e) for e in entries], a.shards or 4 * nworkers)
         futures = client.map(index_shard, shards, root=root, clarity=a.clarity, no_findings=a.no_findings,
                              pure=False)
-        paths, failed, worker_secs, read = [], 0, 0.0, 0
+        paths, failed, worker_secs, read, overhead = [], 0, 0.0, 0, 0.0
         for i, fut in enumerate(futures):
             r = fut.result()
             worker_secs += r["seconds"]
@@ -119,21 +123,33 @@ def main():
                                  % (i, r["host"], r["rc"], r["stderr"].strip()))
                 continue
             try:
-                read += json.loads(r["stats"])["stats"]["read"]
+                st = json.loads(r["stats"])["stats"]
+                read += st["read"]
+                # what a shard costs besides reading its logs: starting clarity, creating and
+                # committing the shard store, handing its bytes back
+                overhead += r["seconds"] - st["read_seconds"]
             except (ValueError, KeyError):
                 pass
             path = os.path.join(tmp, "shard-%04d.db" % i)
             with open(path, "wb") as f:
                 f.write(r["db"])
             paths.append(path)
+        t_map = time.time()
         client.close()
         if cluster:
             cluster.close()
+        t_close = time.time()
         if paths:
             run([a.clarity, "fleet", "merge", a.store] + paths + ["-q"])
+        t_merge = time.time()
     out = {"schema": "clarity.fleet/1", "view": "dask-index", "stats": planned["stats"], "planned": len(entries),
            "read": read, "shards": len(shards), "failed_shards": failed, "workers": nworkers,
-           "worker_seconds": round(worker_secs, 3), "seconds": round(time.time() - t0, 3)}
+           "worker_seconds": round(worker_secs, 3),
+           "shard_overhead_seconds": round(overhead / len(paths), 3) if paths else 0,
+           "phases": {"plan": round(t_plan - t0, 3), "cluster": round(t_cluster - t_plan, 3),
+                      "map": round(t_map - t_cluster, 3), "close": round(t_close - t_map, 3),
+                      "merge": round(t_merge - t_close, 3)},
+           "seconds": round(time.time() - t0, 3)}
     if a.json:
         print(json.dumps(out, indent=2))
     else:

@@ -22,7 +22,7 @@ struct jsonw;   /* the JSON writer (src/util/jsonw.h): the CLI builds the envelo
 /* What one index run did; every count is of log entries unless it says otherwise. */
 struct clarity_fleet_stats {
     size_t entries;       /* log entries found under the root (or named with `only`) */
-    size_t unchanged;     /* skipped: same size, modification time and head */
+    size_t unchanged;     /* skipped: a completed log known by name, or same size, time and head */
     size_t fresh;         /* no row before */
     size_t grown;         /* same head, larger: an appended .inprogress or rolling log */
     size_t changed;       /* anything else that moved */
@@ -32,8 +32,9 @@ struct clarity_fleet_stats {
     size_t apps, findings;            /* rows written */
     uint64_t bytes_read;  /* bytes of the entries read */
     uint64_t bytes_new;   /* of those, bytes not read before (a grown log: what was appended) */
-    /* wall seconds: listing the entries (the source resolver), checking them against the
-     * store (stats, head reads, deletion marks), reading and writing the ones that moved */
+    /* wall seconds: listing the directories and merging them with the stored rows (deletion
+     * marks included), checking the entries the store does not settle (stats, head reads),
+     * reading and writing the ones that moved */
     double list_s, check_s, read_s;
 };
 
@@ -45,9 +46,15 @@ struct clarity_fleet_index_options {
     /* List, classify and mark deleted, but read nothing: the entries that need a read come
      * back in the result's plan (relative paths), for a coordinator to hand out. */
     bool plan;
+    /* Stat every entry (and hash its head where its size or time moved) instead of trusting a
+     * completed log already read under the same name: what notices a completed log rewritten
+     * in place. Without it, only new names, `.inprogress` files, application directories and
+     * unreadable rows are looked at (docs/fleet.md, "What a run looks at"). */
+    bool verify;
     bool no_findings;     /* skip the findings analysis (rows get no findings, saving 0) */
     int workers;          /* logs read at once; 0 = one per core */
-    /* Called about every 200 ms of reading, and once at the end, from the calling thread. */
+    /* Called about every 200 ms, and once at the end, from the calling thread; to_read counts
+     * the entries found to need a read so far (the walk and the reading interleave). */
     void (*progress)(void *ctx, const struct clarity_fleet_stats *st, size_t to_read);
     void *progress_ctx;
 };

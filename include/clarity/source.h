@@ -58,14 +58,13 @@ int clarity_source_resolve(const char *const *paths, size_t npaths,
                            struct clarity_source_list *out, struct clarity_error *err);
 void clarity_source_list_free(struct clarity_source_list *list);
 
-/* The same, with a hook: known(ctx, path, size) true says the caller already read the regular
- * file at path (of that size) as an event log, so it is taken without opening it to sniff its
- * first bytes (the fleet index: an unchanged directory is then listed with stats alone). */
-struct clarity_source_options {
-    bool (*known)(void *ctx, const char *path, uint64_t size);
-    void *known_ctx;
-};
-int clarity_source_resolve_with(const char *const *paths, size_t npaths, const struct clarity_source_options *opt,
-                                struct clarity_source_list *out, struct clarity_error *err);
+/* One directory, without walking below it: when its layout is one application's (rolling,
+ * legacy, Databricks), *is_app is true and out holds that application (or a note when it
+ * holds no events); otherwise *is_app is false and out is empty: a directory of
+ * applications, for a caller that walks directories itself (the fleet index lists them with
+ * readdir alone and looks only at entries it does not know). CLARITY_EIO when the directory
+ * cannot be read. */
+int clarity_source_resolve_app_dir(const char *path, struct clarity_source_list *out, bool *is_app,
+                                   struct clarity_error *err);
 
 #endif

@@ -183,6 +183,18 @@ int clarity_store_log_mark_deleted(struct clarity_store *s, const char *path, bo
 typedef int (*clarity_store_log_cb)(void *ctx, const struct clarity_store_log *row);
 int clarity_store_logs_each(struct clarity_store *s, clarity_store_log_cb cb, void *ctx, struct clarity_error *err);
 
+/* The stored log rows with from <= path < to (to NULL: no upper bound), in path order (bytes
+ * compared as strcmp does), read through the path index: a walker merges one directory's
+ * listing against the rows below it without loading the others. The callback returns
+ * non-zero to stop (that value is returned); it must not write to the store. */
+int clarity_store_logs_range(struct clarity_store *s, const char *from, const char *to, clarity_store_log_cb cb,
+                             void *ctx, struct clarity_error *err);
+
+/* Marks deleted every row whose path starts with prefix (a directory's relative path ending
+ * in '/') and is not deleted yet: a whole subdirectory that vanished. *n: rows marked. */
+int clarity_store_logs_mark_deleted_under(struct clarity_store *s, const char *prefix, int64_t *n,
+                                          struct clarity_error *err);
+
 enum clarity_store_sort {
     /* as the History Server lists: the application's end time descending (running ones,
      * end -1, last), then app id descending; attempts of one app together, newest start first */

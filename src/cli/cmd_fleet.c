@@ -20,10 +20,13 @@ static void help(FILE *o)
             "       clarity fleet query FILE [options]\n"
             "       clarity fleet merge FILE SHARD...\n\n"
             "A fleet of event logs kept in one SQLite store (schema clarity.store/1, docs/store.md):\n"
-            "`index` lists the log entries under DIR (files, rolling and Databricks directories, up\n"
-            "to 4 levels deep) and reads only the new, grown (an appended .inprogress or rolling log)\n"
-            "and changed ones, decided from each entry's size, modification time and a hash of its\n"
-            "first 4 KiB; entries that disappeared are marked deleted (their rows stay for history).\n"
+            "`index` walks DIR (files, rolling and Databricks directories, up to 4 levels deep) and\n"
+            "reads only the new, grown (an appended .inprogress or rolling log) and changed entries;\n"
+            "entries that disappeared are marked deleted (their rows stay for history). A completed\n"
+            "log already read under the same name is trusted without a stat (Spark writes it once and\n"
+            "renames it from .inprogress); new names, .inprogress files, application directories and\n"
+            "unreadable entries are stat'ed, their first 4 KiB hashed when size or time moved.\n"
+            "--verify stats every entry: what notices a completed log rewritten in place.\n"
             "Per application attempt it stores the summary row (core-hours, idle core-hours, GC share,\n"
             "tasks, integrity flags), the ranked findings of `clarity findings` and the History\n"
             "Server's listing JSON. A grown log is read again whole (the model replays from the start).\n"
@@ -34,6 +37,8 @@ static void help(FILE *o)
             "index options:\n"
             "  --store FILE        the store (created when absent; one store indexes one DIR)\n"
             "  --no-findings       skip the findings analysis (faster; rows get no findings)\n"
+            "  --verify            stat every entry, also completed logs known by name (a full check;\n"
+            "                      e.g. nightly beside hourly runs without it)\n"
             "  --workers N         logs read at once (default: one per core)\n"
             "  --plan FILE         list, classify and mark deleted only: write the entries that need\n"
             "                      a read to FILE, one relative path a line (for a coordinator)\n"
@@ -72,7 +77,7 @@ static void help(FILE *o)
 }
 
 enum { O_STORE = 0x2000, O_NOFIND, O_WORKERS, O_PLAN, O_ONLY, O_DASK, O_DASKW, O_STATS, O_SINCE, O_SORT, O_LIMIT,
-       O_BY, O_RECUR, O_NAME, O_RATIO, O_DELETED, O_CSV, O_MINRUNS, O_WINDOW };
+       O_BY, O_RECUR, O_NAME, O_RATIO, O_DELETED, O_CSV, O_MINRUNS, O_WINDOW, O_VERIFY };
 
 static const struct option LONG[] = {
     {"store", required_argument, 0, O_STORE},     {"no-findings", no_argument, 0, O_NOFIND},
@@ -86,6 +91,7 @@ static const struct option LONG[] = {
     {"csv", no_argument, 0, O_CSV},               {"min-runs", required_argument, 0, O_MINRUNS},
     {"window", required_argument, 0, O_WINDOW},   {"json", no_argument, 0, OPT_JSON},
     {"compact", no_argument, 0, OPT_COMPACT},     {"wide", no_argument, 0, OPT_WIDE},
+    {"verify", no_argument, 0, O_VERIFY},
     {"quiet", no_argument, 0, 'q'},               {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -93,7 +99,7 @@ static const struct option LONG[] = {
 struct fleet_opts {
     struct common_opts co;
     const char *store, *plan, *only, *dask, *since;
-    bool no_findings, stats, csv;
+    bool no_findings, stats, csv, verify;
     long long workers, dask_workers;
     struct clarity_fleet_query q;
     size_t limit;
@@ -144,6 +150,7 @@ static int parse(int argc, char **argv, struct fleet_opts *f)
         switch (c) {
         case O_STORE: f->store = optarg; break;
         case O_NOFIND: f->no_findings = true; break;
+        case O_VERIFY: f->verify = true; break;
         case O_WORKERS:
             if (!opt_int_range("fleet", "workers", optarg, 1, 1024, &f->workers)) return EXIT_USAGE;
             break;
@@ -300,6 +307,7 @@ static int run_dask(const char *dir, const struct fleet_opts *f)
     args[k++] = "--store";
     args[k++] = f->store;
     if (f->no_findings) args[k++] = "--no-findings";
+    if (f->verify) args[k++] = "--verify";
     if (f->co.json) args[k++] = "--json";
     args[k++] = dir;
     args[k] = NULL;
@@ -328,7 +336,7 @@ static int do_index(int argc, char **argv, struct fleet_opts *f)
     const char *dir = argv[optind];
     if (f->dask) return run_dask(dir, f);
     struct clarity_fleet_index_options io = {.no_findings = f->no_findings, .workers = (int)f->workers,
-                                             .plan = f->plan != NULL};
+                                             .plan = f->plan != NULL, .verify = f->verify};
     char **only = NULL;
     size_t nonly = 0;
     if (f->only && !(only = read_list(f->only, &nonly))) return EXIT_INPUT;

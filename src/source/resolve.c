@@ -30,13 +30,9 @@ static int add_single(struct clarity_source_list *out, const char *path, const c
     return clarity_src_add_app(out, &app);
 }
 
-static int consider_file(struct clarity_source_list *out, const struct clarity_source_options *opt,
-                         const char *path, const char *name, uint64_t size)
+static int consider_file(struct clarity_source_list *out, const char *path, const char *name, uint64_t size)
 {
     char why[256];
-    /* a caller that already read this file as a log (the fleet index's store) spares the open
-     * and read of its first bytes: listing 20,000 known logs is then stats only */
-    if (opt && opt->known && name[0] != '.' && opt->known(opt->known_ctx, path, size)) return add_single(out, path, name);
     if (clarity_src_sniff_file(path, name, size, why, sizeof why) == SRC_LOG)
         return add_single(out, path, name);
     return clarity_src_add_note(out, path, "%s", why);
@@ -54,7 +50,6 @@ struct seen_dir {
 };
 struct walk {
     struct clarity_source_list *out;
-    const struct clarity_source_options *opt;
     struct seen_dir *seen;
     size_t nseen, cap;
 };
@@ -128,7 +123,7 @@ static int walk_entry(struct walk *w, const char *dir, const struct src_entry *e
         else
             rc = enter_dir(w, child, e, depth);
     } else if (e->kind == SRC_REG) {
-        rc = consider_file(out, w->opt, child, e->name, e->size);
+        rc = consider_file(out, child, e->name, e->size);
     } else if (e->kind == SRC_STAT_FAILED) {
         rc = clarity_src_add_note(out, child, "cannot read: %s", strerror(e->err));
     } else {
@@ -170,8 +165,7 @@ static const char *base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
-static int resolve_one(struct clarity_source_list *out, const struct clarity_source_options *opt, const char *named,
-                       int *io_errno)
+static int resolve_one(struct clarity_source_list *out, const char *named, int *io_errno)
 {
     *io_errno = 0;
     char *path = normalize(named);
@@ -186,14 +180,14 @@ static int resolve_one(struct clarity_source_list *out, const struct clarity_sou
         if (err == ENOMEM) rc = CLARITY_ENOMEM;
         else if (err) *io_errno = err;
         else {
-            struct walk w = {.out = out, .opt = opt};
+            struct walk w = {.out = out};
             if (seen_add(&w, (uint64_t)st.st_dev, (uint64_t)st.st_ino, path) < 0) rc = CLARITY_ENOMEM;
             else rc = walk_dir(&w, path, base_name(path), &d, 0);
             walk_free(&w);
             clarity_src_dir_free(&d);
         }
     } else if (S_ISREG(st.st_mode)) {
-        rc = consider_file(out, opt, path, base_name(path), (uint64_t)st.st_size);
+        rc = consider_file(out, path, base_name(path), (uint64_t)st.st_size);
     } else {
         rc = clarity_src_add_note(out, path, "not an event log: not a regular file or directory");
     }
@@ -206,12 +200,6 @@ static int resolve_one(struct clarity_source_list *out, const struct clarity_sou
 int clarity_source_resolve(const char *const *paths, size_t npaths,
                            struct clarity_source_list *out, struct clarity_error *err)
 {
-    return clarity_source_resolve_with(paths, npaths, NULL, out, err);
-}
-
-int clarity_source_resolve_with(const char *const *paths, size_t npaths, const struct clarity_source_options *opt,
-                                struct clarity_source_list *out, struct clarity_error *err)
-{
     memset(out, 0, sizeof *out);
     clarity_error_clear(err);
     if (npaths == 0)
@@ -219,7 +207,7 @@ int clarity_source_resolve_with(const char *const *paths, size_t npaths, const s
     int first_io = -1, first_errno = 0;
     for (size_t i = 0; i < npaths; i++) {
         int e = 0;
-        int rc = resolve_one(out, opt, paths[i], &e);
+        int rc = resolve_one(out, paths[i], &e);
         if (rc == CLARITY_ENOMEM) {
             clarity_src_list_finish(out);
             return clarity_error_set(err, CLARITY_ENOMEM, paths[i], 0, 0, "out of memory resolving %s", paths[i]);
@@ -243,4 +231,30 @@ int clarity_source_resolve_with(const char *const *paths, size_t npaths, const s
                                  "no event logs found in %s", where);
     }
     return CLARITY_OK;
+}
+
+int clarity_source_resolve_app_dir(const char *path, struct clarity_source_list *out, bool *is_app,
+                                   struct clarity_error *err)
+{
+    memset(out, 0, sizeof *out);
+    *is_app = false;
+    char *p = normalize(path);
+    if (!p) return clarity_error_set(err, CLARITY_ENOMEM, path, 0, 0, "out of memory");
+    struct src_dir d;
+    int e = clarity_src_dir_read(p, &d), rc = CLARITY_OK;
+    if (e == ENOMEM) rc = clarity_error_set(err, CLARITY_ENOMEM, path, 0, 0, "out of memory");
+    else if (e) rc = clarity_error_set(err, CLARITY_EIO, path, 0, 0, "cannot read directory: %s", strerror(e));
+    else {
+        /* the order of walk_dir: a rolling name is decisive, a lone `eventlog` the weakest */
+        const char *name = base_name(p);
+        if (d.n == 0) rc = CLARITY_OK;
+        else if (clarity_src_rolling_match(name, &d)) *is_app = true, rc = clarity_src_rolling_add(p, name, &d, out);
+        else if (clarity_src_legacy_match(&d)) *is_app = true, rc = clarity_src_legacy_add(p, name, &d, out);
+        else if (clarity_src_databricks_match(p, &d)) *is_app = true, rc = clarity_src_databricks_add(p, &d, out);
+        clarity_src_dir_free(&d);
+        clarity_src_list_finish(out);
+        if (rc == CLARITY_ENOMEM) rc = clarity_error_set(err, CLARITY_ENOMEM, path, 0, 0, "out of memory");
+    }
+    free(p);
+    return rc;
 }

@@ -54,6 +54,12 @@ static const char *const STMT_SQL[ST_COUNT] = {
     [ST_LOG_MARK_DELETED] = "UPDATE logs SET state = 'deleted' WHERE path = ?1",
     [ST_LOGS_EACH] = "SELECT id, path, size, mtime_ns, head_hash, read_offset, state, error, indexed_at_ms"
                      " FROM logs ORDER BY path",
+    [ST_LOGS_FROM] = "SELECT id, path, size, mtime_ns, head_hash, read_offset, state, error, indexed_at_ms"
+                     " FROM logs WHERE path >= ?1 ORDER BY path",
+    [ST_LOGS_RANGE] = "SELECT id, path, size, mtime_ns, head_hash, read_offset, state, error, indexed_at_ms"
+                      " FROM logs WHERE path >= ?1 AND path < ?2 ORDER BY path",
+    [ST_LOGS_MARK_DELETED_RANGE] = "UPDATE logs SET state = 'deleted' WHERE path >= ?1 AND path < ?2"
+                                   " AND state != 'deleted'",
     [ST_FINDINGS_EACH] = "SELECT app_row_id, rank, kind, place, saving_ms, saving_core_hours, basis, action"
                          " FROM findings WHERE app_row_id = ?1 ORDER BY rank",
 };

@@ -192,3 +192,47 @@ int clarity_store_logs_each(struct clarity_store *s, clarity_store_log_cb cb, vo
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? CLARITY_OK : clarity_store__fail(s, CLARITY_EIO, "listing logs", err);
 }
+
+int clarity_store_logs_range(struct clarity_store *s, const char *from, const char *to, clarity_store_log_cb cb,
+                             void *ctx, struct clarity_error *err)
+{
+    sqlite3_stmt *st = clarity_store__stmt(s, to ? ST_LOGS_RANGE : ST_LOGS_FROM, err);
+    if (!st) return err ? err->code : CLARITY_EIO;
+    sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
+    if (to) sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct clarity_store_log row;
+        row_of(st, &row);
+        int stop = cb(ctx, &row);
+        if (stop) {
+            sqlite3_reset(st);
+            return stop;
+        }
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? CLARITY_OK : clarity_store__fail(s, CLARITY_EIO, "listing logs", err);
+}
+
+int clarity_store_logs_mark_deleted_under(struct clarity_store *s, const char *prefix, int64_t *n,
+                                          struct clarity_error *err)
+{
+    *n = 0;
+    size_t len = strlen(prefix);
+    if (!len || prefix[len - 1] != '/')
+        return clarity_error_set(err, CLARITY_EUSAGE, s->path, 0, 0, "not a directory prefix: '%s'", prefix);
+    /* every path starting "dir/" sorts at or after "dir/" and before "dir0" ('0' follows '/') */
+    char *to = strdup(prefix);
+    if (!to) return clarity_error_set(err, CLARITY_ENOMEM, s->path, 0, 0, "out of memory");
+    to[len - 1] = '/' + 1;
+    sqlite3_stmt *st = clarity_store__stmt(s, ST_LOGS_MARK_DELETED_RANGE, err);
+    int rc = st ? CLARITY_OK : err ? err->code : CLARITY_EIO;
+    if (st) {
+        sqlite3_bind_text(st, 1, prefix, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
+        rc = step_done(s, st, "marking logs deleted", err);
+        if (!rc) *n = sqlite3_changes(s->db);
+    }
+    free(to);
+    return rc;
+}

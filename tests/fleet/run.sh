@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # clarity fleet: the incremental index (an unchanged second run reads nothing, a grown
-# .inprogress log is read again, a rewritten one too, a vanished one is marked deleted), the
+# .inprogress log is read again by every plain run, a completed log rewritten in place is
+# missed by a plain run and read by --verify, a rename from .inprogress, a vanished log, a
+# vanished subdirectory and a dangling link are marked deleted, a README is not an entry, a
+# rolling and a Spark 1.x directory are one entry each and a new rolling part is read), the
 # queries on fixtures with worked values, the History Server JSON kept per attempt, shards
 # (--plan, --only, merge) and the Dask LocalCluster (2 worker processes) giving the same
 # store as a local run. Fixtures: copies of tests/data/mini-3x.json (worked values below)
-# with other ids, names, users and end times, and two real logs of tests/data.
+# with other ids, names, users and end times, two real logs of tests/data, and two application
+# directories of $SHARED_DATA (SKIP when absent).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 C="$CLARITY"
@@ -96,11 +100,38 @@ bn=$(stat_of "$T/r4.json" bytes_new); tail_bytes=$(tail -n +21 "$MINI" | wc -c)
 [ "$(sqlite3 "$S" "SELECT completed, duration_ms FROM apps WHERE app_id='app-20240101000000-0009'")" = "1|5000" ] \
   && ok "the grown log's row now ended, 5000 ms" || bad "grown row"
 
-# ---- changed: rewritten in place with other content
+# ---- changed: a completed log rewritten in place under the same name. A plain run trusts a
+# completed log's name (Spark writes it once): it is missed, and looked at by no stat at all;
+# --verify stats every entry and reads it.
 variant 0002 nightly alice 9000 >"$L/team-a/app-20240101000000-0002"
 "$C" fleet index "$L" --store "$S" --json >"$T/r5.json"
-[ "$(stat_of "$T/r5.json" changed)/$(stat_of "$T/r5.json" read)" = "1/1" ] && ok "a rewritten log is changed and read" || bad "changed: $(jq -c .stats "$T/r5.json")"
+[ "$(stat_of "$T/r5.json" changed)/$(stat_of "$T/r5.json" read)/$(stat_of "$T/r5.json" unchanged)" = "0/0/7" ] \
+  && ok "a completed log rewritten in place is not looked at without --verify" || bad "plain run after rewrite: $(jq -c .stats "$T/r5.json")"
+[ "$(sqlite3 "$S" "SELECT duration_ms FROM apps WHERE app_id='app-20240101000000-0002'")" = "5000" ] && ok "its row keeps the old duration until --verify" || bad "row changed without --verify"
+"$C" fleet index "$L" --store "$S" --verify --json >"$T/r5v.json"
+[ "$(stat_of "$T/r5v.json" changed)/$(stat_of "$T/r5v.json" read)/$(stat_of "$T/r5v.json" unchanged)" = "1/1/6" ] \
+  && ok "--verify: the rewritten log is changed and read, 6 unchanged" || bad "--verify: $(jq -c .stats "$T/r5v.json")"
 [ "$(sqlite3 "$S" "SELECT duration_ms FROM apps WHERE app_id='app-20240101000000-0002'")" = "9000" ] && ok "its row has the new duration" || bad "changed row"
+# a grown .inprogress is noticed by every run, without --verify (the grown case above ran plain)
+printf '{"Event":"SparkListenerLogStart","Spark Version":"3.4.1"}\n' >"$L/team-b/app-20240101000000-0010.inprogress"
+"$C" fleet index "$L" --store "$S" --json >/dev/null
+printf '{"Event":"SparkListenerApplicationStart","App Name":"late","App ID":"app-20240101000000-0010","Timestamp":1704067200000,"User":"carol"}\n' >>"$L/team-b/app-20240101000000-0010.inprogress"
+"$C" fleet index "$L" --store "$S" --json >"$T/r5g.json"
+[ "$(stat_of "$T/r5g.json" read)/$(stat_of "$T/r5g.json" unchanged)" = "1/7" ] && [ "$(sqlite3 "$S" "SELECT name FROM apps WHERE app_id='app-20240101000000-0010'")" = late ] \
+  && ok "an appended .inprogress is read again by a plain run (its row now names the app)" || bad "grown inprogress: $(jq -c .stats "$T/r5g.json")"
+# renamed on completion: the .inprogress row is marked deleted, the completed name is new
+mv "$L/team-b/app-20240101000000-0010.inprogress" "$L/team-b/app-20240101000000-0010"
+"$C" fleet index "$L" --store "$S" --json >"$T/r5r.json"
+[ "$(stat_of "$T/r5r.json" new)/$(stat_of "$T/r5r.json" deleted)/$(stat_of "$T/r5r.json" read)" = "1/1/1" ] \
+  && ok "renamed from .inprogress: the new name read, the old one marked deleted" || bad "rename: $(jq -c .stats "$T/r5r.json")"
+rm "$L/team-b/app-20240101000000-0010"
+"$C" fleet index "$L" --store "$S" -q >/dev/null
+# a file that is not an event log is noted by the resolver, never stored
+echo "logs of the team" >"$L/team-a/README"
+"$C" fleet index "$L" --store "$S" --json >"$T/r5n.json"
+[ "$(stat_of "$T/r5n.json" entries)/$(stat_of "$T/r5n.json" read)" = "7/0" ] && [ "$(sqlite3 "$S" "SELECT count(*) FROM logs WHERE path LIKE '%README'")" = 0 ] \
+  && ok "a README beside the logs is not an entry" || bad "README: $(jq -c .stats "$T/r5n.json")"
+rm "$L/team-a/README"
 
 # ---- deleted
 rm "$L/team-a/app-20240101000000-0003"
@@ -111,6 +142,48 @@ rm "$L/team-a/app-20240101000000-0003"
 "$C" fleet query "$S" --limit 0 --csv --include-deleted | grep -q 'app-20240101000000-0003' && ok "--include-deleted lists it" || bad "--include-deleted"
 "$C" fleet index "$L" --store "$S" --json >"$T/r7.json"
 [ "$(stat_of "$T/r7.json" deleted)/$(stat_of "$T/r7.json" read)/$(stat_of "$T/r7.json" unchanged)" = "0/0/6" ] && ok "and stays marked, once" || bad "after delete: $(jq -c .stats "$T/r7.json")"
+# a whole subdirectory removed: every row below it marked deleted, in one statement
+mkdir -p "$L/team-c/2024"; variant 0005 nightly dan 5000 >"$L/team-c/2024/app-20240101000000-0005"
+variant 0006 nightly dan 5000 >"$L/team-c/app-20240101000000-0006"
+"$C" fleet index "$L" --store "$S" -q >/dev/null
+rm -r "$L/team-c"
+"$C" fleet index "$L" --store "$S" --json >"$T/r7d.json"
+[ "$(stat_of "$T/r7d.json" deleted)/$(stat_of "$T/r7d.json" unchanged)" = "2/6" ] \
+  && [ "$(sqlite3 "$S" "SELECT count(*) FROM logs WHERE path LIKE 'team-c/%' AND state = 'deleted'")" = 2 ] \
+  && ok "a removed subdirectory: its 2 logs (one nested) marked deleted" || bad "removed dir: $(jq -c .stats "$T/r7d.json")"
+
+# a log replaced by a dangling link: not an entry any more (the resolver notes it), marked deleted
+variant 0007 nightly erin 5000 >"$L/team-b/app-20240101000000-0007"
+"$C" fleet index "$L" --store "$S" -q >/dev/null
+rm "$L/team-b/app-20240101000000-0007"; ln -s "$T/nowhere" "$L/team-b/app-20240101000000-0007"
+"$C" fleet index "$L" --store "$S" --json >"$T/r7l.json"
+[ "$(stat_of "$T/r7l.json" deleted)/$(sqlite3 "$S" "SELECT state FROM logs WHERE path='team-b/app-20240101000000-0007'")" = "1/deleted" ] \
+  && ok "a log replaced by a dangling link is marked deleted" || bad "dangling link: $(jq -c .stats "$T/r7l.json")"
+rm "$L/team-b/app-20240101000000-0007"
+
+# ---- application directories (a rolling one growing a part, a Spark 1.x one): always looked
+# at, since their parts grow under the same directory name; found once each, never as files
+RD="$SHARED_DATA/external/nvidia-qualification/eventlog_v2_local-1623876083964"
+LD="$SHARED_DATA/spark-events/legacy-dir-format/local-1422981759269"
+if [ -d "$RD" ] && [ -d "$LD" ]; then
+  R="$T/apps"; mkdir -p "$R/rolling"; RS="$T/apps.db"
+  cp -r "$RD" "$R/rolling/"; cp -r "$LD" "$R/"
+  rdir="$R/rolling/${RD##*/}"
+  mv "$rdir/appstatus_local-1623876083964" "$rdir/appstatus_local-1623876083964.inprogress"
+  mv "$rdir/events_2_local-1623876083964.zstd" "$T/part2"
+  "$C" fleet index "$R" --store "$RS" --json >"$T/a1.json"
+  [ "$(stat_of "$T/a1.json" entries)/$(stat_of "$T/a1.json" new)/$(stat_of "$T/a1.json" unreadable)" = "2/2/0" ] \
+    && [ "$(sqlite3 "$RS" "SELECT group_concat(path, ' ') FROM (SELECT path FROM logs ORDER BY path)")" = "local-1422981759269 rolling/${RD##*/}" ] \
+    && ok "a rolling and a Spark 1.x directory: one entry each, no marker file taken as a log" || bad "app dirs: $(jq -c .stats "$T/a1.json") $(sqlite3 "$RS" 'SELECT path FROM logs')"
+  "$C" fleet index "$R" --store "$RS" --json >"$T/a2.json"
+  [ "$(stat_of "$T/a2.json" unchanged)/$(stat_of "$T/a2.json" read)" = "2/0" ] && ok "both unchanged on a second run" || bad "app dirs again: $(jq -c .stats "$T/a2.json")"
+  mv "$T/part2" "$rdir/events_2_local-1623876083964.zstd"
+  "$C" fleet index "$R" --store "$RS" --json >"$T/a3.json"
+  [ "$(stat_of "$T/a3.json" grown)/$(stat_of "$T/a3.json" read)/$(stat_of "$T/a3.json" unchanged)" = "1/1/1" ] \
+    && ok "a rolling directory with a new part: grown and read by a plain run" || bad "rolling part: $(jq -c .stats "$T/a3.json")"
+else
+  skip "fleet application directories: $RD or $LD absent (SHARED_DATA=$SHARED_DATA)"
+fi
 
 # ---- a store of another version, another directory
 cp "$S" "$T/v2.db"; sqlite3 "$T/v2.db" 'PRAGMA user_version = 2'

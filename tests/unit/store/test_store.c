@@ -537,3 +537,53 @@ Test(store, a_shard_merges_replacing_rows_of_the_same_paths)
     cr_assert_eq(clarity_store_merge(s, path, &n, &err), CLARITY_EUSAGE);
     clarity_store_close(s);
 }
+
+/* logs_range: one directory's rows through the path index, in path order, bounds as given;
+ * logs_mark_deleted_under: a vanished subdirectory's rows in one statement, counted once. */
+static int keep_path(void *ctx, const struct clarity_store_log *row)
+{
+    char *out = ctx;
+    size_t n = strlen(out);
+    snprintf(out + n, 512 - n, "%s%s", n ? " " : "", row->path);
+    return 0;
+}
+
+static int stop_at_b(void *ctx, const struct clarity_store_log *row)
+{
+    keep_path(ctx, row);
+    return strcmp(row->path, "d/b") == 0 ? 7 : 0;
+}
+
+Test(store, logs_range_and_mark_deleted_under)
+{
+    struct clarity_store *s = open_new("range.db");
+    struct clarity_error err = {0};
+    const char *paths[] = {"d/b", "d/a", "d-2/x", "d/sub/c", "e", "d/sub/deeper/f", "d0"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        struct clarity_store_log l = logrow(paths[i], 100);
+        cr_assert_eq(clarity_store_log_put(s, &l, NULL, 0, NULL, 0, &err), CLARITY_OK, "%s", err.msg);
+    }
+    char got[512] = "";
+    cr_assert_eq(clarity_store_logs_range(s, "d/", "d0", keep_path, got, &err), CLARITY_OK);
+    cr_assert_str_eq(got, "d/a d/b d/sub/c d/sub/deeper/f");   /* not d-2/x nor d0 */
+    got[0] = '\0';
+    cr_assert_eq(clarity_store_logs_range(s, "d0", NULL, keep_path, got, &err), CLARITY_OK);
+    cr_assert_str_eq(got, "d0 e");
+    got[0] = '\0';
+    cr_assert_eq(clarity_store_logs_range(s, "", NULL, stop_at_b, got, &err), 7);   /* the callback's stop */
+    cr_assert_str_eq(got, "d-2/x d/a d/b");
+    int64_t n = -1;
+    cr_assert_eq(clarity_store_logs_mark_deleted_under(s, "d/sub/", &n, &err), CLARITY_OK, "%s", err.msg);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(clarity_store_logs_mark_deleted_under(s, "d/sub/", &n, &err), CLARITY_OK);
+    cr_assert_eq(n, 0);   /* already marked: not counted again */
+    struct clarity_store_log row;
+    bool found;
+    cr_assert_eq(clarity_store_log_get(s, "d/sub/deeper/f", &row, &found, &err), CLARITY_OK);
+    cr_assert(found);
+    cr_assert_eq(row.state, CLARITY_STORE_LOG_DELETED);
+    cr_assert_eq(clarity_store_log_get(s, "d/b", &row, &found, &err), CLARITY_OK);
+    cr_assert_eq(row.state, CLARITY_STORE_LOG_OK);
+    cr_assert_eq(clarity_store_logs_mark_deleted_under(s, "d/sub", &n, &err), CLARITY_EUSAGE);   /* not a prefix */
+    clarity_store_close(s);
+}
