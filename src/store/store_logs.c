@@ -175,10 +175,11 @@ int clarity_store_log_mark_deleted(struct clarity_store *s, const char *path, bo
     return rc;
 }
 
-int clarity_store_logs_each(struct clarity_store *s, clarity_store_log_cb cb, void *ctx, struct clarity_error *err)
+/* Hands each row of a prepared listing statement to cb; a non-zero answer stops the walk and
+ * is returned (the fleet walk's own stop code, not an error). */
+static int rows_each(struct clarity_store *s, sqlite3_stmt *st, clarity_store_log_cb cb, void *ctx,
+                     struct clarity_error *err)
 {
-    sqlite3_stmt *st = clarity_store__stmt(s, ST_LOGS_EACH, err);
-    if (!st) return err ? err->code : CLARITY_EIO;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct clarity_store_log row;
@@ -193,6 +194,13 @@ int clarity_store_logs_each(struct clarity_store *s, clarity_store_log_cb cb, vo
     return rc == SQLITE_DONE ? CLARITY_OK : clarity_store__fail(s, CLARITY_EIO, "listing logs", err);
 }
 
+int clarity_store_logs_each(struct clarity_store *s, clarity_store_log_cb cb, void *ctx, struct clarity_error *err)
+{
+    sqlite3_stmt *st = clarity_store__stmt(s, ST_LOGS_EACH, err);
+    if (!st) return err ? err->code : CLARITY_EIO;
+    return rows_each(s, st, cb, ctx, err);
+}
+
 int clarity_store_logs_range(struct clarity_store *s, const char *from, const char *to, clarity_store_log_cb cb,
                              void *ctx, struct clarity_error *err)
 {
@@ -200,18 +208,7 @@ int clarity_store_logs_range(struct clarity_store *s, const char *from, const ch
     if (!st) return err ? err->code : CLARITY_EIO;
     sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
     if (to) sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        struct clarity_store_log row;
-        row_of(st, &row);
-        int stop = cb(ctx, &row);
-        if (stop) {
-            sqlite3_reset(st);
-            return stop;
-        }
-    }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? CLARITY_OK : clarity_store__fail(s, CLARITY_EIO, "listing logs", err);
+    return rows_each(s, st, cb, ctx, err);
 }
 
 int clarity_store_logs_mark_deleted_under(struct clarity_store *s, const char *prefix, int64_t *n,
