@@ -14,6 +14,15 @@
 #include <string.h>
 #include "shs/shs_internal.h"
 
+/* res (n characters) into out, cut to what out holds: the callers build a figure in a local
+ * buffer first, as its length is known only at the end */
+static void copy_cut(char *out, size_t cap, const char *res, size_t n)
+{
+    size_t keep = n < cap - 1 ? n : cap - 1;
+    memcpy(out, res, keep);
+    out[keep] = 0;
+}
+
 /* Java's "%.Nf" of a double: the shortest digits that read back as d, rounded half up. */
 static void java_fixed(double d, int decimals, char *out, size_t cap)
 {
@@ -61,9 +70,7 @@ static void java_fixed(double d, int decimals, char *out, size_t cap)
         res[r++] = buf[i];
     }
     res[r] = 0;
-    size_t keep = r < cap - 1 ? r : cap - 1;
-    memcpy(out, res, keep);
-    out[keep] = 0;
+    copy_cut(out, cap, res, r);
 }
 
 /* Utils.msDurationToString */
@@ -116,9 +123,7 @@ static void grouped(int64_t v, char *out, size_t cap)
         res[r++] = d[i];
     }
     res[r] = 0;
-    size_t m = r < cap - 1 ? r : cap - 1;
-    memcpy(out, res, m);
-    out[m] = 0;
+    copy_cut(out, cap, res, r);
 }
 
 /* toNumberFormat: an average metric holds tenths */
