@@ -75,35 +75,29 @@ static int app_text(struct apps_ctx *c, const struct clarity_store_app *a)
     return 0;
 }
 
+/* CSV cells, each followed by sep (',' between cells, '\n' after the row's last) */
+static void csv_cells(FILE *o, const char *const *cells, size_t n, int last_sep)
+{
+    for (size_t i = 0; i < n; i++) {
+        clarity_csv_str(o, cells[i]);
+        fputc(i + 1 < n ? ',' : last_sep, o);
+    }
+}
+
 static void app_csv(FILE *o, struct apps_ctx *c, const struct clarity_store_app *a)
 {
     struct top t;
     char fl[200];
     top_kind(c, a, &t);
     clarity_fleet_integrity_words(a->integrity, fl, sizeof fl);
-    clarity_csv_str(o, a->app_id);
-    fputc(',', o);
-    clarity_csv_str(o, a->attempt_id);
-    fputc(',', o);
-    clarity_csv_str(o, a->name);
-    fputc(',', o);
-    clarity_csv_str(o, a->user);
-    fputc(',', o);
-    clarity_csv_str(o, a->queue);
-    fputc(',', o);
-    clarity_csv_str(o, a->platform);
-    fputc(',', o);
-    clarity_csv_str(o, a->spark_version);
-    fprintf(o, ",%lld,%lld,%lld,%d,%lld,%.6f,%.6f,%.6f,%lld,%lld,%lld,%.6f,", (long long)a->start_ms,
+    const char *const names[] = {a->app_id, a->attempt_id, a->name, a->user, a->queue, a->platform, a->spark_version};
+    csv_cells(o, names, sizeof names / sizeof *names, ',');
+    fprintf(o, "%lld,%lld,%lld,%d,%lld,%.6f,%.6f,%.6f,%lld,%lld,%lld,%.6f,", (long long)a->start_ms,
             (long long)a->end_ms, (long long)a->duration_ms, a->completed, (long long)a->cores, a->core_hours,
             a->idle_core_hours, a->gc_share, (long long)a->tasks, (long long)a->failed_tasks, (long long)a->top_saving_ms,
             a->top_saving_core_hours);
-    clarity_csv_str(o, t.kind);
-    fputc(',', o);
-    clarity_csv_str(o, fl);
-    fputc(',', o);
-    clarity_csv_str(o, a->log_path);
-    fputc('\n', o);
+    const char *const tail[] = {t.kind, fl, a->log_path};
+    csv_cells(o, tail, sizeof tail / sizeof *tail, '\n');
 }
 
 struct fjs { struct jsonw *w; size_t left; };
