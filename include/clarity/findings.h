@@ -101,4 +101,33 @@ int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_f
                              struct clarity_findings *out, struct clarity_error *err);
 void clarity_findings_free(struct clarity_findings *f);
 
+/* ---- across applications (clarity findings --deep over several logs; fnd_cross.c) ----
+ * Applications of a shared cluster that ran at the same time: iQCAR over them at once, one
+ * unit per application (as `clarity contention --unit app` runs it), and a contention finding
+ * when one application's tasks took a large share of the others' runtime (docs/findings.md,
+ * "Across applications"). */
+
+/* Groups of applications whose spans [start_ms, end_ms) overlap, chained (a overlaps b, b
+ * overlaps c: one group). group[i] gets application i's group (0, 1, ... in order of their
+ * first start), or SIZE_MAX when it overlaps no other application. Returns the number of
+ * groups (each of two or more), or SIZE_MAX when out of memory. */
+size_t clarity_findings_overlap_groups(const int64_t *start_ms, const int64_t *end_ms, size_t n, size_t *group);
+
+#define CLARITY_CROSS_MAX_VICTIMS 8
+struct clarity_cross_victim { char app_id[128]; double dor; int64_t runtime_ms; };
+struct clarity_cross_finding {
+    struct clarity_finding f;    /* kind contention: saving [estimate], evidence, action */
+    char title[600];             /* the whole title (f.title holds it cut to its 200 bytes) */
+    char app_id[128], name[128]; /* the culprit application (its id and attempt "id/attempt") */
+    size_t culprit;              /* its index into the apps given */
+    struct clarity_cross_victim victims[CLARITY_CROSS_MAX_VICTIMS];   /* in the victim answer's order */
+    size_t nvictims;             /* listed (at most CLARITY_CROSS_MAX_VICTIMS of victims_total) */
+    size_t victims_total;
+};
+/* The rule over one group of overlapping applications (all of apps; napps >= 2), iQCAR with
+ * opt (its unit is set to application). *found is true and out filled when it fires. Returns
+ * 0, or CLARITY_ENOMEM with err filled. */
+int clarity_findings_cross(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+                           struct clarity_cross_finding *out, bool *found, struct clarity_error *err);
+
 #endif

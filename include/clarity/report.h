@@ -231,6 +231,16 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
                                  const struct findings_report_options *opt, struct clarity_error *err);
 int clarity_report_findings_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_findings *r,
                                  struct clarity_error *err);
+/* findings --deep over several applications (src/report/findings_cross.c): the section
+ * "Across applications" after the per-application text, and the top-level array
+ * "across_applications" of the JSON document (written as a key and its array). */
+struct findings_cross_report {
+    const struct clarity_cross_finding *x; size_t n;   /* ranked: largest saving first */
+    size_t napps, groups;        /* applications read; groups of two or more that overlapped */
+};
+int clarity_report_findings_cross_text(FILE *o, const struct findings_cross_report *c, size_t width, bool why,
+                                       struct clarity_error *err);
+int clarity_report_findings_cross_json(struct jsonw *w, const struct findings_cross_report *c, struct clarity_error *err);
 
 /* ---- diff report ---- */
 /* Report writers for `clarity diff`: they print the comparison of two applications and compute

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli/commands.h"
 #include "cli/common/ladra_inputs.h"
+#include "cli/common/load.h"
 #include "cli/common/per_app.h"
 #include "clarity/report.h"
 #include "report/table.h"
@@ -50,18 +51,60 @@ static void help(FILE *o)
             "read (the others were analysed), 5 out of memory\n");
 }
 
+/* An application seen in the per-application pass, for the cross-application finding
+ * (--deep): where to read it again and when it ran. */
+struct seen_app { char *path, *id; int64_t start, end; };
+
 struct findings_ctx {
     struct clarity_findings_options fo;
     struct findings_report_options ro;
+    /* --deep: the applications seen, then reloaded a group of overlapping ones at a time
+       (the per-application pass holds one model at a time, so a directory never holds all) */
+    bool cross, quiet;
+    struct seen_app *seen; size_t nseen, cap_seen;
+    const struct clarity_load_options *lo;
+    int oom;
 };
+
+static void app_id_label(const struct clarity_app *a, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s%s%s", clarity_app_str(a, a->app_id), a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id));
+}
+
+static void remember(struct findings_ctx *fc, const struct clarity_app *a, const struct clarity_findings *r)
+{
+    if (!fc->cross || fc->oom) return;
+    if (fc->nseen == fc->cap_seen) {
+        size_t c = fc->cap_seen ? 2 * fc->cap_seen : 16;
+        void *p = realloc(fc->seen, c * sizeof *fc->seen);
+        if (!p) { fc->oom = 1; return; }
+        fc->seen = p, fc->cap_seen = c;
+    }
+    char id[300];
+    app_id_label(a, id, sizeof id);
+    struct seen_app *x = &fc->seen[fc->nseen];
+    x->path = strdup(a->source_path ? a->source_path : "");
+    x->id = strdup(id);
+    if (!x->path || !x->id) {
+        free(x->path);
+        free(x->id);
+        fc->oom = 1;
+        return;
+    }
+    /* an application without a start time ran at no known time: it overlaps nothing */
+    x->start = a->start_ms > 0 ? a->start_ms : 0;
+    x->end = a->start_ms > 0 ? a->start_ms + r->duration_ms : 0;
+    fc->nseen++;
+}
 
 static int findings_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
                         struct clarity_error *err)
 {
-    const struct findings_ctx *fc = ctx;
+    struct findings_ctx *fc = ctx;
     struct clarity_findings r;
     int rc = clarity_findings_analyze(a, &fc->fo, &r, err);
     if (rc) return rc;
+    remember(fc, a, &r);
     rc = json ? clarity_report_findings_json(json, a, &r, err) : clarity_report_findings_text(text, a, &r, &fc->ro, err);
     clarity_findings_free(&r);
     return rc;
@@ -74,10 +117,11 @@ static const struct table_col app_cols[] = {{"application", TCOL_ID}, {"duration
 /* Several applications: one row each, with its largest finding. */
 static int findings_row(void *ctx, const struct clarity_app *a, struct table *tab, struct clarity_error *err)
 {
-    const struct findings_ctx *fc = ctx;
+    struct findings_ctx *fc = ctx;
     struct clarity_findings r;
     int rc = clarity_findings_analyze(a, &fc->fo, &r, err);
     if (rc) return rc;
+    remember(fc, a, &r);
     char id[160], dur[32], n[16], top[40], saves[48], t1[32];
     snprintf(id, sizeof id, "%s%s%s", clarity_app_str(a, a->app_id), a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id));
     snprintf(n, sizeof n, "%zu", r.n);
@@ -96,6 +140,111 @@ static int findings_row(void *ctx, const struct clarity_app *a, struct table *ta
     clarity_table_row(tab, row);
     clarity_findings_free(&r);
     return 0;
+}
+
+/* One group of overlapping applications, read again and analysed together; *found when
+   the rule fires. */
+static int cross_group(struct findings_ctx *fc, const size_t *members, size_t n, struct clarity_cross_finding *out,
+                       bool *found, struct clarity_error *err)
+{
+    *found = false;
+    const char **paths = malloc(n * sizeof *paths);
+    const struct clarity_app **apps = malloc(n * sizeof *apps);
+    size_t np = 0, na = 0;
+    int rc = 0;
+    if (!paths || !apps) {
+        rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {   /* a path of several attempts is read once */
+        bool dup = false;
+        for (size_t k = 0; k < np && !dup; k++) dup = !strcmp(paths[k], fc->seen[members[i]].path);
+        if (!dup) paths[np++] = fc->seen[members[i]].path;
+    }
+    struct clarity_app_set set;
+    if (load_set("findings", paths, np, true, fc->lo, &set) == EXIT_OK) {
+        for (size_t k = 0; k < set.n; k++) {
+            const struct clarity_app *a = set.apps[k].app;
+            if (!a) continue;
+            char id[300];
+            app_id_label(a, id, sizeof id);
+            for (size_t i = 0; i < n; i++)
+                if (!strcmp(id, fc->seen[members[i]].id) && a->source_path &&
+                    !strcmp(a->source_path, fc->seen[members[i]].path)) {
+                    apps[na++] = a;
+                    break;
+                }
+        }
+        if (na >= 2) rc = clarity_findings_cross(apps, na, fc->fo.contention, out, found, err);
+    }
+    clarity_app_set_free(&set);
+out:
+    free(paths);
+    free(apps);
+    return rc;
+}
+
+static int cmp_cross(const void *x, const void *y)
+{
+    const struct clarity_cross_finding *a = x, *b = y;
+    if (a->f.saving_ms != b->f.saving_ms) return a->f.saving_ms > b->f.saving_ms ? -1 : 1;
+    return strcmp(a->app_id, b->app_id);
+}
+
+/* --deep over several applications: contention across them ("Across applications"). */
+static int findings_end(void *ctx, const struct clarity_app_set *set, FILE *text, struct jsonw *json,
+                        struct clarity_error *err)
+{
+    (void)set;
+    struct findings_ctx *fc = ctx;
+    if (fc->oom) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    if (fc->nseen < 2) return 0;
+    size_t n = fc->nseen, ng, nx = 0;
+    int64_t *st = malloc(n * sizeof *st), *en = malloc(n * sizeof *en);
+    size_t *grp = malloc(n * sizeof *grp), *members = malloc(n * sizeof *members);
+    struct clarity_cross_finding *x = NULL;
+    int rc = 0;
+    if (!st || !en || !grp || !members) goto oom;
+    for (size_t i = 0; i < n; i++) {
+        st[i] = fc->seen[i].start, en[i] = fc->seen[i].end;
+        /* one run's log in two formats (a legacy directory and its file: spark-events has
+           several) is one application, not two that shared the cluster: the later copy
+           counts as not having run */
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(fc->seen[k].id, fc->seen[i].id) && fc->seen[k].start == fc->seen[i].start &&
+                fc->seen[k].end == fc->seen[i].end) {
+                st[i] = en[i] = 0;
+                break;
+            }
+    }
+    ng = clarity_findings_overlap_groups(st, en, n, grp);
+    if (ng == SIZE_MAX) goto oom;
+    x = calloc(ng ? ng : 1, sizeof *x);
+    if (!x) goto oom;
+    for (size_t g = 0; g < ng && !rc; g++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (grp[i] == g) members[m++] = i;
+        bool found;
+        rc = cross_group(fc, members, m, &x[nx], &found, err);
+        if (!rc && found) nx++;
+    }
+    if (!rc) {
+        qsort(x, nx, sizeof *x, cmp_cross);
+        struct findings_cross_report c = {.x = x, .n = nx, .napps = n, .groups = ng};
+        rc = json ? clarity_report_findings_cross_json(json, &c, err)
+                  : clarity_report_findings_cross_text(text, &c, fc->ro.width, fc->ro.why, err);
+    }
+    goto out;
+oom:
+    rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+out:
+    free(st);
+    free(en);
+    free(grp);
+    free(members);
+    free(x);
+    return rc;
 }
 
 static void findings_note(FILE *o)
@@ -186,7 +335,18 @@ int cmd_findings(int argc, char **argv)
     clarity_table_init(&pr.table, app_cols, sizeof app_cols / sizeof *app_cols);
     struct per_app_cmd pc = {.schema = "clarity.findings/1", .out = &co, .load = &lo, .one = findings_one,
                              .rows = &pr, .ctx = &fc};
+    if (deep) {   /* contention across the applications that ran at the same time */
+        fc.cross = true;
+        fc.quiet = co.quiet;
+        fc.lo = &lo;
+        pc.end = findings_end;
+    }
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
+    for (size_t i = 0; i < fc.nseen; i++) {
+        free(fc.seen[i].path);
+        free(fc.seen[i].id);
+    }
+    free(fc.seen);
     clarity_table_free(&pr.table);
     if (have_logs) clarity_logs_free(&L);
     clarity_ladra_model_free(&model);

@@ -128,10 +128,16 @@ static int compare_stages(const struct sim *s, int a, int b)
     return x->spark_id < y->spark_id ? -1 : (x->spark_id > y->spark_id);
 }
 
+/* The wait runs out at loc_last + w, the very sum the locality timer is armed at
+ * (clarity_sched_offer), so the timer's firing always finds the level moved on. Comparing
+ * now - loc_last with w instead could round below w at that instant (16.751452059627127 -
+ * 13.751452059627129 = 2.9999999999999982 in kmeans seed 23, --kill-executor 3@7.1s): the level
+ * stayed, the timer was not re-armed (its time was not after now), and a stage whose pending
+ * tasks all needed the next level waited forever, which stalled the simulation. */
 static int allowed_level(struct sim *s, struct sy_stage *st)
 {
     double w = s->cfg->locality_wait_s;
-    while (st->loc_level < st->nlevels - 1 && s->now - st->loc_last >= w) {
+    while (st->loc_level < st->nlevels - 1 && s->now >= st->loc_last + w) {
         st->loc_last += w;
         st->loc_level++;
     }

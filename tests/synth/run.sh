@@ -114,6 +114,16 @@ done
 # regression: a locality wait that had already run out was re-armed at a past time and fired
 # forever (kmeans, seed 11, 4 hosts hung)
 if timeout 60 "$CLARITY" synth kmeans --seed 11 --hosts 4 -q -o "$(mktemp -d)/k11"; then ok "kmeans seed 11 on 4 hosts finishes"; else bad "kmeans seed 11 on 4 hosts hangs"; fi
+# regression: the locality wait's end was tested as now - start >= wait, which rounds below the
+# wait at the very instant its timer fires (2.9999999999999982 s): the level stayed, the timer
+# was not re-armed, and a stage whose pending tasks needed the next level stalled the run ("no
+# executor can run the pending tasks"; the findings evaluation's lost-executor runs)
+for k in "23 7 3" "21 5 1"; do
+  set -- $k
+  if timeout 60 "$CLARITY" synth kmeans --data 2Gi --iterations 3 --seed "$1" --hosts "$2" --kill-executor "$3@7.1s" \
+       --no-logs -q -o "$T/kill$1" 2>"$T/kill.err" && [ "$(jq -r '[.findings[] | select(.secondary | not) | .kind] | join(",")' "$T/kill$1/truth.json")" = lost_executors ]
+  then ok "kmeans seed $1 with executor $3 killed at 7.1 s finishes"; else bad "kmeans seed $1 --kill-executor $3@7.1s: $(head -1 "$T/kill.err")"; fi
+done
 
 # a run too big to simulate is refused up front (100T in 1M splits asked for 100 M tasks and
 # grew past 2 GB), with one line that says what to change

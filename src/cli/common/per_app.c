@@ -150,9 +150,12 @@ int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
         return rc != EXIT_OK ? rc : EXIT_USAGE;
     }
     rc = r.rc;
+    struct clarity_error eerr = {0};
+    int erc = 0;
     if (c->out->json) {
         clarity_jsonw_arr_end(&r.w);
         if (c->list_problems) problems_json(&r.w, &set);
+        if (c->end && r.o) erc = c->end(c->ctx, &set, NULL, &r.w, &eerr);
         clarity_jsonw_obj_end(&r.w);
         clarity_jsonw_end(&r.w);
         clarity_jsonw_flush(&r.w);
@@ -163,6 +166,11 @@ int run_per_app(const struct per_app_cmd *c, char *const *paths, size_t npaths)
             fprintf(stderr, "clarity %s: %s\n", c->out->cmd, err.msg);
             rc = exit_for_error(err.code);
         }
+    }
+    if (c->end && r.o && !c->out->json) erc = c->end(c->ctx, &set, r.o, NULL, &eerr);
+    if (erc != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "clarity %s: %s\n", c->out->cmd, eerr.msg);
+        rc = exit_for_error(eerr.code);
     }
     int crc = close_output(r.o, c->out->cmd, c->out->outpath, rc == EXIT_OK);
     if (rc == EXIT_OK) rc = crc;

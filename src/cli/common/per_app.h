@@ -56,6 +56,11 @@ struct per_app_cmd {
     /* When set (and text_each is not), the text output of several applications is a table of
      * one row each (see struct per_app_rows); its callbacks get ctx. */
     struct per_app_rows *rows;
+    /* When set, called once after every application has been handed over, when output was
+     * opened: text after the last application's (or the table), or in JSON inside the
+     * document's object after "applications" (it writes a key and its value). For what spans
+     * applications (findings --deep: contention across them). 0, or an error as `one`. */
+    int (*end)(void *ctx, const struct clarity_app_set *set, FILE *text, struct jsonw *json, struct clarity_error *err);
     void *ctx;
 };
 
