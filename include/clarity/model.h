@@ -197,24 +197,35 @@ struct clarity_rdd_storage {
 };
 
 struct clarity_stage {                       /* one stage attempt */
+    /* Fields are grouped by use, not by meaning: what lookups and the passes over every stage
+     * (finishing the model, skipped stages, job totals) read sits in the first 64 bytes and
+     * what freeing the model reads in the next 64, so a pass over 10^6 stages touches one
+     * cache line of each instead of three; the order also leaves no padding (208 bytes, 216
+     * before). */
     int64_t stage_id; int32_t attempt;
-    uint32_t name, details, failure, pool;   /* string ids */
-    int64_t num_tasks;
-    int64_t submit_ms, complete_ms;          /* 0 = not logged */
     int status;                              /* enum clarity_stage_status */
-    int64_t *parents; size_t nparents;
-    int64_t *rdd_ids; size_t nrdd_ids;
-    int64_t *job_ids; size_t njob_ids, cap_job_ids;
-    int32_t resource_profile_id;
-    bool shuffle_push_enabled; int32_t shuffle_mergers;
-    bool seen_submitted, seen_completed;
+    int64_t num_tasks;
     size_t task_ends;                        /* TaskEnds seen for this attempt */
+    int64_t *job_ids; size_t njob_ids;       /* in the model's arena */
+    bool seen_submitted, seen_completed;
+    bool shuffle_push_enabled;
+    int32_t resource_profile_id;
+    int32_t shuffle_mergers;
+    /* second line */
+    int64_t submit_ms, complete_ms;          /* 0 = not logged */
     struct clarity_peaks peaks;              /* per-stage peak executor metrics (any executor) */
     struct clarity_stage_exec_peaks { uint32_t executor; struct clarity_peaks peaks; } *exec_peaks;
-    size_t nexec_peaks, cap_exec_peaks;
+    size_t nexec_peaks;
     /* executors (string ids) excluded for this attempt while it ran, by an executor or a node
-     * exclusion event, in event order */
-    int64_t *excluded_execs; size_t nexcluded_execs, cap_excluded_execs;
+     * exclusion event, in event order (nexcluded_execs, cap_excluded_execs below) */
+    int64_t *excluded_execs;
+    /* the rest */
+    size_t cap_job_ids;
+    uint32_t name, details, failure, pool;   /* string ids */
+    int64_t *parents; size_t nparents;
+    int64_t *rdd_ids; size_t nrdd_ids;
+    size_t cap_exec_peaks;
+    size_t nexcluded_execs, cap_excluded_execs;
 };
 
 /* A value the driver gave an SQL metric (SparkListenerDriverAccumUpdates): a broadcast's data

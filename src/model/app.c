@@ -186,7 +186,11 @@ void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)
     size_t n = 0;
     if (!clarity_cj_object_begin(obj, &it)) return;
     while (clarity_cj_object_next(&it, &k, &kl, &v)) n++;
-    out->p = clarity_arena_alloc(&c->app->arena, (n ? n : 1) * sizeof *out->p);
+    /* The same map comes again when an executor is re-registered (on a log of many small
+     * applications' worth of jobs, with every copy): the array it had is reused when the new
+     * map fits, instead of a fresh arena block per event (the arrays are owned by this map
+     * alone, and the count, not the block's size, says how many are set). */
+    if (!out->p || n > out->n) out->p = clarity_arena_alloc(&c->app->arena, (n ? n : 1) * sizeof *out->p);
     out->n = 0;
     if (!out->p) {
         c->failed = 1;
@@ -346,6 +350,17 @@ void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap,
     for (size_t i = 0; i < *n; i++)
         if ((*arr)[i] == v) return;
     if (CLARITY_VEC_RESERVE_SMALL(*arr, *cap, *n + 1)) {
+        c->failed = 1;
+        return;
+    }
+    (*arr)[(*n)++] = v;
+}
+
+void clarity_push_id_arena(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*arr)[i] == v) return;
+    if (*n + 1 > *cap && clarity_vec_grow_arena(&c->app->arena, (void **)arr, cap, *n + 1, sizeof **arr, 2)) {
         c->failed = 1;
         return;
     }
@@ -556,17 +571,12 @@ void clarity_app_free(struct clarity_app *a)
     }
     for (size_t i = 0; i < a->nstages; i++) {
         struct clarity_stage *s = &a->stages[i];
-        free(s->job_ids);
         free(s->peaks.p);
         for (size_t k = 0; k < s->nexec_peaks; k++) free(s->exec_peaks[k].peaks.p);
         free(s->exec_peaks);
         free(s->excluded_execs);
     }
     for (size_t i = 0; i < a->nsqls; i++) {
-        free(a->sqls[i].job_ids);
-        free(a->sqls[i].metrics);
-        free(a->sqls[i].nodes);
-        free(a->sqls[i].driver_accums);
         if (a->sqls[i].graph) {
             free(a->sqls[i].graph->values);
             free(a->sqls[i].graph->jobs);

@@ -106,6 +106,9 @@ void clarity_read_stage_info_picked(struct apply_ctx *c, const struct clarity_pi
 void clarity_read_accumulables(struct apply_ctx *c, cj_val arr, uint32_t owner, struct clarity_accums *acc,
                        bool updates, bool user_only, const char *const *names, size_t n);
 void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v);
+/* The same for lists that live as long as the model (a stage's and a query's jobs): kept in
+ * the model's arena (util/vec.h), never freed one by one. */
+void clarity_push_id_arena(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v);
 
 /* Event handlers, one per family (apply_*.c). */
 void clarity_apply_log_start(struct apply_ctx *c, cj_val ev);

@@ -1,4 +1,5 @@
 #include "clarity/arena.h"
+#include "util/hugepage.h"
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,8 @@ static int idmap_grow(struct clarity_idmap *m)
     struct clarity_idmap nm = {0};
     nm.slots = calloc(cap, sizeof *nm.slots);
     if (!nm.slots) return -1;
+    /* filled at random places: with 4 KiB pages a big table faults on almost every put */
+    clarity_hugepage_advise(nm.slots, cap * sizeof *nm.slots);
     nm.cap = cap;
     for (size_t i = 0; i < m->cap; i++)
         if (m->slots[i].used) hash_put(&nm, m->slots[i].key, m->slots[i].val);

@@ -1,4 +1,5 @@
 #include "clarity/icol.h"
+#include "util/hugepage.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ static int widen(struct clarity_icol *c, uint8_t w, size_t cap)
 {
     void *nd = calloc(cap ? cap : 1, w);
     if (!nd) return -1;
+    clarity_hugepage_advise(nd, (cap ? cap : 1) * w);
     for (size_t i = 0; c->width && i < cap; i++) put(nd, w, i, clarity_icol_get(c, i));
     free(c->data);
     c->data = nd;
@@ -45,7 +47,7 @@ int clarity_icol_set(struct clarity_icol *c, size_t i, int64_t v, size_t cap)
 int clarity_icol_reserve(struct clarity_icol *c, size_t old_cap, size_t new_cap)
 {
     if (!c->width || new_cap <= old_cap) return 0;
-    void *nd = realloc(c->data, new_cap * c->width);
+    void *nd = clarity_hugepage_realloc(c->data, old_cap * c->width, new_cap * c->width);
     if (!nd) return -1;
     memset((char *)nd + old_cap * c->width, 0, (new_cap - old_cap) * c->width);
     c->data = nd;

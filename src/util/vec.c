@@ -1,4 +1,6 @@
 #include "util/vec.h"
+#include "clarity/arena.h"
+#include "util/hugepage.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -11,7 +13,7 @@ int clarity_vec_grow_from(void **p, size_t *cap, size_t need, size_t elem, size_
         nc *= 2;
     }
     if (elem && nc > SIZE_MAX / elem) return -1;
-    void *q = realloc(*p, nc * elem);
+    void *q = clarity_hugepage_realloc(*p, *cap * elem, nc * elem);
     if (!q) return -1;
     *p = q;
     *cap = nc;
@@ -27,4 +29,21 @@ int clarity_vec_grow(void **p, size_t *cap, size_t need, size_t elem)
         nc *= 2;
     }
     return clarity_vec_grow_from(p, cap, nc, elem, nc);
+}
+
+int clarity_vec_grow_arena(struct clarity_arena *ar, void **p, size_t *cap, size_t need, size_t elem, size_t first)
+{
+    if (need <= *cap) return 0;
+    size_t nc = *cap ? *cap : need < first ? first : need;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2) return -1;
+        nc *= 2;
+    }
+    if (elem && nc > SIZE_MAX / elem) return -1;
+    void *q = clarity_arena_alloc(ar, nc * elem);
+    if (!q) return -1;
+    if (*cap && *p) memcpy(q, *p, *cap * elem);
+    *p = q;
+    *cap = nc;
+    return 0;
 }

@@ -23,6 +23,20 @@ int clarity_vec_grow_from(void **p, size_t *cap, size_t need, size_t elem, size_
     (CLARITY_VEC_RESERVE_SMALL(ptr, cap, (size_t)(n) + 1) == 0 ? (memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++]) \
                                                               : NULL)
 
+/* The same again, in an arena (struct clarity_arena): for the model's many small per-object
+ * lists (a stage's and a query's jobs, a query's plan nodes and metrics), which live as long
+ * as the model. A grown list is copied to a block twice the size and the old block stays in
+ * the arena until the model is freed (at most as many bytes again as the final list, as with
+ * doubling), but no list costs a malloc header, a malloc call or a free at the end: on a log
+ * of 10^6 small jobs these were five mallocs and 80 bytes of headers per job. The caller never
+ * frees ptr. */
+struct clarity_arena;
+int clarity_vec_grow_arena(struct clarity_arena *ar, void **p, size_t *cap, size_t need, size_t elem, size_t first);
+#define CLARITY_VEC_PUSH_ARENA(ar, ptr, n, cap)                                                    \
+    (((size_t)(n) + 1 <= (cap) || clarity_vec_grow_arena((ar), (void **)&(ptr), &(cap), (size_t)(n) + 1, sizeof *(ptr), 2) == 0) \
+         ? (memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++])                                 \
+         : NULL)
+
 /* The typed forms: ptr is the array lvalue, cap its size_t capacity. */
 #define CLARITY_VEC_RESERVE(ptr, cap, need) clarity_vec_reserve((void **)&(ptr), &(cap), (need), sizeof *(ptr))
 /* Appends one zeroed element: evaluates to a pointer to it (n grows by one), or NULL when

@@ -31,7 +31,7 @@ void clarity_apply_job_start(struct apply_ctx *c, cj_val ev)
             struct clarity_stage *st = clarity_stage_get_or_add(c, sid, att);
             if (!st) return;
             if (!st->seen_submitted && !st->seen_completed) clarity_read_stage_info_picked(c, &p, st);
-            clarity_push_id(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);
+            clarity_push_id_arena(c, &st->job_ids, &st->njob_ids, &st->cap_job_ids, id);
             /* saturated: a corrupt count must not overflow the sum */
             int64_t nt = clarity_pk_int_or(&p, CLARITY_SI_NTASKS, 0);
             if (__builtin_add_overflow(j->num_tasks_declared, nt, &j->num_tasks_declared))
@@ -50,7 +50,7 @@ void clarity_apply_job_start(struct apply_ctx *c, cj_val ev)
         if (clarity_cj_get(props, "spark.sql.execution.id", &sv) && clarity_value_as_int(sv, &sql)) {
             j->sql_id = sql;
             struct clarity_sql *q = clarity_sql_get_or_add(c, sql);
-            if (q) clarity_push_id(c, &q->job_ids, &q->njob_ids, &q->cap_job_ids, id);
+            if (q) clarity_push_id_arena(c, &q->job_ids, &q->njob_ids, &q->cap_job_ids, id);
             clarity__sql_listen_job_start(c, sql, id, ev);
         }
         j->group = prop(c, props, "spark.jobGroup.id");

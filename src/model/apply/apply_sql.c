@@ -59,7 +59,7 @@ static uint64_t read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val nod
     p.found = clarity_cj_pick(node, node_keys, NODE_COUNT, p.v);
     uint32_t name = clarity_pk_intern(c, &p, NODE_NAME);
     size_t self = q->nnodes;
-    struct clarity_plan_node *pn = CLARITY_VEC_PUSH_SMALL(q->nodes, q->nnodes, q->cap_nodes);
+    struct clarity_plan_node *pn = CLARITY_VEC_PUSH_ARENA(&c->app->arena, q->nodes, q->nnodes, q->cap_nodes);
     if (!pn) {
         c->failed = 1;
         return 0;
@@ -77,7 +77,7 @@ static uint64_t read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val nod
     cj_iter it;
     if (clarity_pk_has(&p, NODE_METRICS) && clarity_cj_array_begin(p.v[NODE_METRICS], &it))
         while (clarity_cj_array_next(&it, &m)) {
-            struct clarity_sql_metric *x = CLARITY_VEC_PUSH_SMALL(q->metrics, q->nmetrics, q->cap_metrics);
+            struct clarity_sql_metric *x = CLARITY_VEC_PUSH_ARENA(&c->app->arena, q->metrics, q->nmetrics, q->cap_metrics);
             if (!x) {
                 c->failed = 1;
                 return 0;
@@ -160,7 +160,7 @@ void clarity_apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev)
     cj_iter it;
     if (!q || !clarity_cj_get(ev, "sqlPlanMetrics", &arr) || !clarity_cj_array_begin(arr, &it)) return;
     while (clarity_cj_array_next(&it, &m)) {
-        struct clarity_sql_metric *x = CLARITY_VEC_PUSH_SMALL(q->metrics, q->nmetrics, q->cap_metrics);
+        struct clarity_sql_metric *x = CLARITY_VEC_PUSH_ARENA(&c->app->arena, q->metrics, q->nmetrics, q->cap_metrics);
         if (!x) {
             c->failed = 1;
             return;
@@ -190,7 +190,7 @@ void clarity_apply_driver_accum_updates(struct apply_ctx *c, cj_val ev)
             clarity_problem(c, "SparkListenerDriverAccumUpdates: an update is not [id, value]");
             continue;
         }
-        struct clarity_driver_accum *d = CLARITY_VEC_PUSH_SMALL(q->driver_accums, q->ndriver_accums, q->cap_driver_accums);
+        struct clarity_driver_accum *d = CLARITY_VEC_PUSH_ARENA(&c->app->arena, q->driver_accums, q->ndriver_accums, q->cap_driver_accums);
         if (!d) {
             c->failed = 1;
             return;

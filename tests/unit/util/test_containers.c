@@ -2,7 +2,9 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "clarity/arena.h"
 #include "util/heap.h"
+#include "util/hugepage.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
 
@@ -25,6 +27,45 @@ Test(vec, push_grows_and_zeroes)
     size_t big = SIZE_MAX / 2;
     cr_assert_eq(CLARITY_VEC_RESERVE(p, cap, big), -1, "an impossible size fails");
     cr_assert_geq(cap, 5000);
+    free(p);
+}
+
+Test(vec, arena_lists_start_at_two_and_keep_their_elements)
+{
+    struct clarity_arena ar = {0};
+    int64_t *p = NULL;
+    size_t n = 0, cap = 0;
+    int64_t *e = CLARITY_VEC_PUSH_ARENA(&ar, p, n, cap);
+    cr_assert_not_null(e);
+    cr_assert_eq(*e, 0);
+    *e = 41;
+    cr_assert_eq(cap, 2, "a list starts at two slots");
+    cr_assert_eq(ar.used_bytes, 16, "two int64 in one 16-byte arena block, no malloc header");
+    for (int64_t i = 1; i < 100; i++) *CLARITY_VEC_PUSH_ARENA(&ar, p, n, cap) = 41 + i;
+    cr_assert_eq(n, 100);
+    cr_assert_eq(cap, 128, "doubled: 2, 4, ..., 128");
+    for (int64_t i = 0; i < 100; i++) cr_assert_eq(p[i], 41 + i, "growing copies the elements");
+    /* 16 + 32 + ... + 1024 bytes: the old blocks stay until the arena goes */
+    cr_assert_eq(ar.used_bytes, 2032);
+    size_t big = SIZE_MAX / 2;
+    cr_assert_eq(clarity_vec_grow_arena(&ar, (void **)&p, &cap, big, sizeof *p, 2), -1, "an impossible size fails");
+    cr_assert_eq(cap, 128);
+    cr_assert_eq(p[99], 140);
+    clarity_arena_free(&ar);
+}
+
+Test(vec, hugepage_advice_changes_no_byte)
+{
+    /* a hint only: on a block big enough to be advised, and on small or odd ones, the bytes
+     * stay as written */
+    size_t n = (size_t)9 << 20;
+    unsigned char *p = malloc(n);
+    cr_assert_not_null(p);
+    for (size_t i = 0; i < n; i += 4093) p[i] = (unsigned char)(i * 7);
+    clarity_hugepage_advise(p, n);
+    clarity_hugepage_advise(p + 1, 100);
+    clarity_hugepage_advise(NULL, n);
+    for (size_t i = 0; i < n; i += 4093) cr_assert_eq(p[i], (unsigned char)(i * 7));
     free(p);
 }
 
