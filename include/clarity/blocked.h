@@ -47,4 +47,18 @@ int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity
                             struct clarity_blocked_result *out, struct clarity_error *err);
 void clarity_blocked_free(struct clarity_blocked_result *r);
 
+/* Each group as soon as its figures are final, in the order of clarity_blocked_analyze's
+ * array (jobs, SQL queries, the application): g lives only during the call. head has the
+ * result's other fields (ngroups is the number of groups; groups is NULL). Non-zero stops
+ * the analysis and is returned (err filled by the callee). */
+typedef int (*clarity_blocked_group_fn)(void *ctx, const struct clarity_blocked_result *head,
+                                        const struct clarity_blocked_group *g, struct clarity_error *err);
+/* clarity_blocked_analyze without the array of every group's result (392 bytes a group, two
+ * per job: most of the analysis' memory on a log of many small jobs): a writer that streams
+ * the groups holds none of them. Returns 0, CLARITY_ENOMEM with err filled (before any
+ * group was handed out), or what each returned. head needs no clarity_blocked_free. */
+int clarity_blocked_analyze_each(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode, int threads,
+                                 struct clarity_blocked_result *head, clarity_blocked_group_fn each, void *ctx,
+                                 struct clarity_error *err);
+
 #endif

@@ -114,6 +114,13 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
                                 const struct blocked_report_options *opt, struct clarity_error *err);
 int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
                         struct clarity_error *err);
+/* The same object in three steps, for groups streamed from clarity_blocked_analyze_each:
+ * begin (r: the head, its counts), one call per group in order, end. The bytes are those of
+ * clarity_report_blocked_json on the whole result. */
+void clarity_report_blocked_json_begin(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r);
+void clarity_report_blocked_json_group(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                                       const struct clarity_blocked_group *g);
+int clarity_report_blocked_json_end(struct jsonw *w, struct clarity_error *err);
 
 /* Text: stage and group rows up to stage_limit (0 all), fitted to width columns (0 no limit). */
 struct stragglers_report_options { size_t stage_limit, width; };

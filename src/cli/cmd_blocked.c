@@ -57,14 +57,35 @@ struct blocked_ctx {
     struct blocked_report_options ro;
 };
 
+/* --json: each group written as the analysis hands it out, none of them held */
+struct json_stream { struct jsonw *w; const struct clarity_app *a; bool begun; };
+
+static int json_group(void *ctx, const struct clarity_blocked_result *head, const struct clarity_blocked_group *g,
+                      struct clarity_error *err)
+{
+    (void)err;
+    struct json_stream *s = ctx;
+    if (!s->begun) clarity_report_blocked_json_begin(s->w, s->a, head);
+    s->begun = true;
+    clarity_report_blocked_json_group(s->w, s->a, head, g);
+    return 0;
+}
+
 static int blocked_one(void *ctx, const struct clarity_app *a, FILE *text, struct jsonw *json,
                        struct clarity_error *err)
 {
     const struct blocked_ctx *bc = ctx;
     struct clarity_blocked_result r;
+    if (json) {
+        struct json_stream s = {json, a, false};
+        int rc = clarity_blocked_analyze_each(a, bc->kinds, bc->mode, bc->threads, &r, json_group, &s, err);
+        if (rc) return rc;
+        if (!s.begun) clarity_report_blocked_json_begin(json, a, &r);
+        return clarity_report_blocked_json_end(json, err);
+    }
     int rc = clarity_blocked_analyze(a, bc->kinds, bc->mode, bc->threads, &r, err);
     if (rc) return rc;
-    rc = json ? clarity_report_blocked_json(json, a, &r, err) : clarity_report_blocked_text(text, a, &r, &bc->ro, err);
+    rc = clarity_report_blocked_text(text, a, &r, &bc->ro, err);
     clarity_blocked_free(&r);
     return rc;
 }

@@ -22,11 +22,9 @@ static void without(struct jsonw *w, const struct clarity_blocked_result *r, con
     clarity_jsonw_obj_end(w);
 }
 
-int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
-                        struct clarity_error *err)
+void clarity_report_blocked_json_begin(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r)
 {
     const struct clarity_task_counts *c = &r->counts;
-    char v[512];
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
     clarity_jsonw_kstr(w, "name", clarity_app_str(a, a->name));
@@ -45,39 +43,46 @@ int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, co
     clarity_jsonw_obj_end(w);
     clarity_jsonw_key(w, "groups");
     clarity_jsonw_arr_begin(w);
-    for (size_t i = 0; i < r->ngroups; i++) {
-        const struct clarity_blocked_group *g = &r->groups[i];
-        clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kstr(w, "kind", clarity_group_kind_name(g->kind));
-        if (g->kind == CLARITY_GROUP_APP) { clarity_jsonw_key(w, "id"); clarity_jsonw_null(w); }
-        else clarity_jsonw_kint(w, "id", g->id);
-        clarity_jsonw_kstr(w, "name", clarity_blocked_group_name(a, g->kind, g->row));
-        clarity_jsonw_kint(w, "tasks", (int64_t)g->tasks);
-        clarity_jsonw_kint(w, "stages", (int64_t)g->stages);
-        clarity_jsonw_kint(w, "components", (int64_t)g->components);
-        clarity_jsonw_kint(w, "pooled_stages", (int64_t)g->pooled_stages);
-        if (g->tasks) {
-            clarity_jsonw_kint(w, "slots_min", g->slots_min);
-            clarity_jsonw_kint(w, "slots_max", g->slots_max);
-        } else {
-            clarity_jsonw_key(w, "slots_min"); clarity_jsonw_null(w);
-            clarity_jsonw_key(w, "slots_max"); clarity_jsonw_null(w);
-        }
-        clarity_jsonw_kint(w, "slots_fallback", (int64_t)g->slots_fallback);
-        clarity_jsonw_kint(w, "actual_ms", g->actual_ms);
-        clarity_jsonw_kint(w, "idle_ms", g->idle_ms);
-        clarity_jsonw_kdouble(w, "simulated_ms", g->simulated_ms);
-        if (g->has_error) clarity_jsonw_kdouble(w, "replay_error", g->replay_error);
-        else { clarity_jsonw_key(w, "replay_error"); clarity_jsonw_null(w); }
-        clarity_jsonw_kdouble(w, "task_ms", g->task_ms);
-        clarity_jsonw_key(w, "without");
-        clarity_jsonw_obj_begin(w);
-        for (int k = 0; k < CLARITY_RES_COUNT; k++) without(w, r, &g->without[k], (enum clarity_resource)k);
-        clarity_jsonw_obj_end(w);
-        clarity_blocked_verdict(g, v, sizeof v);
-        clarity_jsonw_kstr(w, "verdict", v);
-        clarity_jsonw_obj_end(w);
+}
+
+void clarity_report_blocked_json_group(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                                       const struct clarity_blocked_group *g)
+{
+    char v[512];
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kstr(w, "kind", clarity_group_kind_name(g->kind));
+    if (g->kind == CLARITY_GROUP_APP) { clarity_jsonw_key(w, "id"); clarity_jsonw_null(w); }
+    else clarity_jsonw_kint(w, "id", g->id);
+    clarity_jsonw_kstr(w, "name", clarity_blocked_group_name(a, g->kind, g->row));
+    clarity_jsonw_kint(w, "tasks", (int64_t)g->tasks);
+    clarity_jsonw_kint(w, "stages", (int64_t)g->stages);
+    clarity_jsonw_kint(w, "components", (int64_t)g->components);
+    clarity_jsonw_kint(w, "pooled_stages", (int64_t)g->pooled_stages);
+    if (g->tasks) {
+        clarity_jsonw_kint(w, "slots_min", g->slots_min);
+        clarity_jsonw_kint(w, "slots_max", g->slots_max);
+    } else {
+        clarity_jsonw_key(w, "slots_min"); clarity_jsonw_null(w);
+        clarity_jsonw_key(w, "slots_max"); clarity_jsonw_null(w);
     }
+    clarity_jsonw_kint(w, "slots_fallback", (int64_t)g->slots_fallback);
+    clarity_jsonw_kint(w, "actual_ms", g->actual_ms);
+    clarity_jsonw_kint(w, "idle_ms", g->idle_ms);
+    clarity_jsonw_kdouble(w, "simulated_ms", g->simulated_ms);
+    if (g->has_error) clarity_jsonw_kdouble(w, "replay_error", g->replay_error);
+    else { clarity_jsonw_key(w, "replay_error"); clarity_jsonw_null(w); }
+    clarity_jsonw_kdouble(w, "task_ms", g->task_ms);
+    clarity_jsonw_key(w, "without");
+    clarity_jsonw_obj_begin(w);
+    for (int k = 0; k < CLARITY_RES_COUNT; k++) without(w, r, &g->without[k], (enum clarity_resource)k);
+    clarity_jsonw_obj_end(w);
+    clarity_blocked_verdict(g, v, sizeof v);
+    clarity_jsonw_kstr(w, "verdict", v);
+    clarity_jsonw_obj_end(w);
+}
+
+int clarity_report_blocked_json_end(struct jsonw *w, struct clarity_error *err)
+{
     clarity_jsonw_arr_end(w);
     clarity_jsonw_key(w, "not_in_standard_logs");
     clarity_jsonw_arr_begin(w);
@@ -87,4 +92,12 @@ int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, co
     clarity_jsonw_arr_end(w);
     clarity_jsonw_obj_end(w);
     return clarity_report_status(w->out, err);
+}
+
+int clarity_report_blocked_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_blocked_result *r,
+                        struct clarity_error *err)
+{
+    clarity_report_blocked_json_begin(w, a, r);
+    for (size_t i = 0; i < r->ngroups; i++) clarity_report_blocked_json_group(w, a, r, &r->groups[i]);
+    return clarity_report_blocked_json_end(w, err);
 }

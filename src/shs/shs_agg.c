@@ -130,7 +130,41 @@ static struct shs_exec_stage *exec_stage(struct shs_stage_agg *s, uint32_t exec,
     return e;
 }
 
-static int one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size_t *slot, int64_t *idx, size_t *nidx)
+/* The executor's share of a task row: its totals and counters (AppStatusListener's
+ * LiveExecutor). Rows come stage by stage, as the whole-application pass always took them. */
+static void exec_task(struct shs_agg *g, size_t row)
+{
+    const struct clarity_app *a = g->app;
+    size_t erow = 0;
+    if (!clarity__shs_exec_by_sid(a, (uint32_t)clarity_icol_get(&a->tasks.executor, row), &erow)) return;
+    struct shs_exec_agg *xa = &g->ex[erow];
+    int64_t f = clarity_task_flags(a, row);
+    bool started = f & CLARITY_TF_GOT_START, ended = f & CLARITY_TF_ENDED;
+    clarity_totals_add_task(&xa->tot, a, row);
+    if (started) {
+        xa->total++;
+        if (!ended) xa->active++;
+    }
+    if (!ended) return;
+    int end = (int)clarity_icol_get(&a->tasks.end, row);
+    bool ok = end == CLARITY_END_SUCCESS;
+    bool killed = end == CLARITY_END_KILLED || end == CLARITY_END_COMMIT_DENIED;
+    xa->had_task_end = true;
+    xa->completed += ok;
+    xa->failed += !ok && !killed;
+    if ((f & CLARITY_TF_HAS_METRICS) && end != CLARITY_END_RESUBMITTED) {
+        xa->gc = clarity_sat_add(xa->gc, clarity_task_metric(a, row, CLARITY_TM_GC_MS));
+        xa->input = clarity_sat_add(xa->input, clarity_task_metric(a, row, CLARITY_TM_INPUT_BYTES));
+        xa->shuffle_read = clarity_sat_add(xa->shuffle_read,
+                                           clarity_sat_add(clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES),
+                                                           clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES)));
+        xa->shuffle_write = clarity_sat_add(xa->shuffle_write, clarity_task_metric(a, row, CLARITY_TM_SW_BYTES));
+    }
+}
+
+/* The stage attempt's share of a task row (LiveStage and its per-executor summaries). */
+static int stage_task(const struct shs_agg *g, struct shs_stage_agg *s, size_t row, size_t *slot, int64_t *idx,
+                      size_t *nidx)
 {
     const struct clarity_app *a = g->app;
     int64_t f = clarity_task_flags(a, row);
@@ -138,8 +172,6 @@ static int one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size
     uint32_t exec = (uint32_t)clarity_icol_get(&a->tasks.executor, row);
     size_t erow = 0;
     bool have_exec = clarity__shs_exec_by_sid(a, exec, &erow) != NULL;
-    struct shs_exec_agg *xa = have_exec ? &g->ex[erow] : NULL;
-    if (xa) clarity_totals_add_task(&xa->tot, a, row);
     if (started) {
         int64_t launch = clarity_task_launch_ms(a, row);
         if (launch < s->first_launch) s->first_launch = launch;
@@ -147,10 +179,6 @@ static int one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size
         if (spec) {
             s->spec_tasks++;
             if (!ended) s->spec_active++;
-        }
-        if (xa) {
-            xa->total++;
-            if (!ended) xa->active++;
         }
     }
     if (!ended) return 0;
@@ -183,19 +211,6 @@ static int one_task(struct shs_agg *g, struct shs_stage_agg *s, size_t row, size
         es->failed += !ok && !killed;
         if (metrics) add_metrics(es->m, a, row);
     }
-    if (xa) {
-        xa->had_task_end = true;
-        xa->completed += ok;
-        xa->failed += !ok && !killed;
-        if ((f & CLARITY_TF_HAS_METRICS) && end != CLARITY_END_RESUBMITTED) {
-            xa->gc = clarity_sat_add(xa->gc, clarity_task_metric(a, row, CLARITY_TM_GC_MS));
-            xa->input = clarity_sat_add(xa->input, clarity_task_metric(a, row, CLARITY_TM_INPUT_BYTES));
-            xa->shuffle_read = clarity_sat_add(xa->shuffle_read,
-                                               clarity_sat_add(clarity_task_metric(a, row, CLARITY_TM_SR_LOCAL_BYTES),
-                                                               clarity_task_metric(a, row, CLARITY_TM_SR_REMOTE_BYTES)));
-            xa->shuffle_write = clarity_sat_add(xa->shuffle_write, clarity_task_metric(a, row, CLARITY_TM_SW_BYTES));
-        }
-    }
     return 0;
 }
 
@@ -204,41 +219,49 @@ int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const
     memset(g, 0, sizeof *g);
     g->app = a;
     g->ix = ix;
-    g->st = calloc(a->nstages ? a->nstages : 1, sizeof *g->st);
     g->ex = calloc(a->nexecs ? a->nexecs : 1, sizeof *g->ex);
-    size_t *slot = calloc(a->nexecs ? a->nexecs : 1, sizeof *slot);
-    int64_t *idx = malloc((ix->max_stage_tasks ? ix->max_stage_tasks : 1) * sizeof *idx);
-    int rc = -1;
-    if (!g->st || !g->ex || !slot || !idx) goto out;
+    if (!g->ex) return -1;
     for (size_t si = 0; si < a->nstages; si++) {
-        struct shs_stage_agg *s = &g->st[si];
-        s->first_launch = INT64_MAX;
-        size_t nidx = 0, nrows;
+        size_t nrows;
         const uint32_t *rows = clarity__shs_stage_task_rows(ix, si, &nrows);
-        for (size_t k = 0; k < nrows; k++)
-            if (one_task(g, s, rows[k], slot, idx, &nidx) != 0) goto out;
-        s->completed_indices = distinct_sorted(idx, nidx);
-        for (size_t k = 0; k < s->nex; k++) {
-            size_t erow;
-            if (clarity__shs_exec_by_sid(a, s->ex[k].exec, &erow)) slot[erow] = 0;
-        }
+        for (size_t k = 0; k < nrows; k++) exec_task(g, rows[k]);
     }
+    return 0;
+}
+
+/* One stage attempt at a time, when its answer is written: held for every stage at once
+ * they took ~770 bytes a stage (the metric sums and one executor summary), 1.5 KB per job
+ * on a log of many small jobs, more than the rest of the answer's memory. */
+int clarity__shs_stage_agg(const struct shs_agg *g, size_t si, struct shs_stage_agg *s)
+{
+    memset(s, 0, sizeof *s);
+    s->first_launch = INT64_MAX;
+    size_t nrows, nidx = 0;
+    const uint32_t *rows = clarity__shs_stage_task_rows(g->ix, si, &nrows);
+    size_t *slot = calloc(g->app->nexecs ? g->app->nexecs : 1, sizeof *slot);
+    int64_t *idx = malloc((nrows ? nrows : 1) * sizeof *idx);
+    int rc = -1;
+    if (!slot || !idx) goto out;
+    for (size_t k = 0; k < nrows; k++)
+        if (stage_task(g, s, rows[k], slot, idx, &nidx) != 0) goto out;
+    s->completed_indices = distinct_sorted(idx, nidx);
     rc = 0;
 out:
     free(slot);
     free(idx);
-    if (rc) clarity__shs_agg_free(g);
+    if (rc) clarity__shs_stage_agg_free(s);
     return rc;
+}
+
+void clarity__shs_stage_agg_free(struct shs_stage_agg *s)
+{
+    clarity__shs_counts_free(&s->killed_summary);
+    free(s->ex);
+    memset(s, 0, sizeof *s);
 }
 
 void clarity__shs_agg_free(struct shs_agg *g)
 {
-    if (g->st && g->app)
-        for (size_t i = 0; i < g->app->nstages; i++) {
-            clarity__shs_counts_free(&g->st[i].killed_summary);
-            free(g->st[i].ex);
-        }
-    free(g->st);
     free(g->ex);
     memset(g, 0, sizeof *g);
 }

@@ -18,11 +18,12 @@ static void quantiles_of(struct jsonw *w, const char *key, int64_t *v, size_t n,
     clarity_jsonw_arr_end(w);
 }
 
-int clarity__shs_exec_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs, size_t nq)
+int clarity__shs_exec_metric_distributions(struct shs_req *r, const struct shs_stage_agg *sa, const struct clarity_stage *s,
+                                           const double *qs, size_t nq)
 {
     struct shs_exec_entry *e;
     size_t n;
-    if (clarity__shs_stage_exec_entries(r->agg, s, &e, &n) != 0) return clarity__shs_oom(r);
+    if (clarity__shs_stage_exec_entries(sa, s, &e, &n) != 0) return clarity__shs_oom(r);
     if (!n) {
         free(e);
         return CLARITY_OK;

@@ -150,11 +150,15 @@ struct shs_job_agg {
 struct shs_agg {
     const struct clarity_app *app;
     const struct shs_index *ix;        /* with SHS_IX_TASKS */
-    struct shs_stage_agg *st;          /* by stage row */
     struct shs_exec_agg *ex;           /* by executor row */
 };
 int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const struct shs_index *ix);
 void clarity__shs_agg_free(struct shs_agg *g);
+/* Stage attempt row si's figures, computed from its task rows when its answer is written
+ * (none is kept for every stage); 0, or -1 when out of memory. Freed with
+ * clarity__shs_stage_agg_free. */
+int clarity__shs_stage_agg(const struct shs_agg *g, size_t si, struct shs_stage_agg *s);
+void clarity__shs_stage_agg_free(struct shs_stage_agg *s);
 /* A job's figures, from the stage attempts and tasks that ran while it was live (needs the
  * index's SHS_IX_LAUNCH and SHS_IX_STAGE_IDS). */
 int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, struct shs_job_agg *ja);
@@ -250,10 +254,12 @@ struct shs_exec_entry {
     const struct clarity_peaks *peaks;       /* logged for this stage, NULL none */
     bool had_end;                            /* a TaskEnd: peakMemoryMetrics shown even unlogged */
 };
-int clarity__shs_stage_exec_entries(const struct shs_agg *g, const struct clarity_stage *s, struct shs_exec_entry **out,
-                                    size_t *nout);
-/* executorMetricsDistributions of a stage (withSummaries), over those entries */
-int clarity__shs_exec_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs, size_t nq);
+int clarity__shs_stage_exec_entries(const struct shs_stage_agg *sa, const struct clarity_stage *s,
+                                    struct shs_exec_entry **out, size_t *nout);
+/* executorMetricsDistributions of a stage (withSummaries), over those entries; sa: the
+ * stage's figures (clarity__shs_stage_agg) */
+int clarity__shs_exec_metric_distributions(struct shs_req *r, const struct shs_stage_agg *sa, const struct clarity_stage *s,
+                                           const double *qs, size_t nq);
 /* taskMetricsDistributions of a stage (also used by the stage list with withSummaries) */
 int clarity__shs_task_metric_distributions(struct shs_req *r, const struct clarity_stage *s, const double *qs,
                                            size_t nq, bool as_field);

@@ -130,11 +130,9 @@ static void exec_summary_one(struct jsonw *w, const struct clarity_app *a,
 
 /* Executors that ran tasks of the stage, then those with only peaks logged for it, then
  * those only excluded for it. */
-int clarity__shs_stage_exec_entries(const struct shs_agg *g, const struct clarity_stage *s, struct shs_exec_entry **out,
-                                    size_t *nout)
+int clarity__shs_stage_exec_entries(const struct shs_stage_agg *sa, const struct clarity_stage *s,
+                                    struct shs_exec_entry **out, size_t *nout)
 {
-    const struct clarity_app *a = g->app;
-    const struct shs_stage_agg *sa = &g->st[s - a->stages];
     struct exec_pos *ran = malloc((sa->nex ? sa->nex : 1) * sizeof *ran);
     struct exec_pos *peaks = malloc((s->nexec_peaks ? s->nexec_peaks : 1) * sizeof *peaks);
     struct shs_exec_entry *v = malloc((sa->nex + s->nexec_peaks + s->nexcluded_execs + 1) * sizeof *v);
@@ -172,11 +170,12 @@ int clarity__shs_stage_exec_entries(const struct shs_agg *g, const struct clarit
     return 0;
 }
 
-static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct clarity_stage *s)
+static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct shs_stage_agg *sa,
+                          const struct clarity_stage *s)
 {
     struct shs_exec_entry *v;
     size_t n;
-    if (clarity__shs_stage_exec_entries(g, s, &v, &n) != 0) return -1;
+    if (clarity__shs_stage_exec_entries(sa, s, &v, &n) != 0) return -1;
     clarity_jsonw_key(w, "executorSummary");
     clarity_jsonw_obj_begin(w);
     for (size_t i = 0; i < n; i++) exec_summary_one(w, g->app, s, v[i].es, v[i].exec, v[i].peaks, v[i].had_end);
@@ -185,14 +184,25 @@ static int exec_summaries(struct jsonw *w, const struct shs_agg *g, const struct
     return 0;
 }
 
+static int stage_body(struct shs_req *r, const struct clarity_stage *s, const struct shs_stage_agg *sa);
+
+/* One stage attempt, its figures computed for it and dropped after it. */
 static int stage_write(struct shs_req *r, const struct clarity_stage *s)
+{
+    struct shs_stage_agg sa;
+    if (clarity__shs_stage_agg(r->agg, (size_t)(s - r->app->stages), &sa) != 0) return clarity__shs_oom(r);
+    int rc = stage_body(r, s, &sa);
+    clarity__shs_stage_agg_free(&sa);
+    return rc;
+}
+
+static int stage_body(struct shs_req *r, const struct clarity_stage *s, const struct shs_stage_agg *sa)
 {
     struct jsonw *w = r->w;
     const struct shs_params *o = r->p;
     const struct shs_agg *g = r->agg;
     const struct clarity_app *a = r->app;
     size_t srow = (size_t)(s - a->stages);
-    const struct shs_stage_agg *sa = &g->st[srow];
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kstr(w, "status", stage_status(s));
     clarity_jsonw_kint(w, "stageId", s->stage_id);
@@ -234,7 +244,7 @@ static int stage_write(struct shs_req *r, const struct clarity_stage *s)
             if (rc) return rc;
         }
         clarity_jsonw_obj_end(w);
-        if (exec_summaries(w, g, s) != 0) return clarity__shs_oom(r);
+        if (exec_summaries(w, g, sa, s) != 0) return clarity__shs_oom(r);
         if (sa->spec_tasks) {
             clarity_jsonw_key(w, "speculationSummary");
             clarity_jsonw_obj_begin(w);
@@ -251,7 +261,7 @@ static int stage_write(struct shs_req *r, const struct clarity_stage *s)
     if (sa->had_task_end || s->peaks.n) clarity__shs_write_peaks(w, "peakExecutorMetrics", a, &s->peaks);
     if (o->with_summaries) {
         int rc = clarity__shs_task_metric_distributions(r, s, o->quantiles, o->nquantiles, true);
-        if (!rc) rc = clarity__shs_exec_metric_distributions(r, s, o->quantiles, o->nquantiles);
+        if (!rc) rc = clarity__shs_exec_metric_distributions(r, sa, s, o->quantiles, o->nquantiles);
         if (rc) return rc;
     }
     clarity_jsonw_kbool(w, "isShufflePushEnabled", s->shuffle_push_enabled);

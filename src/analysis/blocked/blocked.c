@@ -101,7 +101,7 @@ struct sums { double task_ms, blocked[CLARITY_RES_COUNT]; };
 struct row_pass {
     const struct clarity_task_view *v;
     const struct clarity__blocked_stage *stage;
-    const long *group_of[3];             /* per stage attempt row and kind (job, sql, app): group, -1 */
+    const int32_t *group_of[3];          /* per stage attempt row and kind (job, sql, app): group, -1 */
     struct sums *sums;                   /* per group */
 };
 
@@ -111,7 +111,7 @@ static void row_pass(const struct row_pass *p)
     for (size_t i = 0; i < a->tasks.n; i++) {
         if (clarity_icol_get(&a->tasks.end, i) != CLARITY_END_SUCCESS) continue;
         size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
-        long gs[3];
+        int32_t gs[3];
         int ng = 0;
         for (int k = 0; k < 3; k++)
             if (p->group_of[k] && p->group_of[k][s] >= 0) gs[ng++] = p->group_of[k][s];
@@ -130,11 +130,12 @@ static void row_pass(const struct row_pass *p)
 /* ---- the groups' components, each distinct one once ---- */
 
 struct comp_table {
-    struct clarity__blocked_comp *c; size_t n;
+    struct clarity__blocked_comp *c; size_t n, cap;   /* the distinct components, grown as they appear */
     uint32_t *pool; size_t used;         /* the groups' stage attempts, reordered by start */
-    size_t *of; size_t nof;              /* per group's component in order: its distinct one */
-    size_t *first;                       /* per group: its components in of[first[g] .. first[g + 1]) */
-    uint64_t *hkey; size_t *hval; size_t hcap;   /* open addressing: unit-list hash -> component */
+    uint32_t *of; size_t nof;            /* per group's component in order: its distinct one */
+    uint32_t *first;                     /* per group: its components in of[first[g] .. first[g + 1]) */
+    uint64_t *hkey; uint32_t *hval; size_t hcap;   /* open addressing: unit-list hash -> component;
+                                                      freed once every group is pooled */
 };
 
 static uint64_t units_hash(const uint32_t *u, size_t n)
@@ -144,7 +145,7 @@ static uint64_t units_hash(const uint32_t *u, size_t n)
     return h | 1;                        /* 0 marks an empty slot */
 }
 
-/* the component of stage set u[0..n) (new when not seen before) */
+/* the component of stage set u[0..n) (new when not seen before); SIZE_MAX when out of memory */
 static size_t intern(struct comp_table *t, const uint32_t *u, const struct clarity_replay_component *rc)
 {
     uint64_t h = units_hash(u, rc->nunits);
@@ -154,8 +155,16 @@ static size_t intern(struct comp_table *t, const uint32_t *u, const struct clari
         if (t->hkey[i] == h && c->nunits == rc->nunits && !memcmp(c->units, u, rc->nunits * sizeof *u))
             return t->hval[i];
     }
+    if (t->n == t->cap) {
+        /* distinct components only: a job, its query and the application mostly share theirs */
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        void *q = realloc(t->c, cap * sizeof *t->c);
+        if (!q) return SIZE_MAX;
+        t->c = q;
+        t->cap = cap;
+    }
     t->hkey[i] = h;
-    t->hval[i] = t->n;
+    t->hval[i] = (uint32_t)t->n;
     t->c[t->n] = (struct clarity__blocked_comp){.units = u, .nunits = rc->nunits, .ntasks = rc->n,
                                                .start_ms = rc->start_ms, .end_ms = rc->end_ms};
     return t->n++;
@@ -167,6 +176,15 @@ static void clarity_table_free(struct comp_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* What only the pooling needed: dropped before the replays, whose results are held per group. */
+static void table_shrink(struct comp_table *t)
+{
+    free(t->hkey); free(t->hval);
+    t->hkey = NULL; t->hval = NULL; t->hcap = 0;
+    void *q = realloc(t->c, (t->n ? t->n : 1) * sizeof *t->c);
+    if (q) { t->c = q; t->cap = t->n ? t->n : 1; }
+}
+
 /* Pools every group's stages into components (on the stage spans) and keeps each distinct
  * stage set once. */
 static int build_table(const struct clarity_task_view *v, const struct clarity__stage_span *span,
@@ -175,16 +193,16 @@ static int build_table(const struct clarity_task_view *v, const struct clarity__
     memset(t, 0, sizeof *t);
     size_t total = 0;
     for (size_t i = 0; i < g->n; i++) total += g->g[i].nstages;
-    /* a group has at most one component per stage */
+    /* a group has at most one component per stage; indexes are 32-bit */
+    if (total >= UINT32_MAX) goto oom;
     t->hcap = 16;
     while (t->hcap < 2 * total) t->hcap *= 2;
-    t->c = malloc((total ? total : 1) * sizeof *t->c);
     t->pool = malloc((total ? total : 1) * sizeof *t->pool);
     t->of = malloc((total ? total : 1) * sizeof *t->of);
     t->first = malloc((g->n + 1) * sizeof *t->first);
     t->hkey = calloc(t->hcap, sizeof *t->hkey);
     t->hval = malloc(t->hcap * sizeof *t->hval);
-    if (!t->c || !t->pool || !t->of || !t->first || !t->hkey || !t->hval) goto oom;
+    if (!t->pool || !t->of || !t->first || !t->hkey || !t->hval) goto oom;
     for (size_t i = 0; i < g->n; i++) {
         uint32_t *u = t->pool + t->used;
         memcpy(u, g->g[i].stages, g->g[i].nstages * sizeof *u);
@@ -193,11 +211,16 @@ static int build_table(const struct clarity_task_view *v, const struct clarity__
         size_t nrc;
         int rc_ = clarity__components_build(v, span, u, g->g[i].nstages, &rc, &nrc, err);
         if (rc_) { clarity_table_free(t); return rc_; }
-        t->first[i] = t->nof;
-        for (size_t k = 0; k < nrc; k++) t->of[t->nof++] = intern(t, u + rc[k].first, &rc[k]);
+        t->first[i] = (uint32_t)t->nof;
+        for (size_t k = 0; k < nrc; k++) {
+            size_t c = intern(t, u + rc[k].first, &rc[k]);
+            if (c == SIZE_MAX) { free(rc); goto oom; }
+            t->of[t->nof++] = (uint32_t)c;
+        }
         free(rc);
     }
-    t->first[g->n] = t->nof;
+    t->first[g->n] = (uint32_t)t->nof;
+    table_shrink(t);
     return 0;
 oom:
     clarity_table_free(t);
@@ -273,8 +296,11 @@ static void group_figures(const struct comp_table *t, size_t gi, const struct cl
     }
 }
 
-int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode, int threads,
-                            struct clarity_blocked_result *out, struct clarity_error *err)
+/* The analysis; each group's figures go to each(ctx, ...) in group order as soon as they are
+ * final, so no array of every group's result is held (a group is 392 bytes, two per job). */
+static int analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode, int threads,
+                   struct clarity_blocked_result *out, clarity_blocked_group_fn each, void *ctx,
+                   struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->slots = mode;
@@ -288,7 +314,7 @@ int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity
     struct clarity__busy *busy = NULL;
     size_t cap_busy = 0;
     struct sums *sums = NULL;
-    long *group_of[3] = {NULL, NULL, NULL};
+    int32_t *group_of[3] = {NULL, NULL, NULL};
     size_t *order = NULL, nw = 0;
     int rc = clarity_task_view_build(a, &v, err);
     if (rc) return rc;
@@ -304,19 +330,21 @@ int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity
         out->clamped += stage[s].clamped_tasks;
     }
     if ((rc = clarity_groups_build(&v, kinds, &g, err))) goto fail;
+    if (g.n >= INT32_MAX) goto oom;
     if ((rc = build_table(&v, span, &g, &t, err))) goto fail;
+    free(span);                          /* the stage spans served the pooling only */
+    span = NULL;
 
-    out->groups = calloc(g.n ? g.n : 1, sizeof *out->groups);
     sums = calloc(g.n ? g.n : 1, sizeof *sums);
     order = malloc((t.n ? t.n : 1) * sizeof *order);
-    if (!out->groups || !sums || !order) goto oom;
+    if (!sums || !order) goto oom;
     for (size_t i = 0; i < g.n; i++) {
         int k = g.g[i].kind == CLARITY_GROUP_JOB ? 0 : g.g[i].kind == CLARITY_GROUP_SQL ? 1 : 2;
         if (!group_of[k]) {
             if (!(group_of[k] = malloc((ns ? ns : 1) * sizeof *group_of[k]))) goto oom;
             for (size_t s = 0; s < ns; s++) group_of[k][s] = -1;
         }
-        for (size_t q = 0; q < g.g[i].nstages; q++) group_of[k][g.g[i].stages[q]] = (long)i;
+        for (size_t q = 0; q < g.g[i].nstages; q++) group_of[k][g.g[i].stages[q]] = (int32_t)i;
     }
     /* the largest components first, so the last ones to finish are small */
     for (size_t i = 0; i < t.n; i++) order[i] = i;
@@ -327,23 +355,36 @@ int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity
     struct row_pass rp = {&v, stage, {group_of[0], group_of[1], group_of[2]}, sums};
     struct replay_job j = {&x, &t, order, ws, &rp};
     if ((rc = clarity__workers_run(threads, t.n + 1, one_item, &j, err))) goto fail;
+    for (size_t i = 0; i < nw; i++) clarity__blocked_scratch_free(&ws[i]);
+    for (int k = 0; k < 3; k++) { free(group_of[k]); group_of[k] = NULL; }
+    free(order);
+    order = NULL;
 
+    /* the idle sweep's buffer sized for the largest group first, so that once groups are
+     * handed out nothing can fail but the caller */
     for (size_t i = 0; i < g.n; i++) {
-        struct clarity_blocked_group *o = &out->groups[i];
-        o->kind = g.g[i].kind; o->id = g.g[i].id; o->row = g.g[i].row;
-        if (!clarity__blocked_idle(stage, g.g[i].stages, g.g[i].nstages, &busy, &cap_busy, &o->idle_ms, &o->actual_ms))
-            goto oom;
-        group_figures(&t, i, &g.g[i], stage, o);
-        if (o->tasks) o->task_ms = sums[i].task_ms;
-        for (int r = 0; r < CLARITY_RES_COUNT; r++)
-            if (o->without[r].available) o->without[r].blocked_ms = sums[i].blocked[r];
+        size_t n = 0;
+        for (size_t k = 0; k < g.g[i].nstages; k++) n += stage[g.g[i].stages[k]].nbusy;
+        if (n > cap_busy) cap_busy = n;
     }
+    if (cap_busy && !(busy = malloc(cap_busy * sizeof *busy))) goto oom;
     out->ngroups = g.n;
+    for (size_t i = 0; i < g.n; i++) {
+        struct clarity_blocked_group o = {0};
+        o.kind = g.g[i].kind; o.id = g.g[i].id; o.row = g.g[i].row;
+        if (!clarity__blocked_idle(stage, g.g[i].stages, g.g[i].nstages, &busy, &cap_busy, &o.idle_ms, &o.actual_ms))
+            goto oom;
+        group_figures(&t, i, &g.g[i], stage, &o);
+        if (o.tasks) o.task_ms = sums[i].task_ms;
+        for (int r = 0; r < CLARITY_RES_COUNT; r++)
+            if (o.without[r].available) o.without[r].blocked_ms = sums[i].blocked[r];
+        if ((rc = each(ctx, out, &o, err))) goto fail;
+    }
     goto done;
 oom:
     rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
 fail:
-    clarity_blocked_free(out);
+    out->ngroups = 0;
 done:
     for (size_t i = 0; i < nw; i++) clarity__blocked_scratch_free(&ws[i]);
     free(ws);
@@ -355,6 +396,47 @@ done:
     clarity_groups_free(&g);
     clarity_task_view_free(&v);
     return rc;
+}
+
+int clarity_blocked_analyze_each(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode, int threads,
+                                 struct clarity_blocked_result *head, clarity_blocked_group_fn each, void *ctx,
+                                 struct clarity_error *err)
+{
+    return analyze(a, kinds, mode, threads, head, each, ctx, err);
+}
+
+/* the whole result: each group copied into the array, allocated at the first (ngroups is
+ * known by then) */
+static int collect(void *ctx, const struct clarity_blocked_result *head, const struct clarity_blocked_group *g,
+                   struct clarity_error *err)
+{
+    struct clarity_blocked_group **v = ctx;
+    if (!v[0]) {
+        if (!(v[0] = malloc(head->ngroups * sizeof *v[0])))
+            return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
+        v[1] = v[0];
+    }
+    *v[1]++ = *g;
+    return 0;
+}
+
+int clarity_blocked_analyze(const struct clarity_app *a, int kinds, enum clarity_slot_mode mode, int threads,
+                            struct clarity_blocked_result *out, struct clarity_error *err)
+{
+    struct clarity_blocked_group *v[2] = {NULL, NULL};
+    int rc = analyze(a, kinds, mode, threads, out, collect, v, err);
+    if (rc) {
+        free(v[0]);
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    /* no group at all: an empty array, as before */
+    out->groups = v[0] ? v[0] : calloc(1, sizeof *out->groups);
+    if (!out->groups) {
+        memset(out, 0, sizeof *out);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in the blocked-time analysis");
+    }
+    return 0;
 }
 
 void clarity_blocked_free(struct clarity_blocked_result *r)
