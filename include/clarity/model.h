@@ -371,6 +371,9 @@ struct clarity_integrity {
      * appended to another) in one file; the last one's name, id and start are kept, as the
      * History Server keeps them */
     uint64_t app_starts;
+    /* With the load option app_events_only: TaskStart and TaskEnd lines passed over without
+     * being parsed (what a listing counts to tell how large the whole model would be) */
+    uint64_t task_starts_skipped, task_ends_skipped;
 };
 
 /* ---- platform and storage (filled once after load from the log's own evidence) ---- */
@@ -519,6 +522,23 @@ struct clarity_load_options {
      * Server's SQL listener does (clarity_sql.graph): reads every TaskEnd's accumulables
      * without keeping them, so task events are decoded on the applying thread. */
     bool sql_plan_graphs;
+    /* Only what an application listing shows: the ids, name, user, start, end, Spark version
+     * and environment (LogStart, ApplicationStart/End, EnvironmentUpdate, Databricks'
+     * metadata). Once the first event has parsed (so a file that is no event log still
+     * fails as in a whole load), a line whose first key names any other event ("Event" is
+     * the first key Spark writes) is passed over unparsed; task lines are only counted
+     * (integrity.task_*_skipped). The model then holds no jobs, stages, tasks or executors,
+     * and reading costs the decompression and line splitting. */
+    bool app_events_only;
+    /* Keep the task rows of one stage id only (every attempt of it): a server answering that
+     * stage's task routes for an application whose whole task table would not fit its memory
+     * bound. Tasks of other stages still create their stage and executor rows and set the
+     * task time base and the peak-memory source flag as in a whole load, so what the kept
+     * rows show is what a whole load shows; integrity counts over tasks then cover the kept
+     * rows only. A task belongs to the stage its first event names. Ignored with
+     * sql_plan_graphs (the SQL replay needs every task). */
+    bool only_stage;
+    int64_t only_stage_id;
     int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers
                                                 that load many applications use it per application */
     bool quiet;

@@ -73,6 +73,29 @@ const char *clarity_shs_content_type(const char *path_and_query);
  * as loading everything, at the cost of a load without accumulables. */
 void clarity_shs_load_options(const char *path_and_query, struct clarity_load_options *opt);
 
+/* ---- one request parsed once (a server) ----
+ * A server asks several things of a path before it answers it: which application it names,
+ * how to load that application, whether it reads one stage's tasks only. The path is split
+ * and routed once here; the answer then uses the same parse. A path that does not route is
+ * still a request: its answer is the 404 (or 400) clarity_shs_answer_to gives. */
+struct clarity_shs_request;
+/* CLARITY_ENOMEM when out of memory (*out may then be NULL; free it anyway). */
+int clarity_shs_request_new(const char *path_and_query, struct clarity_shs_request **out);
+void clarity_shs_request_free(struct clarity_shs_request *q);
+/* The application id the path names (/applications/{appId}/..., decoded, whether or not the
+ * rest routes), or NULL. */
+const char *clarity_shs_request_app(const struct clarity_shs_request *q);
+/* clarity_shs_load_options for the request. */
+void clarity_shs_request_load_options(const struct clarity_shs_request *q, struct clarity_load_options *opt);
+/* Whether the answer reads the tasks of one stage id only (a stage, its attempts, task list
+ * and summary): then a model loaded with only_stage for *stage_id answers it as a whole
+ * one does. */
+bool clarity_shs_request_stage(const struct clarity_shs_request *q, int64_t *stage_id);
+/* clarity_shs_answer_to_typed for a parsed request. */
+int clarity_shs_request_answer_to(const struct clarity_shs_request *q, struct clarity_app *const *apps, size_t napps,
+                                  bool pretty, FILE *out, int *status, const char **content_type, char **filename,
+                                  struct clarity_error *err);
+
 /* The ApplicationAttemptInfo of one loaded attempt as `/applications` lists it, on one line
  * with no whitespace (*out malloc'd, NUL-terminated, *len bytes): what the store keeps so a
  * server lists applications without loading them. CLARITY_ENOMEM when out of memory. */

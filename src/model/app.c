@@ -175,6 +175,9 @@ void clarity__model_ctx_free(struct apply_ctx *c)
 {
     clarity_idmap_free(&c->unknown_event_ids);
     clarity_idmap_free(&c->unknown_field_ids);
+    free(c->other_stage_bits);
+    c->other_stage_bits = NULL;
+    clarity_idmap_free(&c->other_stage_ids);
 }
 
 void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)

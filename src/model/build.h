@@ -29,6 +29,11 @@ struct apply_ctx {
         size_t len;
         uint32_t id;
     } storage_level_memo;
+    /* load option only_stage: task ids seen with another stage, whose later events are passed
+     * over too (a bit per id below 2^31, the rest in a map), only while loading */
+    uint64_t *other_stage_bits;
+    size_t other_stage_words;
+    struct clarity_idmap other_stage_ids;
 };
 
 uint32_t clarity_intern(struct apply_ctx *c, const char *s, size_t len);

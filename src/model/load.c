@@ -117,6 +117,40 @@ static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len
     else clarity_unknown_event(c, name, n);
 }
 
+/* The events an application listing reads (load option app_events_only). */
+static bool listing_event(const char *name, size_t n)
+{
+    static const char *const keep[] = {"SparkListenerApplicationStart", "SparkListenerApplicationEnd",
+                                       "SparkListenerLogStart", "SparkListenerEnvironmentUpdate",
+                                       "DBCEventLoggingListenerMetadata"};
+    for (size_t i = 0; i < sizeof keep / sizeof *keep; i++)
+        if (strlen(keep[i]) == n && !memcmp(keep[i], name, n)) return true;
+    return false;
+}
+
+/* app_events_only: whether a line can be passed over unparsed, told from its first bytes:
+ * {"Event":"Name" (JsonProtocol writes "Event" first and no blanks) naming an event the
+ * listing does not read (a Jackson class name counts by its last segment, as find_handler
+ * takes it). A line written any other way is parsed, so nothing is passed over by mistake. */
+static bool listing_passes_over(struct clarity_integrity *in, const char *p, size_t n)
+{
+    static const char head[] = "{\"Event\":\"";
+    const size_t hl = sizeof head - 1;
+    if (n < hl || memcmp(p, head, hl)) return false;
+    const char *name = p + hl, *end = memchr(name, '"', n - hl);
+    if (!end || memchr(name, '\\', (size_t)(end - name))) return false;
+    size_t len = (size_t)(end - name);
+    const char *dot = memrchr(name, '.', len);
+    if (dot) {
+        len -= (size_t)(dot + 1 - name);
+        name = dot + 1;
+    }
+    if (listing_event(name, len)) return false;
+    if (len == 22 && !memcmp(name, "SparkListenerTaskStart", 22)) in->task_starts_skipped++;
+    else if (len == 20 && !memcmp(name, "SparkListenerTaskEnd", 20)) in->task_ends_skipped++;
+    return true;
+}
+
 static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_log_file *f,
                       bool *any_events, struct clarity_error *first_err)
 {
@@ -141,7 +175,8 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
     struct preparse workers[8];
     void *ctxs[8];
     size_t nworkers = 0;
-    if (threaded && (!c->opt->keep_task_accumulables || user_only) && !c->opt->sql_plan_graphs) {
+    if (threaded && (!c->opt->keep_task_accumulables || user_only) && !c->opt->sql_plan_graphs &&
+        !c->opt->app_events_only) {
         size_t want = c->opt->threads > 1 ? (size_t)c->opt->threads : clarity_line_pipe_default_workers();
         for (; nworkers < want && nworkers < 8; nworkers++) {
             workers[nworkers] = (struct preparse){.parser = clarity_cj_parser_new(MAX_LINE + 1024), .shared = &shared};
@@ -203,6 +238,9 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
             if (len >= 22 && memmem(line, len, "=== LOG_HEADER_END ===", 22)) header = false;
             continue;
         }
+        /* a listing's read parses the first event whatever it is, then only its own */
+        if (c->opt->app_events_only && a->integrity.events && listing_passes_over(&a->integrity, line + i, len - i))
+            continue;
         apply_line(c, p, line, len, st == LINE_CUT);
         if (c->failed) break;
     }

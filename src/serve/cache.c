@@ -4,8 +4,10 @@
  * grew or changed) is marked stale and freed once its last request ends. Two requests for the
  * same log wait for one load instead of loading twice. */
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "serve/serve_internal.h"
 
 /* Freeing a large model leaves its pages in the allocator's arenas: each request thread
@@ -15,14 +17,48 @@
  * (glibc's malloc_trim, outside the cache's lock: it walks every arena). */
 #define TRIM_BYTES ((size_t)64 << 20)
 
-static void trim_if(size_t before, size_t after)
+/* The process's resident bytes (/proc/self/statm), 0 when unknown: logged around
+ * malloc_trim, so what it gives back is measured where it runs. */
+static size_t rss_bytes(void)
 {
-    if (before > after && before - after >= TRIM_BYTES) malloc_trim(0);
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size = 0, res = 0;
+    bool ok = f && fscanf(f, "%lu %lu", &size, &res) == 2;
+    if (f) fclose(f);
+    return ok ? (size_t)res * (size_t)sysconf(_SC_PAGESIZE) : 0;
 }
 
-void clarity__serve_cache_init(struct serve_cache *c, size_t max_apps, size_t max_bytes)
+static void trim(const struct serve_cache *c, const char *why)
+{
+    size_t r0 = rss_bytes();
+    malloc_trim(0);
+    size_t r1 = rss_bytes();
+    clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "cache: %s; malloc_trim: RSS %zu -> %zu MiB", why, r0 >> 20, r1 >> 20);
+}
+
+static void trim_if(const struct serve_cache *c, size_t before, size_t after)
+{
+    if (before <= after || before - after < TRIM_BYTES) return;
+    char why[64];
+    snprintf(why, sizeof why, "%zu MiB of models freed", (before - after) >> 20);
+    trim(c, why);
+}
+
+/* What a whole model holds per task attempt, as model_bytes counts it: 117 bytes on the
+ * 10 M-task log of bench/scale-axes.sh (NDS q72 renumbered: 1,17x MB over 10,004,960 tasks),
+ * rounded up; the rest of a model (jobs, stages, SQL plans) is small beside it on any log
+ * large enough to matter here. */
+#define MODEL_BYTES_PER_TASK 128
+
+size_t clarity__serve_model_estimate(const struct serve_entry *e)
+{
+    return (size_t)e->tasks * MODEL_BYTES_PER_TASK;
+}
+
+void clarity__serve_cache_init(struct serve_cache *c, const struct clarity_server *srv, size_t max_apps, size_t max_bytes)
 {
     memset(c, 0, sizeof *c);
+    c->srv = srv;
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     c->max_apps = max_apps;
@@ -81,11 +117,23 @@ static void evict(struct serve_cache *c, const struct serve_model *keep)
 /* A model loaded with SQL plan graphs answers every route; one without them answers all but
  * /sql. Graphs cost load time (the SQL listener's replay runs on one thread), so they are loaded
  * only for a /sql request, as a second model of the same log. */
-static struct serve_model *find(struct serve_cache *c, const struct serve_entry *e, bool need_sql)
+static bool serves(const struct serve_model *m, const struct clarity_load_options *lo)
 {
-    for (struct serve_model *m = c->head; m; m = m->next)
-        if (!m->stale && (m->sql || !need_sql) && !strcmp(m->path, e->path)) return m;
-    return NULL;
+    if (lo->sql_plan_graphs && !m->sql) return false;
+    return !m->only_stage || (lo->only_stage && lo->only_stage_id == m->only_stage_id);
+}
+
+/* A whole model of the log first (it answers every route), else one that answers this
+ * request (the SQL graphs it needs, the stage it reads). */
+static struct serve_model *find(struct serve_cache *c, const struct serve_entry *e, const struct clarity_load_options *lo)
+{
+    struct serve_model *part = NULL;
+    for (struct serve_model *m = c->head; m; m = m->next) {
+        if (m->stale || strcmp(m->path, e->path) || !serves(m, lo)) continue;
+        if (!m->only_stage) return m;
+        if (!part) part = m;
+    }
+    return part;
 }
 
 static int load(const struct serve_entry *e, const struct clarity_load_options *lo, struct clarity_app **out,
@@ -107,7 +155,7 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     pthread_mutex_lock(&c->mu);
     struct serve_model *m;
     for (;;) {
-        m = find(c, e, lo->sql_plan_graphs);
+        m = find(c, e, lo);
         if (m && (m->size != e->size || m->mtime_ns != e->mtime_ns)) {
             /* the listing saw a newer generation: this one serves its current requests only */
             m->stale = true;
@@ -144,6 +192,8 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     m->size = e->size;
     m->mtime_ns = e->mtime_ns;
     m->sql = lo->sql_plan_graphs;
+    m->only_stage = lo->only_stage && !lo->sql_plan_graphs;
+    m->only_stage_id = lo->only_stage_id;
     m->loading = true;
     m->refs = 1;
     m->next = c->head;
@@ -152,6 +202,9 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     c->loads++;
     pthread_mutex_unlock(&c->mu);
 
+    if (m->only_stage)
+        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, stage %lld's tasks only (whole model ~%zu MiB > --max-memory)",
+                           e->path, (long long)m->only_stage_id, clarity__serve_model_estimate(e) >> 20);
     /* outside the lock: a slow log holds up only the requests that need it */
     struct clarity_app *app = NULL;
     int rc = load(e, lo, &app, &m->err);
@@ -163,6 +216,8 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
         m->app = app;
         m->bytes = model_bytes(app);
         c->bytes += m->bytes;
+        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s: %zu tasks, model %zu MiB%s", e->path, app->tasks.n,
+                           m->bytes >> 20, m->only_stage ? " (one stage)" : "");
     } else {
         m->refs--;
         *err = m->err;
@@ -172,7 +227,12 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     size_t after = c->bytes;
     pthread_cond_broadcast(&c->cv);
     pthread_mutex_unlock(&c->mu);
-    trim_if(before, after);
+    /* a load's own buffers (lines, parsers, task records in flight) are freed when it ends
+     * but stay in the arena: measured on the 10 M-task log, a one-stage load (26 MiB model)
+     * left RSS at 153 MiB, and the next one at 284 MiB; handing them back after every load
+     * costs one walk of the (two) arenas */
+    if (before - after >= TRIM_BYTES) trim_if(c, before, after);
+    else trim(c, "load done");
     return rc == CLARITY_OK ? m : NULL;
 }
 
@@ -190,5 +250,5 @@ void clarity__serve_cache_release(struct serve_cache *c, struct serve_model *m)
     }
     size_t after = c->bytes;
     pthread_mutex_unlock(&c->mu);
-    trim_if(before, after);
+    trim_if(c, before, after);
 }

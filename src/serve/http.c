@@ -147,15 +147,6 @@ static const char *disposition(const char *filename, char *buf, size_t cap)
     return buf;
 }
 
-/* The application id segment of "/applications/{appId}/...", decoded, or false. */
-static bool app_segment(const char *rest, char *out, size_t cap)
-{
-    if (strncmp(rest, "/applications/", 14)) return false;
-    const char *p = rest + 14;
-    size_t len = strcspn(p, "/");
-    return len && segment_ok(p, len, out, cap);
-}
-
 static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c, const char *url)
 {
     const char *rest = url;
@@ -173,8 +164,12 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
     memcpy(pq + plen, q.s ? q.s : "", q.len + 1);
     free(q.s);
 
+    /* the path is parsed once: which application, how to load it, then the answer */
+    struct clarity_shs_request *rq = NULL;
     struct serve_sink k;
-    if (clarity__serve_sink_open(&k, s->opt.tmp_dir, s->opt.response_mem_bytes, s->opt.max_response_bytes) != 0) {
+    if (clarity_shs_request_new(pq, &rq) != CLARITY_OK ||
+        clarity__serve_sink_open(&k, s->opt.tmp_dir, s->opt.response_mem_bytes, s->opt.max_response_bytes) != 0) {
+        clarity_shs_request_free(rq);
         free(pq);
         return send_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
     }
@@ -186,7 +181,7 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
     int status = 500, rc = CLARITY_OK;
     const char *type = "application/json";   /* the listing's; other answers say theirs */
     char *filename = NULL;                   /* the event log zip's name, from the REST layer */
-    char app_id[1024];
+    const char *app_id = clarity_shs_request_app(rq);
     const char *trimmed = rest;
     bool listing = !strcmp(trimmed, "/applications") || !strcmp(trimmed, "/applications/");
     /* with --acl: the user a trusted proxy named in the header (no header: no user) */
@@ -209,7 +204,7 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
         else rc = clarity_shs_applications_to(rows, nrows, query ? query + 1 : NULL, true, k.f, &status, &err);
         free(mine);
     } else {
-        if (l && app_segment(rest, app_id, sizeof app_id)) {
+        if (l && app_id) {
             const struct serve_entry *ents[MAX_ATTEMPTS];
             size_t n = clarity__serve_listing_find(l, app_id, ents, MAX_ATTEMPTS);
             /* SHS checks the attempt's view ACLs before answering; an application's attempts
@@ -220,11 +215,21 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
                                               .threads = s->opt.load_threads, .quiet = true};
             /* the /sql routes need the plan graphs, which other routes do not pay for */
             struct clarity_load_options need = {0};
-            clarity_shs_load_options(pq, &need);
+            clarity_shs_request_load_options(rq, &need);
             lo.sql_plan_graphs = need.sql_plan_graphs;
+            int64_t stage_id;
+            bool one_stage = !lo.sql_plan_graphs && clarity_shs_request_stage(rq, &stage_id);
             for (size_t i = 0; i < n; i++) {
                 struct clarity_error lerr = {0};
-                struct serve_model *m = clarity__serve_cache_get(&s->cache, ents[i], &lo, &lerr);
+                /* a whole model larger than --max-memory would be loaded for this request and
+                 * dropped after it, peaking at its size: a stage's routes load that stage's
+                 * tasks alone instead (a whole model already cached still answers) */
+                struct clarity_load_options elo = lo;
+                if (one_stage && clarity__serve_model_estimate(ents[i]) > s->opt.max_memory) {
+                    elo.only_stage = true;
+                    elo.only_stage_id = stage_id;
+                }
+                struct serve_model *m = clarity__serve_cache_get(&s->cache, ents[i], &elo, &lerr);
                 if (!m) {
                     /* a log that cannot be read now (deleted, cut) leaves its other attempts */
                     clarity__serve_log(s, CLARITY_SERVE_WARN, "%s: %s", ents[i]->path, lerr.msg);
@@ -239,7 +244,7 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
             status = 403;
             rc = clarity_error_set(&err, CLARITY_EUSAGE, NULL, 0, 0, "user \"%.200s\" is not authorized", user ? user : "null");
         } else {
-            rc = clarity_shs_answer_to_typed(apps, nmodels, pq, true, k.f, &status, &type, &filename, &err);
+            rc = clarity_shs_request_answer_to(rq, apps, nmodels, true, k.f, &status, &type, &filename, &err);
         }
     }
     bool write_failed = clarity__serve_sink_close(&k) != 0;
@@ -262,6 +267,7 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
         res = send_text(c, (unsigned)status, err.msg);
     }
     clarity__serve_sink_free(&k);
+    clarity_shs_request_free(rq);
     free(filename);
     free(pq);
     return res;

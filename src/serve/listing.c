@@ -158,13 +158,14 @@ static bool entry_resume(struct serve_entry *e, const struct clarity_app_source 
     if (!prev || !prev->ok || e->change != CLARITY_STORE_GROWN || !prev->read_offset || prev->read_offset > e->size ||
         !plain_single(src) || !at_line_start(src->files[0].path, prev->read_offset))
         return false;
-    struct serve_entry r = {.info = prev->info};
+    struct serve_entry r = {.info = prev->info, .tasks = prev->tasks};
     uint64_t next = 0;
     if (clarity__serve_peek_suffix(src->files[0].path, prev->read_offset, &r, &next) != 0) return false;
     bool oom = false;
     struct clarity_shs_attempt_info in = r.info;
     in.last_updated_ms = e->mtime_ns / 1000000;   /* as the REST layer takes it: the file's mtime */
     set_strs(e, &in, &oom);
+    e->tasks = r.tasks;
     if (prev->acl_known && clarity__serve_acl_props_copy(&e->acl, &prev->acl) != 0) oom = true;
     e->acl_known = prev->acl_known;
     e->read_offset = next;
@@ -196,8 +197,10 @@ static void entry_read(struct serve_entry *e, const struct clarity_app_source *s
         e->change = (int)clarity_store_classify(prev ? &was : NULL, &fp);
     }
     if (entry_resume(e, src, prev)) return;
+    /* the listing's fields and the environment only: the rest of the log is passed over
+     * unparsed, so a 10 M-task log is listed without building its model (1.2 GB) */
     struct clarity_load_options lo = {.keep_task_accumulables = false, .skip_task_executor_metrics = true,
-                                      .threads = threads, .quiet = true};
+                                      .app_events_only = true, .threads = threads, .quiet = true};
     struct clarity_app *a = NULL;
     struct clarity_error err = {0};
     if (clarity_app_load(src, &lo, &a, &err) != CLARITY_OK) {
@@ -216,6 +219,8 @@ static void entry_read(struct serve_entry *e, const struct clarity_app_source *s
     acl->admin = env_prop(a, "spark.admin.acls");
     acl->admin_groups = env_prop(a, "spark.admin.acls.groups");
     e->acl_known = true;
+    const struct clarity_integrity *ig = &a->integrity;
+    e->tasks = a->tasks.n + (ig->task_starts_skipped > ig->task_ends_skipped ? ig->task_starts_skipped : ig->task_ends_skipped);
     e->read_offset = resume_offset(src, e->size);
     e->ok = !oom;
     if (oom) snprintf(e->err, sizeof e->err, "out of memory");

@@ -39,10 +39,21 @@ static bool names(const char *p, size_t n, const char *event)
     return false;
 }
 
+/* Task lines appended, for the entry's task count (the larger of starts and ends). */
+struct suffix_tasks { uint64_t starts, ends; };
+
 /* What one complete (or final, unterminated) suffix line means for the listing row. */
-static int suffix_line(const char *line, size_t len, size_t full_len, struct serve_entry *e)
+static int suffix_line(const char *line, size_t len, size_t full_len, struct serve_entry *e, struct suffix_tasks *t)
 {
     size_t n = len < PREFIX ? len : PREFIX;
+    if (names(line, n, "SparkListenerTaskStart")) {
+        t->starts++;
+        return 0;
+    }
+    if (names(line, n, "SparkListenerTaskEnd")) {
+        t->ends++;
+        return 0;
+    }
     if (names(line, n, "SparkListenerApplicationStart") || names(line, n, "SparkListenerLogStart") ||
         names(line, n, "SparkListenerEnvironmentUpdate"))
         return 1;   /* a field beyond the end moved: read the whole log */
@@ -87,6 +98,7 @@ int clarity__serve_peek_suffix(const char *path, uint64_t from, struct serve_ent
         close(fd);
         return -1;
     }
+    struct suffix_tasks tasks = {0};
     uint64_t pos = from, line_start = from;
     size_t llen = 0, lfull = 0;   /* bytes kept of the current line, and its length so far */
     int rc = 0;
@@ -102,7 +114,7 @@ int clarity__serve_peek_suffix(const char *path, uint64_t from, struct serve_ent
             if (chunk[i] == '\n') {
                 size_t kept = llen;
                 while (kept && line[kept - 1] == '\r') kept--;
-                rc = suffix_line(line, kept, lfull - (llen - kept), e);
+                rc = suffix_line(line, kept, lfull - (llen - kept), e, &tasks);
                 line_start = pos + (uint64_t)i + 1;
                 llen = lfull = 0;
                 continue;
@@ -115,7 +127,8 @@ int clarity__serve_peek_suffix(const char *path, uint64_t from, struct serve_ent
     }
     /* the last line without its newline: the loader reads it too (and counts it cut when it
      * does not parse); the next read starts at it again */
-    if (rc == 0 && lfull) rc = suffix_line(line, llen, lfull, e);
+    if (rc == 0 && lfull) rc = suffix_line(line, llen, lfull, e, &tasks);
+    e->tasks += tasks.starts > tasks.ends ? tasks.starts : tasks.ends;
     *next_offset = line_start;
     free(chunk);
     free(line);

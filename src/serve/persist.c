@@ -98,6 +98,7 @@ static int on_app(void *ctx, const struct clarity_store_app *row)
         .app_id = e->strs[0] ? e->strs[0] : "", .attempt_id = e->strs[1], .name = e->strs[2], .user = e->strs[3],
         .spark_version = e->strs[4], .start_ms = row->start_ms, .end_ms = row->completed ? row->end_ms : 0,
         .last_updated_ms = row->last_updated_ms};
+    e->tasks = row->tasks > 0 ? (uint64_t)row->tasks : 0;
     e->ok = true;
     e->err[0] = 0;
     return 0;
@@ -182,7 +183,9 @@ static void put_entry(struct clarity_server *s, const struct serve_entry *e, int
             .user = in->user ? in->user : "", .start_ms = in->start_ms, .end_ms = in->end_ms,
             .last_updated_ms = in->last_updated_ms, .duration_ms = duration, .completed = completed,
             .spark_version = in->spark_version ? in->spark_version : "", .platform = "",
-            .integrity = completed ? 0 : CLARITY_STORE_INT_IN_PROGRESS, .app_info_json = json ? json : "{}"};
+            .integrity = completed ? 0 : CLARITY_STORE_INT_IN_PROGRESS, .app_info_json = json ? json : "{}",
+            /* what tells a restarted server, before loading, whether the model fits */
+            .tasks = (int64_t)e->tasks};
     }
     struct clarity_error err = {0};
     if (clarity_store_log_put(s->store, &log, &app, e->ok ? 1 : 0, NULL, 0, &err) != CLARITY_OK)

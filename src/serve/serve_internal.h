@@ -51,6 +51,10 @@ struct serve_entry {
      * (0: unknown, or a log that is not resumed: read whole) */
     uint64_t read_offset;
     bool resumed;                  /* this scan read only its suffix */
+    /* task attempts in the log, counted by the listing's read (TaskStart / TaskEnd lines, the
+     * larger count; 0: not known, e.g. a store written by an older build): what tells, before
+     * loading, whether the whole model would fit --max-memory */
+    uint64_t tasks;
     struct serve_acl_props acl;    /* with --acl: from its environment */
     bool acl_known;                /* false: not read (an entry from the store before a peek) */
 };
@@ -119,23 +123,32 @@ struct serve_model {
     int refs;                               /* requests using it */
     bool loading, stale;
     bool sql;                               /* loaded with SQL plan graphs (the /sql routes) */
+    bool only_stage;                        /* only the tasks of stage only_stage_id (a lean load) */
+    int64_t only_stage_id;
     uint64_t used;                          /* LRU tick */
     struct serve_model *next;
 };
 struct serve_cache {
+    const struct clarity_server *srv;       /* for its log */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct serve_model *head;
     size_t n, bytes, max_apps, max_bytes;
     uint64_t tick, loads, hits, evictions;
 };
-void clarity__serve_cache_init(struct serve_cache *c, size_t max_apps, size_t max_bytes);
+void clarity__serve_cache_init(struct serve_cache *c, const struct clarity_server *srv, size_t max_apps, size_t max_bytes);
 void clarity__serve_cache_free(struct serve_cache *c);
 /* The model of an entry at its listed generation, loaded when absent; NULL with err set when
- * it cannot be read. Release it with clarity__serve_cache_release. */
+ * it cannot be read. A whole model answers every request; with lo->only_stage a model of
+ * that stage's tasks answers too (and is loaded, when no whole one is cached). Release it
+ * with clarity__serve_cache_release. */
 struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct serve_entry *e,
                                              const struct clarity_load_options *lo, struct clarity_error *err);
 void clarity__serve_cache_release(struct serve_cache *c, struct serve_model *m);
+
+/* Bytes of an entry's whole model, estimated before loading it from its task count
+ * (0: unknown); what decides a one-stage load for a stage's routes (cache.c). */
+size_t clarity__serve_model_estimate(const struct serve_entry *e);
 
 /* ---- the server (serve.c, http.c, watch.c) ---- */
 struct clarity_server {

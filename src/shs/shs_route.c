@@ -323,6 +323,21 @@ static int resolve(struct shs_req *r, const struct clarity__shs_route *rt, const
 
 /* ---- the request ---- */
 
+/* A path split into decoded segments and its query, and the route it matched: parsed once
+ * per request (clarity_shs_request_new), for the server's questions before it loads anything
+ * and for the answer. */
+struct clarity_shs_request {
+    char *path;
+    char *seg[MAX_SEG];
+    size_t nseg;
+    const char *query;
+    const struct clarity__shs_route *rt;     /* NULL: not routed (why in err, http) */
+    struct route_vars rv;
+    struct clarity_error err;
+    int http;
+};
+
+/* What one answer allocates. */
 struct answer {
     struct shs_app_entry *entries;
     const struct clarity_app **pool;
@@ -332,10 +347,6 @@ struct answer {
     struct shs_agg agg;
     bool have_ix, have_agg;
     struct shs_params params;
-    char *path;
-    char *seg[MAX_SEG];
-    size_t nseg;
-    const char *query;
 };
 
 static void answer_free(struct answer *x)
@@ -346,11 +357,10 @@ static void answer_free(struct answer *x)
     free(x->pool);
     free(x->keys);
     free(x->groups);
-    free(x->path);
 }
 
 /* Splits the path into decoded segments (after an optional /api/v1) and its query. */
-static int split_path(struct shs_req *r, struct answer *x, const char *path_and_query)
+static int split_path(struct shs_req *r, struct clarity_shs_request *x, const char *path_and_query)
 {
     x->path = strdup(path_and_query ? path_and_query : "");
     if (!x->path) return clarity__shs_oom(r);
@@ -372,13 +382,16 @@ static int split_path(struct shs_req *r, struct answer *x, const char *path_and_
  * route, application, ids, query parameters, indexes, aggregates, then the resource's own
  * check. Nothing is written; on success the handler can stream the answer. */
 static int prepare(struct shs_req *r, struct answer *x, struct clarity_app *const *apps, size_t napps,
-                   const char *path_and_query, const struct clarity__shs_route **out)
+                   const struct clarity_shs_request *q)
 {
-    int rc = split_path(r, x, path_and_query);
-    if (rc) return rc;
-    struct route_vars rv;
-    const struct clarity__shs_route *rt = find_route(r, x->seg, x->nseg, &rv);
-    if (!rt) return r->err->code;
+    if (!q->rt) {
+        *r->err = q->err;
+        r->http = q->http;
+        return q->err.code;
+    }
+    const struct clarity__shs_route *rt = q->rt;
+    struct route_vars rv = q->rv;
+    int rc;
     size_t n = napps ? napps : 1;
     x->entries = calloc(n, sizeof *x->entries);
     x->pool = calloc(n, sizeof *x->pool);
@@ -388,8 +401,8 @@ static int prepare(struct shs_req *r, struct answer *x, struct clarity_app *cons
     r->apps = x->entries;
     r->napps = group_apps(apps, napps, x->entries, x->pool, x->keys, x->groups);
     if ((rc = resolve(r, rt, &rv))) return rc;
-    if (!rt->handler) return clarity__shs_fail(r, SHS_NO_ROUTE, "no such resource: %s", x->seg[rv.attempt ? 3 : 2]);
-    if ((rc = clarity__shs_params_parse(r, x->query, rt->params, &x->params))) return rc;
+    if (!rt->handler) return clarity__shs_fail(r, SHS_NO_ROUTE, "no such resource: %s", q->seg[rv.attempt ? 3 : 2]);
+    if ((rc = clarity__shs_params_parse(r, q->query, rt->params, &x->params))) return rc;
     r->p = &x->params;
     unsigned index = rt->index | ((rt->needs & SHS_NEED_AGG) ? SHS_IX_TASKS : 0);
     if (index) {
@@ -403,7 +416,6 @@ static int prepare(struct shs_req *r, struct answer *x, struct clarity_app *cons
         r->agg = &x->agg;
     }
     if (rt->check && (rc = rt->check(r))) return rc;
-    *out = rt;
     return CLARITY_OK;
 }
 
@@ -412,16 +424,16 @@ static int prepare(struct shs_req *r, struct answer *x, struct clarity_app *cons
 
 /* The answer, streamed to out; for a binary answer also its content type and the file name
  * SHS gives it (Content-Disposition: attachment; filename=eventLogs-<appId>[-<attemptId>].zip). */
-static int answer(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty, FILE *out,
-                  int *status, const char **ctype, char **filename, struct clarity_error *err)
+static int answer(struct clarity_app *const *apps, size_t napps, const struct clarity_shs_request *q, bool pretty,
+                  FILE *out, int *status, const char **ctype, char **filename, struct clarity_error *err)
 {
     struct clarity_error local;
     if (!err) err = &local;
     clarity_error_clear(err);
     struct shs_req r = {.err = err, .out = out};
     struct answer x = {0};
-    const struct clarity__shs_route *rt = NULL;
-    int rc = prepare(&r, &x, apps, napps, path_and_query, &rt);
+    const struct clarity__shs_route *rt = q->rt;
+    int rc = prepare(&r, &x, apps, napps, q);
     if (!rc && (rt->shows & SHS_SHOWS_FILES)) {
         if (ctype) *ctype = CT_BINARY;
         if (filename && asprintf(filename, "eventLogs-%s%s%s.zip", r.entry->id, r.attempt ? "-" : "",
@@ -445,10 +457,52 @@ static int answer(struct clarity_app *const *apps, size_t napps, const char *pat
     return rc;
 }
 
+int clarity_shs_request_new(const char *path_and_query, struct clarity_shs_request **out)
+{
+    struct clarity_shs_request *q = calloc(1, sizeof *q);
+    *out = q;
+    if (!q) return CLARITY_ENOMEM;
+    struct shs_req r = {.err = &q->err};
+    if (split_path(&r, q, path_and_query) == CLARITY_OK) q->rt = find_route(&r, q->seg, q->nseg, &q->rv);
+    q->http = r.http;
+    return q->err.code == CLARITY_ENOMEM ? CLARITY_ENOMEM : CLARITY_OK;
+}
+
+void clarity_shs_request_free(struct clarity_shs_request *q)
+{
+    if (!q) return;
+    free(q->path);
+    free(q);
+}
+
+int clarity_shs_request_answer_to(const struct clarity_shs_request *q, struct clarity_app *const *apps, size_t napps,
+                                  bool pretty, FILE *out, int *status, const char **content_type, char **filename,
+                                  struct clarity_error *err)
+{
+    *content_type = CT_JSON;
+    *filename = NULL;
+    return answer(apps, napps, q, pretty, out, status, content_type, filename, err);
+}
+
+/* One call's answer over a request parsed for it. */
+static int answer_path(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty, FILE *out,
+                       int *status, const char **ctype, char **filename, struct clarity_error *err)
+{
+    struct clarity_shs_request *q;
+    if (clarity_shs_request_new(path_and_query, &q) != CLARITY_OK) {
+        clarity_shs_request_free(q);
+        *status = 500;
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    int rc = answer(apps, napps, q, pretty, out, status, ctype, filename, err);
+    clarity_shs_request_free(q);
+    return rc;
+}
+
 int clarity_shs_answer_to(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
                           FILE *out, int *status, struct clarity_error *err)
 {
-    return answer(apps, napps, path_and_query, pretty, out, status, NULL, NULL, err);
+    return answer_path(apps, napps, path_and_query, pretty, out, status, NULL, NULL, err);
 }
 
 int clarity_shs_answer_to_typed(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
@@ -457,7 +511,7 @@ int clarity_shs_answer_to_typed(struct clarity_app *const *apps, size_t napps, c
 {
     *content_type = CT_JSON;
     *filename = NULL;
-    return answer(apps, napps, path_and_query, pretty, out, status, content_type, filename, err);
+    return answer_path(apps, napps, path_and_query, pretty, out, status, content_type, filename, err);
 }
 
 int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char *path_and_query, bool pretty,
@@ -474,7 +528,7 @@ int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char
         res->status = 500;
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
     }
-    int rc = answer(apps, napps, path_and_query, pretty, mem, &res->status, &res->content_type, &res->filename, err);
+    int rc = answer_path(apps, napps, path_and_query, pretty, mem, &res->status, &res->content_type, &res->filename, err);
     if (fclose(mem) != 0 && !rc) {
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
         res->status = 500;
@@ -494,14 +548,11 @@ int clarity_shs_answer(struct clarity_app *const *apps, size_t napps, const char
 
 const char *clarity_shs_content_type(const char *path_and_query)
 {
-    struct clarity_error err;
-    struct shs_req r = {.err = &err};
-    struct answer x = {0};
-    struct route_vars rv;
-    const struct clarity__shs_route *rt = NULL;
-    if (split_path(&r, &x, path_and_query) == CLARITY_OK) rt = find_route(&r, x.seg, x.nseg, &rv);
-    answer_free(&x);
-    return rt && (rt->shows & SHS_SHOWS_FILES) ? CT_BINARY : CT_JSON;
+    struct clarity_shs_request *q;
+    clarity_shs_request_new(path_and_query, &q);
+    const char *t = q && q->rt && (q->rt->shows & SHS_SHOWS_FILES) ? CT_BINARY : CT_JSON;
+    clarity_shs_request_free(q);
+    return t;
 }
 
 void clarity_shs_response_free(struct clarity_shs_response *res)
@@ -514,24 +565,46 @@ void clarity_shs_response_free(struct clarity_shs_response *res)
     res->filename = NULL;
 }
 
-void clarity_shs_load_options(const char *path_and_query, struct clarity_load_options *opt)
+void clarity_shs_request_load_options(const struct clarity_shs_request *q, struct clarity_load_options *opt)
 {
-    struct clarity_error err;
-    struct shs_req r = {.err = &err};
-    struct answer x = {0};
-    struct route_vars rv;
-    const struct clarity__shs_route *rt = NULL;
     unsigned shows = 0;
-    if (split_path(&r, &x, path_and_query) == CLARITY_OK && (rt = find_route(&r, x.seg, x.nseg, &rv))) {
-        shows = rt->shows;
+    if (q && q->rt) {
+        shows = q->rt->shows;
         /* a query the answer will refuse needs nothing either */
-        if ((shows & SHS_SHOWS_DETAILS) && clarity__shs_params_parse(&r, x.query, rt->params, &x.params) == CLARITY_OK &&
-            x.params.details)
+        struct clarity_error err;
+        struct shs_req r = {.err = &err};
+        struct shs_params params = {0};
+        if ((shows & SHS_SHOWS_DETAILS) && clarity__shs_params_parse(&r, q->query, q->rt->params, &params) == CLARITY_OK &&
+            params.details)
             shows |= SHS_SHOWS_TASK_ACCUMS;
     }
-    answer_free(&x);
     opt->keep_task_accumulables = (shows & SHS_SHOWS_TASK_ACCUMS) != 0;
     opt->user_task_accumulables_only = true;
     opt->skip_task_executor_metrics = !(shows & SHS_SHOWS_EXEC_PEAKS);
     opt->sql_plan_graphs = (shows & SHS_SHOWS_SQL) != 0;
+}
+
+void clarity_shs_load_options(const char *path_and_query, struct clarity_load_options *opt)
+{
+    struct clarity_shs_request *q;
+    clarity_shs_request_new(path_and_query, &q);
+    clarity_shs_request_load_options(q, opt);
+    clarity_shs_request_free(q);
+}
+
+const char *clarity_shs_request_app(const struct clarity_shs_request *q)
+{
+    /* also for a path under an application that routes nowhere: a server checks who may see
+     * the application before saying there is no such resource in it */
+    return q && q->nseg >= 2 && !strcmp(q->seg[0], "applications") ? q->seg[1] : NULL;
+}
+
+bool clarity_shs_request_stage(const struct clarity_shs_request *q, int64_t *stage_id)
+{
+    /* every route that names a stage reads that stage's tasks and nothing of other stages'
+     * (its aggregates, executor summary and task rows are the stage's own): a route added
+     * with SHS_NEED_STAGE must keep to that, or a server's one-stage load answers it wrong */
+    if (!q || !q->rt || !(q->rt->needs & SHS_NEED_STAGE)) return false;
+    const char *s = q->rv.v[(q->rt->needs & SHS_NEED_JOB) ? 1 : 0];
+    return s && parse_id(s, false, stage_id);
 }

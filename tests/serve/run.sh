@@ -7,6 +7,8 @@
 #     tests/conformance does (lastUpdated masked);
 #  3. hostile requests: "..", "%2e%2e", encoded slashes, a 100 kB query string, 2,000
 #     connections at once: each gets 4xx or is closed, and the server still answers;
+#  1b. one-stage loads: under --max-memory 1 a stage's routes (stage, attempts, task list,
+#     task summary) load that stage's tasks alone, and answer as clarity api's whole model;
 #  3b. a directory that changes: a new log is listed, a deleted one leaves the listing, and a
 #     restart over the store answers /applications at once with the same bytes;
 #  4. a soak: an .inprogress log appended while clients poll; no 5xx, nothing lost (the last
@@ -188,6 +190,45 @@ if grep -q "listing from the store" "$T/routes.log" && [ "$code" = 200 ] && cmp 
   ok "restart: /applications from the store, same bytes ($(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}') s for the request)"
 else bad "restart: $code, $(grep -c . "$T/after.json") lines; log: $(head -2 "$T/routes.log" | tr '\n' ' ')"; fi
 stop_server routes
+
+# ---- 1b. one-stage loads: a stage's routes under a --max-memory smaller than the model ----
+# With --max-memory 1 every whole model is "too large", so each stage route loads that
+# stage's tasks only (load option only_stage); every answer must still be clarity api's on
+# the whole model, byte for byte: every stage of the fixtures and of three shared logs (a
+# multi-attempt application, one with failed and excluded tasks, a Spark 2.3 YARN one).
+O="$T/onestage"; mkdir -p "$O"
+cp "$D"/* "$O"/
+for f in local-1430917381534 app-20161116163331-0000 application_1538416563558_0014; do
+  [ -f "$SHARED_DATA/spark-events/$f" ] && cp "$SHARED_DATA/spark-events/$f" "$O/" || skip "one-stage: $SHARED_DATA/spark-events/$f absent"
+done
+if ! start_server onestage "$O" --max-memory 1; then bad "one-stage: server did not start: $(tail -3 "$T/onestage.log")"
+else
+  # every application attempt's base path, and the stage attempts of each (at most 12)
+  "$CLARITY" api "$O" "$A" | jq -r '.[] | .id as $i | .attempts[] | "\($i)" + (if .attemptId then "/" + .attemptId else "" end)' >"$T/bases"
+  n=0; nbad=0
+  while read -r b; do
+    "$CLARITY" api "$O" "$A/$b/stages" | jq -r '.[] | "\(.stageId) \(.attemptId)"' | head -12 >"$T/stages"
+    while read -r sid att; do
+      for p in "$A/$b/stages/$sid" "$A/$b/stages/$sid/$att" "$A/$b/stages/$sid/$att?details=false&withSummaries=true" \
+               "$A/$b/stages/$sid/$att/taskSummary" "$A/$b/stages/$sid/$att/taskList?length=100000" \
+               "$A/$b/stages/$sid/$att/taskList?sortBy=-runtime&offset=1&length=3" \
+               "$A/$b/stages/$sid/$att/taskList?status=failed" "$A/$b/stages/$sid/99"; do
+        code=$(curl -s -o "$T/http.body" -w '%{http_code}' "$(URL "$p")")
+        "$CLARITY" api "$O" "$p" >"$T/api.body" 2>"$T/api.err"; arc=$?
+        [ "$arc" = 0 ] || sed -n '1s/^clarity api: //p' "$T/api.err" | tr -d '\n' >"$T/api.body"
+        n=$((n + 1))
+        if ! cmp -s "$T/http.body" "$T/api.body"; then
+          nbad=$((nbad + 1)); [ "$nbad" -le 5 ] && bad "one-stage $p: $code, differs from clarity api's whole model ($(cmp "$T/http.body" "$T/api.body" 2>&1 | head -1))"
+        fi
+      done
+    done <"$T/stages"
+  done <"$T/bases"
+  loads=$(grep -c "tasks only (whole model" "$T/onestage.log")
+  if [ "$nbad" = 0 ] && [ "$n" -gt 100 ]; then ok "one-stage: $n stage routes over $(wc -l <"$T/bases") attempts equal clarity api's, $loads one-stage loads"
+  else bad "one-stage: $nbad of $n answers differ"; fi
+  [ "$loads" -gt 10 ] && ok "one-stage: the lean path was taken ($loads loads)" || bad "one-stage: only $loads one-stage loads"
+  stop_server onestage
+fi
 
 # ---- 2. HistoryServerSuite's expected answers over HTTP ----
 HS="$SHARED_DATA/history-server"

@@ -206,6 +206,79 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
     if (!__builtin_add_overflow(run, 1000, &swt_cap) && swt / 1000000 > swt_cap) a->integrity.sw_time_suspect_units++;
 }
 
+/* ---- load option only_stage ---- */
+
+static bool other_stage_known(const struct apply_ctx *c, int64_t tid)
+{
+    uint32_t v;
+    if (tid >= 0 && tid < INT32_MAX)
+        return (size_t)tid / 64 < c->other_stage_words && (c->other_stage_bits[tid / 64] >> (tid % 64) & 1);
+    return clarity_idmap_get(&c->other_stage_ids, tid, &v);
+}
+
+static int other_stage_remember(struct apply_ctx *c, int64_t tid)
+{
+    if (tid < 0 || tid >= INT32_MAX) return clarity_idmap_put(&c->other_stage_ids, tid, 1);
+    size_t w = (size_t)tid / 64;
+    if (w >= c->other_stage_words) {
+        size_t n = c->other_stage_words ? c->other_stage_words : 1024;
+        while (n <= w) n *= 2;
+        uint64_t *p = realloc(c->other_stage_bits, n * sizeof *p);
+        if (!p) return -1;
+        memset(p + c->other_stage_words, 0, (n - c->other_stage_words) * sizeof *p);
+        c->other_stage_bits = p;
+        c->other_stage_words = n;
+    }
+    c->other_stage_bits[w] |= (uint64_t)1 << (tid % 64);
+    return 0;
+}
+
+/* What a whole load takes from a task of another stage besides its row: its stage and
+ * executor rows (their order and what SHS sees of them), the time base of every launch time,
+ * whether peak execution memory came from an accumulable, and executor peaks. */
+static void other_stage_task(struct apply_ctx *c, const struct task_rec *r, bool first)
+{
+    struct clarity_app *a = c->app;
+    if (first) {
+        if (!clarity_stage_get_or_add(c, r->stage_id, r->stage_attempt)) return;
+        if (!a->time_base) a->time_base = a->start_ms ? a->start_ms : r->launch;
+        if (r->host) clarity_intern_memo(c, &c->last_host, task_rec_host(r), r->host_len);
+    }
+    struct clarity_executor *x = NULL;
+    if (r->exec) {
+        uint32_t id = clarity_intern_memo(c, &c->last_exec, task_rec_exec(r), r->exec_len);
+        uint32_t row_e;
+        if (clarity_idmap_get(&a->exec_by_name, id, &row_e)) x = &a->execs[row_e];
+        else if (first) x = clarity_exec_get_or_add(c, task_rec_exec(r), r->exec_len);
+    }
+    if (r->kind != TASK_END) return;
+    if (r->has_metrics && r->peak_from_accums) a->peak_exec_mem_from_accums = true;
+    if (x && (r->has_exec_metrics || r->nexec_vals)) {
+        if (r->has_exec_metrics) clarity_read_peaks(c, r->exec_metrics, &x->peaks);
+        for (size_t i = 0; i < r->nexec_vals; i++)
+            clarity_read_peak_value(c, &x->peaks, r->exec_vals[i].pos, r->exec_vals[i].name, r->exec_vals[i].value);
+    }
+}
+
+/* Whether the task's events are kept (only_stage): a task id already in the table is, one
+ * already seen with another stage is not, and a new one by the stage its event names. */
+static bool only_stage_keeps(struct apply_ctx *c, const struct task_rec *r)
+{
+    uint32_t row;
+    if (task_lookup(c->app, r->tid, &row)) return true;
+    if (other_stage_known(c, r->tid)) {
+        other_stage_task(c, r, false);
+        return false;
+    }
+    if (r->stage_id == c->opt->only_stage_id) return true;
+    if (other_stage_remember(c, r->tid) != 0) {
+        c->failed = 1;
+        return false;
+    }
+    other_stage_task(c, r, true);
+    return false;
+}
+
 void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
 {
     static const char *const what[] = {"SparkListenerTaskStart", "SparkListenerTaskGettingResult",
@@ -216,6 +289,7 @@ void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
         clarity_problem(c, "%s without \"Task Info\".\"Task ID\"", what[r->kind]);
         return;
     }
+    if (c->opt->only_stage && !c->opt->sql_plan_graphs && !only_stage_keeps(c, r)) return;
     bool created;
     long srow = task_row(c, r, &created);
     if (srow < 0) return;

@@ -44,7 +44,7 @@ static struct serve_entry entry(const char *rel)
 Test(serve_cache, lru_bounds_in_use_and_generations)
 {
     struct serve_cache c;
-    clarity__serve_cache_init(&c, 1, (size_t)1 << 30);
+    clarity__serve_cache_init(&c, NULL, 1, (size_t)1 << 30);
     struct serve_entry a = entry("tests/data/mini-3x.json"), b = entry("tests/data/spark-1.2-local-1422981780767.json");
     struct clarity_load_options lo = {.threads = 1, .quiet = true};
     struct clarity_error err;

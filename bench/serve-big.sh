@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# clarity serve's memory over one very large application: the 10 M-task log that
+# bench/scale-axes.sh builds (NDS q72 renumbered, zstd; SERVE_BIG_LOG names it).
+#
+# For each --max-memory in SERVE_BIG_BOUNDS (default "512M 1G default"): a server over a
+# directory holding only that log (no store, so the first scan reads the log before the port
+# is printed), then two task-list requests for two different stages. Peaks are the kernel's
+# high-water mark of the server process (VmHWM), reset between phases (clear_refs 5), so
+# each row's peak is that phase's alone; RSS after is VmRSS once the answer came. One run
+# per cell (each load reads the whole log: minutes); the bounds run at once (nice 10), so
+# wall times include each other's load: compare memory, not seconds.
+set -euo pipefail
+cd "$(cd "${0%/*}" && pwd)/.."
+C=${CLARITY:-build/clarity}
+LOG=${SERVE_BIG_LOG:-bench/out/scale/logs/tasks-10000000.zstd}
+[ -x "$C" ] || { echo "bench/serve-big.sh: $C missing (make build/clarity)" >&2; exit 2; }
+[ -r "$LOG" ] || { echo "bench/serve-big.sh: $LOG missing (TASKS=10000000 bench/scale-axes.sh builds it)" >&2; exit 2; }
+OUT=${SERVE_BIG_OUT:-bench/out/serve-big}
+mkdir -p "$OUT"
+# two copies of q72's largest stage (2,185 tasks each), then the first again (a cache hit)
+STAGES=${SERVE_BIG_STAGES:-"23/0 301/0 23/0"}
+QUERY=${SERVE_BIG_QUERY:-"length=20"}
+
+kib() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
+mib() { awk -v k="$1" 'BEGIN {printf "%d", k / 1024}'; }
+
+one() { # one BOUND: a table row per phase in $OUT/rows-BOUND
+  local bound=$1 dir="$OUT/dir-$1" rows="$OUT/rows-$1" opt=()
+  rm -rf "$dir"; mkdir -p "$dir"
+  ln "$LOG" "$dir/" 2>/dev/null || ln -s "$(readlink -f "$LOG")" "$dir/"
+  [ "$bound" = default ] || opt=(--max-memory "$bound")
+  : >"$rows"
+  local t0 t1 pid port app
+  t0=$(date +%s.%N)
+  nice -n 10 "$C" serve --port 0 --no-store "${opt[@]}" "$dir" >"$OUT/port-$bound" 2>"$OUT/log-$bound" &
+  pid=$!
+  until port=$(head -1 "$OUT/port-$bound" 2>/dev/null) && [ -n "$port" ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "server ($bound) died: $(tail -2 "$OUT/log-$bound")" >&2; return 1; }
+    sleep 1
+  done
+  t1=$(date +%s.%N)
+  echo "first scan|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
+  app=$(curl -s "http://127.0.0.1:$port/api/v1/applications" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+  local k=0
+  for st in $STAGES; do
+    k=$((k + 1))
+    echo 5 >"/proc/$pid/clear_refs"
+    t0=$(date +%s.%N)
+    code=$(curl -s -o "$OUT/answer-$bound-$k.json" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/applications/$app/stages/$st/taskList?$QUERY")
+    t1=$(date +%s.%N)
+    echo "request $k (stage $st): $code|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
+  done
+  kill -TERM "$pid"; wait "$pid" || true
+}
+
+BOUNDS=${SERVE_BIG_BOUNDS:-"512M 1G default"}
+for b in $BOUNDS; do one "$b" & done
+wait
+RES="$OUT/results.md"
+{
+  echo "clarity serve over $(basename "$LOG") ($(du -m "$LOG" | cut -f1) MB), $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| --max-memory | phase | wall s | peak RSS MiB | RSS after MiB |"
+  echo "|---|---|---:|---:|---:|"
+  for b in $BOUNDS; do
+    while IFS='|' read -r phase w p r; do echo "| $b | $phase | $w | $p | $r |"; done <"$OUT/rows-$b"
+  done
+  echo
+  for b in $BOUNDS; do echo "log ($b):"; grep -E 'load:|malloc_trim|scan' "$OUT/log-$b" | sed 's/^/    /'; done
+} >"$RES"
+cat "$RES"

@@ -1,0 +1,108 @@
+/* The two partial loads a server uses: app_events_only (a listing's read: the application's
+ * own fields, task lines only counted) and only_stage (one stage's task rows, the rest of the
+ * model as a whole load makes it). Each is checked against the whole load of the same log. */
+#include <criterion/criterion.h>
+#include "load_helpers.h"
+
+static int load_opt(const char *name, const struct clarity_load_options *o, struct clarity_app **out)
+{
+    const char *root = getenv("CLARITY_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/%s", root ? root : ".", name);
+    struct clarity_log_file f = {.path = path};
+    struct clarity_app_source src = {.path = path, .files = &f, .nfiles = 1};
+    struct clarity_error err;
+    return clarity_app_load(&src, o, out, &err);
+}
+
+static const char *str(const struct clarity_app *a, uint32_t id) { return id ? clarity_app_str(a, id) : ""; }
+
+/* spark-3.1-app-20200706201101-0003.json: 48 TaskStart and 48 TaskEnd lines (grep -c), so
+ * the listing's read counts 48 of each and keeps no task, stage, job or executor. */
+Test(partial_loads, app_events_only_keeps_the_listing_fields)
+{
+    const char *log = "spark-3.1-app-20200706201101-0003.json";
+    struct clarity_load_options whole_o = {.keep_task_accumulables = true, .threads = 1};
+    struct clarity_load_options list_o = {.app_events_only = true, .skip_task_executor_metrics = true, .threads = 1};
+    struct clarity_app *whole, *list;
+    cr_assert_eq(load_opt(log, &whole_o, &whole), CLARITY_OK);
+    cr_assert_eq(load_opt(log, &list_o, &list), CLARITY_OK);
+    cr_assert_str_eq(str(list, list->app_id), "app-20200706201101-0003");
+    cr_assert_str_eq(str(list, list->app_id), str(whole, whole->app_id));
+    cr_assert_str_eq(str(list, list->name), str(whole, whole->name));
+    cr_assert_str_eq(str(list, list->user), str(whole, whole->user));
+    cr_assert_str_eq(str(list, list->spark_version), str(whole, whole->spark_version));
+    cr_assert_str_eq(str(list, list->attempt_id), str(whole, whole->attempt_id));
+    cr_assert_eq(list->start_ms, whole->start_ms);
+    cr_assert_eq(list->end_ms, whole->end_ms);
+    cr_assert_neq(list->end_ms, 0);
+    cr_assert_eq(list->spark_props.n, whole->spark_props.n, "the environment is read (view ACLs)");
+    cr_assert_eq(whole->tasks.n, 48);
+    cr_assert_eq(list->tasks.n, 0);
+    cr_assert_eq(list->integrity.task_starts_skipped, 48);
+    cr_assert_eq(list->integrity.task_ends_skipped, 48);
+    cr_assert_eq(list->nstages, 0);
+    cr_assert_eq(list->njobs, 0);
+    clarity_app_free(whole);
+    clarity_app_free(list);
+}
+
+/* A file with no event at all still fails as a whole load fails. */
+Test(partial_loads, app_events_only_refuses_what_is_no_log)
+{
+    char path[] = "/tmp/clarity-partial-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("hello\nworld\n", f);
+    fclose(f);
+    struct clarity_log_file lf = {.path = path};
+    struct clarity_app_source src = {.path = path, .files = &lf, .nfiles = 1};
+    struct clarity_load_options o = {.app_events_only = true, .threads = 1};
+    struct clarity_app *a = NULL;
+    struct clarity_error err;
+    cr_assert_eq(clarity_app_load(&src, &o, &a, &err), CLARITY_EFORMAT);
+    cr_assert_null(a);
+    remove(path);
+}
+
+/* only_stage: the kept rows are exactly the whole load's rows of that stage, field for field
+ * and in the same order; the stage, job and executor tables are the whole load's. */
+Test(partial_loads, only_stage_keeps_that_stage_as_a_whole_load)
+{
+    const char *log = "spark-3.1-app-20200706201101-0003.json";
+    struct clarity_load_options whole_o = {.keep_task_accumulables = true, .user_task_accumulables_only = true, .threads = 1};
+    struct clarity_app *whole;
+    cr_assert_eq(load_opt(log, &whole_o, &whole), CLARITY_OK);
+    size_t checked_stages = 0;
+    for (size_t s = 0; s < whole->nstages; s++) {
+        int64_t sid = whole->stages[s].stage_id;
+        struct clarity_load_options o = whole_o;
+        o.only_stage = true;
+        o.only_stage_id = sid;
+        struct clarity_app *one;
+        cr_assert_eq(load_opt(log, &o, &one), CLARITY_OK);
+        cr_assert_eq(one->nstages, whole->nstages);
+        cr_assert_eq(one->njobs, whole->njobs);
+        cr_assert_eq(one->nexecs, whole->nexecs);
+        cr_assert_eq(one->peak_exec_mem_from_accums, whole->peak_exec_mem_from_accums);
+        size_t k = 0;
+        for (size_t r = 0; r < whole->tasks.n; r++) {
+            if (whole->stages[clarity_icol_get(&whole->tasks.stage, r)].stage_id != sid) continue;
+            cr_assert_lt(k, one->tasks.n);
+            cr_assert_eq(clarity_icol_get(&one->tasks.task_id, k), clarity_icol_get(&whole->tasks.task_id, r));
+            cr_assert_eq(clarity_icol_get(&one->tasks.stage, k), clarity_icol_get(&whole->tasks.stage, r));
+            cr_assert_eq(clarity_task_launch_ms(one, k), clarity_task_launch_ms(whole, r));
+            cr_assert_eq(clarity_task_flags(one, k), clarity_task_flags(whole, r));
+            cr_assert_str_eq(str(one, (uint32_t)clarity_icol_get(&one->tasks.executor, k)),
+                             str(whole, (uint32_t)clarity_icol_get(&whole->tasks.executor, r)));
+            for (int m = 0; m < CLARITY_TM_COUNT; m++) cr_assert_eq(clarity_task_metric(one, k, m), clarity_task_metric(whole, r, m));
+            k++;
+        }
+        cr_assert_eq(one->tasks.n, k, "stage %lld: %zu rows kept, %zu in the whole load", (long long)sid, one->tasks.n, k);
+        checked_stages += k > 0;
+        clarity_app_free(one);
+    }
+    cr_assert_geq(checked_stages, 3, "the fixture has stages with tasks");
+    clarity_app_free(whole);
+}
