@@ -194,6 +194,23 @@ static int cmp_cross(const void *x, const void *y)
     return strcmp(a->app_id, b->app_id);
 }
 
+/* Orders the seen applications by id, start and end, then by when they were seen, so equal
+   runs are adjacent and the first seen comes first. */
+static int cmp_seen(const void *x, const void *y, void *ctx)
+{
+    const struct seen_app *s = ctx, *a = &s[*(const size_t *)x], *b = &s[*(const size_t *)y];
+    int c = strcmp(a->id, b->id);
+    if (c) return c;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    if (a->end != b->end) return a->end < b->end ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static bool same_run(const struct seen_app *a, const struct seen_app *b)
+{
+    return !strcmp(a->id, b->id) && a->start == b->start && a->end == b->end;
+}
+
 /* --deep over several applications: contention across them ("Across applications"). */
 static int findings_end(void *ctx, const struct clarity_app_set *set, FILE *text, struct jsonw *json,
                         struct clarity_error *err)
@@ -204,32 +221,39 @@ static int findings_end(void *ctx, const struct clarity_app_set *set, FILE *text
     if (fc->nseen < 2) return 0;
     size_t n = fc->nseen, ng, nx = 0;
     int64_t *st = malloc(n * sizeof *st), *en = malloc(n * sizeof *en);
-    size_t *grp = malloc(n * sizeof *grp), *members = malloc(n * sizeof *members);
+    size_t *grp = malloc(n * sizeof *grp), *members = malloc(n * sizeof *members), *first = NULL;
     struct clarity_cross_finding *x = NULL;
     int rc = 0;
     if (!st || !en || !grp || !members) goto oom;
-    for (size_t i = 0; i < n; i++) {
-        st[i] = fc->seen[i].start, en[i] = fc->seen[i].end;
-        /* one run's log in two formats (a legacy directory and its file: spark-events has
-           several) is one application, not two that shared the cluster: the later copy
-           counts as not having run */
-        for (size_t k = 0; k < i; k++)
-            if (!strcmp(fc->seen[k].id, fc->seen[i].id) && fc->seen[k].start == fc->seen[i].start &&
-                fc->seen[k].end == fc->seen[i].end) {
-                st[i] = en[i] = 0;
-                break;
-            }
-    }
+    /* one run's log in two formats (a legacy directory and its file: spark-events has
+       several) is one application, not two that shared the cluster: every copy after the
+       first (same id, start and end) counts as not having run. Sorted, not compared pairwise,
+       so a directory of 10^5 applications stays linear-logarithmic. */
+    for (size_t i = 0; i < n; i++) st[i] = fc->seen[i].start, en[i] = fc->seen[i].end, members[i] = i;
+    qsort_r(members, n, sizeof *members, cmp_seen, fc->seen);
+    for (size_t k = 1; k < n; k++)
+        if (same_run(&fc->seen[members[k - 1]], &fc->seen[members[k]]))
+            st[members[k]] = en[members[k]] = 0;
     ng = clarity_findings_overlap_groups(st, en, n, grp);
     if (ng == SIZE_MAX) goto oom;
     x = calloc(ng ? ng : 1, sizeof *x);
-    if (!x) goto oom;
-    for (size_t g = 0; g < ng && !rc; g++) {
-        size_t m = 0;
+    first = calloc(ng + 1, sizeof *first);
+    if (!x || !first) goto oom;
+    /* the members of every group in one counting sort (in the order seen), not a scan of
+       every application per group */
+    for (size_t i = 0; i < n; i++)
+        if (grp[i] != SIZE_MAX) first[grp[i] + 1]++;
+    for (size_t g = 0; g < ng; g++) first[g + 1] += first[g];
+    {
+        size_t *fill = calloc(ng ? ng : 1, sizeof *fill);
+        if (!fill) goto oom;
         for (size_t i = 0; i < n; i++)
-            if (grp[i] == g) members[m++] = i;
+            if (grp[i] != SIZE_MAX) members[first[grp[i]] + fill[grp[i]]++] = i;
+        free(fill);
+    }
+    for (size_t g = 0; g < ng && !rc; g++) {
         bool found;
-        rc = cross_group(fc, members, m, &x[nx], &found, err);
+        rc = cross_group(fc, members + first[g], first[g + 1] - first[g], &x[nx], &found, err);
         if (!rc && found) nx++;
     }
     if (!rc) {
@@ -246,6 +270,7 @@ out:
     free(en);
     free(grp);
     free(members);
+    free(first);
     free(x);
     return rc;
 }
