@@ -52,11 +52,11 @@ for sc in $scenarios; do
         done; done
     done
 done
-# MODEL=file scores the test seeds with that model (e.g. the shipped one, trained by
+# MODEL=file scores the test seeds with that model (e.g. one built by GRID=wide
 # scripts/train-ladra-model.sh on seeds 1-5 of every workload and host count, disjoint from the
 # test seeds) instead of one trained here on the training seeds; NO_CV=1 skips the paper's protocol;
-# VERDICT_ONLY=1 runs the default analysis alone (a quarter of the time): the columns of the
-# paper's GRNN, the rules, speculation and min 2 tasks then read 0 and mean nothing.
+# VERDICT_ONLY=1 runs the default analysis alone (a quarter of the analyses; the per-line jq
+# calls remain): the paper's GRNN, rules and min-2-tasks columns then read 0 and mean nothing.
 if [ -n "${MODEL:-}" ]; then model=$MODEL
 else
     model=$work/model
@@ -106,7 +106,7 @@ one() {
     done
 }
 export -f one
-[ -n "${VERDICT_ONLY:-}" ] && echo "VERDICT_ONLY: only the default analysis ran; the paper GRNN, rules, min-2-tasks and speculation columns are not computed"
+[ -n "${VERDICT_ONLY:-}" ] && echo "VERDICT_ONLY: only the default analysis ran; the paper GRNN, rules and min-2-tasks columns are not computed"
 printf '%s\n' "${test_dirs[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} "$bin" "$model" | sort > "$work/results-all.tsv"
 # a line whose analysis failed has an empty class: counted below, left out of every table
 awk -F'\t' '$7 != ""' "$work/results-all.tsv" > "$work/results.tsv"
