@@ -52,8 +52,17 @@ for sc in $scenarios; do
         done; done
     done
 done
-"$bin" anomalies train -q -o "$work/model" --note "bench/anomalies-eval.sh training seeds $train_seeds" "${train_dirs[@]}"
-"$bin" anomalies train -q -o "$work/model-all" --note "bench/anomalies-eval.sh all seeds (cv)" "${train_dirs[@]}" "${test_dirs[@]}"
+# MODEL=file scores the test seeds with that model (e.g. one built by GRID=wide
+# scripts/train-ladra-model.sh on seeds 1-5 of every workload and host count, disjoint from the
+# test seeds) instead of one trained here on the training seeds; NO_CV=1 skips the paper's protocol;
+# VERDICT_ONLY=1 runs the default analysis alone (a quarter of the analyses; the per-line jq
+# calls remain): the paper's GRNN, rules and min-2-tasks columns then read 0 and mean nothing.
+if [ -n "${MODEL:-}" ]; then model=$MODEL
+else
+    model=$work/model
+    "$bin" anomalies train -q -o "$model" --note "bench/anomalies-eval.sh training seeds $train_seeds" "${train_dirs[@]}"
+fi
+[ -n "${NO_CV:-}" ] || "$bin" anomalies train -q -o "$work/model-all" --note "bench/anomalies-eval.sh all seeds (cv)" "${train_dirs[@]}" "${test_dirs[@]}"
 
 # Per test run and mode, one line: scenario, mode, truth label, injected, LADRA detected,
 # speculation detected, class by GRNN (extended features), GRNN (paper features), rules,
@@ -79,9 +88,12 @@ one() {
         an() { "$bin" anomalies --json --compact -q "$@" || "$bin" anomalies --json --compact -q "$@" \
                  || echo "anomalies-eval: analysis failed: $*" >&2; }
         g=$(an --model "$model" "${extra[@]}" "$d"/eventlogs/*)
-        p=$(an --model "$model" --features paper "${extra[@]}" "$d"/eventlogs/*)
-        r=$(an --rules "${extra[@]}" "$d"/eventlogs/*)
-        m=$(an --rules --min-period-tasks 2 "${extra[@]}" "$d"/eventlogs/*)
+        if [ -n "${VERDICT_ONLY:-}" ]; then p='{}' r='{}' m='{}'   # the default analysis alone
+        else
+            p=$(an --model "$model" --features paper "${extra[@]}" "$d"/eventlogs/*)
+            r=$(an --rules "${extra[@]}" "$d"/eventlogs/*)
+            m=$(an --rules --min-period-tasks 2 "${extra[@]}" "$d"/eventlogs/*)
+        fi
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sc" "$mode" "$lab" "$injected" \
             "$(jq -r '.applications[0].detected' <<<"$g")" "$(jq -r '.applications[0].speculation.detected' <<<"$g")" \
             "$(jq -r '.applications[0].run.class' <<<"$g")" "$(jq -r '.applications[0].run.likeliest' <<<"$p")" \
@@ -94,7 +106,8 @@ one() {
     done
 }
 export -f one
-printf '%s\n' "${test_dirs[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} "$bin" "$work/model" | sort > "$work/results-all.tsv"
+[ -n "${VERDICT_ONLY:-}" ] && echo "VERDICT_ONLY: only the default analysis ran; the paper GRNN, rules and min-2-tasks columns are not computed"
+printf '%s\n' "${test_dirs[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} "$bin" "$model" | sort > "$work/results-all.tsv"
 # a line whose analysis failed has an empty class: counted below, left out of every table
 awk -F'\t' '$7 != ""' "$work/results-all.tsv" > "$work/results.tsv"
 
@@ -151,6 +164,7 @@ for mode in logs eventlog; do for cl in cpu memory network disk normal; do
               for (k = 1; k <= 6; k++) { c = col[k]; printf " | %s | %s", r(tp[c],tp[c]+fp[c]), r(tp[c],tp[c]+fn[c]) }; print " |" }' "$work/results.tsv"
 done; done
 echo
+[ -n "${NO_CV:-}" ] && exit 0
 echo "### Root cause, the paper's protocol (all $(( ${#train_dirs[@]} + ${#test_dirs[@]} )) runs, 100 random 2/3 train : 1/3 test splits, averaged)"
 echo
 "$bin" anomalies cv --splits 100 --seed 1 "$work/model-all"
