@@ -44,15 +44,17 @@ static void trim_if(const struct serve_cache *c, size_t before, size_t after)
     trim(c, why);
 }
 
-/* What a whole model holds per task attempt, as model_bytes counts it: 117 bytes on the
- * 10 M-task log of bench/scale-axes.sh (NDS q72 renumbered: 1,17x MB over 10,004,960 tasks),
- * rounded up; the rest of a model (jobs, stages, SQL plans) is small beside it on any log
- * large enough to matter here. */
-#define MODEL_BYTES_PER_TASK 128
+/* What a whole load of a log takes the process to, per task attempt: on the 10 M-task log of
+ * bench/scale-axes.sh (NDS q72 renumbered, 10,006,464 task attempts) the model counts 952 MiB
+ * (100 bytes a task) and the process peaked at 1,312 MiB while loading it (137.5 bytes a
+ * task; bench/serve-big.sh). The peak is what --max-memory must hold, so it decides; the rest
+ * of a model (jobs, stages, SQL plans) is small beside the tasks on any log large enough for
+ * the question to arise. */
+#define LOAD_PEAK_BYTES_PER_TASK 138
 
 size_t clarity__serve_model_estimate(const struct serve_entry *e)
 {
-    return (size_t)e->tasks * MODEL_BYTES_PER_TASK;
+    return (size_t)e->tasks * LOAD_PEAK_BYTES_PER_TASK;
 }
 
 void clarity__serve_cache_init(struct serve_cache *c, const struct clarity_server *srv, size_t max_apps, size_t max_bytes)
@@ -203,7 +205,7 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     pthread_mutex_unlock(&c->mu);
 
     if (m->only_stage)
-        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, stage %lld's tasks only (whole model ~%zu MiB > --max-memory)",
+        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, stage %lld's tasks only (a whole load ~%zu MiB > --max-memory)",
                            e->path, (long long)m->only_stage_id, clarity__serve_model_estimate(e) >> 20);
     /* outside the lock: a slow log holds up only the requests that need it */
     struct clarity_app *app = NULL;

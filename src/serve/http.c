@@ -221,8 +221,8 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
             bool one_stage = !lo.sql_plan_graphs && clarity_shs_request_stage(rq, &stage_id);
             for (size_t i = 0; i < n; i++) {
                 struct clarity_error lerr = {0};
-                /* a whole model larger than --max-memory would be loaded for this request and
-                 * dropped after it, peaking at its size: a stage's routes load that stage's
+                /* a whole load that would take the process past --max-memory (such a model
+                 * is dropped after its request anyway): a stage's routes load that stage's
                  * tasks alone instead (a whole model already cached still answers) */
                 struct clarity_load_options elo = lo;
                 if (one_stage && clarity__serve_model_estimate(ents[i]) > s->opt.max_memory) {

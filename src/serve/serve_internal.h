@@ -146,8 +146,8 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
                                              const struct clarity_load_options *lo, struct clarity_error *err);
 void clarity__serve_cache_release(struct serve_cache *c, struct serve_model *m);
 
-/* Bytes of an entry's whole model, estimated before loading it from its task count
- * (0: unknown); what decides a one-stage load for a stage's routes (cache.c). */
+/* The process's peak while loading an entry's whole model, estimated before loading from its
+ * task count (0: unknown); what decides a one-stage load for a stage's routes (cache.c). */
 size_t clarity__serve_model_estimate(const struct serve_entry *e);
 
 /* ---- the server (serve.c, http.c, watch.c) ---- */

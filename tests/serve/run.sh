@@ -223,7 +223,7 @@ else
       done
     done <"$T/stages"
   done <"$T/bases"
-  loads=$(grep -c "tasks only (whole model" "$T/onestage.log")
+  loads=$(grep -c "tasks only (a whole load" "$T/onestage.log")
   if [ "$nbad" = 0 ] && [ "$n" -gt 100 ]; then ok "one-stage: $n stage routes over $(wc -l <"$T/bases") attempts equal clarity api's, $loads one-stage loads"
   else bad "one-stage: $nbad of $n answers differ"; fi
   [ "$loads" -gt 10 ] && ok "one-stage: the lean path was taken ($loads loads)" || bad "one-stage: only $loads one-stage loads"
