@@ -43,6 +43,9 @@ FINDINGS = os.environ.get("FINDINGS_CMD", "")  # default: CLARITY findings --jso
 QUICK = os.environ.get("QUICK", "") not in ("", "0")
 ORACLE = os.environ.get("ORACLE", "") not in ("", "0")
 JOBS = int(os.environ.get("JOBS", "2"))
+# REUSE=1: a run already in WORK (its truth.json is there) is scored again, not simulated again
+# (synth is deterministic for the same options; use it after changing the findings or the scorer)
+REUSE = os.environ.get("REUSE", "") not in ("", "0")
 WORK = sys.argv[1]
 SEEDS = [int(x) for x in (sys.argv[2] if len(sys.argv) > 2 else "11 12 13 14 15").replace(",", " ").split()]
 
@@ -70,7 +73,10 @@ KNOBS = {
     "too_few_partitions": (["wordcount", "sort", "pagerank", "tpcds-mix"], ["--partitions", "6"]),
     "tiny_tasks": (["wordcount", "sort", "pagerank"], ["--partitions", "20000"]),
     "idle_executors": (["wordcount", "sort", "kmeans"], ["--idle-executors", "4"]),
-    "task_failures": (["wordcount", "sort", "kmeans", "pagerank", "tpcds-mix"], ["--failure-rate", "0.1"]),
+    # 20% of attempts fail: at 10% the failures of sort, pagerank and the TPC-DS mix cost within
+    # the re-run's own noise (-2.3 to +0.7 s on 8 of 25 tuning-seed runs: no finding owed); at
+    # 20% all but 2 of the 25 cost the reporting floor (seeds 1-5)
+    "task_failures": (["wordcount", "sort", "kmeans", "pagerank", "tpcds-mix"], ["--failure-rate", "0.2"]),
     "lost_executors": (["wordcount", "sort", "kmeans", "pagerank"], kill_opts),
     "gc_pressure": (["wordcount", "kmeans", "pagerank", "tpcds-mix"], ["--gc-pressure", "20"]),
     # driver time between jobs: findings needs it to be a share of the run (20%; docs/findings.md)
@@ -118,7 +124,10 @@ TRUE_FROM_SIM = {"spill": spill_true}
 # a stronger hot key where 30% is within the workload's own spread: pagerank's 8 partitions
 # are 2.5-2.9x their median without any knob (a power-law graph), and 0.3 of the stage makes
 # the hot one only 2.3-2.7x (seeds 1-5); 0.5 makes it 5-7x
-KNOB_WL = {("data_skew", "pagerank"): ["--skew-key", "0.5"]}
+# In the TPC-DS mix a 30% hot key slowed its query but not the application (4 queries arriving
+# 5 s apart bound it: -0.06 to +0.4 s on seeds 1-5); 60% makes the hot task the application's
+# tail in 2 of the 5 (seeds 1-5), the other 3 stay off the critical path (not owed)
+KNOB_WL = {("data_skew", "pagerank"): ["--skew-key", "0.5"], ("data_skew", "tpcds-mix"): ["--skew-key", "0.6"]}
 
 # options a kind's runs and their clean counterpart share: over-provisioning needs a job smaller
 # than the cluster (2 GiB: 16 input tasks on 32-64 slots)
@@ -142,8 +151,9 @@ def synth(name, wl, seed, extra):
         nh, extra = extra[i + 1], extra[:i] + extra[i + 2:]
     args = [CLARITY, "synth"] + WORKLOADS[wl] + ["--seed", str(seed), "--hosts", nh,
                                                  "--no-logs", "--no-truth-tasks", "-q", "-o", d] + extra
-    subprocess.run(["rm", "-rf", d], check=True)
-    subprocess.run(args, check=True)
+    if not (REUSE and os.path.exists(os.path.join(d, "truth.json"))):
+        subprocess.run(["rm", "-rf", d], check=True)
+        subprocess.run(args, check=True)
     with open(os.path.join(d, "truth.json")) as f:
         t = json.load(f)
     log = os.path.join(d, t["application"]["eventlog"])
@@ -245,8 +255,17 @@ def main():
             continue
         else:
             fs = fd["findings"]
-        reported = {}
+        # Like with like: where the knob's own truth entries name their stages (fewer partitions
+        # than slots), the knob's kind counts only findings on those stages. The others are the
+        # workload's own (an input stage of 8 splits on 40 slots: truth lists it as secondary),
+        # right to report, but the counterpart run (--partitions N changes shuffle partitions,
+        # not input splits) leaves them as they were, so their saving is not in the re-run's.
+        own_stages = {e["stage"] for e in run["truth"] if e["kind"] == kind and not e.get("secondary")
+                      and e.get("stage") is not None}
+        reported, off_stage = {}, 0
         for f in fs:
+            if own_stages and f["kind"] == kind and (f.get("where") or {}).get("stage") not in (None, *own_stages):
+                off_stage += f.get("saving_ms") or 0   # found (precision, recall), not in the saving
             r = reported.setdefault(f["kind"], {"saving_ms": 0, "saving_core_ms": 0})
             r["saving_ms"] += f.get("saving_ms") or 0
             r["saving_core_ms"] += f.get("saving_core_ms") or 0
@@ -278,6 +297,7 @@ def main():
                 s["hit_m"] = s.get("hit_m", 0) + material
                 true = true_core if idle else true_wall
                 est = sum(reported[k]["saving_core_ms" if idle else "saving_ms"] for k in group if k in reported)
+                est -= off_stage
                 det.update(true_saving=true, est_saving=est, group=sorted(group))
                 if material:   # a re-run slower than the knob run (true <= 0) scores as a 10x error
                     s["err"].append(abs(est - true) / true if true > 0 else 10.0)

@@ -85,6 +85,18 @@ const char *clarity_fnd_dur(char *buf, size_t cap, double ms);        /* "4.1 mi
 
 /* The rules (docs/findings.md). Each adds its findings to x; memory failures set x->oom. */
 void clarity_fnd_stage_rules(struct fnd *x);     /* skew, partitions, tiny tasks, spill, slow host */
+/* slow hosts (fnd_host.c): per stage, the host counted against (0 none), how, and the other
+   hosts' median rate its tasks are replayed at */
+struct fnd_slow {
+    uint32_t host;
+    bool by_stragglers;          /* the straggler analysis' host, else the host-vs-others test */
+    size_t stragglers, tasks;    /* its tasks at >= 1.5x the others' median rate; its rated tasks */
+    double host_rate, others_rate;   /* median ms per byte of its tasks, of the other hosts' */
+};
+/* Stage x->comps[0..m): straggler_host is the straggler analysis' slow host (0 none). -1 when
+   out of memory. */
+int clarity_fnd_host_stage(struct fnd *x, size_t m, uint32_t straggler_host, struct fnd_slow *out);
+void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl);
 void clarity_fnd_app_rules(struct fnd *x);      /* GC, scheduler delay, driver-bound */
 /* idle executors: busy and allocated core ms of the application; the curve on `threads` */
 void clarity_fnd_idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t alloc);

@@ -1,5 +1,5 @@
-/* Stage rules: data skew, too few or oversized partitions, tiny tasks, spill; and slow hosts,
- * which the straggler analysis flags per stage and this file sums per host. Thresholds and
+/* Stage rules: data skew, too few or oversized partitions, tiny tasks, spill; and, per stage,
+ * the slow-host test that fnd_host.c sums per host. Thresholds and
  * why: docs/findings.md. */
 #include <math.h>
 #include <stdio.h>
@@ -361,65 +361,13 @@ static void spill_rule(struct fnd *x, const struct sf *q)
                        "task), or more partitions for this stage.", p);
 }
 
-/* per stage: the host (string id) the straggler analysis found slow, 0 none */
-struct slow { uint32_t host, exec; size_t stragglers, tasks; };
-
-static void slow_host_rule(struct fnd *x, const struct slow *sl)
-{
-    const struct clarity_app *a = x->a;
-    for (size_t s0 = 0; s0 < a->nstages; s0++) {
-        uint32_t h = sl[s0].host;
-        if (!h) continue;
-        bool first = true;
-        for (size_t s = 0; s < s0; s++) if (sl[s].host == h) first = false;
-        if (!first) continue;
-        size_t nst = 0, str = 0, tasks = 0;
-        for (size_t s = s0; s < a->nstages; s++) {
-            if (sl[s].host != h) continue;
-            nst++;
-            str += sl[s].stragglers;
-            tasks += sl[s].tasks;
-            size_t m = x->lsucc[s];
-            clarity_task_view_stage_comps(&x->v, s, x->comps);
-            double med;
-            struct clarity_error e = {0};
-            if (clarity_dolly_median(x->comps, NULL, m, &med, &e)) { x->oom = 1; return; }
-            for (size_t k = 0; k < m; k++)
-                if (x->comps[k].host == h) clarity_fnd_mod_set(x, x->lstart[s] + k, clarity_dolly_runtime(&x->comps[k], med));
-        }
-        double sim = clarity_fnd_mod_end(x, 0, -1);
-        if (sim < 0) continue;
-        struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SLOW_HOST);
-        if (!f) return;
-        const char *host = clarity_app_str(a, h);
-        f->where = CLARITY_FW_HOST;
-        snprintf(f->host, sizeof f->host, "%s", host);
-        if (nst == 1) clarity_fnd_where_stage(x, f, s0);
-        f->saving_ms = clarity_fnd_wall(x, sim);
-        f->method = CLARITY_FM_REPLAY;
-        f->confidence = nst >= 2 ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
-        snprintf(f->title, sizeof f->title, "Slow host %s: %zu of its %zu tasks straggled (>= 1.5x the median rate) "
-                 "in %zu stage%s", host, str, tasks, nst, nst == 1 ? "" : "s");
-        clarity_fnd_ev(f, "stages", (double)nst, "stages");
-        clarity_fnd_ev(f, "straggler_tasks", (double)str, "tasks");
-        clarity_fnd_ev(f, "host_tasks", (double)tasks, "tasks");
-        snprintf(f->caveat, sizeof f->caveat, "replayed with this host's tasks in those stages at the stage's "
-                 "median rate (runtime per input byte)");
-        const char *ex = clarity_fnd_prop(a, "spark.excludeOnFailure.enabled");
-        clarity_fnd_action(x, f, "spark.speculation", "false", "true",
-                           "Check the host (disk, CPU steal, noisy neighbours) and take it out of the pool; "
-                           "spark.speculation=true re-runs its slow tasks elsewhere%s.",
-                           ex ? "" : " (excludeOnFailure only reacts to failures, not slowness)");
-    }
-}
-
 void clarity_fnd_stage_rules(struct fnd *x)
 {
     const struct clarity_app *a = x->a;
     size_t maxm = x->v.max_stage ? x->v.max_stage : 1;
     uint16_t *flags = malloc(maxm * sizeof *flags);
     double *tmp = malloc(maxm * sizeof *tmp), *tmp2 = malloc(maxm * sizeof *tmp2);
-    struct slow *sl = calloc(a->nstages ? a->nstages : 1, sizeof *sl);
+    struct fnd_slow *sl = calloc(a->nstages ? a->nstages : 1, sizeof *sl);
     if (!flags || !tmp || !tmp2 || !sl) { x->oom = 1; goto done; }
     for (size_t s = 0; s < a->nstages && !x->oom; s++) {
         size_t m = x->lsucc[s];
@@ -462,14 +410,16 @@ void clarity_fnd_stage_rules(struct fnd *x)
         struct clarity_stage_strag ss;
         struct clarity_error e = {0};
         if (clarity_stragglers_stage(x->comps, NULL, m, &ss, flags, NULL, &e)) { x->oom = 1; break; }
-        if (m >= CLARITY_STRAGGLER_MIN_RATED && ss.slow_host)
-            sl[s] = (struct slow){ss.slow_host, ss.slow_executor, ss.slow_host_stragglers, ss.slow_host_tasks};
+        if (clarity_fnd_host_stage(x, m, m >= CLARITY_STRAGGLER_MIN_RATED ? ss.slow_host : 0, &sl[s])) {
+            x->oom = 1;
+            break;
+        }
         skew_rule(x, &q, &ss);
         partitions_rule(x, &q);
         tiny_rule(x, &q);
         spill_rule(x, &q);
     }
-    if (!x->oom) slow_host_rule(x, sl);
+    if (!x->oom) clarity_fnd_slow_host_rule(x, sl);
 done:
     free(flags); free(tmp); free(tmp2); free(sl);
 }

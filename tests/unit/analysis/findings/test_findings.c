@@ -138,6 +138,48 @@ Test(findings, data_skew_replay_worked)
     clarity_app_free(a);
 }
 
+/* A slow host in a stage too small for the straggler analysis (6 tasks, under its 10): h1's
+ * three tasks (even indices) take 3000 ms for 100 MB, h2's three 1000 ms, each host running its
+ * three at once (the same load). h1's time per byte is 3x the other host's: a slow host. Replayed
+ * at h2's median rate, the stage's makespan goes from 3000 to 1000 of 3000 simulated, for the
+ * 3000 ms tasks ran (1000..4000): 2000 ms. */
+Test(findings, slow_host_against_the_other_hosts)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 6; i++) task(&l, i, 0, 1000, i % 2 ? 2000 : 4000, 100 * MB, 0, 0, "Success");
+    struct clarity_app *a = end(&l, 4000);
+    struct clarity_findings r;
+    analyze(a, false, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_SLOW_HOST);
+    cr_assert_not_null(f);
+    cr_assert_str_eq(f->host, "h1");
+    cr_assert_eq(f->saving_ms, 2000);
+    cr_assert_eq(f->method, CLARITY_FM_REPLAY);
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+/* A loaded host is not a slow one: h1 runs its four tasks at once (2500 ms each), h2 its four
+ * one after another (1000 ms each). h1's time per byte is 2.5x h2's, but 4 tasks ran beside each
+ * of its tasks against 1 beside h2's: 2.5 / 4 = 0.63x once the load is allowed for, under 2x.
+ * No slow_host, even below the reporting floor (--all). */
+Test(findings, loaded_host_is_not_slow)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 8; i++) {
+        long launch = i % 2 ? 1000 + 1000 * (i / 2) : 1000;
+        task(&l, i, 0, launch, i % 2 ? launch + 1000 : 3500, 100 * MB, 0, 0, "Success");
+    }
+    struct clarity_app *a = end(&l, 5000);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    cr_assert_null(find(&r, CLARITY_FK_SLOW_HOST));
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
 Test(findings, no_skew_when_even)
 {
     struct log l;

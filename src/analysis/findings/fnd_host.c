@@ -1,0 +1,269 @@
+/* Slow hosts: per stage, the host whose tasks ran slower per input byte than the other hosts'
+ * tasks of the same stage, summed per host over the application and replayed at the other
+ * hosts' rate. Thresholds and why: docs/findings.md ("slow_host").
+ *
+ * Two ways a stage counts against a host:
+ *  - the straggler analysis (`clarity stragglers`) put most of the stage's stragglers (tasks at
+ *    >= 1.5x the stage's median rate) on it, at >= 2x the other hosts' straggler rate;
+ *  - its tasks' median rate is >= 2x the median rate of the other hosts' tasks. The straggler
+ *    test compares a task with the stage's median, which the slow host itself sets when it
+ *    holds most of the stage's tasks (a cached or local partition keeps landing there: synth
+ *    pagerank put 5 of 8 tasks on the hogged host, which then defined "the median"), and it
+ *    needs two stragglers on the host in one stage (synth kmeans' cached iterations put one
+ *    task per stage on it, 4-5x slower, in every iteration). Comparing the host with the
+ *    others catches both; 2x is the straggler analysis' own "2x the others" bound, and on the
+ *    tuning seeds' clean runs no host's median came above 1.5x the others' in any stage (the
+ *    hogged hosts' were 1.5-5.3x). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/findings/fnd_internal.h"
+#include "util/stats.h"
+
+/* a host's median rate at least this many times the other hosts' in a stage ... */
+#define HOST_RATE_FACTOR 2.0
+/* ... in a stage of at least this many rated tasks (a median of one or two tasks a side is
+   one task's noise) ... */
+#define HOST_MIN_RATED 4
+/* ... with at least this many rated tasks on the other hosts ... */
+#define HOST_MIN_OTHERS 2
+/* ... and, over the stages that count against the host, at least this many of its tasks: one
+   slow task is a straggler, not a host */
+#define HOST_MIN_TASKS 2
+/* a task of the host at this many times the other hosts' median rate is counted as straggling
+   in the title (the straggler analysis' own factor) */
+#define HOST_STRAGGLER_FACTOR 1.5
+/* the straggler analysis' host (most stragglers on it, at >= 2x the others' straggler rate):
+   its median time per byte, over the others' and allowed for its load, at least this (synth
+   sort's hogged host, disk-bound, is 1.5-1.8x the others at their concurrency; the loaded
+   hosts of the tuning seeds' false alarms came to 0.6-0.9x once divided by their load) */
+#define HOST_LOADED_FACTOR 1.3
+
+struct hr { uint32_t host; double rate; };
+
+static int hr_cmp(const void *pa, const void *pb)
+{
+    const struct hr *a = pa, *b = pb;
+    if (a->host != b->host) return a->host < b->host ? -1 : 1;
+    return (a->rate > b->rate) - (a->rate < b->rate);
+}
+
+static double rate_of(const struct clarity_task_comp *c)
+{
+    return (c->runtime_ms > 0 ? c->runtime_ms : 0) / (double)clarity_task_input_bytes(c);
+}
+
+/* The median rate of the rated tasks not on host h; its count in *n. buf holds m doubles. */
+static double others_median(const struct clarity_task_comp *c, size_t m, uint32_t h, double *buf, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (c[i].host != h && clarity_task_input_bytes(&c[i]) > 0) buf[k++] = rate_of(&c[i]);
+    *n = k;
+    return clarity_median_mean_mid(buf, k);
+}
+
+int clarity_fnd_host_stage(struct fnd *x, size_t m, uint32_t straggler_host, struct fnd_slow *out)
+{
+    const struct clarity_task_comp *c = x->comps;
+    memset(out, 0, sizeof *out);
+    struct hr *v = malloc((m ? m : 1) * sizeof *v);
+    double *buf = malloc((m ? m : 1) * sizeof *buf);
+    if (!v || !buf) { free(v); free(buf); return -1; }
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++)
+        if (clarity_task_input_bytes(&c[i]) > 0) v[n++] = (struct hr){c[i].host, rate_of(&c[i])};
+    uint32_t h = straggler_host;
+    if (!h && n >= HOST_MIN_RATED) {
+        /* the candidate: the host whose own median rate is the highest (sorted by host, then
+           rate, each group's median is its middle) */
+        qsort(v, n, sizeof *v, hr_cmp);
+        double best = -1;
+        size_t groups = 0;
+        for (size_t i = 0; i < n;) {
+            size_t j = i;
+            while (j < n && v[j].host == v[i].host) j++;
+            size_t g = j - i;
+            double med = g % 2 ? v[i + g / 2].rate : (v[i + g / 2 - 1].rate + v[i + g / 2].rate) / 2;
+            groups++;
+            if (med > best) { best = med; h = v[i].host; }
+            i = j;
+        }
+        size_t no = 0;
+        double om = groups >= 2 ? others_median(c, m, h, buf, &no) : 0;
+        if (groups < 2 || no < HOST_MIN_OTHERS || om <= 0 || best < HOST_RATE_FACTOR * om) h = 0;
+    }
+    if (h) {
+        size_t no = 0;
+        out->others_rate = others_median(c, m, h, buf, &no);
+        if (no == 0) h = 0;
+    }
+    if (h) {
+        size_t nh = 0;
+        for (size_t i = 0; i < m; i++)
+            if (c[i].host == h && clarity_task_input_bytes(&c[i]) > 0) buf[nh++] = rate_of(&c[i]);
+        out->host_rate = clarity_median_mean_mid(buf, nh);
+        out->host = h;
+        out->by_stragglers = straggler_host != 0;
+        for (size_t i = 0; i < m; i++) {
+            if (c[i].host != h || clarity_task_input_bytes(&c[i]) <= 0) continue;
+            out->tasks++;
+            if (rate_of(&c[i]) >= HOST_STRAGGLER_FACTOR * out->others_rate) out->stragglers++;
+        }
+    }
+    free(v);
+    free(buf);
+    return 0;
+}
+
+struct cev { int64_t t; uint32_t host, i; int d; };
+
+static int cev_cmp(const void *pa, const void *pb)
+{
+    const struct cev *a = pa, *b = pb;
+    if (a->host != b->host) return a->host < b->host ? -1 : 1;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return a->d - b->d;   /* an end before a start at the same ms: those two did not overlap */
+}
+
+/* Per replay index of a successful attempt: the mean number of successful attempts running on
+   its host while it ran, itself included (the integral of the host's running count over the
+   attempt, over its runtime); 1 for an attempt of no duration. One sort of the launch and
+   finish events per host, done only when some stage has a slow-host candidate. NULL when out
+   of memory. */
+static double *concurrency(struct fnd *x)
+{
+    const struct clarity_app *a = x->a;
+    size_t ne = 0;
+    for (size_t s = 0; s < a->nstages; s++) ne += 2 * (size_t)x->lsucc[s];
+    double *conc = calloc(x->n ? x->n : 1, sizeof *conc);
+    struct cev *e = malloc((ne ? ne : 1) * sizeof *e);
+    if (!conc || !e) { free(conc); free(e); return NULL; }
+    size_t k = 0;
+    for (size_t s = 0; s < a->nstages; s++) {
+        size_t m = x->lsucc[s];
+        if (!m) continue;
+        clarity_task_view_stage_comps(&x->v, s, x->comps);
+        for (size_t j = 0; j < m; j++) {
+            uint32_t i = x->lstart[s] + (uint32_t)j;
+            const struct clarity_task_comp *c = &x->comps[j];
+            e[k++] = (struct cev){c->launch_ms, c->host, i, +1};
+            e[k++] = (struct cev){c->finish_ms > c->launch_ms ? c->finish_ms : c->launch_ms, c->host, i, -1};
+        }
+    }
+    qsort(e, ne, sizeof *e, cev_cmp);
+    double integral = 0;
+    int64_t last = 0, running = 0;
+    for (size_t j = 0; j < ne; j++) {
+        if (j == 0 || e[j].host != e[j - 1].host) { integral = 0; running = 0; last = e[j].t; }
+        integral += (double)running * (double)(e[j].t - last);
+        last = e[j].t;
+        if (e[j].d > 0) conc[e[j].i] = -integral;
+        else conc[e[j].i] += integral;
+        running += e[j].d;
+    }
+    free(e);
+    for (size_t s = 0; s < a->nstages; s++) {
+        size_t m = x->lsucc[s];
+        if (!m) continue;
+        clarity_task_view_stage_comps(&x->v, s, x->comps);
+        for (size_t j = 0; j < m; j++) {
+            const struct clarity_task_comp *c = &x->comps[j];
+            double d = (double)(c->finish_ms - c->launch_ms);
+            size_t i = x->lstart[s] + j;
+            conc[i] = d > 0 ? conc[i] / d : 1;
+        }
+    }
+    return conc;
+}
+
+/* Whether stage s's candidate host stays slow once its load is allowed for: its median time
+   per byte over the other hosts', divided by how many more attempts ran beside its tasks than
+   beside theirs (when more), must reach HOST_RATE_FACTOR (or, for the straggler analysis'
+   host, HOST_LOADED_FACTOR). A host given 8 tasks at once while the others ran 2-3 shares its
+   disk and network among more of them: slower per byte, and not a faulty host (synth sort and
+   TPC-DS mixes on the tuning seeds: 2.1-2.3x the others' time per byte at 2.5-3.8x their
+   concurrency, in runs with no fault). Dividing by the whole concurrency ratio assumes the
+   worst, that the tasks' time grew in proportion to their neighbours. */
+static bool still_slow(struct fnd *x, size_t s, const struct fnd_slow *q, const double *conc)
+{
+    size_t m = x->lsucc[s];
+    clarity_task_view_stage_comps(&x->v, s, x->comps);
+    double ch = 0, co = 0;
+    size_t nh = 0, no = 0;
+    for (size_t k = 0; k < m; k++) {
+        if (clarity_task_input_bytes(&x->comps[k]) <= 0) continue;
+        double c = conc[x->lstart[s] + k];
+        if (x->comps[k].host == q->host) { ch += c; nh++; }
+        else { co += c; no++; }
+    }
+    if (!nh || !no || q->others_rate <= 0) return false;
+    double load = (ch / (double)nh) / (co / (double)no);
+    double slower = q->host_rate / q->others_rate / (load > 1 ? load : 1);
+    return slower >= (q->by_stragglers ? HOST_LOADED_FACTOR : HOST_RATE_FACTOR);
+}
+
+void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl_in)
+{
+    const struct clarity_app *a = x->a;
+    bool any = false;
+    for (size_t s = 0; s < a->nstages && !any; s++) any = sl_in[s].host != 0;
+    if (!any) return;
+    double *conc = concurrency(x);
+    struct fnd_slow *sl = malloc(a->nstages * sizeof *sl);
+    if (!conc || !sl) { free(conc); free(sl); x->oom = 1; return; }
+    for (size_t s = 0; s < a->nstages; s++) {
+        sl[s] = sl_in[s];
+        if (sl[s].host && !still_slow(x, s, &sl[s], conc)) sl[s].host = 0;
+    }
+    free(conc);
+    for (size_t s0 = 0; s0 < a->nstages; s0++) {
+        uint32_t h = sl[s0].host;
+        if (!h) continue;
+        bool first = true;
+        for (size_t s = 0; s < s0; s++) if (sl[s].host == h) first = false;
+        if (!first) continue;
+        size_t nst = 0, str = 0, tasks = 0;
+        for (size_t s = s0; s < a->nstages; s++) {
+            if (sl[s].host != h) continue;
+            nst++;
+            str += sl[s].stragglers;
+            tasks += sl[s].tasks;
+        }
+        if (str < HOST_MIN_TASKS) continue;
+        for (size_t s = s0; s < a->nstages; s++) {
+            if (sl[s].host != h) continue;
+            size_t m = x->lsucc[s];
+            clarity_task_view_stage_comps(&x->v, s, x->comps);
+            /* the host's tasks at the other hosts' median rate: the stage's own median would
+               be the slow host's rate where it ran most of the stage */
+            for (size_t k = 0; k < m; k++)
+                if (x->comps[k].host == h)
+                    clarity_fnd_mod_set(x, x->lstart[s] + k, clarity_dolly_runtime(&x->comps[k], sl[s].others_rate));
+        }
+        double sim = clarity_fnd_mod_end(x, 0, -1);
+        if (sim < 0) continue;
+        struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SLOW_HOST);
+        if (!f) break;
+        const char *host = clarity_app_str(a, h);
+        f->where = CLARITY_FW_HOST;
+        snprintf(f->host, sizeof f->host, "%s", host);
+        if (nst == 1) clarity_fnd_where_stage(x, f, s0);
+        f->saving_ms = clarity_fnd_wall(x, sim);
+        f->method = CLARITY_FM_REPLAY;
+        f->confidence = nst >= 2 ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
+        snprintf(f->title, sizeof f->title, "Slow host %s: %zu of its %zu tasks took >= 1.5x the other hosts' median "
+                 "time per byte, in %zu stage%s", host, str, tasks, nst, nst == 1 ? "" : "s");
+        clarity_fnd_ev(f, "stages", (double)nst, "stages");
+        clarity_fnd_ev(f, "straggler_tasks", (double)str, "tasks");
+        clarity_fnd_ev(f, "host_tasks", (double)tasks, "tasks");
+        snprintf(f->caveat, sizeof f->caveat, "replayed with this host's tasks in those stages at the other hosts' "
+                 "median rate (runtime per input byte)");
+        const char *ex = clarity_fnd_prop(a, "spark.excludeOnFailure.enabled");
+        clarity_fnd_action(x, f, "spark.speculation", "false", "true",
+                           "Check the host (disk, CPU steal, noisy neighbours) and take it out of the pool; "
+                           "spark.speculation=true re-runs its slow tasks elsewhere%s.",
+                           ex ? "" : " (excludeOnFailure only reacts to failures, not slowness)");
+    }
+    free(sl);
+}
