@@ -102,7 +102,7 @@ fuzzers: $(FUZZERS)
 
 # Every harness for FUZZ_SECONDS (default 600) each, two at a time; corpora grow in
 # build/fuzz/corpus/<name>, crashes land in build/fuzz/crashes/. `make check` runs the same
-# script for 10 s each.
+# script for 3 s each (FUZZ_SECONDS=10 make check: longer), after replaying every regression.
 fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 

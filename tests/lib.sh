@@ -9,6 +9,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 ok()   { T_PASS=$((T_PASS+1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
 bad()  { T_FAIL=$((T_FAIL+1)); echo "FAIL $*"; return 0; }
 skip() { T_SKIP=$((T_SKIP+1)); echo "SKIP $*"; return 0; }
+# note: what a suite sampled or left out on purpose (and the variable that restores it);
+# run-all.sh shows these lines with the suite's FAIL and SKIP lines
+note() { echo "NOTE $*"; return 0; }
 check() { # check "name" cmd...: passes when cmd exits 0
   local name="$1"; shift
   if "$@"; then ok "$name"; else bad "$name"; fi

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Every command on every log, under the ASan+UBSan build (the text forms of logs over 1 MB on
-# the normal build): the project's fixtures and, when
-# present, every log of ../shared/data (files, rolling and legacy directories, whole
-# directories). Each run must end without a crash, hang or sanitizer report, with exit 0 and
-# output (valid JSON with --json), or a clean error: exit 2-4 and one stderr line.
+# Every command on every log: the project's fixtures and, when present, every log of
+# ../shared/data (files, rolling and legacy directories, whole directories). Each run must end
+# without a crash, hang or sanitizer report, with exit 0 and output (valid JSON with --json), or
+# a clean error: exit 2-4 and one stderr line.
+# Which build runs a log (the ASan+UBSan build costs several times the normal one a run, and
+# this suite was most of `make check`'s time): the ASan build runs every log of at most
+# EVERYLOG_ASAN_KB (default 160) KB on disk, and for each event shape (the set of event names a
+# file holds and its codec, or a directory's layout) that no such log has, the JSON forms and
+# REST routes of the smallest larger log with it (its text forms on the normal build, as the
+# full run does for logs over 1 MB); the normal build runs the other logs, every command and
+# form alike, so every log still meets every command. A log byte-identical to one
+# already run is skipped (the same log in other codecs is tests/codec's job). EVERYLOG_ALL=1
+# restores the full run: every log, all on the ASan build but the text forms of logs over 1 MB.
 # The commands come from `clarity --help`, so a new command joins by itself; commands that need
 # more than logs run with the flags they need (predict: the log as both references, sizes and
 # cores given), or in their own suites (ernest, synth).
@@ -41,35 +49,146 @@ one_run() {
   else bad "$name: exit $rc with $(grep -c . "$T/err") stderr lines: $(head -2 "$T/err" | tr '\n' ' ')"; fi
 }
 
+# ---- which build runs each log ----
+# An ASan+UBSan run costs about 0.3 s of CPU before it reads a byte (the normal build 0.05 s),
+# and its analyses several times the normal build's: on about 3,000 runs this suite was half of
+# `make check`. What the sanitizers check is the code a log reaches, and that is chosen by the
+# events it holds, its codec and its layout, not by which of many similar logs it is. So:
+# - the project's fixtures (tests/data, tests/everylog: the hostile logs) run every form under
+#   ASan, as do the int64-extreme copies below;
+# - of the shared logs, the ASan build runs a cover: the fewest logs that between them hold
+#   every event name and field name (JSON keys without dots or slashes: not the settings'
+#   and environment maps) any shared log holds (greedy: the log adding the most names first, the
+#   smallest on a tie), plus the smallest log of each codec and of each directory layout (of
+#   files, of directories, rolling) not yet in it, plus every log of at most EVERYLOG_ASAN_KB
+#   (default 0: none by size);
+# - the normal build runs the other shared logs, every command and form alike, so every log
+#   still meets every command (crash, hang, exit code, error lines and JSON checked as ever);
+# - a log byte-identical to one before is skipped (tests/data keeps copies of two shared logs;
+#   the same log in other codecs is tests/codec's job).
+# - a log over 1 MB in the cover (NDS q72 and q88) runs only the commands' JSON forms under
+#   ASan (4-10 s of CPU a run there); its text forms, REST routes and fleet store run on the
+#   normal build.
+# EVERYLOG_ALL=1 restores the full run: every log under ASan (the text forms of logs over 1 MB
+# on the normal build, as always). EVERYLOG_PLAN=1 prints the plan and stops.
+# ASAN_OF[log]: "all" (every form under ASan), "json" (see above) or "none" (the normal build
+# only); DUP_OF[log]: the log it is byte-identical to
+declare -A ASAN_OF DUP_OF WHY_OF
+ASAN_KB=${EVERYLOG_ASAN_KB:-0}
+DECODE="$ROOT/build/tools/decode"
+kb_of() { du -sk "$1" | cut -f1; }
+kind_of() { # a file's codec (by its name, as Spark names them) or a directory's layout
+  local f="$1"
+  if [ -d "$f" ]; then
+    if find "$f" -mindepth 1 -maxdepth 1 -type d | grep -q .; then echo "dir:of-directories"
+    elif find "$f" -maxdepth 1 -name 'events_*' | grep -q .; then echo "dir:rolling"
+    else echo "dir:of-files"; fi
+    return
+  fi
+  case "$f" in *.zstd|*.zst|*.gz|*.lz4|*.lzf|*.snappy) echo "codec:${f##*.}" ;; *) echo "codec:plain" ;; esac
+}
+events_of() { # the event and field names a log holds, one a line (a directory: its files')
+  local f
+  export LC_ALL=C   # bytes, not characters: grep and sort are many times faster
+  find "$1" -type f | sort | while IFS= read -r f; do
+    case "$f" in
+      *.zstd|*.zst|*.gz|*.lz4|*.lzf|*.snappy)
+        if [ -x "$DECODE" ]; then "$DECODE" "$f"
+        else case "$f" in *.zstd|*.zst) zstd -dcq "$f" ;; *.gz) gzip -dc "$f" ;; esac; fi ;;
+      *) cat "$f" ;;
+    esac 2>/dev/null
+  done >"$T/decoded"
+  { grep -aoE '"Event" *: *"[^"]*"' "$T/decoded" | sed 's/.*: *"/Event = /; s/"$//'
+    grep -aoE '"[A-Za-z][A-Za-z0-9 _-]{0,40}" *:' "$T/decoded" | sed -E 's/^"//; s/" *:$//'; } | sort -u
+  rm -f "$T/decoded"
+}
+big() { [ "$(kb_of "$1")" -gt 1024 ]; }
+if [ -n "${EVERYLOG_ALL:-}" ]; then
+  for log in "${LOGS[@]}"; do ASAN_OF[$log]=all; big "$log" && ASAN_OF[$log]=json; done
+  note "everylog: EVERYLOG_ALL=1: all ${#LOGS[@]} logs under ASan+UBSan (the text forms of logs over 1 MB on the normal build)"
+else
+  declare -A first_of_hash
+  for log in "${LOGS[@]}"; do
+    [ -f "$log" ] || continue
+    h=$(md5sum <"$log" | cut -d' ' -f1)
+    if [ -n "${first_of_hash[$h]:-}" ]; then DUP_OF[$log]=${first_of_hash[$h]}; else first_of_hash[$h]=$log; fi
+  done
+  # rows "index kb name" for every shared log's event names, codec and layout
+  : >"$T/names"; idx=0; declare -a SHARED_LOGS=()
+  for log in "${LOGS[@]}"; do
+    [ -n "${DUP_OF[$log]:-}" ] && continue
+    case "$log" in "$ROOT"/*) ASAN_OF[$log]=all; WHY_OF[$log]="fixture"; continue ;; esac
+    kb=$(kb_of "$log"); SHARED_LOGS[$idx]=$log
+    # a directory whose logs are listed on their own adds only its layout
+    { if [ -f "$log" ] || ! printf '%s\n' "${LOGS[@]}" | grep -qF "$log/"; then events_of "$log"; fi
+      kind_of "$log"; [ "$kb" -le "$ASAN_KB" ] && echo "size:$log"; } \
+      | awk -v i="$idx" -v kb="$kb" '{ print i, kb, $0 }' >>"$T/names"
+    idx=$((idx+1))
+  done
+  # greedy cover: the log with the most names not yet covered (the smallest on a tie), again
+  # until every name is covered; prints "index names-it-added"
+  awk '{ n = $1; kb[n] = $2; $1 = $2 = ""; name = substr($0, 3); has[n, name] = 1; names[name] = 1; logs[n] = 1 }
+       END { for (;;) { best = -1; bn = 0
+               for (n in logs) { if (n in chosen) continue; c = 0
+                 for (name in names) if (!(name in covered) && ((n, name) in has)) c++
+                 if (c > bn || (c == bn && c > 0 && (kb[n] < kb[best] || (kb[n] == kb[best] && n + 0 < best + 0)))) { best = n; bn = c } }
+               if (best < 0 || bn == 0) break
+               chosen[best] = 1; for (name in names) if ((best, name) in has) covered[name] = 1
+               print best, bn } }' "$T/names" >"$T/cover"
+  while read -r i added; do
+    log=${SHARED_LOGS[$i]}; ASAN_OF[$log]=all; big "$log" && ASAN_OF[$log]=json
+    WHY_OF[$log]="adds $added name(s)"
+  done <"$T/cover"
+  n_all=0; n_json=0; n_normal=0
+  for log in "${SHARED_LOGS[@]}"; do
+    case "${ASAN_OF[$log]:-none}" in
+      all) n_all=$((n_all+1)) ;; json) n_json=$((n_json+1)) ;; *) ASAN_OF[$log]=none; n_normal=$((n_normal+1)) ;;
+    esac
+  done
+  n_names=$(awk '{ $1 = $2 = ""; print }' "$T/names" | sort -u | wc -l)
+  note "everylog: sampled: of ${#SHARED_LOGS[@]} shared logs, the ASan+UBSan build runs $((n_all + n_json)) that between them hold all $n_names event and field names, codecs and layouts ($n_json over 1 MB: the commands' JSON forms only), the normal build the other $n_normal; ${#DUP_OF[@]} byte-identical duplicate(s) skipped; fixtures and int64-extreme copies all under ASan (EVERYLOG_ALL=1: every log under ASan; EVERYLOG_PLAN=1: the plan)"
+  for log in "${!DUP_OF[@]}"; do ok "duplicate skipped: ${log#"$ROOT/"} = ${DUP_OF[$log]#"$SHARED_DATA/"}"; done
+fi
+
+if [ -n "${EVERYLOG_PLAN:-}" ]; then   # the plan only: which build runs each log
+  for log in "${LOGS[@]}"; do
+    printf '%-5s %6s KB  %-20s %s\n' "${ASAN_OF[$log]:-dup}" "$(kb_of "$log")" "${WHY_OF[$log]:-}" "${log#"$SHARED_DATA/"}"
+  done
+  exit 0
+fi
+
 for log in "${LOGS[@]}"; do
+  [ -n "${DUP_OF[$log]:-}" ] && continue
   short=${log#"$ROOT/"}; short=${short#"$SHARED_DATA/"}
-  # A log over 1 MB on disk (NDS q72 and q88, the whole spark-events directory, ...) costs
-  # seconds a run under ASan: there the text forms run on the normal build (same analyses;
-  # the JSON forms and REST routes stay under the sanitizers), which halves the suite's time.
-  text_bin=""
-  [ "$(du -sk "$log" | cut -f1)" -gt 1024 ] && text_bin="$CLARITY"
+  # text_bin runs the text forms, json_bin the JSON forms, route_bin the REST routes and the
+  # fleet store (empty: the ASan build)
+  text_bin=""; json_bin=""; route_bin=""
+  case "${ASAN_OF[$log]}" in
+    json) text_bin="$CLARITY"; [ -z "${EVERYLOG_ALL:-}" ] && route_bin="$CLARITY" ;;
+    none) text_bin="$CLARITY"; json_bin="$CLARITY"; route_bin="$CLARITY" ;;
+  esac
   for c in "${CMDS[@]}"; do
     case "$NEEDS_MORE" in *" $c "*) continue ;; esac
     BIN=$text_bin one_run "$c $short" "$c" -q "$log"
-    one_run "$c --json $short" "$c" -q --json "$log"
+    BIN=$json_bin one_run "$c --json $short" "$c" -q --json "$log"
   done
   pargs=(--ref "$log" --ref "$log" --ref-size 1,2 --ref-cores 4 --data-size 8 --cores 16)
   BIN=$text_bin one_run "predict $short" predict -q "${pargs[@]}"
-  one_run "predict --json $short" predict -q --json "${pargs[@]}"
+  BIN=$json_bin one_run "predict --json $short" predict -q --json "${pargs[@]}"
   # diff needs two runs: the log with itself (a directory: its applications paired by name)
   BIN=$text_bin one_run "diff $short" diff -q "$log" "$log"
-  one_run "diff --json $short" diff -q --json "$log" "$log"
+  BIN=$json_bin one_run "diff --json $short" diff -q --json "$log" "$log"
   # fleet indexes a directory: the log linked into one, indexed twice (the second reads nothing), queried
   rm -rf "$T/fleet" "$T/fleet.db"*; mkdir "$T/fleet"; ln -s "$log" "$T/fleet/"
-  one_run "fleet index $short" fleet index "$T/fleet" --store "$T/fleet.db" -q
-  one_run "fleet index again $short" fleet index "$T/fleet" --store "$T/fleet.db" -q --json
-  one_run "fleet query --json $short" fleet query "$T/fleet.db" --json --limit 0
-  one_run "fleet query --recurring $short" fleet query "$T/fleet.db" --recurring --min-runs 2
-  one_run "api /applications $short" api "$log" /applications
+  BIN=$route_bin one_run "fleet index $short" fleet index "$T/fleet" --store "$T/fleet.db" -q
+  BIN=$route_bin one_run "fleet index again $short" fleet index "$T/fleet" --store "$T/fleet.db" -q --json
+  BIN=$route_bin one_run "fleet query --json $short" fleet query "$T/fleet.db" --json --limit 0
+  BIN=$route_bin one_run "fleet query --recurring $short" fleet query "$T/fleet.db" --recurring --min-runs 2
+  BIN=$route_bin one_run "api /applications $short" api "$log" /applications
   # the routes of the first application (the History Server layer on every real log); the
   # listing's date window is opened wide (SHS's default starts in 2010), and a log whose
   # times are out of every window (int64 extremes) is asked by the id it logged
-  one_run "api /applications (any date) $short" api "$log" \
+  BIN=$route_bin one_run "api /applications (any date) $short" api "$log" \
     "/applications?minDate=0001-01-01&maxDate=99999-12-31&minEndDate=0001-01-01&maxEndDate=99999-12-31"
   app=$(jq -r '.[0] | .id + (if (.attempts[0].attemptId // "") != "" then "/" + .attempts[0].attemptId else "" end)' "$T/out" 2>/dev/null)
   if { [ -z "$app" ] || [ "$app" = null ]; } && [ -f "$log" ] && [ "$(jq length "$T/out" 2>/dev/null)" = 0 ]; then
@@ -81,7 +200,7 @@ for log in "${LOGS[@]}"; do
   for r in "" /jobs "/stages?details=true&withSummaries=true" /executors /environment \
            /stages/0/0/taskSummary "/stages/0/0/taskList?sortBy=-runtime" /storage/rdd \
            /allmiscellaneousprocess /logs "/sql?length=100000"; do
-    one_run "api $r $short" api "$log" "/applications/$app$r"
+    BIN=$route_bin one_run "api $r $short" api "$log" "/applications/$app$r"
   done
 done
 

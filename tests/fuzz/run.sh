@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The libFuzzer harnesses (tests/fuzz/<name>.c): first every saved reproducer of a past
 # finding (tests/fuzz/regressions/<name>/*) is replayed, then each harness fuzzes for
-# FUZZ_SECONDS (default 10; `make fuzz` gives 600), FUZZ_JOBS (default 2) at a time. A crash,
+# FUZZ_SECONDS (default 3, `make check`'s smoke run after the replays; FUZZ_SECONDS=10 was the
+# old default; `make fuzz` gives 600), FUZZ_JOBS (default 2) at a time. A crash,
 # leak, timeout or sanitizer report fails the suite and names the reproducer, which libFuzzer
 # writes to build/fuzz/crashes/. Corpora grow in build/fuzz/corpus/<name>, seeded from
 # tests/fuzz/corpus/<name> and, for the event log harness, from the project's fixtures.
@@ -11,7 +12,7 @@
 source "$(dirname "$0")/../lib.sh"
 set -uo pipefail
 cd "$ROOT"
-SECS=${FUZZ_SECONDS:-10}
+SECS=${FUZZ_SECONDS:-3}
 JOBS=${FUZZ_JOBS:-2}
 BF=build/fuzz
 FZ=tests/fuzz
