@@ -61,7 +61,9 @@ static const struct clarity__shs_route routes[] = {
      SHS_Q_DETAILS_ON | SHS_Q_SUMMARIES, SHS_SHOWS_DETAILS, NULL, clarity__shs_stage_one},
     {"@/stages/{stageId}/{stageAttemptId}/taskSummary", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT, SHS_IX_TASKS,
      SHS_Q_SUMMARY_QUANTILES, 0, clarity__shs_task_summary_check, clarity__shs_task_summary},
-    {"@/stages/{stageId}/{stageAttemptId}/taskList", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT | SHS_NEED_AGG,
+    /* no aggregates: a task list writes the stage's own task rows, and summing every
+       executor's totals over all tasks would cost a pass over the whole application per page */
+    {"@/stages/{stageId}/{stageAttemptId}/taskList", APP | SHS_NEED_STAGE | SHS_NEED_STAGE_ATTEMPT,
      SHS_IX_TASKS | SHS_IX_ACCUMS, SHS_Q_PAGE | SHS_Q_SORT_BY | SHS_Q_TASK_STATUS, SHS_SHOWS_TASK_ACCUMS, NULL,
      clarity__shs_task_list},
     {"@/executors", APP | SHS_NEED_AGG, SHS_IX_STAGE_IDS, 0, SHS_SHOWS_EXEC_PEAKS, NULL, clarity__shs_executors},
