@@ -5,6 +5,7 @@
 #include <string.h>
 #include "clarity/report.h"
 #include "report/table.h"
+#include "report/findings_json.h"
 #include "util/jsonw.h"
 
 static double ev(const struct clarity_finding *f, const char *name)
@@ -76,23 +77,7 @@ int clarity_report_findings_cross_json(struct jsonw *w, const struct findings_cr
             clarity_jsonw_obj_end(w);
         }
         clarity_jsonw_arr_end(w);
-        clarity_jsonw_key(w, "evidence");
-        clarity_jsonw_obj_begin(w);
-        for (size_t k = 0; k < f->nev; k++) clarity_jsonw_kdouble(w, f->ev[k].name, f->ev[k].value);
-        clarity_jsonw_obj_end(w);
-        clarity_jsonw_kint(w, "saving_ms", f->saving_ms);
-        clarity_jsonw_kstr(w, "method", clarity_finding_method_name(f->method));
-        clarity_jsonw_kstr(w, "confidence", clarity_finding_confidence_name(f->confidence));
-        if (f->caveat[0]) clarity_jsonw_kstr(w, "caveat", f->caveat);
-        clarity_jsonw_key(w, "action");
-        clarity_jsonw_obj_begin(w);
-        if (f->setting[0]) {
-            clarity_jsonw_kstr(w, "setting", f->setting);
-            clarity_jsonw_kstr(w, "current", f->current);
-            clarity_jsonw_kstr(w, "proposed", f->proposed);
-        }
-        clarity_jsonw_kstr(w, "text", f->action);
-        clarity_jsonw_obj_end(w);
+        clarity__report_finding_tail(w, f);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);

@@ -90,14 +90,6 @@ static void action(const struct clarity_app *a, struct clarity_finding *f, const
                            "time.", id);
 }
 
-struct vict { size_t rank, unit; double dor; };
-
-static int cmp_vict(const void *x, const void *y)
-{
-    const struct vict *a = x, *b = y;
-    return (a->rank > b->rank) - (a->rank < b->rank);
-}
-
 int clarity_findings_cross(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                            struct clarity_cross_finding *out, bool *found, struct clarity_error *err)
 {
@@ -112,31 +104,18 @@ int clarity_findings_cross(const struct clarity_app *const *apps, size_t napps, 
         clarity_iqcar_result_free(&r);
         return rc;
     }
-    size_t *rank = NULL;
-    struct vict *v = NULL;
+    struct fnd_victim *v = NULL;
     if (r.nunits < 2 || !r.naggressive_rank || r.aggressive_close) goto out;
     const struct iqcar_ranked *ag = &r.aggressive_rank[0];
     double ms = o.aggressive_by_dor ? ag->aux : ag->dor, dor = o.aggressive_by_dor ? ag->dor : ag->aux;
     if (!(ms > 0)) goto out;
     size_t s = ag->node, nv = 0;
-    rank = malloc((r.nunits ? r.nunits : 1) * sizeof *rank);
-    v = malloc((r.l6_first[s + 1] - r.l6_first[s] + 1) * sizeof *v);
-    if (!rank || !v) {
+    /* its victims as `clarity contention` lists them: in the victim answer's order */
+    double victim_ms = 0;
+    if (clarity_fnd_victims(&r, s, &v, &nv, &victim_ms) != 0) {
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
         goto out;
     }
-    for (size_t t = 0; t < r.nunits; t++) rank[t] = SIZE_MAX;
-    for (size_t i = 0; i < r.nvictims; i++) rank[r.victims[i].node] = i;
-    /* its victims as `clarity contention` lists them: in the victim answer's order */
-    double victim_ms = 0;
-    for (size_t c = r.l6_first[s]; c < r.l6_first[s + 1]; c++) {
-        const struct iqcar_cell *cell = &r.l6[c];
-        if (cell->col >= r.nunits || rank[cell->col] == SIZE_MAX || !(cell->v > 0)) continue;
-        v[nv++] = (struct vict){rank[cell->col], cell->col, cell->v};
-        const struct iqcar_unit_info *u = &r.units[cell->col];
-        if (u->end > u->start) victim_ms += (double)(u->end - u->start);
-    }
-    qsort(v, nv, sizeof *v, cmp_vict);
     /* the culprit matters when it took CROSS_MIN_SHARE of its victims' runtime: every
        application of a busy cluster takes some of the others' (the per-application rule) */
     if (!(victim_ms > 0) || ms < CROSS_MIN_SHARE * victim_ms) goto out;
@@ -205,7 +184,6 @@ int clarity_findings_cross(const struct clarity_app *const *apps, size_t napps, 
     action(a, f, who);
     *found = true;
 out:
-    free(rank);
     free(v);
     clarity_iqcar_result_free(&r);
     return rc;

@@ -189,32 +189,15 @@ static void contention_rule(struct fnd *x, const struct iqcar_options *o)
     if (!(ms > 0)) goto out;
     size_t s = ag->node, nv = 0;
     /* its victims as `clarity contention` lists them: in the victim answer's order */
-    size_t *rank = malloc((r.nunits ? r.nunits : 1) * sizeof *rank);
-    struct { size_t rank, unit; double dor; } *v = malloc((r.l6_first[s + 1] - r.l6_first[s] + 1) * sizeof *v);
-    if (!rank || !v) {
-        free(rank);
-        free(v);
+    struct fnd_victim *v;
+    double victim_ms;
+    if (clarity_fnd_victims(&r, s, &v, &nv, &victim_ms) != 0) {
         x->oom = 1;
         goto out;
-    }
-    for (size_t t = 0; t < r.nunits; t++) rank[t] = SIZE_MAX;
-    for (size_t i = 0; i < r.nvictims; i++) rank[r.victims[i].node] = i;
-    double victim_ms = 0;
-    for (size_t c = r.l6_first[s]; c < r.l6_first[s + 1]; c++) {
-        const struct iqcar_cell *cell = &r.l6[c];
-        if (cell->col >= r.nunits || rank[cell->col] == SIZE_MAX || !(cell->v > 0)) continue;
-        size_t k = nv++;
-        while (k > 0 && v[k - 1].rank > rank[cell->col]) { v[k] = v[k - 1]; k--; }
-        v[k].rank = rank[cell->col];
-        v[k].unit = cell->col;
-        v[k].dor = cell->v;
-        const struct iqcar_unit_info *u = &r.units[cell->col];
-        if (u->end > u->start) victim_ms += (double)(u->end - u->start);
     }
     /* an aggressive query matters when it took CONT_MIN_SHARE of its victims' runtime: the
        heaviest query of a mix always takes some (docs/findings.md has the runs) */
     if (!(victim_ms > 0) || ms < CONT_MIN_SHARE * victim_ms) {
-        free(rank);
         free(v);
         goto out;
     }
@@ -223,7 +206,6 @@ static void contention_rule(struct fnd *x, const struct iqcar_options *o)
     for (size_t j = 0; j < nv && j < 3 && len < sizeof victims; j++)
         len += (size_t)snprintf(victims + len, sizeof victims - len, "%s%.40s %.3f", j ? ", " : "",
                                 r.units[v[j].unit].name, v[j].dor);
-    free(rank);
     free(v);
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_CONTENTION);
     if (!f) goto out;

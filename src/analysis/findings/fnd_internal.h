@@ -105,6 +105,13 @@ void clarity_fnd_sql_rules(struct fnd *x);       /* plan shape */
 /* anomaly (LADRA) and contention (iQCAR), when the options ask for them (fnd_ext.c) */
 void clarity_fnd_ext_rules(struct fnd *x, const struct clarity_findings_options *opt);
 
+/* The victims of iQCAR's aggressive unit s (the per-application contention finding and the one
+   across applications): the units its row of level-6 DOR blames (DOR > 0) that the victim answer
+   lists, in that answer's order, and their summed runtime. *out is malloc'd (free it); -1 when out
+   of memory. */
+struct fnd_victim { size_t rank, unit; double dor; };
+int clarity_fnd_victims(const struct iqcar_result *r, size_t s, struct fnd_victim **out, size_t *n, double *runtime_ms);
+
 #define FND_MB (1024.0 * 1024.0)
 #define FND_TARGET_PARTITION_BYTES (128.0 * FND_MB)
 
