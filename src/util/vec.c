@@ -4,15 +4,25 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The capacity a vector of cap elements grows to for need (first when it had none, then
+   doubling), in *nc; -1 when it or its bytes would overflow. */
+static int next_cap(size_t cap, size_t need, size_t elem, size_t first, size_t *nc)
+{
+    size_t c = cap ? cap : need < first ? first : need;
+    while (c < need) {
+        if (c > SIZE_MAX / 2) return -1;
+        c *= 2;
+    }
+    if (elem && c > SIZE_MAX / elem) return -1;
+    *nc = c;
+    return 0;
+}
+
 int clarity_vec_grow_from(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
     if (need <= *cap) return 0;
-    size_t nc = *cap ? *cap : need < first ? first : need;
-    while (nc < need) {
-        if (nc > SIZE_MAX / 2) return -1;
-        nc *= 2;
-    }
-    if (elem && nc > SIZE_MAX / elem) return -1;
+    size_t nc;
+    if (next_cap(*cap, need, elem, first, &nc)) return -1;
     void *q = clarity_hugepage_realloc(*p, *cap * elem, nc * elem);
     if (!q) return -1;
     *p = q;
@@ -34,12 +44,8 @@ int clarity_vec_grow(void **p, size_t *cap, size_t need, size_t elem)
 int clarity_vec_grow_arena(struct clarity_arena *ar, void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
     if (need <= *cap) return 0;
-    size_t nc = *cap ? *cap : need < first ? first : need;
-    while (nc < need) {
-        if (nc > SIZE_MAX / 2) return -1;
-        nc *= 2;
-    }
-    if (elem && nc > SIZE_MAX / elem) return -1;
+    size_t nc;
+    if (next_cap(*cap, need, elem, first, &nc)) return -1;
     void *q = clarity_arena_alloc(ar, nc * elem);
     if (!q) return -1;
     if (*cap && *p) memcpy(q, *p, *cap * elem);

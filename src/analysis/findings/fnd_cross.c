@@ -153,17 +153,8 @@ int clarity_findings_cross(const struct clarity_app *const *apps, size_t napps, 
     /* wall time: the attributed runtime spread over the applications running at once on
        average (their summed runtime over the span they cover), at most that span: victims
        that overlap each gain, the cluster's time only once */
-    double sum = 0;
-    int64_t first = INT64_MAX, last = INT64_MIN;
-    for (size_t u = 0; u < r.nunits; u++) {
-        if (r.units[u].end <= r.units[u].start) continue;
-        sum += (double)(r.units[u].end - r.units[u].start);
-        if (r.units[u].start < first) first = r.units[u].start;
-        if (r.units[u].end > last) last = r.units[u].end;
-    }
-    double span = last > first ? (double)(last - first) : 0;
-    double conc = span > 0 && sum > 0 ? sum / span : 1;
-    if (conc < 1) conc = 1;
+    double span;
+    double conc = clarity_fnd_mean_concurrency(&r, &span);
     double wall = ms / conc;
     f->saving_ms = (int64_t)(span > 0 && wall > span ? span : wall);
     f->method = CLARITY_FM_ESTIMATE;

@@ -219,16 +219,8 @@ static void contention_rule(struct fnd *x, const struct iqcar_options *o)
     /* wall time: the attributed runtime spread over the queries running at once on average
        (their summed runtime over the span they cover): victims that overlap each gain, the
        application only once */
-    double sum = 0;
-    int64_t first = INT64_MAX, last = INT64_MIN;
-    for (size_t u = 0; u < r.nunits; u++) {
-        if (r.units[u].end <= r.units[u].start) continue;
-        sum += (double)(r.units[u].end - r.units[u].start);
-        if (r.units[u].start < first) first = r.units[u].start;
-        if (r.units[u].end > last) last = r.units[u].end;
-    }
-    double conc = last > first && sum > 0 ? sum / (double)(last - first) : 1;
-    if (conc < 1) conc = 1;
+    double span;
+    double conc = clarity_fnd_mean_concurrency(&r, &span);
     double wall = ms / conc;
     f->saving_ms = (int64_t)(wall < (double)x->duration_ms ? wall : (double)x->duration_ms);
     f->method = CLARITY_FM_ESTIMATE;

@@ -112,6 +112,10 @@ void clarity_fnd_ext_rules(struct fnd *x, const struct clarity_findings_options 
 struct fnd_victim { size_t rank, unit; double dor; };
 int clarity_fnd_victims(const struct iqcar_result *r, size_t s, struct fnd_victim **out, size_t *n, double *runtime_ms);
 
+/* How many of iQCAR's units ran at once on average: their summed runtime over the span they
+   cover (*span_ms), at least 1 */
+double clarity_fnd_mean_concurrency(const struct iqcar_result *r, double *span_ms);
+
 #define FND_MB (1024.0 * 1024.0)
 #define FND_TARGET_PARTITION_BYTES (128.0 * FND_MB)
 

@@ -176,3 +176,18 @@ int clarity_fnd_victims(const struct iqcar_result *r, size_t s, struct fnd_victi
     *out = v, *n = nv, *runtime_ms = ms;
     return 0;
 }
+
+double clarity_fnd_mean_concurrency(const struct iqcar_result *r, double *span_ms)
+{
+    double sum = 0;
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (size_t u = 0; u < r->nunits; u++) {
+        if (r->units[u].end <= r->units[u].start) continue;
+        sum += (double)(r->units[u].end - r->units[u].start);
+        if (r->units[u].start < first) first = r->units[u].start;
+        if (r->units[u].end > last) last = r->units[u].end;
+    }
+    *span_ms = last > first ? (double)(last - first) : 0;
+    double conc = *span_ms > 0 && sum > 0 ? sum / *span_ms : 1;
+    return conc < 1 ? 1 : conc;
+}
