@@ -323,6 +323,15 @@ int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, c
 void clarity_iqcar_result_free(struct iqcar_result *r);
 /* "stage 3 of q17", "NETWORK of stage 3 (q17)", ...: a node's name (buf of cap bytes). */
 const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
+/* The victim answer's position of every unit (SIZE_MAX: not a victim), into rank[nunits]. */
+void clarity_iqcar_victim_ranks(const struct iqcar_result *r, size_t *rank);
+/* Source unit s's victims: the cells of its level-6 row with DOR > 0 whose target the victim
+ * answer lists (rank from clarity_iqcar_victim_ranks), in that answer's order, into v (room for
+ * the row: l6_first[s + 1] - l6_first[s]); returns how many. *runtime_ms, when not NULL, gets
+ * their summed runtime. */
+struct iqcar_victim_dor { size_t rank, unit; double dor; };
+size_t clarity_iqcar_victims_of(const struct iqcar_result *r, const size_t *rank, size_t s, struct iqcar_victim_dor *v,
+                                double *runtime_ms);
 /* Unit index by name, or -1. */
 long clarity_iqcar_unit_find(const struct iqcar_result *r, const char *name);
 /* Target t's simple-overlap value from source s (0 when they never overlapped). */

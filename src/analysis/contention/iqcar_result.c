@@ -122,3 +122,33 @@ long clarity_iqcar_unit_find(const struct iqcar_result *r, const char *name)
     }
     return -1;
 }
+
+void clarity_iqcar_victim_ranks(const struct iqcar_result *r, size_t *rank)
+{
+    for (size_t t = 0; t < r->nunits; t++) rank[t] = SIZE_MAX;
+    for (size_t i = 0; i < r->nvictims; i++) rank[r->victims[i].node] = i;
+}
+
+static int cmp_victim_dor(const void *x, const void *y)
+{
+    const struct iqcar_victim_dor *a = x, *b = y;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+size_t clarity_iqcar_victims_of(const struct iqcar_result *r, const size_t *rank, size_t s, struct iqcar_victim_dor *v,
+                                double *runtime_ms)
+{
+    size_t n = 0;
+    double ms = 0;
+    for (size_t c = r->l6_first[s]; c < r->l6_first[s + 1]; c++) {
+        const struct iqcar_cell *cell = &r->l6[c];
+        if (cell->col >= r->nunits || rank[cell->col] == SIZE_MAX || !(cell->v > 0)) continue;
+        v[n++] = (struct iqcar_victim_dor){rank[cell->col], cell->col, cell->v};
+        const struct iqcar_unit_info *u = &r->units[cell->col];
+        if (u->end > u->start) ms += (double)(u->end - u->start);
+    }
+    /* ranks are distinct (one per unit of the victim answer), so the order is total */
+    qsort(v, n, sizeof *v, cmp_victim_dor);
+    if (runtime_ms) *runtime_ms = ms;
+    return n;
+}

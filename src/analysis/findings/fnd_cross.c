@@ -104,7 +104,7 @@ int clarity_findings_cross(const struct clarity_app *const *apps, size_t napps, 
         clarity_iqcar_result_free(&r);
         return rc;
     }
-    struct fnd_victim *v = NULL;
+    struct iqcar_victim_dor *v = NULL;
     if (r.nunits < 2 || !r.naggressive_rank || r.aggressive_close) goto out;
     const struct iqcar_ranked *ag = &r.aggressive_rank[0];
     double ms = o.aggressive_by_dor ? ag->aux : ag->dor, dor = o.aggressive_by_dor ? ag->dor : ag->aux;

@@ -189,7 +189,7 @@ static void contention_rule(struct fnd *x, const struct iqcar_options *o)
     if (!(ms > 0)) goto out;
     size_t s = ag->node, nv = 0;
     /* its victims as `clarity contention` lists them: in the victim answer's order */
-    struct fnd_victim *v;
+    struct iqcar_victim_dor *v;
     double victim_ms;
     if (clarity_fnd_victims(&r, s, &v, &nv, &victim_ms) != 0) {
         x->oom = 1;

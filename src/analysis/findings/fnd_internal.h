@@ -106,11 +106,10 @@ void clarity_fnd_sql_rules(struct fnd *x);       /* plan shape */
 void clarity_fnd_ext_rules(struct fnd *x, const struct clarity_findings_options *opt);
 
 /* The victims of iQCAR's aggressive unit s (the per-application contention finding and the one
-   across applications): the units its row of level-6 DOR blames (DOR > 0) that the victim answer
-   lists, in that answer's order, and their summed runtime. *out is malloc'd (free it); -1 when out
-   of memory. */
-struct fnd_victim { size_t rank, unit; double dor; };
-int clarity_fnd_victims(const struct iqcar_result *r, size_t s, struct fnd_victim **out, size_t *n, double *runtime_ms);
+   across applications), as clarity_iqcar_victims_of lists them, with their summed runtime.
+   *out is malloc'd (free it); -1 when out of memory. */
+int clarity_fnd_victims(const struct iqcar_result *r, size_t s, struct iqcar_victim_dor **out, size_t *n,
+                        double *runtime_ms);
 
 /* How many of iQCAR's units ran at once on average: their summed runtime over the span they
    cover (*span_ms), at least 1 */

@@ -143,37 +143,20 @@ const char *clarity_fnd_dur(char *buf, size_t cap, double ms)
     return buf;
 }
 
-static int cmp_victim(const void *x, const void *y)
-{
-    const struct fnd_victim *a = x, *b = y;
-    return (a->rank > b->rank) - (a->rank < b->rank);
-}
-
-int clarity_fnd_victims(const struct iqcar_result *r, size_t s, struct fnd_victim **out, size_t *n, double *runtime_ms)
+int clarity_fnd_victims(const struct iqcar_result *r, size_t s, struct iqcar_victim_dor **out, size_t *n, double *runtime_ms)
 {
     *out = NULL, *n = 0, *runtime_ms = 0;
     size_t *rank = malloc((r->nunits ? r->nunits : 1) * sizeof *rank);
-    struct fnd_victim *v = malloc((r->l6_first[s + 1] - r->l6_first[s] + 1) * sizeof *v);
+    struct iqcar_victim_dor *v = malloc((r->l6_first[s + 1] - r->l6_first[s] + 1) * sizeof *v);
     if (!rank || !v) {
         free(rank);
         free(v);
         return -1;
     }
-    for (size_t t = 0; t < r->nunits; t++) rank[t] = SIZE_MAX;
-    for (size_t i = 0; i < r->nvictims; i++) rank[r->victims[i].node] = i;
-    size_t nv = 0;
-    double ms = 0;
-    for (size_t c = r->l6_first[s]; c < r->l6_first[s + 1]; c++) {
-        const struct iqcar_cell *cell = &r->l6[c];
-        if (cell->col >= r->nunits || rank[cell->col] == SIZE_MAX || !(cell->v > 0)) continue;
-        v[nv++] = (struct fnd_victim){rank[cell->col], cell->col, cell->v};
-        const struct iqcar_unit_info *u = &r->units[cell->col];
-        if (u->end > u->start) ms += (double)(u->end - u->start);
-    }
-    /* ranks are distinct (one per unit of the victim answer), so the order is total */
-    qsort(v, nv, sizeof *v, cmp_victim);
+    clarity_iqcar_victim_ranks(r, rank);
+    *n = clarity_iqcar_victims_of(r, rank, s, v, runtime_ms);
     free(rank);
-    *out = v, *n = nv, *runtime_ms = ms;
+    *out = v;
     return 0;
 }
 

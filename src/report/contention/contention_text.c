@@ -137,14 +137,6 @@ static void target_text(FILE *o, const struct iqcar_result *r, size_t t, size_t 
     }
 }
 
-struct victim_dor { size_t rank; size_t unit; double dor; };
-
-static int cmp_victim_dor(const void *x, const void *y)
-{
-    const struct victim_dor *a = x, *b = y;
-    return (a->rank > b->rank) - (a->rank < b->rank);
-}
-
 /* Each of the k most aggressive queries (in the answer's order: by the victims' runtime
  * attributed, or by total DOR) with both figures and its first k victims (in victim order) it
  * sent DOR to: from its own row of source x target cells, not a scan of every victim. */
@@ -157,22 +149,16 @@ static int aggressive_lines(FILE *o, const struct iqcar_result *r, const struct 
         size_t s = ag[i].node;
         if (r->l6_first[s + 1] - r->l6_first[s] > most) most = r->l6_first[s + 1] - r->l6_first[s];
     }
-    struct victim_dor *v = malloc((most ? most : 1) * sizeof *v);
+    struct iqcar_victim_dor *v = malloc((most ? most : 1) * sizeof *v);
     if (!rank || !v) {
         free(rank);
         free(v);
         return -1;
     }
-    for (size_t t = 0; t < r->nunits; t++) rank[t] = SIZE_MAX;
-    for (size_t i = 0; i < r->nvictims; i++) rank[r->victims[i].node] = i;
+    clarity_iqcar_victim_ranks(r, rank);
     for (size_t i = 0; i < nag && i < k; i++) {
-        size_t s = ag[i].node, n = 0, len = 0;
-        for (size_t c = r->l6_first[s]; c < r->l6_first[s + 1]; c++) {
-            const struct iqcar_cell *x = &r->l6[c];
-            if (x->col < r->nunits && rank[x->col] != SIZE_MAX && x->v > 0)
-                v[n++] = (struct victim_dor){rank[x->col], x->col, x->v};
-        }
-        qsort(v, n, sizeof *v, cmp_victim_dor);
+        size_t s = ag[i].node, len = 0;
+        size_t n = clarity_iqcar_victims_of(r, rank, s, v, NULL);
         double ms = by_dor ? ag[i].aux : ag[i].dor, dor = by_dor ? ag[i].dor : ag[i].aux;
         size_t w = room(width, 2 + 4 + 1 + 10 + 3 + 10 + 2 + 20, 30);
         char lead[600];
