@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/report.h"
+#include "report/group_json.h"
 
 const char *clarity_blocked_resource_note(const struct clarity_blocked_result *r, enum clarity_resource res)
 {
@@ -39,6 +40,18 @@ const char *clarity_blocked_group_name(const struct clarity_app *a, int kind, si
     }
     if (kind == CLARITY_GROUP_SQL && row < a->nsqls) return clarity_app_str(a, a->sqls[row].description);
     return clarity_app_str(a, a->name);
+}
+
+void clarity__report_group_json(struct jsonw *w, const struct clarity_app *a, int kind, int64_t id, size_t row)
+{
+    clarity_jsonw_kstr(w, "kind", clarity_group_kind_name(kind));
+    if (kind == CLARITY_GROUP_APP) {
+        clarity_jsonw_key(w, "id");
+        clarity_jsonw_null(w);
+    } else {
+        clarity_jsonw_kint(w, "id", id);
+    }
+    clarity_jsonw_kstr(w, "name", clarity_blocked_group_name(a, kind, row));
 }
 
 static const char *const verdict_label[CLARITY_RES_COUNT] = {

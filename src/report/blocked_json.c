@@ -1,6 +1,7 @@
 /* `clarity blocked --json`: one application object of the clarity.blocked/1 schema
  * (docs/blocked-json.md). */
 #include "clarity/report.h"
+#include "report/group_json.h"
 #include "util/jsonw.h"
 
 static void without(struct jsonw *w, const struct clarity_blocked_result *r, const struct clarity_blocked_without *x,
@@ -50,10 +51,7 @@ void clarity_report_blocked_json_group(struct jsonw *w, const struct clarity_app
 {
     char v[512];
     clarity_jsonw_obj_begin(w);
-    clarity_jsonw_kstr(w, "kind", clarity_group_kind_name(g->kind));
-    if (g->kind == CLARITY_GROUP_APP) { clarity_jsonw_key(w, "id"); clarity_jsonw_null(w); }
-    else clarity_jsonw_kint(w, "id", g->id);
-    clarity_jsonw_kstr(w, "name", clarity_blocked_group_name(a, g->kind, g->row));
+    clarity__report_group_json(w, a, g->kind, g->id, g->row);
     clarity_jsonw_kint(w, "tasks", (int64_t)g->tasks);
     clarity_jsonw_kint(w, "stages", (int64_t)g->stages);
     clarity_jsonw_kint(w, "components", (int64_t)g->components);

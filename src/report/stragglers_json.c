@@ -1,6 +1,7 @@
 /* `clarity stragglers --json`: one application object of the clarity.stragglers/1 schema
  * (docs/stragglers-json.md). */
 #include "clarity/report.h"
+#include "report/group_json.h"
 #include "util/jsonw.h"
 
 static void causes(struct jsonw *w, const size_t *by, size_t n)
@@ -108,10 +109,7 @@ int clarity_report_stragglers_json(struct jsonw *w, const struct clarity_app *a,
     for (size_t i = 0; i < r->ngroups; i++) {
         const struct clarity_straggler_group *g = &r->groups[i];
         clarity_jsonw_obj_begin(w);
-        clarity_jsonw_kstr(w, "kind", clarity_group_kind_name(g->kind));
-        if (g->kind == CLARITY_GROUP_APP) { clarity_jsonw_key(w, "id"); clarity_jsonw_null(w); }
-        else clarity_jsonw_kint(w, "id", g->id);
-        clarity_jsonw_kstr(w, "name", clarity_blocked_group_name(a, g->kind, g->row));
+        clarity__report_group_json(w, a, g->kind, g->id, g->row);
         clarity_jsonw_kint(w, "tasks", (int64_t)g->tasks);
         clarity_jsonw_kint(w, "stages", (int64_t)g->stages);
         clarity_jsonw_kint(w, "stages_rated", (int64_t)g->stages_analyzed);
