@@ -113,8 +113,23 @@ void clarity_findings_free(struct clarity_findings *f);
  * groups (each of two or more), or SIZE_MAX when out of memory. */
 size_t clarity_findings_overlap_groups(const int64_t *start_ms, const int64_t *end_ms, size_t n, size_t *group);
 
+/* A group of n applications (ordered by start) analysed at most k at a time, so a never-idle
+ * cluster, whose whole directory chains into one group, never holds every model at once: a
+ * group of at most k is one window, as it is; a larger one is cut into consecutive blocks of
+ * k / 2 applications (*block gets that length; the last block may be shorter) and window j is
+ * blocks j and j + 1, so any two applications fewer than k / 2 apart in start order share a
+ * window, and a caller that keeps block j + 1 loaded for the next window holds at most k
+ * models. k below 4 counts as 4 (blocks of two), an odd k as k - 1. Returns the number of
+ * windows (0 when n < 2). */
+size_t clarity_findings_cross_windows(size_t n, size_t k, size_t *block);
+#define CLARITY_CROSS_DEFAULT_WINDOW 16
+/* count[i]: how many of the other spans overlap span i (0 for an empty span), by sorting, not
+ * pairwise: a window's finding is kept only where every application that overlapped its
+ * culprit and its victims is in the window. Returns 0, or -1 when out of memory. */
+int clarity_findings_overlap_counts(const int64_t *start_ms, const int64_t *end_ms, size_t n, size_t *count);
+
 #define CLARITY_CROSS_MAX_VICTIMS 8
-struct clarity_cross_victim { char app_id[128]; double dor; int64_t runtime_ms; };
+struct clarity_cross_victim { char app_id[128]; double dor; int64_t runtime_ms; size_t index; /* into apps */ };
 struct clarity_cross_finding {
     struct clarity_finding f;    /* kind contention: saving [estimate], evidence, action */
     char title[600];             /* the whole title (f.title holds it cut to its 200 bytes) */

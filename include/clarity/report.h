@@ -244,6 +244,10 @@ int clarity_report_findings_json(struct jsonw *w, const struct clarity_app *a, c
 struct findings_cross_report {
     const struct clarity_cross_finding *x; size_t n;   /* ranked: largest saving first */
     size_t napps, groups;        /* applications read; groups of two or more that overlapped */
+    size_t windows, window;      /* windows iQCAR ran over (one per group of <= window apps) */
+    size_t max_held;             /* the most applications' models held at once */
+    size_t unconfirmed;          /* windows' findings dropped: the window missed an application
+                                    that overlapped the culprit or a victim */
 };
 int clarity_report_findings_cross_text(FILE *o, const struct findings_cross_report *c, size_t width, bool why,
                                        struct clarity_error *err);

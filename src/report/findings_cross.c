@@ -1,6 +1,7 @@
 /* `clarity findings --deep` over several applications: the section "Across applications"
  * (after the per-application findings) in text, and the top-level array
- * "across_applications" of the clarity.findings/1 document (docs/findings.md). */
+ * "across_applications" (with "across_applications_windows": how the groups were cut) of the
+ * clarity.findings/1 document (docs/findings.md). */
 #include <stdio.h>
 #include <string.h>
 #include "clarity/report.h"
@@ -20,8 +21,15 @@ int clarity_report_findings_cross_text(FILE *o, const struct findings_cross_repo
 {
     char s[32], d[32];
     fprintf(o, "\n");
-    clarity_fit_wrapf(o, width, "", "Across applications: %zu application(s), %zu group(s) that ran at the same time "
-                      "(iQCAR over each group, one unit per application, hosts matched by name).", c->napps, c->groups);
+    /* a group longer than the window was analysed in windows: said only then, so the line of
+       a directory whose groups fit is the one it always was */
+    char win[160] = "";
+    if (c->windows > c->groups)
+        snprintf(win, sizeof win, ", in %zu windows of at most %zu applications (neighbours in start order)",
+                 c->windows, c->window);
+    clarity_fit_wrapf(o, width, "", "Across applications: %zu application(s), %zu group(s) that ran at the same time%s "
+                      "(iQCAR over each %s, one unit per application, hosts matched by name).", c->napps, c->groups,
+                      win, win[0] ? "window" : "group");
     if (!c->n) {
         clarity_fit_wrapf(o, width, "", "No findings: %s.", c->groups ? "no application took 30% of the others' "
                           "runtime (clarity contention --unit app LOGS shows the figures)" : "no two applications "
@@ -81,5 +89,14 @@ int clarity_report_findings_cross_json(struct jsonw *w, const struct findings_cr
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
+    /* how the groups were cut: the bound on the models held at once is checkable */
+    clarity_jsonw_key(w, "across_applications_windows");
+    clarity_jsonw_obj_begin(w);
+    clarity_jsonw_kint(w, "groups", (int64_t)c->groups);
+    clarity_jsonw_kint(w, "windows", (int64_t)c->windows);
+    clarity_jsonw_kint(w, "max_applications", (int64_t)c->window);
+    clarity_jsonw_kint(w, "max_models_held", (int64_t)c->max_held);
+    clarity_jsonw_kint(w, "unconfirmed", (int64_t)c->unconfirmed);
+    clarity_jsonw_obj_end(w);
     return clarity_report_status(w->out, err);
 }

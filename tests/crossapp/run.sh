@@ -39,6 +39,9 @@ python3 "$SPLIT" "$T"/agg/eventlogs/* "$T/o" --other-cluster q67
 if findings "$T/a.json" --deep --json "$T/a"; then
   n=$(jq '.across_applications | length' "$T/a.json")
   [ "$n" = 1 ] && ok "one finding across applications" || bad "across_applications has $n findings"
+  jq -e '.across_applications_windows == {"groups": 1, "windows": 1, "max_applications": 16, "max_models_held": 10,
+         "unconfirmed": 0}' "$T/a.json" >/dev/null && ok "10 applications: one window (unchanged)" \
+    || bad "windows: $(jq -c .across_applications_windows "$T/a.json")"
   jq -e '.across_applications[0] | .kind == "contention" and (.where.app_id | endswith("-0003"))
          and .where.name == "TPC-DS q67" and .method == "estimate" and (.victims | length) == 8
          and .evidence.applications == 10' "$T/a.json" >/dev/null \
@@ -61,6 +64,36 @@ if findings "$T/a.txt" --deep "$T/a"; then
   grep -q '^Across applications: 10 application(s), 1 group(s)' "$T/a.txt" && grep -q '^1\. Contention across applications (iQCAR): aggressive application app-[0-9]*-0003:' "$T/a.txt" \
     && ok "text section 'Across applications' after the table" || bad "text section: $(sed -n '/^Across/,$p' "$T/a.txt" | head -3)"
   awk 'length > 100 { n++ } END { exit n > 0 }' "$T/a.txt" && ok "text fits 100 columns" || bad "text wider than 100 columns"
+fi
+
+# a never-idle cluster: three copies of the split, each starting 5 s before the previous one
+# ends, chain into one group of 30 applications. It is analysed in windows (default 16
+# applications: blocks of 8 in start order, each window two neighbouring blocks), never with
+# more than 16 models loaded at once, and each copy's q67 is named with the single copy's
+# attributed runtime (its window held every application that overlapped it and its victims).
+# With windows of 4 no window holds a culprit's whole neighbourhood (every application of the
+# split overlaps 4-9 others): nothing is named rather than a share measured over part of it.
+span=$(jq '[.queries[]] as $q | ([$q[].end_ms] | max) - ([$q[].start_ms] | min)' "$T/agg/truth.json")
+for k in 0 1 2; do python3 "$SPLIT" "$T"/agg/eventlogs/* "$T/ch" --shift-all $((k * (span - 5000))); done
+if findings "$T/ch.json" --deep --json "$T/ch"; then
+  jq -e '.across_applications_windows == {"groups": 1, "windows": 3, "max_applications": 16, "max_models_held": 16,
+         "unconfirmed": 0}' "$T/ch.json" >/dev/null && ok "30 chained applications: 3 windows, at most 16 models held" \
+    || bad "windows: $(jq -c .across_applications_windows "$T/ch.json")"
+  jq -e '[.across_applications[] | select(.where.name == "TPC-DS q67" and (.where.app_id | endswith("-0003"))
+         and (.evidence.victim_runtime_attributed_ms | floor) == 295210)] | length == 3 and (.[0].rank == 1)' "$T/ch.json" >/dev/null \
+    && [ "$(jq '.across_applications | length' "$T/ch.json")" = 3 ] \
+    && ok "each copy's q67 named, 295.2 s attributed as in the single copy" \
+    || bad "chain findings: $(jq -c '[.across_applications[] | [.where.name, .evidence.victim_runtime_attributed_ms]]' "$T/ch.json")"
+fi
+if findings "$T/ch4.json" --deep --json --window 4 "$T/ch"; then
+  jq -e '.across_applications_windows | .windows == 14 and .max_models_held <= 4' "$T/ch4.json" >/dev/null \
+    && [ "$(jq '.across_applications | length' "$T/ch4.json")" = 0 ] \
+    && ok "--window 4: 14 windows, at most 4 models held, no finding from a partial neighbourhood" \
+    || bad "--window 4: $(jq -c '[.across_applications_windows, [.across_applications[].where.name]]' "$T/ch4.json")"
+fi
+if findings "$T/ch.txt" --deep "$T/ch"; then
+  grep -q '^Across applications: 30 application(s), 1 group(s) that ran at the same time, in 3 windows of at$' "$T/ch.txt" \
+    && ok "text names the windows" || bad "text: $(grep -A1 '^Across' "$T/ch.txt")"
 fi
 
 # nothing fires: no knob (a close call), q67 an hour later, q67 on another cluster

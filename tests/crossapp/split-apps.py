@@ -3,7 +3,7 @@
 of applications that ran at the same time (synth simulates one application; its queries really
 shared the hosts' CPU, disks, network and slots, so their contention is simulated, not made up).
 
-  split-apps.py EVENTLOG OUTDIR [--shift QUERY=MS ...] [--other-cluster QUERY ...]
+  split-apps.py EVENTLOG OUTDIR [--shift QUERY=MS ...] [--other-cluster QUERY ...] [--shift-all MS]
 
 Each application gets the cluster's events (log start, resource profile, environment, block
 managers, executors: added no earlier than it starts, removals after its end left out), its
@@ -12,7 +12,9 @@ before its start, 100 ms after its end). Application ids are app-<query's start>
 (4 digits), names the query's description ("TPC-DS q67"). --shift moves every time of one
 query's application by MS (a query moved to another time: tests of applications that do not
 overlap); --other-cluster renames every host of one query's application to other-HOST (an
-application of another cluster that ran at the same time)."""
+application of another cluster that ran at the same time); --shift-all moves every application by
+MS (a later copy of the same cluster: several copies make a long chain of overlapping
+applications)."""
 import json
 import os
 import sys
@@ -46,7 +48,7 @@ def rename_hosts(o):
 
 def main():
     log, out = sys.argv[1], sys.argv[2]
-    shifts, other, opt = {}, set(), None
+    shifts, other, opt, shift_all = {}, set(), None, 0
     for a in sys.argv[3:]:
         if a.startswith("--"):
             opt = a
@@ -55,6 +57,8 @@ def main():
             shifts[q] = int(ms)
         elif opt == "--other-cluster":
             other.add(a)
+        elif opt == "--shift-all":
+            shift_all = int(a)
     ev = [json.loads(line) for line in open(log) if line.strip()]
     stage_sql, job_sql, sql = {}, {}, {}
     for e in ev:
@@ -74,7 +78,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     for sid, q in sorted(sql.items()):
         short = q["desc"].split()[-1]
-        shift = shifts.get(short, 0)
+        shift = shifts.get(short, 0) + shift_all
         start, end = q["start"] - 100, q.get("end", q["start"]) + 100
         app_id = "app-%d-%04d" % (q["start"] + shift, sid)
         lines = []

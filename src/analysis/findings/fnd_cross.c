@@ -60,6 +60,56 @@ size_t clarity_findings_overlap_groups(const int64_t *start_ms, const int64_t *e
     return groups;
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* the number of values in v[0..n) (sorted) below x, or at most x when le */
+static size_t rank_of(const int64_t *v, size_t n, int64_t x, bool le)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x || (le && v[mid] == x)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+int clarity_findings_overlap_counts(const int64_t *start_ms, const int64_t *end_ms, size_t n, size_t *count)
+{
+    int64_t *s = malloc((n ? n : 1) * sizeof *s), *e = malloc((n ? n : 1) * sizeof *e);
+    if (!s || !e) {
+        free(s);
+        free(e);
+        return -1;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (end_ms[i] > start_ms[i]) s[m] = start_ms[i], e[m++] = end_ms[i];
+    qsort(s, m, sizeof *s, cmp_i64);
+    qsort(e, m, sizeof *e, cmp_i64);
+    /* j overlaps i unless it starts at or after i's end or ends at or before i's start; i
+       itself is among the m and overlaps itself */
+    for (size_t i = 0; i < n; i++)
+        count[i] = end_ms[i] > start_ms[i] ? rank_of(s, m, end_ms[i], false) - rank_of(e, m, start_ms[i], true) - 1 : 0;
+    free(s);
+    free(e);
+    return 0;
+}
+
+size_t clarity_findings_cross_windows(size_t n, size_t k, size_t *block)
+{
+    if (k < 4) k = 4;
+    k -= k % 2;
+    if (n < 2) return *block = n, 0;
+    if (n <= k) return *block = n, 1;
+    *block = k / 2;
+    return (n + *block - 1) / *block - 1;   /* blocks less one: each window is a pair of neighbours */
+}
+
 static const char *app_label(const struct clarity_app *a, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s%s%s", clarity_app_str(a, a->app_id), a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id));
@@ -137,6 +187,7 @@ int clarity_findings_cross(const struct clarity_app *const *apps, size_t napps, 
             app_label(apps[u->app], cv->app_id, sizeof cv->app_id);
             cv->dor = v[j].dor;
             cv->runtime_ms = u->end > u->start ? u->end - u->start : 0;
+            cv->index = u->app;
         }
         if (j < 3 && len < sizeof victims)
             len += (size_t)snprintf(victims + len, sizeof victims - len, "%s%.40s %.3f", j ? ", " : "", u->name, v[j].dor);

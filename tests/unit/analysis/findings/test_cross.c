@@ -52,3 +52,34 @@ Test(findings_cross, one_application_gets_nothing)
     cr_assert_eq(clarity_findings_cross(NULL, 1, &o, &x, &found, &err), 0);
     cr_assert(!found);
 }
+
+Test(findings_cross, windows_of_neighbouring_blocks)
+{
+    size_t b;
+    /* a group that fits is one window, as it always was */
+    cr_assert_eq(clarity_findings_cross_windows(10, 16, &b), 1);
+    cr_assert_eq(b, 10);
+    cr_assert_eq(clarity_findings_cross_windows(16, 16, &b), 1);
+    /* 30 applications, 16 at a time: blocks of 8 (8, 8, 8, 6), windows (0,1), (1,2), (2,3) */
+    cr_assert_eq(clarity_findings_cross_windows(30, 16, &b), 3);
+    cr_assert_eq(b, 8);
+    /* 17: blocks 8, 8, 1: two windows; an odd window counts as the even one below it, and
+       anything under 4 as 4 (blocks of two) */
+    cr_assert_eq(clarity_findings_cross_windows(17, 16, &b), 2);
+    cr_assert_eq(clarity_findings_cross_windows(30, 5, &b), 14);
+    cr_assert_eq(b, 2);
+    cr_assert_eq(clarity_findings_cross_windows(5, 1, &b), 2);
+    cr_assert_eq(b, 2);
+    cr_assert_eq(clarity_findings_cross_windows(1, 16, &b), 0);
+}
+
+Test(findings_cross, overlap_counts_by_sorting)
+{
+    /* a [0,10) b [5,20) c [18,30) d [30,40) e [0,40) f empty: a meets b and e; b meets a, c, e;
+       c meets b, e (d starts as c ends); d meets e; e meets a-d; f nothing and counts for none */
+    int64_t s[] = {0, 5, 18, 30, 0, 7}, e[] = {10, 20, 30, 40, 40, 7};
+    size_t c[6];
+    cr_assert_eq(clarity_findings_overlap_counts(s, e, 6, c), 0);
+    size_t want[] = {2, 3, 2, 1, 4, 0};
+    for (int i = 0; i < 6; i++) cr_assert_eq(c[i], want[i], "span %d: %zu, expected %zu", i, c[i], want[i]);
+}
