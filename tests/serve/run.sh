@@ -9,12 +9,17 @@
 #     connections at once: each gets 4xx or is closed, and the server still answers;
 #  1b. one-stage loads: under --max-memory 1 a stage's routes (stage, attempts, task list,
 #     task summary) load that stage's tasks alone, and answer as clarity api's whole model;
+#  1c. no-task loads: under --max-memory 1 the routes that show no task (application, attempt,
+#     environment, storage, misc processes, logs, 404s) load no task row, and answer as a
+#     whole model does, on every attempt of the fixtures and of the shared logs;
 #  3b. a directory that changes: a new log is listed, a deleted one leaves the listing, and a
 #     restart over the store answers /applications at once with the same bytes;
 #  4. a soak: an .inprogress log appended while clients poll; no 5xx, nothing lost (the last
 #     answers equal clarity api's on the finished log);
 #  4b. append-only resume: a log appended in 6 byte-cut pieces lists as clarity api's fresh
 #     read after each, the later pieces read from where the last read stopped;
+#  4d. model resume: a served log grown in pieces (mid-line too) answers as clarity api's fresh
+#     read after each, its model loaded once and read on from where it stopped;
 #  4c. --acl: who sees which application (owner, view lists and groups, admins, "*"), 403
 #     with SHS's text, no user header, a restart over the store;
 #  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
