@@ -25,7 +25,8 @@
 #  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
 #     stage list and a task list: requests/s, p99 and RSS before and after, printed.
 # The correctness parts run the ASan+UBSan build when it is built (SERVE_BIN overrides);
-# the load test runs the normal build. Bounded: about 50 s on a quiet machine (2.5 min at load 30).
+# the load test runs the normal build. Bounded: about 50 s on a quiet machine (2.5 min at load 30)
+# before 1c and 4d, which add about 30 and 8 CPU s (measured alone at load 25).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 PIDS=()
