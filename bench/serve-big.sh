@@ -20,6 +20,12 @@ mkdir -p "$OUT"
 # two copies of q72's largest stage (2,185 tasks each), then the first again (a cache hit)
 STAGES=${SERVE_BIG_STAGES:-"23/0 301/0 23/0"}
 QUERY=${SERVE_BIG_QUERY:-"length=20"}
+# or any routes under the application, in order (e.g. "environment stages/579/0/taskList jobs"):
+# each a phase of its own
+PATHS=${SERVE_BIG_PATHS:-}
+if [ -z "$PATHS" ]; then
+  for st in $STAGES; do PATHS="$PATHS stages/$st/taskList?$QUERY"; done
+fi
 
 kib() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 mib() { awk -v k="$1" 'BEGIN {printf "%d", k / 1024}'; }
@@ -42,13 +48,13 @@ one() { # one BOUND: a table row per phase in $OUT/rows-BOUND
   echo "first scan|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
   app=$(curl -s "http://127.0.0.1:$port/api/v1/applications" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
   local k=0
-  for st in $STAGES; do
+  for path in $PATHS; do
     k=$((k + 1))
     echo 5 >"/proc/$pid/clear_refs"
     t0=$(date +%s.%N)
-    code=$(curl -s -o "$OUT/answer-$bound-$k.json" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/applications/$app/stages/$st/taskList?$QUERY")
+    code=$(curl -s -o "$OUT/answer-$bound-$k.json" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/applications/$app/$path")
     t1=$(date +%s.%N)
-    echo "request $k (stage $st): $code|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
+    echo "request $k ($path): $code|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
   done
   kill -TERM "$pid"; wait "$pid" || true
 }

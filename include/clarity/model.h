@@ -539,6 +539,11 @@ struct clarity_load_options {
      * sql_plan_graphs (the SQL replay needs every task). */
     bool only_stage;
     int64_t only_stage_id;
+    /* Keep no task rows at all: every task is treated as only_stage treats another stage's
+     * (its stage and executor rows, the time base, the peak-memory source flag and executor
+     * peaks as in a whole load). For what shows no task: a server answering an application's
+     * environment, storage or attempt within a memory bound. Ignored with sql_plan_graphs. */
+    bool no_task_rows;
     int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers
                                                 that load many applications use it per application */
     bool quiet;
@@ -554,6 +559,23 @@ struct clarity_load_options {
 int clarity_app_load(const struct clarity_app_source *src, const struct clarity_load_options *opt,
                      struct clarity_app **out, struct clarity_error *err);
 void clarity_app_free(struct clarity_app *a);
+/* ---- continuing a load of a log that grew ----
+ * An append-only log (an .inprogress file being written) read again from where the last read
+ * stopped, into the same model. clarity_app_load_resumable loads as clarity_app_load and, when
+ * the application is one uncompressed file whose bytes read end with a whole line (and the
+ * load has no sql_plan_graphs, whose replay is finished with the model), fills *state;
+ * otherwise *state is NULL and a grown log must be loaded again. clarity_app_resume applies
+ * the whole lines appended since (a torn last line is left for the next call) and finishes
+ * the model again as a load of the grown file finishes it; *read is the bytes it read from
+ * the file, *from the offset it read them from. The model must not be in use meanwhile. On
+ * an error (the file shrank or was replaced, a line over 128 MiB, out of memory) the model
+ * is left half-continued: free it and the state, and load again. */
+struct clarity_app_resume;
+int clarity_app_load_resumable(const struct clarity_app_source *src, const struct clarity_load_options *opt,
+                               struct clarity_app **out, struct clarity_app_resume **state, struct clarity_error *err);
+int clarity_app_resume(struct clarity_app_resume *state, struct clarity_app *a, uint64_t *from, uint64_t *read,
+                       struct clarity_error *err);
+void clarity_app_resume_free(struct clarity_app_resume *state);
 /* What the platform and storage detectors say about a loaded model (the loader stores it in
  * a->platform; exposed for tests and for models built by hand). */
 void clarity_platform_detect(const struct clarity_app *a, struct clarity_platform *out);

@@ -72,6 +72,9 @@ struct clarity_serve_stats {
     size_t logs, apps;              /* log entries listed (readable), application attempts */
     size_t models, model_bytes;     /* in the cache */
     uint64_t requests, errors_5xx, scans, loads, cache_hits, evictions;
+    /* grown logs whose cached model read on from where it stopped, and the bytes that read
+     * (against the whole log a load reads) */
+    uint64_t resumes, resume_bytes;
     bool inotify;
 };
 void clarity_serve_stats(struct clarity_server *s, struct clarity_serve_stats *st);

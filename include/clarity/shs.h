@@ -91,6 +91,11 @@ void clarity_shs_request_load_options(const struct clarity_shs_request *q, struc
  * and summary): then a model loaded with only_stage for *stage_id answers it as a whole
  * one does. */
 bool clarity_shs_request_stage(const struct clarity_shs_request *q, int64_t *stage_id);
+/* Whether the answer reads no task row (an application or attempt, environment, storage,
+ * miscellaneous processes, log files, and a path that routes nowhere): then a model loaded with
+ * no_task_rows answers it as a whole one does. False for what sums or lists tasks (jobs,
+ * stages, executors) and for /sql, whose plan metrics replay every task. */
+bool clarity_shs_request_reads_no_tasks(const struct clarity_shs_request *q);
 /* clarity_shs_answer_to_typed for a parsed request. */
 int clarity_shs_request_answer_to(const struct clarity_shs_request *q, struct clarity_app *const *apps, size_t napps,
                                   bool pretty, FILE *out, int *status, const char **content_type, char **filename,

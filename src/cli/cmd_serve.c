@@ -24,9 +24,9 @@ static void serve_usage(FILE *o)
             "deleted logs show within about a second (inotify; every --poll without it). An\n"
             "application's model is loaded when first asked and kept in a cache bounded by\n"
             "--max-apps and --max-memory (least recently used dropped first). A grown plain\n"
-            "log's listing row is read from where the last read stopped; its model, and a grown\n"
-            "compressed or rolling log, are read again from the start. Access control: --acl\n"
-            "(below) or a reverse proxy (docs/serve.md).\n\n"
+            "log's listing row and cached model are read on from where the last read stopped;\n"
+            "a grown compressed or rolling log is read again from the start. Access control:\n"
+            "--acl (below) or a reverse proxy (docs/serve.md).\n\n"
             "options:\n"
             "  --host ADDR        address to listen on (default 127.0.0.1: this machine only;\n"
             "                     0.0.0.0 or :: for every interface: put a proxy in front)\n"
@@ -36,7 +36,9 @@ static void serve_usage(FILE *o)
             "  --max-memory SIZE  bytes of models kept loaded, e.g. 4G (default 2Gi); a model\n"
             "                     larger than this is loaded for its request and then dropped,\n"
             "                     except for a stage's routes (the stage, its task list and task\n"
-            "                     summary), which then load that stage's tasks alone\n"
+            "                     summary), which then load that stage's tasks alone, and routes\n"
+            "                     that show no task (environment, storage, the attempt), which\n"
+            "                     load no task; jobs, the stage list and executors may pass it\n"
             "  --poll DURATION    rescan period without inotify (default 2s)\n"
             "  --rescan DURATION  full rescan period with inotify (default 30s: NFS sends no events)\n"
             "  --no-inotify       poll even where inotify works\n"
@@ -283,9 +285,12 @@ int cmd_serve(int argc, char **argv)
     log_line(&lc, CLARITY_SERVE_INFO, msg);
     clarity_serve_stats(srv, &st);
     clarity_serve_stop(srv, 10000);
-    snprintf(msg, sizeof msg, "stopped: %llu requests (%llu answered 500), %llu scans, %llu model loads, %llu cache hits, %llu evictions",
+    snprintf(msg, sizeof msg,
+             "stopped: %llu requests (%llu answered 500), %llu scans, %llu model loads, %llu cache hits, %llu evictions, "
+             "%llu models resumed (%llu bytes read)",
              (unsigned long long)st.requests, (unsigned long long)st.errors_5xx, (unsigned long long)st.scans,
-             (unsigned long long)st.loads, (unsigned long long)st.cache_hits, (unsigned long long)st.evictions);
+             (unsigned long long)st.loads, (unsigned long long)st.cache_hits, (unsigned long long)st.evictions,
+             (unsigned long long)st.resumes, (unsigned long long)st.resume_bytes);
     log_line(&lc, CLARITY_SERVE_INFO, msg);
     free(store_buf);
     return EXIT_OK;

@@ -178,6 +178,9 @@ void clarity__model_ctx_free(struct apply_ctx *c)
     free(c->other_stage_bits);
     c->other_stage_bits = NULL;
     clarity_idmap_free(&c->other_stage_ids);
+    free(c->skipped);
+    c->skipped = NULL;
+    c->nskipped = c->capskipped = 0;
 }
 
 void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out)

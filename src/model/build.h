@@ -34,6 +34,11 @@ struct apply_ctx {
     uint64_t *other_stage_bits;
     size_t other_stage_words;
     struct clarity_idmap other_stage_ids;
+    /* a load that may be continued (resume.c): the stage rows finish marked skipped and the
+     * status each had, so a continuation can undo it before reading on */
+    bool record_skipped;
+    struct skipped_undo { uint32_t row; int status; } *skipped;
+    size_t nskipped, capskipped;
 };
 
 uint32_t clarity_intern(struct apply_ctx *c, const char *s, size_t len);
@@ -51,6 +56,14 @@ void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k
 void clarity_unknown_event(struct apply_ctx *c, const char *name, size_t len);
 /* Frees what the context holds only while loading (the unknown-name maps). */
 void clarity__model_ctx_free(struct apply_ctx *c);
+/* One whole line of a log applied as an event (load.c's reader and resume.c's). */
+void clarity__model_apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut);
+/* clarity_app_load over a context the caller set up (c->opt); with keep_ctx what the
+ * context holds while loading is handed back in *c instead of freed (a load to continue). */
+int clarity__model_load(const struct clarity_app_source *src, struct apply_ctx *c, struct blank_names *acc_names,
+                        bool keep_ctx, struct clarity_app **out, struct clarity_error *err);
+/* The task id index, which finish frees, built again from the rows (resume.c). -1: no memory. */
+int clarity__model_tasks_reindex(struct clarity_app *a);
 void clarity_problem(struct apply_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A string map object into kvs (arena-owned), keys in logged order. */
 void clarity_read_kvs(struct apply_ctx *c, cj_val obj, struct clarity_kvs *out);

@@ -2,8 +2,27 @@
  * is missing, so analyses can say how far to trust the log. */
 #include "model/build.h"
 
-static void finish_stages(struct clarity_app *a)
+/* A load to be continued notes the status a stage had before it was called skipped (a later
+ * event may run it); out of memory marks the load failed, and the continuation then reads
+ * the log whole instead. */
+static void remember_skipped(struct apply_ctx *c, size_t row, int status)
 {
+    if (c->nskipped == c->capskipped) {
+        size_t cap = c->capskipped ? c->capskipped * 2 : 16;
+        struct skipped_undo *p = realloc(c->skipped, cap * sizeof *p);
+        if (!p) {
+            c->failed = 1;
+            return;
+        }
+        c->skipped = p;
+        c->capskipped = cap;
+    }
+    c->skipped[c->nskipped++] = (struct skipped_undo){(uint32_t)row, status};
+}
+
+static void finish_stages(struct apply_ctx *c)
+{
+    struct clarity_app *a = c->app;
     struct clarity_integrity *in = &a->integrity;
     size_t *succeeded = calloc(a->nstages ? a->nstages : 1, sizeof *succeeded);
     if (!succeeded) return;
@@ -25,6 +44,7 @@ static void finish_stages(struct clarity_app *a)
                 struct clarity_job *j = clarity_app_job(a, s->job_ids[k]);
                 if (j && j->status != CLARITY_JOB_RUNNING) job_ended = true;
             }
+            if (job_ended && c->record_skipped) remember_skipped(c, i, s->status);
             if (job_ended) s->status = CLARITY_STAGE_SKIPPED;
             if (s->task_ends == 0) continue;
         }
@@ -80,7 +100,7 @@ void clarity_model_finish(struct apply_ctx *c)
         if (a->jobs[i].status == CLARITY_JOB_RUNNING) in->jobs_without_end++;
     for (size_t i = 0; i < a->nsqls; i++)
         if (a->sqls[i].start_ms && !a->sqls[i].end_ms) in->sql_without_end++;
-    finish_stages(a);
+    finish_stages(c);
     clarity__model_storage_finish(a);
     compact_tasks(a);
     clarity__model_task_end_reasons_sort(a);

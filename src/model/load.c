@@ -78,7 +78,7 @@ static handler find_handler(const char *name, size_t n)
     return NULL;
 }
 
-static void apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut)
+void clarity__model_apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut)
 {
     struct clarity_integrity *in = &c->app->integrity;
     cj_val root;
@@ -241,7 +241,7 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         /* a listing's read parses the first event whatever it is, then only its own */
         if (c->opt->app_events_only && a->integrity.events && listing_passes_over(&a->integrity, line + i, len - i))
             continue;
-        apply_line(c, p, line, len, st == LINE_CUT);
+        clarity__model_apply_line(c, p, line, len, st == LINE_CUT);
         if (c->failed) break;
     }
     if (header) clarity_problem(c, "plain-text header never ended; no events read from this file");
@@ -275,18 +275,26 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
                      struct clarity_app **out, struct clarity_error *err)
 {
     static const struct clarity_load_options defaults = {.keep_task_accumulables = true};
+    struct apply_ctx c = {.opt = opt ? opt : &defaults};
+    struct blank_names acc_names;
+    return clarity__model_load(src, &c, &acc_names, false, out, err);
+}
+
+int clarity__model_load(const struct clarity_app_source *src, struct apply_ctx *cp, struct blank_names *acc_names,
+                        bool keep_ctx, struct clarity_app **out, struct clarity_error *err)
+{
     *out = NULL;
     struct clarity_app *a = calloc(1, sizeof *a);
     if (!a) return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
     a->source_path = clarity_arena_strndup(&a->arena, src->path, strlen(src->path));
-    struct apply_ctx c = {.app = a, .opt = opt ? opt : &defaults};
+    struct apply_ctx c = *cp;
+    c.app = a;
     if (c.opt->sql_plan_graphs && clarity__sql_listen_new(&c)) {
         clarity_app_free(a);
         return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
     }
-    struct blank_names acc_names;
-    clarity_blank_names_init(&acc_names, c.opt->task_accumulable_names, c.opt->ntask_accumulable_names);
-    c.acc_names = &acc_names;
+    clarity_blank_names_init(acc_names, c.opt->task_accumulable_names, c.opt->ntask_accumulable_names);
+    c.acc_names = acc_names;
     if (src->base) a->app_id = clarity_intern(&c, src->base, strlen(src->base));
     if (src->version_hint) a->spark_version = clarity_intern(&c, src->version_hint, strlen(src->version_hint));
     a->integrity.in_progress = src->in_progress;
@@ -308,7 +316,8 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
     clarity_cj_parser_free(p);
     clarity__sql_listen_finish(&c);
     clarity__sql_listen_free(&c);
-    clarity__model_ctx_free(&c);
+    /* a load that may be continued (resume.c) keeps what the context holds while loading */
+    if (!keep_ctx || c.failed || !any) clarity__model_ctx_free(&c);
     if (c.failed) {
         clarity_app_free(a);
         return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory while reading");
@@ -320,6 +329,7 @@ int clarity_app_load(const struct clarity_app_source *src, const struct clarity_
         return err ? err->code : CLARITY_EFORMAT;
     }
     clarity_model_finish(&c);
+    *cp = c;
     *out = a;
     return CLARITY_OK;
 }

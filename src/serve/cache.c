@@ -70,6 +70,7 @@ void clarity__serve_cache_init(struct serve_cache *c, const struct clarity_serve
 static void model_free(struct serve_model *m)
 {
     if (m->app) clarity_app_free(m->app);
+    clarity_app_resume_free(m->resume);
     free(m->path);
     free(m);
 }
@@ -102,10 +103,11 @@ static void unlink_model(struct serve_cache *c, struct serve_model *m)
         }
 }
 
-/* Frees unused models, oldest use first, while the cache is over its bounds; keep is spared. */
-static void evict(struct serve_cache *c, const struct serve_model *keep)
+/* Frees unused models, oldest use first, while the cache is over its bounds with room bytes
+ * more; keep is spared. */
+static void evict_for(struct serve_cache *c, const struct serve_model *keep, size_t room)
 {
-    while (c->n > c->max_apps || c->bytes > c->max_bytes) {
+    while (c->n > c->max_apps || c->bytes + room > c->max_bytes) {
         struct serve_model *victim = NULL;
         for (struct serve_model *m = c->head; m; m = m->next)
             if (m != keep && !m->refs && !m->loading && (!victim || m->used < victim->used)) victim = m;
@@ -116,12 +118,31 @@ static void evict(struct serve_cache *c, const struct serve_model *keep)
     }
 }
 
+static void evict(struct serve_cache *c, const struct serve_model *keep) { evict_for(c, keep, 0); }
+
+/* Room to make before a partial load of a log (one stage, or no task rows): such a model
+ * holds the log's stages, jobs, executors and SQL plans whatever it keeps of tasks, so a
+ * partial model of the same log already cached tells its size (184 MiB on the 10 M-task
+ * log, whose one-stage models each held that again: three of them, two cached and one
+ * loading, took the process to 735 MiB under a 512 MiB bound). 0 when none is cached. */
+static size_t partial_room(const struct serve_cache *c, const struct serve_model *m)
+{
+    size_t room = 0;
+    for (const struct serve_model *o = c->head; o; o = o->next)
+        if (o != m && (o->only_stage || o->no_tasks) && !strcmp(o->path, m->path) && o->bytes > room) room = o->bytes;
+    return room;
+}
+
 /* A model loaded with SQL plan graphs answers every route; one without them answers all but
  * /sql. Graphs cost load time (the SQL listener's replay runs on one thread), so they are loaded
  * only for a /sql request, as a second model of the same log. */
 static bool serves(const struct serve_model *m, const struct clarity_load_options *lo)
 {
     if (lo->sql_plan_graphs && !m->sql) return false;
+    /* an answer that reads no task row reads what every partial load keeps as a whole one
+     * does (stage and executor rows, the environment, storage) */
+    if (lo->no_task_rows) return true;
+    if (m->no_tasks) return false;
     return !m->only_stage || (lo->only_stage && lo->only_stage_id == m->only_stage_id);
 }
 
@@ -132,23 +153,85 @@ static struct serve_model *find(struct serve_cache *c, const struct serve_entry 
     struct serve_model *part = NULL;
     for (struct serve_model *m = c->head; m; m = m->next) {
         if (m->stale || strcmp(m->path, e->path) || !serves(m, lo)) continue;
-        if (!m->only_stage) return m;
+        if (!m->only_stage && !m->no_tasks) return m;
         if (!part) part = m;
     }
     return part;
 }
 
+/* A model with task rows answers every route a model without them answers (serves), and
+ * holds the same rest: on the 10 M-task log that rest is 184 MiB, so keeping both held it
+ * twice. The model without task rows of the same generation is dropped (when its last
+ * request ends). Called under the lock. */
+static void drop_no_task_models(struct serve_cache *c, const struct serve_model *m)
+{
+    for (struct serve_model **p = &c->head; *p;) {
+        struct serve_model *o = *p;
+        if (o != m && o->no_tasks && !o->loading && o->app && !strcmp(o->path, m->path) && o->size == m->size &&
+            o->mtime_ns == m->mtime_ns) {
+            o->stale = true;
+            if (!o->refs) {
+                unlink_model(c, o);
+                model_free(o);
+                continue;   /* *p is now the next model */
+            }
+        }
+        p = &o->next;
+    }
+}
+
 static int load(const struct serve_entry *e, const struct clarity_load_options *lo, struct clarity_app **out,
-                struct clarity_error *err)
+                struct clarity_app_resume **resume, struct clarity_error *err)
 {
     struct clarity_source_list list = {0};
     const char *paths[] = {e->path};
     int rc = clarity_source_resolve(paths, 1, &list, err);
     if (rc == CLARITY_OK && list.napps != 1)
         rc = clarity_error_set(err, CLARITY_EFORMAT, e->path, 0, 0, "no longer one application");
-    if (rc == CLARITY_OK) rc = clarity_app_load(&list.apps[0], lo, out, err);
+    if (rc == CLARITY_OK) rc = clarity_app_load_resumable(&list.apps[0], lo, out, resume, err);
     clarity_source_list_free(&list);
     return rc;
+}
+
+/* A grown append-only log: its cached model reads on from where it stopped instead of being
+ * loaded again, when nothing uses it (it changes in place), it has the loader's state, and
+ * the log only grew (larger, the same head as far as the listing read it; the loader checks
+ * the file is the same one and no shorter). Called under the lock, which it releases while
+ * reading; true when m now is the entry's generation (the caller looks again), false when it
+ * was not continued (the caller drops it and loads the log). */
+static bool resume(struct serve_cache *c, struct serve_model *m, const struct serve_entry *e)
+{
+    if (!m->resume || !m->app || m->refs || m->loading || m->stale || e->size <= m->size) return false;
+    if (m->head_hash && e->head_hash && m->head_hash != e->head_hash) return false;
+    m->loading = true;
+    m->refs = 1;
+    pthread_mutex_unlock(&c->mu);
+    struct clarity_error err = {0};
+    uint64_t from = 0, read = 0;
+    int rc = clarity_app_resume(m->resume, m->app, &from, &read, &err);
+    pthread_mutex_lock(&c->mu);
+    m->loading = false;
+    m->refs = 0;
+    if (rc != CLARITY_OK) {
+        /* half-continued: dropped, and the log loaded whole by the caller */
+        clarity__serve_log(c->srv, CLARITY_SERVE_WARN, "resume: %s: %s; reading it whole", m->path, err.msg);
+        clarity_app_resume_free(m->resume);
+        m->resume = NULL;
+        pthread_cond_broadcast(&c->cv);
+        return false;
+    }
+    c->bytes -= m->bytes;
+    m->bytes = model_bytes(m->app);
+    c->bytes += m->bytes;
+    m->size = e->size;
+    m->mtime_ns = e->mtime_ns;
+    if (e->head_hash) m->head_hash = e->head_hash;
+    c->resumes++;
+    c->resume_bytes += read;
+    clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "resume: %s: read %llu bytes from offset %llu (not the whole log); %zu tasks",
+                       m->path, (unsigned long long)read, (unsigned long long)from, m->app->tasks.n);
+    pthread_cond_broadcast(&c->cv);
+    return true;
 }
 
 struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct serve_entry *e,
@@ -158,6 +241,7 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     struct serve_model *m;
     for (;;) {
         m = find(c, e, lo);
+        if (m && (m->size != e->size || m->mtime_ns != e->mtime_ns) && resume(c, m, e)) continue;
         if (m && (m->size != e->size || m->mtime_ns != e->mtime_ns)) {
             /* the listing saw a newer generation: this one serves its current requests only */
             m->stale = true;
@@ -193,23 +277,35 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     }
     m->size = e->size;
     m->mtime_ns = e->mtime_ns;
+    m->head_hash = e->head_hash;
     m->sql = lo->sql_plan_graphs;
     m->only_stage = lo->only_stage && !lo->sql_plan_graphs;
     m->only_stage_id = lo->only_stage_id;
+    m->no_tasks = lo->no_task_rows && !lo->sql_plan_graphs;
     m->loading = true;
     m->refs = 1;
     m->next = c->head;
     c->head = m;
     c->n++;
     c->loads++;
+    if (m->only_stage || m->no_tasks) {
+        size_t before = c->bytes;
+        evict_for(c, m, partial_room(c, m));
+        if (before > c->bytes)
+            clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "cache: %zu MiB of models dropped to make room for a partial load",
+                               (before - c->bytes) >> 20);
+    }
     pthread_mutex_unlock(&c->mu);
 
     if (m->only_stage)
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, stage %lld's tasks only (a whole load ~%zu MiB > --max-memory)",
                            e->path, (long long)m->only_stage_id, clarity__serve_model_estimate(e) >> 20);
+    else if (m->no_tasks)
+        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, no task rows (a whole load ~%zu MiB > --max-memory)",
+                           e->path, clarity__serve_model_estimate(e) >> 20);
     /* outside the lock: a slow log holds up only the requests that need it */
     struct clarity_app *app = NULL;
-    int rc = load(e, lo, &app, &m->err);
+    int rc = load(e, lo, &app, &m->resume, &m->err);
 
     pthread_mutex_lock(&c->mu);
     m->loading = false;
@@ -218,8 +314,9 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
         m->app = app;
         m->bytes = model_bytes(app);
         c->bytes += m->bytes;
+        if (!m->no_tasks) drop_no_task_models(c, m);
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s: %zu tasks, model %zu MiB%s", e->path, app->tasks.n,
-                           m->bytes >> 20, m->only_stage ? " (one stage)" : "");
+                           m->bytes >> 20, m->only_stage ? " (one stage)" : m->no_tasks ? " (no task rows)" : "");
     } else {
         m->refs--;
         *err = m->err;

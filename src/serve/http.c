@@ -219,16 +219,21 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
             lo.sql_plan_graphs = need.sql_plan_graphs;
             int64_t stage_id;
             bool one_stage = !lo.sql_plan_graphs && clarity_shs_request_stage(rq, &stage_id);
+            bool no_tasks = !lo.sql_plan_graphs && clarity_shs_request_reads_no_tasks(rq);
             for (size_t i = 0; i < n; i++) {
                 struct clarity_error lerr = {0};
                 /* a whole load that would take the process past --max-memory (such a model
                  * is dropped after its request anyway): a stage's routes load that stage's
                  * tasks alone instead (a whole model already cached still answers) */
                 struct clarity_load_options elo = lo;
-                if (one_stage && clarity__serve_model_estimate(ents[i]) > s->opt.max_memory) {
+                bool too_big = clarity__serve_model_estimate(ents[i]) > s->opt.max_memory;
+                if (one_stage && too_big) {
                     elo.only_stage = true;
                     elo.only_stage_id = stage_id;
                 }
+                /* the environment, storage, an attempt: any cached model of the log answers,
+                 * else one without task rows (its stage, executor and application rows) */
+                if (no_tasks && too_big) elo.no_task_rows = true;
                 struct serve_model *m = clarity__serve_cache_get(&s->cache, ents[i], &elo, &lerr);
                 if (!m) {
                     /* a log that cannot be read now (deleted, cut) leaves its other attempts */

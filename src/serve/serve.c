@@ -166,6 +166,8 @@ void clarity_serve_stats(struct clarity_server *s, struct clarity_serve_stats *s
     st->loads = s->cache.loads;
     st->cache_hits = s->cache.hits;
     st->evictions = s->cache.evictions;
+    st->resumes = s->cache.resumes;
+    st->resume_bytes = s->cache.resume_bytes;
     pthread_mutex_unlock(&s->cache.mu);
     st->requests = atomic_load(&s->requests);
     st->errors_5xx = atomic_load(&s->errors_5xx);

@@ -125,6 +125,11 @@ struct serve_model {
     bool sql;                               /* loaded with SQL plan graphs (the /sql routes) */
     bool only_stage;                        /* only the tasks of stage only_stage_id (a lean load) */
     int64_t only_stage_id;
+    bool no_tasks;                          /* no task rows at all (load option no_task_rows) */
+    /* the loader's state to continue reading the log where this model stopped (an
+     * uncompressed single file read to a whole line), NULL when a grown log is read whole */
+    struct clarity_app_resume *resume;
+    uint64_t head_hash;                     /* the entry's at load (0: unknown) */
     uint64_t used;                          /* LRU tick */
     struct serve_model *next;
 };
@@ -135,12 +140,15 @@ struct serve_cache {
     struct serve_model *head;
     size_t n, bytes, max_apps, max_bytes;
     uint64_t tick, loads, hits, evictions;
+    uint64_t resumes, resume_bytes;         /* grown logs continued, and the bytes that read */
 };
 void clarity__serve_cache_init(struct serve_cache *c, const struct clarity_server *srv, size_t max_apps, size_t max_bytes);
 void clarity__serve_cache_free(struct serve_cache *c);
 /* The model of an entry at its listed generation, loaded when absent; NULL with err set when
  * it cannot be read. A whole model answers every request; with lo->only_stage a model of
- * that stage's tasks answers too (and is loaded, when no whole one is cached). Release it
+ * that stage's tasks answers too (and is loaded, when no whole one is cached); with
+ * lo->no_task_rows any model of the log answers (a model without task rows is loaded when
+ * none is cached). Release it
  * with clarity__serve_cache_release. */
 struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct serve_entry *e,
                                              const struct clarity_load_options *lo, struct clarity_error *err);

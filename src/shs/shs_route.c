@@ -610,3 +610,12 @@ bool clarity_shs_request_stage(const struct clarity_shs_request *q, int64_t *sta
     const char *s = q->rv.v[(q->rt->needs & SHS_NEED_JOB) ? 1 : 0];
     return s && parse_id(s, false, stage_id);
 }
+
+bool clarity_shs_request_reads_no_tasks(const struct clarity_shs_request *q)
+{
+    /* a route added that reads tasks through anything but its indexes and aggregates (a
+     * handler scanning a->tasks itself) must be left out here by hand, or a server's
+     * no-task load answers it wrong: tests/serve compares every such route on lean models */
+    if (!q || !q->rt) return true;
+    return !(q->rt->needs & SHS_NEED_AGG) && !(q->rt->index & (SHS_IX_TASKS | SHS_IX_LAUNCH | SHS_IX_ACCUMS)) && !(q->rt->shows & SHS_SHOWS_SQL);
+}

@@ -9,18 +9,24 @@
 #     connections at once: each gets 4xx or is closed, and the server still answers;
 #  1b. one-stage loads: under --max-memory 1 a stage's routes (stage, attempts, task list,
 #     task summary) load that stage's tasks alone, and answer as clarity api's whole model;
+#  1c. no-task loads: under --max-memory 1 the routes that show no task (application, attempt,
+#     environment, storage, misc processes, logs, 404s) load no task row, and answer as a
+#     whole model does, on every attempt of the fixtures and of the shared logs;
 #  3b. a directory that changes: a new log is listed, a deleted one leaves the listing, and a
 #     restart over the store answers /applications at once with the same bytes;
 #  4. a soak: an .inprogress log appended while clients poll; no 5xx, nothing lost (the last
 #     answers equal clarity api's on the finished log);
 #  4b. append-only resume: a log appended in 6 byte-cut pieces lists as clarity api's fresh
 #     read after each, the later pieces read from where the last read stopped;
+#  4d. model resume: a served log grown in pieces (mid-line too) answers as clarity api's fresh
+#     read after each, its model loaded once and read on from where it stopped;
 #  4c. --acl: who sees which application (owner, view lists and groups, admins, "*"), 403
 #     with SHS's text, no user header, a restart over the store;
 #  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
 #     stage list and a task list: requests/s, p99 and RSS before and after, printed.
 # The correctness parts run the ASan+UBSan build when it is built (SERVE_BIN overrides);
-# the load test runs the normal build. Bounded: about 50 s on a quiet machine (2.5 min at load 30).
+# the load test runs the normal build. Bounded: about 50 s on a quiet machine (2.5 min at load 30)
+# before 1c and 4d, which add about 30 and 8 CPU s (measured alone at load 25).
 source "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d)
 PIDS=()
@@ -230,6 +236,57 @@ else
   stop_server onestage
 fi
 
+# ---- 1c. no-task loads: routes that read no task row under --max-memory 1 ----
+# An application, its attempt, environment, storage (list, each RDD, an unknown one), its
+# miscellaneous processes, its log files and the routes that answer 404 read no task row, so
+# under a bound every whole model passes they load the log keeping no task rows (load option
+# no_task_rows). Every answer must be the whole model's, byte for byte: over the fixtures and
+# every shared History Server log, against a server with whole models (whose answers are
+# clarity api's: section 1), and against clarity api itself for every route of three attempts.
+NT="$T/notask"; mkdir -p "$NT"
+cp "$D"/* "$NT"/
+if [ -d "$SHARED_DATA/spark-events" ]; then
+  for f in "$SHARED_DATA"/spark-events/*; do
+    case "$f" in *.tsv|*/legacy-dir-format) continue ;; esac
+    ln -s "$f" "$NT/$(basename "$f")"
+  done
+else skip "no-task: $SHARED_DATA/spark-events absent (fixtures only)"; fi
+if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask "$NT" --max-memory 1; then
+  NPORT=$PORT
+  "$CLARITY" api "$NT" "$A" | jq -r '.[] | .id as $i | .attempts[] | "\($i)" + (if .attemptId then "/" + .attemptId else "" end)' >"$T/nbases"
+  n=0; nbad=0; napi=0
+  while read -r b; do
+    # each route is a load of the log here (nothing stays cached under the bound): the four
+    # JSON routes and an RDD everywhere, the rest on the three attempts also checked below
+    paths=("$A/$b" "$A/$b/environment" "$A/$b/storage/rdd" "$A/$b/allmiscellaneousprocess")
+    case "$b" in app-shs-0001/2|local-1430917381534|application_1538416563558_0014)
+      paths+=("$A/${b%%/*}" "$A/$b/logs" "$A/$b/storage/rdd/987654" "$A/$b/streaming" "$A/$b/nosuch") ;;
+    esac
+    for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/storage/rdd" | jq -r '.[].id' 2>/dev/null | head -1); do paths+=("$A/$b/storage/rdd/$id"); done
+    for p in "${paths[@]}"; do
+      lc=$(curl -s -o "$T/n.body" -w '%{http_code}' "http://127.0.0.1:$NPORT$p")
+      wc_=$(curl -s -o "$T/w.body" -w '%{http_code}' "http://127.0.0.1:$WPORT$p")
+      n=$((n + 1))
+      if [ "$lc" != "$wc_" ] || ! cmp -s "$T/n.body" "$T/w.body"; then
+        nbad=$((nbad + 1)); [ "$nbad" -le 5 ] && bad "no-task $p: $lc against the whole model's $wc_ ($(cmp "$T/n.body" "$T/w.body" 2>&1 | head -1))"
+      fi
+      case "$b" in app-shs-0001/2|local-1430917381534|application_1538416563558_0014)
+        if [ "$lc" = 200 ]; then
+          "$CLARITY" api -o "$T/api.body" "$NT" "$p" 2>/dev/null
+          napi=$((napi + 1))
+          cmp -s "$T/n.body" "$T/api.body" || { nbad=$((nbad + 1)); bad "no-task $p: differs from clarity api's"; }
+        fi ;;
+      esac
+    done
+  done <"$T/nbases"
+  loads=$(grep -c "no task rows (a whole load" "$T/notask.log")
+  if [ "$nbad" = 0 ] && [ "$n" -gt 120 ]; then ok "no-task: $n routes over $(wc -l <"$T/nbases") attempts equal the whole model's ($napi also clarity api's), $loads no-task loads"
+  else bad "no-task: $nbad of $n answers differ"; fi
+  [ "$loads" -gt 20 ] && ok "no-task: the lean path was taken ($loads loads)" || bad "no-task: only $loads no-task loads"
+  stop_server notask
+  SPID=$WSPID; stop_server whole
+else bad "no-task: servers did not start: $(tail -2 "$T/whole.log" "$T/notask.log" 2>/dev/null | tr '\n' ' ')"; fi
+
 # ---- 2. HistoryServerSuite's expected answers over HTTP ----
 HS="$SHARED_DATA/history-server"
 JSONCMP="${JSONCMP:-$ROOT/build/tools/jsoncmp}"
@@ -325,6 +382,56 @@ if start_server resume "$RD"; then
   cmp -s "$T/resume.http" "$T/resume.api2" && ok "resume: /jobs after the appends equals clarity api" || bad "resume: /jobs differs from clarity api"
   stop_server resume
 else bad "resume: server did not start: $(tail -3 "$T/resume.log")"; fi
+
+# ---- 4d. model resume: a served application's log grows; its model reads on ----
+# A log (over 4 KiB, so its head hash stays) is served and its routes asked, which loads its
+# model; then whole lines are appended (the end of job 0, job 1 with its stage and tasks, job
+# 2), then half a line (a writer's flush mid-line), then the rest with the ApplicationEnd.
+# After each piece every route equals clarity api's fresh read of the file as it is; the log
+# says the model was loaded once and then resumed, and the bytes the resumes read add up to
+# what was appended plus the torn half read twice: only new bytes were read.
+MD="$T/mresume"; mkdir -p "$MD"
+MSRC="$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json"
+MLOG="$MD/app-mresume-1.inprogress"
+head -n 30 "$MSRC" >"$MLOG"
+if start_server mresume "$MD"; then
+  mapp=app-20200706201101-0003
+  mroutes="jobs stages executors allexecutors environment storage/rdd stages/0/0/taskList?length=1000 jobs/1"
+  msame=0; mtotal=0
+  mcheck() {   # every route and the listing against clarity api's fresh read
+    wait_for 10 sh -c "curl -s '$(URL "$A/$mapp/jobs")' | cmp -s - '$T/m.expect'" || true
+    for r in $mroutes; do
+      mtotal=$((mtotal + 1))
+      mc=$(curl -s -o "$T/m.http" -w '%{http_code}' "$(URL "$A/$mapp/$r")")
+      "$CLARITY" api "$MLOG" "$A/$mapp/$r" >"$T/m.api" 2>"$T/m.err" || sed -n '1s/^clarity api: //p' "$T/m.err" | tr -d '\n' >"$T/m.api"
+      if cmp -s "$T/m.http" "$T/m.api"; then msame=$((msame + 1))
+      else bad "model resume ($1) $r: $mc, differs from clarity api: $(diff "$T/m.http" "$T/m.api" | head -3 | tr '\n' ' ')"; fi
+    done
+  }
+  "$CLARITY" api "$MLOG" "$A/$mapp/jobs" >"$T/m.expect" 2>/dev/null; mcheck "30 lines"
+  sz0=$(stat -c %s "$MLOG")
+  sed -n 31,60p "$MSRC" >>"$MLOG"; "$CLARITY" api "$MLOG" "$A/$mapp/jobs" >"$T/m.expect"; mcheck "60 lines"
+  sed -n 61,100p "$MSRC" >>"$MLOG"; "$CLARITY" api "$MLOG" "$A/$mapp/jobs" >"$T/m.expect"; mcheck "100 lines"
+  l101=$(sed -n 101p "$MSRC"); half=$(( ${#l101} / 2 ))
+  printf '%s' "${l101:0:$half}" >>"$MLOG"
+  # the answers do not change with half a line: wait for the server to have read it
+  wait_for 10 sh -c "curl -s -o /dev/null '$(URL "$A/$mapp/jobs")'; [ \$(grep -c 'resume: $MLOG: read' '$T/mresume.log') -ge 3 ]" || true
+  "$CLARITY" api "$MLOG" "$A/$mapp/jobs" >"$T/m.expect" 2>/dev/null; mcheck "half a line"
+  torn=$(( $(stat -c %s "$MLOG") - $(head -n 100 "$MSRC" | wc -c) ))
+  printf '%s\n' "${l101:$half}" >>"$MLOG"; sed -n '102,$p' "$MSRC" >>"$MLOG"
+  cmp -s "$MLOG" "$MSRC" || bad "model resume: the pieces do not rebuild the log"
+  "$CLARITY" api "$MLOG" "$A/$mapp/jobs" >"$T/m.expect"; mcheck "whole log"
+  [ "$msame" = "$mtotal" ] && ok "model resume: $msame route answers after 5 pieces equal clarity api's fresh reads"     || bad "model resume: $((mtotal - msame)) of $mtotal answers differ"
+  mloads=$(grep -c "load: $MLOG: " "$T/mresume.log"); mres=$(grep -c "resume: $MLOG: read" "$T/mresume.log")
+  mread=$(grep -o "resume: $MLOG: read [0-9]* bytes" "$T/mresume.log" | awk '{s += $4} END {print s + 0}')
+  want=$(( $(stat -c %s "$MLOG") - sz0 + torn ))
+  [ "$mloads" = 1 ] && [ "$mres" -ge 4 ] && ok "model resume: one load, then $mres resumes"     || bad "model resume: $mloads loads and $mres resumes: $(grep -E 'load:|resume:' "$T/mresume.log" | tail -3 | tr '\n' ' ')"
+  [ "$mread" = "$want" ] && ok "model resume: the resumes read $mread bytes: the appended ones (and the torn half again), not the $(stat -c %s "$MLOG")-byte log" \
+    || bad "model resume: the resumes read $mread bytes, expected $want"
+  stop_server mresume
+  grep -q "models resumed ($mread bytes read)" "$T/mresume.log" && ok "model resume: the stop line counts the bytes resumed" \
+    || bad "model resume: stop line: $(grep stopped "$T/mresume.log")"
+else bad "model resume: server did not start: $(tail -3 "$T/mresume.log")"; fi
 
 # ---- 4c. --acl: who may see which application ----
 # Five copies of mini-3x.json with view ACLs in their environments; the user comes from the

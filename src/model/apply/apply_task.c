@@ -88,6 +88,13 @@ static int task_remember(struct clarity_app *a, int64_t tid, uint32_t row)
     return 0;
 }
 
+int clarity__model_tasks_reindex(struct clarity_app *a)
+{
+    for (size_t row = 0; row < a->tasks.n; row++)
+        if (task_remember(a, clarity_icol_get(&a->tasks.task_id, row), (uint32_t)row) != 0) return -1;
+    return 0;
+}
+
 /* a - b for two logged times; when the difference overflows 64 bits (damaged or hostile
  * values near INT64_MIN/MAX) it is counted as out of range and taken as 0, so every later
  * sum of the launch and the duration stays representable. */
@@ -260,8 +267,9 @@ static void other_stage_task(struct apply_ctx *c, const struct task_rec *r, bool
     }
 }
 
-/* Whether the task's events are kept (only_stage): a task id already in the table is, one
- * already seen with another stage is not, and a new one by the stage its event names. */
+/* Whether the task's events are kept (only_stage, no_task_rows): a task id already in the
+ * table is, one already seen with another stage is not, and a new one by the stage its event
+ * names (with no_task_rows: none). */
 static bool only_stage_keeps(struct apply_ctx *c, const struct task_rec *r)
 {
     uint32_t row;
@@ -270,7 +278,7 @@ static bool only_stage_keeps(struct apply_ctx *c, const struct task_rec *r)
         other_stage_task(c, r, false);
         return false;
     }
-    if (r->stage_id == c->opt->only_stage_id) return true;
+    if (c->opt->only_stage && r->stage_id == c->opt->only_stage_id) return true;
     if (other_stage_remember(c, r->tid) != 0) {
         c->failed = 1;
         return false;
@@ -289,7 +297,7 @@ void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
         clarity_problem(c, "%s without \"Task Info\".\"Task ID\"", what[r->kind]);
         return;
     }
-    if (c->opt->only_stage && !c->opt->sql_plan_graphs && !only_stage_keeps(c, r)) return;
+    if ((c->opt->only_stage || c->opt->no_task_rows) && !c->opt->sql_plan_graphs && !only_stage_keeps(c, r)) return;
     bool created;
     long srow = task_row(c, r, &created);
     if (srow < 0) return;

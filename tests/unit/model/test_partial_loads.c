@@ -1,7 +1,9 @@
-/* The two partial loads a server uses: app_events_only (a listing's read: the application's
+/* The partial loads a server uses: app_events_only (a listing's read: the application's
  * own fields, task lines only counted) and only_stage (one stage's task rows, the rest of the
  * model as a whole load makes it). Each is checked against the whole load of the same log. */
 #include <criterion/criterion.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "load_helpers.h"
 
 static int load_opt(const char *name, const struct clarity_load_options *o, struct clarity_app **out)
@@ -105,4 +107,143 @@ Test(partial_loads, only_stage_keeps_that_stage_as_a_whole_load)
     }
     cr_assert_geq(checked_stages, 3, "the fixture has stages with tasks");
     clarity_app_free(whole);
+}
+
+/* no_task_rows: no task row, and the stage, job and executor tables of a whole load (with the
+ * statuses and peaks the tasks of every stage leave). */
+Test(partial_loads, no_task_rows_keeps_the_rest_as_a_whole_load)
+{
+    const char *log = "spark-3.1-app-20200706201101-0003.json";
+    struct clarity_load_options whole_o = {.keep_task_accumulables = true, .user_task_accumulables_only = true, .threads = 1};
+    struct clarity_load_options none_o = whole_o;
+    none_o.no_task_rows = true;
+    struct clarity_app *whole, *none;
+    cr_assert_eq(load_opt(log, &whole_o, &whole), CLARITY_OK);
+    cr_assert_eq(load_opt(log, &none_o, &none), CLARITY_OK);
+    cr_assert_eq(whole->tasks.n, 48);
+    cr_assert_eq(none->tasks.n, 0);
+    cr_assert_eq(none->nstages, whole->nstages);
+    cr_assert_eq(none->njobs, whole->njobs);
+    cr_assert_eq(none->nexecs, whole->nexecs);
+    cr_assert_eq(none->time_base, whole->time_base);
+    for (size_t s = 0; s < whole->nstages; s++) {
+        cr_assert_eq(none->stages[s].stage_id, whole->stages[s].stage_id);
+        cr_assert_eq(none->stages[s].status, whole->stages[s].status);
+    }
+    for (size_t e = 0; e < whole->nexecs; e++)
+        cr_assert_str_eq(str(none, none->execs[e].id), str(whole, whole->execs[e].id));
+    clarity_app_free(whole);
+    clarity_app_free(none);
+}
+
+/* Resume: the fixture's first 30 lines loaded, the rest appended in two pieces (the second
+ * starting with half a line, then the rest of it), each read on from where the last stopped;
+ * the model then is a fresh load's of the whole file: its task rows field for field, its
+ * stages (statuses too), jobs, executors and integrity counts. 124 lines, 266,554 bytes. */
+static void append_lines(const char *from, const char *to, long first, long last, long cut_last_at)
+{
+    FILE *in = fopen(from, "r"), *out = fopen(to, "a");
+    cr_assert(in && out);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    for (long no = 1; (n = getline(&line, &cap, in)) > 0; no++) {
+        if (no < first || no > last) continue;
+        if (no == last && cut_last_at >= 0) fwrite(line, 1, (size_t)cut_last_at, out);
+        else fwrite(line, 1, (size_t)n, out);
+    }
+    free(line);
+    fclose(in);
+    fclose(out);
+}
+
+Test(partial_loads, resume_reads_on_as_a_fresh_load)
+{
+    const char *root = getenv("CLARITY_ROOT");
+    char src_path[1024], path[] = "/tmp/clarity-resume-XXXXXX";
+    snprintf(src_path, sizeof src_path, "%s/tests/data/spark-3.1-app-20200706201101-0003.json", root ? root : ".");
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    append_lines(src_path, path, 1, 30, -1);
+    struct clarity_log_file f = {.path = path};
+    struct clarity_app_source src = {.path = path, .files = &f, .nfiles = 1};
+    struct clarity_load_options o = {.keep_task_accumulables = true, .user_task_accumulables_only = true, .threads = 1};
+    struct clarity_app *a;
+    struct clarity_app_resume *st;
+    struct clarity_error err;
+    cr_assert_eq(clarity_app_load_resumable(&src, &o, &a, &st, &err), CLARITY_OK);
+    cr_assert_not_null(st, "one plain file read to a whole line can be continued");
+    size_t tasks30 = a->tasks.n;
+    uint64_t from, read;
+    append_lines(src_path, path, 31, 101, 40);   /* line 101 cut after 40 bytes */
+    cr_assert_eq(clarity_app_resume(st, a, &from, &read, &err), CLARITY_OK);
+    struct stat sb;
+    stat(path, &sb);
+    cr_assert_eq(from + read, (uint64_t)sb.st_size, "read to the end of the file");
+    cr_assert_gt(a->tasks.n, tasks30);
+    uint64_t torn_from = from + read - 40;
+    /* the rest of line 101, then lines 102-124 */
+    FILE *in = fopen(src_path, "r"), *out = fopen(path, "a");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    for (long no = 1; (n = getline(&line, &cap, in)) > 0; no++) {
+        if (no == 101) fwrite(line + 40, 1, (size_t)n - 40, out);
+        else if (no > 101) fwrite(line, 1, (size_t)n, out);
+    }
+    free(line);
+    fclose(in);
+    fclose(out);
+    cr_assert_eq(clarity_app_resume(st, a, &from, &read, &err), CLARITY_OK);
+    cr_assert_eq(from, torn_from, "the torn line is read again from its start");
+    stat(path, &sb);
+    cr_assert_eq((uint64_t)sb.st_size, 266554);
+
+    struct clarity_app *fresh;
+    cr_assert_eq(clarity_app_load(&src, &o, &fresh, &err), CLARITY_OK);
+    cr_assert_eq(a->tasks.n, fresh->tasks.n);
+    cr_assert_eq(a->tasks.n, 48);
+    for (size_t r = 0; r < fresh->tasks.n; r++) {
+        cr_assert_eq(clarity_icol_get(&a->tasks.task_id, r), clarity_icol_get(&fresh->tasks.task_id, r));
+        cr_assert_eq(clarity_task_flags(a, r), clarity_task_flags(fresh, r));
+        cr_assert_eq(clarity_task_launch_ms(a, r), clarity_task_launch_ms(fresh, r));
+        cr_assert_eq(clarity_icol_get(&a->tasks.duration, r), clarity_icol_get(&fresh->tasks.duration, r));
+        for (int m = 0; m < CLARITY_TM_COUNT; m++) cr_assert_eq(clarity_task_metric(a, r, m), clarity_task_metric(fresh, r, m));
+    }
+    cr_assert_eq(a->nstages, fresh->nstages);
+    for (size_t s = 0; s < fresh->nstages; s++) cr_assert_eq(a->stages[s].status, fresh->stages[s].status);
+    cr_assert_eq(a->njobs, fresh->njobs);
+    for (size_t j = 0; j < fresh->njobs; j++) cr_assert_eq(a->jobs[j].status, fresh->jobs[j].status);
+    cr_assert_eq(a->nexecs, fresh->nexecs);
+    cr_assert_eq(a->end_ms, fresh->end_ms);
+    cr_assert_neq(a->end_ms, 0);
+    cr_assert_eq(a->integrity.events, fresh->integrity.events);
+    cr_assert_eq(a->integrity.lines, fresh->integrity.lines);
+    cr_assert_eq(a->integrity.bytes, fresh->integrity.bytes);
+    cr_assert_eq(a->integrity.no_app_end, fresh->integrity.no_app_end);
+    cr_assert_eq(a->integrity.jobs_without_end, 0);
+    cr_assert_eq(a->integrity.task_start_without_end, fresh->integrity.task_start_without_end);
+    clarity_app_free(fresh);
+    clarity_app_free(a);
+    clarity_app_resume_free(st);
+    remove(path);
+}
+
+/* A compressed or rolling source, or a load with the SQL replay, gives no state: a grown log
+ * is read whole. */
+Test(partial_loads, resume_not_offered_for_sql_replay)
+{
+    const char *root = getenv("CLARITY_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/spark-3.1-app-20200706201101-0003.json", root ? root : ".");
+    struct clarity_log_file f = {.path = path};
+    struct clarity_app_source src = {.path = path, .files = &f, .nfiles = 1};
+    struct clarity_load_options o = {.keep_task_accumulables = true, .sql_plan_graphs = true, .threads = 1};
+    struct clarity_app *a;
+    struct clarity_app_resume *st = (struct clarity_app_resume *)&o;   /* must be overwritten */
+    struct clarity_error err;
+    cr_assert_eq(clarity_app_load_resumable(&src, &o, &a, &st, &err), CLARITY_OK);
+    cr_assert_null(st);
+    clarity_app_free(a);
 }
