@@ -642,15 +642,27 @@ struct clarity_totals {
     bool cpu_logged;                 /* some task had a CPU time (Spark 2.1+) */
 };
 
+struct clarity_totals_links;   /* opaque: the stage rows each job's and query's totals sum */
+
 struct clarity_app_totals {
     struct clarity_totals app;
     struct clarity_totals *stage;    /* per row of app->stages */
-    struct clarity_totals *job;      /* per row of app->jobs */
+    struct clarity_totals *job;      /* per row of app->jobs; NULL from clarity_totals_compute_lean */
     struct clarity_totals *exec;     /* per row of app->execs */
-    struct clarity_totals *sql;      /* per row of app->sqls */
+    struct clarity_totals *sql;      /* per row of app->sqls; NULL from clarity_totals_compute_lean */
+    struct clarity_totals_links *links;   /* set by clarity_totals_compute_lean only */
 };
 
 int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_totals *t);
+/* The same figures without the per-job and per-query arrays: those are summed from the stage
+ * totals when asked for (clarity_totals_job, clarity_totals_sql), through an index of ~8 bytes
+ * per link instead of 2 x 168 bytes per job kept for the whole report. Why: on logs of 10^5-10^6
+ * small jobs every byte of fresh memory costs a page fault, and `summary` writes each job's and
+ * query's totals once. Same numbers, added in the same order. 0, or -1 when out of memory. */
+int clarity_totals_compute_lean(const struct clarity_app *a, struct clarity_app_totals *t);
+/* Job row i's / SQL row i's totals, from t->job / t->sql when computed, else from the links. */
+void clarity_totals_job(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out);
+void clarity_totals_sql(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out);
 void clarity_totals_free(struct clarity_app_totals *t);
 void clarity_totals_add_task(struct clarity_totals *t, const struct clarity_app *a, size_t row);
 

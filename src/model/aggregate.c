@@ -1,5 +1,6 @@
 #include "clarity/model.h"
 #include "util/hugepage.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,21 +92,98 @@ static void add_totals(struct clarity_totals *d, const struct clarity_totals *x)
     d->cpu_logged |= x->cpu_logged;
 }
 
-int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_totals *t)
+/* Per job and per query, the stage rows whose totals make theirs, in the order they are added
+ * (compressed rows: row i's links are at [off[i], off[i + 1])). */
+struct clarity_totals_links {
+    size_t *job_off, *sql_off;
+    uint32_t *job_stage, *sql_stage;
+};
+
+/* Calls f(ctx, job row, SQL row or SIZE_MAX, stage row) for every addition of a stage's totals
+ * to a job's and its query's, in the order they are made. A stage can belong to several jobs;
+ * each job counts it once, as Spark's job pages do, and a job's SQL execution counts it with
+ * the job. Walked from the stages' job lists through the job index, so the cost is linear in
+ * stages (a loop over jobs x stages took minutes on logs of 10^5 small jobs). */
+typedef void (*link_fn)(void *ctx, size_t job, size_t sql, size_t stage);
+static void each_link(const struct clarity_app *a, link_fn f, void *ctx)
 {
-    memset(t, 0, sizeof *t);
-    t->stage = calloc(a->nstages + 1, sizeof *t->stage);
-    t->job = calloc(a->njobs + 1, sizeof *t->job);
-    t->exec = calloc(a->nexecs + 1, sizeof *t->exec);
-    t->sql = calloc(a->nsqls + 1, sizeof *t->sql);
-    if (!t->stage || !t->job || !t->exec || !t->sql) {
-        clarity_totals_free(t);
-        return -1;
+    for (size_t s = 0; s < a->nstages; s++) {
+        const struct clarity_stage *st = &a->stages[s];
+        for (size_t k = 0; k < st->njob_ids; k++) {
+            bool dup = false;   /* a job listed twice by one stage still counts it once */
+            for (size_t q = 0; q < k && !dup; q++) dup = st->job_ids[q] == st->job_ids[k];
+            struct clarity_job *job = dup ? NULL : clarity_app_job(a, st->job_ids[k]);
+            if (!job) continue;
+            struct clarity_sql *q = job->sql_id >= 0 ? clarity_app_sql(a, job->sql_id) : NULL;
+            f(ctx, (size_t)(job - a->jobs), q ? (size_t)(q - a->sqls) : SIZE_MAX, s);
+        }
     }
+}
+
+static void add_link(void *ctx, size_t job, size_t sql, size_t stage)
+{
+    struct clarity_app_totals *t = ctx;
+    add_totals(&t->job[job], &t->stage[stage]);
+    if (sql != SIZE_MAX) add_totals(&t->sql[sql], &t->stage[stage]);
+}
+
+static void count_link(void *ctx, size_t job, size_t sql, size_t stage)
+{
+    struct clarity_totals_links *l = ctx;
+    (void)stage;
+    l->job_off[job + 1]++;
+    if (sql != SIZE_MAX) l->sql_off[sql + 1]++;
+}
+
+/* With off[i] the start of row i's links, stores the link and advances off[i]: once every link
+ * is stored, off[i] is where row i + 1's start and the offsets are shifted back by one. */
+static void store_link(void *ctx, size_t job, size_t sql, size_t stage)
+{
+    struct clarity_totals_links *l = ctx;
+    l->job_stage[l->job_off[job]++] = (uint32_t)stage;
+    if (sql != SIZE_MAX) l->sql_stage[l->sql_off[sql]++] = (uint32_t)stage;
+}
+
+static void links_free(struct clarity_totals_links *l)
+{
+    if (!l) return;
+    free(l->job_off); free(l->sql_off); free(l->job_stage); free(l->sql_stage);
+    free(l);
+}
+
+/* Counts per row into off[1 ..], turns them into starts, stores, then shifts the advanced
+ * starts back into place. */
+static struct clarity_totals_links *links_build(const struct clarity_app *a)
+{
+    struct clarity_totals_links *l = calloc(1, sizeof *l);
+    if (!l || a->nstages > UINT32_MAX) goto fail;
+    l->job_off = calloc(a->njobs + 1, sizeof *l->job_off);
+    l->sql_off = calloc(a->nsqls + 1, sizeof *l->sql_off);
+    if (!l->job_off || !l->sql_off) goto fail;
+    each_link(a, count_link, l);
+    for (size_t i = 0; i < a->njobs; i++) l->job_off[i + 1] += l->job_off[i];
+    for (size_t i = 0; i < a->nsqls; i++) l->sql_off[i + 1] += l->sql_off[i];
+    l->job_stage = malloc((l->job_off[a->njobs] + 1) * sizeof *l->job_stage);
+    l->sql_stage = malloc((l->sql_off[a->nsqls] + 1) * sizeof *l->sql_stage);
+    if (!l->job_stage || !l->sql_stage) goto fail;
+    each_link(a, store_link, l);
+    memmove(l->job_off + 1, l->job_off, a->njobs * sizeof *l->job_off);
+    memmove(l->sql_off + 1, l->sql_off, a->nsqls * sizeof *l->sql_off);
+    l->job_off[0] = l->sql_off[0] = 0;
+    return l;
+fail:
+    links_free(l);
+    return NULL;
+}
+
+/* The application's, stages' and executors' totals, in one pass over the task rows. */
+static int compute_tasks(const struct clarity_app *a, struct clarity_app_totals *t)
+{
+    t->stage = calloc(a->nstages + 1, sizeof *t->stage);
+    t->exec = calloc(a->nexecs + 1, sizeof *t->exec);
+    if (!t->stage || !t->exec) return -1;
     /* written once each, front to back: see util/hugepage.h */
     clarity_hugepage_advise(t->stage, (a->nstages + 1) * sizeof *t->stage);
-    clarity_hugepage_advise(t->job, (a->njobs + 1) * sizeof *t->job);
-    clarity_hugepage_advise(t->sql, (a->nsqls + 1) * sizeof *t->sql);
     for (size_t i = 0; i < a->tasks.n; i++) {
         struct task_figs v = {0};
         task_figs_read(&v, a, i);
@@ -115,28 +193,61 @@ int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_total
         uint32_t ex = (uint32_t)clarity_icol_get(&a->tasks.executor, i), erow;
         if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) task_figs_add(&t->exec[erow], &v);
     }
-    /* A stage can belong to several jobs; each job counts it once, as Spark's job pages do, and
-     * a job's SQL execution counts it with the job. Walked from the stages' job lists through
-     * the job index, so the cost is linear in stages (a loop over jobs x stages took minutes
-     * on logs of 10^5 small jobs). */
-    for (size_t s = 0; s < a->nstages; s++) {
-        const struct clarity_stage *st = &a->stages[s];
-        for (size_t k = 0; k < st->njob_ids; k++) {
-            bool dup = false;   /* a job listed twice by one stage still counts it once */
-            for (size_t q = 0; q < k && !dup; q++) dup = st->job_ids[q] == st->job_ids[k];
-            struct clarity_job *job = dup ? NULL : clarity_app_job(a, st->job_ids[k]);
-            if (!job) continue;
-            add_totals(&t->job[job - a->jobs], &t->stage[s]);
-            struct clarity_sql *q = job->sql_id >= 0 ? clarity_app_sql(a, job->sql_id) : NULL;
-            if (q) add_totals(&t->sql[q - a->sqls], &t->stage[s]);
-        }
+    return 0;
+}
+
+int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    t->job = calloc(a->njobs + 1, sizeof *t->job);
+    t->sql = calloc(a->nsqls + 1, sizeof *t->sql);
+    if (!t->job || !t->sql || compute_tasks(a, t) != 0) {
+        clarity_totals_free(t);
+        return -1;
+    }
+    clarity_hugepage_advise(t->job, (a->njobs + 1) * sizeof *t->job);
+    clarity_hugepage_advise(t->sql, (a->nsqls + 1) * sizeof *t->sql);
+    each_link(a, add_link, t);
+    return 0;
+}
+
+int clarity_totals_compute_lean(const struct clarity_app *a, struct clarity_app_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    if (compute_tasks(a, t) != 0 || !(t->links = links_build(a))) {
+        clarity_totals_free(t);
+        return -1;
     }
     return 0;
+}
+
+/* Sums the stage totals of links [lo, hi) into *out, from zero, in the order the whole
+ * computation adds them, so saturated sums come out alike. */
+static void sum_links(const struct clarity_app_totals *t, const uint32_t *stage, size_t lo, size_t hi,
+                      struct clarity_totals *out)
+{
+    *out = (struct clarity_totals){0};
+    for (size_t k = lo; k < hi; k++) add_totals(out, &t->stage[stage[k]]);
+}
+
+void clarity_totals_job(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out)
+{
+    if (t->job) *out = t->job[i];
+    else if (t->links) sum_links(t, t->links->job_stage, t->links->job_off[i], t->links->job_off[i + 1], out);
+    else *out = (struct clarity_totals){0};
+}
+
+void clarity_totals_sql(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out)
+{
+    if (t->sql) *out = t->sql[i];
+    else if (t->links) sum_links(t, t->links->sql_stage, t->links->sql_off[i], t->links->sql_off[i + 1], out);
+    else *out = (struct clarity_totals){0};
 }
 
 void clarity_totals_free(struct clarity_app_totals *t)
 {
     free(t->stage); free(t->job); free(t->exec); free(t->sql);
+    links_free(t->links);
     memset(t, 0, sizeof *t);
 }
 

@@ -114,8 +114,8 @@ static void platform(struct jsonw *w, const struct clarity_app *a)
 
 int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, struct clarity_error *err)
 {
-    struct clarity_app_totals t;
-    if (clarity_totals_compute(a, &t) != 0)
+    struct clarity_app_totals t;   /* job and query totals summed as each is written */
+    if (clarity_totals_compute_lean(a, &t) != 0)
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
     clarity_jsonw_obj_begin(w);
     KSTR("source", a->source_path);
@@ -180,8 +180,10 @@ int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, st
         KSTR("description", S(j->description));
         KSTR("pool", S(j->pool));
         KSTR("failure", S(j->failure));
+        struct clarity_totals jt;
+        clarity_totals_job(&t, i, &jt);
         JSONW_KEY_LIT(w, "totals");
-        totals(w, &t.job[i]);
+        totals(w, &jt);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);
@@ -222,8 +224,10 @@ int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, st
         KINT_OR_NULL("duration_ms", clarity_sat_sub(q->end_ms, q->start_ms), q->start_ms && q->end_ms);
         KSTR("error", S(q->error));
         IDS("job_ids", q->job_ids, q->njob_ids);
+        struct clarity_totals qt;
+        clarity_totals_sql(&t, i, &qt);
         JSONW_KEY_LIT(w, "totals");
-        totals(w, &t.sql[i]);
+        totals(w, &qt);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);

@@ -125,8 +125,10 @@ static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_
         if (j->sql_id >= 0) snprintf(sql, sizeof sql, "%lld", (long long)j->sql_id);
         snprintf(id, sizeof id, "%lld", (long long)j->job_id);
         snprintf(st, sizeof st, "%zu", j->nstage_ids);
-        snprintf(tk, sizeof tk, "%lld", (long long)t->job[i].tasks);
-        snprintf(fl, sizeof fl, "%lld", (long long)(t->job[i].failed + t->job[i].killed));
+        struct clarity_totals jt;
+        clarity_totals_job(t, i, &jt);
+        snprintf(tk, sizeof tk, "%lld", (long long)jt.tasks);
+        snprintf(fl, sizeof fl, "%lld", (long long)(jt.failed + jt.killed));
         const char *row[] = {id, job_status(j->status), clarity_fmt_ms(d, sizeof d, clarity_job_duration_ms(a, j)),
                              st, tk, fl, sql, S(j->name)};
         clarity_table_row(&tb, row);
@@ -268,8 +270,10 @@ static void sqls(FILE *o, const struct clarity_app *a, const struct clarity_app_
         char id[24], d[32], nj[24], tk[24], r[32];
         snprintf(id, sizeof id, "%lld", (long long)q->id);
         snprintf(nj, sizeof nj, "%zu", q->njob_ids);
-        snprintf(tk, sizeof tk, "%lld", (long long)t->sql[i].tasks);
-        const char *row[] = {id, st, clarity_fmt_ms(d, sizeof d, dur), nj, tk, clarity_fmt_ms(r, sizeof r, t->sql[i].run_ms),
+        struct clarity_totals qt;
+        clarity_totals_sql(t, i, &qt);
+        snprintf(tk, sizeof tk, "%lld", (long long)qt.tasks);
+        const char *row[] = {id, st, clarity_fmt_ms(d, sizeof d, dur), nj, tk, clarity_fmt_ms(r, sizeof r, qt.run_ms),
                              S(q->description)};
         clarity_table_row(&tb, row);
     }
@@ -284,8 +288,8 @@ static void sqls(FILE *o, const struct clarity_app *a, const struct clarity_app_
 int clarity_report_summary_text(FILE *o, const struct clarity_app *a, const struct summary_options *opt,
                         struct clarity_error *err)
 {
-    struct clarity_app_totals t;
-    if (clarity_totals_compute(a, &t) != 0)
+    struct clarity_app_totals t;   /* job and query totals summed for the rows shown only */
+    if (clarity_totals_compute_lean(a, &t) != 0)
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory computing totals");
     size_t limit = opt ? opt->limit : 50, width = opt ? opt->width : 100;
     bool oom = false;
