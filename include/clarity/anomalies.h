@@ -252,14 +252,19 @@ double clarity_ladra_ars(const double *abn_prob, size_t nhosts);
 double clarity_ladra_dmc_node(const double *x, const double *y, size_t n);  /* H_j; -1 with < 2 points */
 
 /* Victim j' (not the paper's implied "most smoothed-abnormal tasks", which picked the faulty
- * host in 89 of 134 synth fault runs; this rule picked it in 111): the host whose tasks
- * spent the most time beyond their stage's median, summed over the whole run. Abnormal-task
- * counts need 3 neighbours in a row (the width-5 smoothing) and a cut at mean + 1.5 sd, so a host slowed by
- * 30-60% for a while often has none or fewer than a host with a few skewed tasks; the excess
- * time sees every slowed task. Stage i*: the stage with the most abnormal tasks on j',
- * else the one where j' has the most excess. host_excess (nhosts, may be NULL) gets the
- * per-host sums in ms; stage_med (nstages, may be NULL) the stage medians. force >= 0 imposes
- * j' (a host's own factors) and only picks i*. Returns 0, or CLARITY_ENOMEM with err filled. */
+ * host in 89 of 134 synth fault runs; the summed excess picked it in 111): up to 4 hosts, the
+ * host whose tasks spent the most time beyond their stage's median, summed over the whole run.
+ * Abnormal-task counts need 3 neighbours in a row (the width-5 smoothing) and a cut at mean +
+ * 1.5 sd, so a host slowed by 30-60% for a while often has none; the excess time sees every
+ * slowed task. On more than 4 hosts that sum names the host that ran the most tasks, so there
+ * j' is the host whose tasks ran slowest against the OTHER hosts' tasks of their stage, per byte
+ * read, with the host's load taken out, as a mean over its tasks (on the wide grid's seed 21,
+ * 8 and 16 hosts: right in 31 of 36 slowed hog runs against 20; docs/anomalies.md). The shipped
+ * model's samples are 4-host runs computed with the summed excess, which is why 4 hosts keep it.
+ * Stage i*: the stage with the most abnormal tasks on j', else the one where j' has the most
+ * excess. host_excess (nhosts, may be NULL) gets the per-host time beyond the stage medians in
+ * ms; stage_med (nstages, may be NULL) the stage medians. force >= 0 imposes j' (a host's own
+ * factors) and only picks i*. Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_ladra_victim(const struct ladra_input *in, int32_t force, int32_t *victim, int32_t *stage, double *host_excess,
                  double *stage_med, struct clarity_error *err);
 /* Extended features (LADRA_CPE..LADRA_FWB) of victim v over the window [ws, we). Returns 0, or
@@ -358,7 +363,9 @@ struct clarity_anomalies_options {
 struct clarity_anomalies_host {
     uint32_t host;                      /* string id */
     size_t tasks, raw, smooth, skew, speculation;
-    double excess_ms;                   /* time beyond the stage medians (victim choice) */
+    double excess_ms;                   /* time beyond the stage medians */
+    double lost_ms;                     /* time lost against the other hosts of its stages, per byte
+                                           and load (the victim rule's measure, ladra_index.c) */
     double task_ms;                     /* its successful tasks' summed time */
     struct ladra_factors factors;
     double y[LADRA_NCLASS], p[LADRA_NCLASS];
@@ -395,6 +402,9 @@ struct clarity_anomalies_result {
                                            whose blocks were slow) */
     double min_cause;
     bool eventlog_only, softmax, detected, speculation_detected;
+    bool victim_by_slowdown;                            /* more than 4 hosts: the victim is the host
+                                                           slowest against the others (lost_ms),
+                                                           else the most excess_ms */
     size_t tasks_skipped;                               /* failed/killed/no end: left out */
     uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */
     uint64_t log_tids_joined, log_tids_unjoined;

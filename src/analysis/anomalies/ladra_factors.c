@@ -279,10 +279,8 @@ int clarity__ladra_factors_batch(const struct ladra_input *in, const struct ladr
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
         goto out;
     }
-    /* j' of the run: the most excess time, the lowest index on ties */
-    int32_t v0 = 0;
-    for (size_t j = 1; j < nh; j++)
-        if (x->host_excess[j] > x->host_excess[v0]) v0 = (int32_t)j;
+    /* j' of the run: by the rule for this host count (ladra_index.c) */
+    int32_t v0 = clarity__ladra_run_victim(x);
     /* Window for ARS, MCS, DCO and DMC: [earliest start, latest end] of the victim's abnormal
      * periods, else the whole application. */
     for (size_t j = 0; j < nh; j++) pws[j] = INT64_MAX, pwe[j] = INT64_MIN;

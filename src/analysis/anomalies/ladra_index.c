@@ -62,6 +62,138 @@ static int pair_by_host(const void *a, const void *b)
 
 static double dur(const struct ladra_task *t) { return (double)(t->end_ms - t->start_ms); }
 
+/* Bytes a task read: input plus shuffle read (local and remote); 0 when unknown. */
+static double work_bytes(const struct ladra_input *in, const struct ladra_task *t)
+{
+    const struct clarity_app *a = in->app;
+    if (!a || !(clarity_task_flags(a, t->row) & CLARITY_TF_HAS_METRICS)) return 0;
+    return (double)clarity_task_metric(a, t->row, CLARITY_TM_INPUT_BYTES) +
+           (double)clarity_task_metric(a, t->row, CLARITY_TM_SR_REMOTE_BYTES) +
+           (double)clarity_task_metric(a, t->row, CLARITY_TM_SR_LOCAL_BYTES);
+}
+
+/* Tasks of a host, beyond its own, that count as unslowed in its mean (a host's score is the
+ * mean of its tasks' log slowdowns with this many zeros added): a host that ran one task, slow
+ * by chance, does not outrank a host slowed over tens of tasks. */
+#define VICTIM_PRIOR_TASKS 2.0
+
+struct cev { int64_t t; uint32_t i; int d; };
+
+static int cev_cmp(const void *pa, const void *pb)
+{
+    const struct cev *a = pa, *b = pb;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return a->d - b->d;   /* an end before a start at the same ms: those two did not overlap */
+}
+
+/* conc[i]: the mean number of tasks running on task i's host while it ran, itself included
+ * (the integral of the host's running count over the task, over its duration; 1 for a task of
+ * no duration). One sort of each host's launch and finish events. Returns -1 when out of memory. */
+static int concurrency(const struct ladra_index *x, const struct ladra_input *in, double *conc)
+{
+    struct cev *e = malloc((x->max_host_tasks ? 2 * x->max_host_tasks : 1) * sizeof *e);
+    if (!e) return -1;
+    for (size_t h = 0; h < x->nh; h++) {
+        size_t k = 0;
+        for (uint32_t q = x->host_off[h]; q < x->host_off[h + 1]; q++) {
+            const struct ladra_task *u = &in->tasks[x->host_ix[q]];
+            e[k++] = (struct cev){u->start_ms, x->host_ix[q], +1};
+            e[k++] = (struct cev){u->end_ms > u->start_ms ? u->end_ms : u->start_ms, x->host_ix[q], -1};
+        }
+        if (k > 1) qsort(e, k, sizeof *e, cev_cmp);
+        double integral = 0;
+        int64_t running = 0, last = k ? e[0].t : 0;
+        for (size_t j = 0; j < k; j++) {
+            integral += (double)running * (double)(e[j].t - last);
+            last = e[j].t;
+            if (e[j].d > 0) conc[e[j].i] = -integral;
+            else conc[e[j].i] += integral;
+            running += e[j].d;
+        }
+    }
+    for (size_t i = 0; i < x->n; i++) {
+        double d = dur(&in->tasks[i]);
+        conc[i] = d > 0 && conc[i] > 0 ? conc[i] / d : 1;
+    }
+    free(e);
+    return 0;
+}
+
+/* The victim rule's score of every host (host_slowdown), independent of how many tasks a host
+ * ran and of how many hosts the cluster has. The summed time beyond the stage medians grows
+ * with the tasks a host ran: on 16 hosts it named the host that ran the most tasks, not the
+ * faulty one (docs/anomalies.md, "A victim host that does not count tasks"). Per stage, each task's log time per byte read (when every task of the stage read
+ * bytes; else its log duration) is first freed of its host's load: a host running 8 tasks at
+ * once on 2 disks reads each byte 2-3 times slower than one running 1-3 (synth Sort's map
+ * stage on 16 hosts), and no fault is behind it. The stage's slope of log time per byte over
+ * log concurrency (least squares over its tasks, held within [0, 1]: from "load costs
+ * nothing" to "time grows with the load") is taken out. Then each task is compared with the
+ * OTHER hosts' tasks of its stage: its residual minus the mean of theirs (their geometric
+ * mean, so one straggler elsewhere moves it little). A host's score is the mean over its
+ * tasks, with VICTIM_PRIOR_TASKS unslowed tasks added. host_lost sums, over the host's tasks,
+ * the time each would not have taken at the others' rate (negative when faster). The victim
+ * is chosen by this score on more than LADRA_VICTIM_EXCESS_MAX_HOSTS hosts only (why in
+ * ladra_index.h). ls (the largest stage's task count) is scratch. Returns -1 when out of memory. */
+static int host_slowdown(struct ladra_index *x, const struct ladra_input *in, const uint32_t *stage_off,
+                         const uint32_t *stage_ix, double *ls)
+{
+    const struct ladra_task *t = in->tasks;
+    size_t nh = x->nh, m1 = nh ? nh : 1;
+    double *sum = calloc(m1, sizeof *sum), *cnt = calloc(m1, sizeof *cnt), *hs = calloc(m1, sizeof *hs),
+           *hn = calloc(m1, sizeof *hn), *conc = malloc((x->n ? x->n : 1) * sizeof *conc);
+    if (!sum || !cnt || !hs || !hn || !conc || concurrency(x, in, conc)) {
+        free(sum), free(cnt), free(hs), free(hn), free(conc);
+        return -1;
+    }
+    for (size_t s = 0; s < x->ns; s++) {
+        const uint32_t *ix = stage_ix + stage_off[s];
+        size_t m = stage_off[s + 1] - stage_off[s];
+        if (x->pair_off[s + 1] - x->pair_off[s] < 2) continue;   /* one host: no other to compare */
+        bool bytes = true;
+        for (size_t k = 0; k < m && bytes; k++) bytes = work_bytes(in, &t[ix[k]]) > 0;
+        double my = 0, mc = 0, sxy = 0, sxx = 0;
+        for (size_t k = 0; k < m; k++) {
+            double d = fmax(dur(&t[ix[k]]), 1);
+            ls[k] = log(bytes ? d / work_bytes(in, &t[ix[k]]) : d);
+            my += ls[k], mc += log(conc[ix[k]]);
+        }
+        my /= (double)m, mc /= (double)m;
+        for (size_t k = 0; k < m; k++) {
+            double c = log(conc[ix[k]]) - mc;
+            sxy += c * (ls[k] - my), sxx += c * c;
+        }
+        double b = sxx > 0 ? fmin(fmax(sxy / sxx, 0), 1) : 0, all = 0;
+        for (size_t k = 0; k < m; k++) {
+            ls[k] -= b * log(conc[ix[k]]);
+            all += ls[k];
+            hs[t[ix[k]].host] = 0, hn[t[ix[k]].host] = 0;
+        }
+        for (size_t k = 0; k < m; k++) hs[t[ix[k]].host] += ls[k], hn[t[ix[k]].host]++;
+        for (size_t k = 0; k < m; k++) {
+            int32_t h = t[ix[k]].host;
+            double no = (double)m - hn[h];
+            double dl = ls[k] - (all - hs[h]) / no;
+            sum[h] += dl, cnt[h]++;
+            /* the time this task would not have taken at the others' rate: d (1 - e^-dl) */
+            x->host_lost[h] += dur(&t[ix[k]]) * (1 - exp(-dl));
+        }
+    }
+    for (size_t h = 0; h < nh; h++) x->host_slowdown[h] = sum[h] / (cnt[h] + VICTIM_PRIOR_TASKS);
+    free(sum), free(cnt), free(hs), free(hn), free(conc);
+    return 0;
+}
+
+int32_t clarity__ladra_run_victim(const struct ladra_index *x)
+{
+    const double *score = clarity__ladra_victim_by_slowdown(x) ? x->host_slowdown : x->host_excess;
+    int32_t v = 0;
+    for (size_t j = 1; j < x->nh; j++)
+        if (score[j] > score[v]) v = (int32_t)j;
+    return v;
+}
+
+bool clarity__ladra_victim_by_slowdown(const struct ladra_index *x) { return x->nh > LADRA_VICTIM_EXCESS_MAX_HOSTS; }
+
 int clarity__ladra_index_build(struct ladra_index *x, const struct ladra_input *in, struct clarity_error *err)
 {
     memset(x, 0, sizeof *x);
@@ -79,10 +211,12 @@ int clarity__ladra_index_build(struct ladra_index *x, const struct ladra_input *
     x->first_n = calloc(ns ? ns : 1, sizeof *x->first_n);
     x->stage_med = calloc(ns ? ns : 1, sizeof *x->stage_med);
     x->host_excess = calloc(nh ? nh : 1, sizeof *x->host_excess);
+    x->host_slowdown = calloc(nh ? nh : 1, sizeof *x->host_slowdown);
+    x->host_lost = calloc(nh ? nh : 1, sizeof *x->host_lost);
     x->slow = calloc(nh ? nh : 1, sizeof *x->slow);
     x->nslow = calloc(nh ? nh : 1, sizeof *x->nslow);
     if (!stage_off || !stage_ix || !slot || !x->host_off || !x->host_ix || !x->pair_off || !x->first_sum ||
-        !x->first_n || !x->stage_med || !x->host_excess || !x->slow || !x->nslow)
+        !x->first_n || !x->stage_med || !x->host_excess || !x->host_slowdown || !x->host_lost || !x->slow || !x->nslow)
         goto fail;
     group(t, n, false, stage_off, ns, stage_ix);
     group(t, n, true, x->host_off, nh, x->host_ix);
@@ -133,6 +267,7 @@ int clarity__ladra_index_build(struct ladra_index *x, const struct ladra_input *
         if (e > 0) x->host_excess[t[i].host] += e;
         if (med > 0) x->slow[t[i].host] += d / med, x->nslow[t[i].host]++;
     }
+    if (host_slowdown(x, in, stage_off, stage_ix, buf)) goto fail;
     free(stage_off), free(stage_ix), free(slot), free(buf);
     return 0;
 fail:
@@ -144,7 +279,7 @@ fail:
 void clarity__ladra_index_free(struct ladra_index *x)
 {
     free(x->host_off), free(x->host_ix), free(x->pair_off), free(x->pairs), free(x->first_sum), free(x->first_n);
-    free(x->stage_med), free(x->host_excess), free(x->slow), free(x->nslow);
+    free(x->stage_med), free(x->host_excess), free(x->host_slowdown), free(x->host_lost), free(x->slow), free(x->nslow);
     memset(x, 0, sizeof *x);
 }
 

@@ -1,8 +1,9 @@
-/* LADRA's victim host j' and stage i*. j' is the host whose tasks spent the most time beyond
- * their stage's median, not the one with the most smoothed-abnormal tasks: measured on synth
- * runs, that picked the faulty host more often (include/clarity/anomalies.h). Factors are
- * computed for normal runs too, since the GRNN trains on them. The sums come from the shared
- * index (ladra_index.c): the per-host excess in one pass, i* from the victim's own tasks. */
+/* LADRA's victim host j' and stage i*. j' is, up to 4 hosts, the host whose tasks spent the
+ * most time beyond their stage's median; on more hosts, the one whose tasks ran slowest against
+ * the other hosts' tasks of their stage, per byte and allowing for its load (ladra_index.c,
+ * host_slowdown; why in include/clarity/anomalies.h). Factors are computed for normal runs too,
+ * since the GRNN trains on them. The scores come from the shared index (ladra_index.c) in one
+ * pass, i* from the victim's own tasks. */
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/anomalies/ladra_index.h"
@@ -20,11 +21,9 @@ int clarity_ladra_victim(const struct ladra_input *in, int32_t force, int32_t *v
         clarity__ladra_index_free(&x);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
     }
-    /* j': the most excess time. Ties (a perfectly balanced run) go to the lowest index, so
-     * the choice is deterministic. */
-    int32_t v = 0;
-    for (size_t j = 1; j < nh; j++)
-        if (x.host_excess[j] > x.host_excess[v]) v = (int32_t)j;
+    /* j' by the rule for this host count; ties (a perfectly balanced run) go to the lowest
+     * index, so the choice is deterministic */
+    int32_t v = clarity__ladra_run_victim(&x);
     if (force >= 0 && (size_t)force < nh) v = force;
     /* i*: the stage with the most abnormal tasks on j', else the most excess time of j'. */
     *victim = v, *stage = clarity__ladra_host_stages(&x, in, v, &sc);

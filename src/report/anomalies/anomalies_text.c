@@ -3,6 +3,7 @@
  * rule beside it, and what the other logs contributed. */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <stdio.h>
 #include "clarity/report.h"
 #include "report/table.h"
@@ -42,6 +43,20 @@ static void factors_line(FILE *o, size_t width, const char *lead, const char *fi
 
 /* The factors behind the verdict: the run's (against its victim), every host with a period,
  * the approximations used and the victim rule's figures. */
+/* How the victim was chosen, and each host's figure under that rule: the time beyond the stage
+ * medians up to 4 hosts, else the time lost against the other hosts' tasks (per byte, load out). */
+static const char *victim_rule(const struct clarity_anomalies_result *r)
+{
+    return r->victim_by_slowdown ? "victim = slowest against the other hosts (per byte, load taken out), time lost:"
+                                 : "victim = most time beyond the stage medians:";
+}
+
+static double victim_ms(const struct clarity_anomalies_result *r, size_t j)
+{
+    /* a host faster than the others lost nothing: 0, not a negative time */
+    return r->victim_by_slowdown ? fmax(r->hosts[j].lost_ms, 0) : r->hosts[j].excess_ms;
+}
+
 static void factors_block(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r, size_t width)
 {
     char b3[32];
@@ -76,17 +91,17 @@ static void factors_block(FILE *o, const struct clarity_app *a, const struct cla
     for (size_t j = 0; j < in->nhosts; j++) cap += strlen(clarity_app_str(a, r->hosts[j].host)) + 40;
     char *victims = malloc(cap);
     if (victims) {
-        size_t n = (size_t)snprintf(victims, cap, "victim = most time beyond the stage medians:");
+        size_t n = (size_t)snprintf(victims, cap, "%s", victim_rule(r));
         for (size_t j = 0; j < in->nhosts && n < cap; j++)
             n += (size_t)snprintf(victims + n, cap - n, " %s %s", clarity_app_str(a, r->hosts[j].host),
-                                  clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
+                                  clarity_fmt_ms(b3, sizeof b3, (int64_t)victim_ms(r, j)));
         clarity_fit_wrap(o, width, "  ", victims);
         free(victims);
     } else {
         /* no memory for the wrapped line: the same figures, unwrapped */
-        fprintf(o, "  victim = most time beyond the stage medians:");
+        fprintf(o, "  %s", victim_rule(r));
         for (size_t j = 0; j < in->nhosts; j++)
-            fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), clarity_fmt_ms(b3, sizeof b3, (int64_t)r->hosts[j].excess_ms));
+            fprintf(o, " %s %s", clarity_app_str(a, r->hosts[j].host), clarity_fmt_ms(b3, sizeof b3, (int64_t)victim_ms(r, j)));
         fputc('\n', o);
     }
     if (r->run.flags & LADRA_CLAMPED) fprintf(o, "  a zero denominator was clamped (D10/D16)\n");
@@ -224,17 +239,17 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         clarity_fit_wrap(o, width, "\nverdict      ", verdict);
         if (r->cause_without_period) {
             /* the model's judgement, not a period: say what it rests on */
-            const struct clarity_anomalies_host *v = &r->hosts[f->victim];
-            double run_ms = 0;
+            double vms = victim_ms(r, (size_t)f->victim), run_ms = 0;
             for (size_t j = 0; j < r->in.nhosts; j++) run_ms += r->hosts[j].task_ms;
             char why[400];
             bool net = r->run_class == LADRA_NETWORK;
             snprintf(why, sizeof why, "no single period stands out: the root-cause model sees %s slowed over the run "
-                     "(%s%s%s lost %.1f s beyond its stages' medians, %.1f%% of the run's task time; the run lies %.2f "
+                     "(%s%s%s lost %.1f s %s, %.1f%% of the run's task time; the run lies %.2f "
                      "kernel widths from the model's nearest training run, within its %.2f)",
                      net ? "the network" : "the host", net ? "the most slowed host, " : "",
-                     clarity_app_str(a, r->host_ids[f->victim]), net ? "," : "",
-                     v->excess_ms / 1000, run_ms > 0 ? 100 * v->excess_ms / run_ms : 0, r->model_distance,
+                     clarity_app_str(a, r->host_ids[f->victim]), net ? "," : "", vms / 1000,
+                     r->victim_by_slowdown ? "against the other hosts' tasks" : "beyond its stages' medians",
+                     run_ms > 0 ? 100 * vms / run_ms : 0, r->model_distance,
                      r->max_model_distance);
             clarity_fit_wrap(o, width, "             ", why);
         }

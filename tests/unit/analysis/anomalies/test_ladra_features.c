@@ -43,6 +43,49 @@ Test(ladra_victim, most_excess_time)
     cr_assert_eq(v, 0);
 }
 
+/* On more than 4 hosts the victim is the host slowest against the OTHER hosts of its stages,
+ * per task, not the most summed time beyond the medians. Six hosts, one stage, tasks one at a
+ * time (load 1, no bytes: log durations compared). Host 0 ran 10 tasks of 12 s, hosts 1-4 four
+ * of 10 s each, host 5 two of 15 s. The stage median is 10 s: host 0 sums 20 s beyond it, host 5
+ * 10 s, so the summed rule names host 0 for 20% slower tasks. Per task against the others'
+ * geometric mean, with 2 unslowed tasks added: host 0 0.114, host 5 0.168 (host 1 -0.073):
+ * host 5, 50% slower, is the victim. */
+Test(ladra_victim, slowest_per_task_on_six_hosts)
+{
+    struct ladra_task t[28];
+    int k = 0;
+    for (int i = 0; i < 10; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 0, i * 20000, 12000);
+    for (int h = 1; h <= 4; h++)
+        for (int i = 0; i < 4; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, h, i * 20000, 10000);
+    for (int i = 0; i < 2; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 5, i * 20000, 15000);
+    struct ladra_input in = {.tasks = t, .ntasks = 28, .nhosts = 6, .nstages = 1};
+    int32_t v, st;
+    double ex[6];
+    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, ex, NULL, NULL), 0);
+    cr_assert_float_eq(ex[0], 20000, 1e-9);
+    cr_assert_float_eq(ex[5], 10000, 1e-9);
+    cr_assert_eq(v, 5);
+}
+
+/* Six hosts, and the host's load taken out before hosts are compared. Host 0 runs 8 tasks at
+ * once, 8 s each (1 s of work at a load of 8, as 8 readers sharing disks); hosts 1-4 two at
+ * once, 2 s each; host 5 two at once, 3 s each: the slow one. Least squares of log duration
+ * over log load, over the stage's tasks, puts the slope at 0.94; once it is taken out, host 5
+ * scores 0.182, host 0 0.000 and hosts 1-4 -0.046. Without it host 0's 8 s tasks, 4x the
+ * others', would make it the victim. */
+Test(ladra_victim, load_taken_out)
+{
+    struct ladra_task t[18];
+    int k = 0;
+    for (int i = 0; i < 8; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 0, 0, 8000);
+    for (int h = 1; h <= 5; h++)
+        for (int i = 0; i < 2; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, h, 0, h == 5 ? 3000 : 2000);
+    struct ladra_input in = {.tasks = t, .ntasks = 18, .nhosts = 6, .nstages = 1};
+    int32_t v, st;
+    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, NULL, NULL, NULL), 0);
+    cr_assert_eq(v, 5);
+}
+
 /* i*: with no abnormal task, the stage where the victim has the most excess. */
 Test(ladra_victim, stage_of_the_excess)
 {

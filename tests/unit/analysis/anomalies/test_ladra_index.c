@@ -109,8 +109,53 @@ static void ref_victim(const struct ladra_input *in, int32_t force, int32_t *vic
         if (e > 0) ex[t->host] += e, sx[(size_t)t->stage * nh + (size_t)t->host] += e;
     }
     int32_t v = 0;
-    for (size_t j = 1; j < nh; j++)
-        if (ex[j] > ex[v]) v = (int32_t)j;
+    if (nh > LADRA_VICTIM_EXCESS_MAX_HOSTS) {
+        /* more hosts: the slowest against the others per task, by the plain loops: each task's
+         * load by brute force (its overlap with every task of its host, over its duration) */
+        double *sc = calloc(nh, sizeof *sc), *cn = calloc(nh, sizeof *cn), *conc = malloc(n * sizeof *conc);
+        for (size_t i = 0; i < n; i++) {
+            const struct ladra_task *t = &in->tasks[i];
+            double di = dur(t), o = 0;
+            for (size_t j = 0; j < n; j++) {
+                const struct ladra_task *u = &in->tasks[j];
+                int64_t ue = u->end_ms > u->start_ms ? u->end_ms : u->start_ms, te = t->end_ms > t->start_ms ? t->end_ms : t->start_ms;
+                int64_t a = t->start_ms > u->start_ms ? t->start_ms : u->start_ms, b = te < ue ? te : ue;
+                if (u->host == t->host && b > a) o += (double)(b - a);
+            }
+            conc[i] = di > 0 && o > 0 ? o / di : 1;
+        }
+        for (size_t a = 0; a < n;) {
+            size_t b = a, m;
+            int32_t s = in->tasks[ix[a]].stage;
+            while (b < n && in->tasks[ix[b]].stage == s) b++;
+            m = b - a;
+            double *hs = calloc(nh, sizeof *hs), *hn = calloc(nh, sizeof *hn), my = 0, mc = 0, sxy = 0, sxx = 0, all = 0;
+            size_t hosts = 0;
+            for (size_t k = a; k < b; k++) hosts += hn[in->tasks[ix[k]].host]++ == 0;
+            if (hosts >= 2) {
+                for (size_t k = 0; k < m; k++) d[k] = log(fmax(dur(&in->tasks[ix[a + k]]), 1)), my += d[k], mc += log(conc[ix[a + k]]);
+                my /= (double)m, mc /= (double)m;
+                for (size_t k = 0; k < m; k++) {
+                    double c = log(conc[ix[a + k]]) - mc;
+                    sxy += c * (d[k] - my), sxx += c * c;
+                }
+                double sl = sxx > 0 ? fmin(fmax(sxy / sxx, 0), 1) : 0;
+                for (size_t k = 0; k < m; k++) d[k] -= sl * log(conc[ix[a + k]]), all += d[k], hs[in->tasks[ix[a + k]].host] += d[k];
+                for (size_t k = 0; k < m; k++) {
+                    int32_t h = in->tasks[ix[a + k]].host;
+                    sc[h] += d[k] - (all - hs[h]) / ((double)m - hn[h]), cn[h]++;
+                }
+            }
+            free(hs), free(hn);
+            a = b;
+        }
+        for (size_t j = 0; j < nh; j++) sc[j] /= cn[j] + 2;
+        for (size_t j = 1; j < nh; j++)
+            if (sc[j] > sc[v]) v = (int32_t)j;
+        free(sc), free(cn), free(conc);
+    } else
+        for (size_t j = 1; j < nh; j++)
+            if (ex[j] > ex[v]) v = (int32_t)j;
     if (force >= 0 && (size_t)force < nh) v = force;
     for (size_t i = 0; i < n; i++) {
         const struct ladra_task *t = &in->tasks[i];
