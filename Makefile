@@ -117,7 +117,7 @@ $(BR)/%.o: tests/fuzz/%.c
 $(BR)/bin/%: $(BR)/%.o $(BR)/replay/replay.o $(BA)/libclarity.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
-.SECONDARY: $(patsubst tests/fuzz/%.c,$(BR)/%.o,$(FUZZ_C))
+.SECONDARY: $(patsubst tests/fuzz/%.c,$(BR)/%.o,$(FUZZ_C)) $(BR)/replay/replay.o
 replayers: $(REPLAYERS)
 
 # Every harness for FUZZ_SECONDS (default 600) each, two at a time; corpora grow in
