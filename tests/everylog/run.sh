@@ -3,15 +3,11 @@
 # ../shared/data (files, rolling and legacy directories, whole directories). Each run must end
 # without a crash, hang or sanitizer report, with exit 0 and output (valid JSON with --json), or
 # a clean error: exit 2-4 and one stderr line.
-# Which build runs a log (the ASan+UBSan build costs several times the normal one a run, and
-# this suite was most of `make check`'s time): the ASan build runs every log of at most
-# EVERYLOG_ASAN_KB (default 160) KB on disk, and for each event shape (the set of event names a
-# file holds and its codec, or a directory's layout) that no such log has, the JSON forms and
-# REST routes of the smallest larger log with it (its text forms on the normal build, as the
-# full run does for logs over 1 MB); the normal build runs the other logs, every command and
-# form alike, so every log still meets every command. A log byte-identical to one
-# already run is skipped (the same log in other codecs is tests/codec's job). EVERYLOG_ALL=1
-# restores the full run: every log, all on the ASan build but the text forms of logs over 1 MB.
+# Which build runs a log: see "which build runs each log" below (the fixtures, the int64
+# extremes and a cover of the shared logs under ASan+UBSan, the other shared logs on the
+# normal build, every command and form alike). A log byte-identical to one already run is
+# skipped (the same log in other codecs is tests/codec's job). EVERYLOG_ALL=1 restores the
+# full run: every log, all on the ASan build but the text forms of logs over 1 MB.
 # The commands come from `clarity --help`, so a new command joins by itself; commands that need
 # more than logs run with the flags they need (predict: the log as both references, sizes and
 # cores given), or in their own suites (ernest, synth).
@@ -208,13 +204,31 @@ done
 # 6, 24 and 29 overflowed stragglers' output bytes, LADRA's first-wave bound and the summary's
 # SQL durations before those sums saturated): every analysis, and the REST routes that do
 # arithmetic on task times, under the sanitizers.
+# Each command's JSON form reads the 30 copies in one run: it analyses each as its own
+# application (the JSON of each is byte-identical to a run on that copy alone), and an ASan run
+# costs about 0.3 s of CPU before it reads a byte, so 30 runs a command cost ten times one.
+# When the run over all fails, each copy is run alone so that the failure names the copy
+# (EXTREMES_EACH=1: every copy alone, as before). diff and the REST routes take one
+# application (the copies share one application id), so they run a copy at a time.
 python3 "$ROOT/tests/everylog/extremes.py" "$ROOT/tests/data/mini-3x.json" "$T" 30
+EXT=()
+for s in $(seq 1 30); do EXT+=("$T/extremes-$s.json"); done
+for c in "${CMDS[@]}"; do
+  case "$NEEDS_MORE" in *" $c "*) continue ;; esac
+  if [ -z "${EXTREMES_EACH:-}" ]; then
+    # (in a subshell: its verdict is read, not yet counted)
+    all=$(one_run "$c --json extremes-1..30" "$c" -q --json "${EXT[@]}")
+    if ! grep -q '^FAIL' <<<"$all"; then ok "$c --json extremes-1..30"; continue; fi
+  fi
+  fails_before=$T_FAIL
+  for s in $(seq 1 30); do
+    one_run "$c --json extremes-$s" "$c" -q --json "$T/extremes-$s.json"
+  done
+  # failing only when the copies are read together: that run's own report
+  [ -n "${EXTREMES_EACH:-}" ] || [ "$T_FAIL" != "$fails_before" ] || bad "${all#FAIL }"
+done
 for s in $(seq 1 30); do
   log="$T/extremes-$s.json"
-  for c in "${CMDS[@]}"; do
-    case "$NEEDS_MORE" in *" $c "*) continue ;; esac
-    one_run "$c --json extremes-$s" "$c" -q --json "$log"
-  done
   one_run "diff --json extremes-$s" diff -q --json "$ROOT/tests/data/mini-3x.json" "$log"
   for r in "/stages?details=true&withSummaries=true" /stages/1/0/taskSummary "/stages/1/0/taskList?sortBy=-runtime" /sql; do
     one_run "api $r extremes-$s" api "$log" "/applications/app-20240101000000-0001$r"

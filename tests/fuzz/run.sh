@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# The libFuzzer harnesses (tests/fuzz/<name>.c): first every saved reproducer of a past
-# finding (tests/fuzz/regressions/<name>/*) is replayed, then each harness fuzzes for
-# FUZZ_SECONDS (default 3, `make check`'s smoke run after the replays; FUZZ_SECONDS=10 was the
-# old default; `make fuzz` gives 600), FUZZ_JOBS (default 2) at a time. A crash,
-# leak, timeout or sanitizer report fails the suite and names the reproducer, which libFuzzer
-# writes to build/fuzz/crashes/. Corpora grow in build/fuzz/corpus/<name>, seeded from
-# tests/fuzz/corpus/<name> and, for the event log harness, from the project's fixtures.
-# Without clang and libFuzzer (Debian: clang, libclang-rt-14-dev) the suite is skipped.
+# The libFuzzer harnesses (tests/fuzz/<name>.c). Two modes:
+# - FUZZ_SECONDS unset or 0 (`make check`): every saved reproducer of a past finding
+#   (tests/fuzz/regressions/<name>/*) and every seed input (tests/fuzz/corpus/<name>, and for
+#   the event log harness the project's fixtures cut to 16 KB) is replayed once through its
+#   harness, linked by gcc against the ASan+UBSan build's library with a plain main
+#   (tests/fuzz/replay/replay.c). No clang, no libFuzzer, and no third build of the library:
+#   the coverage-instrumented one libFuzzer needs cost about 150 CPU s, most of this suite,
+#   and only mutation fuzzing needs it. A crash or sanitizer report fails the suite and names
+#   the input.
+# - FUZZ_SECONDS=N (`make fuzz`: 600; N=3 is what `make check` ran before): the same replays
+#   on the libFuzzer build (clang, build/fuzz), then each harness fuzzes for N seconds,
+#   FUZZ_JOBS (default 2) at a time. A crash, leak, timeout or sanitizer report fails the
+#   suite and names the reproducer, which libFuzzer writes to build/fuzz/crashes/. Corpora
+#   grow in build/fuzz/corpus/<name>, seeded from tests/fuzz/corpus/<name> and, for the event
+#   log harness, from the project's fixtures. Without clang and libFuzzer (Debian: clang,
+#   libclang-rt-14-dev) this mode is skipped.
 # FUZZ_ONLY="events shs" limits it to some harnesses; FUZZ_FORK=1 fuzzes in libFuzzer's fork
 # mode, which goes on after a finding (each is written to build/fuzz/crashes/ and reported).
 source "$(dirname "$0")/../lib.sh"
 set -uo pipefail
 cd "$ROOT"
-SECS=${FUZZ_SECONDS:-3}
+SECS=${FUZZ_SECONDS:-0}
 JOBS=${FUZZ_JOBS:-2}
 BF=build/fuzz
 FZ=tests/fuzz
@@ -20,6 +28,49 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/clarity-fuzz-run.XXXXXX")
 # the harnesses' scratch files (each input is written to one): on a tmpfs when there is one
 SCRATCH=$(mktemp -d "$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")/clarity-fuzz.XXXXXX")
 trap 'rm -rf "$WORK" "$SCRATCH"' EXIT
+
+mapfile -t NAMES < <(for f in "$FZ"/*.c; do basename "$f" .c; done)
+if [ -n "${FUZZ_ONLY:-}" ]; then NAMES=($FUZZ_ONLY); fi
+
+# Event logs cut to their first 16 KB (whole lines): the harness's inputs stay small and fast.
+seed_events() {
+  rm -rf "$1"; mkdir -p "$1"
+  local f c
+  for f in tests/data/*.json tests/everylog/*.json tests/contention/fixtures/*.json; do
+    grep -q '"Event"' "$f" || continue
+    head -c 16384 "$f" | sed '$!b; /}$/!d' >"$1/$(basename "$f")"
+  done
+  # the codec harnesses' seeds are compressed event logs: the loader reads them too
+  for c in "$FZ"/corpus/codec_*/*; do cp "$c" "$1/"; done
+}
+
+# ---- replay mode (`make check`) ----
+if [ "$SECS" = 0 ]; then
+  BR=build-asan/fuzz-replay
+  note "fuzz: replay only: ${#NAMES[@]} harnesses on every saved regression and seed input under ASan+UBSan, no mutation fuzzing (FUZZ_SECONDS=3: the former \`make check\` run, libFuzzer build and 3 s of fuzzing a harness; \`make fuzz\`: 600 s each)"
+  if ! make --no-print-directory -j"$(nproc)" "${NAMES[@]/#/$BR/bin/}" >"$WORK/build.log" 2>&1; then
+    bad "fuzz: building the replay harnesses"; grep -m10 -E 'error|Error' "$WORK/build.log"; summary; exit 1
+  fi
+  ok "fuzz: ${#NAMES[@]} replay harnesses built"
+  seed_events "$WORK/seeds-events"
+  export FUZZ_TMPDIR="$SCRATCH"
+  for n in "${NAMES[@]}"; do
+    inputs=()
+    # (and the corpus an earlier `make fuzz` grew here, when there is one)
+    for d in "$FZ/regressions/$n" "$FZ/corpus/$n" "$BF/corpus/$n"; do [ -d "$d" ] && inputs+=("$d"); done
+    [ "$n" = events ] && inputs+=("$WORK/seeds-events")
+    if [ ${#inputs[@]} = 0 ]; then bad "fuzz $n: no regression or seed input to replay"; continue; fi
+    "$BR/bin/$n" "${inputs[@]}" >"$WORK/$n.replay" 2>&1; rc=$?
+    count=$(sed -n 's/^replayed \([0-9]*\) input.*/\1/p' "$WORK/$n.replay")
+    if [ "$rc" = 0 ] && [ -n "$count" ] && ! grep -qE 'Sanitizer|runtime error:' "$WORK/$n.replay"; then
+      ok "fuzz $n: $count regression, seed and corpus inputs replayed"
+    else
+      which=$(grep -E '^Running: ' "$WORK/$n.replay" | tail -1 | sed 's/^Running: //')
+      bad "fuzz $n: exit $rc on ${which:-?}: $(grep -m1 -E 'ERROR:|runtime error:|SUMMARY|replay:' "$WORK/$n.replay")"
+    fi
+  done
+  summary; exit $?
+fi
 
 # ---- toolchain ----
 CC_FUZZ=${FUZZ_CC:-clang}
@@ -32,22 +83,13 @@ if ! "$CC_FUZZ" -fsanitize=fuzzer,address,undefined -o "$WORK/probe" "$WORK/prob
   summary; exit $?
 fi
 
-mapfile -t NAMES < <(for f in "$FZ"/*.c; do basename "$f" .c; done)
-if [ -n "${FUZZ_ONLY:-}" ]; then NAMES=($FUZZ_ONLY); fi
 if ! make --no-print-directory -j"$(nproc)" "${NAMES[@]/#/$BF/bin/}" >"$WORK/build.log" 2>&1; then
   bad "fuzz: building the harnesses"; grep -m10 -E 'error|Error' "$WORK/build.log"; summary; exit 1
 fi
 ok "fuzz: ${#NAMES[@]} harnesses built"
 
 # ---- seeds ----
-# Event logs cut to their first 16 KB (whole lines): the harness's inputs stay small and fast.
-rm -rf "$BF/seeds/events"; mkdir -p "$BF/seeds/events" "$BF/crashes"
-for f in tests/data/*.json tests/everylog/*.json tests/contention/fixtures/*.json; do
-  grep -q '"Event"' "$f" || continue
-  head -c 16384 "$f" | sed '$!b; /}$/!d' >"$BF/seeds/events/$(basename "$f")"
-done
-# the codec harnesses' seeds are compressed event logs: the loader reads them too
-for c in "$FZ"/corpus/codec_*/*; do cp "$c" "$BF/seeds/events/"; done
+seed_events "$BF/seeds/events"; mkdir -p "$BF/crashes"
 
 # options per harness: input size bound, dictionary
 max_len() {

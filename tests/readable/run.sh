@@ -120,13 +120,21 @@ else
   skip "width on shared logs: $SHARED_DATA not present (own fixtures only)"
 fi
 widest() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
+limits_skipped=0
 for cmd in $WIDTH_COMMANDS; do
   over=""
   for log in "${LOGS[@]}"; do
     [ -e "$log" ] || continue
-    # contention's --limit is its --top (0 is not a k); the others: every row
+    # contention's --limit is its --top (0 is not a k); the others: every row. The others'
+    # --limit 0 run is made only when the default one says rows were left out ("--limit 0
+    # shows all", which every cut list prints): otherwise its output is the same bytes
+    # (checked on the fixtures and spark-events: 160 of 160 runs), so its width is too.
+    # READABLE_ALL_LIMITS=1 makes it on every log.
     if [ "$cmd" = contention ]; then lims=("" "--limit 20"); else lims=("" "--limit 0"); fi
     for lim in "${lims[@]}"; do
+      if [ "$lim" = "--limit 0" ] && [ -z "${READABLE_ALL_LIMITS:-}" ] && ! grep -q -- '--limit 0' "$T/out"; then
+        limits_skipped=$((limits_skipped + 1)); continue
+      fi
       COLUMNS= "$CLARITY" $cmd -q $lim "$log" >"$T/out" 2>"$T/err"; rc=$?
       # a crash or a sanitizer finding leaves no output, which would "fit"
       if [ $rc -gt 4 ] || [ $rc = 2 ] || grep -qE 'Sanitizer|runtime error:' "$T/err"; then over="$over ${log#$SHARED_DATA/}(exit $rc)"; continue; fi
@@ -135,6 +143,7 @@ for cmd in $WIDTH_COMMANDS; do
   done
   [ -z "$over" ] && ok "$cmd: every log's text fits 100 columns" || bad "$cmd wider than 100:$over"
 done
+[ "$limits_skipped" -gt 0 ] && note "readable: width: $limits_skipped --limit 0 run(s) not made, their default run having left no row out (READABLE_ALL_LIMITS=1: every one)"
 # predict, ernest and synth take no log list: the invocations of tests/predict (own fixtures and
 # the shared logs), each at the default width and with --wide, which must keep every figure
 figures() { grep -oE '[0-9]+(\.[0-9]+)?( ?(GB|MB|kB|s|min|ms|h|%))?' "$1" | sort; }

@@ -79,8 +79,8 @@ one_log() {
   local page="$OUT/$name.html"
   if ! "$CLARITY" report -q "$@" "$log" -o "$page" 2>"$T/err"; then bad "$name: report failed: $(head -1 "$T/err")"; return; fi
   local size; size=$(stat -c %s "$page")
-  if jq -e '.applications | length == 1' <("$CLARITY" whatif -q --json "$log" 2>/dev/null) >/dev/null 2>&1; then
-    "$CLARITY" whatif -q --json "$log" >"$T/whatif.json" 2>/dev/null
+  "$CLARITY" whatif -q --json "$log" >"$T/whatif.json" 2>/dev/null
+  if jq -e '.applications | length == 1' "$T/whatif.json" >/dev/null 2>&1; then
     render "$name ($size bytes)" "$page" "$T/whatif.json" "$shot"
   else
     render "$name ($size bytes)" "$page" "" "$shot"
@@ -135,12 +135,20 @@ if have_shared; then
     "$CLARITY" summary -q --json "$f" 2>/dev/null | jq -e "[.applications[] | .totals.tasks // 0] | add > 0" \
       >/dev/null 2>&1 || continue
     base=$(basename "$f"); shot=""
-    case "$base" in app-20200706201101-0003|application_1538416563558_0014|join_missing_sql_end) shot="$OUT/$base.png" ;; esac
+    # a screenshot is a second browser start and is only checked to exist: `make check` takes
+    # the synth run's two (its fault's story); REPORT_SHOTS=1 (or REPORT_ALL=1) these three too
+    if [ -n "${REPORT_SHOTS:-}${REPORT_ALL:-}" ]; then
+      case "$base" in app-20200706201101-0003|application_1538416563558_0014|join_missing_sql_end) shot="$OUT/$base.png" ;; esac
+    fi
     one_log "$base" "$f" "$shot"
     n=$((n+1))
   done
   [ "$n" -ge 10 ] && ok "$n real logs rendered" || bad "only $n real logs with tasks found"
-  one_log fleet-spark-events "$SHARED_DATA/spark-events" "$OUT/fleet-spark-events.png"
+  if [ -n "${REPORT_SHOTS:-}${REPORT_ALL:-}" ]; then one_log fleet-spark-events "$SHARED_DATA/spark-events" "$OUT/fleet-spark-events.png"
+  else
+    one_log fleet-spark-events "$SHARED_DATA/spark-events" ""
+    note "report: screenshots of the synth run only; the real logs' and the fleet page's (4 browser starts) with REPORT_SHOTS=1"
+  fi
 else
   skip "shared data absent ($SHARED_DATA): real logs not rendered"
 fi
