@@ -124,13 +124,17 @@ static void evict(struct serve_cache *c, const struct serve_model *keep) { evict
  * holds the log's stages, jobs, executors and SQL plans whatever it keeps of tasks, so a
  * partial model of the same log already cached tells its size (184 MiB on the 10 M-task
  * log, whose one-stage models each held that again: three of them, two cached and one
- * loading, took the process to 735 MiB under a 512 MiB bound). 0 when none is cached. */
+ * loading, took the process to 735 MiB under a 512 MiB bound). The room is twice that size
+ * because the load's peak is more than the model it leaves: on that log a one-stage load
+ * raised the process by 280-290 MiB above what was cached (the model plus the reader's
+ * buffers and the stage's rows while they are gathered), so making room for the model alone
+ * still peaked at 509-586 MiB under 512 MiB. 0 when none is cached. */
 static size_t partial_room(const struct serve_cache *c, const struct serve_model *m)
 {
     size_t room = 0;
     for (const struct serve_model *o = c->head; o; o = o->next)
         if (o != m && (o->only_stage || o->no_tasks) && !strcmp(o->path, m->path) && o->bytes > room) room = o->bytes;
-    return room;
+    return room * 2;
 }
 
 /* A model loaded with SQL plan graphs answers every route; one without them answers all but
