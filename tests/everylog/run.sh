@@ -153,8 +153,9 @@ if [ -n "${EVERYLOG_PLAN:-}" ]; then   # the plan only: which build runs each lo
   exit 0
 fi
 
-for log in "${LOGS[@]}"; do
-  [ -n "${DUP_OF[$log]:-}" ] && continue
+# every command on one log (the loop below spreads the logs over EVERYLOG_JOBS workers)
+one_log() {
+  local log="$1" short text_bin json_bin route_bin c r app pargs
   short=${log#"$ROOT/"}; short=${short#"$SHARED_DATA/"}
   # text_bin runs the text forms, json_bin the JSON forms, route_bin the REST routes and the
   # fleet store (empty: the ASan build)
@@ -192,13 +193,39 @@ for log in "${LOGS[@]}"; do
     [ -n "$app" ] && echo '[0]' >"$T/out"
   fi
   # (one application's logs only: a directory of many also prints a note per skipped file)
-  [ -n "$app" ] && [ "$app" != null ] && [ "$(jq length "$T/out")" = 1 ] || continue
+  [ -n "$app" ] && [ "$app" != null ] && [ "$(jq length "$T/out")" = 1 ] || return 0
   for r in "" /jobs "/stages?details=true&withSummaries=true" /executors /environment \
            /stages/0/0/taskSummary "/stages/0/0/taskList?sortBy=-runtime" /storage/rdd \
            /allmiscellaneousprocess /logs "/sql?length=100000"; do
     BIN=$route_bin one_run "api $r $short" api "$log" "/applications/$app$r"
   done
+}
+
+# The logs are dealt to EVERYLOG_JOBS workers (default: the cores), each with its own scratch
+# directory and counts: this suite is make check's longest and, once the other suites end, it
+# ran alone on one core of two. Each worker's lines are printed after it ends, and its counts
+# added; a FAIL line still names its command and log.
+JOBS=${EVERYLOG_JOBS:-$(nproc 2>/dev/null || echo 1)}
+T0=$T
+for ((k = 0; k < JOBS; k++)); do
+  (
+    T="$T0/w$k"; mkdir -p "$T"; T_PASS=0; T_FAIL=0; T_SKIP=0
+    for ((i = k; i < ${#LOGS[@]}; i += JOBS)); do
+      log=${LOGS[$i]}
+      [ -n "${DUP_OF[$log]:-}" ] && continue
+      one_log "$log"
+    done
+    echo "$T_PASS $T_FAIL $T_SKIP" >"$T0/count-$k"
+  ) >"$T0/worker-$k.log" 2>&1 &
 done
+wait
+for ((k = 0; k < JOBS; k++)); do
+  cat "$T0/worker-$k.log"
+  if read -r p f s 2>/dev/null <"$T0/count-$k"; then
+    T_PASS=$((T_PASS + p)); T_FAIL=$((T_FAIL + f)); T_SKIP=$((T_SKIP + s))
+  else bad "everylog worker $k ended without its counts"; fi
+done
+T=$T0
 
 # Numeric fields at int64 extremes (extremes.py: seeded copies of a fixture, seeds 1-30; seeds
 # 6, 24 and 29 overflowed stragglers' output bytes, LADRA's first-wave bound and the summary's
