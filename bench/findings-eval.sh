@@ -9,7 +9,8 @@
 #                                                      precision then counts only their false alarms)
 #   ORACLE=1 ...                                       score the truth itself (checks the scorer)
 #   EVAL_DIR=DIR keeps the runs and DIR/details.json; JOBS=N parallel runs (default 2);
-#   FINDINGS_CMD="prog args" replaces `clarity findings --json`.
+#   FINDINGS_CMD="prog args" replaces `clarity findings --json`; CODEC=zstd writes the event
+#   logs compressed (a tenth of the disk; the same events).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 export CLARITY="${CLARITY:-$ROOT/build/clarity}"

@@ -85,6 +85,11 @@ struct synth_config {
     bool logs;                     /* executor, driver and GC logs */
     bool truth_tasks;              /* truth-tasks.jsonl */
     bool instrument;               /* iqcar.* task accumulables (instrumented waits) */
+    /* draws keyed by what they are for (a stage's partition sizes and block hosts, a task's work,
+     * the driver's gaps) instead of taken in turn from the run's shared streams: a run and its
+     * re-run without a fault then hold the same data after the fault, as a real re-run would
+     * (with the shared streams every extra attempt shifted every later stage's partition sizes) */
+    bool keyed_draws;
     double bucket_s;               /* time resolution of the contention truth */
 };
 

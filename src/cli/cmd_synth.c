@@ -50,6 +50,8 @@ static void help(FILE *o)
             "  --codec none|zstd|lz4    event log compression (Spark's framings)\n"
             "  --gc-log jdk8|unified    ParallelGC PrintGCDetails (default) or -Xlog:gc* (G1)\n"
             "  --instrument             add iqcar.* task accumulables (true CPU and memory waits)\n"
+            "  --keyed-draws            draw each stage's partitions and each task's work from streams\n"
+            "                           keyed by what they are: a re-run without a fault keeps the data\n"
             "  --no-logs                event log and truth only (fastest)\n"
             "  --no-truth-tasks         no truth-tasks.jsonl\n"
             "  --truth-bucket TIME      time resolution of the contention truth (default 10s)\n"
@@ -73,7 +75,7 @@ int cmd_synth(int argc, char **argv)
         "locality-wait", "min-executors", "max-executors", "speculation-multiplier", "speculation-quantile",
         "failure-rate", "fault", "codec", "gc-log", "truth-bucket", "name", "start-ms", "skew-key", "driver-gap",
         "gc-pressure", "idle-executors", "kill-executor"};
-    static const char *const flags[] = {"dynamic-allocation", "speculation", "instrument"};
+    static const char *const flags[] = {"dynamic-allocation", "speculation", "instrument", "keyed-draws"};
     enum { NKEYS = sizeof keys / sizeof *keys, NFLAGS = sizeof flags / sizeof *flags };
     struct option opts[NKEYS + NFLAGS + 9];
     int no = 0;

@@ -66,7 +66,11 @@ void clarity_attempt_launch(struct sim *s, struct sy_stage *st, int index, struc
     a->first_on_exec = e->last_stage != st->idx;
     e->last_stage = st->idx;
 
-    double skew = pt->skew, noise = rng_lognormal(&s->rng_work, 0.08);
+    /* --keyed-draws: the task's work from a stream keyed by its stage and partition, so a retry
+       does the same work and a re-run's task does what the first run's did (rng.h) */
+    struct rng keyed, *rw = &s->rng_work, *rs = &s->rng_sched;
+    if (c->keyed_draws) rng_keyed(&keyed, c->seed, 5, ((uint64_t)st->idx << 32) + (uint64_t)index), rw = rs = &keyed;
+    double skew = pt->skew, noise = rng_lognormal(rw, 0.08);
     a->in_bytes = st->in_bytes * skew;
     double sr = st->sr_bytes * skew, local = s->nhosts > 1 ? 1.0 / s->nhosts : 1.0;
     a->sr_local = sr * local;
@@ -75,14 +79,14 @@ void clarity_attempt_launch(struct sim *s, struct sy_stage *st, int index, struc
     a->out_bytes = st->out_bytes * skew;
     a->mem_bytes = st->mem_bytes * skew;
     a->alloc_per_cpu = st->alloc_per_cpu * (c->gc_pressure > 0 ? c->gc_pressure : 1);
-    a->result_bytes = st->result_bytes * (0.9 + 0.2 * rng_unit(&s->rng_work));
+    a->result_bytes = st->result_bytes * (0.9 + 0.2 * rng_unit(rw));
     double share = exec_mem_share(e);
     if (a->mem_bytes > share) {
         a->spill_mem = a->mem_bytes - share;
         a->spill_disk = a->spill_mem * 0.35;   /* serialized and compressed on disk */
     }
-    a->work[PH_LAUNCH] = 0.002 + 0.004 * rng_unit(&s->rng_sched);
-    a->work[PH_DESER] = 0.004 + 0.01 * rng_unit(&s->rng_work) + (a->first_on_exec ? 0.15 + 0.2 * rng_unit(&s->rng_work) : 0);
+    a->work[PH_LAUNCH] = 0.002 + 0.004 * rng_unit(rs);
+    a->work[PH_DESER] = 0.004 + 0.01 * rng_unit(rw) + (a->first_on_exec ? 0.15 + 0.2 * rng_unit(rw) : 0);
     a->work[PH_INPUT] = st->input_kind == IN_NONE ? 0
                       : locality == LOC_PROCESS ? a->in_bytes / 2.0e9   /* deserialize cached block */
                       : a->in_bytes;
@@ -92,8 +96,8 @@ void clarity_attempt_launch(struct sim *s, struct sy_stage *st, int index, struc
     a->work[PH_SPILL] = 2 * a->spill_disk;
     a->work[PH_SHUFFLE_WRITE] = a->sw_bytes;
     a->work[PH_OUTPUT] = a->out_bytes;
-    a->work[PH_RESULT_SER] = 0.0005 + 0.002 * rng_unit(&s->rng_work);
-    a->work[PH_RESULT_SEND] = 0.001 + 0.003 * rng_unit(&s->rng_sched) + a->result_bytes / 1.0e9;
+    a->work[PH_RESULT_SER] = 0.0005 + 0.002 * rng_unit(rw);
+    a->work[PH_RESULT_SEND] = 0.001 + 0.003 * rng_unit(rs) + a->result_bytes / 1.0e9;
     double rec = st->input_kind != IN_NONE ? 100.0 : 60.0;   /* bytes per record */
     a->records_in = (int64_t)(a->in_bytes / rec);
     a->records_sr = (int64_t)(sr / 60.0);

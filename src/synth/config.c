@@ -266,6 +266,7 @@ int clarity_synth_config_set(struct synth_config *c, const char *key, const char
     } else if (!strcmp(key, "logs")) bad = parse_bool(v, &c->logs);
     else if (!strcmp(key, "truth-tasks")) bad = parse_bool(v, &c->truth_tasks);
     else if (!strcmp(key, "instrument")) bad = parse_bool(v, &c->instrument);
+    else if (!strcmp(key, "keyed-draws")) bad = parse_bool(v, &c->keyed_draws);
     else if (!strcmp(key, "truth-bucket")) bad = clarity_parse_duration(v, &d, &uerr) || d < 0.1 || (c->bucket_s = d, 0);
     else return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "unknown option '%s'", key);
     if (bad && uerr.msg[0]) return clarity_error_set(err, CLARITY_EUSAGE, NULL, 0, 0, "bad value '%s' for %s: %s", v, key, uerr.msg);

@@ -41,9 +41,12 @@ static void stage_submit(struct sim *s, struct sy_stage *st)
         return;
     }
     int nrep = s->nhosts < 3 ? s->nhosts : 3;
+    /* --keyed-draws: the stage's partitions from a stream of its own (rng.h) */
+    struct rng keyed, *rw = &s->rng_work;
+    if (s->cfg->keyed_draws) rng_keyed(&keyed, s->cfg->seed, 1, (uint64_t)st->idx), rw = &keyed;
     for (int i = 0; i < st->ntasks; i++) {
         struct sy_ptask *pt = &st->tasks[i];
-        pt->skew = (float)rng_lognormal(&s->rng_work, s->cfg->skew);
+        pt->skew = (float)rng_lognormal(rw, s->cfg->skew);
         pt->cache_exec = -1;
         pt->pref_host[0] = pt->pref_host[1] = pt->pref_host[2] = -1;
         if (st->input_kind != IN_HDFS) continue;
@@ -51,7 +54,7 @@ static void stage_submit(struct sim *s, struct sy_stage *st)
         for (int k = 0; k < nrep; k++) {
             int h, dup;
             do {
-                h = rng_int(&s->rng_work, s->nhosts);
+                h = rng_int(rw, s->nhosts);
                 dup = 0;
                 for (int m = 0; m < k; m++) dup |= pt->pref_host[m] == h;
             } while (dup);
@@ -95,8 +98,10 @@ void clarity_query_arrive(struct sim *s, int qi)
     }
     /* --driver-gap: driver-side work (planning, a collect, local code) before the first job */
     s->driver_gap_total += s->cfg->driver_gap_s;
+    struct rng keyed, *rs = &s->rng_sched;
+    if (s->cfg->keyed_draws) rng_keyed(&keyed, s->cfg->seed, 2, (uint64_t)qi), rs = &keyed;
     clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, qi),
-                      s->now + 0.05 + 0.25 * rng_unit(&s->rng_sched) + s->cfg->driver_gap_s);
+                      s->now + 0.05 + 0.25 * rng_unit(rs) + s->cfg->driver_gap_s);
 }
 
 void clarity_job_submit_next(struct sim *s, int qi)
@@ -128,17 +133,22 @@ static void job_done(struct sim *s, struct sy_job *j)
     clarity_ev_job_end(s, j);
     clarity_log_driver(s, "DAGScheduler", "Job %d finished: %s, took %.6f s", j->spark_id, j->call_site, j->end_t - j->submit_t);
     struct sy_query *q = &s->queries[j->query];
+    struct rng keyed, *rs = &s->rng_sched;   /* --keyed-draws: by query and job, and the end */
+    if (s->cfg->keyed_draws)
+        rng_keyed(&keyed, s->cfg->seed, 3, ((uint64_t)q->idx << 20) + (uint64_t)q->cur_job + 1), rs = &keyed;
     if (++q->cur_job < q->njobs) {
         s->driver_gap_total += s->cfg->driver_gap_s;   /* and between its jobs */
         clarity_timer_set(&s->heap, clarity_timer_new(&s->heap, TK_JOB_SUBMIT, q->idx),
-                          s->now + q->gap_s * (0.5 + rng_unit(&s->rng_sched)) + s->cfg->driver_gap_s);
+                          s->now + q->gap_s * (0.5 + rng_unit(rs)) + s->cfg->driver_gap_s);
         return;
     }
     q->done = true;
     q->end_t = s->now + 0.005;
     if (q->sql) clarity_ev_sql_end(s, q);
-    if (++s->queries_done == s->nqueries)
-        clarity_timer_set(&s->heap, s->end_timer, s->now + 0.5 + rng_unit(&s->rng_sched));
+    if (++s->queries_done == s->nqueries) {
+        if (s->cfg->keyed_draws) rng_keyed(&keyed, s->cfg->seed, 4, 0);   /* the end: one key */
+        clarity_timer_set(&s->heap, s->end_timer, s->now + 0.5 + rng_unit(rs));
+    }
 }
 
 void clarity_stage_task_succeeded(struct sim *s, struct sy_stage *st)

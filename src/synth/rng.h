@@ -27,6 +27,15 @@ static inline uint64_t rng_next(struct rng *r)
     s[3] = (s[3] << 45) | (s[3] >> 19);
     return res;
 }
+/* A stream of its own for one thing of the run (a stage's partitions, a task's work), keyed by
+ * what it is (a, b) rather than by when it is drawn: the same thing gets the same draws whatever
+ * ran before it (--keyed-draws). The key constants differ from rng_seed's stream multiplier, so
+ * keyed streams do not meet the run's four shared ones. */
+static inline void rng_keyed(struct rng *r, uint64_t seed, uint64_t a, uint64_t b)
+{
+    uint64_t x = seed ^ ((a + 1) * 0x9E6C63D0676A9A99ull) ^ ((b + 1) * 0xC2B2AE3D27D4EB4Full);
+    for (int i = 0; i < 4; i++) r->s[i] = rng_splitmix(&x);
+}
 /* uniform in [0, 1) */
 static inline double rng_unit(struct rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
 static inline double rng_range(struct rng *r, double lo, double hi) { return lo + (hi - lo) * rng_unit(r); }
