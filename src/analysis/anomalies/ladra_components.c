@@ -3,11 +3,11 @@
  * GRNN's features compare the victim with the most extreme of the others (DAD, MCS, GCS) or
  * count tasks (DAR), and on 8 and 16 hosts it called most slowed runs on the right victim
  * "normal" or another cause. Here every victim task is compared with the other hosts' tasks
- * of its own stage, component by component, as a log ratio to their geometric mean (one
- * straggler elsewhere moves it little); a host that ran more tasks does not score more. */
+ * of its own stage, component by component (how much slower it ran: a log ratio to their
+ * geometric mean, so one straggler elsewhere moves it little; the components: its amounts
+ * against the others' rates), and a host that ran more tasks does not score more. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include "analysis/anomalies/ladra_index.h"
 
 /* The components compared. Each is an amount of the victim's tasks (a) against what the same
@@ -37,9 +37,9 @@ static void values(const struct ladra_input *in, const struct ladra_task *t, dou
 #define GC_FLOOR 0.01
 #define FW_FLOOR 0.05
 
-static double lratio(double a, double e, double floor)
+static double lratio(double a, double e, double fl)
 {
-    return a + floor > 0 && e + floor > 0 ? log((a + floor) / (e + floor)) : 0;
+    return a + fl > 0 && e + fl > 0 ? log((a + fl) / (e + fl)) : 0;
 }
 
 int clarity__ladra_components(const struct ladra_input *in, int32_t victim, double comp[LADRA_NCOMP],
