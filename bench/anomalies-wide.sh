@@ -16,7 +16,8 @@
 # Prints markdown: per cause (precision, recall, faulty host named), per workload and per host
 # count (recall and the fault-free runs' false alarms).
 # Usage: bench/anomalies-wide.sh [WORKDIR]   (CLARITY=binary, MODEL=model file, SEEDS, HOSTS,
-#        SCENARIOS, JOBS; about 25 minutes on a loaded 2-core machine)
+#        SCENARIOS, JOBS, SCORE_ONLY=1 to score an existing WORKDIR/results.tsv; about 25 minutes
+#        on a loaded 2-core machine)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${CLARITY:-$here/build/clarity}
@@ -27,6 +28,8 @@ host_counts=${HOSTS:-"4 8 16"}
 seeds=${SEEDS:-"21 22"}
 jobs=${JOBS:-2}
 mkdir -p "$work/runs" "$work/json"
+# SCORE_ONLY=1: print the tables from $work/results.tsv as it stands (e.g. a former build's)
+if [ -z "${SCORE_ONLY:-}" ]; then
 
 run() {   # scenario hosts fault intensity seed
     local sc=$1 n=$2 fault=$3 x=$4 seed=$5 dir="$work/runs/$1-h$2-$3-$4-$5"
@@ -67,6 +70,7 @@ one() {   # one run: a TSV line per mode
 export -f one
 printf '%s\n' "${dirs[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$@"' _ {} "$bin" "$model" "$work/json"
 cat "$work"/json/*.tsv > "$work/results.tsv"
+else dirs=($(cut -f1 "$work/results.tsv" | sort -u)); fi
 
 # name: scenario-hN-fault-x-seed; fields: 1 name 2 mode 3 label 4 injected 5 faulty host
 # 6 verdict class 7 victim host 8 detected 9 periods 10 host stretches 11 reader stretch 12 model class

@@ -272,6 +272,17 @@ int clarity_ladra_victim(const struct ladra_input *in, int32_t force, int32_t *v
 int clarity_ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, int64_t we, const double *stage_med,
                    double f[LADRA_NFEAT], struct clarity_error *err);
 
+/* The victim's time components against the same stage's other hosts (ladra_components.c):
+ * time, the mean over its tasks, weighted by how much slower each ran, of log(duration / the
+ * others' geometric mean in its stage); then, over the same weighted tasks, the log of the
+ * victim's amount over the amount at the others' rate in each stage: cpu (run time per CPU
+ * time), gc (GC time per CPU time, + 1% of CPU time), fetch (fetch wait per remote byte, + 5%
+ * of CPU time), write (shuffle write time per byte written); then, from the GC logs (0 without
+ * them), gc_sys (the victim's collections' system share of their wall time, + 0.01, over the
+ * others') and gc_stretch (wall time over user + sys, over the others'). All 0 when the victim
+ * ran no task slower than the others of its stage. */
+enum { LADRA_COMP_TIME, LADRA_COMP_CPU, LADRA_COMP_GC, LADRA_COMP_FETCH, LADRA_COMP_WRITE, LADRA_COMP_GC_SYS,
+       LADRA_COMP_GC_STRETCH, LADRA_NCOMP };
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
 struct ladra_factors {
     double f[LADRA_NFEAT];          /* the paper's seven, then the extended features */
@@ -405,6 +416,11 @@ struct clarity_anomalies_result {
     bool victim_by_slowdown;                            /* more than 4 hosts: the victim is the host
                                                            slowest against the others (lost_ms),
                                                            else the most excess_ms */
+    double victim_comp[LADRA_NCOMP];                    /* victim_by_slowdown only: LADRA_COMP_* */
+    bool cause_by_components;                           /* victim_by_slowdown: the verdict's cause is the
+                                                           victim's components', not the model's */
+    int model_cause_dropped;                            /* victim_by_slowdown: the model's cause the
+                                                           components did not bear out (LADRA_NORMAL: none) */
     size_t tasks_skipped;                               /* failed/killed/no end: left out */
     uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */
     uint64_t log_tids_joined, log_tids_unjoined;

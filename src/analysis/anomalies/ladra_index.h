@@ -121,4 +121,15 @@ int clarity__ladra_factors_batch(const struct ladra_input *in, const struct ladr
                                  size_t np, const int32_t *victim, size_t nq, struct ladra_factors *out,
                                  struct clarity_error *err);
 
+/* The run victim's time components against its stages' other hosts (LADRA_COMP_*, ladra_components.c).
+ * Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity__ladra_components(const struct ladra_input *in, int32_t victim, double comp[LADRA_NCOMP],
+                              struct clarity_error *err);
+/* The cause the components alone give (LADRA_NORMAL: none clear), for a victim that lost lost_ms
+ * of a run of run_ms task time on nhosts hosts (at least min_lost_ms); gc_logs: log mode. */
+int clarity__ladra_components_cause(const double comp[LADRA_NCOMP], double lost_ms, double run_ms, size_t nhosts,
+                                    double min_lost_ms, bool gc_logs);
+/* Whether the components bear out a model's cause on more than 4 hosts (network always). */
+bool clarity__ladra_components_support(const double comp[LADRA_NCOMP], int cause);
+
 #endif

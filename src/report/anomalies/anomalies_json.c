@@ -84,6 +84,14 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_kstr(w, "likeliest", clarity_ladra_class_name(r->run_likeliest));
     clarity_jsonw_kstr(w, "model_class", clarity_ladra_class_name(r->model_class));
     clarity_jsonw_kbool(w, "cause_without_period", r->cause_without_period);
+    if (r->victim_by_slowdown) {   /* more than 4 hosts: who answered (docs/anomalies.md) */
+        clarity_jsonw_key(w, "cause_from");
+        if (r->run_class == LADRA_NORMAL) clarity_jsonw_null(w);
+        else clarity_jsonw_str(w, r->cause_by_components ? "components" : "model");
+        clarity_jsonw_key(w, "model_cause_dropped");
+        if (r->model_cause_dropped == LADRA_NORMAL) clarity_jsonw_null(w);
+        else clarity_jsonw_str(w, clarity_ladra_class_name(r->model_cause_dropped));
+    }
     clarity_jsonw_key(w, "verdict_host");   /* the host the verdict names; null: none (normal, or a slow network) */
     if (r->names_host) clarity_jsonw_str(w, clarity_app_str(a, r->host_ids[r->run.victim]));
     else clarity_jsonw_null(w);
@@ -95,6 +103,15 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     clarity_jsonw_kdouble(w, "min_cause", r->min_cause);
     causes(w, "causes", r->run_p);
     causes(w, "y", r->run_y);
+    if (r->victim_by_slowdown) {
+        static const char *const comp[LADRA_NCOMP] = {"time", "cpu", "gc", "fetch", "write", "gc_sys",
+                                                           "gc_stretch"};
+        clarity_jsonw_key(w, "victim_components");
+        clarity_jsonw_obj_begin(w);
+        for (int c = 0; c < LADRA_NCOMP; c++) clarity_jsonw_kdouble(w, comp[c], r->victim_comp[c]);
+        clarity_jsonw_kdouble(w, "lost_ms", r->hosts[r->run.victim].lost_ms);
+        clarity_jsonw_obj_end(w);
+    }
     factors(w, a, r, &r->run);
     clarity_jsonw_obj_end(w);
     clarity_jsonw_key(w, "periods");

@@ -57,6 +57,29 @@ static double victim_ms(const struct clarity_anomalies_result *r, size_t j)
     return r->victim_by_slowdown ? fmax(r->hosts[j].lost_ms, 0) : r->hosts[j].excess_ms;
 }
 
+/* More than 4 hosts: the cause came from the victim's time components, or the model's cause
+ * was dropped because they did not bear it out; say which, with the figures (as ratios to the
+ * other hosts of the same stages, the way they were compared). */
+static void components_line(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r, size_t width)
+{
+    const double *c = r->victim_comp;
+    char why[512], gc[96] = "";
+    if (!r->eventlog_only)
+        snprintf(gc, sizeof gc, ", GC system share x%.2f", exp(c[LADRA_COMP_GC_SYS]));
+    if (r->cause_by_components)
+        snprintf(why, sizeof why, "cause from %s's time components against the other hosts of its stages, not the "
+                 "root-cause model (trained on 4 hosts): run time per CPU time x%.2f, shuffle write time per byte "
+                 "x%.2f, GC time per CPU time x%.2f%s", clarity_app_str(a, r->host_ids[r->run.victim]),
+                 exp(c[LADRA_COMP_CPU]), exp(c[LADRA_COMP_WRITE]), exp(c[LADRA_COMP_GC]), gc);
+    else
+        snprintf(why, sizeof why, "the root-cause model's %s is not borne out by %s's time components against the "
+                 "other hosts of its stages (run time per CPU time x%.2f, shuffle write time per byte x%.2f, GC time "
+                 "per CPU time x%.2f%s), so no cause is named", clarity_ladra_class_name(r->model_cause_dropped),
+                 clarity_app_str(a, r->host_ids[r->run.victim]), exp(c[LADRA_COMP_CPU]), exp(c[LADRA_COMP_WRITE]),
+                 exp(c[LADRA_COMP_GC]), gc);
+    clarity_fit_wrap(o, width, "             ", why);
+}
+
 static void factors_block(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r, size_t width)
 {
     char b3[32];
@@ -212,7 +235,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
                 (unsigned long long)logs->yarn_headers, (unsigned long long)r->log_tids_joined,
                 (unsigned long long)r->log_tids_unjoined);
 
-    if (!r->detected && !r->cause_without_period) {
+    if (!r->detected && !r->cause_without_period && !r->cause_by_components) {
         /* No period that matters and no cause the model can stand by: nothing else. */
         fprintf(o, "\nverdict      normal: no abnormal period\n");
     } else {
@@ -225,8 +248,10 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
             snprintf(head, sizeof head, "abnormal: shuffle readers on %zu hosts slowed, ", r->net.hosts);
         else   /* the model's network without a period: a slow network slows every host's readers */
             snprintf(head, sizeof head, "abnormal: no host named, ");
-        if (r->cause_without_period)
+        if (r->cause_without_period || r->cause_by_components)
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
+        else if (r->model_cause_dropped != LADRA_NORMAL)   /* the line under it says why */
+            snprintf(verdict, sizeof verdict, "%sno cause named", head);
         else if (r->run_likeliest == LADRA_NORMAL)
             /* never "abnormal ..., most likely normal": the periods stand, the model has no cause */
             snprintf(verdict, sizeof verdict, "%sno cause found: the root-cause model gives normal %.0f%% of its weight", head,
@@ -253,6 +278,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
                      r->max_model_distance);
             clarity_fit_wrap(o, width, "             ", why);
         }
+        if (r->cause_by_components || r->model_cause_dropped != LADRA_NORMAL) components_line(o, a, r, width);
         fprintf(o, "            ");
         causes_line(o, r->run_p);
         /* The softmax (on by default, as the paper) only flattens the GRNN's weights, which
