@@ -440,6 +440,12 @@ struct clarity_app {
      * "internal.metrics.peakExecutionMemory" (Spark 1.x-2.x, whose Task Metrics lack "Peak
      * Execution Memory"): analyses use the value; the History Server shows 0 for such logs */
     bool peak_exec_mem_from_accums;
+    /* load option task_fold: the tasks handed to it, and the events of tasks already handed
+     * over that were not applied (a whole load would have changed their rows) */
+    uint64_t tasks_folded, tasks_refolded;
+    /* What a caller built from the folded rows, freed with the model by fold_result_free. */
+    void *fold_result;
+    void (*fold_result_free)(void *);
 
     struct clarity_executor *execs; size_t nexecs, cap_execs;
     struct clarity_job *jobs; size_t njobs, cap_jobs;
@@ -544,6 +550,19 @@ struct clarity_load_options {
      * peaks as in a whole load). For what shows no task: a server answering an application's
      * environment, storage or attempt within a memory bound. Ignored with sql_plan_graphs. */
     bool no_task_rows;
+    /* Fold task rows instead of keeping them: each task's row is handed to task_fold, with its
+     * ordinal (1 for the first task the log names, 2 for the next: its row number in a whole
+     * load, plus one), once its TaskEnd is applied, and the rows of tasks that never end once
+     * the log is read, in ordinal order; then the row is dropped. Only the tasks running at a
+     * time are held, so a caller that needs sums over every task (a server's job, stage and
+     * executor figures) builds them while the log is read. During the call the row reads as in
+     * a whole load, its end reason too (clarity_task_end_reason). An event naming a task
+     * already folded (a duplicate end, a start after the end) is not applied and counted in
+     * tasks_refolded: sums built so may then differ from a whole load's. The finished model
+     * holds no task row. Ignored with sql_plan_graphs, only_stage and no_task_rows. Nonzero
+     * from task_fold fails the load as out of memory. */
+    int (*task_fold)(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal);
+    void *task_fold_ctx;
     int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers
                                                 that load many applications use it per application */
     bool quiet;

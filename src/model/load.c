@@ -316,6 +316,7 @@ int clarity__model_load(const struct clarity_app_source *src, struct apply_ctx *
     clarity_cj_parser_free(p);
     clarity__sql_listen_finish(&c);
     clarity__sql_listen_free(&c);
+    clarity__model_fold_flush(&c);
     /* a load that may be continued (resume.c) keeps what the context holds while loading */
     if (!keep_ctx || c.failed || !any) clarity__model_ctx_free(&c);
     if (c.failed) {

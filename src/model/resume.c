@@ -55,7 +55,7 @@ int clarity_app_load_resumable(const struct clarity_app_source *src, const struc
     const struct clarity_load_options *o = opt ? opt : &defaults;
     bool one_plain = src->nfiles == 1 && !src->files[0].compact &&
                      (src->files[0].codec == CLARITY_CODEC_PLAIN || src->files[0].codec == CLARITY_CODEC_UNKNOWN);
-    if (!one_plain || o->sql_plan_graphs || o->app_events_only) return clarity_app_load(src, opt, out, err);
+    if (!one_plain || o->sql_plan_graphs || o->app_events_only || o->task_fold) return clarity_app_load(src, opt, out, err);
     struct clarity_app_resume *st = calloc(1, sizeof *st);
     if (!st || !(st->path = strdup(src->files[0].path))) {
         free(st);
