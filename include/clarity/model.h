@@ -582,12 +582,18 @@ void clarity_app_free(struct clarity_app *a);
  * An append-only log (an .inprogress file being written) read again from where the last read
  * stopped, into the same model. clarity_app_load_resumable loads as clarity_app_load and, when
  * the application is one uncompressed file whose bytes read end with a whole line (and the
- * load has no sql_plan_graphs, whose replay is finished with the model), fills *state;
- * otherwise *state is NULL and a grown log must be loaded again. clarity_app_resume applies
- * the whole lines appended since (a torn last line is left for the next call) and finishes
- * the model again as a load of the grown file finishes it; *read is the bytes it read from
- * the file, *from the offset it read them from. The model must not be in use meanwhile. On
- * an error (the file shrank or was replaced, a line over 128 MiB, out of memory) the model
+ * load has no sql_plan_graphs, whose replay is finished with the model, nor task_fold), or a
+ * rolling event-log directory, fills *state; otherwise *state is NULL and a grown log must
+ * be loaded again. clarity_app_resume applies the whole lines appended since (a torn last
+ * line is left for the next call) and finishes the model again as a load of the grown file
+ * finishes it; *read is the bytes it read from the file, *from the offset it read them from.
+ * A rolling log is listed again: the parts read must still open it, unchanged but for the
+ * last one, which is read on from where the last read stopped when it is uncompressed (a
+ * compressed part must not grow: it is read whole once); then the new parts are read (an
+ * uncompressed last one so that it can be read on later, the others whole), and *read is
+ * the bytes of the grown part read plus the new parts' file sizes. The model must not be in
+ * use meanwhile. On an error (the file shrank or was replaced, a part changed or the log was
+ * compacted, a part left ending inside a line, a line over 128 MiB, out of memory) the model
  * is left half-continued: free it and the state, and load again. */
 struct clarity_app_resume;
 int clarity_app_load_resumable(const struct clarity_app_source *src, const struct clarity_load_options *opt,

@@ -44,6 +44,7 @@ struct apply_ctx {
         uint64_t *done_bits; size_t done_words;
         struct clarity_idmap done_ids;
     } fold;
+    uint64_t last_file_bytes, last_file_lines; /* of the file read last, decoded (resume.c) */
     /* a load that may be continued (resume.c): the stage rows finish marked skipped and the
      * status each had, so a continuation can undo it before reading on */
     bool record_skipped;
@@ -84,6 +85,10 @@ void clarity__model_fold_flush(struct apply_ctx *c);
 void clarity__model_fold_free(struct apply_ctx *c);
 /* Frees what the context holds only while loading (the unknown-name maps). */
 void clarity__model_ctx_free(struct apply_ctx *c);
+/* Reads one file of the application into c->app (load.c; resume.c reads a rolling log's
+ * new parts with it); *any_events set when it held events, first_err the first error. */
+void clarity__model_read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_log_file *f, bool *any_events,
+                              struct clarity_error *first_err);
 /* One whole line of a log applied as an event (load.c's reader and resume.c's). */
 void clarity__model_apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut);
 /* clarity_app_load over a context the caller set up (c->opt); with keep_ctx what the
