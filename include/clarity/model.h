@@ -559,8 +559,9 @@ struct clarity_load_options {
      * a whole load, its end reason too (clarity_task_end_reason). An event naming a task
      * already folded (a duplicate end, a start after the end) is not applied and counted in
      * tasks_refolded: sums built so may then differ from a whole load's. The finished model
-     * holds no task row. Ignored with sql_plan_graphs, only_stage and no_task_rows. Nonzero
-     * from task_fold fails the load as out of memory. */
+     * holds no task row. With sql_plan_graphs the SQL listener's replay still sees every
+     * task's end as in a whole load (it reads the events, not the rows). Ignored with
+     * only_stage and no_task_rows. Nonzero from task_fold fails the load as out of memory. */
     int (*task_fold)(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal);
     void *task_fold_ctx;
     int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers

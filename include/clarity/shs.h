@@ -99,7 +99,8 @@ bool clarity_shs_request_reads_no_tasks(const struct clarity_shs_request *q);
 /* Whether the answer reads task rows only through sums over every task of a stage attempt,
  * an executor or a job (jobs, a job, the stage list without details or withSummaries,
  * executors, all executors): then a model loaded with a fold (below) answers it as a whole
- * one does. */
+ * one does. (/sql reads tasks only through the SQL listener's replay of task events: a
+ * model loaded with sql_plan_graphs and a fold answers it too.) */
 bool clarity_shs_request_task_sums(const struct clarity_shs_request *q);
 
 /* ---- task sums built while reading (a server's bounded loads) ----

@@ -68,7 +68,7 @@ void clarity_unknown_event(struct apply_ctx *c, const char *name, size_t len);
 /* load option task_fold (apply/task_fold.c). */
 static inline bool clarity__model_folds(const struct apply_ctx *c)
 {
-    return c->opt->task_fold && !c->opt->sql_plan_graphs && !c->opt->only_stage && !c->opt->no_task_rows;
+    return c->opt->task_fold && !c->opt->only_stage && !c->opt->no_task_rows;
 }
 /* The live row of task tid, if any. */
 bool clarity__model_fold_get(const struct apply_ctx *c, int64_t tid, uint32_t *row);

@@ -323,7 +323,7 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     m->only_stage = lo->only_stage && !lo->sql_plan_graphs;
     m->only_stage_id = lo->only_stage_id;
     m->no_tasks = lo->no_task_rows && !lo->sql_plan_graphs;
-    m->fold = lo->task_fold && !lo->sql_plan_graphs && !m->no_tasks && !m->only_stage;
+    m->fold = lo->task_fold && !m->no_tasks && !m->only_stage;
     m->loading = true;
     m->refs = 1;
     m->next = c->head;

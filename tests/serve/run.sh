@@ -296,17 +296,22 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
   # executors read tasks only through per stage attempt, executor and job sums, which the
   # server then builds while reading (load option task_fold) and keeps no task row. Every
   # answer must be the whole model's: one of those routes per attempt (in turn), every one
-  # of them (with status filters and each job) on three attempts of different shapes (killed
-  # tasks under two reasons, commit-denied, a Spark 1.3 local log), those also against
-  # clarity api itself.
+  # of them (with status filters and a job) on three attempts of different shapes (killed
+  # tasks under two reasons, commit-denied, a Spark 1.3 local log), their four lists also
+  # against clarity api itself; /sql and an execution of two attempts with SQL queries.
+  # Each answer is a load here (about 55 of them).
   n=0; nbad=0; napi=0; k=0
   routes=(jobs stages executors allexecutors)
   while read -r b; do
     paths=("$A/$b/${routes[$((k % 4))]}"); k=$((k + 1))
     case "$b" in app-shs-0001/2|application_1628109047826_1317105|local-1430917381534)
-      paths=("$A/$b/jobs" "$A/$b/stages" "$A/$b/executors" "$A/$b/allexecutors" "$A/$b/jobs?status=succeeded"
-             "$A/$b/stages?status=complete&status=failed" "$A/$b/jobs/987654")
-      for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/jobs" | jq -r '.[].jobId' 2>/dev/null | head -3); do paths+=("$A/$b/jobs/$id"); done ;;
+      paths=("$A/$b/jobs" "$A/$b/stages" "$A/$b/executors" "$A/$b/allexecutors"
+             "$A/$b/jobs?status=succeeded&status=failed" "$A/$b/stages?status=complete&status=failed")
+      for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/jobs" | jq -r '.[].jobId' 2>/dev/null | head -1); do paths+=("$A/$b/jobs/$id"); done ;;
+    # /sql: the plan graphs and the SQL listener's replay of every task end, with a fold
+    local-1642039451826|application_1506645932520_24630151)
+      paths+=("$A/$b/sql")
+      for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/sql" | jq -r '.[].id' 2>/dev/null | tail -1); do paths+=("$A/$b/sql/$id?details=true&planDescription=false"); done ;;
     esac
     for p in "${paths[@]}"; do
       lc=$(curl -s -o "$T/n.body" -w '%{http_code}' "http://127.0.0.1:$NPORT$p")
@@ -315,7 +320,9 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
       if [ "$lc" != "$wc_" ] || ! cmp -s "$T/n.body" "$T/w.body"; then
         nbad=$((nbad + 1)); [ "$nbad" -le 5 ] && bad "task-sum $p: $lc against the whole model's $wc_ ($(cmp "$T/n.body" "$T/w.body" 2>&1 | head -1))"
       fi
-      case "$b" in app-shs-0001/2|application_1628109047826_1317105|local-1430917381534)
+      # the whole-model server answers as clarity api (section 1); clarity api itself on the
+      # plain routes of the three attempts
+      case "$b:${p##*/}" in app-shs-0001/2:*s|application_1628109047826_1317105:*s|local-1430917381534:*s)
         if [ "$lc" = 200 ]; then
           "$CLARITY" api -o "$T/api.body" "$NT" "$p" 2>/dev/null
           napi=$((napi + 1))
