@@ -440,6 +440,12 @@ struct clarity_app {
      * "internal.metrics.peakExecutionMemory" (Spark 1.x-2.x, whose Task Metrics lack "Peak
      * Execution Memory"): analyses use the value; the History Server shows 0 for such logs */
     bool peak_exec_mem_from_accums;
+    /* load option task_fold: the tasks handed to it, and the events of tasks already handed
+     * over that were not applied (a whole load would have changed their rows) */
+    uint64_t tasks_folded, tasks_refolded;
+    /* What a caller built from the folded rows, freed with the model by fold_result_free. */
+    void *fold_result;
+    void (*fold_result_free)(void *);
 
     struct clarity_executor *execs; size_t nexecs, cap_execs;
     struct clarity_job *jobs; size_t njobs, cap_jobs;
@@ -544,6 +550,20 @@ struct clarity_load_options {
      * peaks as in a whole load). For what shows no task: a server answering an application's
      * environment, storage or attempt within a memory bound. Ignored with sql_plan_graphs. */
     bool no_task_rows;
+    /* Fold task rows instead of keeping them: each task's row is handed to task_fold, with its
+     * ordinal (1 for the first task the log names, 2 for the next: its row number in a whole
+     * load, plus one), once its TaskEnd is applied, and the rows of tasks that never end once
+     * the log is read, in ordinal order; then the row is dropped. Only the tasks running at a
+     * time are held, so a caller that needs sums over every task (a server's job, stage and
+     * executor figures) builds them while the log is read. During the call the row reads as in
+     * a whole load, its end reason too (clarity_task_end_reason). An event naming a task
+     * already folded (a duplicate end, a start after the end) is not applied and counted in
+     * tasks_refolded: sums built so may then differ from a whole load's. The finished model
+     * holds no task row. With sql_plan_graphs the SQL listener's replay still sees every
+     * task's end as in a whole load (it reads the events, not the rows). Ignored with
+     * only_stage and no_task_rows. Nonzero from task_fold fails the load as out of memory. */
+    int (*task_fold)(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal);
+    void *task_fold_ctx;
     int threads;                             /* 0 = one per core; 1 = no extra thread at all. Callers
                                                 that load many applications use it per application */
     bool quiet;
@@ -563,12 +583,18 @@ void clarity_app_free(struct clarity_app *a);
  * An append-only log (an .inprogress file being written) read again from where the last read
  * stopped, into the same model. clarity_app_load_resumable loads as clarity_app_load and, when
  * the application is one uncompressed file whose bytes read end with a whole line (and the
- * load has no sql_plan_graphs, whose replay is finished with the model), fills *state;
- * otherwise *state is NULL and a grown log must be loaded again. clarity_app_resume applies
- * the whole lines appended since (a torn last line is left for the next call) and finishes
- * the model again as a load of the grown file finishes it; *read is the bytes it read from
- * the file, *from the offset it read them from. The model must not be in use meanwhile. On
- * an error (the file shrank or was replaced, a line over 128 MiB, out of memory) the model
+ * load has no sql_plan_graphs, whose replay is finished with the model, nor task_fold), or a
+ * rolling event-log directory, fills *state; otherwise *state is NULL and a grown log must
+ * be loaded again. clarity_app_resume applies the whole lines appended since (a torn last
+ * line is left for the next call) and finishes the model again as a load of the grown file
+ * finishes it; *read is the bytes it read from the file, *from the offset it read them from.
+ * A rolling log is listed again: the parts read must still open it, unchanged but for the
+ * last one, which is read on from where the last read stopped when it is uncompressed (a
+ * compressed part must not grow: it is read whole once); then the new parts are read (an
+ * uncompressed last one so that it can be read on later, the others whole), and *read is
+ * the bytes of the grown part read plus the new parts' file sizes. The model must not be in
+ * use meanwhile. On an error (the file shrank or was replaced, a part changed or the log was
+ * compacted, a part left ending inside a line, a line over 128 MiB, out of memory) the model
  * is left half-continued: free it and the state, and load again. */
 struct clarity_app_resume;
 int clarity_app_load_resumable(const struct clarity_app_source *src, const struct clarity_load_options *opt,

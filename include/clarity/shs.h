@@ -96,6 +96,28 @@ bool clarity_shs_request_stage(const struct clarity_shs_request *q, int64_t *sta
  * no_task_rows answers it as a whole one does. False for what sums or lists tasks (jobs,
  * stages, executors) and for /sql, whose plan metrics replay every task. */
 bool clarity_shs_request_reads_no_tasks(const struct clarity_shs_request *q);
+/* Whether the answer reads task rows only through sums over every task of a stage attempt,
+ * an executor or a job (jobs, a job, the stage list without details or withSummaries,
+ * executors, all executors): then a model loaded with a fold (below) answers it as a whole
+ * one does. (/sql reads tasks only through the SQL listener's replay of task events: a
+ * model loaded with sql_plan_graphs and a fold answers it too.) */
+bool clarity_shs_request_task_sums(const struct clarity_shs_request *q);
+
+/* ---- task sums built while reading (a server's bounded loads) ----
+ * A fold gathers, from the load option task_fold, the stage, executor and job figures the
+ * answers above read, so the model keeps no task row:
+ *   clarity_shs_fold_new(&f); clarity_shs_fold_options(f, &opt); clarity_app_load(.., &opt, &a);
+ *   clarity_shs_fold_attach(f, a, &exact);
+ * With *exact the model owns f and answers those routes and those that read no task; else
+ * (a task id seen again after its end, a stage attempt's launches straddling a job's window:
+ * sums that cannot be told apart without the rows) the caller frees f and loads the whole
+ * model. The load must not keep task accumulables (a fold keeps no task's). */
+struct clarity_shs_fold;
+int clarity_shs_fold_new(struct clarity_shs_fold **out);
+void clarity_shs_fold_free(struct clarity_shs_fold *f);
+void clarity_shs_fold_options(struct clarity_shs_fold *f, struct clarity_load_options *opt);
+int clarity_shs_fold_attach(struct clarity_shs_fold *f, struct clarity_app *a, bool *exact);
+
 /* clarity_shs_answer_to_typed for a parsed request. */
 int clarity_shs_request_answer_to(const struct clarity_shs_request *q, struct clarity_app *const *apps, size_t napps,
                                   bool pretty, FILE *out, int *status, const char **content_type, char **filename,

@@ -178,6 +178,7 @@ void clarity__model_ctx_free(struct apply_ctx *c)
     free(c->other_stage_bits);
     c->other_stage_bits = NULL;
     clarity_idmap_free(&c->other_stage_ids);
+    clarity__model_fold_free(c);
     free(c->skipped);
     c->skipped = NULL;
     c->nskipped = c->capskipped = 0;
@@ -568,6 +569,7 @@ static void tasks_free(struct clarity_tasks *t)
 void clarity_app_free(struct clarity_app *a)
 {
     if (!a) return;
+    if (a->fold_result_free) a->fold_result_free(a->fold_result);
     for (size_t i = 0; i < a->ncached; i++) clarity__model_rdd_storage_free(&a->cached[i]);
     free(a->cached);
     clarity_idmap_free(&a->cached_by_id);

@@ -34,6 +34,17 @@ struct apply_ctx {
     uint64_t *other_stage_bits;
     size_t other_stage_words;
     struct clarity_idmap other_stage_ids;
+    /* load option task_fold (apply/task_fold.c), only while loading: live task id -> row
+     * (open addressing, INT64_MIN empty), each row's ordinal (0: a free row), the free rows,
+     * the ids already folded (a bit per id below 2^31, the rest in a map) */
+    struct task_fold_state {
+        int64_t *keys; uint32_t *rows; size_t cap, n;
+        uint64_t *ord; size_t ord_cap; uint64_t next_ord;
+        uint32_t *free_rows; size_t nfree, cap_free;
+        uint64_t *done_bits; size_t done_words;
+        struct clarity_idmap done_ids;
+    } fold;
+    uint64_t last_file_bytes, last_file_lines; /* of the file read last, decoded (resume.c) */
     /* a load that may be continued (resume.c): the stage rows finish marked skipped and the
      * status each had, so a continuation can undo it before reading on */
     bool record_skipped;
@@ -54,8 +65,30 @@ uint32_t clarity_intern_json_memo(struct apply_ctx *c, struct json_memo *m, cj_v
 void clarity_unknown_field(struct apply_ctx *c, const char *where, const char *k, size_t kl);
 /* Counts an event of a kind no handler knows, under its "Event" name. */
 void clarity_unknown_event(struct apply_ctx *c, const char *name, size_t len);
+/* load option task_fold (apply/task_fold.c). */
+static inline bool clarity__model_folds(const struct apply_ctx *c)
+{
+    return c->opt->task_fold && !c->opt->only_stage && !c->opt->no_task_rows;
+}
+/* The live row of task tid, if any. */
+bool clarity__model_fold_get(const struct apply_ctx *c, int64_t tid, uint32_t *row);
+/* Whether tid was folded already. */
+bool clarity__model_fold_done(const struct apply_ctx *c, int64_t tid);
+/* A row for new task tid: a free one (all columns 0), else -1 and the caller appends one;
+ * *row is then remembered for tid with the next ordinal. -2 when out of memory. */
+int clarity__model_fold_take(struct apply_ctx *c, int64_t tid, uint32_t *row);
+int clarity__model_fold_put(struct apply_ctx *c, int64_t tid, uint32_t row);
+/* Hands the ended row to the caller, then frees it. */
+void clarity__model_fold_release(struct apply_ctx *c, uint32_t row);
+/* Hands every live row over in ordinal order, then empties the task table (before finish). */
+void clarity__model_fold_flush(struct apply_ctx *c);
+void clarity__model_fold_free(struct apply_ctx *c);
 /* Frees what the context holds only while loading (the unknown-name maps). */
 void clarity__model_ctx_free(struct apply_ctx *c);
+/* Reads one file of the application into c->app (load.c; resume.c reads a rolling log's
+ * new parts with it); *any_events set when it held events, first_err the first error. */
+void clarity__model_read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_log_file *f, bool *any_events,
+                              struct clarity_error *first_err);
 /* One whole line of a log applied as an event (load.c's reader and resume.c's). */
 void clarity__model_apply_line(struct apply_ctx *c, cj_parser *p, char *line, size_t len, bool cut);
 /* clarity_app_load over a context the caller set up (c->opt); with keep_ctx what the

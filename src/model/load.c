@@ -151,8 +151,8 @@ static bool listing_passes_over(struct clarity_integrity *in, const char *p, siz
     return true;
 }
 
-static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_log_file *f,
-                      bool *any_events, struct clarity_error *first_err)
+void clarity__model_read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_log_file *f, bool *any_events,
+                              struct clarity_error *first_err)
 {
     struct clarity_app *a = c->app;
     struct clarity_error err = {0};
@@ -245,7 +245,9 @@ static void read_file(struct apply_ctx *c, cj_parser *p, const struct clarity_lo
         if (c->failed) break;
     }
     if (header) clarity_problem(c, "plain-text header never ended; no events read from this file");
-    a->integrity.bytes += clarity_line_pipe_bytes(r);
+    c->last_file_bytes = clarity_line_pipe_bytes(r);
+    c->last_file_lines = line_no;
+    a->integrity.bytes += c->last_file_bytes;
     clarity_line_pipe_free(r);   /* stops the threads before the decoder is asked for its status */
     for (size_t i = 0; i < nworkers; i++) clarity_cj_parser_free(workers[i].parser);
     struct clarity_decoder_status ds;
@@ -312,10 +314,11 @@ int clarity__model_load(const struct clarity_app_source *src, struct apply_ctx *
     }
     bool any = false;
     struct clarity_error first = {0};
-    for (size_t i = 0; i < src->nfiles && !c.failed; i++) read_file(&c, p, &src->files[i], &any, &first);
+    for (size_t i = 0; i < src->nfiles && !c.failed; i++) clarity__model_read_file(&c, p, &src->files[i], &any, &first);
     clarity_cj_parser_free(p);
     clarity__sql_listen_finish(&c);
     clarity__sql_listen_free(&c);
+    clarity__model_fold_flush(&c);
     /* a load that may be continued (resume.c) keeps what the context holds while loading */
     if (!keep_ctx || c.failed || !any) clarity__model_ctx_free(&c);
     if (c.failed) {

@@ -1,10 +1,13 @@
-/* Continuing a load of an append-only log (an .inprogress file Spark is still writing): the
+/* Continuing a load of an append-only log (an .inprogress file Spark is still writing, or a
+ * rolling event-log directory that gains parts and whose last part grows): the
  * loader's context is kept with the model, and a later call applies only the whole lines
  * appended since, then finishes the model again. What finish changed that more events could
  * change back is undone first: the integrity counts it derives (set again from scratch), the
  * stages it called skipped (their status before is restored; a later event may run them),
- * and the task id index it freed (built again from the rows). Lines are applied on the
- * calling thread through the same per-line code as a single-threaded load. */
+ * and the task id index it freed (built again from the rows). Lines appended to a plain
+ * file are applied on the calling thread through the same per-line code as a single-threaded
+ * load; a rolling log's new parts are read through the loader's own file reader (a
+ * compressed part whole: its framing cannot be read on from a byte offset). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +23,15 @@ struct clarity_app_resume {
     struct clarity_load_options opt;
     struct apply_ctx c;
     struct blank_names names;
-    char *path;
+    char *path;                              /* the file read on: the single file, the last part */
+    /* a rolling log: its directory (listed again at each resume), the parts read in order
+     * with their sizes then, and whether the last one is plain and ended on a whole line
+     * (else it must not grow: a compressed part is read whole once) */
+    char *dir;
+    char **parts;
+    uint64_t *sizes;
+    size_t nparts;
+    bool last_plain;
     dev_t dev;
     ino_t ino;
     uint64_t offset;                         /* just past the last whole line applied */
@@ -32,7 +43,31 @@ void clarity_app_resume_free(struct clarity_app_resume *st)
     if (!st) return;
     clarity__model_ctx_free(&st->c);
     free(st->path);
+    free(st->dir);
+    for (size_t i = 0; i < st->nparts; i++) free(st->parts[i]);
+    free(st->parts);
+    free(st->sizes);
     free(st);
+}
+
+static uint64_t file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : UINT64_MAX;
+}
+
+/* Appends a part read (its path and size now) to a rolling state. */
+static int part_add(struct clarity_app_resume *st, const char *path)
+{
+    char **np = realloc(st->parts, (st->nparts + 1) * sizeof *np);
+    if (!np) return -1;
+    st->parts = np;
+    uint64_t *ns = realloc(st->sizes, (st->nparts + 1) * sizeof *ns);
+    if (!ns) return -1;
+    st->sizes = ns;
+    if (!(st->parts[st->nparts] = strdup(path))) return -1;
+    st->sizes[st->nparts++] = file_size(path);
+    return 0;
 }
 
 /* The file's first non-blank byte is '{' (no compressed framing, whatever the name says) and
@@ -55,27 +90,37 @@ int clarity_app_load_resumable(const struct clarity_app_source *src, const struc
     const struct clarity_load_options *o = opt ? opt : &defaults;
     bool one_plain = src->nfiles == 1 && !src->files[0].compact &&
                      (src->files[0].codec == CLARITY_CODEC_PLAIN || src->files[0].codec == CLARITY_CODEC_UNKNOWN);
-    if (!one_plain || o->sql_plan_graphs || o->app_events_only) return clarity_app_load(src, opt, out, err);
+    bool rolling = src->layout == CLARITY_LAYOUT_ROLLING_DIR && src->nfiles > 0;
+    if ((!one_plain && !rolling) || o->sql_plan_graphs || o->app_events_only || o->task_fold)
+        return clarity_app_load(src, opt, out, err);
     struct clarity_app_resume *st = calloc(1, sizeof *st);
-    if (!st || !(st->path = strdup(src->files[0].path))) {
-        free(st);
+    if (!st || !(st->path = strdup(src->files[src->nfiles - 1].path)) || (rolling && !(st->dir = strdup(src->path)))) {
+        clarity_app_resume_free(st);
         return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
     }
+    for (size_t i = 0; rolling && i < src->nfiles; i++)
+        if (part_add(st, src->files[i].path) != 0) {
+            clarity_app_resume_free(st);
+            return clarity_error_set(err, CLARITY_ENOMEM, src->path, 0, 0, "out of memory");
+        }
     st->opt = *o;
     st->c.opt = &st->opt;
     st->c.record_skipped = true;
     int rc = clarity__model_load(src, &st->c, &st->names, true, out, err);
     if (rc != CLARITY_OK) {
-        free(st->path);
-        free(st);
+        st->c = (struct apply_ctx){0};   /* the load freed what it held */
+        clarity_app_resume_free(st);
         return rc;
     }
     st->c.acc_names = &st->names;
-    st->offset = (*out)->integrity.bytes;
-    st->line = (*out)->integrity.lines;
+    st->offset = st->c.last_file_bytes;
+    st->line = st->c.last_file_lines;
     int fd = open(st->path, O_RDONLY | O_CLOEXEC);
     struct stat sb;
-    bool ok = fd >= 0 && fstat(fd, &sb) == 0 && !st->c.failed && plain_and_whole(fd, st->offset);
+    bool ok = fd >= 0 && fstat(fd, &sb) == 0 && !st->c.failed;
+    st->last_plain = ok && plain_and_whole(fd, st->offset);
+    /* a rolling log whose last part cannot be read on still takes new parts */
+    ok = ok && (st->last_plain || rolling);
     if (ok) {
         st->dev = sb.st_dev;
         st->ino = sb.st_ino;
@@ -128,27 +173,10 @@ static size_t apply_lines(struct clarity_app_resume *st, cj_parser *p, char *buf
     return used;
 }
 
-int clarity_app_resume(struct clarity_app_resume *st, struct clarity_app *a, uint64_t *from, uint64_t *read,
-                       struct clarity_error *err)
+/* Applies the whole lines of st->path from st->offset on (the file open as fd); adds the
+ * bytes read to *read. */
+static int read_on(struct clarity_app_resume *st, struct clarity_app *a, int fd, uint64_t *read, struct clarity_error *err)
 {
-    *from = st->offset;
-    *read = 0;
-    st->c.app = a;
-    if (st->c.failed) return clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory in the last read");
-    int fd = open(st->path, O_RDONLY | O_CLOEXEC);
-    struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) != 0) {
-        if (fd >= 0) close(fd);
-        return clarity_error_set(err, CLARITY_EIO, st->path, 0, 0, "cannot open the log again");
-    }
-    if (sb.st_dev != st->dev || sb.st_ino != st->ino || (uint64_t)sb.st_size < st->offset) {
-        close(fd);
-        return clarity_error_set(err, CLARITY_EFORMAT, st->path, 0, 0, "replaced or cut since the last read");
-    }
-    if (unfinish(st, a) != 0) {
-        close(fd);
-        return clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory");
-    }
     size_t cap = CHUNK, len = 0;
     char *buf = malloc(cap + CJ_PADDING);
     cj_parser *p = clarity_cj_parser_new(MAX_LINE + 1024);
@@ -193,7 +221,127 @@ int clarity_app_resume(struct clarity_app_resume *st, struct clarity_app *a, uin
     }
     clarity_cj_parser_free(p);
     free(buf);
-    close(fd);
+    return rc;
+}
+
+/* Opens st->path again: the same file, no shorter than what was read. */
+static int reopen(struct clarity_app_resume *st, int *fd, struct clarity_error *err)
+{
+    struct stat sb;
+    *fd = open(st->path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0 || fstat(*fd, &sb) != 0) {
+        if (*fd >= 0) close(*fd);
+        return clarity_error_set(err, CLARITY_EIO, st->path, 0, 0, "cannot open the log again");
+    }
+    if (sb.st_dev != st->dev || sb.st_ino != st->ino || (uint64_t)sb.st_size < st->offset) {
+        close(*fd);
+        return clarity_error_set(err, CLARITY_EFORMAT, st->path, 0, 0, "replaced or cut since the last read");
+    }
+    return CLARITY_OK;
+}
+
+/* A new part that ends the list and is plain: read on from its start, so its growth later
+ * is read on too. */
+static bool plain_part(const struct clarity_log_file *f)
+{
+    return !f->compact && (f->codec == CLARITY_CODEC_PLAIN || f->codec == CLARITY_CODEC_UNKNOWN);
+}
+
+/* A rolling log: the parts read must still open the list, unchanged but for the last one
+ * (which, when plain, may have grown); then the grown bytes and the new parts are read.
+ * Anything else (a compaction, a part replaced, a compressed last part grown) is an error:
+ * the caller reads the log whole. */
+static int resume_rolling(struct clarity_app_resume *st, struct clarity_app *a, uint64_t *read, struct clarity_error *err)
+{
+    struct clarity_source_list list = {0};
+    const char *paths[] = {st->dir};
+    int rc = clarity_source_resolve(paths, 1, &list, err);
+    const struct clarity_app_source *src = rc == CLARITY_OK && list.napps == 1 ? &list.apps[0] : NULL;
+    if (rc == CLARITY_OK && (!src || src->layout != CLARITY_LAYOUT_ROLLING_DIR || src->nfiles < st->nparts))
+        rc = clarity_error_set(err, CLARITY_EFORMAT, st->dir, 0, 0, "no longer the rolling log read");
+    for (size_t i = 0; rc == CLARITY_OK && i < st->nparts; i++) {
+        bool last = i + 1 == st->nparts;
+        if (strcmp(src->files[i].path, st->parts[i]))
+            rc = clarity_error_set(err, CLARITY_EFORMAT, st->dir, 0, 0, "its parts changed (compacted?)");
+        else if ((!last || !st->last_plain) && file_size(st->parts[i]) != st->sizes[i])
+            rc = clarity_error_set(err, CLARITY_EFORMAT, st->parts[i], 0, 0, "a part read whole changed");
+    }
+    if (rc != CLARITY_OK) {
+        clarity_source_list_free(&list);
+        return rc;
+    }
+    if (unfinish(st, a) != 0) rc = clarity_error_set(err, CLARITY_ENOMEM, st->dir, 0, 0, "out of memory");
+    if (rc == CLARITY_OK && st->last_plain) {
+        int fd;
+        if ((rc = reopen(st, &fd, err)) == CLARITY_OK) {
+            rc = read_on(st, a, fd, read, err);
+            /* a torn line ends a part that is no longer the last: a fresh load reads it cut */
+            struct stat sb;
+            if (rc == CLARITY_OK && src->nfiles > st->nparts && fstat(fd, &sb) == 0 && (uint64_t)sb.st_size != st->offset)
+                rc = clarity_error_set(err, CLARITY_EFORMAT, st->path, 0, 0, "a part ends inside a line");
+            close(fd);
+        }
+    }
+    cj_parser *p = src->nfiles > st->nparts ? clarity_cj_parser_new(MAX_LINE + 1024) : NULL;
+    if (rc == CLARITY_OK && src->nfiles > st->nparts && !p) rc = clarity_error_set(err, CLARITY_ENOMEM, st->dir, 0, 0, "out of memory");
+    for (size_t i = st->nparts; rc == CLARITY_OK && i < src->nfiles; i++) {
+        const struct clarity_log_file *f = &src->files[i];
+        bool last = i + 1 == src->nfiles;
+        char *path = strdup(f->path);
+        if (!path || part_add(st, f->path) != 0) {
+            free(path);
+            rc = clarity_error_set(err, CLARITY_ENOMEM, st->dir, 0, 0, "out of memory");
+            break;
+        }
+        free(st->path);
+        st->path = path;
+        st->c.file = clarity_intern(&st->c, f->path, strlen(f->path));
+        int fd = -1;
+        struct stat sb;
+        st->last_plain = false;
+        if (last && plain_part(f) && (fd = open(f->path, O_RDONLY | O_CLOEXEC)) >= 0 && fstat(fd, &sb) == 0) {
+            st->dev = sb.st_dev;
+            st->ino = sb.st_ino;
+            st->offset = st->line = 0;
+            st->last_plain = true;
+            rc = read_on(st, a, fd, read, err);
+        } else {
+            bool any = false;
+            struct clarity_error first = {0};
+            clarity__model_read_file(&st->c, p, f, &any, &first);
+            *read += st->sizes[st->nparts - 1] != UINT64_MAX ? st->sizes[st->nparts - 1] : 0;
+            if (st->c.failed) rc = clarity_error_set(err, CLARITY_ENOMEM, f->path, 0, 0, "out of memory while reading");
+        }
+        if (fd >= 0) close(fd);
+    }
+    clarity_cj_parser_free(p);
+    if (rc == CLARITY_OK) {
+        /* what a fresh load takes from the listing of the directory */
+        a->integrity.in_progress = src->in_progress;
+        a->integrity.rolling_parts_missing = src->missing_parts;
+        a->integrity.rolling_first_missing = src->first_missing_part;
+    }
+    clarity_source_list_free(&list);
+    return rc;
+}
+
+int clarity_app_resume(struct clarity_app_resume *st, struct clarity_app *a, uint64_t *from, uint64_t *read,
+                       struct clarity_error *err)
+{
+    *from = st->offset;
+    *read = 0;
+    st->c.app = a;
+    if (st->c.failed) return clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory in the last read");
+    int rc;
+    if (st->dir) {
+        rc = resume_rolling(st, a, read, err);
+    } else {
+        int fd;
+        if ((rc = reopen(st, &fd, err)) != CLARITY_OK) return rc;
+        if (unfinish(st, a) != 0) rc = clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory");
+        if (rc == CLARITY_OK) rc = read_on(st, a, fd, read, err);
+        close(fd);
+    }
     if (rc == CLARITY_OK) clarity_model_finish(&st->c);
     return rc;
 }

@@ -133,7 +133,7 @@ static size_t partial_room(const struct serve_cache *c, const struct serve_model
 {
     size_t room = 0;
     for (const struct serve_model *o = c->head; o; o = o->next)
-        if (o != m && (o->only_stage || o->no_tasks) && !strcmp(o->path, m->path) && o->bytes > room) room = o->bytes;
+        if (o != m && (o->only_stage || o->no_tasks || o->fold) && !strcmp(o->path, m->path) && o->bytes > room) room = o->bytes;
     return room * 2;
 }
 
@@ -146,7 +146,9 @@ static bool serves(const struct serve_model *m, const struct clarity_load_option
     /* an answer that reads no task row reads what every partial load keeps as a whole one
      * does (stage and executor rows, the environment, storage) */
     if (lo->no_task_rows) return true;
-    if (m->no_tasks) return false;
+    /* sums over tasks: a model that folded them, or a whole one */
+    if (lo->task_fold) return m->fold || (!m->only_stage && !m->no_tasks);
+    if (m->no_tasks || m->fold) return false;
     return !m->only_stage || (lo->only_stage && lo->only_stage_id == m->only_stage_id);
 }
 
@@ -157,7 +159,7 @@ static struct serve_model *find(struct serve_cache *c, const struct serve_entry 
     struct serve_model *part = NULL;
     for (struct serve_model *m = c->head; m; m = m->next) {
         if (m->stale || strcmp(m->path, e->path) || !serves(m, lo)) continue;
-        if (!m->only_stage && !m->no_tasks) return m;
+        if (!m->only_stage && !m->no_tasks && !m->fold) return m;
         if (!part) part = m;
     }
     return part;
@@ -184,7 +186,16 @@ static void drop_no_task_models(struct serve_cache *c, const struct serve_model 
     }
 }
 
-static int load(const struct serve_entry *e, const struct clarity_load_options *lo, struct clarity_app **out,
+int clarity__serve_fold_wanted(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal)
+{
+    (void)ctx, (void)a, (void)row, (void)ordinal;
+    return -1;
+}
+
+/* With *fold, the task sums are folded while reading; when the fold cannot stand for the
+ * rows (clarity_shs_fold_attach: a task seen again after its end, launches straddling a
+ * job's window) the log is read again whole and *fold is cleared. */
+static int load(const struct serve_entry *e, const struct clarity_load_options *lo, bool *fold, struct clarity_app **out,
                 struct clarity_app_resume **resume, struct clarity_error *err)
 {
     struct clarity_source_list list = {0};
@@ -192,7 +203,33 @@ static int load(const struct serve_entry *e, const struct clarity_load_options *
     int rc = clarity_source_resolve(paths, 1, &list, err);
     if (rc == CLARITY_OK && list.napps != 1)
         rc = clarity_error_set(err, CLARITY_EFORMAT, e->path, 0, 0, "no longer one application");
-    if (rc == CLARITY_OK) rc = clarity_app_load_resumable(&list.apps[0], lo, out, resume, err);
+    struct clarity_load_options flo = *lo;
+    flo.task_fold = NULL;
+    struct clarity_shs_fold *f = NULL;
+    if (rc == CLARITY_OK && *fold) {
+        if (clarity_shs_fold_new(&f) != CLARITY_OK) {
+            rc = clarity_error_set(err, CLARITY_ENOMEM, e->path, 0, 0, "out of memory");
+        } else {
+            struct clarity_load_options fo = flo;
+            clarity_shs_fold_options(f, &fo);
+            fo.keep_task_accumulables = false;   /* no route answered from sums shows them */
+            bool exact = false;
+            rc = clarity_app_load(&list.apps[0], &fo, out, err);
+            if (rc == CLARITY_OK && (rc = clarity_shs_fold_attach(f, *out, &exact)) != CLARITY_OK)
+                clarity_error_set(err, rc, e->path, 0, 0, "out of memory");
+            if (rc != CLARITY_OK || !exact) {
+                clarity_shs_fold_free(f);
+                clarity_app_free(*out);
+                *out = NULL;
+            }
+            if (rc == CLARITY_OK && exact) {
+                clarity_source_list_free(&list);
+                return CLARITY_OK;
+            }
+            *fold = false;
+        }
+    }
+    if (rc == CLARITY_OK) rc = clarity_app_load_resumable(&list.apps[0], &flo, out, resume, err);
     clarity_source_list_free(&list);
     return rc;
 }
@@ -286,13 +323,14 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     m->only_stage = lo->only_stage && !lo->sql_plan_graphs;
     m->only_stage_id = lo->only_stage_id;
     m->no_tasks = lo->no_task_rows && !lo->sql_plan_graphs;
+    m->fold = lo->task_fold && !m->no_tasks && !m->only_stage;
     m->loading = true;
     m->refs = 1;
     m->next = c->head;
     c->head = m;
     c->n++;
     c->loads++;
-    if (m->only_stage || m->no_tasks) {
+    if (m->only_stage || m->no_tasks || m->fold) {
         size_t before = c->bytes;
         evict_for(c, m, partial_room(c, m));
         if (before > c->bytes)
@@ -304,23 +342,30 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     if (m->only_stage)
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, stage %lld's tasks only (a whole load ~%zu MiB > --max-memory)",
                            e->path, (long long)m->only_stage_id, clarity__serve_model_estimate(e) >> 20);
+    else if (m->fold)
+        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, task sums folded while reading (a whole load ~%zu MiB > --max-memory)",
+                           e->path, clarity__serve_model_estimate(e) >> 20);
     else if (m->no_tasks)
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, no task rows (a whole load ~%zu MiB > --max-memory)",
                            e->path, clarity__serve_model_estimate(e) >> 20);
     /* outside the lock: a slow log holds up only the requests that need it */
     struct clarity_app *app = NULL;
-    int rc = load(e, lo, &app, &m->resume, &m->err);
+    bool fold = m->fold;
+    int rc = load(e, lo, &fold, &app, &m->resume, &m->err);
 
     pthread_mutex_lock(&c->mu);
     m->loading = false;
     m->used = ++c->tick;
+    if (m->fold && !fold)
+        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s: task sums cannot stand for the rows; read whole", e->path);
+    m->fold = fold;
     if (rc == CLARITY_OK) {
         m->app = app;
         m->bytes = model_bytes(app);
         c->bytes += m->bytes;
         if (!m->no_tasks) drop_no_task_models(c, m);
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s: %zu tasks, model %zu MiB%s", e->path, app->tasks.n,
-                           m->bytes >> 20, m->only_stage ? " (one stage)" : m->no_tasks ? " (no task rows)" : "");
+                           m->bytes >> 20, m->only_stage ? " (one stage)" : m->no_tasks ? " (no task rows)" : m->fold ? " (task sums)" : "");
     } else {
         m->refs--;
         *err = m->err;

@@ -220,6 +220,9 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
             int64_t stage_id;
             bool one_stage = !lo.sql_plan_graphs && clarity_shs_request_stage(rq, &stage_id);
             bool no_tasks = !lo.sql_plan_graphs && clarity_shs_request_reads_no_tasks(rq);
+            /* /sql reads tasks only through the SQL listener's replay, which a folding load
+             * runs as a whole load does */
+            bool sums = lo.sql_plan_graphs || clarity_shs_request_task_sums(rq);
             for (size_t i = 0; i < n; i++) {
                 struct clarity_error lerr = {0};
                 /* a whole load that would take the process past --max-memory (such a model
@@ -234,6 +237,8 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
                 /* the environment, storage, an attempt: any cached model of the log answers,
                  * else one without task rows (its stage, executor and application rows) */
                 if (no_tasks && too_big) elo.no_task_rows = true;
+                /* jobs, the stage list, executors, /sql: sums over every task, built while reading */
+                if (sums && too_big) elo.task_fold = clarity__serve_fold_wanted;
                 struct serve_model *m = clarity__serve_cache_get(&s->cache, ents[i], &elo, &lerr);
                 if (!m) {
                     /* a log that cannot be read now (deleted, cut) leaves its other attempts */

@@ -126,6 +126,7 @@ struct serve_model {
     bool only_stage;                        /* only the tasks of stage only_stage_id (a lean load) */
     int64_t only_stage_id;
     bool no_tasks;                          /* no task rows at all (load option no_task_rows) */
+    bool fold;                              /* no task rows, their sums folded while reading (task_fold) */
     /* the loader's state to continue reading the log where this model stopped (an
      * uncompressed single file read to a whole line), NULL when a grown log is read whole */
     struct clarity_app_resume *resume;
@@ -150,6 +151,10 @@ void clarity__serve_cache_free(struct serve_cache *c);
  * lo->no_task_rows any model of the log answers (a model without task rows is loaded when
  * none is cached). Release it
  * with clarity__serve_cache_release. */
+/* Set as lo->task_fold by a request answered from task sums (clarity_shs_request_task_sums)
+ * when a whole load would pass --max-memory: a whole model of the log or one with folded
+ * sums answers, and the cache loads the latter with a fold of its own (never called). */
+int clarity__serve_fold_wanted(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal);
 struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct serve_entry *e,
                                              const struct clarity_load_options *lo, struct clarity_error *err);
 void clarity__serve_cache_release(struct serve_cache *c, struct serve_model *m);

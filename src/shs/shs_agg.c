@@ -46,6 +46,11 @@ static int counts_rehash(struct shs_counts *c)
 
 int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
 {
+    return clarity__shs_counts_add_ord(c, text, n, 0);
+}
+
+int clarity__shs_counts_add_ord(struct shs_counts *c, const char *text, int64_t n, uint64_t ord)
+{
     if (!text) return 0;
     uint64_t h = text_hash(text);
     size_t k = c->nslots ? h & (c->nslots - 1) : 0;
@@ -53,6 +58,7 @@ int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
         struct shs_count *x = &c->p[c->slots[k] - 1];
         if (x->hash == h && !strcmp(x->text, text)) {
             x->n += n;
+            if (ord && (!x->ord || ord < x->ord)) x->ord = ord;
             return 0;
         }
     }
@@ -66,7 +72,7 @@ int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n)
     }
     char *t = strdup(text);
     if (!t) return -1;
-    c->p[c->n] = (struct shs_count){t, n, h};
+    c->p[c->n] = (struct shs_count){t, n, h, ord};
     for (k = h & (c->nslots - 1); c->slots[k]; k = (k + 1) & (c->nslots - 1)) {}
     c->slots[k] = (uint32_t)++c->n;
     return 0;
@@ -89,11 +95,11 @@ void clarity__shs_counts_free(struct shs_counts *c)
 }
 
 /* Adds the row's killedTasksSummary key (if it has one) to c. */
-static int count_killed(struct shs_counts *c, const struct clarity_app *a, size_t row)
+static int count_killed(struct shs_counts *c, const struct clarity_app *a, size_t row, uint64_t ord)
 {
     bool oom = false;
     char *k = clarity__shs_killed_key(a, row, &oom);
-    int rc = oom || clarity__shs_counts_add(c, k, 1) != 0 ? -1 : 0;
+    int rc = oom || clarity__shs_counts_add_ord(c, k, 1, ord) != 0 ? -1 : 0;
     free(k);
     return rc;
 }
@@ -111,9 +117,8 @@ static int64_t distinct_sorted(int64_t *v, size_t n)
     return d;
 }
 
-static struct shs_exec_stage *exec_stage(struct shs_stage_agg *s, uint32_t exec, size_t erow, size_t *slot)
+struct shs_exec_stage *clarity__shs_exec_stage_add(struct shs_stage_agg *s, uint32_t exec)
 {
-    if (slot[erow]) return &s->ex[slot[erow] - 1];
     if (s->nex == s->capex) {
         /* from one slot: most stages run on few executors, and a log of 10^5-10^6 small jobs
          * has that many stages (four slots to start held ~1 KB per job that stayed empty) */
@@ -126,18 +131,40 @@ static struct shs_exec_stage *exec_stage(struct shs_stage_agg *s, uint32_t exec,
     struct shs_exec_stage *e = &s->ex[s->nex++];
     memset(e, 0, sizeof *e);
     e->exec = exec;
-    slot[erow] = s->nex;
     return e;
+}
+
+/* The row-order pass's sink: executor entries by executor row, successful task indices. */
+struct row_sink {
+    struct shs_stage_sink k;
+    size_t *slot;
+    int64_t *idx;
+    size_t nidx;
+};
+
+static struct shs_exec_stage *row_exec_of(struct shs_stage_sink *k, struct shs_stage_agg *s, uint32_t exec, size_t erow)
+{
+    struct row_sink *rs = (struct row_sink *)k;
+    if (rs->slot[erow]) return &s->ex[rs->slot[erow] - 1];
+    struct shs_exec_stage *e = clarity__shs_exec_stage_add(s, exec);
+    if (e) rs->slot[erow] = s->nex;
+    return e;
+}
+
+static int row_completed(struct shs_stage_sink *k, int64_t index)
+{
+    struct row_sink *rs = (struct row_sink *)k;
+    rs->idx[rs->nidx++] = index;
+    return 0;
 }
 
 /* The executor's share of a task row: its totals and counters (AppStatusListener's
  * LiveExecutor). Rows come stage by stage, as the whole-application pass always took them. */
-static void exec_task(struct shs_agg *g, size_t row)
+void clarity__shs_exec_task(struct shs_exec_agg *ex, const struct clarity_app *a, size_t row)
 {
-    const struct clarity_app *a = g->app;
     size_t erow = 0;
     if (!clarity__shs_exec_by_sid(a, (uint32_t)clarity_icol_get(&a->tasks.executor, row), &erow)) return;
-    struct shs_exec_agg *xa = &g->ex[erow];
+    struct shs_exec_agg *xa = &ex[erow];
     int64_t f = clarity_task_flags(a, row);
     bool started = f & CLARITY_TF_GOT_START, ended = f & CLARITY_TF_ENDED;
     clarity_totals_add_task(&xa->tot, a, row);
@@ -163,10 +190,8 @@ static void exec_task(struct shs_agg *g, size_t row)
 }
 
 /* The stage attempt's share of a task row (LiveStage and its per-executor summaries). */
-static int stage_task(const struct shs_agg *g, struct shs_stage_agg *s, size_t row, size_t *slot, int64_t *idx,
-                      size_t *nidx)
+int clarity__shs_stage_task(const struct clarity_app *a, struct shs_stage_agg *s, size_t row, struct shs_stage_sink *k)
 {
-    const struct clarity_app *a = g->app;
     int64_t f = clarity_task_flags(a, row);
     bool started = f & CLARITY_TF_GOT_START, ended = f & CLARITY_TF_ENDED, spec = f & CLARITY_TF_SPECULATIVE;
     uint32_t exec = (uint32_t)clarity_icol_get(&a->tasks.executor, row);
@@ -189,10 +214,10 @@ static int stage_task(const struct shs_agg *g, struct shs_stage_agg *s, size_t r
     s->had_task_end = true;
     if (ok) {
         s->completed++;
-        idx[(*nidx)++] = clarity_icol_get(&a->tasks.index, row);
+        if (k->completed(k, clarity_icol_get(&a->tasks.index, row)) != 0) return -1;
     } else if (killed) {
         s->killed++;
-        if (count_killed(&s->killed_summary, a, row) != 0) return -1;
+        if (count_killed(&s->killed_summary, a, row, k->ord) != 0) return -1;
     } else {
         s->failed++;
     }
@@ -203,8 +228,9 @@ static int stage_task(const struct shs_agg *g, struct shs_stage_agg *s, size_t r
         s->spec_failed += !ok && !killed;
     }
     if (have_exec) {
-        struct shs_exec_stage *es = exec_stage(s, exec, erow, slot);
+        struct shs_exec_stage *es = k->exec_of(k, s, exec, erow);
         if (!es) return -1;
+        if (!es->ord || (k->ord && k->ord < es->ord)) es->ord = k->ord;
         es->task_time = clarity_sat_add(es->task_time, clarity_icol_get(&a->tasks.duration, row));
         es->succeeded += ok;
         es->killed += killed;
@@ -221,10 +247,12 @@ int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const
     g->ix = ix;
     g->ex = calloc(a->nexecs ? a->nexecs : 1, sizeof *g->ex);
     if (!g->ex) return -1;
+    g->fold = a->fold_result;
+    if (g->fold) return clarity__shs_fold_exec_aggs(g->fold, g->ex, a->nexecs);
     for (size_t si = 0; si < a->nstages; si++) {
         size_t nrows;
         const uint32_t *rows = clarity__shs_stage_task_rows(ix, si, &nrows);
-        for (size_t k = 0; k < nrows; k++) exec_task(g, rows[k]);
+        for (size_t k = 0; k < nrows; k++) clarity__shs_exec_task(g->ex, a, rows[k]);
     }
     return 0;
 }
@@ -234,21 +262,23 @@ int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const
  * on a log of many small jobs, more than the rest of the answer's memory. */
 int clarity__shs_stage_agg(const struct shs_agg *g, size_t si, struct shs_stage_agg *s)
 {
+    if (g->fold) return clarity__shs_fold_stage_agg(g->fold, si, s);
     memset(s, 0, sizeof *s);
     s->first_launch = INT64_MAX;
-    size_t nrows, nidx = 0;
+    size_t nrows;
     const uint32_t *rows = clarity__shs_stage_task_rows(g->ix, si, &nrows);
-    size_t *slot = calloc(g->app->nexecs ? g->app->nexecs : 1, sizeof *slot);
-    int64_t *idx = malloc((nrows ? nrows : 1) * sizeof *idx);
+    struct row_sink rs = {{row_exec_of, row_completed, 0}, NULL, NULL, 0};
+    rs.slot = calloc(g->app->nexecs ? g->app->nexecs : 1, sizeof *rs.slot);
+    rs.idx = malloc((nrows ? nrows : 1) * sizeof *rs.idx);
     int rc = -1;
-    if (!slot || !idx) goto out;
+    if (!rs.slot || !rs.idx) goto out;
     for (size_t k = 0; k < nrows; k++)
-        if (stage_task(g, s, rows[k], slot, idx, &nidx) != 0) goto out;
-    s->completed_indices = distinct_sorted(idx, nidx);
+        if (clarity__shs_stage_task(g->app, s, rows[k], &rs.k) != 0) goto out;
+    s->completed_indices = distinct_sorted(rs.idx, rs.nidx);
     rc = 0;
 out:
-    free(slot);
-    free(idx);
+    free(rs.slot);
+    free(rs.idx);
     if (rc) clarity__shs_stage_agg_free(s);
     return rc;
 }
@@ -359,7 +389,7 @@ static int job_tasks(const struct clarity_app *a, const uint32_t *rows, size_t n
     ja->completed_indices = distinct_sorted(idx, nidx);
     qsort(killed, nkilled, sizeof *killed, cmp_u32);
     for (size_t i = 0; i < nkilled; i++)
-        if (count_killed(&ja->killed_summary, a, killed[i]) != 0) return -1;
+        if (count_killed(&ja->killed_summary, a, killed[i], 0) != 0) return -1;
     return 0;
 }
 
@@ -371,6 +401,12 @@ int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, s
     int64_t *sids = distinct_stage_ids(j, &nsids);
     if (!sids) return -1;
     job_stage_counts(g, j, sids, nsids, ja);
+    if (g->fold) {
+        int frc = clarity__shs_fold_job_tasks(g->fold, g->ix, j, sids, nsids, ja);
+        if (frc) clarity__shs_counts_free(&ja->killed_summary);
+        free(sids);
+        return frc;
+    }
     for (size_t k = 0; k < nsids; k++) {
         size_t nrows, nt;
         const uint32_t *srows = clarity__shs_stage_rows_of(g->ix, sids[k], &nrows);

@@ -111,7 +111,9 @@ bool clarity__shs_status_wanted(const char *text, const char *const *want, size_
 
 /* killedTasksSummary: counts by text, in the order the texts first came; found by hash, as
  * every kill reason may differ */
-struct shs_count { char *text; int64_t n; uint64_t hash; };
+/* ord: with folded tasks, the smallest ordinal of a task counted under the text (the key
+ * order a row-order pass gives); 0 otherwise */
+struct shs_count { char *text; int64_t n; uint64_t hash; uint64_t ord; };
 struct shs_counts {
     struct shs_count *p; size_t n, cap;
     uint32_t *slots; size_t nslots;          /* open addressing: position + 1, 0 empty */
@@ -119,6 +121,7 @@ struct shs_counts {
 
 struct shs_exec_stage {
     uint32_t exec;                     /* executor id (string id) */
+    uint64_t ord;                      /* folded tasks: the first task's ordinal (row order) */
     int64_t task_time;
     int64_t failed, succeeded, killed;
     int64_t m[CLARITY_TM_COUNT];
@@ -149,9 +152,28 @@ struct shs_job_agg {
 
 struct shs_agg {
     const struct clarity_app *app;
+    const struct clarity_shs_fold *fold;  /* the model's folded task sums (no task rows), or NULL */
     const struct shs_index *ix;        /* with SHS_IX_TASKS */
     struct shs_exec_agg *ex;           /* by executor row */
 };
+/* Where a stage attempt's pass over task rows puts what is not a plain counter: the entry of
+ * an executor (string id exec, executor row erow), a successful task's index; ord is the
+ * task's ordinal when tasks are folded (0 in a row-order pass). */
+struct shs_stage_sink {
+    struct shs_exec_stage *(*exec_of)(struct shs_stage_sink *k, struct shs_stage_agg *s, uint32_t exec, size_t erow);
+    int (*completed)(struct shs_stage_sink *k, int64_t index);
+    uint64_t ord;
+};
+/* A task row's share of its stage attempt's figures (LiveStage); -1 when out of memory. */
+int clarity__shs_stage_task(const struct clarity_app *a, struct shs_stage_agg *s, size_t row, struct shs_stage_sink *k);
+/* A task row's share of its executor's figures (LiveExecutor), ex by executor row. */
+void clarity__shs_exec_task(struct shs_exec_agg *ex, const struct clarity_app *a, size_t row);
+struct shs_exec_stage *clarity__shs_exec_stage_add(struct shs_stage_agg *s, uint32_t exec);
+/* ---- the same figures from folded tasks (shs_fold.c), for a model without task rows ---- */
+int clarity__shs_fold_exec_aggs(const struct clarity_shs_fold *f, struct shs_exec_agg *ex, size_t nexecs);
+int clarity__shs_fold_stage_agg(const struct clarity_shs_fold *f, size_t si, struct shs_stage_agg *s);
+int clarity__shs_fold_job_tasks(const struct clarity_shs_fold *f, const struct shs_index *ix, const struct clarity_job *j,
+                                const int64_t *sids, size_t nsids, struct shs_job_agg *ja);
 int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const struct shs_index *ix);
 void clarity__shs_agg_free(struct shs_agg *g);
 /* Stage attempt row si's figures, computed from its task rows when its answer is written
@@ -163,6 +185,8 @@ void clarity__shs_stage_agg_free(struct shs_stage_agg *s);
  * index's SHS_IX_LAUNCH and SHS_IX_STAGE_IDS). */
 int clarity__shs_job_agg(const struct shs_agg *g, const struct clarity_job *j, struct shs_job_agg *ja);
 int clarity__shs_counts_add(struct shs_counts *c, const char *text, int64_t n);
+/* The same, keeping the smallest nonzero ordinal seen under the text. */
+int clarity__shs_counts_add_ord(struct shs_counts *c, const char *text, int64_t n, uint64_t ord);
 void clarity__shs_counts_write(struct jsonw *w, const char *key, const struct shs_counts *c);
 void clarity__shs_counts_free(struct shs_counts *c);
 

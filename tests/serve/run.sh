@@ -12,6 +12,8 @@
 #  1c. no-task loads: under --max-memory 1 the routes that show no task (application, attempt,
 #     environment, storage, misc processes, logs, 404s) load no task row, and answer as a
 #     whole model does, on every attempt of the fixtures and of the shared logs;
+#  1d. task-sum loads: under --max-memory 1 jobs, a job, the stage list and executors are
+#     answered from sums built while reading, no task row kept, as a whole model answers;
 #  3b. a directory that changes: a new log is listed, a deleted one leaves the listing, and a
 #     restart over the store answers /applications at once with the same bytes;
 #  4. a soak: an .inprogress log appended while clients poll; no 5xx, nothing lost (the last
@@ -20,6 +22,8 @@
 #     read after each, the later pieces read from where the last read stopped;
 #  4d. model resume: a served log grown in pieces (mid-line too) answers as clarity api's fresh
 #     read after each, its model loaded once and read on from where it stopped;
+#  4e. rolling log resume: a rolling log served, its last part grown and a part added,
+#     answers as clarity api's fresh read, only the new bytes read;
 #  4c. --acl: who sees which application (owner, view lists and groups, admins, "*"), 403
 #     with SHS's text, no user header, a restart over the store;
 #  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
@@ -286,6 +290,55 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
   if [ "$nbad" = 0 ] && [ "$n" -ge "$natt" ]; then ok "no-task: $n routes over $(wc -l <"$T/nbases") attempts equal the whole model's ($napi also clarity api's), $loads no-task loads"
   else bad "no-task: $nbad of $n answers differ"; fi
   [ "$loads" -ge "$natt" ] && ok "no-task: the lean path was taken ($loads loads)" || bad "no-task: only $loads no-task loads"
+
+  # ---- 1d. task-sum loads: jobs, stages, executors under --max-memory 1 ----
+  # jobs, a job, the stage list (without details or withSummaries), executors and all
+  # executors read tasks only through per stage attempt, executor and job sums, which the
+  # server then builds while reading (load option task_fold) and keeps no task row. Every
+  # answer must be the whole model's: one of those routes per attempt (in turn), every one
+  # of them (with status filters and a job) on three attempts of different shapes (killed
+  # tasks under two reasons, commit-denied, a Spark 1.3 local log), their four lists also
+  # against clarity api itself; /sql and an execution of two attempts with SQL queries.
+  # Each answer is a load here (about 55 of them).
+  n=0; nbad=0; napi=0; k=0
+  routes=(jobs stages executors allexecutors)
+  while read -r b; do
+    paths=("$A/$b/${routes[$((k % 4))]}"); k=$((k + 1))
+    case "$b" in app-shs-0001/2|application_1628109047826_1317105|local-1430917381534)
+      paths=("$A/$b/jobs" "$A/$b/stages" "$A/$b/executors" "$A/$b/allexecutors"
+             "$A/$b/jobs?status=succeeded&status=failed" "$A/$b/stages?status=complete&status=failed")
+      for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/jobs" | jq -r '.[].jobId' 2>/dev/null | head -1); do paths+=("$A/$b/jobs/$id"); done ;;
+    # /sql: the plan graphs and the SQL listener's replay of every task end, with a fold
+    local-1642039451826|application_1506645932520_24630151)
+      paths+=("$A/$b/sql")
+      for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/sql" | jq -r '.[].id' 2>/dev/null | tail -1); do paths+=("$A/$b/sql/$id?details=true&planDescription=false"); done ;;
+    esac
+    for p in "${paths[@]}"; do
+      lc=$(curl -s -o "$T/n.body" -w '%{http_code}' "http://127.0.0.1:$NPORT$p")
+      wc_=$(curl -s -o "$T/w.body" -w '%{http_code}' "http://127.0.0.1:$WPORT$p")
+      n=$((n + 1))
+      if [ "$lc" != "$wc_" ] || ! cmp -s "$T/n.body" "$T/w.body"; then
+        nbad=$((nbad + 1)); [ "$nbad" -le 5 ] && bad "task-sum $p: $lc against the whole model's $wc_ ($(cmp "$T/n.body" "$T/w.body" 2>&1 | head -1))"
+      fi
+      # the whole-model server answers as clarity api (section 1); clarity api itself on the
+      # plain routes of the three attempts
+      case "$b:${p##*/}" in app-shs-0001/2:*s|application_1628109047826_1317105:*s|local-1430917381534:*s)
+        if [ "$lc" = 200 ]; then
+          "$CLARITY" api -o "$T/api.body" "$NT" "$p" 2>/dev/null
+          napi=$((napi + 1))
+          cmp -s "$T/n.body" "$T/api.body" || { nbad=$((nbad + 1)); bad "task-sum $p: differs from clarity api's"; }
+        fi ;;
+      esac
+    done
+  done <"$T/nbases"
+  folds=$(grep -c "(task sums)" "$T/notask.log")
+  whole=$(grep -c "task sums cannot stand for the rows" "$T/notask.log")
+  if [ "$nbad" = 0 ] && [ "$n" -ge "$natt" ]; then ok "task-sum: $n routes over $natt attempts equal the whole model's ($napi also clarity api's)"
+  else bad "task-sum: $nbad of $n answers differ"; fi
+  # killed-task keys in row order, commit-denied text, a job's window: the three attempts
+  # above must have taken the folded path, not the whole-model fallback
+  [ "$folds" -ge "$natt" ] && [ "$whole" = 0 ] && ok "task-sum: the folded path was taken ($folds loads, $whole read whole)" \
+    || bad "task-sum: $folds folded loads, $whole read whole instead"
   stop_server notask
   SPID=$WSPID; stop_server whole
 else bad "no-task: servers did not start: $(tail -2 "$T/whole.log" "$T/notask.log" 2>/dev/null | tr '\n' ' ')"; fi
@@ -435,6 +488,47 @@ if start_server mresume "$MD"; then
   grep -q "models resumed ($mread bytes read)" "$T/mresume.log" && ok "model resume: the stop line counts the bytes resumed" \
     || bad "model resume: stop line: $(grep stopped "$T/mresume.log")"
 else bad "model resume: server did not start: $(tail -3 "$T/mresume.log")"; fi
+
+# ---- 4e. rolling log resume: parts added, the last part grown ----
+# A rolling event-log directory (eventlog_v2_<id>/events_N_<id>, Spark 3's layout) of the same
+# log: parts 1 and 2 (lines 1-60) served and asked; then part 2 grows (lines 61-100), then
+# part 3 appears (the rest). After each change every route equals clarity api's fresh read
+# of the directory; the model is loaded once and resumed, and the resumes read exactly the
+# bytes appended to part 2 plus part 3's: the parts already read are not read again.
+RD="$T/rolling"; mkdir -p "$RD"
+rapp=app-20200706201101-0003
+RL="$RD/eventlog_v2_$rapp"; mkdir -p "$RL"
+head -n 40 "$MSRC" >"$RL/events_1_$rapp"
+sed -n 41,60p "$MSRC" >"$RL/events_2_$rapp"
+: >"$RL/appstatus_$rapp.inprogress"
+if start_server rolling "$RD"; then
+  rsame=0; rtotal=0
+  rcheck() {   # every route against clarity api's fresh read of the directory
+    wait_for 10 sh -c "curl -s '$(URL "$A/$rapp/jobs")' | cmp -s - '$T/r.expect'" || true
+    for r in $mroutes; do
+      rtotal=$((rtotal + 1))
+      curl -s -o "$T/r.http" "$(URL "$A/$rapp/$r")"
+      "$CLARITY" api "$RL" "$A/$rapp/$r" >"$T/r.api" 2>"$T/r.err" || sed -n '1s/^clarity api: //p' "$T/r.err" | tr -d '\n' >"$T/r.api"
+      if cmp -s "$T/r.http" "$T/r.api"; then rsame=$((rsame + 1))
+      else bad "rolling resume ($1) $r: differs from clarity api: $(diff "$T/r.http" "$T/r.api" | head -3 | tr '\n' ' ')"; fi
+    done
+  }
+  "$CLARITY" api "$RL" "$A/$rapp/jobs" >"$T/r.expect" 2>/dev/null; rcheck "2 parts"
+  sed -n 61,100p "$MSRC" >>"$RL/events_2_$rapp"; grown=$(sed -n 61,100p "$MSRC" | wc -c)
+  "$CLARITY" api "$RL" "$A/$rapp/jobs" >"$T/r.expect"; rcheck "part 2 grown"
+  sed -n '101,$p' "$MSRC" >"$RL/events_3_$rapp.tmp"; mv "$RL/events_3_$rapp.tmp" "$RL/events_3_$rapp"
+  "$CLARITY" api "$RL" "$A/$rapp/jobs" >"$T/r.expect"; rcheck "part 3 added"
+  [ "$rsame" = "$rtotal" ] && ok "rolling resume: $rsame route answers after a part grew and a part was added equal clarity api's fresh reads" \
+    || bad "rolling resume: $((rtotal - rsame)) of $rtotal answers differ"
+  rloads=$(grep -c "load: $RL: " "$T/rolling.log"); rres=$(grep -c "resume: $RL: read" "$T/rolling.log")
+  rread=$(grep -o "resume: $RL: read [0-9]* bytes" "$T/rolling.log" | awk '{s += $4} END {print s + 0}')
+  rwant=$(( grown + $(stat -c %s "$RL/events_3_$rapp") ))
+  [ "$rloads" = 1 ] && [ "$rres" -ge 2 ] && ok "rolling resume: one load, then $rres resumes" \
+    || bad "rolling resume: $rloads loads and $rres resumes: $(grep -E 'load:|resume:' "$T/rolling.log" | tail -3 | tr '\n' ' ')"
+  [ "$rread" = "$rwant" ] && ok "rolling resume: the resumes read $rread bytes: part 2's new lines and part 3, not parts 1-2 again" \
+    || bad "rolling resume: the resumes read $rread bytes, expected $rwant"
+  stop_server rolling
+else bad "rolling resume: server did not start: $(tail -3 "$T/rolling.log")"; fi
 
 # ---- 4c. --acl: who may see which application ----
 # Five copies of mini-3x.json with view ACLs in their environments; the user comes from the

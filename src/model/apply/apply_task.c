@@ -114,13 +114,17 @@ static long task_row(struct apply_ctx *c, const struct task_rec *r, bool *create
     struct clarity_tasks *t = &a->tasks;
     *created = false;
     uint32_t row;
-    if (task_lookup(a, r->tid, &row)) return row;
-    if (tasks_reserve(c) != 0) {
-        c->failed = 1;
-        return -1;
+    bool fold = clarity__model_folds(c);
+    if (fold ? clarity__model_fold_get(c, r->tid, &row) : task_lookup(a, r->tid, &row)) return row;
+    /* folding: a free row first (the table holds only running tasks) */
+    if (!fold || clarity__model_fold_take(c, r->tid, &row) != 0) {
+        if (tasks_reserve(c) != 0) {
+            c->failed = 1;
+            return -1;
+        }
+        row = (uint32_t)t->n++;
     }
-    row = (uint32_t)t->n++;
-    if (task_remember(a, r->tid, row) != 0) {
+    if ((fold ? clarity__model_fold_put(c, r->tid, row) : task_remember(a, r->tid, row)) != 0) {
         c->failed = 1;
         return -1;
     }
@@ -199,7 +203,11 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
         }
     }
     clarity__sql_listen_task_end(c, r);
-    if (r->has_accums && c->opt->keep_task_accumulables)
+    /* a folded row is reused: accumulables kept by row would name another task */
+    bool fold = clarity__model_folds(c);
+    if (fold) {
+        /* nothing kept */
+    } else if (r->has_accums && c->opt->keep_task_accumulables)
         clarity_read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true,
                                   c->opt->user_task_accumulables_only, NULL, 0);
     else if (r->has_accums && c->opt->ntask_accumulable_names)
@@ -298,6 +306,11 @@ void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
         return;
     }
     if ((c->opt->only_stage || c->opt->no_task_rows) && !c->opt->sql_plan_graphs && !only_stage_keeps(c, r)) return;
+    /* a folded task's row is gone: what a whole load would change in it cannot be applied */
+    if (clarity__model_folds(c) && clarity__model_fold_done(c, r->tid)) {
+        c->app->tasks_refolded++;
+        return;
+    }
     bool created;
     long srow = task_row(c, r, &created);
     if (srow < 0) return;
@@ -313,6 +326,7 @@ void clarity_apply_task_rec(struct apply_ctx *c, const struct task_rec *r)
         break;
     case TASK_END:
         apply_end(c, r, row, created);
+        if (clarity__model_folds(c) && !c->failed) clarity__model_fold_release(c, (uint32_t)row);
         break;
     }
 }

@@ -247,3 +247,59 @@ Test(partial_loads, resume_not_offered_for_sql_replay)
     cr_assert_null(st);
     clarity_app_free(a);
 }
+
+/* task_fold: what the callback sees of each task, by ordinal */
+struct fold_seen {
+    int64_t tid[64], dur[64], end[64], flags[64];
+    size_t n, max_rows;
+    bool bad_ord;
+};
+
+static int fold_record(void *ctx, const struct clarity_app *a, size_t row, uint64_t ord)
+{
+    struct fold_seen *s = ctx;
+    if (ord == 0 || ord > 64 || s->tid[ord - 1] != -1) {
+        s->bad_ord = true;
+        return 0;
+    }
+    s->tid[ord - 1] = clarity_icol_get(&a->tasks.task_id, row);
+    s->dur[ord - 1] = clarity_icol_get(&a->tasks.duration, row);
+    s->end[ord - 1] = clarity_icol_get(&a->tasks.end, row);
+    s->flags[ord - 1] = clarity_icol_get(&a->tasks.flags, row);
+    if (a->tasks.n > s->max_rows) s->max_rows = a->tasks.n;
+    s->n++;
+    return 0;
+}
+
+/* Every task is handed over once, its ordinal its row in a whole load plus one, its row
+ * reading as the whole load's; the finished model holds no task row, and the table never
+ * held more rows than tasks ran at once (the 48 tasks of this log run 2 at a time at most:
+ * rows are reused). */
+Test(partial_loads, task_fold_hands_every_task_over_once_in_row_order)
+{
+    const char *log = "spark-3.1-app-20200706201101-0003.json";
+    struct clarity_load_options whole_o = {.threads = 1};
+    struct fold_seen seen = {.n = 0};
+    for (int i = 0; i < 64; i++) seen.tid[i] = -1;
+    struct clarity_load_options fold_o = {.threads = 1, .task_fold = fold_record, .task_fold_ctx = &seen};
+    struct clarity_app *whole, *fold;
+    cr_assert_eq(load_opt(log, &whole_o, &whole), CLARITY_OK);
+    cr_assert_eq(load_opt(log, &fold_o, &fold), CLARITY_OK);
+    cr_assert_not(seen.bad_ord);
+    cr_assert_eq(whole->tasks.n, 48);
+    cr_assert_eq(seen.n, 48);
+    cr_assert_eq(fold->tasks_folded, 48);
+    cr_assert_eq(fold->tasks_refolded, 0);
+    cr_assert_eq(fold->tasks.n, 0);
+    cr_assert_lt(seen.max_rows, 48, "rows are reused (%zu held at most)", seen.max_rows);
+    for (size_t r = 0; r < 48; r++) {
+        cr_assert_eq(seen.tid[r], clarity_icol_get(&whole->tasks.task_id, r), "ordinal %zu", r + 1);
+        cr_assert_eq(seen.dur[r], clarity_icol_get(&whole->tasks.duration, r));
+        cr_assert_eq(seen.end[r], clarity_icol_get(&whole->tasks.end, r));
+        cr_assert_eq(seen.flags[r], clarity_icol_get(&whole->tasks.flags, r));
+    }
+    cr_assert_eq(fold->nstages, whole->nstages);
+    cr_assert_eq(fold->nexecs, whole->nexecs);
+    clarity_app_free(whole);
+    clarity_app_free(fold);
+}
