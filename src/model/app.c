@@ -434,7 +434,7 @@ struct clarity_stage *clarity_stage_get_or_add(struct apply_ctx *c, int64_t stag
     uint32_t row;
     int64_t key;
     if (stage_find(a, stage_id, (int32_t)attempt, &key, &row)) return &a->stages[row];
-    struct clarity_stage *s = CLARITY_VEC_PUSH(a->stages, a->nstages, a->cap_stages);
+    struct clarity_stage *s = CLARITY_MODEL_PUSH(c, a->stages, a->nstages, a->cap_stages);
     if (!s || clarity_idmap_put(&a->stage_by_key, key, (uint32_t)(a->nstages - 1)) != 0) {
         c->failed = 1;
         return NULL;
@@ -450,7 +450,7 @@ struct clarity_job *clarity_job_get_or_add(struct apply_ctx *c, int64_t job_id)
     struct clarity_app *a = c->app;
     uint32_t row;
     if (clarity_idmap_get(&a->job_by_id, job_id, &row)) return &a->jobs[row];
-    struct clarity_job *j = CLARITY_VEC_PUSH(a->jobs, a->njobs, a->cap_jobs);
+    struct clarity_job *j = CLARITY_MODEL_PUSH(c, a->jobs, a->njobs, a->cap_jobs);
     if (!j || clarity_idmap_put(&a->job_by_id, job_id, (uint32_t)(a->njobs - 1)) != 0) {
         c->failed = 1;
         return NULL;
@@ -466,7 +466,7 @@ struct clarity_sql *clarity_sql_get_or_add(struct apply_ctx *c, int64_t id)
     struct clarity_app *a = c->app;
     uint32_t row;
     if (clarity_idmap_get(&a->sql_by_id, id, &row)) return &a->sqls[row];
-    struct clarity_sql *q = CLARITY_VEC_PUSH(a->sqls, a->nsqls, a->cap_sqls);
+    struct clarity_sql *q = CLARITY_MODEL_PUSH(c, a->sqls, a->nsqls, a->cap_sqls);
     if (!q || clarity_idmap_put(&a->sql_by_id, id, (uint32_t)(a->nsqls - 1)) != 0) {
         c->failed = 1;
         return NULL;

@@ -6,6 +6,7 @@
 #include "clarity/model.h"
 #include "event/json.h"
 #include "model/decode/blank.h"
+#include "model/grow.h"
 #include "util/vec.h"
 
 /* Context for one event being applied: where it came from, for problem reports. */
@@ -14,6 +15,10 @@ struct apply_ctx {
     const struct clarity_load_options *opt;
     uint32_t file;        /* string id of the file path */
     uint64_t line, offset;
+    /* for projecting the big tables' final size (grow.h): the bytes of the log's files, 0
+     * when unknown (a compressed file: decoded offsets are not a share of it), and of the
+     * files read before this one */
+    uint64_t proj_total, proj_done;
     int failed;           /* set on out-of-memory */
     /* string ids of the executor metric names Spark defines, interned on first use: these
      * names repeat in every TaskEnd, and hashing them each time showed in profiles */

@@ -166,6 +166,9 @@ void clarity__model_read_file(struct apply_ctx *c, cj_parser *p, const struct cl
         if (!first_err->code) *first_err = err;
         return;
     }
+    struct clarity_decoder_status ds0;
+    clarity_decoder_status(d, &ds0);   /* sniffed at open: which codec the bytes are in */
+    if (ds0.codec != CLARITY_CODEC_PLAIN) c->proj_total = 0;   /* decoded offsets are no share of it */
     struct line_pipe *r;
     bool threaded = c->opt->threads != 1;
     /* lean loads also decode task events on worker threads (preparse.c), one per core */
@@ -271,6 +274,20 @@ void clarity__model_read_file(struct apply_ctx *c, cj_parser *p, const struct cl
         }
     }
     clarity_decoder_close(d);
+    c->proj_done += file_bytes;
+}
+
+/* The bytes of an application's files, for projecting its tables' final sizes (grow.h); 0
+ * when one cannot be sized. */
+static uint64_t source_bytes(const struct clarity_app_source *src)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < src->nfiles; i++) {
+        struct stat sb;
+        if (stat(src->files[i].path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+        n += (uint64_t)sb.st_size;
+    }
+    return n;
 }
 
 int clarity_app_load(const struct clarity_app_source *src, const struct clarity_load_options *opt,
@@ -314,7 +331,10 @@ int clarity__model_load(const struct clarity_app_source *src, struct apply_ctx *
     }
     bool any = false;
     struct clarity_error first = {0};
+    c.proj_total = source_bytes(src);
+    c.proj_done = 0;
     for (size_t i = 0; i < src->nfiles && !c.failed; i++) clarity__model_read_file(&c, p, &src->files[i], &any, &first);
+    c.proj_total = 0;   /* a continued load (resume.c) reads past these sizes: no projection */
     clarity_cj_parser_free(p);
     clarity__sql_listen_finish(&c);
     clarity__sql_listen_free(&c);

@@ -45,6 +45,8 @@ static int tasks_reserve(struct apply_ctx *c)
      * doubled table would cost more than the rows themselves (glibc moves large blocks with
      * mremap, so the extra reallocations copy nothing) */
     size_t ncap = !t->cap ? 1024 : t->cap < (1u << 20) ? t->cap * 2 : t->cap + (1u << 20);
+    size_t proj = clarity__model_projected(c, t->cap, t->n + 1);   /* once, to the log's projected rows (grow.h) */
+    if (proj > ncap && proj < UINT32_MAX) ncap = proj;
     struct clarity_icol *cols[] = {&t->task_id, &t->stage, &t->index, &t->attempt, &t->partition,
                                    &t->launch_rel, &t->duration, &t->getting_result, &t->executor,
                                    &t->host, &t->locality, &t->end, &t->flags};

@@ -94,7 +94,7 @@ static void decode(struct apply_ctx *c, cj_val j, struct clarity_task_end_reason
 void clarity__model_task_end_reason_read(struct apply_ctx *c, cj_val reason, uint32_t row, int end)
 {
     struct clarity_app *a = c->app;
-    struct clarity_task_end_reason *r = CLARITY_VEC_PUSH(a->task_reasons, a->ntask_reasons, a->cap_task_reasons);
+    struct clarity_task_end_reason *r = CLARITY_MODEL_PUSH(c, a->task_reasons, a->ntask_reasons, a->cap_task_reasons);
     if (!r) {
         c->failed = 1;
         return;
