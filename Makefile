@@ -11,7 +11,21 @@ CXXFLAGS_BASE := -std=c++17 $(WARN) -Iinclude -Isrc -pthread
 LIBS     := -lmicrohttpd -lsimdjson -lzstd -llz4 -lsnappy -llzf -lz -lxxhash -lsqlite3 -lm -lstdc++ -pthread
 
 OPT      ?= -O2 -g
-SAN      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitizer build keeps line tables only (-g1): its reports name function, file and line,
+# inlined frames included, as with -g; what -g adds, the description of every variable and
+# type, is for a debugger, and cost about a quarter of this build's compile CPU (10 sources:
+# 7.3 CPU s with -g, 5.6 with -g1). `make SAN_G=-g ...` for a build to debug.
+SAN_G    ?= -g1
+SAN      := -O1 $(SAN_G) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# How the ASan+UBSan programs are linked: `make check` starts about 2,000 of them, and most of a
+# short one's CPU is start-up and exit, not the analysis. As a position-independent executable
+# the sanitizer build carries about 200,000 relative relocations (ASan's descriptors of every
+# global, UBSan's type descriptors) that the loader applies at every start; linked -no-pie it
+# carries none, and with the sanitizer runtimes linked statically their own symbols need no
+# lookup either. The instrumentation and the runtime's checks are the same: only where the code
+# sits and how it is loaded change. Measured 2026-11-27 (10 runs of `summary --json` on a 4 KB
+# fixture, 3 rounds interleaved): 0.306 CPU s a run as before, 0.274 -no-pie, 0.231 both.
+SAN_LD   := -no-pie -static-libasan -static-libubsan
 
 LIB_C    := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
 LIB_CXX  := $(shell find src -name '*.cpp' | sort)
@@ -61,9 +75,9 @@ $(BA)/%.o: %.cpp
 $(BA)/libclarity.a: $(call objs,$(BA),$(LIB_C) $(LIB_CXX))
 	@rm -f $@; ar rcs $@ $^
 $(BA)/clarity: $(call objs,$(BA),$(CLI_C)) $(BA)/libclarity.a
-	$(CC) $(SAN) -o $@ $^ $(LIBS)
+	$(CC) $(SAN) $(SAN_LD) -o $@ $^ $(LIBS)
 $(BA)/unit_tests: $(call objs,$(BA),$(TEST_C)) $(BA)/libclarity.a
-	$(CC) $(SAN) -o $@ $^ -lcriterion $(LIBS)
+	$(CC) $(SAN) $(SAN_LD) -o $@ $^ -lcriterion $(LIBS)
 
 # ---- fuzzing build (clang + libFuzzer) ----
 # The library again, instrumented for libFuzzer's coverage and checked by ASan+UBSan; each
@@ -116,7 +130,7 @@ $(BR)/%.o: tests/fuzz/%.c
 	$(CC) $(CFLAGS_BASE) $(SAN) -Wno-unused-function -Wno-format-truncation -DCLARITY_SOURCE_ROOT='"$(CURDIR)"' -MMD -MP -c $< -o $@
 $(BR)/bin/%: $(BR)/%.o $(BR)/replay/replay.o $(BA)/libclarity.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ $(LIBS)
+	$(CC) $(SAN) $(SAN_LD) -o $@ $^ $(LIBS)
 .SECONDARY: $(patsubst tests/fuzz/%.c,$(BR)/%.o,$(FUZZ_C)) $(BR)/replay/replay.o
 replayers: $(REPLAYERS)
 

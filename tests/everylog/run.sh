@@ -35,7 +35,8 @@ fi
 one_run() {
   local name="$1"; shift
   timeout 120 "${BIN:-$CLARITY_ASAN}" "$@" >"$T/out" 2>"$T/err"; local rc=$?
-  if grep -qE 'Sanitizer|runtime error:' "$T/err"; then bad "$name: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$T/err")"; return; fi
+  # (most runs write nothing on stderr: no grep process for them)
+  if [ -s "$T/err" ] && grep -qE 'Sanitizer|runtime error:' "$T/err"; then bad "$name: sanitizer report: $(grep -m1 -E 'Sanitizer|runtime error:' "$T/err")"; return; fi
   if [ "$rc" -ge 124 ]; then bad "$name: crashed or hung (exit $rc)"; return; fi
   if [ "$rc" = 0 ]; then
     if [ ! -s "$T/out" ]; then bad "$name: exit 0 without output"; return; fi
@@ -153,6 +154,58 @@ if [ -n "${EVERYLOG_PLAN:-}" ]; then   # the plan only: which build runs each lo
   exit 0
 fi
 
+# fleet_runs BIN SHORT LOGS...: the logs linked into one directory, indexed twice (the second
+# reads nothing), queried (BIN empty: the ASan build)
+fleet_runs() {
+  local bin="$1" short="$2"; shift 2
+  rm -rf "$T/fleet" "$T/fleet.db"*; mkdir "$T/fleet"; ln -s "$@" "$T/fleet/"
+  BIN=$bin one_run "fleet index $short" fleet index "$T/fleet" --store "$T/fleet.db" -q
+  BIN=$bin one_run "fleet index again $short" fleet index "$T/fleet" --store "$T/fleet.db" -q --json
+  BIN=$bin one_run "fleet query --json $short" fleet query "$T/fleet.db" --json --limit 0
+  BIN=$bin one_run "fleet query --recurring $short" fleet query "$T/fleet.db" --recurring --min-runs 2
+}
+
+# ---- the normal build's logs, a command at a time ----
+# The shared logs the normal build runs (46 with the shared data of 2026-11-27) meet each
+# command that reports one application after another (its --help offers --detail: one full
+# report per application even when there are several) in one run over all of them: the text
+# form with --detail, the JSON form as it is (its applications array holds each application's
+# full report either way), and fleet over one directory of them all. Such a run passes only
+# with exit 0, output (valid JSON with --json) and nothing on stderr; any other outcome runs
+# that command form log by log as before, so a failure still names its log, and a failure
+# seen only when the logs are read together is reported as such. The commands whose several
+# logs are one analysis or one page (contention and findings' cross-application part read the
+# logs together; report draws one row per application), predict, diff and the REST routes run
+# log by log. EVERYLOG_EACH=1: every log alone, as before.
+# BATCH_OK[form]: the form passed over all of them; BATCH_FAIL[form]: its failure
+declare -A BATCH_OK BATCH_FAIL
+batched() { [ "${ASAN_OF[$log]:-}" = none ] && [ -n "${BATCH_OK[$1]:-}" ]; }
+batch_run() { # batch_run FORM ARGS...: one_run over all, judged strictly (see above)
+  local form="$1" verdict; shift
+  verdict=$(BIN=$CLARITY one_run "$form over ${#NONE[@]} normal-build logs" "$@")
+  if [ -z "$verdict" ] && [ ! -s "$T/err" ]; then ok "$form over ${#NONE[@]} normal-build logs"; BATCH_OK[$form]=1
+  else BATCH_FAIL[$form]="${verdict:-FAIL $form over ${#NONE[@]} normal-build logs: $(head -c 200 "$T/err" | tr '\n' ' ')}"; fi
+}
+NONE=()
+for log in "${LOGS[@]}"; do
+  [ -z "${DUP_OF[$log]:-}" ] && [ "${ASAN_OF[$log]:-}" = none ] && NONE+=("$log")
+done
+if [ -z "${EVERYLOG_EACH:-}" ] && [ "${#NONE[@]}" -gt 1 ]; then
+  for c in "${CMDS[@]}"; do
+    case "$NEEDS_MORE" in *" $c "*) continue ;; esac
+    "$CLARITY" "$c" --help 2>/dev/null | grep -q -- '--detail' || continue
+    # (VERBOSE unset: one_run prints only a failure, read as the verdict)
+    VERBOSE= batch_run "$c" "$c" -q --detail "${NONE[@]}"
+    VERBOSE= batch_run "$c --json" "$c" -q --json "${NONE[@]}"
+  done
+  if [ "$(printf '%s\n' "${NONE[@]##*/}" | sort | uniq -d | wc -l)" = 0 ]; then
+    verdict=$(VERBOSE=; fleet_runs "$CLARITY" "over ${#NONE[@]} normal-build logs" "${NONE[@]}")
+    if [ -z "$verdict" ]; then BATCH_OK[fleet]=1; for k in 1 2 3 4; do ok "fleet run $k over ${#NONE[@]} normal-build logs"; done
+    else BATCH_FAIL[fleet]=$verdict; fi
+  fi
+  note "everylog: the ${#NONE[@]} normal-build logs meet ${#BATCH_OK[@]} command forms (those with --detail, and fleet) in one run each over all of them, ${#BATCH_FAIL[@]} failed there and run log by log (EVERYLOG_EACH=1: every log alone)"
+fi
+
 # every command on one log (the loop below spreads the logs over EVERYLOG_JOBS workers)
 one_log() {
   local log="$1" short text_bin json_bin route_bin c r app pargs
@@ -166,8 +219,8 @@ one_log() {
   esac
   for c in "${CMDS[@]}"; do
     case "$NEEDS_MORE" in *" $c "*) continue ;; esac
-    BIN=$text_bin one_run "$c $short" "$c" -q "$log"
-    BIN=$json_bin one_run "$c --json $short" "$c" -q --json "$log"
+    batched "$c" || BIN=$text_bin one_run "$c $short" "$c" -q "$log"
+    batched "$c --json" || BIN=$json_bin one_run "$c --json $short" "$c" -q --json "$log"
   done
   pargs=(--ref "$log" --ref "$log" --ref-size 1,2 --ref-cores 4 --data-size 8 --cores 16)
   BIN=$text_bin one_run "predict $short" predict -q "${pargs[@]}"
@@ -176,11 +229,7 @@ one_log() {
   BIN=$text_bin one_run "diff $short" diff -q "$log" "$log"
   BIN=$json_bin one_run "diff --json $short" diff -q --json "$log" "$log"
   # fleet indexes a directory: the log linked into one, indexed twice (the second reads nothing), queried
-  rm -rf "$T/fleet" "$T/fleet.db"*; mkdir "$T/fleet"; ln -s "$log" "$T/fleet/"
-  BIN=$route_bin one_run "fleet index $short" fleet index "$T/fleet" --store "$T/fleet.db" -q
-  BIN=$route_bin one_run "fleet index again $short" fleet index "$T/fleet" --store "$T/fleet.db" -q --json
-  BIN=$route_bin one_run "fleet query --json $short" fleet query "$T/fleet.db" --json --limit 0
-  BIN=$route_bin one_run "fleet query --recurring $short" fleet query "$T/fleet.db" --recurring --min-runs 2
+  batched fleet || fleet_runs "$route_bin" "$short" "$log"
   BIN=$route_bin one_run "api /applications $short" api "$log" /applications
   # the routes of the first application (the History Server layer on every real log); the
   # listing's date window is opened wide (SHS's default starts in 2010), and a log whose
@@ -226,6 +275,13 @@ for ((k = 0; k < JOBS; k++)); do
   else bad "everylog worker $k ended without its counts"; fi
 done
 T=$T0
+# a batched form that failed while each log alone passed: the failure shows only when the logs
+# are read together, and is reported as such
+for form in "${!BATCH_FAIL[@]}"; do
+  if ! cat "$T0"/worker-*.log | grep "^FAIL $form " | { [[ $form == *--json ]] && cat || grep -v -- "^FAIL $form --json"; } | grep -q .; then
+    bad "${BATCH_FAIL[$form]#FAIL } (each log alone passed: only when read together)"
+  fi
+done
 
 # Numeric fields at int64 extremes (extremes.py: seeded copies of a fixture, seeds 1-30; seeds
 # 6, 24 and 29 overflowed stragglers' output bytes, LADRA's first-wave bound and the summary's
