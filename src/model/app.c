@@ -175,9 +175,7 @@ void clarity__model_ctx_free(struct apply_ctx *c)
 {
     clarity_idmap_free(&c->unknown_event_ids);
     clarity_idmap_free(&c->unknown_field_ids);
-    free(c->other_stage_bits);
-    c->other_stage_bits = NULL;
-    clarity_idmap_free(&c->other_stage_ids);
+    clarity_idset_free(&c->other_stage);
     clarity__model_fold_free(c);
     free(c->skipped);
     c->skipped = NULL;

@@ -7,6 +7,7 @@
 #include "event/json.h"
 #include "model/decode/blank.h"
 #include "model/grow.h"
+#include "util/idset.h"
 #include "util/vec.h"
 
 /* Context for one event being applied: where it came from, for problem reports. */
@@ -35,19 +36,16 @@ struct apply_ctx {
         uint32_t id;
     } storage_level_memo;
     /* load option only_stage: task ids seen with another stage, whose later events are passed
-     * over too (a bit per id below 2^31, the rest in a map), only while loading */
-    uint64_t *other_stage_bits;
-    size_t other_stage_words;
-    struct clarity_idmap other_stage_ids;
+     * over too (util/idset.h), only while loading */
+    struct clarity_idset other_stage;
     /* load option task_fold (apply/task_fold.c), only while loading: live task id -> row
      * (open addressing, INT64_MIN empty), each row's ordinal (0: a free row), the free rows,
-     * the ids already folded (a bit per id below 2^31, the rest in a map) */
+     * the ids already folded (util/idset.h) */
     struct task_fold_state {
         int64_t *keys; uint32_t *rows; size_t cap, n;
         uint64_t *ord; size_t ord_cap; uint64_t next_ord;
         uint32_t *free_rows; size_t nfree, cap_free;
-        uint64_t *done_bits; size_t done_words;
-        struct clarity_idmap done_ids;
+        struct clarity_idset done;
     } fold;
     uint64_t last_file_bytes, last_file_lines; /* of the file read last, decoded (resume.c) */
     /* a load that may be continued (resume.c): the stage rows finish marked skipped and the

@@ -37,16 +37,9 @@ static inline void set_col(struct apply_ctx *c, struct clarity_icol *col, size_t
     if (clarity_icol_set(col, row, v, c->app->tasks.cap) != 0) c->failed = 1;
 }
 
-static int tasks_reserve(struct apply_ctx *c)
+/* Every task column to ncap rows; t->cap is set only when all of them got there. */
+static int tasks_reserve_cols(struct clarity_tasks *t, size_t ncap)
 {
-    struct clarity_tasks *t = &c->app->tasks;
-    if (t->n < t->cap) return 0;
-    /* doubling up to a million rows, then a million at a time: on big logs the slack of a
-     * doubled table would cost more than the rows themselves (glibc moves large blocks with
-     * mremap, so the extra reallocations copy nothing) */
-    size_t ncap = !t->cap ? 1024 : t->cap < (1u << 20) ? t->cap * 2 : t->cap + (1u << 20);
-    size_t proj = clarity__model_projected(c, t->cap, t->n + 1);   /* once, to the log's projected rows (grow.h) */
-    if (proj > ncap && proj < UINT32_MAX) ncap = proj;
     struct clarity_icol *cols[] = {&t->task_id, &t->stage, &t->index, &t->attempt, &t->partition,
                                    &t->launch_rel, &t->duration, &t->getting_result, &t->executor,
                                    &t->host, &t->locality, &t->end, &t->flags};
@@ -56,6 +49,23 @@ static int tasks_reserve(struct apply_ctx *c)
         if (clarity_icol_reserve(&t->m[m], t->cap, ncap) != 0) return -1;
     t->cap = ncap;
     return 0;
+}
+
+static int tasks_reserve(struct apply_ctx *c)
+{
+    struct clarity_tasks *t = &c->app->tasks;
+    if (t->n < t->cap) return 0;
+    /* doubling up to a million rows, then a million at a time: on big logs the slack of a
+     * doubled table would cost more than the rows themselves (glibc moves large blocks with
+     * mremap, so the extra reallocations copy nothing) */
+    size_t step = !t->cap ? 1024 : t->cap < (1u << 20) ? t->cap * 2 : t->cap + (1u << 20);
+    size_t proj = clarity__model_projected(c, t->cap, t->n + 1);   /* once, to the log's projected rows (grow.h) */
+    if (proj > step && proj < UINT32_MAX) {
+        if (tasks_reserve_cols(t, proj) == 0) return 0;
+        /* a projection beyond the memory there is: the plain step may still fit (columns
+         * already grown to the projection are shrunk back to it) */
+    }
+    return tasks_reserve_cols(t, step);
 }
 
 /* Spark numbers tasks 0, 1, 2... in launch order, so a plain array indexed by task id finds a
@@ -225,30 +235,6 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
 
 /* ---- load option only_stage ---- */
 
-static bool other_stage_known(const struct apply_ctx *c, int64_t tid)
-{
-    uint32_t v;
-    if (tid >= 0 && tid < INT32_MAX)
-        return (size_t)tid / 64 < c->other_stage_words && (c->other_stage_bits[tid / 64] >> (tid % 64) & 1);
-    return clarity_idmap_get(&c->other_stage_ids, tid, &v);
-}
-
-static int other_stage_remember(struct apply_ctx *c, int64_t tid)
-{
-    if (tid < 0 || tid >= INT32_MAX) return clarity_idmap_put(&c->other_stage_ids, tid, 1);
-    size_t w = (size_t)tid / 64;
-    if (w >= c->other_stage_words) {
-        size_t n = c->other_stage_words ? c->other_stage_words : 1024;
-        while (n <= w) n *= 2;
-        uint64_t *p = realloc(c->other_stage_bits, n * sizeof *p);
-        if (!p) return -1;
-        memset(p + c->other_stage_words, 0, (n - c->other_stage_words) * sizeof *p);
-        c->other_stage_bits = p;
-        c->other_stage_words = n;
-    }
-    c->other_stage_bits[w] |= (uint64_t)1 << (tid % 64);
-    return 0;
-}
 
 /* What a whole load takes from a task of another stage besides its row: its stage and
  * executor rows (their order and what SHS sees of them), the time base of every launch time,
@@ -284,12 +270,12 @@ static bool only_stage_keeps(struct apply_ctx *c, const struct task_rec *r)
 {
     uint32_t row;
     if (task_lookup(c->app, r->tid, &row)) return true;
-    if (other_stage_known(c, r->tid)) {
+    if (clarity_idset_has(&c->other_stage, r->tid)) {
         other_stage_task(c, r, false);
         return false;
     }
     if (c->opt->only_stage && r->stage_id == c->opt->only_stage_id) return true;
-    if (other_stage_remember(c, r->tid) != 0) {
+    if (clarity_idset_add(&c->other_stage, r->tid) != 0) {
         c->failed = 1;
         return false;
     }

@@ -78,27 +78,7 @@ static void live_del(struct task_fold_state *f, int64_t tid)
 
 bool clarity__model_fold_done(const struct apply_ctx *c, int64_t tid)
 {
-    const struct task_fold_state *f = &c->fold;
-    uint32_t v;
-    if (tid >= 0 && tid < INT32_MAX) return (size_t)tid / 64 < f->done_words && (f->done_bits[tid / 64] >> (tid % 64) & 1);
-    return clarity_idmap_get(&f->done_ids, tid, &v);
-}
-
-static int mark_done(struct task_fold_state *f, int64_t tid)
-{
-    if (tid < 0 || tid >= INT32_MAX) return clarity_idmap_put(&f->done_ids, tid, 1);
-    size_t w = (size_t)tid / 64;
-    if (w >= f->done_words) {
-        size_t n = f->done_words ? f->done_words : 1024;
-        while (n <= w) n *= 2;
-        uint64_t *p = realloc(f->done_bits, n * sizeof *p);
-        if (!p) return -1;
-        memset(p + f->done_words, 0, (n - f->done_words) * sizeof *p);
-        f->done_bits = p;
-        f->done_words = n;
-    }
-    f->done_bits[w] |= (uint64_t)1 << (tid % 64);
-    return 0;
+    return clarity_idset_has(&c->fold.done, tid);
 }
 
 int clarity__model_fold_take(struct apply_ctx *c, int64_t tid, uint32_t *row)
@@ -163,7 +143,7 @@ void clarity__model_fold_release(struct apply_ctx *c, uint32_t row)
     hand_over(c, row);
     live_del(f, tid);
     f->ord[row] = 0;
-    if (mark_done(f, tid) != 0 || clear_row(&a->tasks, row) != 0) {
+    if (clarity_idset_add(&f->done, tid) != 0 || clear_row(&a->tasks, row) != 0) {
         c->failed = 1;
         return;
     }
@@ -215,7 +195,6 @@ void clarity__model_fold_free(struct apply_ctx *c)
     free(f->rows);
     free(f->ord);
     free(f->free_rows);
-    free(f->done_bits);
-    clarity_idmap_free(&f->done_ids);
+    clarity_idset_free(&f->done);
     memset(f, 0, sizeof *f);
 }
