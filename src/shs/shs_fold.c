@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shs/shs_internal.h"
+#include "util/vec.h"
 
 /* Task indices above this make the fold inexact rather than a huge bitmap (Spark's indices
  * run from 0 to the stage's partition count). */
@@ -56,15 +57,7 @@ static int fold_completed(struct shs_stage_sink *k, int64_t index)
         return 0;
     }
     size_t w = (size_t)index / 64;
-    if (w >= fs->nwords) {
-        size_t n = fs->nwords ? fs->nwords : 1;
-        while (n <= w) n *= 2;
-        uint64_t *p = realloc(fs->bits, n * sizeof *p);
-        if (!p) return -1;
-        memset(p + fs->nwords, 0, (n - fs->nwords) * sizeof *p);
-        fs->bits = p;
-        fs->nwords = n;
-    }
+    if (clarity_vec_grow_zeroed((void **)&fs->bits, &fs->nwords, w + 1, sizeof *fs->bits, 1) != 0) return -1;
     fs->bits[w] |= (uint64_t)1 << (index % 64);
     return 0;
 }

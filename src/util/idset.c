@@ -1,5 +1,6 @@
 /* A set of task ids: bits below 2^31, a map for the rest (idset.h says why). */
 #include "util/idset.h"
+#include "util/vec.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,15 +17,7 @@ int clarity_idset_add(struct clarity_idset *s, int64_t id)
 {
     if (!dense(id)) return clarity_idmap_put(&s->other, id, 1);
     size_t w = (size_t)id / 64;
-    if (w >= s->words) {
-        size_t n = s->words ? s->words : 1024;
-        while (n <= w) n *= 2;
-        uint64_t *p = realloc(s->bits, n * sizeof *p);
-        if (!p) return -1;
-        memset(p + s->words, 0, (n - s->words) * sizeof *p);
-        s->bits = p;
-        s->words = n;
-    }
+    if (clarity_vec_grow_zeroed((void **)&s->bits, &s->words, w + 1, sizeof *s->bits, 1024) != 0) return -1;
     s->bits[w] |= (uint64_t)1 << (id % 64);
     return 0;
 }

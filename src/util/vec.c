@@ -3,6 +3,7 @@
 #include "util/hugepage.h"
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The capacity a vector of cap elements grows to for need (first when it had none, then
    doubling), in *nc; -1 when it or its bytes would overflow. */
@@ -27,6 +28,14 @@ int clarity_vec_grow_from(void **p, size_t *cap, size_t need, size_t elem, size_
     if (!q) return -1;
     *p = q;
     *cap = nc;
+    return 0;
+}
+
+int clarity_vec_grow_zeroed(void **p, size_t *cap, size_t need, size_t elem, size_t first)
+{
+    size_t old = *cap;
+    if (clarity_vec_grow_from(p, cap, need, elem, first) != 0) return -1;
+    if (*cap > old) memset((char *)*p + old * elem, 0, (*cap - old) * elem);
     return 0;
 }
 

@@ -17,6 +17,9 @@ static inline int clarity_vec_reserve(void **p, size_t *cap, size_t need, size_t
  * lists (a stage's jobs, a query's jobs and plan metrics), which mostly hold one to three
  * entries; on a log of 10^6 small jobs eight slots each cost ~150 bytes per job. */
 int clarity_vec_grow_from(void **p, size_t *cap, size_t need, size_t elem, size_t first);
+/* clarity_vec_grow_from, the new elements zeroed: for tables indexed by an id (bit sets of task
+ * ids or indices, id -> row arrays) whose unset entries must read 0. */
+int clarity_vec_grow_zeroed(void **p, size_t *cap, size_t need, size_t elem, size_t first);
 #define CLARITY_VEC_RESERVE_SMALL(ptr, cap, need) \
     ((need) <= (cap) ? 0 : clarity_vec_grow_from((void **)&(ptr), &(cap), (need), sizeof *(ptr), 2))
 #define CLARITY_VEC_PUSH_SMALL(ptr, n, cap)                                                        \

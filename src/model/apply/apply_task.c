@@ -87,15 +87,8 @@ static bool task_lookup(const struct clarity_app *a, int64_t tid, uint32_t *row)
 static int task_remember(struct clarity_app *a, int64_t tid, uint32_t row)
 {
     if (!task_dense_ok(a, tid)) return clarity_idmap_put(&a->task_by_id, tid, row);
-    if ((size_t)tid >= a->task_dense_cap) {
-        size_t cap = a->task_dense_cap ? a->task_dense_cap : 4096;
-        while (cap <= (size_t)tid) cap *= 2;
-        uint32_t *p = realloc(a->task_dense, cap * sizeof *p);
-        if (!p) return -1;
-        memset(p + a->task_dense_cap, 0, (cap - a->task_dense_cap) * sizeof *p);
-        a->task_dense = p;
-        a->task_dense_cap = cap;
-    }
+    if (clarity_vec_grow_zeroed((void **)&a->task_dense, &a->task_dense_cap, (size_t)tid + 1, sizeof *a->task_dense, 4096) != 0)
+        return -1;
     a->task_dense[tid] = row + 1;
     return 0;
 }

@@ -94,15 +94,7 @@ int clarity__model_fold_put(struct apply_ctx *c, int64_t tid, uint32_t row)
 {
     struct task_fold_state *f = &c->fold;
     if ((f->n + 1) * 2 > f->cap && live_grow(f) != 0) return -1;
-    if (row >= f->ord_cap) {
-        size_t ncap = f->ord_cap ? f->ord_cap * 2 : 1024;
-        while (ncap <= row) ncap *= 2;
-        uint64_t *p = realloc(f->ord, ncap * sizeof *p);
-        if (!p) return -1;
-        memset(p + f->ord_cap, 0, (ncap - f->ord_cap) * sizeof *p);
-        f->ord = p;
-        f->ord_cap = ncap;
-    }
+    if (clarity_vec_grow_zeroed((void **)&f->ord, &f->ord_cap, (size_t)row + 1, sizeof *f->ord, 1024) != 0) return -1;
     size_t k = slot_of(tid, f->cap);
     while (f->keys[k] != EMPTY) k = (k + 1) & (f->cap - 1);
     f->keys[k] = tid;
