@@ -257,6 +257,18 @@ if [ -d "$SHARED_DATA/spark-events" ]; then
 else skip "no-task: $SHARED_DATA/spark-events absent (fixtures only)"; fi
 if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask "$NT" --max-memory 1; then
   NPORT=$PORT
+  # One route asked of the bounded server (NPORT) and the whole-model one (WPORT): the status
+  # and body must match; counts every route in n and every difference in nbad (the first five
+  # named), and leaves the bounded answer in $T/n.body and its status in $lc.
+  lean_vs_whole() {
+    lc=$(curl -s -o "$T/n.body" -w '%{http_code}' "http://127.0.0.1:$NPORT$2")
+    local wc_
+    wc_=$(curl -s -o "$T/w.body" -w '%{http_code}' "http://127.0.0.1:$WPORT$2")
+    n=$((n + 1))
+    if [ "$lc" != "$wc_" ] || ! cmp -s "$T/n.body" "$T/w.body"; then
+      nbad=$((nbad + 1)); [ "$nbad" -le 5 ] && bad "$1 $2: $lc against the whole model's $wc_ ($(cmp "$T/n.body" "$T/w.body" 2>&1 | head -1))"
+    fi
+  }
   "$CLARITY" api "$NT" "$A" | jq -r '.[] | .id as $i | .attempts[] | "\($i)" + (if .attemptId then "/" + .attemptId else "" end)' >"$T/nbases"
   n=0; nbad=0; napi=0
   while read -r b; do
@@ -270,12 +282,7 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
       for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/storage/rdd" | jq -r '.[].id' 2>/dev/null | head -1); do paths+=("$A/$b/storage/rdd/$id"); done ;;
     esac
     for p in "${paths[@]}"; do
-      lc=$(curl -s -o "$T/n.body" -w '%{http_code}' "http://127.0.0.1:$NPORT$p")
-      wc_=$(curl -s -o "$T/w.body" -w '%{http_code}' "http://127.0.0.1:$WPORT$p")
-      n=$((n + 1))
-      if [ "$lc" != "$wc_" ] || ! cmp -s "$T/n.body" "$T/w.body"; then
-        nbad=$((nbad + 1)); [ "$nbad" -le 5 ] && bad "no-task $p: $lc against the whole model's $wc_ ($(cmp "$T/n.body" "$T/w.body" 2>&1 | head -1))"
-      fi
+      lean_vs_whole no-task "$p"
       case "$b" in app-shs-0001/2|local-1430917381534|application_1538416563558_0014)
         if [ "$lc" = 200 ]; then
           "$CLARITY" api -o "$T/api.body" "$NT" "$p" 2>/dev/null
@@ -314,12 +321,7 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
       for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/sql" | jq -r '.[].id' 2>/dev/null | tail -1); do paths+=("$A/$b/sql/$id?details=true&planDescription=false"); done ;;
     esac
     for p in "${paths[@]}"; do
-      lc=$(curl -s -o "$T/n.body" -w '%{http_code}' "http://127.0.0.1:$NPORT$p")
-      wc_=$(curl -s -o "$T/w.body" -w '%{http_code}' "http://127.0.0.1:$WPORT$p")
-      n=$((n + 1))
-      if [ "$lc" != "$wc_" ] || ! cmp -s "$T/n.body" "$T/w.body"; then
-        nbad=$((nbad + 1)); [ "$nbad" -le 5 ] && bad "task-sum $p: $lc against the whole model's $wc_ ($(cmp "$T/n.body" "$T/w.body" 2>&1 | head -1))"
-      fi
+      lean_vs_whole task-sum "$p"
       # the whole-model server answers as clarity api (section 1); clarity api itself on the
       # plain routes of the three attempts
       case "$b:${p##*/}" in app-shs-0001/2:*s|application_1628109047826_1317105:*s|local-1430917381534:*s)
