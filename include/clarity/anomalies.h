@@ -74,6 +74,9 @@ struct ladra_metrics {
     int64_t run_ms, cpu_ms, gc_ms, fetch_wait_ms;   /* -1 when not logged */
     int64_t sw_ns, sw_bytes;        /* shuffle write time and bytes (0 when none) */
     int64_t remote_bytes;           /* remote shuffle bytes read (FWA compares such tasks only) */
+    int64_t disk_bytes;             /* bytes a task reads or writes on its host's disks outside the
+                                       shuffle write: input, output, local shuffle blocks and disk
+                                       spills (0 when none or not logged) */
 };
 
 /* One GC record placed on a host (log mode). */
@@ -279,10 +282,13 @@ int clarity_ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, 
  * time), gc (GC time per CPU time, + 1% of CPU time), fetch (fetch wait per remote byte, + 5%
  * of CPU time), write (shuffle write time per byte written); then, from the GC logs (0 without
  * them), gc_sys (the victim's collections' system share of their wall time, + 0.01, over the
- * others') and gc_stretch (wall time over user + sys, over the others'). All 0 when the victim
- * ran no task slower than the others of its stage. */
+ * others') and gc_stretch (wall time over user + sys, over the others'); last, read: the run
+ * time that is neither CPU, GC, fetch wait nor shuffle write (input and output on the local
+ * disks, spills, waiting for a core) per byte read or written there (disk_bytes), over the
+ * others' (tasks with no such bytes left out). All 0 when the victim ran no task slower than
+ * the others of its stage. */
 enum { LADRA_COMP_TIME, LADRA_COMP_CPU, LADRA_COMP_GC, LADRA_COMP_FETCH, LADRA_COMP_WRITE, LADRA_COMP_GC_SYS,
-       LADRA_COMP_GC_STRETCH, LADRA_NCOMP };
+       LADRA_COMP_GC_STRETCH, LADRA_COMP_READ, LADRA_NCOMP };
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
 struct ladra_factors {
     double f[LADRA_NFEAT];          /* the paper's seven, then the extended features */

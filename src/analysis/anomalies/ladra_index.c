@@ -26,7 +26,7 @@ void clarity_ladra_task_metrics(const struct ladra_input *in, const struct ladra
     m->tid = clarity_icol_get(&a->tasks.task_id, i);
     if (!(clarity_task_flags(a, i) & CLARITY_TF_HAS_METRICS)) {
         m->run_ms = m->cpu_ms = m->gc_ms = m->fetch_wait_ms = -1;
-        m->sw_ns = m->sw_bytes = m->remote_bytes = 0;
+        m->sw_ns = m->sw_bytes = m->remote_bytes = m->disk_bytes = 0;
         return;
     }
     m->run_ms = clarity_task_metric(a, i, CLARITY_TM_RUN_MS);
@@ -36,6 +36,8 @@ void clarity_ladra_task_metrics(const struct ladra_input *in, const struct ladra
     m->sw_ns = clarity_task_metric(a, i, CLARITY_TM_SW_TIME_NS);
     m->sw_bytes = clarity_task_metric(a, i, CLARITY_TM_SW_BYTES);
     m->remote_bytes = clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES);
+    m->disk_bytes = clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) + clarity_task_metric(a, i, CLARITY_TM_OUTPUT_BYTES) +
+                    clarity_task_metric(a, i, CLARITY_TM_SR_LOCAL_BYTES) + clarity_task_metric(a, i, CLARITY_TM_DISK_SPILLED);
 }
 
 int64_t clarity_ladra_task_id(const struct ladra_input *in, const struct ladra_task *t)

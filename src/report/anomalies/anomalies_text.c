@@ -66,11 +66,16 @@ static void components_line(FILE *o, const struct clarity_app *a, const struct c
     char why[512], gc[96] = "";
     if (!r->eventlog_only)
         snprintf(gc, sizeof gc, ", GC system share x%.2f", exp(c[LADRA_COMP_GC_SYS]));
+    /* the cause's rules also read the rest of the run time per local-disk byte and, from the GC
+     * logs, the collections' wall over user + sys: name them where they may have decided */
+    char gcw[64] = "";
+    if (!r->eventlog_only) snprintf(gcw, sizeof gcw, ", GC wall over user + sys x%.2f", exp(c[LADRA_COMP_GC_STRETCH]));
     if (r->cause_by_components)
         snprintf(why, sizeof why, "cause from %s's time components against the other hosts of its stages, not the "
                  "root-cause model (trained on 4 hosts): run time per CPU time x%.2f, shuffle write time per byte "
-                 "x%.2f, GC time per CPU time x%.2f%s", clarity_app_str(a, r->host_ids[r->run.victim]),
-                 exp(c[LADRA_COMP_CPU]), exp(c[LADRA_COMP_WRITE]), exp(c[LADRA_COMP_GC]), gc);
+                 "x%.2f, other time per local-disk byte x%.2f, GC time per CPU time x%.2f%s%s",
+                 clarity_app_str(a, r->host_ids[r->run.victim]), exp(c[LADRA_COMP_CPU]), exp(c[LADRA_COMP_WRITE]),
+                 exp(c[LADRA_COMP_READ]), exp(c[LADRA_COMP_GC]), gc, gcw);
     else
         snprintf(why, sizeof why, "the root-cause model's %s is not borne out by %s's time components against the "
                  "other hosts of its stages (run time per CPU time x%.2f, shuffle write time per byte x%.2f, GC time "
