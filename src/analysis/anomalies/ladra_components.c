@@ -130,10 +130,10 @@ int clarity__ladra_components(const struct ladra_input *in, int32_t victim, doub
  * - disk, before cpu, when shuffle writes ran x1.22 slower per byte (log 0.2) and the read
  *   component is up (log 0.1) by no more than 0.3 beyond the cpu one. Waiting for a core and
  *   waiting for a disk both land in "neither CPU nor GC nor fetch nor write" time, so read alone
- *   rises under CPU hogs too (their median 0.64 against disk hogs' 0.29); but a CPU hog slows the
+ *   rises under CPU hogs too (their median 0.62 against disk hogs' 0.33); but a CPU hog slows the
  *   CPU-heavy tasks, whose rest of the run is small, so read climbs far above cpu there (CPU hogs'
- *   median read - cpu 0.33, up to 2.6), while a disk hog slows the disk-heavy tasks and the two
- *   stay close (disk hogs at most 0.34). Only when the victim lost 10% of one host's share of the
+ *   median read - cpu 0.28, up to 2.6), while a disk hog slows the disk-heavy tasks and the two
+ *   stay close (disk hogs' median 0.14, at most 0.43). Only when the victim lost 10% of one host's share of the
  *   run: fault-free 8-host WordCounts pass the rest of the rule (write 0.32-0.40, read 0.16-0.18)
  *   with 6-7% lost, the disk hogs it catches lost 11% or more. Log mode: disk 0.85/0.28 ->
  *   0.89/0.41 (precision/recall), cpu precision 0.70 -> 0.72, no false alarm added.
