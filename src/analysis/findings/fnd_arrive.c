@@ -17,12 +17,13 @@
  * saving is the replayed end's shift. The two replays share the model's error, which cancels
  * in the difference, as in the component replay.
  *
- * Which stages arrive on their own: those of each SQL query (its sub-executions with it); the
- * stages of jobs outside any query are one chain, the driver's own code. A query that starts
- * while no other query is open, less than ARR_CHAIN_MS after the last one ended, continues
- * that one's chain (a script running its statements one after the other: the next one is
- * parsed and planned in well under a second). An application with one chain is left to the
- * component replay (everything follows everything; the same answer at less cost).
+ * Which stages arrive on their own: SQL queries (with their sub-executions and jobs) and the
+ * jobs outside any query are units; in start order, a unit that starts while another is open,
+ * or more than ARR_CHAIN_MS (2 s) after the last end with none open, starts a chain of its own;
+ * one that starts sooner after the last end continues that chain (a script running its
+ * statements and jobs one after the other, the driver planning the next one).
+ * An application of one chain (every RDD application, a script) is left to the component
+ * replay: everything there follows everything, the same answer at less cost.
  *
  * Cost: one replay is O(attempts log slots). At most ARR_MAX_REPLAYS changes are replayed so
  * (linear in the attempts however many stages a log has); a change past that budget keeps its
@@ -33,7 +34,15 @@
 #include "analysis/findings/fnd_internal.h"
 #include "sim/workload_replay.h"
 
-#define ARR_CHAIN_MS 1000
+/* a unit starting with nothing open at most this long after the last end continues its chain:
+   the driver parsed and planned it. Nothing in the log tells a script's driver, busy between
+   two statements, from a server waiting for its next client (the driver_bound rule reads every
+   such gap in an SQL application as the wait); this bound is a judgement between the two: the
+   one script among the shared logs (NDS q72 on Dataproc) starts its query 1.2 s after the last
+   temp view, its 60 load jobs and views 20-200 ms apart; a clock or a client is not bound to
+   the last end (synth's TPC-DS mixes: queries arriving ~5 s apart, a query starting with none
+   open 0.2-18 s after the last end) */
+#define ARR_CHAIN_MS 2000
 #define ARR_MAX_REPLAYS 64
 /* more FAIR pools than this: FIFO (the replay's pool scan is linear in the pools) */
 #define ARR_MAX_POOLS 64
@@ -43,19 +52,22 @@ struct fnd_arr {
     struct clarity_wl_stage *st, *st2;   /* its stages; a changed replay's */
     double *run2; size_t run2_cap;       /* a changed replay's runtimes (pieces of split attempts) */
     double *uend;                        /* per chain: replayed end */
-    double *arrive;                      /* per stage: its query's logged start (its submission
-                                            outside a query) */
+    double *arrive;                      /* per stage: its unit's logged start (its query's, or
+                                            its job's outside a query) */
+    size_t *uid;                         /* per stage: its unit (an SQL row, or nsqls + a job row) */
     struct clarity_wl_run sc;
     double base_end;
     int left;                            /* replays left in the budget */
 };
 
-static int cmp_sql_start(const void *pa, const void *pb, void *ctx)
+/* a unit that arrives: an SQL query (index < nsqls) or a job outside any query */
+struct unit { int64_t start, end; size_t idx; };
+
+static int cmp_unit(const void *pa, const void *pb)
 {
-    const struct clarity_app *a = ctx;
-    size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
-    if (a->sqls[i].start_ms != a->sqls[j].start_ms) return a->sqls[i].start_ms < a->sqls[j].start_ms ? -1 : 1;
-    return (i > j) - (i < j);
+    const struct unit *a = pa, *b = pb;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
 /* stages by (chain, submission, index); by (chain, end, index descending) */
@@ -91,35 +103,56 @@ void clarity_fnd_arrivals_free(struct fnd *x)
     struct fnd_arr *r = x->arr;
     if (!r) return;
     clarity_wl_run_free(&r->sc);
-    free(r->st); free(r->st2); free(r->run2); free(r->uend); free(r->arrive);
+    free(r->st); free(r->st2); free(r->run2); free(r->uend); free(r->arrive); free(r->uid);
     free(r);
     x->arr = NULL;
 }
 
-/* chain per SQL query row (-1: none); returns the chain count, or -1 when out of memory */
-static long sql_chains(const struct clarity_app *a, long *chain)
+/* Per SQL query row and per job row (a job in a query: its query's), its chain (-1: none).
+   SQL queries and the jobs outside any query in start order: one that starts while another is
+   open arrived on its own; one that starts with none open, within ARR_CHAIN_MS of the last
+   end, continues that chain (a script); later than that, the application waited for it (the driver_bound rule's reading of
+   a gap with nothing open in an SQL application: a server waiting for its clients). Returns
+   the chain count, or -1 when out of memory. */
+static long unit_chains(const struct clarity_app *a, long *qchain, long *jchain)
 {
-    size_t nq = a->nsqls;
-    size_t *ord = malloc((nq ? nq : 1) * sizeof *ord);
-    if (!ord) return -1;
-    for (size_t q = 0; q < nq; q++) ord[q] = q, chain[q] = -1;
-    qsort_r(ord, nq, sizeof *ord, cmp_sql_start, (void *)a);
-    long n = 0, last = -1;
-    int64_t last_end = INT64_MIN;
-    for (size_t k = 0; k < nq; k++) {
-        const struct clarity_sql *q = &a->sqls[ord[k]];
-        if (q->start_ms <= 0) continue;
-        const struct clarity_sql *root = q->root_id != q->id ? clarity_app_sql(a, q->root_id) : NULL;
-        long c;
-        if (root && chain[root - a->sqls] >= 0) c = chain[root - a->sqls];
-        else if (last >= 0 && q->start_ms >= last_end && q->start_ms - last_end <= ARR_CHAIN_MS) c = last;
-        else c = n++;
-        chain[ord[k]] = c;
-        int64_t end = q->end_ms > q->start_ms ? q->end_ms : q->start_ms;
-        if (end >= last_end) last_end = end, last = c;
+    size_t nq = a->nsqls, nj = a->njobs, n = 0;
+    struct unit *u = malloc((nq + nj + 1) * sizeof *u);
+    if (!u) return -1;
+    for (size_t q = 0; q < nq; q++) {
+        qchain[q] = -1;
+        const struct clarity_sql *s = &a->sqls[q];
+        if (s->start_ms > 0 && (s->root_id == s->id || !clarity_app_sql(a, s->root_id)))
+            u[n++] = (struct unit){s->start_ms, s->end_ms > s->start_ms ? s->end_ms : s->start_ms, q};
     }
-    free(ord);
-    return n;
+    for (size_t j = 0; j < nj; j++) {
+        jchain[j] = -1;
+        const struct clarity_job *b = &a->jobs[j];
+        if (b->submit_ms > 0 && (b->sql_id < 0 || !clarity_app_sql(a, b->sql_id)))
+            u[n++] = (struct unit){b->submit_ms, b->end_ms > b->submit_ms ? b->end_ms : b->submit_ms, nq + j};
+    }
+    qsort(u, n, sizeof *u, cmp_unit);
+    long nc = 0, last = -1;
+    int64_t last_end = INT64_MIN;
+    for (size_t k = 0; k < n; k++) {
+        long c = last >= 0 && u[k].start >= last_end && u[k].start - last_end <= ARR_CHAIN_MS ? last : nc++;
+        if (u[k].idx < nq) qchain[u[k].idx] = c;
+        else jchain[u[k].idx - nq] = c;
+        if (u[k].end >= last_end) last_end = u[k].end, last = c;
+    }
+    free(u);
+    /* sub-executions with their root; jobs in a query with the query */
+    for (size_t q = 0; q < nq; q++)
+        if (qchain[q] < 0) {
+            const struct clarity_sql *r = clarity_app_sql(a, a->sqls[q].root_id);
+            if (r) qchain[q] = qchain[r - a->sqls];
+        }
+    for (size_t j = 0; j < nj; j++)
+        if (jchain[j] < 0 && a->jobs[j].sql_id >= 0) {
+            const struct clarity_sql *q = clarity_app_sql(a, a->jobs[j].sql_id);
+            if (q) jchain[j] = qchain[q - a->sqls];
+        }
+    return nc;
 }
 
 int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
@@ -128,46 +161,49 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     x->arr_wall = -1;
     if (!a->nsqls || !x->n) return 0;
     size_t ns = a->nstages;
-    long *chain = malloc(a->nsqls * sizeof *chain);
+    long *qchain = malloc(a->nsqls * sizeof *qchain), *jchain = malloc((a->njobs ? a->njobs : 1) * sizeof *jchain);
     uint32_t *sunit = malloc((ns ? ns : 1) * sizeof *sunit);
     struct fnd_arr *r = calloc(1, sizeof *r);
     uint32_t *by_sub = NULL, *by_end = NULL, *pools = NULL;
-    if (!chain || !sunit || !r) goto oom;
-    long nchain = sql_chains(a, chain);
+    uint8_t *seen = NULL;
+    if (!qchain || !jchain || !sunit || !r) goto oom;
+    long nchain = unit_chains(a, qchain, jchain);
     if (nchain < 0) goto oom;
-    /* each stage attempt that has attempts in the replay: its query's chain, or the driver's */
-    uint32_t driver = (uint32_t)nchain;
-    bool any_driver = false;
+    /* each stage attempt that has attempts in the replay: its first job's chain; a stage of
+       no known job, one more chain */
+    uint32_t other = (uint32_t)nchain;
+    bool any_other = false;
     size_t used = 0;
-    uint8_t *seen = calloc((size_t)nchain + 1, 1);
-    if (!seen) goto oom;
+    if (!(seen = calloc((size_t)nchain + 1, 1))) goto oom;
     for (size_t s = 0; s < ns; s++) {
         if (x->lstart[s + 1] == x->lstart[s]) continue;
         const struct clarity_stage *st = &a->stages[s];
         const struct clarity_job *j = st->njob_ids ? clarity_app_job(a, st->job_ids[0]) : NULL;
-        const struct clarity_sql *q = j && j->sql_id >= 0 ? clarity_app_sql(a, j->sql_id) : NULL;
-        long c = q ? chain[q - a->sqls] : -1;
-        sunit[s] = c >= 0 ? (uint32_t)c : driver;
-        if (c < 0) any_driver = true;
+        long c = j ? jchain[j - a->jobs] : -1;
+        sunit[s] = c >= 0 ? (uint32_t)c : other;
+        if (c < 0) any_other = true;
         if (!seen[sunit[s]]) seen[sunit[s]] = 1, used++;
     }
     free(seen);
-    free(chain);
-    chain = NULL;
+    seen = NULL;
+    free(qchain);
+    free(jchain);
+    qchain = jchain = NULL;
     if (used < 2) {   /* one chain: the component replay's answer */
         free(sunit);
         free(r);
         return 0;
     }
-    size_t nu = (size_t)nchain + (any_driver ? 1 : 0);
+    size_t nu = (size_t)nchain + (any_other ? 1 : 0);
     r->st = calloc(ns ? ns : 1, sizeof *r->st);
     r->st2 = malloc((ns ? ns : 1) * sizeof *r->st2);
     r->uend = malloc((nu ? nu : 1) * sizeof *r->uend);
     r->arrive = malloc((ns ? ns : 1) * sizeof *r->arrive);
+    r->uid = malloc((ns ? ns : 1) * sizeof *r->uid);
     by_sub = malloc((ns ? ns : 1) * sizeof *by_sub);
     by_end = malloc((ns ? ns : 1) * sizeof *by_end);
     pools = malloc(ARR_MAX_POOLS * sizeof *pools);
-    if (!r->st || !r->st2 || !r->uend || !r->arrive || !by_sub || !by_end || !pools) goto oom;
+    if (!r->st || !r->st2 || !r->uend || !r->arrive || !r->uid || !by_sub || !by_end || !pools) goto oom;
     /* the stages, times relative to the first launch (doubles hold them exactly) */
     int64_t t0 = INT64_MAX;
     for (size_t i = 0; i < x->n; i++) {
@@ -203,8 +239,11 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
         }
         const struct clarity_job *j = sa->njob_ids ? clarity_app_job(a, sa->job_ids[0]) : NULL;
         const struct clarity_sql *q = j && j->sql_id >= 0 ? clarity_app_sql(a, j->sql_id) : NULL;
-        double arr = q && q->start_ms > 0 ? (double)(q->start_ms - t0) : sub;
+        const struct clarity_sql *root = q && q->root_id != q->id ? clarity_app_sql(a, q->root_id) : NULL;
+        if (root) q = root;
+        double arr = q && q->start_ms > 0 ? (double)(q->start_ms - t0) : j && j->submit_ms > 0 ? (double)(j->submit_ms - t0) : sub;
         r->arrive[m] = arr < sub ? arr : sub;
+        r->uid[m] = q ? (size_t)(q - a->sqls) : j ? a->nsqls + (size_t)(j - a->jobs) : SIZE_MAX;
         r->st[m++] = (struct clarity_wl_stage){.unit = sunit[s], .pool = pool, .job_id = job, .stage_id = sa->stage_id,
                                               .submit_ms = sub, .end_ms = end, .pred = CLARITY_WL_NONE,
                                               .first = lo, .ntasks = hi - lo};
@@ -248,7 +287,7 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     if (sized.ntasks < (size_t)sized.slots) sized.ntasks = (size_t)sized.slots;
     int rc = clarity_wl_run_init(&r->sc, &sized, err);
     if (rc) {
-        free(r->st); free(r->st2); free(r->uend); free(r->arrive); free(r);
+        free(r->st); free(r->st2); free(r->uend); free(r->arrive); free(r->uid); free(r);
         return rc;
     }
     r->base_end = replay_end(&r->w, r);
@@ -256,8 +295,8 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     x->arr = r;
     return 0;
 oom:
-    free(chain); free(sunit); free(by_sub); free(by_end); free(pools);
-    if (r) { free(r->st); free(r->st2); free(r->uend); free(r->arrive); free(r); }
+    free(qchain); free(jchain); free(seen); free(sunit); free(by_sub); free(by_end); free(pools);
+    if (r) { free(r->st); free(r->st2); free(r->uend); free(r->arrive); free(r->uid); free(r); }
     return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the findings replay");
 }
 
@@ -303,9 +342,11 @@ double clarity_fnd_arrivals_shift(struct fnd *x)
     return shift > 0 ? shift : 0;
 }
 
-/* The driver's time inside each chain removed: every stage submitted as its predecessor ends,
- * and a query's first stage as the query starts; the shift of the replayed end in ms, or -1
- * (no arrivals). Queries still arrive when they did. */
+/* The driver's time inside each query (or job outside one) removed: every stage submitted as
+ * its predecessor of the same query ends, and a query's first stages as the query starts (a
+ * chained query still starts its logged gap after the one before it: that gap is between
+ * statements, which the driver_bound rule does not count in an SQL application); the shift
+ * of the replayed end in ms, or -1 (no arrivals). Queries still arrive when they did. */
 double clarity_fnd_arrivals_no_gaps(struct fnd *x)
 {
     struct fnd_arr *r = x->arr;
@@ -313,9 +354,9 @@ double clarity_fnd_arrivals_no_gaps(struct fnd *x)
     for (size_t k = 0; k < r->w.nst; k++) {
         r->st2[k] = r->st[k];
         uint32_t p = r->st[k].pred;
-        if (p != CLARITY_WL_NONE) {
+        if (p != CLARITY_WL_NONE && r->uid[p] == r->uid[k] && r->uid[k] != SIZE_MAX) {
             if (r->st2[k].submit_ms > r->st[p].end_ms) r->st2[k].submit_ms = r->st[p].end_ms;
-        } else r->st2[k].submit_ms = r->arrive[k];
+        } else if (r->uid[k] != SIZE_MAX) r->st2[k].submit_ms = r->arrive[k];
     }
     struct clarity_wl w2 = r->w;
     w2.st = r->st2;
