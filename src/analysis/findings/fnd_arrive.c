@@ -27,7 +27,8 @@
  *
  * Cost: one replay is O(attempts log slots). At most ARR_MAX_REPLAYS changes are replayed so
  * (linear in the attempts however many stages a log has); a change past that budget keeps its
- * component saving, an upper bound on the application's, and says so. */
+ * component saving, an upper bound on the application's, and says so. Which changes: every
+ * one whose bound (the runtime it removes) passes the minimum saving, in the rules' order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,7 +307,7 @@ double clarity_fnd_arrivals_shift(struct fnd *x)
 {
     struct fnd_arr *r = x->arr;
     if (!r) return -1;
-    if (r->left <= 0) { x->arr_over_budget = true; return -1; }
+    if (r->left <= 0) { x->arr_skipped = true; return -1; }
     r->left--;
     double base_end = r->base_end;
     if (x->base_alt) {   /* a changed base (a failed attempt chained with its retry): replayed too */

@@ -44,7 +44,8 @@ struct fnd {
     struct fnd_arr *arr;
     double arr_wall;             /* the last mod_end's change as the shift of the application's
                                     end with arrivals held (ms), -1 when not replayed so */
-    bool arr_over_budget;        /* a change was past the arrival replays' budget */
+    bool arr_skipped;            /* the last mod_end's change was past the arrival replays'
+                                    budget (its saving is the component replay's) */
     /* output */
     struct clarity_finding *f; size_t nf, cap;
     int oom;                     /* an allocation failed in a rule */
