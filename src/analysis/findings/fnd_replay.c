@@ -194,9 +194,10 @@ double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound)
     }
     /* queries arriving on their own: the same change as the shift of the application's end,
        whatever the component replay saved (a stage whose component had other work to fill its
-       slots may still be its query's tail, and the query the application's: tuning-style
-       TPC-DS mix 23, too few partitions in stage 8: 0.7 s by the components, 5.4 s held, 6.0 s
-       by the re-run); the bound above still skips what cannot pass the minimum saving */
+       slots may still be its query's tail, and the query the application's: seen on TPC-DS mix
+       23 of the reporting set 21-25, too few partitions in stage 8: 0.7 s by the components,
+       5.4 s held, 6.0 s by the re-run); the bound above still skips what cannot pass the
+       minimum saving */
     if (x->arr) x->arr_wall = clarity_fnd_arrivals_shift(x);
     for (size_t t = 0; t < x->ntouched; t++) {
         uint32_t i = x->touched[t];
