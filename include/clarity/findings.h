@@ -60,6 +60,11 @@ struct clarity_finding {
     int64_t saving_core_ms;      /* core time saved; -1 when that is not the cost */
     enum clarity_finding_method method;
     enum clarity_finding_confidence confidence;
+    /* queries that arrived on their own (a server, a throughput run): 1 when the saving is the
+       shift of the application's end with each query held at its logged arrival, 2 when that
+       replay's budget was spent (the saving is then an upper bound), 0 when every stage
+       follows the one before (the component replay alone) */
+    unsigned char arrivals;
     char caveat[240];            /* "" when none */
     char setting[80], current[80], proposed[80];   /* setting "" when the action is a code change */
     char action[320];            /* the sentence: "Try ...; or ..." */

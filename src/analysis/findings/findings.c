@@ -90,6 +90,15 @@ int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_f
         clarity_fnd_free(&x);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory finding what to fix");
     }
+    /* say how the saving of a change in one query reached the application's end */
+    for (size_t i = 0; i < x.nf; i++) {
+        struct clarity_finding *f = &x.f[i];
+        if (!f->arrivals) continue;
+        size_t len = strlen(f->caveat);
+        snprintf(f->caveat + len, sizeof f->caveat - len, "%s%s", len ? "; " : "",
+                 f->arrivals == 1 ? "queries held at their logged arrivals" :
+                 "queries not held at their arrivals (replay budget spent): an upper bound");
+    }
     out->candidates = x.nf;
     size_t n = 0;
     for (size_t i = 0; i < x.nf; i++)

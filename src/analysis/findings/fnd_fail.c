@@ -551,7 +551,7 @@ void clarity_fnd_failure_rules(struct fnd *x)
         x->base_alt = alt;
         x->alt_delta = 0;
         double sim = x->ntouched ? clarity_fnd_mod_end(x, 0, bound) : (bound >= x->min_sim ? 0 : -1);
-        double alt_delta = x->alt_delta;
+        double alt_delta = x->alt_delta, held = x->arr_wall;
         x->base_alt = NULL;
         restore(x, alt, is_head, altch, &naltch);
         if (sim < 0) continue;
@@ -579,6 +579,12 @@ void clarity_fnd_failure_rules(struct fnd *x)
         bool by_tl = c == C_FAIL ? tl_ms > 0 : tl_ms > model;
         if (by_tl) model = tl_ms;
         f->saving_ms = (int64_t)(model + cache_ms + 0.5);
+        /* queries arriving on their own (fnd_arrive.c): neither model keeps their arrivals, so
+           the failures' saving is at most what the arrival-held replay moves the end by */
+        if (held >= 0 && (c == C_FAIL || c == C_LOST || c == C_OOM)) {
+            f->arrivals = 1;
+            if (held + cache_ms < (double)f->saving_ms) f->saving_ms = (int64_t)(held + cache_ms + 0.5);
+        }
         /* estimated where the capacity or the cache wait (assumed rates, no replay) make over
            half of it */
         double est = (by_tl ? 0 : cap_ms - cache_ms) + cache_ms;

@@ -126,16 +126,19 @@ static int cev_cmp(const void *pa, const void *pb)
     return a->d - b->d;   /* an end before a start at the same ms: those two did not overlap */
 }
 
-/* Per replay index of a successful attempt: the mean number of successful attempts running on
-   its host while it ran, itself included (the integral of the host's running count over the
-   attempt, over its runtime); 1 for an attempt of no duration. One sort of the launch and
-   finish events per host, done only when some stage has a slow-host candidate. NULL when out
-   of memory. */
+/* Per replay index of a successful attempt: the mean number of attempts running on its host
+   while it ran, itself included (the integral of the host's running count over the attempt,
+   over its runtime); 1 for an attempt of no duration. Failed and killed attempts count as load
+   too: they held the host's disks and network as much as a successful one (lost_executors /
+   kmeans / 12: host1 ran 8 tasks of stage 0 at once, 6 of which died with their executor; its
+   2 survivors, counted against 1-2 successful neighbours, looked 1.7x slower per byte than
+   the other hosts' tasks and a slow host was reported). One sort of the launch and finish
+   events per host, done only when some stage has a slow-host candidate. NULL when out of
+   memory. */
 static double *concurrency(struct fnd *x)
 {
     const struct clarity_app *a = x->a;
-    size_t ne = 0;
-    for (size_t s = 0; s < a->nstages; s++) ne += 2 * (size_t)x->lsucc[s];
+    size_t ne = 2 * x->n;
     double *conc = calloc(x->n ? x->n : 1, sizeof *conc);
     struct cev *e = malloc((ne ? ne : 1) * sizeof *e);
     if (!conc || !e) { free(conc); free(e); return NULL; }
@@ -150,7 +153,15 @@ static double *concurrency(struct fnd *x)
             e[k++] = (struct cev){c->launch_ms, c->host, i, +1};
             e[k++] = (struct cev){c->finish_ms > c->launch_ms ? c->finish_ms : c->launch_ms, c->host, i, -1};
         }
+        for (uint32_t i = x->lstart[s] + x->lsucc[s]; i < x->lstart[s + 1]; i++) {   /* load only */
+            uint32_t r = x->row[i];
+            int64_t l = clarity_task_launch_ms(a, r), f = clarity_task_finish_ms(a, r);
+            uint32_t h = (uint32_t)clarity_icol_get(&a->tasks.host, r);
+            e[k++] = (struct cev){l, h, UINT32_MAX, +1};
+            e[k++] = (struct cev){f > l ? f : l, h, UINT32_MAX, -1};
+        }
     }
+    ne = k;
     qsort(e, ne, sizeof *e, cev_cmp);
     double integral = 0;
     int64_t last = 0, running = 0;
@@ -158,8 +169,10 @@ static double *concurrency(struct fnd *x)
         if (j == 0 || e[j].host != e[j - 1].host) { integral = 0; running = 0; last = e[j].t; }
         integral += (double)running * (double)(e[j].t - last);
         last = e[j].t;
-        if (e[j].d > 0) conc[e[j].i] = -integral;
-        else conc[e[j].i] += integral;
+        if (e[j].i != UINT32_MAX) {
+            if (e[j].d > 0) conc[e[j].i] = -integral;
+            else conc[e[j].i] += integral;
+        }
         running += e[j].d;
     }
     free(e);
@@ -249,7 +262,7 @@ void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl_in)
         f->where = CLARITY_FW_HOST;
         snprintf(f->host, sizeof f->host, "%s", host);
         if (nst == 1) clarity_fnd_where_stage(x, f, s0);
-        f->saving_ms = clarity_fnd_wall(x, sim);
+        clarity_fnd_set_saving(x, f, sim);
         f->method = CLARITY_FM_REPLAY;
         f->confidence = nst >= 2 ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
         snprintf(f->title, sizeof f->title, "Slow host %s: %zu of its %zu tasks took >= 1.5x the other hosts' median "

@@ -40,6 +40,12 @@ struct fnd {
     double min_sim;              /* simulated ms under which a finding is dropped anyway: its
                                     replay is skipped when the bound is below it (0: never) */
     struct clarity_task_comp *comps;      /* one stage's successful attempts */
+    /* queries that arrive on their own (fnd_arrive.c): NULL when the application is one chain */
+    struct fnd_arr *arr;
+    double arr_wall;             /* the last mod_end's change as the shift of the application's
+                                    end with arrivals held (ms), -1 when not replayed so */
+    bool arr_skipped;            /* the last mod_end's change was past the arrival replays'
+                                    budget (its saving is the component replay's) */
     /* output */
     struct clarity_finding *f; size_t nf, cap;
     int oom;                     /* an allocation failed in a rule */
@@ -63,6 +69,20 @@ void clarity_fnd_mod_cancel(struct fnd *x);
 int64_t clarity_fnd_wall(const struct fnd *x, double sim_ms);
 /* The same against a base other than the usual one: its total is sim_total + delta. */
 int64_t clarity_fnd_wall_alt(const struct fnd *x, double sim_ms, double delta);
+
+/* Arrival-held replay (fnd_arrive.c): built by clarity_fnd_build for an application whose SQL
+ * queries arrive on their own; the shift of the application's end under x->mod / x->split,
+ * or -1. */
+int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err);
+void clarity_fnd_arrivals_free(struct fnd *x);
+double clarity_fnd_arrivals_shift(struct fnd *x);
+/* the same with the driver's time inside each query removed (every stage submitted as the
+   one before it in its query ends; a query's first stage at the query's start), -1 without */
+double clarity_fnd_arrivals_no_gaps(struct fnd *x);
+/* f->saving_ms from the last mod_end: the component replay's wall saving, or, where queries
+ * arrive on their own and the change was replayed so, the shift of the application's end
+ * (f->arrivals). */
+void clarity_fnd_set_saving(const struct fnd *x, struct clarity_finding *f, double sim_ms);
 
 /* A new finding (zeroed; saving_core_ms -1), NULL and x->oom set when out of memory. */
 struct clarity_finding *clarity_fnd_add(struct fnd *x, enum clarity_finding_kind k);

@@ -262,7 +262,7 @@ static void repeated_query(struct fnd *x, const struct clarity_sql *q, struct rw
         if (!f) return;
         f->where = CLARITY_FW_SQL;
         f->sql = q->id;
-        f->saving_ms = clarity_fnd_wall(x, sim);
+        clarity_fnd_set_saving(x, f, sim);
         f->method = CLARITY_FM_BOUND;
         f->confidence = CLARITY_FC_MEDIUM;
         char desc[48], b[24];

@@ -149,7 +149,7 @@ static void skew_rule(struct fnd *x, const struct sf *q, const struct clarity_st
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_DATA_SKEW);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
-    f->saving_ms = clarity_fnd_wall(x, sim);
+    clarity_fnd_set_saving(x, f, sim);
     f->method = CLARITY_FM_REPLAY;
     f->confidence = nskew <= 3 ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
     char b1[24], b2[24];
@@ -255,7 +255,7 @@ static void partitions_rule(struct fnd *x, const struct sf *q)
     struct clarity_finding *f = clarity_fnd_add(x, kind);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
-    f->saving_ms = clarity_fnd_wall(x, sim);
+    clarity_fnd_set_saving(x, f, sim);
     f->method = CLARITY_FM_REPLAY;
     char b1[24];
     if (kind == CLARITY_FK_TOO_FEW_PARTITIONS)
@@ -296,7 +296,7 @@ static void tiny_rule(struct fnd *x, const struct sf *q)
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_TINY_TASKS);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
-    f->saving_ms = clarity_fnd_wall(x, sim);
+    clarity_fnd_set_saving(x, f, sim);
     f->method = CLARITY_FM_REPLAY;
     f->confidence = CLARITY_FC_MEDIUM;
     snprintf(f->title, sizeof f->title, "Tiny tasks in stage %lld%s%s%s: %zu tasks, median %.0f ms, %.0f%% of task "
@@ -335,7 +335,7 @@ static void spill_rule(struct fnd *x, const struct sf *q)
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_SPILL);
     if (!f) return;
     clarity_fnd_where_stage(x, f, q->s);
-    f->saving_ms = clarity_fnd_wall(x, sim);
+    clarity_fnd_set_saving(x, f, sim);
     f->method = CLARITY_FM_ESTIMATE;
     f->confidence = any_cpu ? CLARITY_FC_MEDIUM : CLARITY_FC_LOW;
     char b1[24], b2[24];
