@@ -171,7 +171,9 @@ int clarity_app_load_resumable(const struct clarity_app_source *src, const struc
     bool one_plain = src->nfiles == 1 && !src->files[0].compact &&
                      (src->files[0].codec == CLARITY_CODEC_PLAIN || src->files[0].codec == CLARITY_CODEC_UNKNOWN);
     bool rolling = src->layout == CLARITY_LAYOUT_ROLLING_DIR && src->nfiles > 0;
-    bool one_zstd = src->nfiles == 1 && !src->files[0].compact && src->files[0].codec == CLARITY_CODEC_ZSTD && !rolling;
+    /* only a log still being written: the decoder's state costs a second decoding pass */
+    bool one_zstd = src->nfiles == 1 && !src->files[0].compact && src->files[0].codec == CLARITY_CODEC_ZSTD && !rolling &&
+                    src->in_progress;
     if ((!one_plain && !rolling && !one_zstd) || o->sql_plan_graphs || o->app_events_only || o->task_fold)
         return clarity_app_load(src, opt, out, err);
     struct clarity_app_resume *st = calloc(1, sizeof *st);

@@ -99,6 +99,10 @@ static const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t 
     return NULL;
 }
 
+/* n bytes to the file of rows (its own stream, never the answer's); 0 or -1. */
+static int put(FILE *f, const void *p, size_t n) { return n && fwrite(p, 1, n, f) != n ? -1 : 0; }
+static int flush(FILE *f) { return fflush(f) != 0 ? -1 : 0; }
+
 /* The record header: its length after these 4 bytes, then the stage row. */
 struct rec_head { uint32_t len, srow; };
 
@@ -135,8 +139,8 @@ int clarity__shs_spill_row(struct shs_spill *s, const struct clarity_app *a, siz
     size_t len = (size_t)(p - buf) + nacc * sizeof(struct clarity_accum);
     struct rec_head h = {(uint32_t)(len - sizeof h.len), (uint32_t)srow};
     memcpy(buf, &h, sizeof h);
-    if (fwrite(buf, 1, (size_t)(p - buf), s->first) != (size_t)(p - buf)) goto fail;
-    if (nacc && fwrite(&a->task_accums.p[a->task_accums.n - nacc], sizeof(struct clarity_accum), nacc, s->first) != nacc)
+    if (put(s->first, buf, (size_t)(p - buf)) != 0 ||
+        (nacc && put(s->first, &a->task_accums.p[a->task_accums.n - nacc], nacc * sizeof(struct clarity_accum)) != 0))
         goto fail;
     s->st[srow].bytes += len;
     s->st[srow].rows++;
@@ -184,7 +188,7 @@ static int pread_all(int fd, uint8_t *p, size_t n, uint64_t off)
 
 int clarity__shs_spill_finish(struct shs_spill *s, const struct clarity_app *a, const char *dir)
 {
-    if (s->failed || !s->first || fflush(s->first) != 0) return -1;
+    if (s->failed || !s->first || flush(s->first) != 0) return -1;
     size_t n = a->nstages;
     struct stage_key *order = malloc((n ? n : 1) * sizeof *order);
     if (!order || clarity_vec_grow_zeroed((void **)&s->st, &s->nst, n ? n : 1, sizeof *s->st, 1) != 0) goto fail;
