@@ -29,6 +29,9 @@ fi
 
 kib() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 mib() { awk -v k="$1" 'BEGIN {printf "%d", k / 1024}'; }
+# the process's CPU seconds so far (user + system, from /proc/PID/stat): each phase's CPU is
+# the difference, which the machine's load does not inflate as it does the wall time
+cpu() { awk -v t="$(getconf CLK_TCK)" '{sub(/^.*\) /, ""); printf "%.1f", ($12 + $13) / t}' "/proc/$1/stat"; }
 
 one() { # one BOUND: a table row per phase in $OUT/rows-BOUND
   local bound=$1 dir="$OUT/dir-$1" rows="$OUT/rows-$1" opt=()
@@ -45,16 +48,20 @@ one() { # one BOUND: a table row per phase in $OUT/rows-BOUND
     sleep 1
   done
   t1=$(date +%s.%N)
-  echo "first scan|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
+  local c0 c1
+  c1=$(cpu "$pid")
+  echo "first scan|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$c1|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
   app=$(curl -s "http://127.0.0.1:$port/api/v1/applications" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
   local k=0
   for path in $PATHS; do
     k=$((k + 1))
     echo 5 >"/proc/$pid/clear_refs"
+    c0=$(cpu "$pid")
     t0=$(date +%s.%N)
     code=$(curl -s -o "$OUT/answer-$bound-$k.json" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/applications/$app/$path")
     t1=$(date +%s.%N)
-    echo "request $k ($path): $code|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
+    c1=$(cpu "$pid")
+    echo "request $k ($path): $code|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(awk -v a="$c0" -v b="$c1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"
   done
   kill -TERM "$pid"; wait "$pid" || true
 }
@@ -66,10 +73,10 @@ RES="$OUT/results.md"
 {
   echo "clarity serve over $(basename "$LOG") ($(du -m "$LOG" | cut -f1) MB), $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "| --max-memory | phase | wall s | peak RSS MiB | RSS after MiB |"
-  echo "|---|---|---:|---:|---:|"
+  echo "| --max-memory | phase | wall s | CPU s | peak RSS MiB | RSS after MiB |"
+  echo "|---|---|---:|---:|---:|---:|"
   for b in $BOUNDS; do
-    while IFS='|' read -r phase w p r; do echo "| $b | $phase | $w | $p | $r |"; done <"$OUT/rows-$b"
+    while IFS='|' read -r phase w c p r; do echo "| $b | $phase | $w | $c | $p | $r |"; done <"$OUT/rows-$b"
   done
   echo
   for b in $BOUNDS; do echo "log ($b):"; grep -E 'load:|malloc_trim|scan' "$OUT/log-$b" | sed 's/^/    /'; done

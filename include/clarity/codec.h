@@ -57,4 +57,18 @@ struct clarity_decoder_status {
 void clarity_decoder_status(const struct clarity_decoder *d, struct clarity_decoder_status *st);
 void clarity_decoder_close(struct clarity_decoder *d);
 
+/* A zstd stream decoded in pieces as its file grows (a zstd .inprogress log that a server
+ * reads on): the decoder's state (the frame in progress, its window) is kept between calls,
+ * so each call takes only the compressed bytes appended since, wherever the writer's flush
+ * cut the stream (inside a frame, a block or a header). */
+struct clarity_zstd_feed;
+int clarity_zstd_feed_new(struct clarity_zstd_feed **out);   /* CLARITY_ENOMEM */
+void clarity_zstd_feed_free(struct clarity_zstd_feed *z);
+/* Decodes in[0, n), handing the decoded bytes to emit (nonzero from emit stops and is
+ * returned); CLARITY_EFORMAT (err filled) when the bytes do not decode. */
+int clarity_zstd_feed(struct clarity_zstd_feed *z, const void *in, size_t n,
+                      int (*emit)(void *ctx, const void *p, size_t n), void *ctx, struct clarity_error *err);
+/* Whether the bytes fed so far end inside a frame (a whole read would call the file cut). */
+bool clarity_zstd_feed_mid_frame(const struct clarity_zstd_feed *z);
+
 #endif

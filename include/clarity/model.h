@@ -556,7 +556,9 @@ struct clarity_load_options {
      * the log is read, in ordinal order; then the row is dropped. Only the tasks running at a
      * time are held, so a caller that needs sums over every task (a server's job, stage and
      * executor figures) builds them while the log is read. During the call the row reads as in
-     * a whole load, its end reason too (clarity_task_end_reason). An event naming a task
+     * a whole load, its end reason too (clarity_task_end_reason), and with
+     * keep_task_accumulables its accumulables (the last entries of task_accums, owner = the
+     * row; dropped with the row). An event naming a task
      * already folded (a duplicate end, a start after the end) is not applied and counted in
      * tasks_refolded: sums built so may then differ from a whole load's. The finished model
      * holds no task row. With sql_plan_graphs the SQL listener's replay still sees every

@@ -111,11 +111,23 @@ bool clarity_shs_request_task_sums(const struct clarity_shs_request *q);
  * With *exact the model owns f and answers those routes and those that read no task; else
  * (a task id seen again after its end, a stage attempt's launches straddling a job's window:
  * sums that cannot be told apart without the rows) the caller frees f and loads the whole
- * model. The load must not keep task accumulables (a fold keeps no task's). */
+ * model. Without clarity_shs_fold_spill the load need not keep task accumulables (no route
+ * answered from sums shows them). */
 struct clarity_shs_fold;
 int clarity_shs_fold_new(struct clarity_shs_fold **out);
 void clarity_shs_fold_free(struct clarity_shs_fold *f);
 void clarity_shs_fold_options(struct clarity_shs_fold *f, struct clarity_load_options *opt);
+/* Also keeps every folded task row, with its end reason and accumulables, in an unlinked
+ * file under dir (call before the load; the load should keep task accumulables as the route
+ * asks, clarity_shs_request_load_options): the model then answers the stage list with details
+ * or withSummaries (clarity_shs_request_stage_rows) too, reading the rows back a batch of
+ * stages at a time, so memory holds one batch's rows, not the application's (a 10 M-task log's
+ * rows take ~1 GB as a task table). The file's disk space is given back with the fold.
+ * CLARITY_EIO when the file cannot be made. */
+int clarity_shs_fold_spill(struct clarity_shs_fold *f, const char *dir, struct clarity_error *err);
+/* Whether the answer is the stage list with details or withSummaries: it reads every task row
+ * of every stage, a stage at a time (a fold with a spill answers it within a bound). */
+bool clarity_shs_request_stage_rows(const struct clarity_shs_request *q);
 int clarity_shs_fold_attach(struct clarity_shs_fold *f, struct clarity_app *a, bool *exact);
 
 /* clarity_shs_answer_to_typed for a parsed request. */

@@ -7,13 +7,18 @@
  * and the task id index it freed (built again from the rows). Lines appended to a plain
  * file are applied on the calling thread through the same per-line code as a single-threaded
  * load; a rolling log's new parts are read through the loader's own file reader (a
- * compressed part whole: its framing cannot be read on from a byte offset). */
+ * compressed part whole: its framing cannot be read on from a byte offset). A single zstd
+ * file (a zstd .inprogress log) keeps a zstd decoder fed to where the load stopped
+ * (clarity_zstd_feed: the frame in progress and its window), so a resume feeds it only the
+ * compressed bytes appended since; other compressed single files are read whole again (their
+ * framings, lz4-java blocks, snappy, lzf, have no decoder kept here). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "clarity/codec.h"
 #include "model/build.h"
 
 #define MAX_LINE (128u << 20)   /* as load.c: a longer line is never buffered */
@@ -34,14 +39,22 @@ struct clarity_app_resume {
     bool last_plain;
     dev_t dev;
     ino_t ino;
-    uint64_t offset;                         /* just past the last whole line applied */
+    uint64_t offset;                         /* just past the last whole line applied (decoded) */
     uint64_t line;                           /* lines read so far */
+    /* a single zstd file: the decoder fed up to coff compressed bytes, and what it decoded
+     * after the last whole line applied (tail, ntail bytes) */
+    struct clarity_zstd_feed *zf;
+    uint64_t coff;
+    char *tail;
+    size_t ntail, cap_tail;
 };
 
 void clarity_app_resume_free(struct clarity_app_resume *st)
 {
     if (!st) return;
     clarity__model_ctx_free(&st->c);
+    clarity_zstd_feed_free(st->zf);
+    free(st->tail);
     free(st->path);
     free(st->dir);
     for (size_t i = 0; i < st->nparts; i++) free(st->parts[i]);
@@ -82,6 +95,73 @@ static bool plain_and_whole(int fd, uint64_t end)
     return end > 0 && pread(fd, &last, 1, (off_t)(end - 1)) == 1 && last == '\n';
 }
 
+/* Appends decoded bytes to the tail (emit callback of clarity_zstd_feed); the bytes before
+ * skip (those the load applied) are dropped. */
+struct tail_sink { struct clarity_app_resume *st; uint64_t skip, seen; char last; };
+
+static int tail_add(void *ctx, const void *p, size_t n)
+{
+    struct tail_sink *k = ctx;
+    struct clarity_app_resume *st = k->st;
+    const char *b = p;
+    if (k->seen < k->skip) {
+        uint64_t drop = k->skip - k->seen < n ? k->skip - k->seen : n;
+        k->seen += drop;
+        if (k->seen == k->skip && drop) k->last = b[drop - 1];
+        b += drop;
+        n -= (size_t)drop;
+    }
+    if (!n) return 0;
+    k->seen += n;
+    if (st->ntail + n + CJ_PADDING > st->cap_tail) {
+        size_t ncap = st->cap_tail ? st->cap_tail : CHUNK;
+        while (st->ntail + n + CJ_PADDING > ncap) ncap *= 2;
+        if (ncap > MAX_LINE + CHUNK) return CLARITY_EFORMAT;   /* a line past the loader's limit */
+        char *nt = realloc(st->tail, ncap);
+        if (!nt) return CLARITY_ENOMEM;
+        st->tail = nt;
+        st->cap_tail = ncap;
+    }
+    memcpy(st->tail + st->ntail, b, n);
+    st->ntail += n;
+    return 0;
+}
+
+/* Feeds fd's compressed bytes from st->coff to its end to the decoder; adds them to *read. */
+static int zstd_feed_file(struct clarity_app_resume *st, int fd, struct tail_sink *k, uint64_t *read, struct clarity_error *err)
+{
+    char *buf = malloc(CHUNK);
+    if (!buf) return clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory");
+    int rc = CLARITY_OK;
+    for (;;) {
+        ssize_t n = pread(fd, buf, CHUNK, (off_t)st->coff);
+        if (n < 0) rc = clarity_error_set(err, CLARITY_EIO, st->path, 0, st->coff, "read error");
+        if (n <= 0) break;
+        st->coff += (uint64_t)n;
+        *read += (uint64_t)n;
+        rc = clarity_zstd_feed(st->zf, buf, (size_t)n, tail_add, k, err);
+        if (rc == CLARITY_ENOMEM) clarity_error_set(err, rc, st->path, 0, 0, "out of memory");
+        if (rc == CLARITY_EFORMAT && !err->msg[0]) clarity_error_set(err, rc, st->path, 0, 0, "a line longer than %u MiB", MAX_LINE >> 20);
+        if (rc) break;
+    }
+    free(buf);
+    return rc;
+}
+
+/* After a whole load of one zstd file: a decoder fed to the file's end, the decoded bytes
+ * the load applied dropped. Decoding again costs a fraction of the load (no parsing); the
+ * loader's own reader runs on its own thread and keeps no state to hand over. Resumable only
+ * when the load ended on a whole line and the bytes decode. */
+static bool zstd_prepare(struct clarity_app_resume *st, int fd)
+{
+    struct clarity_error e = {0};
+    uint64_t read = 0;
+    struct tail_sink k = {st, st->offset, 0, 0};
+    if (clarity_zstd_feed_new(&st->zf) != CLARITY_OK) return false;
+    if (zstd_feed_file(st, fd, &k, &read, &e) != CLARITY_OK) return false;
+    return k.seen >= st->offset && st->offset > 0 && k.last == '\n';
+}
+
 int clarity_app_load_resumable(const struct clarity_app_source *src, const struct clarity_load_options *opt,
                                struct clarity_app **out, struct clarity_app_resume **state, struct clarity_error *err)
 {
@@ -91,7 +171,10 @@ int clarity_app_load_resumable(const struct clarity_app_source *src, const struc
     bool one_plain = src->nfiles == 1 && !src->files[0].compact &&
                      (src->files[0].codec == CLARITY_CODEC_PLAIN || src->files[0].codec == CLARITY_CODEC_UNKNOWN);
     bool rolling = src->layout == CLARITY_LAYOUT_ROLLING_DIR && src->nfiles > 0;
-    if ((!one_plain && !rolling) || o->sql_plan_graphs || o->app_events_only || o->task_fold)
+    /* only a log still being written: the decoder's state costs a second decoding pass */
+    bool one_zstd = src->nfiles == 1 && !src->files[0].compact && src->files[0].codec == CLARITY_CODEC_ZSTD && !rolling &&
+                    src->in_progress;
+    if ((!one_plain && !rolling && !one_zstd) || o->sql_plan_graphs || o->app_events_only || o->task_fold)
         return clarity_app_load(src, opt, out, err);
     struct clarity_app_resume *st = calloc(1, sizeof *st);
     if (!st || !(st->path = strdup(src->files[src->nfiles - 1].path)) || (rolling && !(st->dir = strdup(src->path)))) {
@@ -118,9 +201,15 @@ int clarity_app_load_resumable(const struct clarity_app_source *src, const struc
     int fd = open(st->path, O_RDONLY | O_CLOEXEC);
     struct stat sb;
     bool ok = fd >= 0 && fstat(fd, &sb) == 0 && !st->c.failed;
-    st->last_plain = ok && plain_and_whole(fd, st->offset);
-    /* a rolling log whose last part cannot be read on still takes new parts */
-    ok = ok && (st->last_plain || rolling);
+    if (one_zstd) {
+        /* a zstd stream cut inside a frame is a whole load's "truncated" (an .inprogress
+         * file being written); any other damage is not read on */
+        ok = ok && zstd_prepare(st, fd);
+    } else {
+        st->last_plain = ok && plain_and_whole(fd, st->offset);
+        /* a rolling log whose last part cannot be read on still takes new parts */
+        ok = ok && (st->last_plain || rolling);
+    }
     if (ok) {
         st->dev = sb.st_dev;
         st->ino = sb.st_ino;
@@ -224,6 +313,47 @@ static int read_on(struct clarity_app_resume *st, struct clarity_app *a, int fd,
     return rc;
 }
 
+/* A single zstd file: the compressed bytes appended since are fed to the kept decoder; the
+ * whole lines decoded (after what was left from the last read) are applied, a torn last one
+ * kept for the next read. Whether the stream now ends inside a frame is what a whole read
+ * would call truncated. */
+static int read_on_zstd(struct clarity_app_resume *st, struct clarity_app *a, int fd, uint64_t *read,
+                        struct clarity_error *err)
+{
+    struct tail_sink k = {st, 0, 0, 0};
+    char *buf = malloc(CHUNK);
+    cj_parser *p = clarity_cj_parser_new(MAX_LINE + 1024);
+    int rc = buf && p ? CLARITY_OK : clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory");
+    /* what the last read left first, then chunk by chunk: the decoded bytes of a chunk are
+     * applied before the next is read, so only a chunk's worth is held */
+    for (bool first = true; rc == CLARITY_OK; first = false) {
+        ssize_t n = first ? 0 : pread(fd, buf, CHUNK, (off_t)st->coff);
+        if (n < 0) rc = clarity_error_set(err, CLARITY_EIO, st->path, 0, st->coff, "read error");
+        if (n < 0 || (n == 0 && !first)) break;
+        if (n > 0) {
+            st->coff += (uint64_t)n;
+            *read += (uint64_t)n;
+            rc = clarity_zstd_feed(st->zf, buf, (size_t)n, tail_add, &k, err);
+            if (rc == CLARITY_ENOMEM) clarity_error_set(err, rc, st->path, 0, 0, "out of memory");
+            else if (rc) clarity_error_set(err, rc, st->path, 0, st->coff, "%s", err->msg[0] ? err->msg : "line too long");
+            if (rc) break;
+        }
+        if (!st->ntail) continue;
+        memset(st->tail + st->ntail, 0, CJ_PADDING);
+        size_t used = apply_lines(st, p, st->tail, st->ntail);
+        if (st->c.failed) rc = clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory while reading");
+        memmove(st->tail, st->tail + used, st->ntail - used);
+        st->ntail -= used;
+        st->offset += used;
+        a->integrity.bytes += used;
+    }
+    clarity_cj_parser_free(p);
+    free(buf);
+    /* as a whole read of the file as it is: cut inside a frame, or inside a line */
+    if (rc == CLARITY_OK) a->integrity.truncated = clarity_zstd_feed_mid_frame(st->zf) || st->ntail;
+    return rc;
+}
+
 /* Opens st->path again: the same file, no shorter than what was read. */
 static int reopen(struct clarity_app_resume *st, int *fd, struct clarity_error *err)
 {
@@ -233,7 +363,7 @@ static int reopen(struct clarity_app_resume *st, int *fd, struct clarity_error *
         if (*fd >= 0) close(*fd);
         return clarity_error_set(err, CLARITY_EIO, st->path, 0, 0, "cannot open the log again");
     }
-    if (sb.st_dev != st->dev || sb.st_ino != st->ino || (uint64_t)sb.st_size < st->offset) {
+    if (sb.st_dev != st->dev || sb.st_ino != st->ino || (uint64_t)sb.st_size < (st->zf ? st->coff : st->offset)) {
         close(*fd);
         return clarity_error_set(err, CLARITY_EFORMAT, st->path, 0, 0, "replaced or cut since the last read");
     }
@@ -339,7 +469,7 @@ int clarity_app_resume(struct clarity_app_resume *st, struct clarity_app *a, uin
         int fd;
         if ((rc = reopen(st, &fd, err)) != CLARITY_OK) return rc;
         if (unfinish(st, a) != 0) rc = clarity_error_set(err, CLARITY_ENOMEM, st->path, 0, 0, "out of memory");
-        if (rc == CLARITY_OK) rc = read_on(st, a, fd, read, err);
+        if (rc == CLARITY_OK) rc = st->zf ? read_on_zstd(st, a, fd, read, err) : read_on(st, a, fd, read, err);
         close(fd);
     }
     if (rc == CLARITY_OK) clarity_model_finish(&st->c);

@@ -146,6 +146,8 @@ static bool serves(const struct serve_model *m, const struct clarity_load_option
     /* an answer that reads no task row reads what every partial load keeps as a whole one
      * does (stage and executor rows, the environment, storage) */
     if (lo->no_task_rows) return true;
+    /* every row a batch at a time: a fold that kept them on disk, or a whole model */
+    if (lo->task_fold == clarity__serve_fold_rows_wanted) return m->rows_on_disk || (!m->only_stage && !m->no_tasks && !m->fold);
     /* sums over tasks: a model that folded them, or a whole one */
     if (lo->task_fold) return m->fold || (!m->only_stage && !m->no_tasks);
     if (m->no_tasks || m->fold) return false;
@@ -192,11 +194,18 @@ int clarity__serve_fold_wanted(void *ctx, const struct clarity_app *a, size_t ro
     return -1;
 }
 
-/* With *fold, the task sums are folded while reading; when the fold cannot stand for the
- * rows (clarity_shs_fold_attach: a task seen again after its end, launches straddling a
- * job's window) the log is read again whole and *fold is cleared. */
-static int load(const struct serve_entry *e, const struct clarity_load_options *lo, bool *fold, struct clarity_app **out,
-                struct clarity_app_resume **resume, struct clarity_error *err)
+int clarity__serve_fold_rows_wanted(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal)
+{
+    (void)ctx, (void)a, (void)row, (void)ordinal;
+    return -1;
+}
+
+/* With *fold, the task sums are folded while reading (and with rows_dir, every task row
+ * kept in a file there); when the fold cannot stand for the rows (clarity_shs_fold_attach: a
+ * task seen again after its end, launches straddling a job's window) the log is read again
+ * whole and *fold is cleared. */
+static int load(const struct serve_entry *e, const struct clarity_load_options *lo, bool *fold, const char *rows_dir,
+                struct clarity_app **out, struct clarity_app_resume **resume, struct clarity_error *err)
 {
     struct clarity_source_list list = {0};
     const char *paths[] = {e->path};
@@ -212,9 +221,13 @@ static int load(const struct serve_entry *e, const struct clarity_load_options *
         } else {
             struct clarity_load_options fo = flo;
             clarity_shs_fold_options(f, &fo);
-            fo.keep_task_accumulables = false;   /* no route answered from sums shows them */
+            /* no route answered from sums shows them; rows kept on disk keep them for the
+             * stage list with details, which a later request may ask of the same model */
+            fo.keep_task_accumulables = rows_dir != NULL;
+            fo.user_task_accumulables_only = true;
             bool exact = false;
-            rc = clarity_app_load(&list.apps[0], &fo, out, err);
+            if (rows_dir) rc = clarity_shs_fold_spill(f, rows_dir, err);
+            if (rc == CLARITY_OK) rc = clarity_app_load(&list.apps[0], &fo, out, err);
             if (rc == CLARITY_OK && (rc = clarity_shs_fold_attach(f, *out, &exact)) != CLARITY_OK)
                 clarity_error_set(err, rc, e->path, 0, 0, "out of memory");
             if (rc != CLARITY_OK || !exact) {
@@ -324,34 +337,41 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     m->only_stage_id = lo->only_stage_id;
     m->no_tasks = lo->no_task_rows && !lo->sql_plan_graphs;
     m->fold = lo->task_fold && !m->no_tasks && !m->only_stage;
+    m->rows_on_disk = m->fold && lo->task_fold == clarity__serve_fold_rows_wanted && !m->sql;
     m->loading = true;
     m->refs = 1;
     m->next = c->head;
     c->head = m;
     c->n++;
     c->loads++;
+    size_t room_before = 0, room_after = 0;
     if (m->only_stage || m->no_tasks || m->fold) {
-        size_t before = c->bytes;
+        room_before = room_after = c->bytes;
         evict_for(c, m, partial_room(c, m));
-        if (before > c->bytes)
+        room_after = c->bytes;
+        if (room_before > room_after)
             clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "cache: %zu MiB of models dropped to make room for a partial load",
-                               (before - c->bytes) >> 20);
+                               (room_before - room_after) >> 20);
     }
     pthread_mutex_unlock(&c->mu);
+    /* the dropped models' pages go back before the load, not after it: on the 10 M-task log a
+     * /sql load made right after a 184 MiB model was dropped for it peaked at 666 MiB under a
+     * 512 MiB bound, against 485 MiB as a first load (the freed pages were not all reused) */
+    trim_if(c, room_before, room_after);
 
     if (m->only_stage)
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, stage %lld's tasks only (a whole load ~%zu MiB > --max-memory)",
                            e->path, (long long)m->only_stage_id, clarity__serve_model_estimate(e) >> 20);
     else if (m->fold)
-        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, task sums folded while reading (a whole load ~%zu MiB > --max-memory)",
-                           e->path, clarity__serve_model_estimate(e) >> 20);
+        clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, task sums folded while reading%s (a whole load ~%zu MiB > --max-memory)",
+                           e->path, m->rows_on_disk ? ", task rows kept on disk" : "", clarity__serve_model_estimate(e) >> 20);
     else if (m->no_tasks)
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s, no task rows (a whole load ~%zu MiB > --max-memory)",
                            e->path, clarity__serve_model_estimate(e) >> 20);
     /* outside the lock: a slow log holds up only the requests that need it */
     struct clarity_app *app = NULL;
     bool fold = m->fold;
-    int rc = load(e, lo, &fold, &app, &m->resume, &m->err);
+    int rc = load(e, lo, &fold, m->rows_on_disk ? c->srv->opt.tmp_dir : NULL, &app, &m->resume, &m->err);
 
     pthread_mutex_lock(&c->mu);
     m->loading = false;
@@ -359,6 +379,7 @@ struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct
     if (m->fold && !fold)
         clarity__serve_log(c->srv, CLARITY_SERVE_INFO, "load: %s: task sums cannot stand for the rows; read whole", e->path);
     m->fold = fold;
+    m->rows_on_disk = m->rows_on_disk && fold;
     if (rc == CLARITY_OK) {
         m->app = app;
         m->bytes = model_bytes(app);

@@ -223,6 +223,8 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
             /* /sql reads tasks only through the SQL listener's replay, which a folding load
              * runs as a whole load does */
             bool sums = lo.sql_plan_graphs || clarity_shs_request_task_sums(rq);
+            /* the stage list with details or withSummaries: every row, a batch at a time */
+            bool rows = !lo.sql_plan_graphs && clarity_shs_request_stage_rows(rq);
             for (size_t i = 0; i < n; i++) {
                 struct clarity_error lerr = {0};
                 /* a whole load that would take the process past --max-memory (such a model
@@ -239,6 +241,7 @@ static enum MHD_Result answer(struct clarity_server *s, struct MHD_Connection *c
                 if (no_tasks && too_big) elo.no_task_rows = true;
                 /* jobs, the stage list, executors, /sql: sums over every task, built while reading */
                 if (sums && too_big) elo.task_fold = clarity__serve_fold_wanted;
+                if (rows && too_big) elo.task_fold = clarity__serve_fold_rows_wanted;
                 struct serve_model *m = clarity__serve_cache_get(&s->cache, ents[i], &elo, &lerr);
                 if (!m) {
                     /* a log that cannot be read now (deleted, cut) leaves its other attempts */

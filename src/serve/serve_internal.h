@@ -127,6 +127,7 @@ struct serve_model {
     int64_t only_stage_id;
     bool no_tasks;                          /* no task rows at all (load option no_task_rows) */
     bool fold;                              /* no task rows, their sums folded while reading (task_fold) */
+    bool rows_on_disk;                      /* fold: every task row kept in a file too */
     /* the loader's state to continue reading the log where this model stopped (an
      * uncompressed single file read to a whole line), NULL when a grown log is read whole */
     struct clarity_app_resume *resume;
@@ -155,6 +156,10 @@ void clarity__serve_cache_free(struct serve_cache *c);
  * when a whole load would pass --max-memory: a whole model of the log or one with folded
  * sums answers, and the cache loads the latter with a fold of its own (never called). */
 int clarity__serve_fold_wanted(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal);
+/* The same for the stage list with details or withSummaries (clarity_shs_request_stage_rows):
+ * the fold also keeps every task row in a file under --tmp (clarity_shs_fold_spill), which
+ * that answer reads back a batch of stages at a time; such a model answers what a fold does. */
+int clarity__serve_fold_rows_wanted(void *ctx, const struct clarity_app *a, size_t row, uint64_t ordinal);
 struct serve_model *clarity__serve_cache_get(struct serve_cache *c, const struct serve_entry *e,
                                              const struct clarity_load_options *lo, struct clarity_error *err);
 void clarity__serve_cache_release(struct serve_cache *c, struct serve_model *m);

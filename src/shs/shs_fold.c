@@ -29,6 +29,8 @@ struct clarity_shs_fold {
     struct shs_exec_agg *ex; size_t nex;    /* by executor row */
     struct clarity_idmap slot;              /* stage row << 32 | executor row -> entry + 1 */
     bool inexact;
+    struct shs_spill *spill;                /* every row on disk (clarity_shs_fold_spill), or NULL */
+    char *spill_dir;
 };
 
 struct fold_sink {
@@ -102,7 +104,22 @@ static int fold_task(void *ctx, const struct clarity_app *a, size_t row, uint64_
         fs->timed = true;
     }
     struct fold_sink k = {{fold_exec_of, fold_completed, ord}, f, si};
+    if (f->spill && clarity__shs_spill_row(f->spill, a, row, ord) != 0) return -1;
     return clarity__shs_stage_task(a, &fs->agg, row, &k.k);
+}
+
+int clarity_shs_fold_spill(struct clarity_shs_fold *f, const char *dir, struct clarity_error *err)
+{
+    if (!(f->spill_dir = strdup(dir && *dir ? dir : "/tmp")))
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory");
+    if (clarity__shs_spill_open(&f->spill, f->spill_dir) != 0)
+        return clarity_error_set(err, CLARITY_EIO, f->spill_dir, 0, 0, "cannot make a file for task rows in this directory");
+    return CLARITY_OK;
+}
+
+const struct shs_spill *clarity__shs_fold_spill_of(const struct clarity_shs_fold *f)
+{
+    return f ? f->spill : NULL;
 }
 
 int clarity_shs_fold_new(struct clarity_shs_fold **out)
@@ -121,6 +138,8 @@ void clarity_shs_fold_free(struct clarity_shs_fold *f)
     free(f->st);
     free(f->ex);
     clarity_idmap_free(&f->slot);
+    clarity__shs_spill_free(f->spill);
+    free(f->spill_dir);
     free(f);
 }
 
@@ -162,6 +181,7 @@ int clarity_shs_fold_attach(struct clarity_shs_fold *f, struct clarity_app *a, b
     }
     clarity__shs_index_free(&ix);
     if (!ok) return CLARITY_OK;
+    if (f->spill && clarity__shs_spill_finish(f->spill, a, f->spill_dir) != 0) return CLARITY_EIO;
     /* the per-pair slot map served the reading only */
     clarity_idmap_free(&f->slot);
     a->fold_result = f;

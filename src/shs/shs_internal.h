@@ -174,6 +174,26 @@ int clarity__shs_fold_exec_aggs(const struct clarity_shs_fold *f, struct shs_exe
 int clarity__shs_fold_stage_agg(const struct clarity_shs_fold *f, size_t si, struct shs_stage_agg *s);
 int clarity__shs_fold_job_tasks(const struct clarity_shs_fold *f, const struct shs_index *ix, const struct clarity_job *j,
                                 const int64_t *sids, size_t nsids, struct shs_job_agg *ja);
+/* ---- every folded task row on disk (shs_spill.c), for the stage list with details or
+ * withSummaries ---- */
+struct shs_spill;
+/* 0, or -1 when the file cannot be made (under dir) or memory is short */
+int clarity__shs_spill_open(struct shs_spill **out, const char *dir);
+void clarity__shs_spill_free(struct shs_spill *s);
+/* Appends a row handed over by the fold (with its end reason and accumulables); 0 or -1. */
+int clarity__shs_spill_row(struct shs_spill *s, const struct clarity_app *a, size_t row, uint64_t ord);
+/* Once the log is read: groups the rows by stage attempt in the stage list's order. 0 or -1. */
+int clarity__shs_spill_finish(struct shs_spill *s, const struct clarity_app *a, const char *dir);
+/* Bytes a stage row's rows take on disk (what a batch reads back). */
+uint64_t clarity__shs_spill_stage_bytes(const struct shs_spill *s, size_t srow);
+/* A view of a: a shallow copy whose task table, end reasons and task accumulables are those
+ * of stage rows srows[0..n) only, in whole-load row order; everything else is a's (shared, so
+ * the view is freed only with clarity__shs_spill_view_free, before a). 0, or -1 (read error,
+ * out of memory; nothing to free). */
+int clarity__shs_spill_view(const struct shs_spill *s, const struct clarity_app *a, const uint32_t *srows, size_t n,
+                            struct clarity_app *view);
+void clarity__shs_spill_view_free(struct clarity_app *view);
+const struct shs_spill *clarity__shs_fold_spill_of(const struct clarity_shs_fold *f);
 int clarity__shs_agg_build(struct shs_agg *g, const struct clarity_app *a, const struct shs_index *ix);
 void clarity__shs_agg_free(struct shs_agg *g);
 /* Stage attempt row si's figures, computed from its task rows when its answer is written

@@ -620,6 +620,16 @@ bool clarity_shs_request_reads_no_tasks(const struct clarity_shs_request *q)
     return !(q->rt->needs & SHS_NEED_AGG) && !(q->rt->index & (SHS_IX_TASKS | SHS_IX_LAUNCH | SHS_IX_ACCUMS)) && !(q->rt->shows & SHS_SHOWS_SQL);
 }
 
+bool clarity_shs_request_stage_rows(const struct clarity_shs_request *q)
+{
+    if (!q || !q->rt || q->rt->handler != clarity__shs_stage_list) return false;
+    struct clarity_error err;
+    struct shs_req r = {.err = &err};
+    struct shs_params params = {0};
+    if (clarity__shs_params_parse(&r, q->query, q->rt->params, &params) != CLARITY_OK) return false;   /* a 400 */
+    return params.details || params.with_summaries;
+}
+
 bool clarity_shs_request_task_sums(const struct clarity_shs_request *q)
 {
     /* the routes with aggregates that name no stage (a stage's own routes list its tasks and

@@ -287,6 +287,66 @@ static int write_all(struct shs_req *r, const struct clarity_stage **v, size_t n
     return rc;
 }
 
+/* Rows read back from a fold's file per batch of consecutive stages: up to this many bytes
+ * on disk (a row takes about as much again as a task table, index and aggregates in memory),
+ * or one stage when a single stage's rows are more. 32 MiB keeps a batch's memory near 100
+ * MiB beside the model, and reads a 10 M-task log's rows in a few hundred batches. */
+#define BATCH_BYTES ((uint64_t)32 << 20)
+
+/* The stages of a model without task rows whose fold kept every row on disk: a batch at a
+ * time, each batch's rows rebuilt beside the model (clarity__shs_spill_view) and written by
+ * the same stage writer as a whole model's, its figures from the fold as the whole list's. */
+static int write_batched(struct shs_req *r, const struct clarity_stage **v, size_t n, const struct shs_spill *sp)
+{
+    const struct clarity_app *a = r->app;
+    uint32_t *srows = malloc((n ? n : 1) * sizeof *srows);
+    if (!srows) return clarity__shs_oom(r);
+    int rc = CLARITY_OK;
+    clarity_jsonw_arr_begin(r->w);
+    for (size_t i = 0; i < n && !rc;) {
+        size_t k = 0;
+        uint64_t bytes = 0;
+        while (i + k < n) {
+            size_t srow = (size_t)(v[i + k] - a->stages);
+            uint64_t b = clarity__shs_spill_stage_bytes(sp, srow);
+            if (k && bytes + b > BATCH_BYTES) break;
+            srows[k++] = (uint32_t)srow;
+            bytes += b;
+        }
+        struct clarity_app view;
+        struct shs_index ix;
+        struct shs_agg g;
+        if (clarity__shs_spill_view(sp, a, srows, k, &view) != 0) {
+            rc = clarity__shs_fail(r, SHS_INTERNAL, "cannot read the task rows kept on disk back");
+            break;
+        }
+        if (clarity__shs_index_build(&ix, &view, SHS_IX_TASKS | SHS_IX_ACCUMS) != 0) {
+            clarity__shs_spill_view_free(&view);
+            rc = clarity__shs_oom(r);
+            break;
+        }
+        if (clarity__shs_agg_build(&g, &view, &ix) != 0) {
+            clarity__shs_index_free(&ix);
+            clarity__shs_spill_view_free(&view);
+            rc = clarity__shs_oom(r);
+            break;
+        }
+        struct shs_req sub = *r;
+        sub.app = &view;
+        sub.ix = &ix;
+        sub.agg = &g;
+        for (size_t j = 0; j < k && !rc; j++) rc = stage_write(&sub, &view.stages[srows[j]]);
+        r->http = sub.http;
+        clarity__shs_agg_free(&g);
+        clarity__shs_index_free(&ix);
+        clarity__shs_spill_view_free(&view);
+        i += k;
+    }
+    clarity_jsonw_arr_end(r->w);
+    free(srows);
+    return rc;
+}
+
 int clarity__shs_stage_list(struct shs_req *r)
 {
     const struct clarity_app *a = r->app;
@@ -298,7 +358,8 @@ int clarity__shs_stage_list(struct shs_req *r)
             clarity__shs_status_wanted(stage_status(&a->stages[i]), r->p->status, r->p->nstatus))
             v[n++] = &a->stages[i];
     qsort(v, n, sizeof *v, cmp_stage_desc);
-    int rc = write_all(r, v, n);
+    const struct shs_spill *sp = r->agg && !a->tasks.n ? clarity__shs_fold_spill_of(r->agg->fold) : NULL;
+    int rc = sp && (r->p->details || r->p->with_summaries) ? write_batched(r, v, n, sp) : write_all(r, v, n);
     free(v);
     return rc;
 }

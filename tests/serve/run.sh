@@ -24,6 +24,8 @@
 #     read after each, its model loaded once and read on from where it stopped;
 #  4e. rolling log resume: a rolling log served, its last part grown and a part added,
 #     answers as clarity api's fresh read, only the new bytes read;
+#  4f. zstd resume: a served zstd .inprogress log gains half a frame, the rest, a frame:
+#     answers as clarity api's fresh read, the decoder fed only the new compressed bytes;
 #  4c. --acl: who sees which application (owner, view lists and groups, admins, "*"), 403
 #     with SHS's text, no user header, a restart over the store;
 #  5. a wrk load test (fixed 3 s per route, 2 threads, 32 connections) on /applications, a
@@ -306,14 +308,19 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
   # of them (with status filters and a job) on three attempts of different shapes (killed
   # tasks under two reasons, commit-denied, a Spark 1.3 local log), their four lists also
   # against clarity api itself; /sql and an execution of two attempts with SQL queries.
+  # The stage list with details or withSummaries shows every task of every stage: the fold
+  # then also keeps every row in a file, read back a batch of stages at a time (same rotation,
+  # and on the three attempts with details, summaries, quantiles and a task status filter).
   # Each answer is a load here (about 55 of them).
   n=0; nbad=0; napi=0; k=0
-  routes=(jobs stages executors allexecutors)
+  routes=(jobs stages executors allexecutors "stages?details=true" "stages?withSummaries=true")
   while read -r b; do
-    paths=("$A/$b/${routes[$((k % 4))]}"); k=$((k + 1))
+    paths=("$A/$b/${routes[$((k % 6))]}"); k=$((k + 1))
     case "$b" in app-shs-0001/2|application_1628109047826_1317105|local-1430917381534)
       paths=("$A/$b/jobs" "$A/$b/stages" "$A/$b/executors" "$A/$b/allexecutors"
-             "$A/$b/jobs?status=succeeded&status=failed" "$A/$b/stages?status=complete&status=failed")
+             "$A/$b/jobs?status=succeeded&status=failed" "$A/$b/stages?status=complete&status=failed"
+             "$A/$b/stages?details=true" "$A/$b/stages?withSummaries=true&quantiles=0.1,0.5"
+             "$A/$b/stages?details=true&withSummaries=true&taskStatus=failed")
       for id in $(curl -s "http://127.0.0.1:$WPORT$A/$b/jobs" | jq -r '.[].jobId' 2>/dev/null | head -1); do paths+=("$A/$b/jobs/$id"); done ;;
     # /sql: the plan graphs and the SQL listener's replay of every task end, with a fold
     local-1642039451826|application_1506645932520_24630151)
@@ -324,7 +331,8 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
       lean_vs_whole task-sum "$p"
       # the whole-model server answers as clarity api (section 1); clarity api itself on the
       # plain routes of the three attempts
-      case "$b:${p##*/}" in app-shs-0001/2:*s|application_1628109047826_1317105:*s|local-1430917381534:*s)
+      case "$b:${p##*/}" in app-shs-0001/2:*s|application_1628109047826_1317105:*s|local-1430917381534:*s|\
+                            app-shs-0001/2:stages\?*|application_1628109047826_1317105:stages\?*|local-1430917381534:stages\?*)
         if [ "$lc" = 200 ]; then
           "$CLARITY" api -o "$T/api.body" "$NT" "$p" 2>/dev/null
           napi=$((napi + 1))
@@ -335,12 +343,17 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
   done <"$T/nbases"
   folds=$(grep -c "(task sums)" "$T/notask.log")
   whole=$(grep -c "task sums cannot stand for the rows" "$T/notask.log")
+  spills=$(grep -c "task rows kept on disk" "$T/notask.log")
   if [ "$nbad" = 0 ] && [ "$n" -ge "$natt" ]; then ok "task-sum: $n routes over $natt attempts equal the whole model's ($napi also clarity api's)"
   else bad "task-sum: $nbad of $n answers differ"; fi
   # killed-task keys in row order, commit-denied text, a job's window: the three attempts
   # above must have taken the folded path, not the whole-model fallback
   [ "$folds" -ge "$natt" ] && [ "$whole" = 0 ] && ok "task-sum: the folded path was taken ($folds loads, $whole read whole)" \
     || bad "task-sum: $folds folded loads, $whole read whole instead"
+  # details/withSummaries: the rotation's two in six (less the three attempts that ask
+  # every route), and three on each of those three
+  [ "$spills" -ge $((natt / 3 + 6)) ] && ok "task-sum: stage lists with every task read their rows back from disk ($spills loads)" \
+    || bad "task-sum: only $spills loads kept task rows on disk"
   stop_server notask
   SPID=$WSPID; stop_server whole
 else bad "no-task: servers did not start: $(tail -2 "$T/whole.log" "$T/notask.log" 2>/dev/null | tr '\n' ' ')"; fi
@@ -490,6 +503,51 @@ if start_server mresume "$MD"; then
   grep -q "models resumed ($mread bytes read)" "$T/mresume.log" && ok "model resume: the stop line counts the bytes resumed" \
     || bad "model resume: stop line: $(grep stopped "$T/mresume.log")"
 else bad "model resume: server did not start: $(tail -3 "$T/mresume.log")"; fi
+
+# ---- 4f. zstd resume: a served zstd .inprogress log grows; its decoder reads on ----
+# A zstd single file (a frame of 60 lines, over 4 KiB so its head hash stays) is served and
+# its routes asked; then half of a second frame is appended (a writer's flush inside a
+# frame), then the rest of it, then a third frame. After each piece every route equals
+# clarity api's fresh read of the file; the log shows one load and three resumes, which read
+# exactly the appended compressed bytes (the decoder's state is kept, not the file re-read).
+if command -v zstd >/dev/null; then
+  ZD="$T/zresume"; mkdir -p "$ZD"
+  ZSRC="$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json"
+  ZLOG="$ZD/app-zresume.zstd.inprogress"
+  head -n 60 "$ZSRC" | zstd -q -c >"$ZLOG"
+  sed -n 61,120p "$ZSRC" | zstd -q -c >"$T/z.f2"; sed -n '121,$p' "$ZSRC" | zstd -q -c >"$T/z.f3"
+  if start_server zresume "$ZD"; then
+    zapp=app-20200706201101-0003; zsame=0; ztotal=0
+    zcheck() {   # every route against clarity api's fresh read
+      "$CLARITY" api "$ZLOG" "$A/$zapp/jobs" >"$T/z.expect" 2>/dev/null
+      wait_for 10 sh -c "curl -s '$(URL "$A/$zapp/jobs")' | cmp -s - '$T/z.expect'" || true
+      for r in jobs stages executors environment "stages/0/0/taskList?length=1000" "stages?details=true"; do
+        ztotal=$((ztotal + 1))
+        curl -s -o "$T/z.http" "$(URL "$A/$zapp/$r")"
+        "$CLARITY" api "$ZLOG" "$A/$zapp/$r" >"$T/z.api" 2>"$T/z.err" || sed -n '1s/^clarity api: //p' "$T/z.err" | tr -d '\n' >"$T/z.api"
+        if cmp -s "$T/z.http" "$T/z.api"; then zsame=$((zsame + 1)); else bad "zstd resume ($1) $r: differs from clarity api"; fi
+      done
+    }
+    zcheck "one frame"
+    zs0=$(stat -c %s "$ZLOG")
+    head -c 3000 "$T/z.f2" >>"$ZLOG"
+    # half a frame may decode to no whole line: wait for the server to have read it
+    wait_for 10 sh -c "curl -s -o /dev/null '$(URL "$A/$zapp/jobs")'; [ \$(grep -c 'resume: $ZLOG: read' '$T/zresume.log') -ge 1 ]" || true
+    zcheck "half a frame"
+    tail -c +3001 "$T/z.f2" >>"$ZLOG"; zcheck "two frames"
+    cat "$T/z.f3" >>"$ZLOG"; zcheck "three frames"
+    [ "$zsame" = "$ztotal" ] && ok "zstd resume: $zsame route answers after 4 pieces equal clarity api's fresh reads" \
+      || bad "zstd resume: $((ztotal - zsame)) of $ztotal answers differ"
+    zloads=$(grep -c "load: $ZLOG: " "$T/zresume.log"); zres=$(grep -c "resume: $ZLOG: read" "$T/zresume.log")
+    zread=$(grep -o "resume: $ZLOG: read [0-9]* bytes" "$T/zresume.log" | awk '{s += $4} END {print s + 0}')
+    zwant=$(( $(stat -c %s "$ZLOG") - zs0 ))
+    [ "$zloads" = 1 ] && [ "$zres" = 3 ] && ok "zstd resume: one load, then $zres resumes" \
+      || bad "zstd resume: $zloads loads and $zres resumes: $(grep -E 'load:|resume:' "$T/zresume.log" | tail -3 | tr '\n' ' ')"
+    [ "$zread" = "$zwant" ] && ok "zstd resume: the resumes read $zread compressed bytes, the appended ones, not the $(stat -c %s "$ZLOG")-byte file" \
+      || bad "zstd resume: the resumes read $zread bytes, expected $zwant"
+    stop_server zresume
+  else bad "zstd resume: server did not start: $(tail -3 "$T/zresume.log")"; fi
+else skip "zstd resume: zstd (the command) not installed"; fi
 
 # ---- 4e. rolling log resume: parts added, the last part grown ----
 # A rolling event-log directory (eventlog_v2_<id>/events_N_<id>, Spark 3's layout) of the same

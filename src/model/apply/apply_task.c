@@ -208,11 +208,9 @@ static void apply_end(struct apply_ctx *c, const struct task_rec *r, size_t row,
         }
     }
     clarity__sql_listen_task_end(c, r);
-    /* a folded row is reused: accumulables kept by row would name another task */
-    bool fold = clarity__model_folds(c);
-    if (fold) {
-        /* nothing kept */
-    } else if (r->has_accums && c->opt->keep_task_accumulables)
+    /* a folded row is reused: its accumulables, the last ones pushed, are handed over with it
+     * and dropped then (task_fold.c), so they never name another task */
+    if (r->has_accums && c->opt->keep_task_accumulables)
         clarity_read_accumulables(c, r->accums, (uint32_t)row, &a->task_accums, true,
                                   c->opt->user_task_accumulables_only, NULL, 0);
     else if (r->has_accums && c->opt->ntask_accumulable_names)

@@ -117,14 +117,15 @@ static int clear_row(struct clarity_tasks *t, size_t row)
     return 0;
 }
 
-/* Hands the row over; its end reason (pushed last by its TaskEnd, the only one held) goes
- * with it. */
+/* Hands the row over; its end reason and accumulables (pushed last by its TaskEnd, the only
+ * ones held) go with it. */
 static void hand_over(struct apply_ctx *c, uint32_t row)
 {
     struct clarity_app *a = c->app;
     if (c->opt->task_fold(c->opt->task_fold_ctx, a, row, c->fold.ord[row]) != 0) c->failed = 1;
     a->tasks_folded++;
     if (a->ntask_reasons && a->task_reasons[a->ntask_reasons - 1].row == row) a->ntask_reasons--;
+    while (a->task_accums.n && a->task_accums.p[a->task_accums.n - 1].owner == row) a->task_accums.n--;
 }
 
 void clarity__model_fold_release(struct apply_ctx *c, uint32_t row)
