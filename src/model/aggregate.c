@@ -1,4 +1,5 @@
 #include "clarity/model.h"
+#include "model/totals_pack.h"
 #include "util/hugepage.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,10 +94,12 @@ static void add_totals(struct clarity_totals *d, const struct clarity_totals *x)
 }
 
 /* Per job and per query, the stage rows whose totals make theirs, in the order they are added
- * (compressed rows: row i's links are at [off[i], off[i + 1])). */
+ * (compressed rows: row i's links are at [off[i], off[i + 1])), and the stages' totals
+ * themselves, packed (model/totals_pack.h says why). */
 struct clarity_totals_links {
     size_t *job_off, *sql_off;
     uint32_t *job_stage, *sql_stage;
+    struct totals_pack stage;
 };
 
 /* Calls f(ctx, job row, SQL row or SIZE_MAX, stage row) for every addition of a stage's totals
@@ -148,6 +151,7 @@ static void links_free(struct clarity_totals_links *l)
 {
     if (!l) return;
     free(l->job_off); free(l->sql_off); free(l->job_stage); free(l->sql_stage);
+    clarity__totals_pack_free(&l->stage);
     free(l);
 }
 
@@ -211,14 +215,74 @@ int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_total
     return 0;
 }
 
+/* The stages' totals packed, one stage at a time: the task rows are sorted by stage (a
+ * counting sort, which keeps each stage's rows in row order, so every stage's saturating sums
+ * are made in the order compute_tasks makes them), summed into one struct and packed. */
+static int pack_stages(const struct clarity_app *a, struct totals_pack *p)
+{
+    size_t ns = a->nstages, nt = a->tasks.n;
+    if (clarity__totals_pack_init(p, ns) != 0) return -1;
+    uint32_t *end = calloc(ns + 1, sizeof *end), *rows = malloc((nt ? nt : 1) * sizeof *rows);
+    int rc = -1;
+    if (!end || !rows || nt > UINT32_MAX) goto out;
+    /* end[s + 1] counts stage s's rows, then holds where they start; filling advances it to
+     * where they end */
+    for (size_t i = 0; i < nt; i++) {
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        if (s < ns) end[s + 1]++;
+    }
+    for (size_t s = 0; s < ns; s++) end[s + 1] += end[s];
+    for (size_t i = 0; i < nt; i++) {
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        if (s < ns) rows[end[s]++] = (uint32_t)i;
+    }
+    for (size_t s = 0, lo = 0; s < ns; lo = end[s], s++) {
+        struct clarity_totals x = {0};
+        for (size_t k = lo; k < end[s]; k++) {
+            struct task_figs v = {0};
+            task_figs_read(&v, a, rows[k]);
+            task_figs_add(&x, &v);
+        }
+        if (clarity__totals_pack_put(p, &x) != 0) goto out;
+    }
+    rc = 0;
+out:
+    free(end);
+    free(rows);
+    return rc;
+}
+
+/* The application's and executors' totals in one pass over the task rows, as compute_tasks
+ * makes them. */
+static int compute_app_execs(const struct clarity_app *a, struct clarity_app_totals *t)
+{
+    t->exec = calloc(a->nexecs + 1, sizeof *t->exec);
+    if (!t->exec) return -1;
+    for (size_t i = 0; i < a->tasks.n; i++) {
+        struct task_figs v = {0};
+        task_figs_read(&v, a, i);
+        task_figs_add(&t->app, &v);
+        uint32_t ex = (uint32_t)clarity_icol_get(&a->tasks.executor, i), erow;
+        if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) task_figs_add(&t->exec[erow], &v);
+    }
+    return 0;
+}
+
 int clarity_totals_compute_lean(const struct clarity_app *a, struct clarity_app_totals *t)
 {
     memset(t, 0, sizeof *t);
-    if (compute_tasks(a, t) != 0 || !(t->links = links_build(a))) {
+    if (compute_app_execs(a, t) != 0 || !(t->links = links_build(a)) || pack_stages(a, &t->links->stage) != 0) {
         clarity_totals_free(t);
         return -1;
     }
     return 0;
+}
+
+void clarity_totals_stage(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out)
+{
+    if (t->stage) *out = t->stage[i];
+    else if (t->links && i < t->links->stage.n) clarity__totals_pack_get(&t->links->stage, i, out);
+    else *out = (struct clarity_totals){0};
 }
 
 /* Sums the stage totals of links [lo, hi) into *out, from zero, in the order the whole
@@ -227,7 +291,11 @@ static void sum_links(const struct clarity_app_totals *t, const uint32_t *stage,
                       struct clarity_totals *out)
 {
     *out = (struct clarity_totals){0};
-    for (size_t k = lo; k < hi; k++) add_totals(out, &t->stage[stage[k]]);
+    for (size_t k = lo; k < hi; k++) {
+        struct clarity_totals x;
+        clarity_totals_stage(t, stage[k], &x);
+        add_totals(out, &x);
+    }
 }
 
 void clarity_totals_job(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out)
