@@ -215,63 +215,84 @@ int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_total
     return 0;
 }
 
-/* The stages' totals packed, one stage at a time: the task rows are sorted by stage (a
- * counting sort, which keeps each stage's rows in row order, so every stage's saturating sums
- * are made in the order compute_tasks makes them), summed into one struct and packed. */
-static int pack_stages(const struct clarity_app *a, struct totals_pack *p)
+/* Open stages' sums while the task rows are read: one slot per stage between its first and
+ * its last task row (as many as ran at once), reused once the stage is packed. */
+struct open_sums {
+    struct clarity_totals *acc;
+    uint32_t *free_slots;
+    size_t nacc, nfree, cap;
+};
+
+static long open_slot(struct open_sums *o)
 {
-    size_t ns = a->nstages, nt = a->tasks.n;
-    if (clarity__totals_pack_init(p, ns) != 0) return -1;
-    uint32_t *end = calloc(ns + 1, sizeof *end), *rows = malloc((nt ? nt : 1) * sizeof *rows);
-    int rc = -1;
-    if (!end || !rows || nt > UINT32_MAX) goto out;
-    /* end[s + 1] counts stage s's rows, then holds where they start; filling advances it to
-     * where they end */
-    for (size_t i = 0; i < nt; i++) {
-        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
-        if (s < ns) end[s + 1]++;
+    if (o->nfree) return o->free_slots[--o->nfree];
+    if (o->nacc == o->cap) {
+        size_t nc = o->cap ? o->cap * 2 : 64;
+        struct clarity_totals *acc = realloc(o->acc, nc * sizeof *acc);
+        if (!acc) return -1;
+        o->acc = acc;
+        uint32_t *fs = realloc(o->free_slots, nc * sizeof *fs);
+        if (!fs) return -1;
+        o->free_slots = fs;
+        o->cap = nc;
     }
-    for (size_t s = 0; s < ns; s++) end[s + 1] += end[s];
-    for (size_t i = 0; i < nt; i++) {
-        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
-        if (s < ns) rows[end[s]++] = (uint32_t)i;
-    }
-    for (size_t s = 0, lo = 0; s < ns; lo = end[s], s++) {
-        struct clarity_totals x = {0};
-        for (size_t k = lo; k < end[s]; k++) {
-            struct task_figs v = {0};
-            task_figs_read(&v, a, rows[k]);
-            task_figs_add(&x, &v);
-        }
-        if (clarity__totals_pack_put(p, &x) != 0) goto out;
-    }
-    rc = 0;
-out:
-    free(end);
-    free(rows);
-    return rc;
+    return (long)o->nacc++;
 }
 
-/* The application's and executors' totals in one pass over the task rows, as compute_tasks
- * makes them. */
-static int compute_app_execs(const struct clarity_app *a, struct clarity_app_totals *t)
+/* The application's and executors' totals, and each stage's packed, in one pass over the task
+ * rows in row order (so every saturating sum is made in the order compute_tasks makes it): a
+ * stage's sums live in an open slot from its first task row to its last, then are packed. */
+static int compute_lean_tasks(const struct clarity_app *a, struct clarity_app_totals *t, struct totals_pack *p)
 {
+    size_t ns = a->nstages, nt = a->tasks.n;
+    struct open_sums o = {0};
+    int rc = -1;
+    /* last[s]: stage s's last task row + 1 (0: none); slot[s]: its open slot + 1 */
+    uint32_t *last = calloc(ns + 1, sizeof *last), *slot = calloc(ns + 1, sizeof *slot);
     t->exec = calloc(a->nexecs + 1, sizeof *t->exec);
-    if (!t->exec) return -1;
-    for (size_t i = 0; i < a->tasks.n; i++) {
+    if (!last || !slot || !t->exec || nt >= UINT32_MAX || clarity__totals_pack_init(p, ns) != 0) goto out;
+    for (size_t i = 0; i < nt; i++) {
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        if (s < ns) last[s] = (uint32_t)i + 1;
+    }
+    for (size_t i = 0; i < nt; i++) {
         struct task_figs v = {0};
         task_figs_read(&v, a, i);
         task_figs_add(&t->app, &v);
         uint32_t ex = (uint32_t)clarity_icol_get(&a->tasks.executor, i), erow;
         if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) task_figs_add(&t->exec[erow], &v);
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        if (s >= ns) continue;
+        if (!slot[s]) {
+            long k = open_slot(&o);
+            if (k < 0) goto out;
+            o.acc[k] = (struct clarity_totals){0};
+            slot[s] = (uint32_t)k + 1;
+        }
+        struct clarity_totals *x = &o.acc[slot[s] - 1];
+        task_figs_add(x, &v);
+        if (last[s] == i + 1) {
+            if (clarity__totals_pack_put(p, s, x) != 0) goto out;
+            o.free_slots[o.nfree++] = slot[s] - 1;
+        }
     }
-    return 0;
+    for (size_t s = 0; s < ns; s++) {
+        static const struct clarity_totals none;
+        if (!last[s] && clarity__totals_pack_put(p, s, &none) != 0) goto out;
+    }
+    rc = 0;
+out:
+    free(last);
+    free(slot);
+    free(o.acc);
+    free(o.free_slots);
+    return rc;
 }
 
 int clarity_totals_compute_lean(const struct clarity_app *a, struct clarity_app_totals *t)
 {
     memset(t, 0, sizeof *t);
-    if (compute_app_execs(a, t) != 0 || !(t->links = links_build(a)) || pack_stages(a, &t->links->stage) != 0) {
+    if (!(t->links = links_build(a)) || compute_lean_tasks(a, t, &t->links->stage) != 0) {
         clarity_totals_free(t);
         return -1;
     }

@@ -15,16 +15,17 @@
 struct totals_pack {
     uint8_t *buf;
     size_t len, cap;
-    size_t *off;                             /* record i is buf[off[i] .. off[i + 1]) */
-    size_t n, cap_off;
+    size_t *at;                              /* record i starts at buf[at[i]] (records are
+                                                self-delimiting and put in any order) */
+    size_t n;
 };
 
-/* An empty pack with room for n records of a typical size (more grows it). 0, or -1 when out
- * of memory. */
+/* An empty pack of n records, each to be put once, with room for records of a typical size
+ * (more grows it). 0, or -1 when out of memory. */
 int clarity__totals_pack_init(struct totals_pack *p, size_t n);
-/* Appends t as the next record. 0, or -1 when out of memory (the pack is left as it was). */
-int clarity__totals_pack_put(struct totals_pack *p, const struct clarity_totals *t);
-/* Record i (< p->n) into *out. */
+/* Packs t as record i (< n). 0, or -1 when out of memory (the pack is left as it was). */
+int clarity__totals_pack_put(struct totals_pack *p, size_t i, const struct clarity_totals *t);
+/* Record i (< n, put before) into *out. */
 void clarity__totals_pack_get(const struct totals_pack *p, size_t i, struct clarity_totals *out);
 void clarity__totals_pack_free(struct totals_pack *p);
 

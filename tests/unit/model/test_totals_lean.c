@@ -116,7 +116,7 @@ Test(totals_lean, shared_stage_worked_values)
 
 /* The packed form of a stage's totals gives back every figure: zeros left out, 1-byte and
  * 10-byte varints, negative values (a damaged log's) and both int64 extremes (saturated sums),
- * cpu_logged alone and with figures; records of different lengths one after the other. */
+ * cpu_logged alone and with figures; records of different lengths, put in reverse order. */
 Test(totals_lean, packed_records_round_trip)
 {
     struct clarity_totals in[5] = {
@@ -130,9 +130,10 @@ Test(totals_lean, packed_records_round_trip)
          .shuffle_write_ns = (int64_t)1 << 56},
     };
     struct totals_pack p;
-    cr_assert_eq(clarity__totals_pack_init(&p, 1), 0);   /* room for one: the rest grow it */
-    for (int r = 0; r < 200; r++)
-        for (size_t i = 0; i < 5; i++) cr_assert_eq(clarity__totals_pack_put(&p, &in[i]), 0);
+    cr_assert_eq(clarity__totals_pack_init(&p, 1000), 0);   /* room for ~32 bytes a record */
+    /* put from the last record to the first (records go in any order): what a stage's last
+     * task row decides */
+    for (size_t k = 1000; k-- > 0;) cr_assert_eq(clarity__totals_pack_put(&p, k, &in[k % 5]), 0);
     cr_assert_eq(p.n, 1000);
     for (size_t k = 0; k < p.n; k++) {
         struct clarity_totals out;
@@ -140,9 +141,10 @@ Test(totals_lean, packed_records_round_trip)
         same_totals(&in[k % 5], &out, "packed", k);
     }
     /* record sizes: a mask byte alone, twice; the small job's stage: a 2-byte mask (bits up to
-     * output_bytes'), then 2 -> 1 byte each, 950 -> 2 bytes, 123456789 -> 4 bytes, 127 -> 2 */
-    cr_assert_eq(p.off[1] - p.off[0], 1);
-    cr_assert_eq(p.off[2] - p.off[1], 1);
-    cr_assert_eq(p.off[3] - p.off[2], 2 + 1 + 1 + 2 + 4 + 2, "got %zu", p.off[3] - p.off[2]);
+     * output_bytes'), then 2 -> 1 byte each, 950 -> 2 bytes, 123456789 -> 4 bytes, 127 -> 2
+     * (put in reverse, record k ends where record k - 1 starts; record 0 ends the buffer) */
+    cr_assert_eq(p.len - p.at[0], 1);
+    cr_assert_eq(p.at[0] - p.at[1], 1);
+    cr_assert_eq(p.at[1] - p.at[2], 2 + 1 + 1 + 2 + 4 + 2, "got %zu", p.at[1] - p.at[2]);
     clarity__totals_pack_free(&p);
 }
