@@ -196,12 +196,26 @@ struct clarity_rdd_storage {
     struct clarity_idmap part_by_block;      /* block string id -> latest entry in parts */
 };
 
+/* What few stage attempts have, kept apart from the stage row (clarity_stage.rare): per-stage
+ * peak executor metrics (SparkListenerStageExecutorMetrics, logged only with
+ * spark.eventLog.logStageExecutorMetrics) and the executors excluded for the attempt while it
+ * ran. */
+struct clarity_stage_rare {
+    struct clarity_peaks peaks;              /* per-stage peak executor metrics (any executor) */
+    struct clarity_stage_exec_peaks { uint32_t executor; struct clarity_peaks peaks; } *exec_peaks;
+    size_t nexec_peaks, cap_exec_peaks;
+    /* executors (string ids) excluded for this attempt while it ran, by an executor or a node
+     * exclusion event, in event order */
+    int64_t *excluded_execs;
+    size_t nexcluded_execs, cap_excluded_execs;
+};
+
 struct clarity_stage {                       /* one stage attempt */
     /* Fields are grouped by use, not by meaning: what lookups and the passes over every stage
-     * (finishing the model, skipped stages, job totals) read sits in the first 64 bytes and
-     * what freeing the model reads in the next 64, so a pass over 10^6 stages touches one
-     * cache line of each instead of three; the order also leaves no padding (208 bytes, 216
-     * before). */
+     * (finishing the model, skipped stages, job totals) read sits in the first 64 bytes, and
+     * what most attempts never have is behind one pointer (rare), so a row is 144 bytes (208
+     * before; two per job on logs of many small jobs, written once into fresh pages) and a
+     * pass over 10^6 stages touches one cache line of each. */
     int64_t stage_id; int32_t attempt;
     int status;                              /* enum clarity_stage_status */
     int64_t num_tasks;
@@ -213,20 +227,21 @@ struct clarity_stage {                       /* one stage attempt */
     int32_t shuffle_mergers;
     /* second line */
     int64_t submit_ms, complete_ms;          /* 0 = not logged */
-    struct clarity_peaks peaks;              /* per-stage peak executor metrics (any executor) */
-    struct clarity_stage_exec_peaks { uint32_t executor; struct clarity_peaks peaks; } *exec_peaks;
-    size_t nexec_peaks;
-    /* executors (string ids) excluded for this attempt while it ran, by an executor or a node
-     * exclusion event, in event order (nexcluded_execs, cap_excluded_execs below) */
-    int64_t *excluded_execs;
-    /* the rest */
+    /* peaks and exclusions: NULL when the log gave the attempt none (malloc'd); read through
+     * clarity_stage_rare_of() */
+    struct clarity_stage_rare *rare;
     size_t cap_job_ids;
     uint32_t name, details, failure, pool;   /* string ids */
     int64_t *parents; size_t nparents;
     int64_t *rdd_ids; size_t nrdd_ids;
-    size_t cap_exec_peaks;
-    size_t nexcluded_execs, cap_excluded_execs;
 };
+
+/* A stage attempt's peaks and exclusions, empty ones when it has none. */
+static inline const struct clarity_stage_rare *clarity_stage_rare_of(const struct clarity_stage *s)
+{
+    static const struct clarity_stage_rare none;
+    return s->rare ? s->rare : &none;
+}
 
 /* A value the driver gave an SQL metric (SparkListenerDriverAccumUpdates): a broadcast's data
  * size, a scan's file count, a subquery's time. */
@@ -674,7 +689,7 @@ struct clarity_totals_links;   /* opaque: the stage rows each job's and query's 
 
 struct clarity_app_totals {
     struct clarity_totals app;
-    struct clarity_totals *stage;    /* per row of app->stages */
+    struct clarity_totals *stage;    /* per row of app->stages; NULL from clarity_totals_compute_lean */
     struct clarity_totals *job;      /* per row of app->jobs; NULL from clarity_totals_compute_lean */
     struct clarity_totals *exec;     /* per row of app->execs */
     struct clarity_totals *sql;      /* per row of app->sqls; NULL from clarity_totals_compute_lean */
@@ -682,12 +697,17 @@ struct clarity_app_totals {
 };
 
 int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_totals *t);
-/* The same figures without the per-job and per-query arrays: those are summed from the stage
- * totals when asked for (clarity_totals_job, clarity_totals_sql), through an index of ~8 bytes
- * per link instead of 2 x 168 bytes per job kept for the whole report. Why: on logs of 10^5-10^6
- * small jobs every byte of fresh memory costs a page fault, and `summary` writes each job's and
- * query's totals once. Same numbers, added in the same order. 0, or -1 when out of memory. */
+/* The same figures without the per-stage, per-job and per-query arrays: a stage's totals are
+ * kept packed (its nonzero figures as varints, ~25 bytes for a small job's stage instead of
+ * 168) and read with clarity_totals_stage; a job's and a query's are summed from their stages'
+ * when asked for (clarity_totals_job, clarity_totals_sql), through an index of ~8 bytes per
+ * link instead of 2 x 168 bytes per job kept for the whole report. Why: on logs of 10^5-10^6
+ * small jobs every byte of fresh memory costs a page fault (~7 ms per MB on a virtual
+ * machine), and `summary` writes each stage's, job's and query's totals once. Same numbers,
+ * added in the same order. 0, or -1 when out of memory. */
 int clarity_totals_compute_lean(const struct clarity_app *a, struct clarity_app_totals *t);
+/* Stage row i's totals, from t->stage when computed, else unpacked. */
+void clarity_totals_stage(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out);
 /* Job row i's / SQL row i's totals, from t->job / t->sql when computed, else from the links. */
 void clarity_totals_job(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out);
 void clarity_totals_sql(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out);

@@ -1,4 +1,5 @@
 #include "clarity/model.h"
+#include "model/totals_pack.h"
 #include "util/hugepage.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,10 +94,12 @@ static void add_totals(struct clarity_totals *d, const struct clarity_totals *x)
 }
 
 /* Per job and per query, the stage rows whose totals make theirs, in the order they are added
- * (compressed rows: row i's links are at [off[i], off[i + 1])). */
+ * (compressed rows: row i's links are at [off[i], off[i + 1])), and the stages' totals
+ * themselves, packed (model/totals_pack.h says why). */
 struct clarity_totals_links {
     size_t *job_off, *sql_off;
     uint32_t *job_stage, *sql_stage;
+    struct totals_pack stage;
 };
 
 /* Calls f(ctx, job row, SQL row or SIZE_MAX, stage row) for every addition of a stage's totals
@@ -148,6 +151,7 @@ static void links_free(struct clarity_totals_links *l)
 {
     if (!l) return;
     free(l->job_off); free(l->sql_off); free(l->job_stage); free(l->sql_stage);
+    clarity__totals_pack_free(&l->stage);
     free(l);
 }
 
@@ -211,14 +215,95 @@ int clarity_totals_compute(const struct clarity_app *a, struct clarity_app_total
     return 0;
 }
 
+/* Open stages' sums while the task rows are read: one slot per stage between its first and
+ * its last task row (as many as ran at once), reused once the stage is packed. */
+struct open_sums {
+    struct clarity_totals *acc;
+    uint32_t *free_slots;
+    size_t nacc, nfree, cap;
+};
+
+static long open_slot(struct open_sums *o)
+{
+    if (o->nfree) return o->free_slots[--o->nfree];
+    if (o->nacc == o->cap) {
+        size_t nc = o->cap ? o->cap * 2 : 64;
+        struct clarity_totals *acc = realloc(o->acc, nc * sizeof *acc);
+        if (!acc) return -1;
+        o->acc = acc;
+        uint32_t *fs = realloc(o->free_slots, nc * sizeof *fs);
+        if (!fs) return -1;
+        o->free_slots = fs;
+        o->cap = nc;
+    }
+    return (long)o->nacc++;
+}
+
+/* The application's and executors' totals, and each stage's packed, in one pass over the task
+ * rows in row order (so every saturating sum is made in the order compute_tasks makes it): a
+ * stage's sums live in an open slot from its first task row to its last, then are packed. */
+static int compute_lean_tasks(const struct clarity_app *a, struct clarity_app_totals *t, struct totals_pack *p)
+{
+    size_t ns = a->nstages, nt = a->tasks.n;
+    struct open_sums o = {0};
+    int rc = -1;
+    /* last[s]: stage s's last task row + 1 (0: none); slot[s]: its open slot + 1 */
+    uint32_t *last = calloc(ns + 1, sizeof *last), *slot = calloc(ns + 1, sizeof *slot);
+    t->exec = calloc(a->nexecs + 1, sizeof *t->exec);
+    if (!last || !slot || !t->exec || nt >= UINT32_MAX || clarity__totals_pack_init(p, ns) != 0) goto out;
+    for (size_t i = 0; i < nt; i++) {
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        if (s < ns) last[s] = (uint32_t)i + 1;
+    }
+    for (size_t i = 0; i < nt; i++) {
+        struct task_figs v = {0};
+        task_figs_read(&v, a, i);
+        task_figs_add(&t->app, &v);
+        uint32_t ex = (uint32_t)clarity_icol_get(&a->tasks.executor, i), erow;
+        if (clarity_idmap_get(&a->exec_by_name, ex, &erow)) task_figs_add(&t->exec[erow], &v);
+        size_t s = (size_t)clarity_icol_get(&a->tasks.stage, i);
+        if (s >= ns) continue;
+        if (!slot[s]) {
+            long k = open_slot(&o);
+            if (k < 0) goto out;
+            o.acc[k] = (struct clarity_totals){0};
+            slot[s] = (uint32_t)k + 1;
+        }
+        struct clarity_totals *x = &o.acc[slot[s] - 1];
+        task_figs_add(x, &v);
+        if (last[s] == i + 1) {
+            if (clarity__totals_pack_put(p, s, x) != 0) goto out;
+            o.free_slots[o.nfree++] = slot[s] - 1;
+        }
+    }
+    for (size_t s = 0; s < ns; s++) {
+        static const struct clarity_totals none;
+        if (!last[s] && clarity__totals_pack_put(p, s, &none) != 0) goto out;
+    }
+    rc = 0;
+out:
+    free(last);
+    free(slot);
+    free(o.acc);
+    free(o.free_slots);
+    return rc;
+}
+
 int clarity_totals_compute_lean(const struct clarity_app *a, struct clarity_app_totals *t)
 {
     memset(t, 0, sizeof *t);
-    if (compute_tasks(a, t) != 0 || !(t->links = links_build(a))) {
+    if (!(t->links = links_build(a)) || compute_lean_tasks(a, t, &t->links->stage) != 0) {
         clarity_totals_free(t);
         return -1;
     }
     return 0;
+}
+
+void clarity_totals_stage(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out)
+{
+    if (t->stage) *out = t->stage[i];
+    else if (t->links && i < t->links->stage.n) clarity__totals_pack_get(&t->links->stage, i, out);
+    else *out = (struct clarity_totals){0};
 }
 
 /* Sums the stage totals of links [lo, hi) into *out, from zero, in the order the whole
@@ -227,7 +312,11 @@ static void sum_links(const struct clarity_app_totals *t, const uint32_t *stage,
                       struct clarity_totals *out)
 {
     *out = (struct clarity_totals){0};
-    for (size_t k = lo; k < hi; k++) add_totals(out, &t->stage[stage[k]]);
+    for (size_t k = lo; k < hi; k++) {
+        struct clarity_totals x;
+        clarity_totals_stage(t, stage[k], &x);
+        add_totals(out, &x);
+    }
 }
 
 void clarity_totals_job(const struct clarity_app_totals *t, size_t i, struct clarity_totals *out)

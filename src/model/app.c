@@ -576,11 +576,13 @@ void clarity_app_free(struct clarity_app *a)
         free(a->execs[i].peaks.p);
     }
     for (size_t i = 0; i < a->nstages; i++) {
-        struct clarity_stage *s = &a->stages[i];
-        free(s->peaks.p);
-        for (size_t k = 0; k < s->nexec_peaks; k++) free(s->exec_peaks[k].peaks.p);
-        free(s->exec_peaks);
-        free(s->excluded_execs);
+        struct clarity_stage_rare *r = a->stages[i].rare;
+        if (!r) continue;
+        free(r->peaks.p);
+        for (size_t k = 0; k < r->nexec_peaks; k++) free(r->exec_peaks[k].peaks.p);
+        free(r->exec_peaks);
+        free(r->excluded_execs);
+        free(r);
     }
     for (size_t i = 0; i < a->nsqls; i++) {
         if (a->sqls[i].graph) {

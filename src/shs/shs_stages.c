@@ -92,8 +92,9 @@ static const struct exec_pos *find_exec(const struct exec_pos *v, size_t n, uint
 }
 
 /* Whether the executor was excluded for this stage attempt (by itself or with its node). */
-static bool excluded_for(const struct clarity_stage *s, uint32_t exec)
+static bool excluded_for(const struct clarity_stage *st, uint32_t exec)
 {
+    const struct clarity_stage_rare *s = clarity_stage_rare_of(st);
     for (size_t i = 0; i < s->nexcluded_execs; i++)
         if (s->excluded_execs[i] == (int64_t)exec) return true;
     return false;
@@ -130,9 +131,10 @@ static void exec_summary_one(struct jsonw *w, const struct clarity_app *a,
 
 /* Executors that ran tasks of the stage, then those with only peaks logged for it, then
  * those only excluded for it. */
-int clarity__shs_stage_exec_entries(const struct shs_stage_agg *sa, const struct clarity_stage *s,
+int clarity__shs_stage_exec_entries(const struct shs_stage_agg *sa, const struct clarity_stage *st,
                                     struct shs_exec_entry **out, size_t *nout)
 {
+    const struct clarity_stage_rare *s = clarity_stage_rare_of(st);
     struct exec_pos *ran = malloc((sa->nex ? sa->nex : 1) * sizeof *ran);
     struct exec_pos *peaks = malloc((s->nexec_peaks ? s->nexec_peaks : 1) * sizeof *peaks);
     struct shs_exec_entry *v = malloc((sa->nex + s->nexec_peaks + s->nexcluded_execs + 1) * sizeof *v);
@@ -258,7 +260,8 @@ static int stage_body(struct shs_req *r, const struct clarity_stage *s, const st
     }
     clarity__shs_counts_write(w, "killedTasksSummary", &sa->killed_summary);
     clarity_jsonw_kint(w, "resourceProfileId", s->resource_profile_id);
-    if (sa->had_task_end || s->peaks.n) clarity__shs_write_peaks(w, "peakExecutorMetrics", a, &s->peaks);
+    const struct clarity_peaks *spk = &clarity_stage_rare_of(s)->peaks;
+    if (sa->had_task_end || spk->n) clarity__shs_write_peaks(w, "peakExecutorMetrics", a, spk);
     if (o->with_summaries) {
         int rc = clarity__shs_task_metric_distributions(r, s, o->quantiles, o->nquantiles, true);
         if (!rc) rc = clarity__shs_exec_metric_distributions(r, sa, s, o->quantiles, o->nquantiles);

@@ -34,3 +34,20 @@ void *clarity_hugepage_realloc(void *p, size_t old_bytes, size_t new_bytes)
     free(p);
     return q;
 }
+
+void *clarity_hugepage_realloc_zeroed(void *p, size_t old_bytes, size_t new_bytes)
+{
+    if (new_bytes < ((size_t)4 << 20) || old_bytes > new_bytes || old_bytes >= ((size_t)32 << 20)) {
+        char *q = clarity_hugepage_realloc(p, old_bytes, new_bytes);
+        if (q && new_bytes > old_bytes) memset(q + old_bytes, 0, new_bytes - old_bytes);
+        return q;
+    }
+    /* calloc hands a fresh mapping over unwritten (it reads zero already), so the tail's pages
+     * are faulted in by the rows that use them, not all at once by a memset */
+    void *q = calloc(1, new_bytes);
+    if (!q) return NULL;
+    clarity_hugepage_advise(q, new_bytes);
+    if (p && old_bytes) memcpy(q, p, old_bytes);
+    free(p);
+    return q;
+}

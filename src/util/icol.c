@@ -47,9 +47,8 @@ int clarity_icol_set(struct clarity_icol *c, size_t i, int64_t v, size_t cap)
 int clarity_icol_reserve(struct clarity_icol *c, size_t old_cap, size_t new_cap)
 {
     if (!c->width || new_cap <= old_cap) return 0;
-    void *nd = clarity_hugepage_realloc(c->data, old_cap * c->width, new_cap * c->width);
+    void *nd = clarity_hugepage_realloc_zeroed(c->data, old_cap * c->width, new_cap * c->width);
     if (!nd) return -1;
-    memset((char *)nd + old_cap * c->width, 0, (new_cap - old_cap) * c->width);
     c->data = nd;
     return 0;
 }

@@ -31,12 +31,15 @@ int clarity_vec_grow_zeroed(void **p, size_t *cap, size_t need, size_t elem, siz
  * as the model. A grown list is copied to a block twice the size and the old block stays in
  * the arena until the model is freed (at most as many bytes again as the final list, as with
  * doubling), but no list costs a malloc header, a malloc call or a free at the end: on a log
- * of 10^6 small jobs these were five mallocs and 80 bytes of headers per job. The caller never
- * frees ptr. */
+ * of 10^6 small jobs these were five mallocs and 80 bytes of headers per job. A list starts
+ * with the elements that fill the arena's 16-byte granule, at least one: two ids, but one plan
+ * node (32 bytes) or metric (24): a small query's one-node plan took 112 bytes as two-slot
+ * lists, 64 so. The caller never frees ptr. */
 struct clarity_arena;
 int clarity_vec_grow_arena(struct clarity_arena *ar, void **p, size_t *cap, size_t need, size_t elem, size_t first);
+#define CLARITY__VEC_ARENA_FIRST(ptr) (sizeof *(ptr) < 16 ? 16 / sizeof *(ptr) : 1)
 #define CLARITY_VEC_PUSH_ARENA(ar, ptr, n, cap)                                                    \
-    (((size_t)(n) + 1 <= (cap) || clarity_vec_grow_arena((ar), (void **)&(ptr), &(cap), (size_t)(n) + 1, sizeof *(ptr), 2) == 0) \
+    (((size_t)(n) + 1 <= (cap) || clarity_vec_grow_arena((ar), (void **)&(ptr), &(cap), (size_t)(n) + 1, sizeof *(ptr), CLARITY__VEC_ARENA_FIRST(ptr)) == 0) \
          ? (memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++])                                 \
          : NULL)
 

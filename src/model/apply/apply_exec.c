@@ -78,6 +78,14 @@ static struct clarity_executor *live_exec(struct apply_ctx *c, cj_val ev, const 
     return e->remove_ms ? NULL : e;
 }
 
+/* The stage attempt's rarely-set part, allocated on first use (NULL, the load failed, when out
+ * of memory). */
+static struct clarity_stage_rare *stage_rare(struct apply_ctx *c, struct clarity_stage *s)
+{
+    if (!s->rare && !(s->rare = calloc(1, sizeof *s->rare))) c->failed = 1;
+    return s->rare;
+}
+
 /* The stage attempt an exclusion names, when it is live (known and not completed). */
 static struct clarity_stage *live_stage(struct apply_ctx *c, cj_val ev)
 {
@@ -105,7 +113,8 @@ void clarity_apply_exec_excluded_for_stage(struct apply_ctx *c, cj_val ev)
     }
     /* the stage's summary marks the executor even when the listener holds no such executor */
     struct clarity_stage *s = live_stage(c, ev);
-    if (s) clarity_push_id(c, &s->excluded_execs, &s->nexcluded_execs, &s->cap_excluded_execs, clarity_intern(c, id, n));
+    struct clarity_stage_rare *r = s ? stage_rare(c, s) : NULL;
+    if (r) clarity_push_id(c, &r->excluded_execs, &r->nexcluded_execs, &r->cap_excluded_execs, clarity_intern(c, id, n));
     struct clarity_executor *e = live_exec(c, ev, "executorId");
     if (e && clarity_cj_get_int(ev, "stageId", &st))
         clarity_push_id(c, &e->excluded_stages, &e->nexcluded_stages, &e->cap_excluded_stages, st);
@@ -135,13 +144,16 @@ void clarity_apply_node_excluded_for_stage(struct apply_ctx *c, cj_val ev)
     for (size_t i = 0; i < c->app->nexecs; i++) {
         struct clarity_executor *e = &c->app->execs[i];
         if (e->remove_ms || e->is_driver || e->host != host) continue;
-        if (s && e->seen_added) clarity_push_id(c, &s->excluded_execs, &s->nexcluded_execs, &s->cap_excluded_execs, e->id);
+        struct clarity_stage_rare *r = s && e->seen_added ? stage_rare(c, s) : NULL;
+        if (r) clarity_push_id(c, &r->excluded_execs, &r->nexcluded_execs, &r->cap_excluded_execs, e->id);
         clarity_push_id(c, &e->excluded_stages, &e->nexcluded_stages, &e->cap_excluded_stages, st);
     }
 }
 
-static void stage_exec_peaks(struct apply_ctx *c, struct clarity_stage *st, uint32_t exec, cj_val metrics)
+static void stage_exec_peaks(struct apply_ctx *c, struct clarity_stage *s, uint32_t exec, cj_val metrics)
 {
+    struct clarity_stage_rare *st = stage_rare(c, s);
+    if (!st) return;
     clarity_read_peaks(c, metrics, &st->peaks);
     for (size_t i = 0; i < st->nexec_peaks; i++)
         if (st->exec_peaks[i].executor == exec) {

@@ -205,8 +205,10 @@ int clarity_report_summary_json(struct jsonw *w, const struct clarity_app *a, st
         IDS("parent_ids", s->parents, s->nparents);
         IDS("job_ids", s->job_ids, s->njob_ids);
         KSTR("failure", S(s->failure));
+        struct clarity_totals st;
+        clarity_totals_stage(&t, i, &st);
         JSONW_KEY_LIT(w, "totals");
-        totals(w, &t.stage[i]);
+        totals(w, &st);
         clarity_jsonw_obj_end(w);
     }
     clarity_jsonw_arr_end(w);

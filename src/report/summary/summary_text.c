@@ -142,9 +142,9 @@ static void jobs(FILE *o, const struct clarity_app *a, const struct clarity_app_
  * (the table is cut at --limit rows). */
 static int by_run_time(const void *x, const void *y, void *ctx)
 {
-    const struct clarity_app_totals *t = ctx;
+    const int64_t *run = ctx;   /* per stage row */
     size_t i = *(const size_t *)x, j = *(const size_t *)y;
-    if (t->stage[i].run_ms != t->stage[j].run_ms) return t->stage[i].run_ms < t->stage[j].run_ms ? 1 : -1;
+    if (run[i] != run[j]) return run[i] < run[j] ? 1 : -1;
     return (i > j) - (i < j);
 }
 
@@ -159,12 +159,21 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_ap
         {"id.att", TCOL_NUM},    {"input", TCOL_NUM},      {"output", TCOL_NUM},     {"shuf read", TCOL_NUM},
         {"shuf write", TCOL_NUM}, {"spill disk", TCOL_NUM}, {"name", TCOL_NAME}};
     size_t *order = malloc((a->nstages ? a->nstages : 1) * sizeof *order);
-    if (!order) {
+    int64_t *run = malloc((a->nstages ? a->nstages : 1) * sizeof *run);   /* the stage totals are packed */
+    if (!order || !run) {
+        free(order);
+        free(run);
         *oom = true;
         return;
     }
-    for (size_t i = 0; i < a->nstages; i++) order[i] = i;
-    qsort_r(order, a->nstages, sizeof *order, by_run_time, (void *)t);
+    for (size_t i = 0; i < a->nstages; i++) {
+        struct clarity_totals x;
+        clarity_totals_stage(t, i, &x);
+        order[i] = i;
+        run[i] = x.run_ms;
+    }
+    qsort_r(order, a->nstages, sizeof *order, by_run_time, run);
+    free(run);
     struct table tt, td;
     clarity_table_init(&tt, time_cols, sizeof time_cols / sizeof *time_cols);
     clarity_table_init(&td, data_cols, sizeof data_cols / sizeof *data_cols);
@@ -172,7 +181,9 @@ static void stages(FILE *o, const struct clarity_app *a, const struct clarity_ap
     for (size_t k = 0; k < a->nstages && (!limit || shown < limit); k++, shown++) {
         size_t i = order[k];
         const struct clarity_stage *s = &a->stages[i];
-        const struct clarity_totals *x = &t->stage[i];
+        struct clarity_totals xt;
+        clarity_totals_stage(t, i, &xt);
+        const struct clarity_totals *x = &xt;
         char id[24], d[32], tk[24], fl[24], r[32], g[32], in[32], out[32], sr[32], sw[32], sp[32];
         snprintf(id, sizeof id, "%lld.%d", (long long)s->stage_id, s->attempt);
         snprintf(tk, sizeof tk, "%lld", (long long)x->tasks);
