@@ -53,9 +53,6 @@ else
 fi
 cc "${CFLAGS[@]}" "${SAN[@]}" "${SAN_LD[@]}" -o "$DECODE_ASAN" tests/tools/decode.c "${DECODE_SRCS[@]}" "${LIBS[@]}" \
   || { bad "build decode (asan)"; summary; exit 1; }
-DECODE_MANY="$OUT/decode-many-asan"
-cc "${CFLAGS[@]}" "${SAN[@]}" "${SAN_LD[@]}" -o "$DECODE_MANY" tests/codec/decode_many.c "${DECODE_SRCS[@]}" "${LIBS[@]}" \
-  || { bad "build decode_many (asan)"; summary; exit 1; }
 WALK="$OUT/framewalk"
 cc "${CFLAGS[@]}" -O2 -o "$WALK" tests/tools/framewalk.c -lzstd || { bad "build framewalk"; summary; exit 1; }
 ok "tools built"
@@ -110,13 +107,6 @@ done
 status_field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p; s/^$2=\([^ ]*\).*/\1/p" "$1" | head -1; }
 
 RANDOM=$SEED   # reproducible cut offsets
-# Every cut is made first (file by file, in the order and with the offsets as ever), then all
-# of them are decoded by one ASan+UBSan process (decode_many: a sanitizer program's start and
-# exit cost more CPU than decoding a cut), then each is checked. When that process fails (a
-# sanitizer report aborts it, or a leak at its exit), every cut is decoded alone by decode, so
-# a failure names its cut; CODEC_EACH=1 decodes every cut alone from the start.
-mkdir -p "$WORK/cuts"; : >"$WORK/cuts.list"
-n=0; C_NAME=(); C_IN=(); C_AT=(); C_Z=(); C_OS=(); C_UNITS=(); C_FIRST=()
 for c in "${CODECS[@]}"; do
   for i in "${!INPUTS[@]}"; do
     in="${INPUTS[$i]}"; z="${ZF[$c:$i]}"; name="$c $(basename "$in")"
@@ -127,13 +117,12 @@ for c in "${CODECS[@]}"; do
     else
       bad "$name: round trip (rc=$rc, $(tail -1 "$WORK/err"))"
     fi
-    units="$WORK/units-$c-$i"
-    if ! "$WALK" "$c" "$z" >"$units" 2>"$WORK/walk.err"; then
+    if ! "$WALK" "$c" "$z" >"$WORK/units" 2>"$WORK/walk.err"; then
       bad "$name: framewalk: $(cat "$WORK/walk.err")"; continue
     fi
     zsize=$(stat -c %s "$z"); osize=$(stat -c %s "$in")
-    [ "$(tail -1 "$units" | cut -d' ' -f2)" = "$osize" ] || bad "$name: framewalk total differs from input size"
-    first_end=$(head -1 "$units" | cut -d' ' -f1)
+    [ "$(tail -1 "$WORK/units" | cut -d' ' -f2)" = "$osize" ] || bad "$name: framewalk total differs from input size"
+    first_end=$(head -1 "$WORK/units" | cut -d' ' -f1)
     for ((k = 0; k < CUTS; k++)); do
       # Offsets 0-1 cannot name a codec; everything from 2 up must decode as far as it goes.
       cut=$(( (RANDOM * 32768 + RANDOM) % (zsize - 2) + 2 ))
@@ -142,62 +131,31 @@ for c in "${CODECS[@]}"; do
       if [ "$k" = 0 ] && [ "$first_end" -gt 1 ] && [ $((first_end + 8)) -lt "$zsize" ]; then
         cut=$(( first_end + 1 + cut % 8 ))
       fi
-      # (the cut files' names have no extension: the decoder sniffs the codec)
-      head -c "$cut" "$z" >"$WORK/cuts/$n"
-      echo "$WORK/cuts/$n $WORK/cuts/$n.out" >>"$WORK/cuts.list"
-      C_NAME[$n]=$name; C_IN[$n]=$in; C_AT[$n]=$cut; C_Z[$n]=$zsize; C_OS[$n]=$osize
-      C_UNITS[$n]=$units; C_FIRST[$n]=$first_end
-      n=$((n+1))
+      head -c "$cut" "$z" >"$WORK/cut"
+      "$DECODE_ASAN" "$WORK/cut" >"$WORK/cout" 2>"$WORK/cerr"; rc=$?
+      read -r must clean < <(awk -v c="$cut" '$1 <= c { m = $2 } $1 == c && $3 == 1 { cl = 1 }
+                                               END { print m + 0, cl + 0 }' "$WORK/units")
+      got=$(stat -c %s "$WORK/cout")
+      want_lines=$(head -c "$must" "$in" | tr -cd '\n' | wc -c)
+      got_lines=$(tr -cd '\n' <"$WORK/cout" | wc -c)
+      why="$name cut@$cut/$zsize"
+      if [ $rc -ne 0 ] && [ $rc -ne 4 ]; then
+        bad "$why: decoder crashed or failed (rc=$rc): $(grep -m3 -E 'ERROR|runtime error|decode:' "$WORK/cerr")"
+      elif [ "$clean" = 1 ] && [ $rc -ne 0 ]; then
+        bad "$why: clean unit boundary reported as damage: $(tail -1 "$WORK/cerr")"
+      elif [ "$clean" = 0 ] && { [ $rc -ne 4 ] || [ "$(status_field "$WORK/cerr" truncated)" != 1 ]; }; then
+        bad "$why: cut not reported as truncation (rc=$rc): $(tail -1 "$WORK/cerr")"
+      elif [ "$got" -gt "$osize" ] || ! cmp -s -n "$got" "$WORK/cout" "$in"; then
+        bad "$why: decoded bytes are not a prefix of the original"
+      elif [ "$got" -lt "$must" ] || [ "$got_lines" -lt "$want_lines" ]; then
+        bad "$why: recovered $got bytes/$got_lines lines, whole units before the cut hold $must/$want_lines"
+      elif [ "$cut" -ge "$first_end" ] && [ "$must" -gt 0 ] && [ "$got_lines" -eq 0 ]; then
+        bad "$why: nothing recovered past the first unit"
+      else
+        ok "$why"
+      fi
     done
   done
 done
-
-decode_alone() { # decode_alone N: cut N by decode, its outputs where decode_many puts them
-  "$DECODE_ASAN" "$WORK/cuts/$1" >"$WORK/cuts/$1.out" 2>"$WORK/cuts/$1.out.err"
-  echo $? >"$WORK/cuts/$1.out.rc"
-}
-together=""
-if [ -z "${CODEC_EACH:-}" ] && [ "$n" -gt 0 ]; then
-  "$DECODE_MANY" <"$WORK/cuts.list" >"$WORK/many.log" 2>&1; rc=$?
-  if [ $rc -ne 0 ] || grep -qE 'Sanitizer|runtime error:' "$WORK/many.log" || [ ! -f "$WORK/cuts/$((n-1)).out.rc" ]; then
-    together="decoding the $n cuts in one process failed (exit $rc): $(grep -m1 -E 'ERROR|runtime error|decode_many:' "$WORK/many.log")"
-    note "codec: $together; each cut decoded alone"
-    for ((m = 0; m < n; m++)); do decode_alone "$m"; done
-  else
-    note "codec: the $n cuts decoded by one ASan+UBSan process (CODEC_EACH=1: each alone)"
-  fi
-else
-  for ((m = 0; m < n; m++)); do decode_alone "$m"; done
-fi
-
-fails_before=$T_FAIL
-for ((m = 0; m < n; m++)); do
-  in=${C_IN[$m]}; cut=${C_AT[$m]}; osize=${C_OS[$m]}; first_end=${C_FIRST[$m]}
-  cout="$WORK/cuts/$m.out"; cerr="$WORK/cuts/$m.out.err"; rc=$(cat "$WORK/cuts/$m.out.rc" 2>/dev/null || echo 255)
-  read -r must clean < <(awk -v c="$cut" '$1 <= c { m = $2 } $1 == c && $3 == 1 { cl = 1 }
-                                           END { print m + 0, cl + 0 }' "${C_UNITS[$m]}")
-  got=$(stat -c %s "$cout")
-  want_lines=$(head -c "$must" "$in" | tr -cd '\n' | wc -c)
-  got_lines=$(tr -cd '\n' <"$cout" | wc -c)
-  why="${C_NAME[$m]} cut@$cut/${C_Z[$m]}"
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then
-    bad "$why: decoder crashed or failed (rc=$rc): $(grep -m3 -E 'ERROR|runtime error|decode:' "$cerr")"
-  elif [ "$clean" = 1 ] && [ "$rc" -ne 0 ]; then
-    bad "$why: clean unit boundary reported as damage: $(tail -1 "$cerr")"
-  elif [ "$clean" = 0 ] && { [ "$rc" -ne 4 ] || [ "$(status_field "$cerr" truncated)" != 1 ]; }; then
-    bad "$why: cut not reported as truncation (rc=$rc): $(tail -1 "$cerr")"
-  elif [ "$got" -gt "$osize" ] || ! cmp -s -n "$got" "$cout" "$in"; then
-    bad "$why: decoded bytes are not a prefix of the original"
-  elif [ "$got" -lt "$must" ] || [ "$got_lines" -lt "$want_lines" ]; then
-    bad "$why: recovered $got bytes/$got_lines lines, whole units before the cut hold $must/$want_lines"
-  elif [ "$cut" -ge "$first_end" ] && [ "$must" -gt 0 ] && [ "$got_lines" -eq 0 ]; then
-    bad "$why: nothing recovered past the first unit"
-  else
-    ok "$why"
-  fi
-  rm -f "$cout"
-done
-# the process over all cuts failed while each cut alone passed: reported as such
-[ -n "$together" ] && [ "$T_FAIL" = "$fails_before" ] && bad "codec: $together (each cut alone passed: only when decoded together)"
 
 summary
