@@ -86,7 +86,12 @@ kind_of() { # a file's codec (by its name, as Spark names them) or a directory's
 }
 events_of() { # the event and field names a log holds, one a line (a directory: its files')
   local f
-  export LC_ALL=C   # bytes, not characters: grep and sort are many times faster
+  export LC_ALL=C   # bytes, not characters: grep and awk are many times faster
+  # (decoded into the pipe, not a file, and read by one grep: the two names' patterns are one
+  # alternation, and awk drops repeats as they come, so only the few distinct names are
+  # sorted; an "Event" match stands for the field name Event too, which the key pattern would
+  # have matched at the same place. Same names as the two greps and a sort of every match,
+  # at half their CPU: NDS q88 decodes to 142 MB and 6.5 million matches)
   find "$1" -type f | sort | while IFS= read -r f; do
     case "$f" in
       *.zstd|*.zst|*.gz|*.lz4|*.lzf|*.snappy)
@@ -94,10 +99,11 @@ events_of() { # the event and field names a log holds, one a line (a directory: 
         else case "$f" in *.zstd|*.zst) zstd -dcq "$f" ;; *.gz) gzip -dc "$f" ;; esac; fi ;;
       *) cat "$f" ;;
     esac 2>/dev/null
-  done >"$T/decoded"
-  { grep -aoE '"Event" *: *"[^"]*"' "$T/decoded" | sed 's/.*: *"/Event = /; s/"$//'
-    grep -aoE '"[A-Za-z][A-Za-z0-9 _-]{0,40}" *:' "$T/decoded" | sed -E 's/^"//; s/" *:$//'; } | sort -u
-  rm -f "$T/decoded"
+  done | grep -aoE '"Event" *: *"[^"]*"|"[A-Za-z][A-Za-z0-9 _-]{0,40}" *:' \
+    | awk '/^"Event" *: *"/ { v = $0; sub(/^"Event" *: *"/, "", v); sub(/"$/, "", v)
+                              if (!seen["Event = " v]++) print "Event = " v
+                              if (!seen["Event"]++) print "Event"; next }
+           { sub(/^"/, ""); sub(/" *:$/, ""); if (!seen[$0]++) print }' | sort
 }
 big() { [ "$(kb_of "$1")" -gt 1024 ]; }
 if [ -n "${EVERYLOG_ALL:-}" ]; then
