@@ -36,8 +36,15 @@ void clarity_ladra_task_metrics(const struct ladra_input *in, const struct ladra
     m->sw_ns = clarity_task_metric(a, i, CLARITY_TM_SW_TIME_NS);
     m->sw_bytes = clarity_task_metric(a, i, CLARITY_TM_SW_BYTES);
     m->remote_bytes = clarity_task_metric(a, i, CLARITY_TM_SR_REMOTE_BYTES);
-    m->disk_bytes = clarity_task_metric(a, i, CLARITY_TM_INPUT_BYTES) + clarity_task_metric(a, i, CLARITY_TM_OUTPUT_BYTES) +
-                    clarity_task_metric(a, i, CLARITY_TM_SR_LOCAL_BYTES) + clarity_task_metric(a, i, CLARITY_TM_DISK_SPILLED);
+    /* Saturating: a log may carry byte counts near INT64_MAX (corrupt or synthetic extremes),
+     * and four of them summed must not overflow; the read component only compares magnitudes. */
+    static const enum clarity_tm disk[] = {CLARITY_TM_INPUT_BYTES, CLARITY_TM_OUTPUT_BYTES,
+                                                    CLARITY_TM_SR_LOCAL_BYTES, CLARITY_TM_DISK_SPILLED};
+    m->disk_bytes = 0;
+    for (size_t k = 0; k < sizeof disk / sizeof disk[0]; k++) {
+        int64_t v = clarity_task_metric(a, i, disk[k]);
+        if (__builtin_add_overflow(m->disk_bytes, v, &m->disk_bytes)) m->disk_bytes = v < 0 ? INT64_MIN : INT64_MAX;
+    }
 }
 
 int64_t clarity_ladra_task_id(const struct ladra_input *in, const struct ladra_task *t)
