@@ -21,6 +21,62 @@ static bool fifo_less(const struct clarity_wl_stage *st, uint32_t a, uint32_t b)
 #define ACT_LESS(ctx, a, b) fifo_less((ctx), (a), (b))
 CLARITY_HEAP_DEFINE(actq, uint32_t, const struct clarity_wl_stage *, ACT_LESS, CLARITY_HEAP_NOT_INDEXED)
 
+/* stages by (unit, submission, index); by (unit, end, index descending), so that in the
+ * sweep the last of equal ends is the lowest index */
+static int cmp_sub(const void *pa, const void *pb, void *ctx)
+{
+    const struct clarity_wl_stage *st = ctx;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (st[a].unit != st[b].unit) return st[a].unit < st[b].unit ? -1 : 1;
+    if (st[a].submit_ms != st[b].submit_ms) return st[a].submit_ms < st[b].submit_ms ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static int cmp_end(const void *pa, const void *pb, void *ctx)
+{
+    const struct clarity_wl_stage *st = ctx;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (st[a].unit != st[b].unit) return st[a].unit < st[b].unit ? -1 : 1;
+    if (st[a].end_ms != st[b].end_ms) return st[a].end_ms < st[b].end_ms ? -1 : 1;
+    return (a < b) - (a > b);
+}
+
+int clarity_wl_link_preds(struct clarity_wl_stage *st, size_t n)
+{
+    uint32_t *by_sub = malloc((n ? n : 1) * sizeof *by_sub), *by_end = malloc((n ? n : 1) * sizeof *by_end);
+    if (!by_sub || !by_end) {
+        free(by_sub); free(by_end);
+        return CLARITY_ENOMEM;
+    }
+    for (size_t k = 0; k < n; k++) {
+        by_sub[k] = by_end[k] = (uint32_t)k;
+        st[k].pred = CLARITY_WL_NONE;
+    }
+    qsort_r(by_sub, n, sizeof *by_sub, cmp_sub, st);
+    qsort_r(by_end, n, sizeof *by_end, cmp_end, st);
+    for (size_t i = 0, e = 0; i < n;) {   /* unit by unit: both orders list the units alike */
+        uint32_t u = st[by_sub[i]].unit;
+        size_t i1 = i, e1 = e;
+        while (i1 < n && st[by_sub[i1]].unit == u) i1++;
+        while (e1 < n && st[by_end[e1]].unit == u) e1++;
+        for (size_t k = i, j = e; k < i1; k++) {
+            uint32_t s = by_sub[k];
+            while (j < e1 && st[by_end[j]].end_ms <= st[s].submit_ms) j++;
+            for (size_t t = j; t > e; t--) {
+                uint32_t q = by_end[t - 1];
+                if (st[q].submit_ms < st[s].submit_ms || (st[q].submit_ms == st[s].submit_ms && q < s)) {
+                    st[s].pred = q;
+                    break;
+                }
+            }
+        }
+        i = i1;
+        e = e1;
+    }
+    free(by_sub); free(by_end);
+    return 0;
+}
+
 void clarity_wl_run_free(struct clarity_wl_run *r)
 {
     free(r->sub); free(r->end); free(r->next); free(r->left); free(r->child_off); free(r->child);

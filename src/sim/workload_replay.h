@@ -51,6 +51,12 @@ struct clarity_wl_run {
     size_t *pool_act;         /* per pool: ready stages (FAIR) */
 };
 
+/* Sets st[s].pred for every stage: of the same unit, the stage that ended last at or before
+ * s's submission and was submitted before it, by (submission, index), so the relation cannot
+ * cycle; of equal ends the lowest index. CLARITY_WL_NONE where there is none. Each unit's stages
+ * by submission sweep its stages by end: O(n log n). Returns 0, or CLARITY_ENOMEM. */
+int clarity_wl_link_preds(struct clarity_wl_stage *st, size_t n);
+
 /* Allocates the scratch for w. Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_wl_run_init(struct clarity_wl_run *r, const struct clarity_wl *w, struct clarity_error *err);
 void clarity_wl_run_free(struct clarity_wl_run *r);

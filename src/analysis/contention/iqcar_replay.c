@@ -42,24 +42,6 @@ static int cmp_desc(const void *x, const void *y)
     return (a->node > b->node) - (a->node < b->node);
 }
 
-/* stages by submission then index; by end, then by index descending (so that the last of
- * equal ends in the sweep is the lowest index) */
-static int cmp_by_submit(const void *x, const void *y, void *ctx)
-{
-    const struct clarity_wl_stage *st = ctx;
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    if (st[a].submit_ms != st[b].submit_ms) return st[a].submit_ms < st[b].submit_ms ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static int cmp_by_end(const void *x, const void *y, void *ctx)
-{
-    const struct clarity_wl_stage *st = ctx;
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    if (st[a].end_ms != st[b].end_ms) return st[a].end_ms < st[b].end_ms ? -1 : 1;
-    return (a < b) - (a > b);
-}
-
 static const char *app_prop(const struct clarity_app *a, const char *key)
 {
     for (size_t i = 0; i < a->spark_props.n; i++)
@@ -96,9 +78,8 @@ static int build(struct iqcar_result *r, struct clarity_wl *w, struct clarity_wl
     double *run = NULL;
     struct clarity_wl_stage *st = calloc(ns ? ns : 1, sizeof *st);
     uint32_t *pool_ids = calloc(ns ? ns : 1, sizeof *pool_ids);
-    size_t *order = malloc((ns ? ns : 1) * sizeof *order);
     int rc = -1;
-    if (!t || !st || !pool_ids || !order) goto out;
+    if (!t || !st || !pool_ids) goto out;
     for (size_t s = 0; s < ns; s++)
         st[s] = (struct clarity_wl_stage){.unit = (uint32_t)r->stages[s].unit, .job_id = INT64_MAX,
                                           .stage_id = r->stages[s].stage_id, .submit_ms = INFINITY, .end_ms = -INFINITY,
@@ -144,37 +125,8 @@ static int build(struct iqcar_result *r, struct clarity_wl *w, struct clarity_wl
     }
     clarity_idmap_free(&pm);
     /* predecessor: of the same query, the stage that ended last at or before this one's
-     * submission (and was submitted before it, by (submission, index), so the relation cannot
-     * cycle; of equal ends the lowest index). Per query, its stages by submission sweep its
-     * stages by end: O(m log m) for a query of m stages */
-    size_t *uoff = calloc(r->nunits + 1, sizeof *uoff), *byend = malloc((ns ? ns : 1) * sizeof *byend);
-    if (!uoff || !byend) { free(uoff); free(byend); goto out; }
-    for (size_t s = 0; s < ns; s++) uoff[st[s].unit + 1]++;
-    for (size_t u = 0; u < r->nunits; u++) uoff[u + 1] += uoff[u];
-    for (size_t s = 0; s < ns; s++) order[uoff[st[s].unit]++] = s;
-    for (size_t u = r->nunits; u > 0; u--) uoff[u] = uoff[u - 1];
-    uoff[0] = 0;
-    memcpy(byend, order, ns * sizeof *byend);
-    for (size_t u = 0; u < r->nunits; u++) {
-        size_t lo = uoff[u], m = uoff[u + 1] - lo;
-        qsort_r(order + lo, m, sizeof *order, cmp_by_submit, st);
-        qsort_r(byend + lo, m, sizeof *byend, cmp_by_end, st);
-        size_t j = 0;
-        for (size_t i = 0; i < m; i++) {
-            size_t s = order[lo + i];
-            while (j < m && st[byend[lo + j]].end_ms <= st[s].submit_ms) j++;
-            /* the latest end so far; past the ones not submitted before s (zero-length ties) */
-            for (size_t k = j; k > 0; k--) {
-                size_t q = byend[lo + k - 1];
-                bool earlier = st[q].submit_ms < st[s].submit_ms || (st[q].submit_ms == st[s].submit_ms && q < s);
-                if (!earlier) continue;
-                st[s].pred = (uint32_t)q;
-                break;
-            }
-        }
-    }
-    free(byend);
-    free(uoff);
+     * submission (see clarity_wl_link_preds) */
+    if (clarity_wl_link_preds(st, ns)) goto out;
     w->st = st;
     w->nst = ns;
     w->run_ms = run;
@@ -191,7 +143,7 @@ static int build(struct iqcar_result *r, struct clarity_wl *w, struct clarity_wl
     run = NULL;
     rc = 0;
 out:
-    free(t); free(run); free(st); free(pool_ids); free(order);
+    free(t); free(run); free(st); free(pool_ids);
     return rc;
 }
 

@@ -71,25 +71,6 @@ static int cmp_unit(const void *pa, const void *pb)
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-/* stages by (chain, submission, index); by (chain, end, index descending) */
-static int cmp_sub(const void *pa, const void *pb, void *ctx)
-{
-    const struct clarity_wl_stage *st = ctx;
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    if (st[a].unit != st[b].unit) return st[a].unit < st[b].unit ? -1 : 1;
-    if (st[a].submit_ms != st[b].submit_ms) return st[a].submit_ms < st[b].submit_ms ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static int cmp_end(const void *pa, const void *pb, void *ctx)
-{
-    const struct clarity_wl_stage *st = ctx;
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    if (st[a].unit != st[b].unit) return st[a].unit < st[b].unit ? -1 : 1;
-    if (st[a].end_ms != st[b].end_ms) return st[a].end_ms < st[b].end_ms ? -1 : 1;
-    return (a < b) - (a > b);
-}
-
 static double replay_end(const struct clarity_wl *w, struct fnd_arr *r)
 {
     clarity_wl_replay(w, &r->sc, CLARITY_WL_NONE, r->uend);
@@ -165,7 +146,7 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     long *qchain = malloc(a->nsqls * sizeof *qchain), *jchain = malloc((a->njobs ? a->njobs : 1) * sizeof *jchain);
     uint32_t *sunit = malloc((ns ? ns : 1) * sizeof *sunit);
     struct fnd_arr *r = calloc(1, sizeof *r);
-    uint32_t *by_sub = NULL, *by_end = NULL, *pools = NULL;
+    uint32_t *pools = NULL;
     uint8_t *seen = NULL;
     if (!qchain || !jchain || !sunit || !r) goto oom;
     long nchain = unit_chains(a, qchain, jchain);
@@ -201,10 +182,8 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     r->uend = malloc((nu ? nu : 1) * sizeof *r->uend);
     r->arrive = malloc((ns ? ns : 1) * sizeof *r->arrive);
     r->uid = malloc((ns ? ns : 1) * sizeof *r->uid);
-    by_sub = malloc((ns ? ns : 1) * sizeof *by_sub);
-    by_end = malloc((ns ? ns : 1) * sizeof *by_end);
     pools = malloc(ARR_MAX_POOLS * sizeof *pools);
-    if (!r->st || !r->st2 || !r->uend || !r->arrive || !r->uid || !by_sub || !by_end || !pools) goto oom;
+    if (!r->st || !r->st2 || !r->uend || !r->arrive || !r->uid || !pools) goto oom;
     /* the stages, times relative to the first launch (doubles hold them exactly) */
     int64_t t0 = INT64_MAX;
     for (size_t i = 0; i < x->n; i++) {
@@ -251,31 +230,10 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     }
     if (!fair) for (size_t k = 0; k < m; k++) r->st[k].pool = 0;
     /* predecessor: of the same chain, the stage that ended last at or before this one's
-       submission and was submitted before it (so the relation cannot cycle) */
-    for (size_t k = 0; k < m; k++) by_sub[k] = by_end[k] = (uint32_t)k;
-    qsort_r(by_sub, m, sizeof *by_sub, cmp_sub, r->st);
-    qsort_r(by_end, m, sizeof *by_end, cmp_end, r->st);
-    for (size_t i = 0, e = 0; i < m;) {   /* chain by chain: both orders list the chains alike */
-        uint32_t u = r->st[by_sub[i]].unit;
-        size_t i1 = i, e1 = e;
-        while (i1 < m && r->st[by_sub[i1]].unit == u) i1++;
-        while (e1 < m && r->st[by_end[e1]].unit == u) e1++;
-        for (size_t k = i, j = e; k < i1; k++) {
-            uint32_t s = by_sub[k];
-            while (j < e1 && r->st[by_end[j]].end_ms <= r->st[s].submit_ms) j++;
-            for (size_t t = j; t > e; t--) {
-                uint32_t q = by_end[t - 1];
-                if (r->st[q].submit_ms < r->st[s].submit_ms || (r->st[q].submit_ms == r->st[s].submit_ms && q < s)) {
-                    r->st[s].pred = q;
-                    break;
-                }
-            }
-        }
-        i = i1;
-        e = e1;
-    }
-    free(by_sub); free(by_end); free(pools); free(sunit);
-    by_sub = by_end = pools = NULL;
+       submission (see clarity_wl_link_preds) */
+    if (clarity_wl_link_preds(r->st, m)) goto oom;
+    free(pools); free(sunit);
+    pools = NULL;
     sunit = NULL;
     int slots = x->slots;
     if (slots <= 0)
@@ -296,7 +254,7 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     x->arr = r;
     return 0;
 oom:
-    free(qchain); free(jchain); free(seen); free(sunit); free(by_sub); free(by_end); free(pools);
+    free(qchain); free(jchain); free(seen); free(sunit); free(pools);
     if (r) { free(r->st); free(r->st2); free(r->uend); free(r->arrive); free(r->uid); free(r); }
     return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the findings replay");
 }
