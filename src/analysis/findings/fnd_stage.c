@@ -31,7 +31,7 @@
 #define TINY_MIN_WAVES 4
 #define TINY_MIN_TASKS 100
 /* spill is written and read back: assumed disk rate for the estimate when CPU time is not
- * logged (the log has no spill time) */
+ * logged (the log has no spill time); with CPU time the task's own disk time gives the rate */
 #define SPILL_MB_S 100.0
 
 static int cmp_double(const void *a, const void *b)
@@ -329,12 +329,16 @@ static void spill_rule(struct fnd *x, const struct sf *q)
         const struct clarity_task_comp *c = &x->comps[k];
         int64_t d = clarity_task_metric(a, c->row, CLARITY_TM_DISK_SPILLED);
         if (d <= 0) continue;
-        /* written and read back at SPILL_MB_S; never more than the task's time that is not CPU,
-           GC or shuffle (the only place spill time can hide) */
+        /* written and read back at SPILL_MB_S where CPU time is not logged. Where it is, the
+           task's time outside CPU, GC and shuffle (the only place spill time can hide) is its
+           disk time: input read, output write and the spill written and read back, shared by
+           bytes, each alike (the rate the task's own disk gave it, at its own contention) */
         double est = 2.0 * (double)d / (SPILL_MB_S * 1e6) * 1e3;
         if (c->cpu_logged) {
             any_cpu = true;
-            if (est > c->unattributed_ms) est = c->unattributed_ms;
+            double io = (double)(c->input_bytes > 0 ? c->input_bytes : 0) +
+                        (double)(c->output_bytes > 0 ? c->output_bytes : 0) + 2.0 * (double)d;
+            est = c->unattributed_ms * 2.0 * (double)d / io;
         }
         clarity_fnd_mod_set(x, x->lstart[q->s] + k, c->runtime_ms - est);
     }
@@ -354,8 +358,12 @@ static void spill_rule(struct fnd *x, const struct sf *q)
     clarity_fnd_ev(f, "memory_spilled_bytes", q->mem_spill, "bytes");
     clarity_fnd_ev(f, q->shuffle ? "shuffle_read_bytes" : "input_bytes", q->in_bytes, "bytes");
     clarity_fnd_ev(f, "tasks", (double)q->m, "tasks");
-    snprintf(f->caveat, sizeof f->caveat, "the log has no spill time: estimated as the spilled bytes written and "
-             "read at %.0f MB/s%s", SPILL_MB_S, any_cpu ? ", capped by each task's time outside CPU, GC and shuffle" : "");
+    if (any_cpu)
+        snprintf(f->caveat, sizeof f->caveat, "the log has no spill time: each spilling task's time outside CPU, GC "
+                 "and shuffle shared over its input, output and spilled bytes (written and read back), byte for byte");
+    else
+        snprintf(f->caveat, sizeof f->caveat, "the log has no spill time (nor CPU time): estimated as the spilled bytes "
+                 "written and read at an assumed %.0f MB/s", SPILL_MB_S);
     double target = ceil(q->in_bytes / FND_TARGET_PARTITION_BYTES);
     if (target > 1.5 * (double)q->m && q->slots > 0) {
         partition_action(x, f, q, round_up(target, q->slots), ": smaller partitions fit in memory");
