@@ -192,8 +192,9 @@ static int hash_put(struct clarity_idmap *m, int64_t key, uint32_t val)
 
 /* The dense range grows to take key when that keeps it at most about eight slots per entry it
  * would hold (ids from 0 in steps of a few stay dense; a hashed 64-bit key never does), so the
- * array costs at most 32 bytes per entry: what the hash table costs on average (16-byte slots
- * kept between 3/8 and 3/4 full, 21 to 43 bytes an entry). Besides, keys that grow in log
+ * array costs at most 32 bytes per entry, up to twice that just after it doubles: about what
+ * the hash table costs (16-byte slots kept between 3/8 and 3/4 full, 21 to 43 bytes an entry,
+ * and its own doublings). Besides, keys that grow in log
  * order (job, query, stage and RDD ids) then land next to each other, where the hash scatters
  * them over the whole table: one cache and TLB miss per lookup once the table outgrows the
  * cache (query ids in steps of 8 went to the hash with a limit of four slots; its probes were
