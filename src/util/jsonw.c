@@ -272,10 +272,18 @@ static inline char *write_int(char *d, int64_t v)
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
+    /* the digit count from the bit length (x 1233 / 4096 is log10(2) within the range of
+     * 64 bits) and one comparison, instead of a division per digit: a summary of 10^5 jobs
+     * writes about 10^7 numbers, most of them 13-digit times */
+    static const uint64_t pow10[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+                                       100000000u, 1000000000u, 10000000000u, 100000000000u,
+                                       1000000000000u, 10000000000000u, 100000000000000u,
+                                       1000000000000000u, 10000000000000000u, 100000000000000000u,
+                                       1000000000000000000u, 10000000000000000000u};
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     if (v < 0) *d++ = '-';
-    size_t nd = 1;
-    for (uint64_t t = u; t >= 10; t /= 10) nd++;
+    unsigned lg = (unsigned)(64 - __builtin_clzll(u | 1)) * 1233u >> 12;
+    size_t nd = lg + ((u | 1) >= pow10[lg]);
     char *p = d + nd;
     while (u >= 100) {
         unsigned r = (unsigned)(u % 100);
@@ -311,7 +319,7 @@ void clarity_jsonw_kint_lit(struct jsonw *w, const char *k, size_t n, int64_t v)
         if (!w->first[w->depth]) *d++ = ',';
         w->first[w->depth] = false;
         if (w->pretty) {
-            memcpy(d, comma_indent + 1, 1 + 2 * (size_t)lv);
+            copy_bytes(d, comma_indent + 1, 1 + 2 * (size_t)lv);
             d += 1 + 2 * (size_t)lv;
         }
         *d++ = '"';

@@ -94,3 +94,30 @@ Test(idmap, dense_range_and_table_agree)
     clarity_idmap_free(&m);
     cr_assert_eq(clarity_idmap_get(&m, 0, &v), 0);
 }
+
+/* Keys in steps of 8 from 7 (query ids of a log renumbered copy by copy) stay in the dense
+ * range: at most 8 slots (32 bytes) per entry, no more than the hash table's 21-43. Keys in
+ * steps of 16 are taken while the range grown so far covers them (doubling to 4,096 slots at
+ * the 129th key, 2,055: 2,056 slots for 129 entries, not above 8 x 129 + 1,024); the 257th,
+ * 4,103, would need 4,104 slots for 257 entries, above 8 x 257 + 1,024 = 3,080: it and the
+ * rest are hashed. */
+Test(idmap, dense_up_to_eight_slots_per_entry)
+{
+    struct clarity_idmap a = {0}, b = {0};
+    uint32_t v;
+    for (int64_t i = 0; i < 100000; i++) cr_assert_eq(clarity_idmap_put(&a, 8 * i + 7, (uint32_t)i), 0);
+    cr_assert_eq(a.n, 0);                                     /* none hashed */
+    cr_assert_eq(a.ndense, 1048576);                          /* 800,000 rounded up to a power of two */
+    cr_assert_eq(clarity_idmap_get(&a, 8 * 99999 + 7, &v), 1);
+    cr_assert_eq(v, 99999);
+    cr_assert_eq(clarity_idmap_get(&a, 8 * 500 + 6, &v), 0);
+    for (int64_t i = 0; i < 1000; i++) cr_assert_eq(clarity_idmap_put(&b, 16 * i + 7, (uint32_t)i), 0);
+    cr_assert_eq(b.ndense, 4096);
+    cr_assert_eq(b.n, 1000 - 256);                            /* from the 257th key on */
+    for (int64_t i = 0; i < 1000; i++) {
+        cr_assert_eq(clarity_idmap_get(&b, 16 * i + 7, &v), 1);
+        cr_assert_eq(v, (uint32_t)i);
+    }
+    clarity_idmap_free(&a);
+    clarity_idmap_free(&b);
+}

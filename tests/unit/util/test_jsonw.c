@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "util/jsonw.h"
 
 static char *render(void (*fn)(struct jsonw *), bool pretty)
@@ -170,4 +171,46 @@ Test(jsonw, kint_lit_writes_what_key_and_int_write)
     cr_assert_str_eq(s, unbuffered);
     free(s);
     free(unbuffered);
+}
+
+/* Every power of ten and its neighbours, both signs: the digit count comes from the bit
+ * length and one comparison with a power of ten, so each boundary is where it could be off
+ * by one. Checked against printf through both integer paths (a value, a literal key). */
+static void powers(struct jsonw *w)
+{
+    clarity_jsonw_obj_begin(w);
+    int64_t p = 1;
+    for (int i = 0; i <= 18; i++) {
+        for (int64_t d = -1; d <= 1; d++) {
+            JSONW_KINT_LIT(w, "v", p + d);
+            JSONW_KEY_LIT(w, "n");
+            clarity_jsonw_int(w, -(p + d));
+        }
+        if (i < 18) p *= 10;
+    }
+    JSONW_KINT_LIT(w, "v", INT64_MAX);
+    JSONW_KEY_LIT(w, "n");
+    clarity_jsonw_int(w, INT64_MIN);
+    clarity_jsonw_obj_end(w);
+}
+
+Test(jsonw, integers_at_every_power_of_ten)
+{
+    char want[4096], *o = want;
+    o += sprintf(o, "{");
+    int64_t p = 1;
+    bool first = true;
+    for (int i = 0; i <= 18; i++) {
+        for (int64_t d = -1; d <= 1; d++) {
+            o += sprintf(o, "%s\n  \"v\" : %lld,\n  \"n\" : %lld", first ? "" : ",", (long long)(p + d), (long long)-(p + d));
+            first = false;
+        }
+        if (i < 18) p *= 10;
+    }
+    o += sprintf(o, ",\n  \"v\" : %lld,\n  \"n\" : %lld\n}", (long long)INT64_MAX, (long long)INT64_MIN);
+    char *s = render_buffered(powers, true, 1 << 16);
+    cr_assert_str_eq(s, want);
+    free(s);
+    /* 10^18 + 1 has 19 digits, 10^18 - 1 has 18: worked out, not only compared with printf */
+    cr_assert(strstr(want, "\"v\" : 1000000000000000001,") && strstr(want, "\"v\" : 999999999999999999,"));
 }
