@@ -360,4 +360,16 @@ jq -e '.applications[0].run | .class == "disk" and .cause_from == "components" a
 expect_rc "8-host sort cpu hog, logs" 0 "$CLARITY_ASAN" anomalies --json -q --executor-logs "$T/s8c/executor-logs" --gc-logs "$T/s8c/gc" "$T/s8c"/eventlogs/*
 jq -e '.applications[0].run | .class == "cpu" and .cause_from == "components" and .verdict_host == "host5" and .victim_components.cpu < 0.3 and .victim_components.gc_stretch > 1.5 and .victim_components.gc_sys < 0.1' "$T/out" >/dev/null \
   && ok "8-host sort cpu hog, logs: cpu on host5 from the collections' wall (x5.1)" || bad "8-host sort cpu hog: $(jq -c '.applications[0].run | [.class, .cause_from, .verdict_host, .victim_components]' "$T/out")"
+# The victim by lost time (issue 19, lad23), on a 16-host WordCount of the tuning grid (seed 2):
+# a memory hog on host3 (0.8, 5-8 s; truth: 8 tasks slowed) slowed host3's map tasks in the window
+# by 20-30% per byte, and its later tasks ran at the others' rate; host8, fault-free, ran each of
+# its tasks a little slow, so the mean slowdown per task named host8 (before lad23: normal on
+# host8). host3 lost the most time (8.7 s against host8's 2.2 s) among the hosts within 0.4 of
+# the top mean, and its collections' system share (x2.9) names memory in the log mode.
+"$CLARITY" synth wordcount --seed 2 --hosts 16 --fault memory-hog@host3:5s-8s:0.8 -q -o "$T/w16m" || bad "synth 16-host wordcount memory hog"
+jq -e '.faults[0] | .host == "host3" and .kind == "memory-hog" and .affected_tasks == 8' "$T/w16m/truth.json" >/dev/null \
+  && ok "16-host wordcount memory hog: truth has host3 slowed (8 tasks)" || bad "16-host wordcount memory hog: truth changed: $(jq -c .faults "$T/w16m/truth.json")"
+expect_rc "16-host wordcount memory hog, logs" 0 "$CLARITY_ASAN" anomalies --json -q --executor-logs "$T/w16m/executor-logs" --gc-logs "$T/w16m/gc" "$T/w16m"/eventlogs/*
+jq -e '.applications[0] | .run.victim_host == "host3" and .run.class == "memory" and .run.verdict_host == "host3" and .run.victim_components.lost_ms > 8000' "$T/out" >/dev/null \
+  && ok "16-host wordcount memory hog, logs: host3 by its lost time, memory" || bad "16-host wordcount memory hog: $(jq -c '.applications[0].run | [.class, .victim_host, .verdict_host, .victim_components]' "$T/out")"
 summary
