@@ -43,14 +43,15 @@ Test(ladra_victim, most_excess_time)
     cr_assert_eq(v, 0);
 }
 
-/* On more than 4 hosts the victim is the host slowest against the OTHER hosts of its stages,
- * per task, not the most summed time beyond the medians. Six hosts, one stage, tasks one at a
- * time (load 1, no bytes: log durations compared). Host 0 ran 10 tasks of 12 s, hosts 1-4 four
- * of 10 s each, host 5 two of 15 s. The stage median is 10 s: host 0 sums 20 s beyond it, host 5
- * 10 s, so the summed rule names host 0 for 20% slower tasks. Per task against the others'
- * geometric mean, with 2 unslowed tasks added: host 0 0.114, host 5 0.168 (host 1 -0.073):
- * host 5, 50% slower, is the victim. */
-Test(ladra_victim, slowest_per_task_on_six_hosts)
+/* Six hosts: more than LADRA_VICTIM_EXCESS_MAX_HOSTS, so the victim is chosen per task, not by
+ * summed excess (load 1, no bytes: log durations compared). Host 0 ran 10 tasks of 12 s, hosts
+ * 1-4 four of 10 s each, host 5 two of 15 s. The stage median is 10 s: host 0 sums 20 s beyond
+ * it, host 5 10 s. Per task against the others' geometric mean, with 2 unslowed tasks added:
+ * host 0 0.114, host 5 0.168 (host 1 -0.073), so host 5 is the slowest per task. But host 0 is
+ * within 0.4 of that score and lost more time at the others' rate (10 x 12 s x (1 - e^-0.137)
+ * = 15.4 s against host 5's 8.5 s), so host 0 is the victim: a host whose every task ran a
+ * little slow in a fault window outranks one that ran two slow tasks. */
+Test(ladra_victim, most_lost_among_the_slow_on_six_hosts)
 {
     struct ladra_task t[28];
     int k = 0;
@@ -64,6 +65,22 @@ Test(ladra_victim, slowest_per_task_on_six_hosts)
     cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, ex, NULL, NULL), 0);
     cr_assert_float_eq(ex[0], 20000, 1e-9);
     cr_assert_float_eq(ex[5], 10000, 1e-9);
+    cr_assert_eq(v, 0);
+}
+
+/* The same six hosts with host 0's tasks at 10.3 s: its score (-0.013) is below 0.4 of host 5's
+ * (0.197), so host 5, the slowest per task, stays the victim although host 0 ran more tasks. */
+Test(ladra_victim, slowest_per_task_when_no_other_is_near)
+{
+    struct ladra_task t[28];
+    int k = 0;
+    for (int i = 0; i < 10; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 0, i * 20000, 10300);
+    for (int h = 1; h <= 4; h++)
+        for (int i = 0; i < 4; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, h, i * 20000, 10000);
+    for (int i = 0; i < 2; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 5, i * 20000, 15000);
+    struct ladra_input in = {.tasks = t, .ntasks = 28, .nhosts = 6, .nstages = 1};
+    int32_t v, st;
+    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, NULL, NULL, NULL), 0);
     cr_assert_eq(v, 5);
 }
 

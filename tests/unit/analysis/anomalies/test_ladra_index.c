@@ -112,7 +112,8 @@ static void ref_victim(const struct ladra_input *in, int32_t force, int32_t *vic
     if (nh > LADRA_VICTIM_EXCESS_MAX_HOSTS) {
         /* more hosts: the slowest against the others per task, by the plain loops: each task's
          * load by brute force (its overlap with every task of its host, over its duration) */
-        double *sc = calloc(nh, sizeof *sc), *cn = calloc(nh, sizeof *cn), *conc = malloc(n * sizeof *conc);
+        double *sc = calloc(nh, sizeof *sc), *cn = calloc(nh, sizeof *cn), *conc = malloc(n * sizeof *conc),
+               *lost = calloc(nh, sizeof *lost);
         for (size_t i = 0; i < n; i++) {
             const struct ladra_task *t = &in->tasks[i];
             double di = dur(t), o = 0;
@@ -143,7 +144,9 @@ static void ref_victim(const struct ladra_input *in, int32_t force, int32_t *vic
                 for (size_t k = 0; k < m; k++) d[k] -= sl * log(conc[ix[a + k]]), all += d[k], hs[in->tasks[ix[a + k]].host] += d[k];
                 for (size_t k = 0; k < m; k++) {
                     int32_t h = in->tasks[ix[a + k]].host;
-                    sc[h] += d[k] - (all - hs[h]) / ((double)m - hn[h]), cn[h]++;
+                    double dl = d[k] - (all - hs[h]) / ((double)m - hn[h]);
+                    sc[h] += dl, cn[h]++;
+                    lost[h] += dur(&in->tasks[ix[a + k]]) * (1 - exp(-dl));
                 }
             }
             free(hs), free(hn);
@@ -152,7 +155,13 @@ static void ref_victim(const struct ladra_input *in, int32_t force, int32_t *vic
         for (size_t j = 0; j < nh; j++) sc[j] /= cn[j] + 2;
         for (size_t j = 1; j < nh; j++)
             if (sc[j] > sc[v]) v = (int32_t)j;
-        free(sc), free(cn), free(conc);
+        /* then the host that lost the most time among those at >= 0.4 of the top score */
+        if (sc[v] > 0) {
+            double lo = 0.4 * sc[v];
+            for (size_t j = 0; j < nh; j++)
+                if (sc[j] >= lo && lost[j] > lost[v]) v = (int32_t)j;
+        }
+        free(sc), free(cn), free(conc), free(lost);
     } else
         for (size_t j = 1; j < nh; j++)
             if (ex[j] > ex[v]) v = (int32_t)j;
