@@ -23,6 +23,10 @@ QUERY=${SERVE_BIG_QUERY:-"length=20"}
 # or any routes under the application, in order (e.g. "environment stages/579/0/taskList jobs"):
 # each a phase of its own
 PATHS=${SERVE_BIG_PATHS:-}
+# SERVE_BIG_HASH=1: answers are not kept (the unfiltered stages?details=true of the 10 M-task
+# log is ~25 GB), only their size and sha256 (answer-BOUND-K.sha256), to compare with another
+# server's or clarity api's
+HASH=${SERVE_BIG_HASH:-0}
 if [ -z "$PATHS" ]; then
   for st in $STAGES; do PATHS="$PATHS stages/$st/taskList?$QUERY"; done
 fi
@@ -58,7 +62,12 @@ one() { # one BOUND: a table row per phase in $OUT/rows-BOUND
     echo 5 >"/proc/$pid/clear_refs"
     c0=$(cpu "$pid")
     t0=$(date +%s.%N)
-    code=$(curl -s -o "$OUT/answer-$bound-$k.json" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/applications/$app/$path")
+    if [ "$HASH" = 1 ]; then
+      code=$({ curl -s -w '%{stderr}%{http_code} %{size_download}' "http://127.0.0.1:$port/api/v1/applications/$app/$path" |
+               sha256sum >"$OUT/answer-$bound-$k.sha256"; } 2>&1)
+    else
+      code=$(curl -s -o "$OUT/answer-$bound-$k.json" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/applications/$app/$path")
+    fi
     t1=$(date +%s.%N)
     c1=$(cpu "$pid")
     echo "request $k ($path): $code|$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')|$(awk -v a="$c0" -v b="$c1" 'BEGIN {printf "%.0f", b - a}')|$(mib "$(kib "$pid" VmHWM)")|$(mib "$(kib "$pid" VmRSS)")" >>"$rows"

@@ -29,9 +29,13 @@ struct clarity_serve_options {
     unsigned per_ip_connections;    /* 0: no limit */
     unsigned timeout_s;             /* idle connection timeout; 0: 30 */
     size_t max_request_bytes;       /* memory per connection (request line, headers); 0: 64 KiB */
-    size_t max_response_bytes;      /* an answer larger than this fails (500); 0: 8 GiB */
-    size_t response_mem_bytes;      /* answers above this are spooled to tmp_dir; 0: 8 MiB */
-    const char *tmp_dir;            /* NULL: $TMPDIR or /tmp */
+    /* An answer larger than this fails: a 500 while it is held whole, a cut stream once it is
+     * streamed. 0: no limit (as SHS: streaming holds one buffer, whatever the answer's size) */
+    size_t max_response_bytes;
+    /* Answers up to this are sent whole with a Content-Length; larger ones are streamed as
+     * they are written (chunked), the writer waiting while this much is unsent. 0: 8 MiB */
+    size_t response_mem_bytes;
+    const char *tmp_dir;            /* task rows of partial loads (shs_spill); NULL: $TMPDIR or /tmp */
     /* The SQLite store (clarity/store.h) that keeps the listing across restarts: with one,
      * the server answers from what the store last saw at once and checks the directory in the
      * background; every scan writes what changed. NULL: no store (the first scan reads every

@@ -50,8 +50,12 @@ static void serve_usage(FILE *o)
             "  --timeout DURATION idle connection timeout (default 30s)\n"
             "  --max-request SIZE memory per connection for the request line and headers\n"
             "                     (default 64Ki; a longer request gets 414 or 431)\n"
-            "  --max-response SIZE  largest answer (default 8Gi; larger: 500)\n"
-            "  --tmp DIR          where answers over 8 MiB are spooled (default $TMPDIR or /tmp)\n"
+            "  --stream-above SIZE  answers larger than this are streamed as they are written\n"
+            "                     (chunked, one buffer of memory); smaller ones are sent whole with\n"
+            "                     a Content-Length (default 8Mi)\n"
+            "  --max-response SIZE  largest answer (default: no limit); larger: a 500, or a\n"
+            "                     streamed answer cut (closed without its last chunk)\n"
+            "  --tmp DIR          where partial loads keep task rows (default $TMPDIR or /tmp)\n"
             "  --load-threads N   threads per model load (default: one per core)\n"
             "  --store PATH       the SQLite store that keeps the listing across restarts (default:\n"
             "                     $XDG_CACHE_HOME/clarity/serve-HASH.db, HASH naming LOG_DIR; HOME's\n"
@@ -132,7 +136,7 @@ static rlim_t raise_nofile(void)
 }
 
 enum { O_HOST = 0x100, O_PORT, O_THREADS, O_MAX_APPS, O_MAX_MEMORY, O_POLL, O_RESCAN, O_NO_INOTIFY, O_MAX_CONN,
-       O_PER_IP, O_TIMEOUT, O_MAX_REQUEST, O_MAX_RESPONSE, O_TMP, O_LOAD_THREADS, O_STORE, O_NO_STORE, O_HELP,
+       O_PER_IP, O_TIMEOUT, O_MAX_REQUEST, O_MAX_RESPONSE, O_STREAM_ABOVE, O_TMP, O_LOAD_THREADS, O_STORE, O_NO_STORE, O_HELP,
        O_ACL, O_USER_HEADER, O_ADMIN_ACLS, O_ADMIN_ACLS_GROUPS, O_GROUPS_FILE };
 
 /* The default store: one file per log directory under the user's cache directory, named by a
@@ -168,7 +172,8 @@ int cmd_serve(int argc, char **argv)
         {"rescan", required_argument, 0, O_RESCAN}, {"no-inotify", no_argument, 0, O_NO_INOTIFY},
         {"max-connections", required_argument, 0, O_MAX_CONN}, {"per-ip", required_argument, 0, O_PER_IP},
         {"timeout", required_argument, 0, O_TIMEOUT}, {"max-request", required_argument, 0, O_MAX_REQUEST},
-        {"max-response", required_argument, 0, O_MAX_RESPONSE}, {"tmp", required_argument, 0, O_TMP},
+        {"max-response", required_argument, 0, O_MAX_RESPONSE},
+        {"stream-above", required_argument, 0, O_STREAM_ABOVE}, {"tmp", required_argument, 0, O_TMP},
         {"load-threads", required_argument, 0, O_LOAD_THREADS}, {"quiet", no_argument, 0, 'q'},
         {"store", required_argument, 0, O_STORE}, {"no-store", no_argument, 0, O_NO_STORE},
         {"acl", no_argument, 0, O_ACL}, {"user-header", required_argument, 0, O_USER_HEADER},
@@ -218,6 +223,7 @@ int cmd_serve(int argc, char **argv)
             break;
         case O_MAX_REQUEST: if (!opt_size("max-request", optarg, &so.max_request_bytes)) return EXIT_USAGE; break;
         case O_MAX_RESPONSE: if (!opt_size("max-response", optarg, &so.max_response_bytes)) return EXIT_USAGE; break;
+        case O_STREAM_ABOVE: if (!opt_size("stream-above", optarg, &so.response_mem_bytes)) return EXIT_USAGE; break;
         case O_TMP: so.tmp_dir = optarg; break;
         case O_LOAD_THREADS:
             if (!opt_count("serve", "load-threads", optarg, &n) || n > 256) return EXIT_USAGE;

@@ -34,7 +34,6 @@ static void defaults(struct clarity_serve_options *o)
     if (!o->max_connections) o->max_connections = 1024;
     if (!o->timeout_s) o->timeout_s = 30;
     if (!o->max_request_bytes) o->max_request_bytes = 64 * 1024;
-    if (!o->max_response_bytes) o->max_response_bytes = (size_t)8 << 30;
     if (!o->response_mem_bytes) o->response_mem_bytes = 8 << 20;
     if (!o->tmp_dir) o->tmp_dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 }
@@ -50,6 +49,9 @@ static void server_free(struct clarity_server *s)
     if (s->store) clarity_store_close(s->store);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->scan_mu);
+    pthread_mutex_destroy(&s->streams_mu);
+    pthread_mutex_destroy(&s->work_mu);
+    pthread_cond_destroy(&s->work_cv);
     free(s->log_dir);
     free(s);
 }
@@ -82,6 +84,9 @@ int clarity_serve_start(const struct clarity_serve_options *opt, struct clarity_
     s->inotify = s->inotify_fd >= 0;
     pthread_mutex_init(&s->mu, NULL);
     pthread_mutex_init(&s->scan_mu, NULL);
+    pthread_mutex_init(&s->streams_mu, NULL);
+    pthread_mutex_init(&s->work_mu, NULL);
+    pthread_cond_init(&s->work_cv, NULL);
     clarity__serve_cache_init(&s->cache, s, s->opt.max_apps, s->opt.max_memory);
     s->log_dir = realpath(opt->log_dir, NULL);
     if (!s->log_dir || pipe(s->wake) != 0) {
@@ -141,7 +146,11 @@ void clarity_serve_stop(struct clarity_server *s, int drain_ms)
     for (int waited = 0; atomic_load(&s->inflight) > 0 && waited < drain_ms; waited += 10) usleep(10000);
     long left = atomic_load(&s->inflight);
     if (left > 0) clarity__serve_log(s, CLARITY_SERVE_WARN, "stop: %ld requests still running after %d ms", left, drain_ms);
+    clarity__serve_http_cut_streams(s, 2000);
     MHD_stop_daemon(s->mhd);
+    /* streamed answers still being written hold models: their responses are gone with the
+     * daemon, so their next write fails and they end; the cache is freed after them */
+    clarity__serve_http_stop_writers(s);
     if (lfd != MHD_INVALID_SOCKET) close(lfd);
     if (s->watcher_started) {
         ssize_t w = write(s->wake[1], "x", 1);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "clarity/model.h"
 #include "clarity/serve.h"
 #include "clarity/shs.h"
@@ -16,16 +17,38 @@
 #include "clarity/store.h"
 
 /* ---- the answer sink (sink.c) ---- */
+/* An answer on its way: written by the request's writer thread through f, kept whole while
+ * it is at most threshold bytes (sent with a Content-Length), streamed past it (a chunked
+ * body the HTTP side reads from mem while the writer waits for room). */
+struct MHD_Connection;
 struct serve_sink {
     FILE *f;                       /* what the REST layer writes to */
-    char *mem; size_t len, cap;    /* the body while it is in memory */
-    int fd;                        /* the unlinked temporary file once spilled, else -1 */
-    size_t mem_limit, max;
-    const char *tmp_dir;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    char *mem; size_t off, len, cap;   /* the body (whole), or the unsent part [off, len) */
+    size_t threshold, max;         /* stream past threshold; fail past max (0: no limit) */
+    uint64_t total;                /* bytes written so far */
+    bool streaming;                /* passed threshold: the HTTP side reads as it comes */
+    bool finished, failed;         /* the writer ended; failed: an error after the decision */
     bool too_big;                  /* a write went past max */
+    bool gone;                     /* the response was dropped (client away, server stopping) */
+    struct MHD_Connection *conn;   /* set by the HTTP side before it reads */
+    bool suspended;                /* conn waits for data (resumed by the writer) */
+    bool cut;                      /* the server stops: the stream ends (cut) at once */
+    struct serve_sink *next, **prev;   /* in the server's list of streams while streamed */
 };
-int clarity__serve_sink_open(struct serve_sink *k, const char *tmp_dir, size_t mem_limit, size_t max);
-int clarity__serve_sink_close(struct serve_sink *k);   /* flushes; -1 when a write failed */
+int clarity__serve_sink_open(struct serve_sink *k, size_t threshold, size_t max);
+/* The writer's end: closes f; ok false when the answer failed. */
+void clarity__serve_sink_finish(struct serve_sink *k, bool ok);
+/* Waits until the answer is complete (false) or streamed (true). */
+bool clarity__serve_sink_wait(struct serve_sink *k);
+/* libmicrohttpd's content reader over a streamed answer: bytes, 0 (conn suspended until the
+ * writer adds some), or the end of the stream (with an error when the writer failed). */
+ssize_t clarity__serve_sink_read(struct serve_sink *k, char *buf, size_t max);
+/* The response is gone: the writer's next write fails, so it stops early. */
+void clarity__serve_sink_gone(struct serve_sink *k);
+/* The server stops: the stream ends now, with an error (its connection woken if asleep). */
+void clarity__serve_sink_cut(struct serve_sink *k);
 void clarity__serve_sink_free(struct serve_sink *k);
 
 /* ---- the listing (listing.c) ---- */
@@ -185,6 +208,16 @@ struct clarity_server {
     atomic_bool stopping;
     int wake[2];                            /* pipe: wakes the watcher to stop */
     atomic_long inflight;
+    atomic_long writers;                    /* writer threads alive (http.c), idle or not */
+    /* answers wait here for a writer thread; idle writers wait up to a minute for the next
+     * (a thread made per request faulted in a fresh stack each time: 6x fewer requests/s) */
+    pthread_mutex_t work_mu;
+    pthread_cond_t work_cv;
+    void *work_head, *work_tail;            /* struct job (http.c), first in first out */
+    size_t work_queued, work_idle;
+    bool work_stop;
+    pthread_mutex_t streams_mu;             /* guards streams */
+    struct serve_sink *streams;             /* answers being streamed (sink.next) */
     atomic_ullong requests, errors_5xx, scans;
     int inotify_fd;                         /* the watcher's inotify, -1: it polls */
     bool inotify;
@@ -195,5 +228,11 @@ void clarity__serve_log(const struct clarity_server *s, int level, const char *f
 void *clarity__serve_watch_main(void *arg);
 /* libmicrohttpd's request callback and completion notice (http.c) */
 int clarity__serve_http_start(struct clarity_server *s, struct clarity_error *err);
+/* Before the daemon stops: every stream still running is cut, its connection woken when it
+ * waits for data (libmicrohttpd must not stop with suspended connections); waits up to
+ * wait_ms for them to end. */
+void clarity__serve_http_cut_streams(struct clarity_server *s, int wait_ms);
+/* After the daemon stopped: the writer threads end once their answers do; waits for them. */
+void clarity__serve_http_stop_writers(struct clarity_server *s);
 
 #endif

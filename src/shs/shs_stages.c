@@ -344,6 +344,10 @@ static int write_batched(struct shs_req *r, const struct clarity_stage **v, size
         clarity__shs_index_free(&ix);
         clarity__shs_spill_view_free(&view);
         i += k;
+        /* a server streams this answer (up to ~2.5 KB a task): when its client went away the
+         * writes fail, and the batches left are not read back for nobody */
+        clarity_jsonw_flush(r->w);
+        if (!rc && ferror(r->out)) rc = clarity__shs_fail(r, SHS_INTERNAL, "cannot write the answer");
     }
     clarity_jsonw_arr_end(r->w);
     free(srows);

@@ -14,6 +14,10 @@
 #     whole model does, on every attempt of the fixtures and of the shared logs;
 #  1d. task-sum loads: under --max-memory 1 jobs, a job, the stage list and executors are
 #     answered from sums built while reading, no task row kept, as a whole model answers;
+#  1e. streamed answers: the bounded server of 1c/1d streams every answer over 4 KiB
+#     (--stream-above 4K), so their comparisons cover the streamed path; a streamed answer is
+#     chunked and equals clarity api's, a small one keeps its Content-Length; --max-response
+#     cuts a streamed answer (curl exit 18) and the server goes on;
 #  3b. a directory that changes: a new log is listed, a deleted one leaves the listing, and a
 #     restart over the store answers /applications at once with the same bytes;
 #  4. a soak: an .inprogress log appended while clients poll; no 5xx, nothing lost (the last
@@ -257,7 +261,7 @@ if [ -d "$SHARED_DATA/spark-events" ]; then
     ln -s "$f" "$NT/$(basename "$f")"
   done
 else skip "no-task: $SHARED_DATA/spark-events absent (fixtures only)"; fi
-if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask "$NT" --max-memory 1; then
+if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask "$NT" --max-memory 1 --stream-above 4K; then
   NPORT=$PORT
   # One route asked of the bounded server (NPORT) and the whole-model one (WPORT): the status
   # and body must match; counts every route in n and every difference in nbad (the first five
@@ -354,8 +358,42 @@ if start_server whole "$NT" && WPORT=$PORT && WSPID=$SPID && start_server notask
   # every route), and three on each of those three
   [ "$spills" -ge $((natt / 3 + 6)) ] && ok "task-sum: stage lists with every task read their rows back from disk ($spills loads)" \
     || bad "task-sum: only $spills loads kept task rows on disk"
+  # ---- 1e. streamed answers ----
+  # The bounded server streams every answer over 4 KiB (--stream-above 4K) as it is written
+  # (chunked), so the comparisons of 1c and 1d above went through that path for their larger
+  # answers; the whole-model server sent the same bytes with a Content-Length.
+  streamed=$(grep -c "clarity serve: streamed: " "$T/notask.log")
+  [ "$streamed" -ge 10 ] && ok "stream: $streamed answers of 1c/1d were streamed, each equal to the whole model's" \
+    || bad "stream: only $streamed answers streamed"
+  p="$A/local-1430917381534/stages?details=true"
+  curl -s -D "$T/sh" -o "$T/s.body" "http://127.0.0.1:$NPORT$p"
+  "$CLARITY" api -o "$T/api.body" "$NT" "$p" 2>/dev/null
+  if grep -qi '^transfer-encoding: chunked' "$T/sh" && ! grep -qi '^content-length' "$T/sh" && [ "$(wc -c <"$T/s.body")" -gt 4096 ] &&
+     cmp -s "$T/s.body" "$T/api.body"; then ok "stream: $p chunked, $(wc -c <"$T/s.body") bytes equal to clarity api's"
+  else bad "stream: $p: $(head -1 "$T/sh" | tr -d '\r'), $(cmp "$T/s.body" "$T/api.body" 2>&1 | head -1)"; fi
+  # a small answer keeps its Content-Length
+  curl -s -D "$T/sh" -o /dev/null "http://127.0.0.1:$NPORT/api/v1/version"
+  grep -qi '^content-length: ' "$T/sh" && ! grep -qi '^transfer-encoding' "$T/sh" && ok "stream: a small answer is sent whole with its Content-Length" \
+    || bad "stream: /version: $(tr -d '\r' <"$T/sh" | tr '\n' ' ')"
   stop_server notask
   SPID=$WSPID; stop_server whole
+  # --max-response cuts a streamed answer: 200 and the first bytes were sent (the REST layer
+  # writes 64 KiB at a time: past --stream-above 1K at its first write), so the stream ends
+  # without its last chunk (curl: exit 18, partial file) and the server logs why; the server
+  # goes on answering
+  if start_server cut "$D" --stream-above 1K --max-response 100K; then
+    p="$A/app-20200706201101-0003/stages?details=true"
+    curl -s -o "$T/c.body" "$(URL "$p")"; crc=$?
+    "$CLARITY" api -o "$T/api.body" "$D" "$p" 2>/dev/null
+    csize=$(wc -c <"$T/c.body")
+    if [ "$crc" = 18 ] && [ "$csize" -ge 1024 ] && [ "$csize" -le 102400 ] && cmp -s "$T/c.body" <(head -c "$csize" "$T/api.body") &&
+       grep -q "streamed answer cut after .* answer larger than --max-response" "$T/cut.log"; then
+      ok "stream: an answer over --max-response is cut after $csize of $(wc -c <"$T/api.body") bytes (curl exit 18), logged"
+    else bad "stream: cut answer: curl exit $crc, $csize bytes, $(grep -c 'streamed answer cut' "$T/cut.log") log lines"; fi
+    code2=$(curl -s -o /dev/null -w '%{http_code}' "$(URL /api/v1/version)")
+    [ "$code2" = 200 ] && ok "stream: still answering after a cut stream (/version 200)" || bad "stream: /version $code2 after a cut stream"
+    stop_server cut
+  else bad "stream: server did not start: $(tail -2 "$T/cut.log")"; fi
 else bad "no-task: servers did not start: $(tail -2 "$T/whole.log" "$T/notask.log" 2>/dev/null | tr '\n' ' ')"; fi
 
 # ---- 2. HistoryServerSuite's expected answers over HTTP ----

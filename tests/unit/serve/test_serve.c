@@ -1,34 +1,80 @@
-/* The server's parts that a curl test cannot see: the answer sink spilling to a file past its
- * memory limit and refusing past its maximum, and the model cache's bounds (least recently used
+/* The server's parts that a curl test cannot see: the answer sink holding a small answer
+ * whole, streaming a large one through a bounded buffer, and refusing or cutting past its
+ * maximum, and the model cache's bounds (least recently used
  * evicted first, a model in use never freed, a new generation of a log loaded again). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <microhttpd.h>
+#include <pthread.h>
 #include "serve/serve_internal.h"
 
-Test(serve_sink, memory_then_file_then_refused)
+/* a writer thread's answer: 100,000 bytes (0-9 repeated), in writes of 1,000 */
+static void *write_big(void *arg)
 {
+    struct serve_sink *k = arg;
+    char piece[1000];
+    for (int i = 0; i < 1000; i++) piece[i] = (char)('0' + i % 10);
+    bool ok = true;
+    for (int i = 0; i < 100 && ok; i++) ok = fwrite(piece, 1, sizeof piece, k->f) == sizeof piece;
+    clarity__serve_sink_finish(k, ok);
+    return NULL;
+}
+
+Test(serve_sink, whole_then_streamed_then_refused)
+{
+    /* at most the threshold: held whole, told complete (sent with a Content-Length) */
     struct serve_sink k;
-    cr_assert_eq(clarity__serve_sink_open(&k, "/tmp", 64, 1000), 0);
-    fputs("0123456789012345678901234567890123456789", k.f);   /* 40 bytes: memory */
-    fflush(k.f);
-    cr_assert_eq(k.fd, -1);
+    cr_assert_eq(clarity__serve_sink_open(&k, 64, 1000), 0);
+    fputs("0123456789012345678901234567890123456789", k.f);   /* 40 bytes */
+    clarity__serve_sink_finish(&k, true);
+    cr_assert_not(clarity__serve_sink_wait(&k), "a small answer is not streamed");
+    cr_assert_not(k.failed);
     cr_assert_eq(k.len, 40);
-    fputs("0123456789012345678901234567890123456789", k.f);   /* 80 > 64: spilled */
-    cr_assert_eq(clarity__serve_sink_close(&k), 0);
-    cr_assert_geq(k.fd, 0);
-    cr_assert_eq(k.len, 80);
-    char buf[128] = {0};
-    cr_assert_eq(pread(k.fd, buf, sizeof buf, 0), 80);
-    cr_assert_eq(memcmp(buf, "0123456789", 10), 0);
-    cr_assert_eq(memcmp(buf + 70, "0123456789", 10), 0);
+    cr_assert_eq(memcmp(k.mem, "0123456789", 10), 0);
     clarity__serve_sink_free(&k);
 
-    cr_assert_eq(clarity__serve_sink_open(&k, "/tmp", 64, 100), 0);
+    /* past the threshold: streamed through a bounded buffer while the writer writes; every
+     * byte arrives in order, then the end of the stream */
+    cr_assert_eq(clarity__serve_sink_open(&k, 64, 0), 0);
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, write_big, &k), 0);
+    cr_assert(clarity__serve_sink_wait(&k), "a large answer is streamed");
+    size_t got = 0;
+    bool in_order = true;
+    char buf[4096];
+    ssize_t n;
+    while ((n = clarity__serve_sink_read(&k, buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < n; i++) in_order &= buf[i] == (char)('0' + (got + (size_t)i) % 10);
+        got += (size_t)n;
+        cr_assert_leq(k.cap, (size_t)64 * 1024, "the buffer stays bounded");
+    }
+    pthread_join(t, NULL);
+    cr_assert_eq(n, MHD_CONTENT_READER_END_OF_STREAM);
+    cr_assert_eq(got, 100000);
+    cr_assert(in_order);
+    clarity__serve_sink_free(&k);
+
+    /* past --max-response while held whole: the write fails (a 500) */
+    cr_assert_eq(clarity__serve_sink_open(&k, 1000, 100), 0);
     for (int i = 0; i < 20; i++) fputs("0123456789", k.f);   /* 200 > max 100 */
-    cr_assert_neq(clarity__serve_sink_close(&k), 0, "a write past the maximum fails");
+    clarity__serve_sink_finish(&k, true);
+    cr_assert_not(clarity__serve_sink_wait(&k));
+    cr_assert(k.failed, "a write past the maximum fails");
+    cr_assert(k.too_big);
+    clarity__serve_sink_free(&k);
+
+    /* past --max-response once streamed: the stream ends with an error (cut) */
+    cr_assert_eq(clarity__serve_sink_open(&k, 64, 50000), 0);
+    cr_assert_eq(pthread_create(&t, NULL, write_big, &k), 0);
+    cr_assert(clarity__serve_sink_wait(&k));
+    got = 0;
+    while ((n = clarity__serve_sink_read(&k, buf, sizeof buf)) > 0) got += (size_t)n;
+    pthread_join(t, NULL);
+    cr_assert_eq(n, MHD_CONTENT_READER_END_WITH_ERROR);
+    cr_assert_leq(got, 50000);
     cr_assert(k.too_big);
     clarity__serve_sink_free(&k);
 }
