@@ -40,7 +40,10 @@ SAN_LD   := -no-pie -static-libasan -static-libubsan
 LIB_C    := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
 LIB_CXX  := $(shell find src -name '*.cpp' | sort)
 CLI_C    := $(shell find src/cli -name '*.c' | sort)
-TEST_C   := $(shell find tests/unit -name '*.c' | sort)
+TEST_C   := $(shell find tests/unit -name '*.c' -not -path 'tests/unit/runner/*' | sort)
+# tests/unit/runner/suite_runner.c: the same tests, a process a suite instead of a test
+# (unit_suites; see the file and docs/testing.md), make check's first pass over them
+RUNNER_C := tests/unit/runner/suite_runner.c
 TOOL_C   := $(shell find tests/tools -name '*.c' 2>/dev/null | sort)
 
 # $(call objs,BUILD_DIR,SOURCES)
@@ -74,6 +77,8 @@ $(B)/clarity: $(call objs,$(B),$(CLI_C)) $(B)/libclarity.a
 	$(CC) $(OPT) -o $@ $^ $(LIBS)
 $(B)/unit_tests: $(call objs,$(B),$(TEST_C)) $(B)/libclarity.a
 	$(CC) $(OPT) -o $@ $^ -lcriterion $(LIBS)
+$(B)/unit_suites: $(call objs,$(B),$(TEST_C) $(RUNNER_C)) $(B)/libclarity.a
+	$(CC) $(OPT) -o $@ $^ -lcriterion $(LIBS)
 $(B)/tools/%: tests/tools/%.c $(B)/libclarity.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(OPT) -o $@ $^ $(LIBS)
@@ -93,6 +98,8 @@ $(BA)/libclarity.a: $(call objs,$(BA),$(LIB_C) $(LIB_CXX))
 $(BA)/clarity: $(call objs,$(BA),$(CLI_C)) $(BA)/libclarity.a
 	$(CC) $(SAN) $(SAN_LD) -o $@ $^ $(LIBS)
 $(BA)/unit_tests: $(call objs,$(BA),$(TEST_C)) $(BA)/libclarity.a
+	$(CC) $(SAN) $(SAN_LD) -o $@ $^ -lcriterion $(LIBS)
+$(BA)/unit_suites: $(call objs,$(BA),$(TEST_C) $(RUNNER_C)) $(BA)/libclarity.a
 	$(CC) $(SAN) $(SAN_LD) -o $@ $^ -lcriterion $(LIBS)
 
 # ---- fuzzing build (clang + libFuzzer) ----
@@ -159,10 +166,10 @@ fuzz:
 TOOLS := $(patsubst tests/tools/%.c,$(B)/tools/%,$(TOOL_C))
 tools: $(TOOLS)
 
-asan: $(BA)/clarity $(BA)/unit_tests
+asan: $(BA)/clarity $(BA)/unit_tests $(BA)/unit_suites
 
 check: test-deps
-	@$(MAKE) --no-print-directory -j$$(nproc) $(B)/clarity $(B)/unit_tests $(TOOLS) $(BA)/clarity $(BA)/unit_tests $(REPLAYERS)
+	@$(MAKE) --no-print-directory -j$$(nproc) $(B)/clarity $(B)/unit_tests $(B)/unit_suites $(TOOLS) $(BA)/clarity $(BA)/unit_tests $(BA)/unit_suites $(REPLAYERS)
 	@tests/run-all.sh
 
 demo: deps

@@ -7,9 +7,10 @@ export CLARITY_ROOT="$PWD"
 export SHARED_DATA="${SHARED_DATA:-$PWD/../shared/data}"
 passed=0; failed=0; skipped=0
 
-run_criterion() { # $1 label, $2 binary
+run_criterion() { # $1 label, $2 binary, then its arguments (a --filter); sets last_failed
   local out; out=$(mktemp)
-  "$2" --jobs=2 >"$out" 2>&1; local rc=$?
+  "$2" --jobs=2 "${@:3}" >"$out" 2>&1; local rc=$?
+  last_failed=1
   grep -E '^\[(FAIL|----)\]|Synthesis' "$out" | grep -v '^\[----\] *$' | tail -40
   local line; line=$(grep -a 'Synthesis' "$out" | tail -1 | sed 's/\x1b\[[0-9;]*m//g')
   local p f c
@@ -21,14 +22,55 @@ run_criterion() { # $1 label, $2 binary
     f=$((f+1))
   fi
   echo "$1: $p passed, $((f)) failed (crashing $c)"
-  passed=$((passed+p)); failed=$((failed+f))
-  [ "$rc" != 0 ] && [ "$f" = 0 ] && { echo "$1: exit code $rc"; failed=$((failed+1)); }
+  passed=$((passed+p)); failed=$((failed+f)); last_failed=$f
+  [ "$rc" != 0 ] && [ "$f" = 0 ] && { echo "$1: exit code $rc"; failed=$((failed+1)); last_failed=1; }
   rm -f "$out"
 }
 
-run_criterion "unit (normal build)" build/unit_tests
+# The unit tests a process a suite (tests/unit/runner/suite_runner.c: Criterion starts a
+# process a test, and under ASan that start and LeakSanitizer's scan at its exit were most of
+# the 231-249 CPU s of the 534 tests). A suite that fails there in any way (a failed
+# assertion, a crash, a sanitizer report, a leak) runs again under Criterion, a process a
+# test, and that run's result is the suite's: every failure is still named by its test, and a
+# failure seen only when the suite's tests share a process is reported as such.
+# UNIT_EACH=1: every test in a process of its own under Criterion, as before.
+run_unit() { # $1 label, $2 the suite runner, $3 Criterion's binary
+  if [ -n "${UNIT_EACH:-}" ] || [ ! -x "$2" ]; then run_criterion "$1" "$3"; return; fi
+  local out; out=$(mktemp)
+  "$2" --jobs=2 >"$out" 2>"$out.err"
+  if ! grep -q '^\[====\] Synthesis' "$out"; then
+    echo "$1: the suite runner ended without its synthesis: every test under Criterion"
+    rm -f "$out" "$out.err"; run_criterion "$1" "$3"; return
+  fi
+  local tag name nt np nf ns st p=0 s=0 nsuites=0 rerun=()
+  while read -r tag name nt np nf ns st; do
+    nsuites=$((nsuites+1))
+    if [ "$st" = ok ]; then p=$((p+np)); s=$((s+ns)); else rerun+=("$name"); fi
+  done < <(grep '^SUITE ' "$out")
+  echo "NOTE $1: a process a suite ($nsuites suites, $p tests passed, $s skipped); ${#rerun[@]} suite(s) failed there and ran again a process a test under Criterion (UNIT_EACH=1: every test a process)"
+  passed=$((passed+p))
+  for name in "${rerun[@]}"; do
+    run_criterion "$1, suite $name (a process a test)" "$3" --filter "$name/*"
+    if [ "$last_failed" = 0 ]; then
+      echo "$1: suite $name failed only when its tests shared one process: $(grep "^SUITE $name " "$out")"
+      grep -E -m5 'ERROR: (Address|Leak)Sanitizer|runtime error:|: '"$name"'/' "$out.err"
+      failed=$((failed+1))
+    fi
+  done
+  rm -f "$out" "$out.err"
+}
+
+# the CPU seconds (user + system) of this shell's children so far, as the suites' lines give theirs
+# (`times` run in this shell, into a file: a $(...) subshell has no children of its own)
+CPUF=$(mktemp)
+children_cpu() { times >"$CPUF"; cpu=$(tail -1 "$CPUF" | sed 's/m/ /g; s/s//g' | awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }'); }
+children_cpu; c0=$cpu
+run_unit "unit (normal build)" build/unit_suites build/unit_tests
+children_cpu; c1=$cpu; echo "unit (normal build): CPU $((c1 - c0)) s"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  run_criterion "unit (asan+ubsan build)" build-asan/unit_tests
+  run_unit "unit (asan+ubsan build)" build-asan/unit_suites build-asan/unit_tests
+children_cpu; c2=$cpu; echo "unit (asan+ubsan build): CPU $((c2 - c1)) s"
+rm -f "$CPUF"
 
 # The shell suites run SUITE_JOBS at a time (default: the cores): each is mostly one process
 # after another, so two at a time on CI's two cores halves the wall time. Every suite keeps

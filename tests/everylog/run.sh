@@ -171,6 +171,63 @@ fleet_runs() {
   BIN=$bin one_run "fleet query --recurring $short" fleet query "$T/fleet.db" --recurring --min-runs 2
 }
 
+# ---- the ASan build's logs, a command form at a time ----
+# The logs every form runs under ASan (the fixtures and the cover, "all" above) meet the same
+# batched forms as the normal-build logs (each command with --detail, text and JSON, and fleet
+# over one directory), in one ASan+UBSan run each over all of them, for the same reason and
+# judged as strictly: an ASan run costs about 0.3 s of CPU before it reads a byte, and this
+# suite made about 22 of them a form, one a log. A log joins a form's run only when the normal
+# build's run of that form on it alone ends strictly clean (exit 0, output, valid JSON, nothing
+# on stderr): the hostile fixtures' clean errors and warnings would fail every run over all,
+# so those logs run that form alone under ASan as before. When the run over the others fails,
+# each runs alone under ASan (the per-log loop below), so a failure names its log; a failure
+# seen only when they are read together is reported as such. A single-log run's text form
+# writes the same full report as --detail does for each of several (one writer). The text and
+# JSON forms of the logs over 1 MB ("json" above) and the other commands run log by log.
+# EVERYLOG_EACH=1: every log alone, as before.
+# AB_IN[form|log]: the log passed in the ASan run of that form over all
+declare -A AB_IN
+AB_LOGS=()
+for log in "${LOGS[@]}"; do
+  [ -z "${DUP_OF[$log]:-}" ] && [ "${ASAN_OF[$log]:-}" = all ] && AB_LOGS+=("$log")
+done
+AB_FORMS=()
+for c in "${CMDS[@]}"; do
+  case "$NEEDS_MORE" in *" $c "*) continue ;; esac
+  "$CLARITY" "$c" --help 2>/dev/null | grep -q -- '--detail' && AB_FORMS+=("$c" "$c --json")
+done
+# asan_batch FORM: prints "IN FORM<tab>LOG" for each log of the passing run, or its FAIL line
+asan_batch() {
+  local form="$1" c="${1% --json}" members=() log v args
+  if [ "$form" = fleet ]; then
+    for log in "${AB_LOGS[@]}"; do
+      v=$(VERBOSE=; fleet_runs "$CLARITY" x "$log"); [ -z "$v" ] && members+=("$log")
+    done
+    [ "${#members[@]}" -gt 1 ] || return 0
+    [ "$(printf '%s\n' "${members[@]##*/}" | sort | uniq -d | wc -l)" = 0 ] || return 0
+    v=$(VERBOSE=; fleet_runs "" "over ${#members[@]} ASan logs" "${members[@]}")
+  else
+    if [ "$form" = "$c" ]; then args=("$c" -q --detail); else args=("$c" -q --json); fi
+    for log in "${AB_LOGS[@]}"; do
+      v=$(BIN=$CLARITY VERBOSE= one_run x "${args[@]}" "$log")
+      [ -z "$v" ] && [ ! -s "$T/err" ] && members+=("$log")
+    done
+    [ "${#members[@]}" -gt 1 ] || return 0
+    v=$(VERBOSE= one_run "$form over ${#members[@]} ASan logs" "${args[@]}" "${members[@]}")
+    [ -z "$v" ] && [ -s "$T/err" ] && v="FAIL $form over ${#members[@]} ASan logs: $(head -c 200 "$T/err" | tr '\n' ' ')"
+  fi
+  if [ -n "$v" ]; then echo "$v" | head -1; return 0; fi
+  for log in "${members[@]}"; do printf 'IN %s\t%s\n' "$form" "$log"; done
+}
+if [ -z "${EVERYLOG_EACH:-}" ] && [ "${#AB_LOGS[@]}" -gt 1 ]; then
+  JOBS=${EVERYLOG_JOBS:-$(nproc 2>/dev/null || echo 1)}
+  forms=("${AB_FORMS[@]}" fleet)
+  for ((k = 0; k < JOBS; k++)); do
+    ( T="$T/ab$k"; mkdir -p "$T"
+      for ((i = k; i < ${#forms[@]}; i += JOBS)); do asan_batch "${forms[$i]}"; done ) >"$T/ab-$k.out" 2>&1 &
+  done
+fi
+
 # ---- the normal build's logs, a command at a time ----
 # The shared logs the normal build runs (46 with the shared data of 2026-11-27) meet each
 # command that reports one application after another (its --help offers --detail: one full
@@ -212,6 +269,23 @@ if [ -z "${EVERYLOG_EACH:-}" ] && [ "${#NONE[@]}" -gt 1 ]; then
   note "everylog: the ${#NONE[@]} normal-build logs meet ${#BATCH_OK[@]} command forms (those with --detail, and fleet) in one run each over all of them, ${#BATCH_FAIL[@]} failed there and run log by log (EVERYLOG_EACH=1: every log alone)"
 fi
 
+if [ -z "${EVERYLOG_EACH:-}" ] && [ "${#AB_LOGS[@]}" -gt 1 ]; then
+  wait   # the ASan runs over all, started before the normal build's
+  ab_ok=0; ab_fail=0
+  while IFS= read -r line; do
+    case "$line" in
+      IN*) line=${line#IN }; AB_IN["${line%%$'\t'*}|${line#*$'\t'}"]=1 ;;
+      FAIL*) form=${line#FAIL }; form=${form%% over *}; BATCH_FAIL["asan:$form"]=$line; ab_fail=$((ab_fail+1)) ;;
+    esac
+  done < <(cat "$T"/ab-*.out)
+  for form in "${forms[@]}"; do
+    n=0; for log in "${AB_LOGS[@]}"; do [ -n "${AB_IN[$form|$log]:-}" ] && n=$((n+1)); done
+    if [ "$n" -gt 0 ]; then ok "$form under ASan over $n logs"; ab_ok=$((ab_ok+1)); fi
+  done
+  note "everylog: of the ${#AB_LOGS[@]} logs every form runs under ASan, those each form runs strictly clean on the normal build meet ${#forms[@]} command forms (those with --detail, and fleet) in one ASan run each: $ab_ok passed, $ab_fail failed and run log by log (EVERYLOG_EACH=1: every log alone)"
+fi
+abatched() { [ -n "${AB_IN[$1|$log]:-}" ]; }
+
 # every command on one log (the loop below spreads the logs over EVERYLOG_JOBS workers)
 one_log() {
   local log="$1" short text_bin json_bin route_bin c r app pargs
@@ -225,8 +299,8 @@ one_log() {
   esac
   for c in "${CMDS[@]}"; do
     case "$NEEDS_MORE" in *" $c "*) continue ;; esac
-    batched "$c" || BIN=$text_bin one_run "$c $short" "$c" -q "$log"
-    batched "$c --json" || BIN=$json_bin one_run "$c --json $short" "$c" -q --json "$log"
+    batched "$c" || abatched "$c" || BIN=$text_bin one_run "$c $short" "$c" -q "$log"
+    batched "$c --json" || abatched "$c --json" || BIN=$json_bin one_run "$c --json $short" "$c" -q --json "$log"
   done
   pargs=(--ref "$log" --ref "$log" --ref-size 1,2 --ref-cores 4 --data-size 8 --cores 16)
   BIN=$text_bin one_run "predict $short" predict -q "${pargs[@]}"
@@ -235,7 +309,7 @@ one_log() {
   BIN=$text_bin one_run "diff $short" diff -q "$log" "$log"
   BIN=$json_bin one_run "diff --json $short" diff -q --json "$log" "$log"
   # fleet indexes a directory: the log linked into one, indexed twice (the second reads nothing), queried
-  batched fleet || fleet_runs "$route_bin" "$short" "$log"
+  batched fleet || abatched fleet || fleet_runs "$route_bin" "$short" "$log"
   BIN=$route_bin one_run "api /applications $short" api "$log" /applications
   # the routes of the first application (the History Server layer on every real log); the
   # listing's date window is opened wide (SHS's default starts in 2010), and a log whose
@@ -283,9 +357,11 @@ done
 T=$T0
 # a batched form that failed while each log alone passed: the failure shows only when the logs
 # are read together, and is reported as such
-for form in "${!BATCH_FAIL[@]}"; do
+# (asan:FORM: the ASan build's run over all of that form)
+for key in "${!BATCH_FAIL[@]}"; do
+  form=${key#asan:}
   if ! cat "$T0"/worker-*.log | grep "^FAIL $form " | { [[ $form == *--json ]] && cat || grep -v -- "^FAIL $form --json"; } | grep -q .; then
-    bad "${BATCH_FAIL[$form]#FAIL } (each log alone passed: only when read together)"
+    bad "${BATCH_FAIL[$key]#FAIL } (each log alone passed: only when read together)"
   fi
 done
 
