@@ -51,18 +51,26 @@ Test(ladra_victim, most_excess_time)
  * within 0.4 of that score and lost more time at the others' rate (10 x 12 s x (1 - e^-0.137)
  * = 15.4 s against host 5's 8.5 s), so host 0 is the victim: a host whose every task ran a
  * little slow in a fault window outranks one that ran two slow tasks. */
-Test(ladra_victim, most_lost_among_the_slow_on_six_hosts)
+/* the six hosts below: host 0 ran 10 tasks of host0_ms, hosts 1-4 four of 10 s, host 5 two of
+ * 15 s, one stage, one task at a time per host; the victim and each host's summed excess */
+static void six_hosts(int host0_ms, int32_t *v, double *ex)
 {
     struct ladra_task t[28];
     int k = 0;
-    for (int i = 0; i < 10; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 0, i * 20000, 12000);
+    for (int i = 0; i < 10; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 0, i * 20000, host0_ms);
     for (int h = 1; h <= 4; h++)
         for (int i = 0; i < 4; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, h, i * 20000, 10000);
     for (int i = 0; i < 2; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 5, i * 20000, 15000);
     struct ladra_input in = {.tasks = t, .ntasks = 28, .nhosts = 6, .nstages = 1};
-    int32_t v, st;
+    int32_t st;
+    cr_assert_eq(clarity_ladra_victim(&in, -1, v, &st, ex, NULL, NULL), 0);
+}
+
+Test(ladra_victim, most_lost_among_the_slow_on_six_hosts)
+{
+    int32_t v;
     double ex[6];
-    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, ex, NULL, NULL), 0);
+    six_hosts(12000, &v, ex);
     cr_assert_float_eq(ex[0], 20000, 1e-9);
     cr_assert_float_eq(ex[5], 10000, 1e-9);
     cr_assert_eq(v, 0);
@@ -72,15 +80,9 @@ Test(ladra_victim, most_lost_among_the_slow_on_six_hosts)
  * (0.197), so host 5, the slowest per task, stays the victim although host 0 ran more tasks. */
 Test(ladra_victim, slowest_per_task_when_no_other_is_near)
 {
-    struct ladra_task t[28];
-    int k = 0;
-    for (int i = 0; i < 10; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 0, i * 20000, 10300);
-    for (int h = 1; h <= 4; h++)
-        for (int i = 0; i < 4; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, h, i * 20000, 10000);
-    for (int i = 0; i < 2; i++, k++) t[k] = tk(NULL, (uint32_t)k, 0, 5, i * 20000, 15000);
-    struct ladra_input in = {.tasks = t, .ntasks = 28, .nhosts = 6, .nstages = 1};
-    int32_t v, st;
-    cr_assert_eq(clarity_ladra_victim(&in, -1, &v, &st, NULL, NULL, NULL), 0);
+    int32_t v;
+    double ex[6];
+    six_hosts(10300, &v, ex);
     cr_assert_eq(v, 5);
 }
 
