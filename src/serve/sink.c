@@ -22,6 +22,11 @@
 
 static void wake_reader(struct serve_sink *k)
 {
+    /* a reader without a connection (clarity__serve_sink_read's unit-test form) waits on the
+     * condition: without this broadcast a writer that filled the buffer and a reader that
+     * waited for data before it came both slept for ever (seen as a hung unit test when the
+     * suites ran one process each) */
+    pthread_cond_broadcast(&k->cv);
     /* the HTTP side suspended its connection when the buffer was empty: data or the end is
      * there now */
     if (k->suspended && k->conn) {
