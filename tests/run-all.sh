@@ -9,7 +9,8 @@ passed=0; failed=0; skipped=0
 
 run_criterion() { # $1 label, $2 binary, then its arguments (a --filter); sets last_failed
   local out; out=$(mktemp)
-  "$2" --jobs=2 "${@:3}" >"$out" 2>&1; local rc=$?
+  # --timeout: a test that hangs fails, named, instead of holding make check until CI's limit
+  "$2" --jobs=2 --timeout "${UNIT_TEST_TIMEOUT:-300}" "${@:3}" >"$out" 2>&1; local rc=$?
   last_failed=1
   grep -E '^\[(FAIL|----)\]|Synthesis' "$out" | grep -v '^\[----\] *$' | tail -40
   local line; line=$(grep -a 'Synthesis' "$out" | tail -1 | sed 's/\x1b\[[0-9;]*m//g')
@@ -37,7 +38,9 @@ run_criterion() { # $1 label, $2 binary, then its arguments (a --filter); sets l
 run_unit() { # $1 label, $2 the suite runner, $3 Criterion's binary
   if [ -n "${UNIT_EACH:-}" ] || [ ! -x "$2" ]; then run_criterion "$1" "$3"; return; fi
   local out; out=$(mktemp)
-  "$2" --jobs=2 >"$out" 2>"$out.err"
+  # bounded: a suite that hangs (a deadlock once hung the whole run) is killed, and with no
+  # synthesis every test runs under Criterion, whose --timeout names the hanging one
+  timeout -k 10 "${UNIT_SUITES_TIMEOUT:-900}" "$2" --jobs=2 >"$out" 2>"$out.err"
   if ! grep -q '^\[====\] Synthesis' "$out"; then
     echo "$1: the suite runner ended without its synthesis: every test under Criterion"
     rm -f "$out" "$out.err"; run_criterion "$1" "$3"; return
