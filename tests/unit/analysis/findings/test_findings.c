@@ -224,6 +224,32 @@ Test(findings, task_failure_replay_worked)
     clarity_app_free(a);
 }
 
+/* The same shape with the attempt lost with its executor after 5000 ms: it had not finished,
+ * so without the loss task 1 needs at least those 5000 ms where it ran (not its retry's 1000,
+ * run later). Replay: the base chains the lost attempt and its retry on slot 2 (6000); without
+ * the loss task 1 runs 5000 there: 1000 of 6000 simulated for 6000 ms of task time, 1000 ms;
+ * the log's timeline agrees (task 1 ends at 1000 + 5000 = 6000, not 7000). Taking the retry's
+ * 1000 ms, as an exception's failure does above, claimed 5000 ms. */
+Test(findings, lost_attempt_lower_bound_worked)
+{
+    struct log l;
+    begin(&l, NULL);
+    task(&l, 0, 0, 1000, 2000, 0, 10 * MB, 0, "Success");
+    task(&l, 1, 0, 1000, 6000, 0, 10 * MB, 0,
+         "{\"Reason\":\"ExecutorLostFailure\",\"Executor ID\":\"2\",\"Exit Caused By App\":true,\"Loss Reason\":"
+         "\"Remote RPC client disassociated\"}");
+    task(&l, 1, 1, 6000, 7000, 0, 10 * MB, 0, "Success");
+    struct clarity_app *a = end(&l, 7000);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_LOST_EXECUTORS);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 1000);
+    cr_assert_null(find(&r, CLARITY_FK_TASK_FAILURES));
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
 /* One successful attempt of a stage, on executor exec with the given locality. */
 static void task_loc(struct log *l, int stage, int index, long launch, long finish, int exec, const char *loc)
 {
