@@ -115,13 +115,20 @@ Test(findings, jvm_sizes)
  * ten 1900 ms tasks on ten slots, 1900 against the base 10000: 8100 simulated ms saved, of
  * 10000 simulated for 10000 ms of task time (the app ran 900..11000, tasks 1000..11000):
  * 8100 ms. */
-Test(findings, data_skew_replay_worked)
+static struct clarity_app *skew_log(const char *props, bool shuffle)
 {
     struct log l;
-    begin(&l, "\"spark.sql.adaptive.enabled\":\"false\"");
-    for (int i = 0; i < 9; i++) task(&l, i, 0, 1000, 2000, 100 * MB, 0, 0, "Success");
-    task(&l, 9, 0, 1000, 11000, 1000 * MB, 0, 0, "Success");
-    struct clarity_app *a = end(&l, 11000);
+    begin(&l, props);
+    for (int i = 0; i < 10; i++) {
+        long long b = (i < 9 ? 100 : 1000) * MB;
+        task(&l, i, 0, 1000, i < 9 ? 2000 : 11000, shuffle ? b : 0, shuffle ? 0 : b, 0, "Success");
+    }
+    return end(&l, 11000);
+}
+
+Test(findings, data_skew_replay_worked)
+{
+    struct clarity_app *a = skew_log("\"spark.sql.adaptive.enabled\":\"false\"", true);
     struct clarity_findings r;
     analyze(a, false, &r);
     const struct clarity_finding *f = find(&r, CLARITY_FK_DATA_SKEW);
@@ -146,17 +153,11 @@ Test(findings, data_skew_replay_worked)
  * on the freed slots and end at 2666.7. Base 10000: 7333 ms saved. */
 Test(findings, data_skew_input_pieces_worked)
 {
-    struct log l;
-    begin(&l, NULL);
-    for (int i = 0; i < 9; i++) task(&l, i, 0, 1000, 2000, 0, 100 * MB, 0, "Success");
-    task(&l, 9, 0, 1000, 11000, 0, 1000 * MB, 0, "Success");
-    struct clarity_app *a = end(&l, 11000);
+    struct clarity_app *a = skew_log(NULL, false);
     struct clarity_findings r;
     analyze(a, false, &r);
     const struct clarity_finding *f = find(&r, CLARITY_FK_DATA_SKEW);
-    cr_assert_not_null(f);
-    cr_assert_eq(f->saving_ms, 7333);
-    cr_assert(strstr(f->caveat, "pieces"), "%s", f->caveat);
+    cr_assert(f && f->saving_ms == 7333 && strstr(f->caveat, "pieces"), "%lld", f ? (long long)f->saving_ms : -1LL);
     clarity_findings_free(&r);
     clarity_app_free(a);
 }
@@ -225,16 +226,21 @@ Test(findings, no_skew_when_even)
  * of 6000 simulated for 6000 ms of task time (app 900..7000, driver 100): 5000 ms. (The
  * replay in launch order alone put the retry on slot 1 at 1000 and claimed 4800 of a 5000
  * base.) */
-Test(findings, task_failure_replay_worked)
+static struct clarity_app *retry_log(const char *reason)
 {
     struct log l;
     begin(&l, NULL);
     task(&l, 0, 0, 1000, 2000, 0, 10 * MB, 0, "Success");
-    task(&l, 1, 0, 1000, 6000, 0, 10 * MB, 0,
-         "{\"Reason\":\"ExceptionFailure\",\"Class Name\":\"java.lang.IllegalStateException\",\"Description\":"
-         "\"boom\",\"Stack Trace\":[],\"Full Stack Trace\":\"\"}");
+    task(&l, 1, 0, 1000, 6000, 0, 10 * MB, 0, reason);
     task(&l, 1, 1, 6000, 7000, 0, 10 * MB, 0, "Success");
-    struct clarity_app *a = end(&l, 7000);
+    return end(&l, 7000);
+}
+
+Test(findings, task_failure_replay_worked)
+{
+    struct clarity_app *a = retry_log("{\"Reason\":\"ExceptionFailure\",\"Class Name\":"
+                                      "\"java.lang.IllegalStateException\",\"Description\":\"boom\",\"Stack Trace\":[],"
+                                      "\"Full Stack Trace\":\"\"}");
     struct clarity_findings r;
     analyze(a, false, &r);
     const struct clarity_finding *f = find(&r, CLARITY_FK_TASK_FAILURES);
@@ -255,14 +261,8 @@ Test(findings, task_failure_replay_worked)
  * 1000 ms, as an exception's failure does above, claimed 5000 ms. */
 Test(findings, lost_attempt_lower_bound_worked)
 {
-    struct log l;
-    begin(&l, NULL);
-    task(&l, 0, 0, 1000, 2000, 0, 10 * MB, 0, "Success");
-    task(&l, 1, 0, 1000, 6000, 0, 10 * MB, 0,
-         "{\"Reason\":\"ExecutorLostFailure\",\"Executor ID\":\"2\",\"Exit Caused By App\":true,\"Loss Reason\":"
-         "\"Remote RPC client disassociated\"}");
-    task(&l, 1, 1, 6000, 7000, 0, 10 * MB, 0, "Success");
-    struct clarity_app *a = end(&l, 7000);
+    struct clarity_app *a = retry_log("{\"Reason\":\"ExecutorLostFailure\",\"Executor ID\":\"2\",\"Exit Caused By "
+                                      "App\":true,\"Loss Reason\":\"Remote RPC client disassociated\"}");
     struct clarity_findings r;
     analyze(a, true, &r);
     const struct clarity_finding *f = find(&r, CLARITY_FK_LOST_EXECUTORS);
@@ -433,11 +433,7 @@ Test(findings, gc_under_threshold_no_finding)
  * and is kept; asking for at least 85% of the run drops it (its replay is then skipped). */
 Test(findings, minimum_saving_filter)
 {
-    struct log l;
-    begin(&l, NULL);
-    for (int i = 0; i < 9; i++) task(&l, i, 0, 1000, 2000, 100 * MB, 0, 0, "Success");
-    task(&l, 9, 0, 1000, 11000, 1000 * MB, 0, 0, "Success");
-    struct clarity_app *a = end(&l, 11000);
+    struct clarity_app *a = skew_log(NULL, true);
     struct clarity_findings_options o = {.threads = 1, .min_share = 0.85};
     struct clarity_findings r;
     struct clarity_error err = {0};
