@@ -136,4 +136,5 @@ echo "| fault-free runs, more than 4 hosts | runs | victim's lost time, of a hos
 echo "|---|---:|---:|---:|---:|"
 awk -F'\t' '$2=="logs" && $4=="false" && NF >= 14 && $14 != "-" { print $14 }' "$work/results.tsv" | sort -g |
     awk '{ v[NR] = $1 } END { if (!NR) { print "| fault-free | 0 | - | - | - |"; exit }
-        printf "| fault-free | %d | %.3f | %.3f | %.3f |\n", NR, v[int((NR+1)/2)], v[int(NR*0.9+0.5) > 0 ? int(NR*0.9+0.5) : 1], v[NR] }'
+        k = int(NR * 0.9 + 0.5); if (k < 1) k = 1
+        printf "| fault-free | %d | %.3f | %.3f | %.3f |\n", NR, v[int((NR+1)/2)], v[k], v[NR] }'

@@ -309,7 +309,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         /* Over 4 hosts (lad24) the share is of one host's part of the run, as the model's
          * cause must reach below (clarity__ladra_model_cause_check): 2% of the whole run is 16%
          * of a host's part on 8 hosts and 32% on 16, and on the tuning runs (seeds 1-3) it held
-         * back 5 in-domain hogs whose victims lost 11-21% of a host's part (16-host WordCount
+         * back 5 in-domain hogs whose victims lost 10.7-21% of a host's part (16-host WordCount
          * and Sort memory hogs on the event log, a Sort disk hog) while no fault-free or
          * slowed-nothing run came through at 10%. */
         bool lost = vex >= o->det.host.min_excess_ms &&
