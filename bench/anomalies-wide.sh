@@ -64,7 +64,10 @@ one() {   # one run: a TSV line per mode
              (if ($t.faults|length)>0 and $t.faults[0].affected_tasks>0 then ($t.faults[0].kind|sub("-hog";"")) else "normal" end),
              (($t.faults|length)>0), ($t.faults[0].host // "-"), $a.run.class, ($a.run.victim_host // "-"),
              $a.detected, ($a.periods|length), ([$a.host_scan[] | select(.matters)] | length),
-             (if $a.fetch_scan then $a.fetch_scan.matters else false end), $a.run.model_class] | @tsv'
+             (if $a.fetch_scan then $a.fetch_scan.matters else false end), $a.run.model_class,
+             ([$a.hosts[].task_ms] | add) as $tm | ($a.hosts | length) as $nh |
+             (if ($t.faults|length)>0 and $tm>0 then ($t.faults[0].delay_ms * $nh / $tm) else "-" end),
+             (if $a.run.victim_components and $tm>0 then ($a.run.victim_components.lost_ms * $nh / $tm) else "-" end)] | @tsv'
     done > "$out/$n.tmp" && mv "$out/$n.tmp" "$out/$n.tsv"
 }
 export -f one
@@ -74,6 +77,9 @@ else dirs=($(cut -f1 "$work/results.tsv" | sort -u)); fi
 
 # name: scenario-hN-fault-x-seed; fields: 1 name 2 mode 3 label 4 injected 5 faulty host
 # 6 verdict class 7 victim host 8 detected 9 periods 10 host stretches 11 reader stretch 12 model class
+# 13 the fault's delay (truth.json delay_ms, summed over the tasks it slowed) over one host's share
+# of the run's task time (the event log's task time / the hosts that ran tasks); 14 the victim's
+# lost time (run.victim_components.lost_ms, more than 4 hosts only) on the same base ("-": none)
 echo "setup: scenarios [$scenarios] x hosts [$host_counts] x faults cpu-hog, memory-hog, disk-hog at 0.5 and 0.8,"
 echo "network at 0.9 and 0.98, on host (seed mod hosts)+1; seeds [$seeds] (odd: 20%-80% of the fault-free runtime,"
 echo "even: 50%-75%); model $(basename "$model"); runs: ${#dirs[@]}; every setting here is a reporting setting"
@@ -106,3 +112,29 @@ for key in $scenarios h4 h8 h16 all; do
         function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
         END { printf "| %s | %d | %s | %s | %d | %d | %d | %d of %d |\n", key, n, r(rl,n), r(re,n), f, fl, fe, zl, z }' "$work/results.tsv"
 done
+
+echo
+echo "### Recall by the fault's real impact (truth.json delay_ms over one host's share of the run's task time)"
+echo
+echo "Slowed runs by how much time the fault cost, as a share of what one host works in the run (a"
+echo "CPU hog that slows one host's tasks by 10% of its time is 10%); recall: any cause right. The"
+echo "fault-free runs' victims show what a healthy host loses by the same measure (more than 4 hosts)."
+echo
+echo "| fault's delay, of a host's share | slowed runs | logs: recall | event log: recall | logs: faulty host named |"
+echo "|---|---:|---:|---:|---:|"
+for b in "0 0.02" "0.02 0.05" "0.05 0.1" "0.1 0.2" "0.2 0.5" "0.5 1e9"; do
+    set -- $b
+    awk -F'\t' -v lo=$1 -v hi=$2 'NF >= 13 && $3 != "normal" && $13 != "-" && $13+0 >= lo && $13+0 < hi {
+            named = ($7==$5 && ($9>0 || $10>0 || ($8=="false" && $6!="normal" && $6!="network")))
+            if ($2=="logs") { n++; if ($6==$3) { rl++; if (named) hl++ } } else if ($6==$3) re++ }
+        function r(a,b) { return b ? sprintf("%.2f", a/b) : "-" }
+        END { lab = hi > 1e8 ? sprintf(">= %g%%", lo*100) : sprintf("%g%% to %g%%", lo*100, hi*100)
+              printf "| %s | %d | %s | %s | %s |\n", lab, n, r(rl,n), r(re,n), r(hl,n) }' "$work/results.tsv"
+done
+echo
+echo "| fault-free runs, more than 4 hosts | runs | victim's lost time, of a host's share: median | p90 | max |"
+echo "|---|---:|---:|---:|---:|"
+awk -F'\t' '$2=="logs" && $4=="false" && NF >= 14 && $14 != "-" { print $14 }' "$work/results.tsv" | sort -g |
+    awk '{ v[NR] = $1 } END { if (!NR) { print "| fault-free | 0 | - | - | - |"; exit }
+        k = int(NR * 0.9 + 0.5); if (k < 1) k = 1
+        printf "| fault-free | %d | %.3f | %.3f | %.3f |\n", NR, v[int((NR+1)/2)], v[k], v[NR] }'

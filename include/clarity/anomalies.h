@@ -287,6 +287,8 @@ int clarity_ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, 
  * disks, spills, waiting for a core) per byte read or written there (disk_bytes), over the
  * others' (tasks with no such bytes left out). All 0 when the victim ran no task slower than
  * the others of its stage. */
+/* Why the model's cause was dropped on more than 4 hosts (clarity_anomalies_result.model_drop_why). */
+enum { LADRA_DROP_NONE, LADRA_DROP_COMPONENTS, LADRA_DROP_LOST, LADRA_DROP_READERS };
 enum { LADRA_COMP_TIME, LADRA_COMP_CPU, LADRA_COMP_GC, LADRA_COMP_FETCH, LADRA_COMP_WRITE, LADRA_COMP_GC_SYS,
        LADRA_COMP_GC_STRETCH, LADRA_COMP_READ, LADRA_NCOMP };
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
@@ -427,6 +429,9 @@ struct clarity_anomalies_result {
                                                            victim's components', not the model's */
     int model_cause_dropped;                            /* victim_by_slowdown: the model's cause the
                                                            components did not bear out (LADRA_NORMAL: none) */
+    int model_drop_why;                                 /* why it was dropped: LADRA_DROP_* */
+    bool cause_by_fetch_scan;                           /* victim_by_slowdown: network from the fetch-wait
+                                                           scan, where nothing else named a cause */
     size_t tasks_skipped;                               /* failed/killed/no end: left out */
     uint64_t gc_joined, gc_unjoined;                    /* GC records with / without a host */
     uint64_t log_tids_joined, log_tids_unjoined;

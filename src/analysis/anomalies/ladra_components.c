@@ -25,14 +25,17 @@ static void values(const struct ladra_input *in, const struct ladra_task *t, dou
     clarity_ladra_task_metrics(in, t, &m);
     for (int c = 0; c < Q_N; c++) q[c] = 0;
     if (m.run_ms <= 0 || m.cpu_ms < 0) return;   /* no metrics: the task adds nothing */
-    q[Q_RUN] = (double)m.run_ms, q[Q_CPU] = fmax((double)m.cpu_ms, 1);
+    /* run time less the fetch wait: a reader that waited on a slow network (a throttled sender
+     * elsewhere) ran slower per CPU time without any want of a core, and the cpu rule named the
+     * reader's host on network runs (lad23's fresh seed: four of them) */
+    q[Q_RUN] = fmax((double)m.run_ms - fmax((double)m.fetch_wait_ms, 0), 0), q[Q_CPU] = fmax((double)m.cpu_ms, 1);
     q[Q_GC] = m.gc_ms > 0 ? (double)m.gc_ms : 0;
     if (m.fetch_wait_ms >= 0 && m.remote_bytes > 0) q[Q_FW] = (double)m.fetch_wait_ms, q[Q_RB] = (double)m.remote_bytes;
     if (m.sw_bytes > 0 && m.sw_ns > 0) q[Q_SWNS] = (double)m.sw_ns, q[Q_SWB] = (double)m.sw_bytes;
     /* the rest of the run time, on the local disks' bytes: what a disk hog slows besides the
      * shuffle writes (input and output, local shuffle blocks, spills) */
     if (m.disk_bytes > 0) {
-        double rest = q[Q_RUN] - q[Q_CPU] - q[Q_GC] - fmax((double)m.fetch_wait_ms, 0) - q[Q_SWNS] / 1e6;
+        double rest = q[Q_RUN] - q[Q_CPU] - q[Q_GC] - q[Q_SWNS] / 1e6;
         q[Q_IO] = fmax(rest, 0), q[Q_DB] = (double)m.disk_bytes;
     }
 }
@@ -143,6 +146,8 @@ int clarity__ladra_components(const struct ladra_input *in, int32_t victim, doub
  *   0.22 (0.5) and 0.02-1.6 (0.8); memory hogs also stretch it (0.55-0.82) but with their system
  *   share up; fault-free runs reached 0.20. Log-mode cpu 0.67/0.44 -> 0.70/0.51. */
 #define COMP_MIN_HOST_SHARE 0.05
+/* the model's cause and the event log's GC rule: see clarity__ladra_model_cause_check below */
+#define COMP_MODEL_MIN_HOST_SHARE 0.1
 #define COMP_DISK_WRITE 0.5
 #define COMP_MEMORY_GC_SYS 0.45
 #define COMP_CPU 0.3
@@ -157,6 +162,17 @@ int clarity__ladra_components(const struct ladra_input *in, int32_t victim, doub
 #define COMP_DISK_READ 0.2
 #define COMP_DISK_READ_OVER_CPU 0.3
 #define COMP_DISK_READ_HOST_SHARE 0.1
+/* lad24, event log only: GC time per CPU time x2 (log 0.7) when the victim lost 10% of one
+ * host's share (COMP_MODEL_MIN_HOST_SHARE) and the cpu rule did not answer. lad21 left memory to
+ * the model on the event log because fault-free 16-host WordCount victims reach 1.8-3.6; with
+ * the victim by lost time (lad23) those victims lose 5-7.4% of a host's share, under the floor.
+ * On the tuning runs (seeds 1-3, 8 and 16 hosts) it fits 5 memory hogs (8-16 host WordCount,
+ * Sort and PageRank; GC x2.1-x3.3, 10-111% lost) and nothing else; 2 of them are named (the
+ * other 3 have no period and lie beyond the model's domain, where this rule does not answer:
+ * see anomalies.c), memory recall on the event log 0.25 -> 0.29. x1.65 (0.5) also takes a
+ * TPC-DS CPU hog (GC x1.97, cpu x1.34); at 8% lost it adds one memory hog. The margin is thin:
+ * a fault-free 16-host WordCount's victim lost 7.4% with GC x35. */
+#define COMP_MEMORY_GC_EVENTLOG 0.7
 #define COMP_CPU_GC_STRETCH 0.3
 #define COMP_CPU_GC_SYS_MAX 0.1
 /* What a model's cause needs of the components to stand on more than 4 hosts: on the tuning
@@ -178,6 +194,9 @@ int clarity__ladra_components_cause(const double comp[LADRA_NCOMP], double lost_
         comp[LADRA_COMP_READ] >= COMP_DISK_READ && comp[LADRA_COMP_READ] - comp[LADRA_COMP_CPU] <= COMP_DISK_READ_OVER_CPU)
         return LADRA_DISK;
     if (comp[LADRA_COMP_CPU] >= COMP_CPU) return LADRA_CPU;
+    if (!gc_logs && comp[LADRA_COMP_GC] >= COMP_MEMORY_GC_EVENTLOG &&
+        lost_ms * (double)nhosts >= COMP_MODEL_MIN_HOST_SHARE * run_ms)
+        return LADRA_MEMORY;
     if (sys && comp[LADRA_COMP_GC_STRETCH] >= COMP_CPU_GC_STRETCH && comp[LADRA_COMP_GC_SYS] < COMP_CPU_GC_SYS_MAX)
         return LADRA_CPU;
     return LADRA_NORMAL;
@@ -191,4 +210,32 @@ bool clarity__ladra_components_support(const double comp[LADRA_NCOMP], int cause
     case LADRA_DISK: return comp[LADRA_COMP_WRITE] >= COMP_SUPPORT_WRITE || comp[LADRA_COMP_CPU] >= COMP_SUPPORT_CPU;
     default: return true;   /* normal; network: a slow network names no host, its readers wait */
     }
+}
+
+/* lad24, on the tuning runs (seeds 1-3 of the five workloads on 8 and 16 hosts, 270 runs; the
+ * reporting seeds chose nothing):
+ * - the model's cpu, memory or disk (4-host samples) named the wrong cause on 14 run-modes, each
+ *   with a victim that lost 1.6-9.4% of one host's share of the run (K-means' cache-missing
+ *   hosts, a network run's reader), while the fault-free runs' victims lose up to 6.5% (8 hosts)
+ *   and 10.9% (16 hosts) by the same measure, from load and skew alone. Those causes need the
+ *   victim to have lost 10% of a host's share: it drops all 14 and one right call (an 8-host
+ *   K-means CPU hog at 1.6%). A floor growing with the host count (3% x sqrt(hosts): 8.5% on 8,
+ *   12% on 16) was not kept: the wrong calls sit at 7-9.4% on 8 hosts, over that host count's
+ *   fault-free spread, and 12% drops a right 16-host TPC-DS memory call at 10.9%. On the fresh
+ *   seed 24 the floor also dropped 10 right calls (run-modes) whose victims lost 1.7-6.9%:
+ *   faults that small are within a healthy host's own loss, and the floor says so.
+ * - the model's network stood on 7 run-modes of one 16-host TPC-DS layout (a fault-free run
+ *   among them) where no stretch of slow readers mattered; every right network call on those
+ *   runs had one. A slow network shows as readers waiting on fetches on every host, which is
+ *   what the fetch-wait scan finds, so without it the model's network is dropped. */
+
+double clarity__ladra_model_min_host_share(void) { return COMP_MODEL_MIN_HOST_SHARE; }
+
+int clarity__ladra_model_cause_check(const double comp[LADRA_NCOMP], int cause, double lost_ms, double run_ms,
+                                     size_t nhosts, bool readers_matter)
+{
+    if (cause == LADRA_NORMAL) return LADRA_DROP_NONE;
+    if (!clarity__ladra_components_support(comp, cause)) return LADRA_DROP_COMPONENTS;
+    if (cause == LADRA_NETWORK) return readers_matter ? LADRA_DROP_NONE : LADRA_DROP_READERS;
+    return lost_ms * (double)nhosts >= COMP_MODEL_MIN_HOST_SHARE * run_ms ? LADRA_DROP_NONE : LADRA_DROP_LOST;
 }

@@ -131,5 +131,13 @@ int clarity__ladra_components_cause(const double comp[LADRA_NCOMP], double lost_
                                     double min_lost_ms, bool gc_logs);
 /* Whether the components bear out a model's cause on more than 4 hosts (network always). */
 bool clarity__ladra_components_support(const double comp[LADRA_NCOMP], int cause);
+/* Whether the model's cause stands on more than 4 hosts: LADRA_DROP_NONE, or why not (the
+ * components do not bear it out, the victim lost too little of a host's share, or a network
+ * cause without a stretch of slow readers: readers_matter). */
+/* The share of one host's part of the run's task time a victim must have lost for the model's
+ * cause to stand on more than 4 hosts. */
+double clarity__ladra_model_min_host_share(void);
+int clarity__ladra_model_cause_check(const double comp[LADRA_NCOMP], int cause, double lost_ms, double run_ms,
+                                     size_t nhosts, bool readers_matter);
 
 #endif

@@ -87,7 +87,7 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     if (r->victim_by_slowdown) {   /* more than 4 hosts: who answered (docs/anomalies.md) */
         clarity_jsonw_key(w, "cause_from");
         if (r->run_class == LADRA_NORMAL) clarity_jsonw_null(w);
-        else clarity_jsonw_str(w, r->cause_by_components ? "components" : "model");
+        else clarity_jsonw_str(w, r->cause_by_components ? "components" : r->cause_by_fetch_scan ? "fetch_scan" : "model");
         clarity_jsonw_key(w, "model_cause_dropped");
         if (r->model_cause_dropped == LADRA_NORMAL) clarity_jsonw_null(w);
         else clarity_jsonw_str(w, clarity_ladra_class_name(r->model_cause_dropped));

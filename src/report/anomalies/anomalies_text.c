@@ -60,6 +60,14 @@ static double victim_ms(const struct clarity_anomalies_result *r, size_t j)
 /* More than 4 hosts: the cause came from the victim's time components, or the model's cause
  * was dropped because they did not bear it out; say which, with the figures (as ratios to the
  * other hosts of the same stages, the way they were compared). */
+/* the victim's lost time over one host's share of the run's task time */
+static double victim_host_share(const struct clarity_anomalies_result *r)
+{
+    double run_ms = 0;
+    for (size_t j = 0; j < r->in.nhosts; j++) run_ms += r->hosts[j].task_ms;
+    return run_ms > 0 ? r->hosts[r->run.victim].lost_ms * (double)r->in.nhosts / run_ms : 0;
+}
+
 static void components_line(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r, size_t width)
 {
     const double *c = r->victim_comp;
@@ -76,12 +84,20 @@ static void components_line(FILE *o, const struct clarity_app *a, const struct c
                  "x%.2f, other time per local-disk byte x%.2f, GC time per CPU time x%.2f%s%s",
                  clarity_app_str(a, r->host_ids[r->run.victim]), exp(c[LADRA_COMP_CPU]), exp(c[LADRA_COMP_WRITE]),
                  exp(c[LADRA_COMP_READ]), exp(c[LADRA_COMP_GC]), gc, gcw);
+    else if (r->model_drop_why == LADRA_DROP_LOST)
+        snprintf(why, sizeof why, "the root-cause model's %s is not named: %s lost %.1f%% of one host's share of the "
+                 "run's task time against the other hosts of its stages, under the 10%% that healthy hosts' own load "
+                 "and skew reach on wide clusters", clarity_ladra_class_name(r->model_cause_dropped),
+                 clarity_app_str(a, r->host_ids[r->run.victim]), 100 * victim_host_share(r));
+    else if (r->model_drop_why == LADRA_DROP_READERS)
+        snprintf(why, sizeof why, "the root-cause model's network is not named: no stretch of slow readers matters "
+                 "(a slow network makes the readers on every host wait on fetches)");
     else
         snprintf(why, sizeof why, "the root-cause model's %s is not borne out by %s's time components against the "
                  "other hosts of its stages (run time per CPU time x%.2f, shuffle write time per byte x%.2f, GC time "
-                 "per CPU time x%.2f%s), so no cause is named", clarity_ladra_class_name(r->model_cause_dropped),
+                 "per CPU time x%.2f%s)%s", clarity_ladra_class_name(r->model_cause_dropped),
                  clarity_app_str(a, r->host_ids[r->run.victim]), exp(c[LADRA_COMP_CPU]), exp(c[LADRA_COMP_WRITE]),
-                 exp(c[LADRA_COMP_GC]), gc);
+                 exp(c[LADRA_COMP_GC]), gc, r->cause_by_fetch_scan ? "" : ", so no cause is named");
     clarity_fit_wrap(o, width, "             ", why);
 }
 
@@ -253,7 +269,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
             snprintf(head, sizeof head, "abnormal: shuffle readers on %zu hosts slowed, ", r->net.hosts);
         else   /* the model's network without a period: a slow network slows every host's readers */
             snprintf(head, sizeof head, "abnormal: no host named, ");
-        if (r->cause_without_period || r->cause_by_components)
+        if (r->cause_without_period || r->cause_by_components || r->cause_by_fetch_scan)
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         else if (r->model_cause_dropped != LADRA_NORMAL)   /* the line under it says why */
             snprintf(verdict, sizeof verdict, "%sno cause named", head);
@@ -267,6 +283,10 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         else
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         clarity_fit_wrap(o, width, "\nverdict      ", verdict);
+        if (r->cause_by_fetch_scan)
+            clarity_fit_wrapf(o, width, "             ", "cause from the fetch-wait scan, not the root-cause model: %zu "
+                              "readers on %zu hosts waited x%.2f per remote MB over the run's unimpeded readers, %.1f s "
+                              "beyond their rate", r->net.tasks, r->net.hosts, r->net.slowdown, r->net.excess_ms / 1000);
         if (r->cause_without_period) {
             /* the model's judgement, not a period: say what it rests on */
             double vms = victim_ms(r, (size_t)f->victim), run_ms = 0;

@@ -1,0 +1,75 @@
+/* The victim's time components and the rules that read them above 4 hosts, with worked
+ * numbers (lad24): the fetch wait kept out of the run time per CPU time, the floor a model's
+ * cause needs (10% of one host's share of the run), the model's network needing a stretch of
+ * slow readers, and the event log's GC rule for memory. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include "analysis/anomalies/ladra_index.h"
+
+/* One stage on two hosts. Host 1 (the victim) ran one task of 3 s: 1 s of CPU, 2 s waiting on
+ * fetches of 10 MB; host 0 one task of 1 s, all CPU, with 10 MB fetched without a wait. The
+ * victim ran x3 slower than the other (weight log 3), all of it on fetches: run time less the
+ * fetch wait per CPU time is 1 against 1, so cpu = 0; before lad24 the run time counted the
+ * wait and cpu read log 3 = 1.10, over the cpu rule's 0.3, on a network fault. The fetch
+ * component: the victim waited 2000 ms against 0 at the others' rate, each side with the floor
+ * of 5% of the victim's weighted CPU time (50 ms x log 3): log((2000 + 50) / 50) = log 41. */
+Test(ladra_components, fetch_wait_is_not_cpu)
+{
+    struct ladra_metrics m[2] = {
+        {.tid = 0, .run_ms = 1000, .cpu_ms = 1000, .gc_ms = 0, .fetch_wait_ms = 0, .remote_bytes = 10 << 20},
+        {.tid = 1, .run_ms = 3000, .cpu_ms = 1000, .gc_ms = 0, .fetch_wait_ms = 2000, .remote_bytes = 10 << 20},
+    };
+    struct ladra_task t[2] = {{.row = 0, .stage = 0, .host = 0, .start_ms = 0, .end_ms = 1000},
+                              {.row = 1, .stage = 0, .host = 1, .start_ms = 0, .end_ms = 3000}};
+    struct ladra_input in = {.tasks = t, .ntasks = 2, .nhosts = 2, .nstages = 1, .metrics = m};
+    double c[LADRA_NCOMP];
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity__ladra_components(&in, 1, c, &err), 0);
+    cr_assert_float_eq(c[LADRA_COMP_TIME], log(3), 1e-12);
+    cr_assert_float_eq(c[LADRA_COMP_CPU], 0, 1e-12);
+    cr_assert_float_eq(c[LADRA_COMP_FETCH], log(41), 1e-9);
+    /* the same victim without the wait, but 3 s of run for 1 s of CPU (waiting for a core) */
+    m[1].fetch_wait_ms = 0;
+    cr_assert_eq(clarity__ladra_components(&in, 1, c, &err), 0);
+    cr_assert_float_eq(c[LADRA_COMP_CPU], log(3), 1e-12);
+}
+
+/* A run of 160 s of task time on 16 hosts: one host's share is 10 s, so the model's cpu, memory
+ * or disk needs the victim to have lost 1 s (10% of it): 0.99 s is not enough, even with the
+ * components behind the cause (cpu 0.2 >= 0.15). Network needs a stretch of slow readers. */
+Test(ladra_components, model_cause_needs_the_floor_and_the_readers)
+{
+    double c[LADRA_NCOMP] = {0};
+    c[LADRA_COMP_CPU] = 0.2;
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 1000, 160000, 16, false), LADRA_DROP_NONE);
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 990, 160000, 16, false), LADRA_DROP_LOST);
+    /* on 8 hosts the same 160 s make a 20 s share: 1 s is 5% of it */
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 1000, 160000, 8, false), LADRA_DROP_LOST);
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_NETWORK, 0, 160000, 16, true), LADRA_DROP_NONE);
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_NETWORK, 5000, 160000, 16, false), LADRA_DROP_READERS);
+    /* the components first: cpu 0.1 does not bear the model's cpu out, whatever was lost */
+    c[LADRA_COMP_CPU] = 0.1;
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 5000, 160000, 16, false), LADRA_DROP_COMPONENTS);
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_NORMAL, 0, 160000, 16, false), LADRA_DROP_NONE);
+    cr_assert_float_eq(clarity__ladra_model_min_host_share(), 0.1, 1e-12);
+}
+
+/* The event log's memory rule: GC time per CPU time x2 (log 0.7 and more), the cpu rule silent
+ * (cpu under 0.3) and 10% of a host's share lost. 160 s on 16 hosts: 1.2 s lost is 12%. */
+Test(ladra_components, event_log_memory_from_gc_time)
+{
+    double c[LADRA_NCOMP] = {0};
+    c[LADRA_COMP_GC] = 0.8, c[LADRA_COMP_CPU] = 0.1;
+    cr_assert_eq(clarity__ladra_components_cause(c, 1200, 160000, 16, 1000, false), LADRA_MEMORY);
+    /* 0.9 s lost: 9% of a share, under the floor (and under the 1 s any cause needs) */
+    cr_assert_eq(clarity__ladra_components_cause(c, 900, 160000, 16, 500, false), LADRA_NORMAL);
+    /* GC x1.82 (0.6): under the rule */
+    c[LADRA_COMP_GC] = 0.6;
+    cr_assert_eq(clarity__ladra_components_cause(c, 1200, 160000, 16, 1000, false), LADRA_NORMAL);
+    /* with the GC logs, memory is the system share's to say, not GC time's */
+    c[LADRA_COMP_GC] = 0.8, c[LADRA_COMP_GC_SYS] = 0.2;
+    cr_assert_eq(clarity__ladra_components_cause(c, 1200, 160000, 16, 1000, true), LADRA_NORMAL);
+    /* the cpu rule answers first */
+    c[LADRA_COMP_CPU] = 0.35;
+    cr_assert_eq(clarity__ladra_components_cause(c, 1200, 160000, 16, 1000, false), LADRA_CPU);
+}
