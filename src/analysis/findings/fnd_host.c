@@ -311,8 +311,9 @@ void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl_in)
         snprintf(f->host, sizeof f->host, "%s", host);
         if (nst == 1) clarity_fnd_where_stage(x, f, s0);
         clarity_fnd_set_saving(x, f, sim);
-        f->method = CLARITY_FM_REPLAY;
-        f->confidence = nst >= 2 ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
+        /* stages replayed at a slowdown measured elsewhere: an estimate, at medium confidence */
+        f->method = ext ? CLARITY_FM_ESTIMATE : CLARITY_FM_REPLAY;
+        f->confidence = nst >= 2 && !ext ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
         snprintf(f->title, sizeof f->title, "Slow host %s: %zu of its %zu tasks took >= 1.5x the other hosts' median "
                  "time per byte, in %zu stage%s", host, str, tasks, nst, nst == 1 ? "" : "s");
         clarity_fnd_ev(f, "stages", (double)nst, "stages");
