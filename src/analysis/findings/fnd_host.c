@@ -314,8 +314,10 @@ void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl_in)
         /* stages replayed at a slowdown measured elsewhere: an estimate, at medium confidence */
         f->method = ext ? CLARITY_FM_ESTIMATE : CLARITY_FM_REPLAY;
         f->confidence = nst >= 2 && !ext ? CLARITY_FC_HIGH : CLARITY_FC_MEDIUM;
+        char alone[48] = "";
+        if (ext) snprintf(alone, sizeof alone, " (and %zu it ran alone)", ext);
         snprintf(f->title, sizeof f->title, "Slow host %s: %zu of its %zu tasks took >= 1.5x the other hosts' median "
-                 "time per byte, in %zu stage%s", host, str, tasks, nst, nst == 1 ? "" : "s");
+                 "time per byte, in %zu stage%s%s", host, str, tasks, nst, nst == 1 ? "" : "s", alone);
         clarity_fnd_ev(f, "stages", (double)nst, "stages");
         clarity_fnd_ev(f, "straggler_tasks", (double)str, "tasks");
         clarity_fnd_ev(f, "host_tasks", (double)tasks, "tasks");
