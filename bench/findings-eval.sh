@@ -8,6 +8,8 @@
 #   KINDS="data_skew lost_executors" ...               only these kinds' knobs (clean runs stay;
 #                                                      precision then counts only their false alarms)
 #   ORACLE=1 ...                                       score the truth itself (checks the scorer)
+#   TRUTH_PERTS=1 ...                                  the truth of one run pair (otherwise the median
+#                                                      of three: CPU work x1, x1.001, x0.999 in both)
 #   EVAL_DIR=DIR keeps the runs and DIR/details.json; JOBS=N parallel runs (default 2);
 #   FINDINGS_CMD="prog args" replaces `clarity findings --json`; CODEC=zstd writes the event
 #   logs compressed (a tenth of the disk; the same events).

@@ -117,6 +117,18 @@ struct fnd_slow {
    out of memory. */
 int clarity_fnd_host_stage(struct fnd *x, size_t m, uint32_t straggler_host, struct fnd_slow *out);
 void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl);
+/* tiny tasks (fnd_tiny_io.c): the I/O the coalesced tasks would add by sharing their hosts */
+struct fnd_tiny_io {
+    double extra_ms;             /* I/O time the stage's work gains coalesced (0: model not applied) */
+    double ms_per_mb, ms_per_mb_alone, ms_per_mb_coalesced;
+    double streams_full_rate;    /* D: I/O streams a host serves at full rate, fitted */
+    double per_host;             /* coalesced tasks at once per host */
+    size_t tasks_shared;         /* tiny tasks with more than one I/O stream at once */
+};
+/* Stage tasks c[0..m) (successful attempts) coalesced into parts on slots; -1 when out of
+   memory */
+int clarity_fnd_tiny_io(const struct clarity_task_comp *c, size_t m, uint32_t parts, int slots,
+                        struct fnd_tiny_io *out);
 void clarity_fnd_app_rules(struct fnd *x);      /* GC, scheduler delay, driver-bound */
 /* idle executors: busy and allocated core ms of the application; the curve on `threads` */
 void clarity_fnd_idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t alloc);

@@ -331,7 +331,9 @@ static void tiny_rule(struct fnd *x, const struct sf *q)
     uint32_t parts = target <= q->slots ? (uint32_t)q->slots : round_up(target, q->slots);
     if (parts >= q->m) return;
     double keep = over / (double)q->m * parts;
-    double sim = repartition_saving(x, q, parts, keep - over);
+    struct fnd_tiny_io io;
+    if (clarity_fnd_tiny_io(x->comps, q->m, parts, q->slots, &io)) { x->oom = 1; return; }
+    double sim = repartition_saving(x, q, parts, keep - over + io.extra_ms);
     if (sim < 0) return;
     struct clarity_finding *f = clarity_fnd_add(x, CLARITY_FK_TINY_TASKS);
     if (!f) return;
@@ -347,15 +349,20 @@ static void tiny_rule(struct fnd *x, const struct sf *q)
     clarity_fnd_ev(f, "median_task_ms", q->med_rt_ms, "ms");
     clarity_fnd_ev(f, "overhead_ms", over, "ms");
     clarity_fnd_ev(f, "proposed_partitions", parts, "partitions");
-    /* Measured on synth sort (tuning seed 1, stage 1, 20,000 tasks): the time outside CPU per
-       MB grew with the tasks of the host in their run phase at once, 3.8 ms at 1 to 6.1 at 5-6,
-       and the re-run's 40 coalesced tasks ran at 11-13 ms with 7-8 at once (the disks
-       saturate): 112 s of I/O where the tiny tasks spent 38 s. The host's disk bandwidth is
-       not in the log and a straight line from the tiny tasks' own figures gives 7 ms at 8, so
-       the saving is not corrected; the caveat says which way it errs. */
-    snprintf(f->caveat, sizeof f->caveat, "replayed as %u tasks with the same work and one task's overhead each; "
-             "larger tasks share their host's disks and network more (a log of tiny tasks cannot show it): high "
-             "where the stage waits on I/O", parts);
+    /* The coalesced tasks' I/O contention (fnd_tiny_io.c), where the tiny tasks show it */
+    if (io.extra_ms > 0) {
+        f->method = CLARITY_FM_ESTIMATE;   /* the coalesced tasks' I/O rate is extrapolated */
+        clarity_fnd_ev(f, "io_ms_per_mb", io.ms_per_mb, "ms");
+        clarity_fnd_ev(f, "io_ms_per_mb_coalesced", io.ms_per_mb_coalesced, "ms");
+        clarity_fnd_ev(f, "io_extra_ms", io.extra_ms, "ms");
+        snprintf(f->caveat, sizeof f->caveat, "replayed as %u tasks with the same work, one task's overhead each, "
+                 "and their I/O at %.1f ms/MB (%.1f now): %.0f at once per host, extrapolated from how the tiny "
+                 "tasks' I/O slowed with concurrency (an estimate)", parts, io.ms_per_mb_coalesced, io.ms_per_mb,
+                 io.per_host);
+    } else
+        snprintf(f->caveat, sizeof f->caveat, "replayed as %u tasks with the same work and one task's overhead each; "
+                 "larger tasks share their host's disks and network more (the tiny tasks show no such slowing to "
+                 "extrapolate): high where the stage waits on I/O", parts);
     partition_action(x, f, q, parts, ": fewer, larger tasks");
 }
 
