@@ -4,6 +4,12 @@
 # was it before a change? The three are run interleaved, REPS times per log (default 3), so a
 # shared machine's load weighs on all of them alike; each cell is the median CPU (user + sys,
 # /usr/bin/time) and the ratio is taken between medians of the same rounds.
+# With two or more logs of one shape in increasing size (e.g. 10^4 and 10^5 jobs), a last line
+# gives the marginal ratio between each size and the next: (CPU_b - CPU_a) / (pass_b - pass_a),
+# the cost of the added jobs alone. The pass has a fixed cost (its 16 MiB read buffer and the
+# parser's first allocation, ~17 MB of fresh memory: ~0.1 s on a VM where a first touch costs
+# 6-8 ms a MB) that a small log does not amortise, so the ratio of a small log can understate
+# the ratio the same shape tends to.
 #   bench/summary-floor.sh LOG...           [CLARITY=build/clarity] [BASE=path] [REPS=3]
 set -euo pipefail
 cd "$(cd "${0%/*}" && pwd)/.."
@@ -31,6 +37,7 @@ else
   echo "| log | MB | simdjson CPU s | CPU s | ratio | RSS MiB |"
   echo "|---|---:|---:|---:|---:|---:|"
 fi
+: >"$tmp/m"
 for log in "$@"; do
   : >"$tmp/p"; : >"$tmp/b"; : >"$tmp/c"
   for _ in $(seq "$REPS"); do
@@ -40,9 +47,11 @@ for log in "$@"; do
   done
   read -r pc _ < <(med "$tmp/p")
   read -r cc cr < <(med "$tmp/c")
+  bc=; br=
+  [ -z "${BASE:-}" ] || read -r bc br < <(med "$tmp/b")
   mb=$(du -m "$(readlink -f "$log")" | cut -f1)
+  echo "$(basename "$log") $pc $cc ${bc:-}" >>"$tmp/m"
   if [ -n "${BASE:-}" ]; then
-    read -r bc br < <(med "$tmp/b")
     awk -v l="$(basename "$log")" -v mb="$mb" -v p="$pc" -v b="$bc" -v br="$br" -v c="$cc" -v cr="$cr" 'BEGIN{
       printf "| %s | %d | %.2f | %.2f | %.2fx | %d | %.2f | %.2fx | %d |\n", l, mb, p, b, b/p, br, c, c/p, cr }'
   else
@@ -50,3 +59,11 @@ for log in "$@"; do
       printf "| %s | %d | %.2f | %.2f | %.2fx | %d |\n", l, mb, p, c, c/p, cr }'
   fi
 done
+if [ "$#" -gt 1 ]; then
+  echo
+  awk 'NR > 1 && $2 > pp {
+      printf "marginal %s -> %s: pass %.2f s, CPU %.2f s, ratio %.2fx", pl, $1, $2 - pp, $3 - pc, ($3 - pc) / ($2 - pp)
+      if ($4 != "") printf "; base %.2f s, ratio %.2fx", $4 - pb, ($4 - pb) / ($2 - pp)
+      printf "\n" }
+    { pl = $1; pp = $2; pc = $3; pb = $4 }' "$tmp/m"
+fi
