@@ -314,12 +314,15 @@ api_routes() {
     fi
     [ "${#status[@]}" = "$n" ] || whole=
   fi
+  local alone=0
   for ((k = 0; k < n; k++)); do
     st=${status[$k]:-x}
     if [ "$st" = 0 ] && [ -s "$T/api-$k" ]; then ok "${names[$k]}"; continue; fi
     one_run "${names[$k]}" api "$log" "${paths[$k]}"
     cp "$T/out" "$T/api-$k" 2>/dev/null
+    alone=$((alone+1))
   done
+  echo "$n $alone" >>"$T0/api-batches"   # for the NOTE line
   [ -n "$whole" ] || [ -n "${EVERYLOG_EACH:-}" ] || [ "$T_FAIL" != "$fails_before" ] \
     || bad "api --batch of $n routes on ${log#"$ROOT/"}: exit $rc: $(grep -m1 -E 'Sanitizer|runtime error:|.' "$T/err" | head -c 200) (each route alone passed: only in one run)"
 }
@@ -467,4 +470,5 @@ for s in $(seq 1 30); do
   done
   api_routes "$log" "${routes[@]}"
 done
+[ -z "${EVERYLOG_EACH:-}" ] && awk '{ b++; r += $1; a += $2 } END { printf "NOTE everylog: %d REST routes asked in %d api --batch runs (a log'"'"'s listing, its application'"'"'s routes, an extreme copy'"'"'s routes: one run each); %d of them not answered 0 there and run alone (EVERYLOG_EACH=1: every route in a run of its own)\n", r, b, a }' "$T0/api-batches"
 summary
