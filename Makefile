@@ -26,8 +26,8 @@ SAN      := -O1 $(SAN_CHECKS)
 # warnings that need flow analysis (-Wmaybe-uninitialized); the sanitizers check every load
 # and store at -O0 (none is optimised away), so the test code loses no check. Line tables
 # only (-g1): a failed assertion names its file and line itself, and a crash's backtrace
-# needs no more; -g's description of every variable and type cost about an eighth of these
-# objects' compile CPU (2026-11-28: a test source 0.63 CPU s at -Og -g, 0.55 at -Og -g1).
+# needs no more; -g's description of every variable and type cost about a sixth of these
+# objects' compile CPU (2026-11-28: 6 test sources 1.86 CPU s at -Og -g, 1.55 at -Og -g1).
 TEST_OPT ?= -Og -g1
 TEST_SAN := -O0 $(SAN_CHECKS)
 # How the ASan+UBSan programs are linked: `make check` starts about 2,000 of them, and most of a
