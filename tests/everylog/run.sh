@@ -307,7 +307,9 @@ api_routes() {
   for ((k = 0; k < n; k++)); do rm -f "$T/api-$k"; printf '%s\t%s\n' "${paths[$k]}" "$T/api-$k" >>"$T/api.list"; done
   local status=()
   if [ -z "${EVERYLOG_EACH:-}" ]; then
-    timeout 120 "${BIN:-$CLARITY_ASAN}" api --batch "$T/api.list" "$log" >"$T/api.status" 2>"$T/err"; rc=$?
+    # (300 s, not one_run's 120: the batch loads the log up to once a route; a batch that
+    # hangs still ends, and its routes then run alone, each bounded as before)
+    timeout 300 "${BIN:-$CLARITY_ASAN}" api --batch "$T/api.list" "$log" >"$T/api.status" 2>"$T/err"; rc=$?
     if [ "$rc" = 0 ] && { [ ! -s "$T/err" ] || ! grep -qE 'Sanitizer|runtime error:' "$T/err"; }; then
       mapfile -t status < <(cut -f1 "$T/api.status")
       [ "${#status[@]}" = "$n" ] || status=()
