@@ -286,6 +286,49 @@ if [ -z "${EVERYLOG_EACH:-}" ] && [ "${#AB_LOGS[@]}" -gt 1 ]; then
 fi
 abatched() { [ -n "${AB_IN[$1|$log]:-}" ]; }
 
+# api_routes LOG NAME PATH [NAME PATH]...: the REST paths asked of LOG in one `clarity api
+# --batch` run (BIN as for one_run), which loads the log once for each different set of load
+# options the paths ask for (clarity_shs_load_options: the task rows, accumulables, executor
+# peaks and SQL graphs a route shows decide what the loader keeps), so every load path a run a
+# route exercised is exercised still, and answers each path as a run for it alone does. An ASan
+# run costs about 0.25 CPU s before it reads a byte: a dozen routes a log were a dozen of them.
+# A path that the batch answered with exit 0 and output passes as NAME, as its own run would
+# (exit 0, output, no sanitizer report); every other path, and every path when the batch run
+# itself failed (a crash, a sanitizer report, an exit other than 0), runs alone (one_run), so
+# a failure names its route and log as before; a failure seen only in the batch is reported as
+# such. Path k's answer is left in $T/api-k (the caller reads the application id from one).
+# EVERYLOG_EACH=1: every route in a run of its own, as before.
+api_routes() {
+  local log="$1"; shift
+  local names=() paths=() k n rc st fails_before=$T_FAIL whole=1
+  while [ "$#" -ge 2 ]; do names+=("$1"); paths+=("$2"); shift 2; done
+  n=${#paths[@]}
+  : >"$T/api.list"
+  for ((k = 0; k < n; k++)); do rm -f "$T/api-$k"; printf '%s\t%s\n' "${paths[$k]}" "$T/api-$k" >>"$T/api.list"; done
+  local status=()
+  if [ -z "${EVERYLOG_EACH:-}" ]; then
+    # (300 s, not one_run's 120: the batch loads the log up to once a route; a batch that
+    # hangs still ends, and its routes then run alone, each bounded as before)
+    timeout 300 "${BIN:-$CLARITY_ASAN}" api --batch "$T/api.list" "$log" >"$T/api.status" 2>"$T/err"; rc=$?
+    if [ "$rc" = 0 ] && { [ ! -s "$T/err" ] || ! grep -qE 'Sanitizer|runtime error:' "$T/err"; }; then
+      mapfile -t status < <(cut -f1 "$T/api.status")
+      [ "${#status[@]}" = "$n" ] || status=()
+    fi
+    [ "${#status[@]}" = "$n" ] || whole=
+  fi
+  local alone=0
+  for ((k = 0; k < n; k++)); do
+    st=${status[$k]:-x}
+    if [ "$st" = 0 ] && [ -s "$T/api-$k" ]; then ok "${names[$k]}"; continue; fi
+    one_run "${names[$k]}" api "$log" "${paths[$k]}"
+    cp "$T/out" "$T/api-$k" 2>/dev/null
+    alone=$((alone+1))
+  done
+  echo "$n $alone" >>"$T0/api-batches"   # for the NOTE line
+  [ -n "$whole" ] || [ -n "${EVERYLOG_EACH:-}" ] || [ "$T_FAIL" != "$fails_before" ] \
+    || bad "api --batch of $n routes on ${log#"$ROOT/"}: exit $rc: $(grep -m1 -E 'Sanitizer|runtime error:|.' "$T/err" | head -c 200) (each route alone passed: only in one run)"
+}
+
 # every command on one log (the loop below spreads the logs over EVERYLOG_JOBS workers)
 one_log() {
   local log="$1" short text_bin json_bin route_bin c r app pargs
@@ -310,12 +353,13 @@ one_log() {
   BIN=$json_bin one_run "diff --json $short" diff -q --json "$log" "$log"
   # fleet indexes a directory: the log linked into one, indexed twice (the second reads nothing), queried
   batched fleet || abatched fleet || fleet_runs "$route_bin" "$short" "$log"
-  BIN=$route_bin one_run "api /applications $short" api "$log" /applications
-  # the routes of the first application (the History Server layer on every real log); the
-  # listing's date window is opened wide (SHS's default starts in 2010), and a log whose
-  # times are out of every window (int64 extremes) is asked by the id it logged
-  BIN=$route_bin one_run "api /applications (any date) $short" api "$log" \
+  # the listing, and the routes of the first application (the History Server layer on every
+  # real log); the listing's date window is opened wide (SHS's default starts in 2010), and a
+  # log whose times are out of every window (int64 extremes) is asked by the id it logged
+  BIN=$route_bin api_routes "$log" "api /applications $short" /applications \
+    "api /applications (any date) $short" \
     "/applications?minDate=0001-01-01&maxDate=99999-12-31&minEndDate=0001-01-01&maxEndDate=99999-12-31"
+  cp "$T/api-1" "$T/out" 2>/dev/null || : >"$T/out"
   app=$(jq -r '.[0] | .id + (if (.attempts[0].attemptId // "") != "" then "/" + .attempts[0].attemptId else "" end)' "$T/out" 2>/dev/null)
   if { [ -z "$app" ] || [ "$app" = null ]; } && [ -f "$log" ] && [ "$(jq length "$T/out" 2>/dev/null)" = 0 ]; then
     app=$(jq -r 'select(.Event == "SparkListenerApplicationStart") | ."App ID" + (if (."App Attempt ID" // "") != "" then "/" + ."App Attempt ID" else "" end)' "$log" 2>/dev/null | head -1)
@@ -323,12 +367,39 @@ one_log() {
   fi
   # (one application's logs only: a directory of many also prints a note per skipped file)
   [ -n "$app" ] && [ "$app" != null ] && [ "$(jq length "$T/out")" = 1 ] || return 0
+  local routes=()
   for r in "" /jobs "/stages?details=true&withSummaries=true" /executors /environment \
            /stages/0/0/taskSummary "/stages/0/0/taskList?sortBy=-runtime" /storage/rdd \
            /allmiscellaneousprocess /logs "/sql?length=100000"; do
-    BIN=$route_bin one_run "api $r $short" api "$log" "/applications/$app$r"
+    routes+=("api $r $short" "/applications/$app$r")
   done
+  BIN=$route_bin api_routes "$log" "${routes[@]}"
 }
+
+# api --batch must answer each path as a run for it alone does (the routes above rely on it):
+# every route of two fixtures, their answers compared byte for byte on the normal build
+for log in "$ROOT/tests/data/mini-3x.json" "$ROOT/tests/data/spark-3.1-app-20200706201101-0003.json"; do
+  app=$("$CLARITY" api "$log" /applications | jq -r '.[0].id')
+  : >"$T/same.list"; k=0
+  for r in /applications "/applications?minDate=0001-01-01&maxDate=99999-12-31" "/applications/$app" \
+           "/applications/$app/jobs" "/applications/$app/stages?details=true&withSummaries=true" \
+           "/applications/$app/executors" "/applications/$app/environment" \
+           "/applications/$app/stages/0/0/taskSummary" "/applications/$app/stages/0/0/taskList?sortBy=-runtime" \
+           "/applications/$app/storage/rdd" "/applications/$app/allmiscellaneousprocess" \
+           "/applications/$app/logs" "/applications/$app/sql?length=100000" "/applications/$app/stages/99/0" /nowhere; do
+    printf '%s\t%s\n' "$r" "$T/same-$k" >>"$T/same.list"; k=$((k+1))
+  done
+  "$CLARITY" api --batch "$T/same.list" "$log" >"$T/same.status" 2>/dev/null
+  diffs=""; k=0
+  while IFS=$'\t' read -r r _; do
+    "$CLARITY" api -o "$T/alone" "$log" "$r" 2>/dev/null; rc=$?
+    [ "$(sed -n "$((k+1))p" "$T/same.status")" = "$rc	$r" ] || diffs+=" $r (exit)"
+    if [ "$rc" = 0 ]; then cmp -s "$T/alone" "$T/same-$k" || diffs+=" $r"; fi
+    k=$((k+1))
+  done <"$T/same.list"
+  [ -z "$diffs" ] && ok "api --batch: the $k answers and exit codes on ${log##*/} are those of runs alone" \
+    || bad "api --batch on ${log##*/}: differs from runs alone on:$diffs"
+done
 
 # The logs are dealt to EVERYLOG_JOBS workers (default: the cores), each with its own scratch
 # directory and counts: this suite is make check's longest and, once the other suites end, it
@@ -395,8 +466,11 @@ done
 for s in $(seq 1 30); do
   log="$T/extremes-$s.json"
   one_run "diff --json extremes-$s" diff -q --json "$ROOT/tests/data/mini-3x.json" "$log"
+  routes=()
   for r in "/stages?details=true&withSummaries=true" /stages/1/0/taskSummary "/stages/1/0/taskList?sortBy=-runtime" /sql; do
-    one_run "api $r extremes-$s" api "$log" "/applications/app-20240101000000-0001$r"
+    routes+=("api $r extremes-$s" "/applications/app-20240101000000-0001$r")
   done
+  api_routes "$log" "${routes[@]}"
 done
+[ -z "${EVERYLOG_EACH:-}" ] && awk '{ b++; r += $1; a += $2 } END { printf "NOTE everylog: %d REST routes asked in %d api --batch runs (a log'"'"'s listing, its application'"'"'s routes, an extreme copy'"'"'s routes: one run each); %d of them not answered 0 there and run alone (EVERYLOG_EACH=1: every route in a run of its own)\n", r, b, a }' "$T0/api-batches"
 summary

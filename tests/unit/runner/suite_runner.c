@@ -12,7 +12,8 @@
  * init before, fini after even when an assertion failed, an assertion failure ends the test)
  * and exits through exit(), so LeakSanitizer checks the suite's process once. The child
  * reports each test on a pipe; the parent prints one line a suite, "SUITE name tests passed
- * failed skipped status", and Criterion's synthesis line. A suite whose child failed a test,
+ * failed skipped status process" (process: which child ran it, 1, 2, ...; 0 for none), and
+ * Criterion's synthesis line. A suite whose child failed a test,
  * crashed, was stopped by a sanitizer or leaked is not judged here: tests/run-all.sh runs it
  * again under Criterion, a process a test, so every failure is named by its test as before.
  *
@@ -129,7 +130,7 @@ static void run_test(void)
     if (!setjmp(test_jmp)) cur_test->test();
 }
 
-/* runs tests[from, to) (one suite) in this process; writes "P|F|S name" lines to fd */
+/* runs tests[from, to) (one suite) in this process; writes "P|F|S index name" lines to fd */
 static void run_suite(struct criterion_test **tests, size_t from, size_t to, int fd)
 {
     cur_suite = NULL;
@@ -142,48 +143,73 @@ static void run_suite(struct criterion_test **tests, size_t from, size_t to, int
             cur_skipped = 1;
         else
             run_test();
-        dprintf(fd, "%c %s\n", cur_failed ? 'F' : cur_skipped ? 'S' : 'P', cur_test->name);
+        dprintf(fd, "%c %zu %s\n", cur_failed ? 'F' : cur_skipped ? 'S' : 'P', i, cur_test->name);
     }
+}
+
+/* the end of the suite that starts at tests[from] */
+static size_t suite_end(struct criterion_test **tests, size_t n, size_t from)
+{
+    size_t to = from;
+    while (to < n && !strcmp(tests[to]->category, tests[from]->category)) to++;
+    return to;
 }
 
 int main(int argc, char **argv)
 {
-    long jobs = 2;
+    /* --suites=N: up to N suites a process, one after another. Under ASan a child's fork and
+     * LeakSanitizer's scan at its exit cost about as much as a small suite's tests; a child
+     * that fails in any way (a test, a crash, a sanitizer report, a leak at its exit) sends
+     * every suite it ran to Criterion (tests/run-all.sh), where each test is named. */
+    long jobs = 2, per = 1;
     for (int i = 1; i < argc; i++) {
         if (!strncmp(argv[i], "--jobs=", 7)) jobs = strtol(argv[i] + 7, NULL, 10);
+        else if (!strncmp(argv[i], "--suites=", 9)) per = strtol(argv[i] + 9, NULL, 10);
         else {
-            fprintf(stderr, "usage: %s [--jobs=N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--jobs=N] [--suites=N]\n", argv[0]);
             return 2;
         }
     }
     if (jobs < 1) jobs = 1;
+    if (per < 1) per = 1;
     size_t n = 0;
     for (struct criterion_test **t = __start_cr_tst; t < __stop_cr_tst; t++)
         if (*t) n++;
     struct criterion_test **tests = malloc((n ? n : 1) * sizeof *tests);
-    if (!tests) return 1;
+    /* each test's outcome as its child reported it: 'P', 'F', 'S', or 0 (none) */
+    char *outcome = calloc(n ? n : 1, 1);
+    if (!tests || !outcome) return 1;
     n = 0;
     for (struct criterion_test **t = __start_cr_tst; t < __stop_cr_tst; t++)
         if (*t) tests[n++] = *t;
     qsort(tests, n, sizeof *tests, by_name);
     fail_log = stderr;
 
-    /* suites [start, end) of the sorted tests; up to `jobs` children at once, each with a
-     * pipe for its lines, read when it ends (a suite's lines fit the pipe's buffer) */
-    struct child { pid_t pid; int fd; size_t from, to; } *kids = calloc((size_t)jobs, sizeof *kids);
+    /* suites of tests[from, to); up to `jobs` children at once, each with a pipe for its
+     * lines, read when it ends (a child's lines, about 50 bytes a test, fit the pipe's
+     * buffer for up to about a thousand tests) */
+    struct child { pid_t pid; int fd; size_t from, to, id; } *kids = calloc((size_t)jobs, sizeof *kids);
     if (!kids) return 1;
-    size_t next = 0, tested = 0, passed = 0, failed = 0, crashed = 0, skipped = 0;
+    size_t next = 0, tested = 0, passed = 0, failed = 0, crashed = 0, skipped = 0, nchildren = 0;
     long live = 0;
     for (;;) {
         while (live < jobs && next < n) {
-            size_t to = next;
+            size_t to = suite_end(tests, n, next);
             bool ok = true;
-            while (to < n && !strcmp(tests[to]->category, tests[next]->category)) ok &= supported(tests[to++]);
+            for (size_t i = next; i < to; i++) ok &= supported(tests[i]);
             if (!ok) {
-                printf("SUITE %s %zu 0 0 0 unsupported\n", tests[next]->category, to - next);
+                printf("SUITE %s %zu 0 0 0 unsupported 0\n", tests[next]->category, to - next);
                 fflush(stdout);
                 next = to;
                 continue;
+            }
+            /* more supported suites for the same child, up to `per` in all */
+            for (long more = 1; more < per && to < n; more++) {
+                size_t end = suite_end(tests, n, to);
+                bool all = true;
+                for (size_t i = to; i < end; i++) all &= supported(tests[i]);
+                if (!all) break;
+                to = end;
             }
             int p[2];
             if (pipe(p)) return 1;
@@ -193,13 +219,14 @@ int main(int argc, char **argv)
             if (pid < 0) return 1;
             if (pid == 0) {
                 close(p[0]);
-                run_suite(tests, next, to, p[1]);
+                for (size_t from = next; from < to; from = suite_end(tests, n, from))
+                    run_suite(tests, from, suite_end(tests, n, from), p[1]);
                 exit(0);   /* exit(), not _exit(): LeakSanitizer checks here */
             }
             close(p[1]);
             long k = 0;
             while (kids[k].pid) k++;
-            kids[k] = (struct child){pid, p[0], next, to};
+            kids[k] = (struct child){pid, p[0], next, to, ++nchildren};
             live++;
             next = to;
         }
@@ -216,30 +243,41 @@ int main(int argc, char **argv)
         struct child c = kids[k];
         kids[k].pid = 0;
         live--;
-        size_t p = 0, f = 0, s = 0;
         FILE *in = fdopen(c.fd, "r");
         char line[4096];
         while (in && fgets(line, sizeof line, in)) {
-            if (line[0] == 'P') p++;
-            else if (line[0] == 'F') f++;
-            else if (line[0] == 'S') s++;
+            char *end;
+            size_t i = strtoul(line + 1, &end, 10);
+            if (i >= c.from && i < c.to && end != line + 1 && strchr("PFS", line[0])) outcome[i] = line[0];
         }
         if (in) fclose(in);
-        size_t nt = c.to - c.from;
-        bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && p + f + s == nt;
-        printf("SUITE %s %zu %zu %zu %zu %s\n", tests[c.from]->category, nt, p, f, s,
-               clean ? (f ? "failed" : "ok") : WIFSIGNALED(status) ? "signal" : "exit");
+        bool exited = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        for (size_t from = c.from; from < c.to; from = suite_end(tests, n, from)) {
+            size_t to = suite_end(tests, n, from), p = 0, f = 0, s = 0;
+            for (size_t i = from; i < to; i++) {
+                p += outcome[i] == 'P';
+                f += outcome[i] == 'F';
+                s += outcome[i] == 'S';
+            }
+            size_t nt = to - from;
+            /* the child's exit judges every suite it ran: a leak or a report at its exit
+             * cannot be told to belong to one of them */
+            bool clean = exited && p + f + s == nt;
+            printf("SUITE %s %zu %zu %zu %zu %s %zu\n", tests[from]->category, nt, p, f, s,
+                   clean ? (f ? "failed" : "ok") : WIFSIGNALED(status) ? "signal" : "exit", c.id);
+            tested += nt;
+            passed += p;
+            skipped += s;
+            if (clean) failed += f;
+            else crashed += nt - p - s;
+        }
         fflush(stdout);
-        tested += nt;
-        passed += p;
-        skipped += s;
-        if (clean) failed += f;
-        else crashed += nt - p - s;
     }
     printf("[====] Synthesis: Tested: %zu | Passing: %zu | Failing: %zu | Crashing: %zu\n", tested, passed,
            failed, crashed);
     free(kids);
     free(tests);
+    free(outcome);
     (void)skipped;
     return failed || crashed ? 1 : 0;
 }
