@@ -15,8 +15,8 @@
    is the replay with each task's GC cut to this, not to nothing: the finding's action (more
    memory, fewer cores, less caching) brings GC down, not to zero, and a user asks what the
    action saves. 2%: the GC the tuning runs' healthy counterparts kept (synth seeds 1-10 and
-   41-50, the same workloads without the GC knob: 0.4-2.0% of their time outside GC, 4.4-7.4%
-   for pagerank; the pooled median 1.6%), and in line with the "a few percent" JVM tuning
+   41-50, the same workloads without the GC knob: 0.4-2.0% of their time outside GC, 4.5-7.2%
+   for pagerank; the pooled median 1.6% over 80 runs), in line with the few percent JVM tuning
    guides aim for. The log has no measure of how much GC a bigger heap keeps (no peak JVM
    heap in synth's logs, and the GC per collection is not in the event log), so this is an
    estimate and says so; the no-GC bound is kept in the evidence. */
