@@ -246,8 +246,8 @@ int clarity__ladra_components(const struct ladra_input *in, int32_t victim, doub
 #define COMP_DISK_READ_OVER_CPU 0.3
 /* lad25: both disk rules need the victim to have lost 10% of one host's share of the run (the
  * read rule since lad22, the write rule since lad25). On the tuning runs (seeds 1-3, 8 and 16
- * hosts) fault-free 8-host WordCount victims wrote x1.49-x1.55 slower per byte (write 0.40-0.44,
- * 0.06 under the write rule) with 5.7-6.0% of a host's share lost, while every disk hog the write
+ * hosts) fault-free 8-host WordCount victims wrote x1.39-x1.55 slower per byte (write 0.33-0.44,
+ * 0.06 under the write rule) with 5.7-6.1% of a host's share lost, while every disk hog the write
  * rule named had lost 12% or more: the floor costs no right call there and keeps a healthy host's
  * slow writes from naming disk on their own. */
 #define COMP_DISK_HOST_SHARE 0.1

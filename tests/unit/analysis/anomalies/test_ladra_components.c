@@ -78,24 +78,23 @@ Test(ladra_components, event_log_memory_from_gc_time)
  * hosts, 1 MB written by every task. Host 0 ran one task alone (1 s, 1 ns a byte), host 1 two at
  * once (1 s each, 2 ns a byte): the others' slope of log write time per byte over log
  * concurrency is 1 (0, log 2, log 2 against 0, log 2, log 2), their mean log concurrency
- * 2 log 2 / 3 and their pooled rate 5 MB-ns / 3 MB = 5/3 ns a byte. The victim (host 2) ran two
- * tasks of 2 s (each log 2 slower than the others' geometric mean of 1 s, so they weigh alike). */
-static struct ladra_metrics conc_m[5] = {
-    {.tid = 0, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 1000000, .sw_bytes = 1000000},
-    {.tid = 1, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 2000000, .sw_bytes = 1000000},
-    {.tid = 2, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 2000000, .sw_bytes = 1000000},
-    {.tid = 3, .run_ms = 2000, .cpu_ms = 2000, .sw_ns = 2000000, .sw_bytes = 1000000},
-    {.tid = 4, .run_ms = 2000, .cpu_ms = 2000, .sw_ns = 2000000, .sw_bytes = 1000000},
-};
-
+ * 2 log 2 / 3 and their pooled rate 5 ms of writes over 3 MB = 5/3 ns a byte. The victim
+ * (host 2) ran two tasks of 2 s (each log 2 slower than the others' geometric mean of 1 s, so
+ * they weigh alike), the second starting at second_start, each writing victim_ns. */
 static double conc_write(int64_t second_start, int64_t victim_ns)
 {
+    struct ladra_metrics conc_m[5] = {
+        {.tid = 0, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 1000000, .sw_bytes = 1000000},
+        {.tid = 1, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 2000000, .sw_bytes = 1000000},
+        {.tid = 2, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 2000000, .sw_bytes = 1000000},
+        {.tid = 3, .run_ms = 2000, .cpu_ms = 2000, .sw_ns = victim_ns, .sw_bytes = 1000000},
+        {.tid = 4, .run_ms = 2000, .cpu_ms = 2000, .sw_ns = victim_ns, .sw_bytes = 1000000},
+    };
     struct ladra_task t[5] = {{.row = 0, .stage = 0, .host = 0, .start_ms = 0, .end_ms = 1000},
                               {.row = 1, .stage = 0, .host = 1, .start_ms = 0, .end_ms = 1000},
                               {.row = 2, .stage = 0, .host = 1, .start_ms = 0, .end_ms = 1000},
                               {.row = 3, .stage = 0, .host = 2, .start_ms = 0, .end_ms = 2000},
                               {.row = 4, .stage = 0, .host = 2, .start_ms = second_start, .end_ms = second_start + 2000}};
-    conc_m[3].sw_ns = conc_m[4].sw_ns = victim_ns;
     struct ladra_input in = {.tasks = t, .ntasks = 5, .nhosts = 3, .nstages = 1, .metrics = conc_m};
     double c[LADRA_NCOMP];
     struct clarity_error err = {0};
