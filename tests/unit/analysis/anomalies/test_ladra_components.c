@@ -73,3 +73,60 @@ Test(ladra_components, event_log_memory_from_gc_time)
     c[LADRA_COMP_CPU] = 0.35;
     cr_assert_eq(clarity__ladra_components_cause(c, 1200, 160000, 16, 1000, false), LADRA_CPU);
 }
+
+/* lad25: the shuffle write time is compared at the victim's concurrency. One stage on three
+ * hosts, 1 MB written by every task. Host 0 ran one task alone (1 s, 1 ns a byte), host 1 two at
+ * once (1 s each, 2 ns a byte): the others' slope of log write time per byte over log
+ * concurrency is 1 (0, log 2, log 2 against 0, log 2, log 2), their mean log concurrency
+ * 2 log 2 / 3 and their pooled rate 5 ms of writes over 3 MB = 5/3 ns a byte. The victim
+ * (host 2) ran two tasks of 2 s (each log 2 slower than the others' geometric mean of 1 s, so
+ * they weigh alike), the second starting at second_start, each writing victim_ns. */
+static double conc_write(int64_t second_start, int64_t victim_ns)
+{
+    struct ladra_metrics conc_m[5] = {
+        {.tid = 0, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 1000000, .sw_bytes = 1000000},
+        {.tid = 1, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 2000000, .sw_bytes = 1000000},
+        {.tid = 2, .run_ms = 1000, .cpu_ms = 1000, .sw_ns = 2000000, .sw_bytes = 1000000},
+        {.tid = 3, .run_ms = 2000, .cpu_ms = 2000, .sw_ns = victim_ns, .sw_bytes = 1000000},
+        {.tid = 4, .run_ms = 2000, .cpu_ms = 2000, .sw_ns = victim_ns, .sw_bytes = 1000000},
+    };
+    struct ladra_task t[5] = {{.row = 0, .stage = 0, .host = 0, .start_ms = 0, .end_ms = 1000},
+                              {.row = 1, .stage = 0, .host = 1, .start_ms = 0, .end_ms = 1000},
+                              {.row = 2, .stage = 0, .host = 1, .start_ms = 0, .end_ms = 1000},
+                              {.row = 3, .stage = 0, .host = 2, .start_ms = 0, .end_ms = 2000},
+                              {.row = 4, .stage = 0, .host = 2, .start_ms = second_start, .end_ms = second_start + 2000}};
+    struct ladra_input in = {.tasks = t, .ntasks = 5, .nhosts = 3, .nstages = 1, .metrics = conc_m};
+    double c[LADRA_NCOMP];
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity__ladra_components(&in, 2, c, &err), 0);
+    cr_assert_float_eq(c[LADRA_COMP_TIME], log(2), 1e-12);
+    return c[LADRA_COMP_WRITE];
+}
+
+Test(ladra_components, write_time_at_the_victims_concurrency)
+{
+    /* The victim ran its two tasks at once (concurrency 2, as host 1) at 2 ns a byte, host 1's
+     * rate: the others' rate at concurrency 2 is 5/3 x 2^(1 - 2/3), so write = log(2 / (5/3)) -
+     * log(2) / 3 = -0.0487. Against the pooled rate alone it read log 1.2 = 0.18: a host slower
+     * only because it ran more at once. */
+    cr_assert_float_eq(conc_write(0, 2000000), log(1.2) - log(2) / 3, 1e-9);
+    /* The victim ran them one after the other (concurrency 1, as host 0) at 3 ns a byte: the
+     * others' rate at concurrency 1 is 5/3 x 2^(-2/3), so write = log(3 / (5/3)) + 2 log(2) / 3 =
+     * 1.05, where the pooled rate gives log 1.8 = 0.59: alone, 3 ns a byte is three times host
+     * 0's. */
+    cr_assert_float_eq(conc_write(2000, 3000000), log(1.8) + 2 * log(2) / 3, 1e-9);
+}
+
+/* lad25: the write rule (write x1.65, log 0.5, and over the cpu component) needs the victim to
+ * have lost 10% of one host's share, as the read rule does. 160 s on 16 hosts: a 10 s share. */
+Test(ladra_components, write_rule_needs_a_tenth_of_a_share)
+{
+    double c[LADRA_NCOMP] = {0};
+    c[LADRA_COMP_WRITE] = 0.6, c[LADRA_COMP_CPU] = 0.1;
+    cr_assert_eq(clarity__ladra_components_cause(c, 1000, 160000, 16, 500, true), LADRA_DISK);
+    /* 0.9 s: 9% of a share, over the 5% any cause needs but under the disk rules' 10% */
+    cr_assert_eq(clarity__ladra_components_cause(c, 900, 160000, 16, 500, true), LADRA_NORMAL);
+    /* write under the cpu component: not disk, whatever was lost */
+    c[LADRA_COMP_CPU] = 0.65;
+    cr_assert_eq(clarity__ladra_components_cause(c, 5000, 160000, 16, 500, true), LADRA_CPU);
+}
