@@ -285,12 +285,14 @@ int clarity_ladra_extended(const struct ladra_input *in, int32_t v, int64_t ws, 
  * others') and gc_stretch (wall time over user + sys, over the others'); last, read: the run
  * time that is neither CPU, GC, fetch wait nor shuffle write (input and output on the local
  * disks, spills, waiting for a core) per byte read or written there (disk_bytes), over the
- * others' (tasks with no such bytes left out). All 0 when the victim ran no task slower than
- * the others of its stage. */
+ * others' (tasks with no such bytes left out); cpu_conc (lad26): cpu with the others' rate
+ * taken at each victim task's own concurrency (their slope of log run time per CPU time over
+ * log tasks running at once), which the model's cpu needs above 4 hosts. All 0 when the victim
+ * ran no task slower than the others of its stage. */
 /* Why the model's cause was dropped on more than 4 hosts (clarity_anomalies_result.model_drop_why). */
 enum { LADRA_DROP_NONE, LADRA_DROP_COMPONENTS, LADRA_DROP_LOST, LADRA_DROP_READERS };
 enum { LADRA_COMP_TIME, LADRA_COMP_CPU, LADRA_COMP_GC, LADRA_COMP_FETCH, LADRA_COMP_WRITE, LADRA_COMP_GC_SYS,
-       LADRA_COMP_GC_STRETCH, LADRA_COMP_READ, LADRA_NCOMP };
+       LADRA_COMP_GC_STRETCH, LADRA_COMP_READ, LADRA_COMP_CPU_CONC, LADRA_NCOMP };
 enum { LADRA_APPROX_DCO = 1, LADRA_APPROX_MCS = 2, LADRA_APPROX_DMC = 4, LADRA_CLAMPED = 8, LADRA_SINGLE_HOST = 16 };
 struct ladra_factors {
     double f[LADRA_NFEAT];          /* the paper's seven, then the extended features */

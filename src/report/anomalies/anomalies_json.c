@@ -105,7 +105,7 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
     causes(w, "y", r->run_y);
     if (r->victim_by_slowdown) {
         static const char *const comp[LADRA_NCOMP] = {"time", "cpu", "gc", "fetch", "write", "gc_sys",
-                                                           "gc_stretch", "read"};
+                                                           "gc_stretch", "read", "cpu_conc"};
         clarity_jsonw_key(w, "victim_components");
         clarity_jsonw_obj_begin(w);
         for (int c = 0; c < LADRA_NCOMP; c++) clarity_jsonw_kdouble(w, comp[c], r->victim_comp[c]);

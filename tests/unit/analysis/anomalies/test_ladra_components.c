@@ -40,15 +40,15 @@ Test(ladra_components, fetch_wait_is_not_cpu)
 Test(ladra_components, model_cause_needs_the_floor_and_the_readers)
 {
     double c[LADRA_NCOMP] = {0};
-    c[LADRA_COMP_CPU] = 0.2;
+    c[LADRA_COMP_CPU_CONC] = 0.2;   /* since lad26 the model's cpu stands on cpu_conc */
     cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 1000, 160000, 16, false), LADRA_DROP_NONE);
     cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 990, 160000, 16, false), LADRA_DROP_LOST);
     /* on 8 hosts the same 160 s make a 20 s share: 1 s is 5% of it */
     cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 1000, 160000, 8, false), LADRA_DROP_LOST);
     cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_NETWORK, 0, 160000, 16, true), LADRA_DROP_NONE);
     cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_NETWORK, 5000, 160000, 16, false), LADRA_DROP_READERS);
-    /* the components first: cpu 0.1 does not bear the model's cpu out, whatever was lost */
-    c[LADRA_COMP_CPU] = 0.1;
+    /* the components first: cpu_conc 0.1 does not bear the model's cpu out, whatever was lost */
+    c[LADRA_COMP_CPU_CONC] = 0.1;
     cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_CPU, 5000, 160000, 16, false), LADRA_DROP_COMPONENTS);
     cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_NORMAL, 0, 160000, 16, false), LADRA_DROP_NONE);
     cr_assert_float_eq(clarity__ladra_model_min_host_share(), 0.1, 1e-12);
@@ -115,6 +115,49 @@ Test(ladra_components, write_time_at_the_victims_concurrency)
      * 1.05, where the pooled rate gives log 1.8 = 0.59: alone, 3 ns a byte is three times host
      * 0's. */
     cr_assert_float_eq(conc_write(2000, 3000000), log(1.8) + 2 * log(2) / 3, 1e-9);
+}
+
+/* lad26: the run time per CPU time at the victim's concurrency (cpu_conc), which the model's cpu
+ * needs above 4 hosts. One stage on three hosts: host 0 ran one task alone (1 s run, 1 s CPU),
+ * host 1 two at once (1 s run, 0.5 s CPU each: run per CPU 2). The others' slope of log run per
+ * CPU over log concurrency is 1, their mean log concurrency 2 log 2 / 3, their pooled rate 3 s of
+ * run over 2 s of CPU = 1.5. The victim (host 2) ran two tasks of 2 s run and 1 s CPU each (run
+ * per CPU 2), the second starting at second_start. */
+static void conc_cpu(int64_t second_start, double c[LADRA_NCOMP])
+{
+    struct ladra_metrics m[5] = {
+        {.tid = 0, .run_ms = 1000, .cpu_ms = 1000},
+        {.tid = 1, .run_ms = 1000, .cpu_ms = 500},
+        {.tid = 2, .run_ms = 1000, .cpu_ms = 500},
+        {.tid = 3, .run_ms = 2000, .cpu_ms = 1000},
+        {.tid = 4, .run_ms = 2000, .cpu_ms = 1000},
+    };
+    struct ladra_task t[5] = {{.row = 0, .stage = 0, .host = 0, .start_ms = 0, .end_ms = 1000},
+                              {.row = 1, .stage = 0, .host = 1, .start_ms = 0, .end_ms = 1000},
+                              {.row = 2, .stage = 0, .host = 1, .start_ms = 0, .end_ms = 1000},
+                              {.row = 3, .stage = 0, .host = 2, .start_ms = 0, .end_ms = 2000},
+                              {.row = 4, .stage = 0, .host = 2, .start_ms = second_start, .end_ms = second_start + 2000}};
+    struct ladra_input in = {.tasks = t, .ntasks = 5, .nhosts = 3, .nstages = 1, .metrics = m};
+    struct clarity_error err = {0};
+    cr_assert_eq(clarity__ladra_components(&in, 2, c, &err), 0);
+    /* the rules' cpu stays against the pooled rate: log(2 / 1.5) whichever the concurrency */
+    cr_assert_float_eq(c[LADRA_COMP_CPU], log(4.0 / 3), 1e-9);
+}
+
+Test(ladra_components, cpu_at_the_victims_concurrency)
+{
+    double c[LADRA_NCOMP];
+    /* both at once (concurrency 2, as host 1): the others' rate there is 1.5 x 2^(1 - 2/3), so
+     * cpu_conc = log(2 / 1.5) - log(2) / 3 = 0.057: under the 0.15 the model's cpu needs, where
+     * the pooled 0.29 would have borne it out */
+    conc_cpu(0, c);
+    cr_assert_float_eq(c[LADRA_COMP_CPU_CONC], log(4.0 / 3) - log(2) / 3, 1e-9);
+    cr_assert(!clarity__ladra_components_support(c, LADRA_CPU));
+    /* one after the other (concurrency 1, as host 0): 1.5 x 2^(-2/3), so cpu_conc = log(2 / 1.5)
+     * + 2 log(2) / 3 = 0.75: twice host 0's run per CPU time at the same load */
+    conc_cpu(2000, c);
+    cr_assert_float_eq(c[LADRA_COMP_CPU_CONC], log(4.0 / 3) + 2 * log(2) / 3, 1e-9);
+    cr_assert(clarity__ladra_components_support(c, LADRA_CPU));
 }
 
 /* lad25: the write rule (write x1.65, log 0.5, and over the cpu component) needs the victim to
