@@ -482,3 +482,56 @@ Test(findings, minimum_saving_filter)
     clarity_findings_free(&r);
     clarity_app_free(a);
 }
+
+/* Spill on a skewed stage is not counted twice. skew_log's shapes (nine 1 s tasks of 100 MB,
+ * one 10 s task of 1000 MB, an RDD shuffle) with the nine spilling 25 MB each (2 x 25 MB at
+ * 100 MB/s: 500 ms each) and the hot one 200 MB (4000 ms). The data_skew replay runs the hot
+ * task at the median size without that spill: 8100 ms as in data_skew_replay_worked. Before,
+ * the spill replay also cut the hot task to 6000 ms: 4000 ms, and the two summed to 12100 ms
+ * of a 10100 ms run. Now it replays only the nine's spill: they end at 500 ms, the hot task
+ * still at 10000, so 0 ms, and with the filter on there is no spill finding at all. */
+static struct clarity_app *skew_spill_log(bool others_spill)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 10; i++) {
+        long long b = (i < 9 ? 100 : 1000) * MB, sp = i < 9 ? (others_spill ? 25 * MB : 0) : 200 * MB;
+        task(&l, i, 0, 1000, i < 9 ? 2000 : 11000, b, 0, sp, "Success");
+    }
+    return end(&l, 11000);
+}
+
+Test(findings, skew_spill_not_counted_twice)
+{
+    struct clarity_app *a = skew_spill_log(true);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    const struct clarity_finding *sk = find(&r, CLARITY_FK_DATA_SKEW), *sp = find(&r, CLARITY_FK_SPILL);
+    cr_assert(sk && sp);
+    cr_assert_eq(sk->saving_ms, 8100);
+    cr_assert_eq(sp->saving_ms, 0, "the hot task's spill is in data_skew's 8100: %lld", (long long)sp->saving_ms);
+    cr_assert_eq(evidence(sp, "overlaps_data_skew"), 1);
+    cr_assert_eq(evidence(sp, "skewed_tasks_disk_spilled_bytes"), 200 * MB);
+    cr_assert_eq(evidence(sp, "spilling_tasks_counted"), 9);
+    cr_assert_eq(evidence(sp, "disk_spilled_bytes"), 425 * MB, "the stage's total, as before");
+    cr_assert(strstr(sp->caveat, "9 tasks not skewed"), "%s", sp->caveat);
+    clarity_findings_free(&r);
+    analyze(a, false, &r);
+    cr_assert_not_null(find(&r, CLARITY_FK_DATA_SKEW));
+    cr_assert_null(find(&r, CLARITY_FK_SPILL));
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
+/* Only the hot task spilled: the data_skew finding holds all of it, no spill finding even
+   unfiltered (before: 4000 ms on top of data_skew's 8100) */
+Test(findings, skew_spill_only_hot_task)
+{
+    struct clarity_app *a = skew_spill_log(false);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    cr_assert_not_null(find(&r, CLARITY_FK_DATA_SKEW));
+    cr_assert_null(find(&r, CLARITY_FK_SPILL));
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
