@@ -31,6 +31,18 @@
  * negative runtimes count as 0. Returns -1 only when allocation fails. */
 double clarity_sim_makespan(const double *runtimes, size_t n, int slots, double *scratch);
 
+/* A task's time on its host, for clarity_sim_host_overlap. */
+struct clarity_sim_span {
+    int64_t start_ms, end_ms;   /* an end before the start counts as the start */
+    int64_t host;               /* any host key: spans are compared only within one key */
+};
+
+/* out[i]: the integral over span i of the number of spans of its host running at once, itself
+ * included (ms x tasks; divided by the span's duration, the mean concurrency it ran at). A span
+ * that ends as another starts did not overlap it. *hosts (when not NULL): the number of distinct
+ * host keys. O(n log n). Returns -1 when out of memory. */
+int clarity_sim_host_overlap(const struct clarity_sim_span *s, size_t n, double *out, size_t *hosts);
+
 /* One task as the slot inference sees it: it occupied a slot over [launch, finish - trim),
  * trim being its scheduler delay (completion messages arrive late; without the trim,
  * back-to-back tasks on one slot would look concurrent). */

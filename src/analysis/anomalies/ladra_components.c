@@ -8,6 +8,7 @@
  * against the others' rates), and a host that ran more tasks does not score more. */
 #include <math.h>
 #include <stdlib.h>
+#include "clarity/sim.h"
 #include "analysis/anomalies/ladra_index.h"
 
 /* The components compared. Each is an amount of the victim's tasks (a) against what the same
@@ -56,42 +57,20 @@ static double lratio(double a, double e, double fl)
  * host's running count over the task, over its duration; 1 for a task of no duration): the
  * victim rule's measure (ladra_index.c), taken again here from the tasks alone since the
  * components are computed after the index is gone. */
-struct cev { int64_t t; int32_t host; uint32_t i; int d; };
-
-static int cev_cmp(const void *pa, const void *pb)
-{
-    const struct cev *a = pa, *b = pb;
-    if (a->host != b->host) return a->host < b->host ? -1 : 1;
-    if (a->t != b->t) return a->t < b->t ? -1 : 1;
-    return a->d - b->d;   /* an end before a start at the same ms: those two did not overlap */
-}
-
 static int task_concurrency(const struct ladra_input *in, double *conc)
 {
-    size_t n = in->ntasks, k = 0;
-    struct cev *e = malloc(2 * n * sizeof *e);
-    if (!e) return -1;
-    for (size_t i = 0; i < n; i++) {
-        const struct ladra_task *u = &in->tasks[i];
-        e[k++] = (struct cev){u->start_ms, u->host, (uint32_t)i, +1};
-        e[k++] = (struct cev){u->end_ms > u->start_ms ? u->end_ms : u->start_ms, u->host, (uint32_t)i, -1};
-    }
-    qsort(e, k, sizeof *e, cev_cmp);
-    double integral = 0;
-    int64_t running = 0, last = 0;
-    for (size_t j = 0; j < k; j++) {
-        if (j == 0 || e[j].host != e[j - 1].host) integral = 0, running = 0, last = e[j].t;
-        integral += (double)running * (double)(e[j].t - last);
-        last = e[j].t;
-        if (e[j].d > 0) conc[e[j].i] = -integral;
-        else conc[e[j].i] += integral;
-        running += e[j].d;
-    }
+    size_t n = in->ntasks;
+    struct clarity_sim_span *sp = malloc((n ? n : 1) * sizeof *sp);
+    if (!sp) return -1;
+    for (size_t i = 0; i < n; i++)
+        sp[i] = (struct clarity_sim_span){in->tasks[i].start_ms, in->tasks[i].end_ms, in->tasks[i].host};
+    int rc = clarity_sim_host_overlap(sp, n, conc, NULL);
+    free(sp);
+    if (rc != 0) return -1;
     for (size_t i = 0; i < n; i++) {
         double d = (double)(in->tasks[i].end_ms - in->tasks[i].start_ms);
         conc[i] = d > 0 && conc[i] > 0 ? conc[i] / d : 1;
     }
-    free(e);
     return 0;
 }
 

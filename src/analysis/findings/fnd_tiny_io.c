@@ -38,16 +38,6 @@
 /* tasks with at most one stream at once needed to measure t1 */
 #define MIN_ALONE 50
 
-struct ev { int64_t t; uint32_t host; uint32_t i; int d; };
-
-static int ev_cmp(const void *pa, const void *pb)
-{
-    const struct ev *a = pa, *b = pb;
-    if (a->host != b->host) return a->host < b->host ? -1 : 1;
-    if (a->t != b->t) return a->t < b->t ? -1 : 1;
-    return a->d - b->d;   /* an end before a start at the same ms: those two did not overlap */
-}
-
 static double io_ms(const struct clarity_task_comp *c)
 {
     double v = c->run_ms - c->cpu_ms - c->gc_ms;
@@ -67,33 +57,22 @@ int clarity_fnd_tiny_io(const struct clarity_task_comp *c, size_t m, uint32_t pa
     *out = (struct fnd_tiny_io){0};
     if (m == 0 || slots <= 0) return 0;
     double *conc = calloc(m, sizeof *conc);
-    struct ev *e = malloc(2 * m * sizeof *e);
+    struct clarity_sim_span *e = malloc(m * sizeof *e);
     if (!conc || !e) { free(conc); free(e); return -1; }
-    size_t k = 0;
     double io_sum = 0, run_sum = 0, cpu_gc = 0, mb_sum = 0;
     for (size_t i = 0; i < m; i++) {
         if (!c[i].cpu_logged) { free(conc); free(e); return 0; }
         int64_t from = c[i].finish_ms - (int64_t)c[i].run_ms;
-        e[k++] = (struct ev){from, c[i].host, (uint32_t)i, +1};
-        e[k++] = (struct ev){c[i].finish_ms > from ? c[i].finish_ms : from, c[i].host, (uint32_t)i, -1};
+        e[i] = (struct clarity_sim_span){from, c[i].finish_ms, c[i].host};
         io_sum += io_ms(&c[i]);
         run_sum += c[i].run_ms;
         cpu_gc += c[i].cpu_ms + c[i].gc_ms;
         mb_sum += mb_of(&c[i]);
     }
-    qsort(e, k, sizeof *e, ev_cmp);
-    double integral = 0;
-    int64_t last = 0, running = 0;
     size_t hosts = 0;
-    for (size_t j = 0; j < k; j++) {
-        if (j == 0 || e[j].host != e[j - 1].host) { integral = 0; running = 0; last = e[j].t; hosts++; }
-        integral += (double)running * (double)(e[j].t - last);
-        last = e[j].t;
-        if (e[j].d > 0) conc[e[j].i] = -integral;
-        else conc[e[j].i] += integral;
-        running += e[j].d;
-    }
+    int rc = clarity_sim_host_overlap(e, m, conc, &hosts);
     free(e);
+    if (rc != 0) { free(conc); return -1; }
     if (run_sum <= 0 || mb_sum <= 0 || io_sum <= 0) { free(conc); return 0; }
     double share = io_sum / run_sum;
     /* t1 (alone) and the shared tasks' mean streams and time per MB, byte-weighted */
