@@ -39,14 +39,13 @@ static int64_t allocated_core_ms(const struct clarity_app *a, int64_t end)
     return t > 0 ? t : 0;
 }
 
-static bool keep(const struct clarity_findings_options *o, const struct clarity_findings *r,
+/* min_wall: max(min ms, min share x duration), the wall saving a finding needs (fnd->min_wall) */
+static bool keep(const struct clarity_findings_options *o, const struct clarity_findings *r, double min_wall,
                  const struct clarity_finding *f)
 {
     if (o->keep_all) return true;
     if (f->kind == CLARITY_FK_MEMORY_HEADROOM) return true;   /* an out-of-memory death is never noise */
-    double share = o->min_share > 0 ? o->min_share : DEFAULT_MIN_SHARE;
-    int64_t min_ms = o->min_ms > 0 ? o->min_ms : DEFAULT_MIN_MS;
-    if (f->saving_ms >= min_ms && (double)f->saving_ms >= share * (double)r->duration_ms) return true;
+    if ((double)f->saving_ms >= min_wall) return true;
     return f->saving_core_ms > 0 && (double)f->saving_core_ms >= CORE_MIN_SHARE * (double)r->core_ms_allocated &&
            f->saving_core_ms >= CORE_MIN_MS;
 }
@@ -70,13 +69,13 @@ int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_f
     for (size_t i = 0; i < x.n; i++) task_ms += x.rt[i];
     out->task_ms = (int64_t)task_ms;
     for (size_t s = 0; s < a->nstages; s++) out->stages += x.lstart[s + 1] > x.lstart[s];
-    /* the smallest wall saving keep() accepts, in simulated ms: rules skip the replay of a
-       change whose bound is below it */
-    if (!opt->keep_all && x.task_span_ms > 0) {
+    /* the smallest wall saving keep() accepts, and the same in simulated ms: rules skip the
+       replay of a change whose bound is below it */
+    if (!opt->keep_all) {
         double share = opt->min_share > 0 ? opt->min_share : DEFAULT_MIN_SHARE;
         double min_ms = (double)(opt->min_ms > 0 ? opt->min_ms : DEFAULT_MIN_MS);
-        double wall = share * (double)x.duration_ms > min_ms ? share * (double)x.duration_ms : min_ms;
-        x.min_sim = wall * x.sim_total / (double)x.task_span_ms * 0.999;
+        x.min_wall = share * (double)x.duration_ms > min_ms ? share * (double)x.duration_ms : min_ms;
+        if (x.task_span_ms > 0) x.min_sim = x.min_wall * x.sim_total / (double)x.task_span_ms * 0.999;
     }
     clarity_fnd_stage_rules(&x);
     if (!x.oom) clarity_fnd_app_rules(&x);
@@ -102,7 +101,7 @@ int clarity_findings_analyze(const struct clarity_app *a, const struct clarity_f
     out->candidates = x.nf;
     size_t n = 0;
     for (size_t i = 0; i < x.nf; i++)
-        if (keep(opt, out, &x.f[i])) x.f[n++] = x.f[i];
+        if (keep(opt, out, x.min_wall, &x.f[i])) x.f[n++] = x.f[i];
     if (n) qsort(x.f, n, sizeof *x.f, rank_cmp);
     out->f = x.f;
     out->n = n;

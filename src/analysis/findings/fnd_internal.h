@@ -39,6 +39,9 @@ struct fnd {
                                     usual one over the components replayed */
     double min_sim;              /* simulated ms under which a finding is dropped anyway: its
                                     replay is skipped when the bound is below it (0: never) */
+    double min_wall;             /* the wall saving (ms) keep() needs of a finding without a
+                                    core-hour saving: max(min ms, min share x duration); 0 with
+                                    --all. Rules that ask whether another finding stays read it */
     struct clarity_task_comp *comps;      /* one stage's successful attempts */
     /* queries that arrive on their own (fnd_arrive.c): NULL when the application is one chain */
     struct fnd_arr *arr;

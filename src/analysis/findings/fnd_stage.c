@@ -379,9 +379,9 @@ static void spill_rule(struct fnd *x, const struct sf *q, int64_t skew_saving)
 {
     if (q->disk_spill <= 0) return;
     const struct clarity_app *a = x->a;
-    /* the data_skew finding survives the minimum-saving filter (its threshold in wall ms; the
-       filter's own test is at the end of clarity_findings_analyze, on the same saving) */
-    bool overlap = skew_saving >= 0 && skew_saving >= clarity_fnd_wall(x, x->min_sim);
+    /* the data_skew finding survives the minimum-saving filter (keep()'s own wall threshold:
+       a data_skew finding has no core-hour saving to pass it by) */
+    bool overlap = skew_saving >= 0 && (double)skew_saving >= x->min_wall;
     bool any_cpu = false;
     size_t nspill = 0, nskew = 0;
     double skew_spill = 0;
