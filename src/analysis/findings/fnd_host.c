@@ -353,9 +353,10 @@ void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl_in)
         clarity_fnd_ev(f, "host_tasks", (double)tasks, "tasks");
         clarity_fnd_ev(f, "extrapolated_stages", (double)ext, "stages");
         if (ext)
-            snprintf(f->caveat, sizeof f->caveat, "replayed with this host's tasks in those stages at the median rate "
-                     "of the other hosts' 5 tasks nearest in size; %zu stage%s run only here replayed at the slowdown "
-                     "seen beside other hosts (an extrapolation)", ext, ext == 1 ? "" : "s");
+            /* short: findings.c appends how queries' arrivals were held to the same 240 bytes */
+            snprintf(f->caveat, sizeof f->caveat, "replayed at the median rate of the other hosts' 5 tasks nearest in "
+                     "size; %zu stage%s run only here at the slowdown seen beside other hosts (an extrapolation)",
+                     ext, ext == 1 ? "" : "s");
         else
             snprintf(f->caveat, sizeof f->caveat, "replayed with this host's tasks in those stages at the median rate "
                      "(runtime per input byte) of the other hosts' 5 tasks nearest in size");
