@@ -43,9 +43,10 @@
    hosts nearest to it in input bytes (all of them when fewer): time per byte falls with a
    task's size (a fixed part per task), so the others' median over all sizes over-states the
    largest tasks, which end the stage (fnd27: synth sort's reduce stage, the hogged host's
-   largest task replayed 12-28% above its time without the hog on all 10 tuning runs, the
-   saving 14-23% short). 5 chosen on tuning seeds 1-5 and 41-45 (3 and 7 did about as well on
-   average but moved single runs by 15-20 points either way; 9 was close to the plain median) */
+   largest task replayed 10-28% above its time without the hog on all 10 tuning sort runs, the
+   saving 12-35% short). 5 chosen on tuning seeds 1-5 and 41-45 by a stage-level check against
+   the re-run (3 and 7 agreed with 5 on most runs but moved single runs by 11-13 points; 9 was
+   close to the plain median) */
 #define HOST_NEAR_TASKS 5
 
 struct hr { uint32_t host; double rate; };
@@ -59,6 +60,8 @@ static int near_cmp(const void *pa, const void *pb)
     return (a->rate > b->rate) - (a->rate < b->rate);
 }
 
+/* fnd_internal.h. One sort of the other hosts' tasks by size, then per task of h a binary
+   search and HOST_NEAR_TASKS steps outwards. */
 int clarity_fnd_host_near(const struct clarity_task_comp *c, size_t m, uint32_t h, double *out)
 {
     struct near *o = malloc((m ? m : 1) * sizeof *o);
@@ -91,7 +94,6 @@ int clarity_fnd_host_near(const struct clarity_task_comp *c, size_t m, uint32_t 
     free(o);
     return 0;
 }
-
 
 static int hr_cmp(const void *pa, const void *pb)
 {
@@ -354,12 +356,12 @@ void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl_in)
         clarity_fnd_ev(f, "extrapolated_stages", (double)ext, "stages");
         if (ext)
             /* short: findings.c appends how queries' arrivals were held to the same 240 bytes */
-            snprintf(f->caveat, sizeof f->caveat, "replayed at the median rate of the other hosts' 5 tasks nearest in "
+            snprintf(f->caveat, sizeof f->caveat, "replayed at the median rate of the other hosts' %d tasks nearest in "
                      "size; %zu stage%s run only here at the slowdown seen beside other hosts (an extrapolation)",
-                     ext, ext == 1 ? "" : "s");
+                     HOST_NEAR_TASKS, ext, ext == 1 ? "" : "s");
         else
             snprintf(f->caveat, sizeof f->caveat, "replayed with this host's tasks in those stages at the median rate "
-                     "(runtime per input byte) of the other hosts' 5 tasks nearest in size");
+                     "(runtime per input byte) of the other hosts' %d tasks nearest in size", HOST_NEAR_TASKS);
         const char *ex = clarity_fnd_prop(a, "spark.excludeOnFailure.enabled");
         clarity_fnd_action(x, f, "spark.speculation", "false", "true",
                            "Check the host (disk, CPU steal, noisy neighbours) and take it out of the pool; "
