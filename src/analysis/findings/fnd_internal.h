@@ -120,6 +120,10 @@ struct fnd_slow {
    out of memory. */
 int clarity_fnd_host_stage(struct fnd *x, size_t m, uint32_t straggler_host, struct fnd_slow *out);
 void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl);
+/* out[i], for each rated task i of c[0..m) on host h: the median time per byte of the (up to)
+   5 rated tasks on other hosts nearest to it in input bytes, the rate a slow host's task is
+   replayed at; 0 for the other tasks. -1 when out of memory. */
+int clarity_fnd_host_near(const struct clarity_task_comp *c, size_t m, uint32_t h, double *out);
 /* tiny tasks (fnd_tiny_io.c): the I/O the coalesced tasks would add by sharing their hosts */
 struct fnd_tiny_io {
     double extra_ms;             /* I/O time the stage's work gains coalesced (0: model not applied) */
