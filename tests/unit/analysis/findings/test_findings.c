@@ -452,6 +452,39 @@ Test(findings, gc_pressure_kept_per_task)
     clarity_app_free(a);
 }
 
+/* The saving on the log's own schedule (fnd28): executor 1 (even indexes) starts its four
+ * tasks at 1000, executor 2 its four at 3000 (it joined late); each runs 5000 ms with 1000 of
+ * GC. Executor 1 then runs two more tasks of 2000 ms (500 of GC) as its first ones end at 6000,
+ * ending at 8000 with executor 2's: 9000 ms of GC in 44000 (20%). The fix keeps 2% of each
+ * task's other time: 80 ms of the 5000-ms tasks (cut 920), 30 of the 2000-ms ones (cut 470).
+ * On the logged slots executor 1's chains end at 1000 + 4080 + 1530 = 6610, executor 2's at
+ * 3000 + 4080 = 7080: the stage ends 920 ms earlier (no GC at all: 8000 - 7000 = 1000). The
+ * component replay started all eight slots together (makespan 7000 -> 5610) and said 1390. */
+Test(findings, gc_pressure_on_logged_schedule)
+{
+    struct log l;
+    begin(&l, NULL);
+    for (int i = 0; i < 8; i++) {
+        long launch = i % 2 ? 3000 : 1000;
+        task_gc(&l, i, 0, launch, launch + 5000, 0, 100 * MB, 0, "Success", 1000);
+    }
+    task_gc(&l, 8, 0, 6000, 8000, 0, 100 * MB, 0, "Success", 500);
+    task_gc(&l, 10, 0, 6000, 8000, 0, 100 * MB, 0, "Success", 500);
+    struct clarity_app *a = end(&l, 8000);
+    struct clarity_findings r;
+    analyze(a, true, &r);
+    const struct clarity_finding *f = find(&r, CLARITY_FK_GC_PRESSURE);
+    cr_assert_not_null(f);
+    cr_assert_eq(f->saving_ms, 920);
+    cr_assert_eq(f->method, CLARITY_FM_ESTIMATE);
+    cr_assert_eq(evidence(f, "gc_ms"), 9000);
+    cr_assert_eq(evidence(f, "gc_kept_ms"), 8 * 80 + 2 * 30);
+    cr_assert_eq(evidence(f, "no_gc_saving_ms"), 1000);
+    cr_assert_not_null(strstr(f->caveat, "log's own schedule"), "%s", f->caveat);
+    clarity_findings_free(&r);
+    clarity_app_free(a);
+}
+
 Test(findings, gc_under_threshold_no_finding)
 {
     struct log l;
