@@ -204,6 +204,14 @@ struct clarity_curve_result {
 int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *hw, enum clarity_slot_mode mode,
                           enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask, int threads,
                           struct clarity_curve_result *out, struct clarity_error *err);
+/* The same with extra_ms[row] ms added to the runtime of task row `row` (a->tasks.n entries;
+ * NULL: none) in every replay, the observed one included: a caller that models how the tasks
+ * would run at another count (findings' idle executors: I/O sharing on fewer hosts) replays
+ * that count with it and reads replay_ms against a plain curve's observed_replay_ms. */
+int clarity_curve_analyze_extra(const struct clarity_app *a, const struct clarity_hw *hw, enum clarity_slot_mode mode,
+                                enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask,
+                                int threads, const double *extra_ms, struct clarity_curve_result *out,
+                                struct clarity_error *err);
 void clarity_curve_free(struct clarity_curve_result *r);
 
 #endif

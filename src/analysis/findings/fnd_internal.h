@@ -124,7 +124,40 @@ void clarity_fnd_slow_host_rule(struct fnd *x, const struct fnd_slow *sl);
    5 rated tasks on other hosts nearest to it in input bytes, the rate a slow host's task is
    replayed at; 0 for the other tasks. -1 when out of memory. */
 int clarity_fnd_host_near(const struct clarity_task_comp *c, size_t m, uint32_t h, double *out);
-/* tiny tasks (fnd_tiny_io.c): the I/O the coalesced tasks would add by sharing their hosts */
+/* I/O sharing on a host (fnd_io.c): a stage's successful attempts' time per MB of I/O (run
+   time outside CPU and GC) against their I/O streams at once on a host, and where the stage
+   shows a shared disk's shape, its time per MB at more tasks at once */
+struct fnd_io_fit {
+    bool applies;                /* the stage shows the sharing (the rate can be extrapolated) */
+    bool by_tasks;               /* fitted on tasks at once (clarity_fnd_io_fit_tasks) */
+    double ms_per_mb;            /* the stage's mean I/O time per MB */
+    double ms_per_mb_alone;      /* t1: of the tasks with at most one stream at once */
+    double streams_full_rate;    /* D: I/O streams a host serves at full rate, fitted */
+    double cpu_gc_ms_per_mb;     /* the stage's CPU and GC per MB */
+    double mb;                   /* the stage's MB read and written */
+    size_t hosts;                /* hosts the stage ran on */
+    size_t tasks_shared;         /* tasks with more than one I/O stream at once */
+};
+/* Fits c[0..m) (CPU time logged, else nothing applies), needing min_alone tasks with at most
+   one stream at once and min_shared with more; -1 when out of memory */
+int clarity_fnd_io_fit(const struct clarity_task_comp *c, size_t m, size_t min_alone, size_t min_shared,
+                       struct fnd_io_fit *out);
+/* The same relation on tasks at once rather than streams: t = t1 x max(1, tasks / D), t1 and D
+   fitted together (a stage whose tasks all read at once, as a wave's first phase does: every
+   task there is a stream, whatever its share of I/O over its run); min_full tasks at or below
+   D and min_shared above it. at_once[0..m) gets each task's mean tasks at once on its host
+   over its run, itself included. -1 when out of memory. */
+int clarity_fnd_io_fit_tasks(const struct clarity_task_comp *c, size_t m, size_t min_full, size_t min_shared,
+                             struct fnd_io_fit *out, double *at_once);
+/* by_tasks fit: how many times slower a task's I/O gets from `from` to `to` tasks at once
+   (1 when to <= from or the fit does not apply) */
+double clarity_fnd_io_growth(const struct fnd_io_fit *f, double from, double to);
+/* ms per MB at per_host tasks at once on a host (never below the stage's mean; the mean when
+   the fit does not apply) */
+double clarity_fnd_io_rate(const struct fnd_io_fit *f, double per_host);
+double clarity_fnd_io_ms(const struct clarity_task_comp *c);   /* run - CPU - GC, >= 0 */
+double clarity_fnd_io_mb(const struct clarity_task_comp *c);   /* input + output + shuffle MB */
+/* tiny tasks: the I/O the coalesced tasks would add by sharing their hosts */
 struct fnd_tiny_io {
     double extra_ms;             /* I/O time the stage's work gains coalesced (0: model not applied) */
     double ms_per_mb, ms_per_mb_alone, ms_per_mb_coalesced;

@@ -351,7 +351,7 @@ static void tiny_rule(struct fnd *x, const struct sf *q)
     clarity_fnd_ev(f, "median_task_ms", q->med_rt_ms, "ms");
     clarity_fnd_ev(f, "overhead_ms", over, "ms");
     clarity_fnd_ev(f, "proposed_partitions", parts, "partitions");
-    /* The coalesced tasks' I/O contention (fnd_tiny_io.c), where the tiny tasks show it */
+    /* The coalesced tasks' I/O contention (fnd_io.c), where the tiny tasks show it */
     if (io.extra_ms > 0) {
         f->method = CLARITY_FM_ESTIMATE;   /* the coalesced tasks' I/O rate is extrapolated */
         clarity_fnd_ev(f, "io_ms_per_mb", io.ms_per_mb, "ms");

@@ -146,6 +146,14 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
                           enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask, int threads,
                           struct clarity_curve_result *out, struct clarity_error *err)
 {
+    return clarity_curve_analyze_extra(a, hw, mode, unit, ask, nask, threads, NULL, out, err);
+}
+
+int clarity_curve_analyze_extra(const struct clarity_app *a, const struct clarity_hw *hw, enum clarity_slot_mode mode,
+                                enum clarity_curve_unit unit, const struct clarity_curve_ask *ask, size_t nask,
+                                int threads, const double *extra_ms, struct clarity_curve_result *out,
+                                struct clarity_error *err)
+{
     memset(out, 0, sizeof *out);
     out->mode = mode;
     struct clarity_task_view v;
@@ -210,7 +218,7 @@ int clarity_curve_analyze(const struct clarity_app *a, const struct clarity_hw *
     if (!co.slots || !co.fallback || !co.edges || !co.critical || !co.observed || !co.point) goto oom;
     co.on_critical = out->on_critical;
     struct clarity__curve_ctx x = {&v, mode == CLARITY_SLOTS_CONFIGURED ? &index : NULL, units, comp, par_off, par,
-                                   nask, factor, absolute};
+                                   nask, factor, absolute, extra_ms};
     if ((rc = clarity__curve_replay(&x, ncomp, threads, &co, err))) goto fail;
     /* components run back to back: sums in component order */
     for (size_t c = 0; c < ncomp; c++) {

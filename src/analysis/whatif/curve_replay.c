@@ -134,7 +134,7 @@ static int one_component(void *ctx, size_t c, size_t worker, struct clarity_erro
         struct clarity_task_comp tc;
         clarity_task_comp_from_row(x->v->app, w->lr[i].row, &tc);
         w->st[i] = (struct clarity_sim_task){tc.launch_ms, tc.finish_ms, tc.sched_delay_ms, tc.stage};
-        w->rt[i] = tc.runtime_ms;
+        w->rt[i] = tc.runtime_ms + (x->extra_ms ? x->extra_ms[w->lr[i].row] : 0);
         if (w->local_of[tc.stage] == UINT32_MAX) {
             w->local_of[tc.stage] = (uint32_t)k;
             w->unit_key[k++] = tc.stage;

@@ -20,6 +20,7 @@ struct clarity__curve_ctx {
     size_t npoints;
     const double *factor;                      /* per point: slots x factor, or */
     const int *absolute;                       /* absolute slots when > 0 */
+    const double *extra_ms;                    /* per task row: ms added to its runtime; NULL none */
 };
 
 /* Per component c: its slots, whether they fell back to observed, its internal dependencies,

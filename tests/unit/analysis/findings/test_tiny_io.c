@@ -1,4 +1,4 @@
-/* tiny_tasks' I/O contention model (src/analysis/findings/fnd_tiny_io.c) on worked stages:
+/* tiny_tasks' I/O contention model (src/analysis/findings/fnd_io.c) on worked stages:
  * one host, tasks of 1 MB with no CPU time (all of their run is I/O, so the stage's I/O share
  * is 1 and a task's streams at once are the tasks running beside it, itself included). */
 #include <criterion/criterion.h>
