@@ -71,7 +71,7 @@ double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound);
  * tasks counts its slots from the task time over its span, so a tail of slow tasks on idle
  * slots lowers it), the saving taken as that replay's share of the component and applied to
  * its usual replay (comp_base x (base - changed) / base), so it stays in the units of
- * sim_total. For changes that shorten a stage's tail (fnd_host.c). */
+ * sim_total. For changes that shorten a stage's tail (fnd_host.c); x->base_alt is not read. */
 double clarity_fnd_mod_end_peak(struct fnd *x, double bound);
 /* Undoes the changes without replaying. */
 void clarity_fnd_mod_cancel(struct fnd *x);
