@@ -66,6 +66,13 @@ void clarity_fnd_mod_split(struct fnd *x, size_t i, uint32_t k);
  * finding could not pass the minimum-saving filter, nothing is replayed and -1 comes back
  * (so a log of thousands of overlapping stages replays only the findings that matter). */
 double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound);
+/* The same, with every component the changes touch replayed on the most attempts it was seen
+ * running at once when that is more than its slots (the observed-slot rule of a stage of many
+ * tasks counts its slots from the task time over its span, so a tail of slow tasks on idle
+ * slots lowers it), the saving taken as that replay's share of the component and applied to
+ * its usual replay (comp_base x (base - changed) / base), so it stays in the units of
+ * sim_total. For changes that shorten a stage's tail (fnd_host.c); x->base_alt is not read. */
+double clarity_fnd_mod_end_peak(struct fnd *x, double bound);
 /* Undoes the changes without replaying. */
 void clarity_fnd_mod_cancel(struct fnd *x);
 /* Simulated ms -> wall ms of the application (the replay's error cancels). */
@@ -113,6 +120,8 @@ void clarity_fnd_stage_rules(struct fnd *x);     /* skew, partitions, tiny tasks
 struct fnd_slow {
     uint32_t host;
     bool by_stragglers;          /* the straggler analysis' host, else the host-vs-others test */
+    bool apart;                  /* found because every rated task of it was slower per byte than
+                                    every rated task of the other hosts (fnd_host.c) */
     size_t stragglers, tasks;    /* its tasks at >= 1.5x the others' median rate; its rated tasks */
     double host_rate, others_rate;   /* median ms per byte of its tasks, of the other hosts' */
 };

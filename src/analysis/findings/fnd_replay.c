@@ -235,3 +235,55 @@ int64_t clarity_fnd_wall_alt(const struct fnd *x, double sim_ms, double delta)
     if (total <= 0 || sim_ms <= 0) return 0;
     return (int64_t)(sim_ms / total * (double)x->task_span_ms + 0.5);
 }
+
+/* fnd_internal.h. The attempts of component c as the plan saw them (successful ones trimmed by
+   their scheduler delay, as clarity_fnd_build passed them), their peak at once. */
+static int comp_peak_slots(struct fnd *x, size_t c)
+{
+    const struct clarity_replay_component *k = &x->plan.comp[c];
+    struct clarity_sim_task *t = malloc((k->n ? k->n : 1) * sizeof *t);
+    if (!t) { x->oom = 1; return 0; }
+    for (size_t j = 0; j < k->n; j++) {
+        size_t i = x->plan.order[k->first + j];
+        uint32_t r = x->row[i];
+        int64_t l = clarity_task_launch_ms(x->a, r), f = clarity_task_finish_ms(x->a, r);
+        t[j] = (struct clarity_sim_task){l, f > l ? f : l, x->sd[i], 0};
+    }
+    int p = clarity_sim_peak_slots(t, k->n);
+    free(t);
+    return p;
+}
+
+double clarity_fnd_mod_end_peak(struct fnd *x, double bound)
+{
+    if (bound < 0) bound = x->reduction;
+    x->arr_wall = -1;
+    x->arr_skipped = false;
+    if (x->min_sim > 0 && bound < x->min_sim) {
+        clarity_fnd_mod_cancel(x);
+        return -1;
+    }
+    double saved = 0;
+    for (size_t t = 0; t < x->ntouched && !x->oom; t++) {
+        uint32_t c = x->comp_of[x->touched[t]];
+        if (x->comp_mark[c]) continue;
+        x->comp_mark[c] = 1;
+        int peak = comp_peak_slots(x, c);
+        if (peak <= x->plan.comp[c].slots) {   /* the usual replay */
+            saved += x->comp_base[c] - comp_run(x, c, x->mod, x->split, 0);
+            continue;
+        }
+        double base = comp_run(x, c, x->rt, NULL, peak), mod = comp_run(x, c, x->mod, x->split, peak);
+        if (base > 0) saved += x->comp_base[c] * (base - mod) / base;
+    }
+    if (x->arr && !x->oom) x->arr_wall = clarity_fnd_arrivals_shift(x);
+    for (size_t t = 0; t < x->ntouched; t++) {
+        uint32_t i = x->touched[t];
+        x->comp_mark[x->comp_of[i]] = 0;
+        x->mod[i] = x->rt[i];
+        x->split[i] = 0;
+    }
+    x->ntouched = 0;
+    x->reduction = 0;
+    return saved > 0 ? saved : 0;
+}
