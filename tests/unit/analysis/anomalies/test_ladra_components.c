@@ -173,3 +173,49 @@ Test(ladra_components, write_rule_needs_a_tenth_of_a_share)
     c[LADRA_COMP_CPU] = 0.65;
     cr_assert_eq(clarity__ladra_components_cause(c, 5000, 160000, 16, 500, true), LADRA_CPU);
 }
+
+/* lad27: the model's disk, where the shuffle writes do not bear it out (write under 0.2), stands
+ * on the run time per CPU time at the victim's concurrency, as the model's cpu since lad26. Seed
+ * 25's fault-free 16-host Sort victim: pooled cpu 0.166, cpu_conc 0.034, write 0.075: the model's
+ * disk was borne out by the pooled 0.166 >= 0.15; at its concurrency it is not. */
+Test(ladra_components, model_disk_stands_on_cpu_conc)
+{
+    double c[LADRA_NCOMP] = {0};
+    c[LADRA_COMP_CPU] = 0.166, c[LADRA_COMP_CPU_CONC] = 0.034, c[LADRA_COMP_WRITE] = 0.075;
+    cr_assert(!clarity__ladra_components_support(c, LADRA_DISK));
+    /* 2 s lost of a 10 s share (160 s on 16 hosts): dropped for the components, not the floor */
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_DISK, 2000, 160000, 16, false), LADRA_DROP_COMPONENTS);
+    /* a victim that ran at the others' concurrency: cpu_conc 0.16 bears the disk out */
+    c[LADRA_COMP_CPU_CONC] = 0.16;
+    cr_assert(clarity__ladra_components_support(c, LADRA_DISK));
+    cr_assert_eq(clarity__ladra_model_cause_check(c, LADRA_DISK, 2000, 160000, 16, false), LADRA_DROP_NONE);
+    /* the write alone still does: 0.2 */
+    c[LADRA_COMP_CPU_CONC] = 0, c[LADRA_COMP_WRITE] = 0.2;
+    cr_assert(clarity__ladra_components_support(c, LADRA_DISK));
+}
+
+/* lad27: cpu, after every other rule, when the lower of the pooled cpu and cpu_conc is 0.16 or
+ * more, GC time per CPU time under 0.5, and 10% of one host's share lost. The tuning runs'
+ * 16-host WordCount CPU hog at 0.5 (seed 2): cpu 0.228, cpu_conc 0.166, GC 0.19, 21.7% of a
+ * share lost. 160 s on 16 hosts: a 10 s share, so 2.17 s lost. */
+Test(ladra_components, cpu_when_both_figures_agree)
+{
+    double c[LADRA_NCOMP] = {0};
+    c[LADRA_COMP_CPU] = 0.228, c[LADRA_COMP_CPU_CONC] = 0.166, c[LADRA_COMP_GC] = 0.19;
+    cr_assert_eq(clarity__ladra_components_cause(c, 2170, 160000, 16, 1000, true), LADRA_CPU);
+    cr_assert_eq(clarity__ladra_components_cause(c, 2170, 160000, 16, 1000, false), LADRA_CPU);
+    /* 0.99 s: 9.9% of a share, over the 5% the cpu rule needs but under this rule's 10% */
+    cr_assert_eq(clarity__ladra_components_cause(c, 990, 160000, 16, 500, true), LADRA_NORMAL);
+    /* the fault-free 16-host Sort victim of seed 3: pooled 0.13, cpu_conc -0.01, 10% lost */
+    c[LADRA_COMP_CPU] = 0.13, c[LADRA_COMP_CPU_CONC] = -0.01, c[LADRA_COMP_GC] = 0;
+    cr_assert_eq(clarity__ladra_components_cause(c, 1000, 160000, 16, 500, true), LADRA_NORMAL);
+    /* a host that ran more tasks at once: pooled 0.2 but cpu_conc 0.03 (the lower one decides) */
+    c[LADRA_COMP_CPU] = 0.2, c[LADRA_COMP_CPU_CONC] = 0.03;
+    cr_assert_eq(clarity__ladra_components_cause(c, 2000, 160000, 16, 500, true), LADRA_NORMAL);
+    /* GC time per CPU time x2.1 (0.73): a memory hog's, not this rule's */
+    c[LADRA_COMP_CPU] = 0.2, c[LADRA_COMP_CPU_CONC] = 0.2, c[LADRA_COMP_GC] = 0.73;
+    cr_assert_eq(clarity__ladra_components_cause(c, 2000, 160000, 16, 500, true), LADRA_NORMAL);
+    /* the 16-host WordCount disk hog that slows reads: 0.149, just under */
+    c[LADRA_COMP_CPU] = 0.149, c[LADRA_COMP_CPU_CONC] = 0.208, c[LADRA_COMP_GC] = -0.14;
+    cr_assert_eq(clarity__ladra_components_cause(c, 1740, 160000, 16, 500, true), LADRA_NORMAL);
+}
