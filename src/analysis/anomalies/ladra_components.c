@@ -274,7 +274,11 @@ int clarity__ladra_components(const struct ladra_input *in, int32_t victim, doub
  * 12.8% of a share lost turns cpu; above, a right 16-host WordCount CPU hog at 0.155 is lost).
  * Against the pooled cpu it adds that CPU hog (pooled 0.005: the hog's host ran fewer tasks at
  * once) and loses nothing: log-mode cpu recall 0.59 -> 0.61 at precision 0.91, the event log
- * unchanged. */
+ * unchanged.
+ * lad27: the model's disk, where the writes do not bear it out, likewise stands on cpu_conc, not
+ * the pooled cpu: seed 25's fault-free 16-host Sort victim (host8, a host running more tasks at
+ * once: write 0.075, pooled cpu 0.166, cpu_conc 0.034) was called disk through the pooled
+ * figure. On the tuning runs (seeds 1-3) no call moves; on seed 25 that false alarm goes. */
 #define COMP_SUPPORT_CPU 0.15
 /* lad27: cpu, last, when the run time per CPU time is up x1.17 (log 0.16) both pooled and at
  * the victim's own concurrency (cpu_conc), GC time per CPU time is not (under x1.65, log 0.5),
