@@ -95,3 +95,30 @@ Test(ladra_netscan, no_tasks)
     cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
     cr_assert(!p.found);
 }
+
+/* lad28: a slow spell over every reader leaves the scan no reference, and it names nothing
+ * rather than guess one. A one-wave shuffle (a Sort's 64 reducers on 8 or 16 hosts of 8 slots)
+ * under a throttle: here 20 readers of 10 MB, all started at 0 on hosts 0-3, each waiting 390
+ * ms, 40 ms per MB where unimpeded readers would take 10. Every log rate is ln 40, so the
+ * reference (their 25th percentile) is 40 ms/MB, each reader adds -ln 1.5 to the scan and no
+ * stretch grows. The same readers with 12 of them outside the spell are
+ * slow_readers_on_every_host's x4. (On the synth runs lad28 measured, the throttled Sorts'
+ * reference was x2.0-4.75 a fault-free run's; no reader ran outside the spell.) */
+Test(ladra_netscan, one_wave_under_the_spell_has_no_reference)
+{
+    struct ladra_task t[20];
+    struct ladra_metrics m[20];
+    for (int i = 0; i < 20; i++) {
+        t[i] = (struct ladra_task){.start_ms = 0, .end_ms = 1000, .row = (uint32_t)i, .stage = 1, .host = i % 4, .exec = i % 4};
+        m[i] = (struct ladra_metrics){.tid = i, .run_ms = 1000, .cpu_ms = 500, .fetch_wait_ms = 390, .remote_bytes = 10000000};
+    }
+    struct ladra_input in = {.tasks = t, .ntasks = 20, .metrics = m, .nhosts = 4, .nstages = 2};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    struct ladra_net_period p;
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
+    cr_assert_eq(p.readers, 20);
+    cr_assert_float_eq(p.ref_ms_per_mb, 40.0, 1e-9);
+    cr_assert(!p.found);
+    cr_assert(!p.matters);
+}
