@@ -181,6 +181,10 @@ int clarity_fnd_tiny_io(const struct clarity_task_comp *c, size_t m, uint32_t pa
 void clarity_fnd_app_rules(struct fnd *x);      /* GC, scheduler delay, driver-bound */
 /* idle executors: busy and allocated core ms of the application; the curve on `threads` */
 void clarity_fnd_idle_rule(struct fnd *x, int threads, double busy_core_ms, int64_t alloc);
+/* the executor counts the idle rule tries, ascending, into k (4 entries): a quarter, half and
+ * three quarters of `executors` rounded up, and `keep` (the fewest that keep every I/O-sharing
+ * stage's hosts; 0 none), distinct, >= 1 and below `executors`; returns how many */
+size_t clarity_fnd_idle_counts(double executors, double keep, double *k);
 void clarity_fnd_failure_rules(struct fnd *x);   /* failures, fetch failures, lost executors, OOM, speculation */
 void clarity_fnd_sql_rules(struct fnd *x);       /* plan shape */
 /* anomaly (LADRA) and contention (iQCAR), when the options ask for them (fnd_ext.c) */
