@@ -15,6 +15,8 @@
 # same run. For the job axis a raw simdjson pass over the same file is the floor `summary
 # --threads 1` is held to (within 2x). One run per cell (the big logs take minutes); machines
 # are shared, so compare ratios within a table, not seconds across runs.
+# SCALE_APP and SCALE_STAGE (STAGE/ATTEMPT, for the taskList row) skip the two lookups, a whole
+# read each (about ten minutes at 10 M tasks on a busy machine), when one log is measured.
 set -euo pipefail
 cd "$(cd "${0%/*}" && pwd)/.."
 C=${CLARITY:-build/clarity}
@@ -73,8 +75,8 @@ run_cmd() { # run_cmd CMD LOG APP STAGE
 table() { # table TITLE LOG TASKS [JOBS_AXIS]
   local title=$1 log=$2 tasks=$3 jobs_axis=${4:-}
   local app stage
-  app=$(app_of "$log")
-  stage=$(big_stage "$log" "$app")
+  app=${SCALE_APP:-$(app_of "$log")}
+  stage=${SCALE_STAGE:-$(big_stage "$log" "$app")}
   say "#### $title"
   say ""
   say "| command | wall s | CPU s | peak RSS MiB | RSS beyond summary, B/task | wall vs summary | CPU vs summary | exit |"

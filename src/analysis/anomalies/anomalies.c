@@ -160,6 +160,7 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     struct dense_map hosts = {.last = -1}, execs = {.last = -1};
     struct ladra_index ix = {0};
     int32_t *stage_of = NULL;
+    double *conc = NULL;   /* the index's task concurrency, kept for the victim's components */
     if (T->n > UINT32_MAX) {   /* ladra_task.row */
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "too many task attempts for the anomaly analysis");
         goto fail;
@@ -268,8 +269,10 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         free(vic), free(f);
         if (rc) goto fail;
     }
+    conc = ix.conc, ix.conc = NULL;
     clarity__ladra_index_free(&ix);
-    if (by_slowdown && (rc = clarity__ladra_components(in, r->run.victim, r->victim_comp, err))) goto fail;
+    if (by_slowdown && (rc = clarity__ladra_components_conc(in, r->run.victim, conc, r->victim_comp, err))) goto fail;
+    free(conc), conc = NULL;
 
     double rs[4], rp[4];
     if ((rc = classify(o, &r->run, r->eventlog_only, r->run_y, r->run_p, rs, rp, &r->method, err))) goto fail;
@@ -384,7 +387,7 @@ oom:
 fail:
     clarity_idmap_free(&hosts.map), clarity_idmap_free(&execs.map), free(hosts.ids), free(execs.ids);
     clarity__ladra_index_free(&ix);
-    free(stage_of);
+    free(stage_of), free(conc);
     clarity_anomalies_free(r);
     return rc;
 }

@@ -55,8 +55,8 @@ static double lratio(double a, double e, double fl)
 
 /* How many tasks ran on each task's host while it ran, itself included (the integral of the
  * host's running count over the task, over its duration; 1 for a task of no duration): the
- * victim rule's measure (ladra_index.c), taken again here from the tasks alone since the
- * components are computed after the index is gone. */
+ * victim rule's measure (ladra_index.c), taken again here from the tasks alone when the caller
+ * has not kept the index's (clarity__ladra_components without _conc: the unit tests). */
 static int task_concurrency(const struct ladra_input *in, double *conc)
 {
     size_t n = in->ntasks;
@@ -131,16 +131,23 @@ static double run_expected(const double *o, double cpu, double c)
 int clarity__ladra_components(const struct ladra_input *in, int32_t victim, double comp[LADRA_NCOMP],
                               struct clarity_error *err)
 {
+    return clarity__ladra_components_conc(in, victim, NULL, comp, err);
+}
+
+int clarity__ladra_components_conc(const struct ladra_input *in, int32_t victim, const double *given,
+                                   double comp[LADRA_NCOMP], struct clarity_error *err)
+{
     for (int c = 0; c < LADRA_NCOMP; c++) comp[c] = 0;
     size_t n = in->ntasks, ns = in->nstages;
     if (!n || victim < 0) return 0;
     /* per stage, the other hosts' sums of each amount and of log durations, how many, and the
      * write time's sums against concurrency */
-    double *os = calloc(ns * OS_W, sizeof *os), *conc = malloc(n * sizeof *conc);
-    if (!os || !conc || task_concurrency(in, conc)) {
-        free(os), free(conc);
+    double *os = calloc(ns * OS_W, sizeof *os), *own = given ? NULL : malloc(n * sizeof *own);
+    if (!os || (!given && (!own || task_concurrency(in, own)))) {
+        free(os), free(own);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
     }
+    const double *conc = given ? given : own;
     for (size_t i = 0; i < n; i++) {
         const struct ladra_task *t = &in->tasks[i];
         if (t->host == victim) continue;
@@ -172,7 +179,7 @@ int clarity__ladra_components(const struct ladra_input *in, int32_t victim, doub
         if (o[Q_DB] > 0) e[Q_IO] += w * q[Q_DB] * o[Q_IO] / o[Q_DB];
         else a[Q_IO] -= w * q[Q_IO];
     }
-    free(os), free(conc);
+    free(os), free(own);
     if (wt <= 0) return 0;
     /* The GC logs' records: a memory hog makes collections page (system time in the kernel), a
      * CPU hog makes the collector's threads wait for cores (wall time over user + sys). */

@@ -188,7 +188,9 @@ static int host_slowdown(struct ladra_index *x, const struct ladra_input *in, co
         }
     }
     for (size_t h = 0; h < nh; h++) x->host_slowdown[h] = sum[h] / (cnt[h] + VICTIM_PRIOR_TASKS);
-    free(sum), free(cnt), free(hs), free(hn), free(conc);
+    free(sum), free(cnt), free(hs), free(hn);
+    if (clarity__ladra_victim_by_slowdown(x)) x->conc = conc;   /* the components read it */
+    else free(conc);
     return 0;
 }
 
@@ -307,6 +309,7 @@ void clarity__ladra_index_free(struct ladra_index *x)
 {
     free(x->host_off), free(x->host_ix), free(x->pair_off), free(x->pairs), free(x->first_sum), free(x->first_n);
     free(x->stage_med), free(x->host_excess), free(x->host_slowdown), free(x->host_lost), free(x->slow), free(x->nslow);
+    free(x->conc);
     memset(x, 0, sizeof *x);
 }
 

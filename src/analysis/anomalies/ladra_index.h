@@ -44,6 +44,11 @@ struct ladra_index {
     double *host_lost;                /* nh: ms lost against the other hosts, the same comparison */
     double *slow, *nslow;             /* nh: duration / stage median summed in task order (SLD), how many */
     size_t max_host_tasks;
+    /* n: each task's mean tasks at once on its host while it ran (host_slowdown's measure), kept
+     * only where the victim is chosen by slowdown (more than LADRA_VICTIM_EXCESS_MAX_HOSTS
+     * hosts), for the components to read rather than sweep the hosts again; else NULL. A caller
+     * may take it (set it NULL) and free it itself. */
+    double *conc;
 };
 
 /* Needs detection's marks (the victim stage counts smoothed-abnormal tasks). Returns 0, or
@@ -125,6 +130,10 @@ int clarity__ladra_factors_batch(const struct ladra_input *in, const struct ladr
  * Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity__ladra_components(const struct ladra_input *in, int32_t victim, double comp[LADRA_NCOMP],
                               struct clarity_error *err);
+/* The same with each task's concurrency given (struct ladra_index's conc; NULL: computed here). At
+ * 10 M tasks the second sweep cost 80 B a task beside the model (its spans, events and result). */
+int clarity__ladra_components_conc(const struct ladra_input *in, int32_t victim, const double *conc,
+                                   double comp[LADRA_NCOMP], struct clarity_error *err);
 /* The cause the components alone give (LADRA_NORMAL: none clear), for a victim that lost lost_ms
  * of a run of run_ms task time on nhosts hosts (at least min_lost_ms); gc_logs: log mode. */
 int clarity__ladra_components_cause(const double comp[LADRA_NCOMP], double lost_ms, double run_ms, size_t nhosts,
