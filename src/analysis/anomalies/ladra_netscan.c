@@ -23,7 +23,7 @@
  * slows it as much; the scan records that wave (the most readers running at once, found by one
  * sweep over starts and ends) and whether their fetch wait is material (unchecked).
  * Which host's network is slow is not in a standard event log (readers do not say where their
- * blocks came from), so the stretch names no host. Linear in the tasks plus one sort.
+ * blocks came from), so the stretch names no host. Linear in the tasks plus three sorts.
  * Thresholds and why: include/clarity/anomalies.h and docs/anomalies.md. */
 #include <math.h>
 #include <stdlib.h>
