@@ -377,4 +377,27 @@ jq -e '.faults[0] | .host == "host3" and .kind == "memory-hog" and .affected_tas
 expect_rc "16-host wordcount memory hog, logs" 0 "$CLARITY_ASAN" anomalies --json -q --executor-logs "$T/w16m/executor-logs" --gc-logs "$T/w16m/gc" "$T/w16m"/eventlogs/*
 jq -e '.applications[0] | .run.victim_host == "host3" and .run.class == "memory" and .run.verdict_host == "host3" and .run.victim_components.lost_ms > 8000' "$T/out" >/dev/null \
   && ok "16-host wordcount memory hog, logs: host3 by its lost time, memory" || bad "16-host wordcount memory hog: $(jq -c '.applications[0].run | [.class, .victim_host, .verdict_host, .victim_components]' "$T/out")"
+# The fetch-wait scan's blind spot said (issue 19, lad29): an 8-host Sort (64 slots) reads its 64
+# reducers in one wave, so a throttle over them slows the scan's reference as much and no stretch
+# grows (lad28). Synth's tuning run sort-h8-network-0.9-1: the 64 readers ran at once from
+# 09:00:11.137 and waited 166,419 ms on fetches, 22.4% of the 743,277 ms of task time (over 10%):
+# "network not checked", verdict unchanged. The fault-free run of that seed waits 9.2%: no line;
+# the 4-host throttled Sort above reads in two waves (32 of 64 at once): checked, no line.
+"$CLARITY" synth sort --seed 1 --hosts 8 --fault network@host2:3s-13s:0.9 -q -o "$T/s8n" || bad "synth 8-host sort network"
+"$CLARITY" synth sort --seed 1 --hosts 8 -q -o "$T/s8f" || bad "synth 8-host sort fault-free"
+expect_rc "8-host sort network: json" 0 "$CLARITY_ASAN" anomalies --json -q "$T/s8n"/eventlogs/*
+jq -e '.applications[0] | .run.class == "normal" and .fetch_scan == null and (.run.network_unchecked | .readers_at_once == 64
+  and .readers == 64 and .fetch_wait_ms == 166419 and .run_task_ms == 743277 and .at_ms == 1709283611137
+  and .stages == [{"stage": 1, "attempt": 0}] and .stages_total == 1)' "$T/out" >/dev/null \
+  && ok "8-host sort network: one wave of 64 readers, network not checked (22.4%)" || bad "8-host sort network: $(jq -c '.applications[0].run.network_unchecked' "$T/out")"
+expect_rc "8-host sort network: text" 0 "$CLARITY_ASAN" anomalies -q "$T/s8n"/eventlogs/*
+grep -qx 'verdict      normal: no abnormal period' "$T/out" \
+  && grep -A1 '^verdict' "$T/out" | grep -q 'network not checked: 64 of 64 shuffle readers (stage 1) read at once, waiting 2.8 min$' \
+  && ok "8-host sort network: text says the network was not checked" || { bad "8-host sort network text"; grep -A4 '^verdict' "$T/out"; }
+expect_rc "8-host sort fault-free: json" 0 "$CLARITY_ASAN" anomalies --json -q "$T/s8f"/eventlogs/*
+jq -e '.applications[0] | .run.class == "normal" and .run.network_unchecked == null and .fetch_scan.readers == 64' "$T/out" >/dev/null \
+  && ok "8-host sort fault-free: one wave at 9.2% of the task time, no line" || bad "8-host sort fault-free: $(jq -c '.applications[0].run' "$T/out")"
+expect_rc "4-host sort network: json" 0 "$CLARITY_ASAN" anomalies --json -q "$T/nw"/eventlogs/*
+jq -e '.applications[0] | .run.class == "network" and .run.network_unchecked == null' "$T/out" >/dev/null \
+  && ok "4-host sort network: two waves, checked, no line" || bad "4-host sort network: $(jq -c '.applications[0].run.network_unchecked' "$T/out")"
 summary

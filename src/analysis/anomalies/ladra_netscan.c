@@ -18,8 +18,12 @@
  *      beyond the reference rate is at least min_excess_ms and min_share of the application's
  *      task time (a long run's first waves wait more per byte, every one of them contending
  *      for the same NICs; the share keeps that from being a slow network).
+ * Its blind spot, said rather than hidden: when more than 3/4 of the readers ran at one instant
+ * (a Sort's reducers read in one wave), the reference lies among them and a slow spell over them
+ * slows it as much; the scan records that wave (the most readers running at once, found by one
+ * sweep over starts and ends) and whether their fetch wait is material (unchecked).
  * Which host's network is slow is not in a standard event log (readers do not say where their
- * blocks came from), so the stretch names no host. Linear in the tasks plus one sort.
+ * blocks came from), so the stretch names no host. Linear in the tasks plus three sorts.
  * Thresholds and why: include/clarity/anomalies.h and docs/anomalies.md. */
 #include <math.h>
 #include <stdlib.h>
@@ -30,7 +34,8 @@ void clarity_ladra_netscan_default(struct ladra_netscan_options *o)
     *o = (struct ladra_netscan_options){.min_tasks = LADRA_NET_MIN_TASKS, .min_hosts = LADRA_NET_MIN_HOSTS,
                                         .min_bytes = LADRA_NET_MIN_BYTES, .latency_ms = LADRA_NET_LATENCY_MS,
                                         .drift = LADRA_NET_DRIFT, .min_slowdown = LADRA_NET_MIN_SLOWDOWN,
-                                        .min_excess_ms = LADRA_MIN_EXCESS_MS, .min_share = LADRA_NET_MIN_SHARE};
+                                        .min_excess_ms = LADRA_MIN_EXCESS_MS, .min_share = LADRA_NET_MIN_SHARE,
+                                        .unchecked_share = LADRA_NET_UNCHECKED_SHARE};
 }
 
 struct reader { int64_t start_ms, end_ms; double lrate, mb, fw; int32_t host, stage; uint32_t k; };
@@ -49,6 +54,40 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The most readers running at one instant (r in start order): a sweep over the starts with the
+ * ends sorted; a reader ending at t no longer runs at t. Then their fetch wait and stages. */
+static void one_wave(const struct reader *r, size_t nr, int64_t *ends, uint8_t *stage_seen, size_t nstages,
+                     struct ladra_net_period *out)
+{
+    for (size_t k = 0; k < nr; k++) ends[k] = r[k].end_ms;
+    qsort(ends, nr, sizeof *ends, cmp_i64);
+    size_t j = 0, best = 0;
+    int64_t at = 0;
+    for (size_t k = 0; k < nr; k++) {
+        while (j < nr && ends[j] <= r[k].start_ms) j++;
+        size_t alive = k + 1 > j ? k + 1 - j : 0;
+        if (alive > best) best = alive, at = r[k].start_ms;
+    }
+    out->wave_at_ms = at;
+    for (size_t k = 0; k < nr; k++) {
+        if (r[k].start_ms > at || r[k].end_ms <= at) continue;
+        out->wave_readers++;
+        out->wave_fetch_ms += r[k].fw;
+        if (r[k].stage >= 0 && (size_t)r[k].stage < nstages) stage_seen[r[k].stage] = 1;
+    }
+    for (size_t s = 0; s < nstages; s++)
+        if (stage_seen[s]) {
+            if (out->wave_nstages < LADRA_NET_WAVE_STAGES) out->wave_stages[out->wave_nstages] = (int32_t)s;
+            out->wave_nstages++;
+        }
+}
+
 int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netscan_options *o, struct ladra_net_period *out,
                           struct clarity_error *err)
 {
@@ -56,9 +95,10 @@ int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netsc
     size_t n = in->ntasks, nr = 0;
     struct reader *r = malloc((n ? n : 1) * sizeof *r);
     double *lr = malloc((n ? n : 1) * sizeof *lr);
-    uint8_t *seen = calloc(in->nhosts ? in->nhosts : 1, 1);
-    if (!r || !lr || !seen) {
-        free(r), free(lr), free(seen);
+    uint8_t *seen = calloc(in->nhosts ? in->nhosts : 1, 1), *stage_seen = calloc(in->nstages ? in->nstages : 1, 1);
+    int64_t *ends = malloc((n ? n : 1) * sizeof *ends);
+    if (!r || !lr || !seen || !stage_seen || !ends) {
+        free(r), free(lr), free(seen), free(stage_seen), free(ends);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA");
     }
     double run_ms = 0;
@@ -76,13 +116,14 @@ int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netsc
     }
     out->run_task_ms = run_ms;
     out->readers = nr;
+    qsort(r, nr, sizeof *r, by_start);
+    if (nr) one_wave(r, nr, ends, stage_seen, in->nstages, out);
     if (nr < (size_t)o->min_tasks || nr < 4) goto done;
     qsort(lr, nr, sizeof *lr, cmp_double);
     /* the 25th percentile, interpolated as numpy's default does */
     double pos = 0.25 * (double)(nr - 1), ref = lr[(size_t)pos];
     if ((size_t)pos + 1 < nr) ref += (pos - floor(pos)) * (lr[(size_t)pos + 1] - lr[(size_t)pos]);
     out->ref_ms_per_mb = exp(ref);
-    qsort(r, nr, sizeof *r, by_start);
     double best = 0, cur = 0;
     size_t bs = 0, be = 0, cs = 0;
     for (size_t k = 0; k < nr; k++) {
@@ -108,7 +149,11 @@ int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netsc
     out->found = true;
     out->matters = clarity_ladra_net_period_matters(out, o);
 done:
-    free(r), free(lr), free(seen);
+    /* 4 x wave > 3 x readers: fewer than a quarter of the readers ran outside the wave, so the
+     * 25th percentile is one of the wave's own rates */
+    out->unchecked = !out->matters && out->wave_readers * 4 > nr * 3 &&
+                     out->wave_fetch_ms >= o->unchecked_share * out->run_task_ms && out->wave_fetch_ms > 0;
+    free(r), free(lr), free(seen), free(stage_seen), free(ends);
     return 0;
 }
 

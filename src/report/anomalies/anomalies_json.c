@@ -92,6 +92,31 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
         if (r->model_cause_dropped == LADRA_NORMAL) clarity_jsonw_null(w);
         else clarity_jsonw_str(w, clarity_ladra_class_name(r->model_cause_dropped));
     }
+    /* the fetch-wait scan's blind spot (lad29): null, or the readers that ran in one wave whose
+     * fetch wait it could not check (docs/anomalies.md, JSON) */
+    clarity_jsonw_key(w, "network_unchecked");
+    if (!r->net.unchecked) clarity_jsonw_null(w);
+    else {
+        const struct ladra_net_period *p = &r->net;
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kint(w, "readers_at_once", (int64_t)p->wave_readers);
+        clarity_jsonw_kint(w, "readers", (int64_t)p->readers);
+        clarity_jsonw_kint(w, "at_ms", p->wave_at_ms);
+        clarity_jsonw_kdouble(w, "fetch_wait_ms", p->wave_fetch_ms);
+        clarity_jsonw_kdouble(w, "run_task_ms", p->run_task_ms);
+        clarity_jsonw_key(w, "stages");
+        clarity_jsonw_arr_begin(w);
+        size_t kept = p->wave_nstages < LADRA_NET_WAVE_STAGES ? p->wave_nstages : LADRA_NET_WAVE_STAGES;
+        for (size_t k = 0; k < kept; k++) {
+            clarity_jsonw_obj_begin(w);
+            clarity_jsonw_kint(w, "stage", r->stages[p->wave_stages[k]].stage_id);
+            clarity_jsonw_kint(w, "attempt", r->stages[p->wave_stages[k]].attempt);
+            clarity_jsonw_obj_end(w);
+        }
+        clarity_jsonw_arr_end(w);
+        clarity_jsonw_kint(w, "stages_total", (int64_t)p->wave_nstages);
+        clarity_jsonw_obj_end(w);
+    }
     clarity_jsonw_key(w, "verdict_host");   /* the host the verdict names; null: none (normal, or a slow network) */
     if (r->names_host) clarity_jsonw_str(w, clarity_app_str(a, r->host_ids[r->run.victim]));
     else clarity_jsonw_null(w);

@@ -20,6 +20,30 @@ static void causes_line(FILE *o, const double *p)
     for (int c = 0; c < LADRA_NCLASS; c++) fprintf(o, "  %s %3.0f%%", clarity_ladra_class_name(c), 100 * p[c]);
 }
 
+/* The fetch-wait scan's blind spot, said under the verdict (lad29): the readers that ran in one
+ * wave have no unimpeded reader to be compared with, so "normal" says nothing of the network
+ * there. Names their stages (the first LADRA_NET_WAVE_STAGES) and what would check it. */
+static void unchecked_line(FILE *o, const struct clarity_anomalies_result *r, size_t width)
+{
+    const struct ladra_net_period *p = &r->net;
+    if (!p->unchecked) return;
+    char st[160] = "", fw[48];
+    size_t len = 0, kept = p->wave_nstages < LADRA_NET_WAVE_STAGES ? p->wave_nstages : LADRA_NET_WAVE_STAGES;
+    for (size_t k = 0; k < kept && len < sizeof st; k++) {
+        const struct clarity_anomalies_stage *g = &r->stages[p->wave_stages[k]];
+        len += (size_t)snprintf(st + len, sizeof st - len, "%s%lld", k ? ", " : "", (long long)g->stage_id);
+        if (g->attempt && len < sizeof st) len += (size_t)snprintf(st + len, sizeof st - len, " (attempt %d)", (int)g->attempt);
+    }
+    if (p->wave_nstages > kept && len < sizeof st)
+        snprintf(st + len, sizeof st - len, " and %zu more", p->wave_nstages - kept);
+    clarity_fmt_ms(fw, sizeof fw, (int64_t)p->wave_fetch_ms);
+    clarity_fit_wrapf(o, width, "             ", "network not checked: %zu of %zu shuffle readers (stage%s %s) read at once, "
+                      "waiting %s on fetches (%.1f%% of the task time), so the fetch-wait scan had no unimpeded reader to "
+                      "compare them with and a slow network would look normal; another run of the same job would check it",
+                      p->wave_readers, p->readers, p->wave_nstages == 1 ? "" : "s", st,
+                      fw, p->run_task_ms > 0 ? 100 * p->wave_fetch_ms / p->run_task_ms : 0);
+}
+
 /* eDCO, eMCS and eDMC only when GC logs gave DCO, MCS and DMC (otherwise they are the same) */
 static void factors_line(FILE *o, size_t width, const char *lead, const char *first, const struct ladra_factors *f)
 {
@@ -259,6 +283,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
     if (!r->detected && !r->cause_without_period && !r->cause_by_components) {
         /* No period that matters and no cause the model can stand by: nothing else. */
         fprintf(o, "\nverdict      normal: no abnormal period\n");
+        unchecked_line(o, r, width);
     } else {
         const struct ladra_factors *f = &r->run;
         char verdict[512], head[256];
@@ -283,6 +308,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         else
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         clarity_fit_wrap(o, width, "\nverdict      ", verdict);
+        unchecked_line(o, r, width);
         if (r->cause_by_fetch_scan)
             clarity_fit_wrapf(o, width, "             ", "cause from the fetch-wait scan, not the root-cause model: %zu "
                               "readers on %zu hosts waited x%.2f per remote MB over the run's unimpeded readers, %.1f s "

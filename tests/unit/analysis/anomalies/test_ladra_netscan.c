@@ -122,3 +122,89 @@ Test(ladra_netscan, one_wave_under_the_spell_has_no_reference)
     cr_assert(!p.found);
     cr_assert(!p.matters);
 }
+
+/* lad29: the blind spot above, said. The same one-wave readers: all 20 run at instant 0 (20 of
+ * 20, over 3/4), waiting 20 x 390 = 7,800 ms on fetches, 39% of the 20,000 ms of tasks (over the
+ * 10% that makes it material): the network is recorded as not checked, in stage 1. */
+Test(ladra_netscan, one_wave_is_recorded_unchecked)
+{
+    struct ladra_task t[20];
+    struct ladra_metrics m[20];
+    for (int i = 0; i < 20; i++) {
+        t[i] = (struct ladra_task){.start_ms = 0, .end_ms = 1000, .row = (uint32_t)i, .stage = 1, .host = i % 4, .exec = i % 4};
+        m[i] = (struct ladra_metrics){.tid = i, .run_ms = 1000, .cpu_ms = 500, .fetch_wait_ms = 390, .remote_bytes = 10000000};
+    }
+    struct ladra_input in = {.tasks = t, .ntasks = 20, .metrics = m, .nhosts = 4, .nstages = 2};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    struct ladra_net_period p;
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
+    cr_assert_eq(p.wave_readers, 20);
+    cr_assert_eq(p.wave_at_ms, 0);
+    cr_assert_float_eq(p.wave_fetch_ms, 7800.0, 1e-9);
+    cr_assert_eq(p.wave_nstages, 1);
+    cr_assert_eq(p.wave_stages[0], 1);
+    cr_assert(p.unchecked);
+}
+
+/* A stretch of readers one after another (slow_readers_on_every_host: each ends as the next
+ * starts) never has two running at once: one reader is the widest wave, the scan has its
+ * reference, and it finds the slow ones. */
+Test(ladra_netscan, readers_in_turn_are_checked)
+{
+    struct ladra_task t[20];
+    struct ladra_metrics m[20];
+    size_t n = build(t, m, 4, 10000000);
+    struct ladra_input in = {.tasks = t, .ntasks = n, .metrics = m, .nhosts = 4, .nstages = 2};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    struct ladra_net_period p;
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, &p, NULL), 0);
+    cr_assert_eq(p.wave_readers, 1);
+    cr_assert_eq(p.wave_at_ms, 0);
+    cr_assert_float_eq(p.wave_fetch_ms, 90.0, 1e-9);
+    cr_assert(p.matters);
+    cr_assert(!p.unchecked);
+}
+
+/* Both bounds on worked numbers. 20 readers of 10 MB, 1000 ms each: `inwave` of them start at 0
+ * (stages 2 and 0 in turn), the others at 2000, after the wave ended; every one waits `fw` ms,
+ * the same rate, so no stretch grows. The share's base is 20,000 ms of tasks, 10% = 2,000 ms. */
+static void two_waves(int inwave, int64_t fw, struct ladra_net_period *p)
+{
+    struct ladra_task t[20];
+    struct ladra_metrics m[20];
+    for (int i = 0; i < 20; i++) {
+        int64_t s = i < inwave ? 0 : 2000;
+        t[i] = (struct ladra_task){.start_ms = s, .end_ms = s + 1000, .row = (uint32_t)i, .stage = i < inwave ? (i % 2 ? 0 : 2) : 1,
+                                   .host = i % 4, .exec = i % 4};
+        m[i] = (struct ladra_metrics){.tid = i, .run_ms = 1000, .cpu_ms = 500, .fetch_wait_ms = fw, .remote_bytes = 10000000};
+    }
+    struct ladra_input in = {.tasks = t, .ntasks = 20, .metrics = m, .nhosts = 4, .nstages = 3};
+    struct ladra_netscan_options o;
+    clarity_ladra_netscan_default(&o);
+    cr_assert_eq(clarity_ladra_netscan(&in, &o, p, NULL), 0);
+    cr_assert(!p->matters);
+}
+
+Test(ladra_netscan, unchecked_bounds)
+{
+    struct ladra_net_period p;
+    /* 16 of 20 at once (64 > 60: under a quarter outside), 16 x 125 = 2,000 ms = 10%: unchecked */
+    two_waves(16, 125, &p);
+    cr_assert_eq(p.wave_readers, 16);
+    cr_assert_float_eq(p.wave_fetch_ms, 2000.0, 1e-9);
+    cr_assert_eq(p.wave_nstages, 2);
+    cr_assert_eq(p.wave_stages[0], 0);
+    cr_assert_eq(p.wave_stages[1], 2);
+    cr_assert(p.unchecked);
+    /* 16 x 124 = 1,984 ms, 9.92%: not material */
+    two_waves(16, 124, &p);
+    cr_assert_float_eq(p.wave_fetch_ms, 1984.0, 1e-9);
+    cr_assert(!p.unchecked);
+    /* 15 of 20 at once (60, not over 60): a quarter of the readers ran outside the wave, the
+     * 25th percentile (position 4.75 of 20) rests mostly on them: checked */
+    two_waves(15, 200, &p);
+    cr_assert_eq(p.wave_readers, 15);
+    cr_assert(!p.unchecked);
+}
