@@ -96,24 +96,19 @@ static double gc_cut(const struct fnd *x, double share, double *cut)
     return kept;
 }
 
-/* The wall saving of the cut: where queries arrive on their own (x->arr), the arrival-held
-   replay's shift of the application's end, as every rule there; otherwise the log's own
-   schedule with each task shorter (fnd_gc_chain.c: the component replay paired the tasks of a
-   stage just over one wave its own way, -19% and -14% on the tuning wordcounts 4 and 44).
-   -1: not measured (under the reporting floor, or out of memory). */
+/* The wall saving of the cut, on the log's own schedule with each task shorter
+   (fnd_gc_chain.c: the component replay paired the tasks of a stage just over one wave its own
+   way, -19% and -14% on the tuning wordcounts 4 and 44). Where queries arrive on their own
+   (x->arr), over the whole application with each stage also waiting for the stage that
+   released it and its query's arrival: the arrival-held replay's list schedule paired
+   concurrent queries' tasks its own way (fnd32: test mixes 64 +55% -> +8%, 71 -41% -> -19%,
+   92 +35% -> +1%; the tuning mixes within 1.5 points either way). -1: out of memory. */
 static int64_t gc_saving(struct fnd *x, const double *cut, struct clarity_finding *f)
 {
-    if (!x->arr) {
-        double w = clarity_fnd_gc_chain_saving(x, cut);
-        if (w < 0) { x->oom = 1; return -1; }
-        return (int64_t)(w + 0.5);
-    }
-    for (size_t i = 0; i < x->n; i++)
-        if (cut[i] > 0) clarity_fnd_mod_set(x, i, x->rt[i] - cut[i]);
-    double sim = clarity_fnd_mod_end(x, 0, -1);
-    if (sim < 0) return -1;
-    clarity_fnd_set_saving(x, f, sim);
-    return f->saving_ms;
+    double w = x->arr ? clarity_fnd_gc_chain_arrive_saving(x, cut) : clarity_fnd_gc_chain_saving(x, cut);
+    if (w < 0) { x->oom = 1; return -1; }
+    if (x->arr) f->arrivals = 1;
+    return (int64_t)(w + 0.5);
 }
 
 static void gc_rule(struct fnd *x, double task_ms)
@@ -148,9 +143,9 @@ static void gc_rule(struct fnd *x, double task_ms)
     clarity_fnd_ev(f, "worst_stage_gc_ms", smax_v, "ms");
     clarity_fnd_ev(f, "gc_kept_ms", kept, "ms");
     if (bound >= 0) clarity_fnd_ev(f, "no_gc_saving_ms", (double)bound, "ms");
-    snprintf(f->caveat, sizeof f->caveat, "estimate: each task's GC %s %.0f%% of its other time (a healthy heap's)%s, "
-             "assuming the action gets it there; no GC at all: at most %.1f s", x->arr ? "replayed at" : "cut to",
-             100 * GC_HEALTHY_SHARE, x->arr ? "" : " on the log's own schedule", (double)(bound >= 0 ? bound : saving) / 1000);
+    snprintf(f->caveat, sizeof f->caveat, "estimate: each task's GC cut to %.0f%% of its other time (a healthy heap's) on the "
+             "log's own schedule, assuming the action gets it there; no GC at all: at most %.1f s",
+             100 * GC_HEALTHY_SHARE, (double)(bound >= 0 ? bound : saving) / 1000);
     const char *cur = clarity_fnd_prop(x->a, "spark.executor.memory");
     int64_t mem = clarity_fnd_jvm_size(cur ? cur : "1g");
     if (mem <= 0) mem = clarity_fnd_jvm_size("1g");   /* unreadable setting: Spark's default */

@@ -259,6 +259,15 @@ oom:
     return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building the findings replay");
 }
 
+const struct clarity_wl_stage *clarity_fnd_arrivals_stages(const struct fnd *x, size_t *n, const double **arrive)
+{
+    const struct fnd_arr *r = x->arr;
+    if (!r) return NULL;
+    *n = r->w.nst;
+    *arrive = r->arrive;
+    return r->st;
+}
+
 /* Called by clarity_fnd_mod_end while the change is in x->mod / x->split: the replayed end's
  * shift in ms, or -1 (no arrivals, the budget spent, out of memory). */
 double clarity_fnd_arrivals_shift(struct fnd *x)

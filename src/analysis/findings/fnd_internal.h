@@ -89,6 +89,10 @@ double clarity_fnd_arrivals_shift(struct fnd *x);
 /* the same with the driver's time inside each query removed (every stage submitted as the
    one before it in its query ends; a query's first stage at the query's start), -1 without */
 double clarity_fnd_arrivals_no_gaps(struct fnd *x);
+struct clarity_wl_stage;
+/* The arrival-held replay's stages (times in ms from the application's first launch), n of
+   them, and per stage its query's logged arrival; NULL without arrivals. */
+const struct clarity_wl_stage *clarity_fnd_arrivals_stages(const struct fnd *x, size_t *n, const double **arrive);
 /* f->saving_ms from the last mod_end: the component replay's wall saving, or, where queries
  * arrive on their own and the change was replayed so, the shift of the application's end
  * (f->arrivals). */
