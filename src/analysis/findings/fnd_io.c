@@ -117,17 +117,29 @@ int clarity_fnd_io_fit(const struct clarity_task_comp *c, size_t m, size_t min_a
     /* D by least squares over a grid (1 to 16 streams, 0.05 apart): the residual is not
        smooth in D (the kink), and 301 passes over a stage's tasks cost little next to its
        replay */
+    /* the shared tasks' MB, time per MB over t1 and streams, packed once in task order: the
+       grid's 301 passes then read three doubles a task instead of recomputing each task's MB
+       and I/O time (on the 1 GB wordcount of bench/findings-cost.sh that was a fifth of
+       findings' CPU); the same expressions in the same order, so D is the same to the bit */
+    double *g_mb = malloc(3 * ns * sizeof *g_mb);
+    if (!g_mb) { free(conc); return -1; }
+    double *g_y = g_mb + ns, *g_l = g_y + ns;
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++) {
+        double mb = clarity_fnd_io_mb(&c[i]);
+        if (mb <= 0 || conc[i] <= 1) continue;
+        g_mb[k] = mb, g_y[k] = clarity_fnd_io_ms(&c[i]) / mb / t1, g_l[k] = conc[i], k++;
+    }
     double best = INFINITY, bd = 0;
     for (int g = 0; g <= 300; g++) {
         double dd = 1.0 + 0.05 * g, r = 0;
-        for (size_t i = 0; i < m; i++) {
-            double mb = clarity_fnd_io_mb(&c[i]);
-            if (mb <= 0 || conc[i] <= 1) continue;
-            double y = clarity_fnd_io_ms(&c[i]) / mb / t1, f = conc[i] / dd > 1 ? conc[i] / dd : 1;
-            r += mb * (y - f) * (y - f);
+        for (size_t j = 0; j < k; j++) {
+            double y = g_y[j], f = g_l[j] / dd > 1 ? g_l[j] / dd : 1;
+            r += g_mb[j] * (y - f) * (y - f);
         }
         if (r < best) { best = r; bd = dd; }
     }
+    free(g_mb);
     free(conc);
     out->applies = true;
     out->streams_full_rate = bd;
@@ -153,24 +165,32 @@ int clarity_fnd_io_fit_tasks(const struct clarity_task_comp *c, size_t m, size_t
     /* Where every task is at or beyond D, any smaller D fits as well (the growth from one
        count to another is the same): ties, within a billionth of the sum of squares, go to
        the larger D, the fewest streams assumed shared */
+    /* the tasks with bytes: MB, time per MB and tasks at once, packed once in task order (as in
+       clarity_fnd_io_fit: the grid's 301 passes read three doubles a task; the same expressions
+       in the same order, so D and t1 are the same to the bit) */
+    double *g_mb = malloc(3 * m * sizeof *g_mb);
+    if (!g_mb) return -1;
+    double *g_y = g_mb + m, *g_l = g_y + m;
     double best = INFINITY, bd = 0, bt = 0, tol = 0;
+    size_t k = 0;
     for (size_t i = 0; i < m; i++) {
         double mb = clarity_fnd_io_mb(&c[i]);
-        if (mb > 0) tol += clarity_fnd_io_ms(&c[i]) * clarity_fnd_io_ms(&c[i]) / mb;
+        if (mb <= 0) continue;
+        tol += clarity_fnd_io_ms(&c[i]) * clarity_fnd_io_ms(&c[i]) / mb;
+        g_mb[k] = mb, g_y[k] = clarity_fnd_io_ms(&c[i]) / mb, g_l[k] = at_once[i], k++;
     }
     tol *= 1e-9;
     for (int g = 0; g <= 300; g++) {
         double dd = 1.0 + 0.05 * g, syf = 0, sff = 0, syy = 0;
-        for (size_t i = 0; i < m; i++) {
-            double mb = clarity_fnd_io_mb(&c[i]);
-            if (mb <= 0) continue;
-            double y = clarity_fnd_io_ms(&c[i]) / mb, f = at_once[i] / dd > 1 ? at_once[i] / dd : 1;
+        for (size_t j = 0; j < k; j++) {
+            double mb = g_mb[j], y = g_y[j], f = g_l[j] / dd > 1 ? g_l[j] / dd : 1;
             syf += mb * y * f; sff += mb * f * f; syy += mb * y * y;
         }
         if (sff <= 0) continue;
         double r = syy - syf * syf / sff;   /* the residual at t1 = syf / sff */
         if (r <= best + tol) { best = r < best ? r : best; bd = dd; bt = syf / sff; }
     }
+    free(g_mb);
     size_t nf = 0, ns = 0;
     double s_io = 0, s_mb = 0, s_l = 0, f_io = 0, f_mb = 0;
     for (size_t i = 0; i < m; i++) {
