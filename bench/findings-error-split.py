@@ -7,7 +7,7 @@ of KIND (true saving >= 1 s): the error against the median truth; (a) the truth'
 (max - min) / median; (b) the estimate's distance to the nearest of the three truths (0 inside
 their range), the part no truth draw explains. Prints the runs whose error is over 25% with
 both, then the p90 of |error| and of |(b)| (the scorer's quantile), so a set's p90 can be read
-as the estimate's or the truth's. Results: docs/findings.md "This round (fnd28)".
+as the estimate's or the truth's. Results: docs/findings-rounds.md "This round (fnd28)".
    python3 bench/findings-error-split.py KIND EVAL_DIR [EVAL_DIR...]
 """
 import json

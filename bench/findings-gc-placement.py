@@ -13,7 +13,7 @@ most MAX_TASKS tasks (the mixes' scans; their 200-task shuffle stages spread eve
 in every run and to no effect) whose tasks per executor differ between the two runs (sorted
 counts): the change of the stage's time outside GC (knob minus counterpart, summed over its
 tasks) and of its longest task's.
-Results: docs/findings.md "This round (fnd32)".
+Results: docs/findings-rounds.md "This round (fnd32)".
    python3 bench/findings-gc-placement.py EVAL_DIR [EVAL_DIR...]
 """
 import collections

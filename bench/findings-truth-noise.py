@@ -8,7 +8,7 @@ its counterpart are simulated again with every task's CPU work x1.001 (`synth --
 same options give the same files), so this measures how much the truth depends on the schedule,
 not on the fault. Scored runs only (true saving >= 2% of the run and 1 s); idle_executors,
 tiny_tasks and spill are left out (their truths come from other re-runs or from the GC).
-Results: docs/findings.md "The ground truth's noise". Since fnd22 the scorer's truth is itself the
+Results: docs/findings-rounds.md "The ground truth's noise". Since fnd22 the scorer's truth is itself the
 median over the runs as they are and with CPU work x1.001 and x0.999 (TRUTH_PERTS in
 findings-eval.py); this script measures one run's noise: keep a set scored with TRUTH_PERTS=1
 for it to compare against the unperturbed truth.

@@ -2,8 +2,8 @@
  * once on a host, fitted from the log and extrapolated to more tasks at once. Two rules use it
  * (one model, one fit): tiny_tasks (the coalesced tasks run more at once, fnd22) and
  * idle_executors (the same tasks on fewer hosts run more at once on each, fnd25). Why and how
- * it was measured: docs/findings.md ("tiny_tasks", "idle_executors", "This round (fnd22)" and
- * "This round (fnd25)").
+ * it was measured: docs/findings.md (the rules "tiny_tasks" and "idle_executors") and
+ * docs/findings-rounds.md ("This round (fnd22)" and "This round (fnd25)").
  *
  * A host's disks serve a few streams at full rate and share out the rest (a real disk, and
  * synth's processor-sharing model of one). Tiny tasks spend most of their time being
