@@ -1,11 +1,15 @@
 /* A replay plan: which tasks replay together, on how many slots, in which order. Built once
  * per group of tasks (a job, a SQL query, the application) and run once per what-if. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "clarity/sim.h"
 #include "sim/components.h"
 
-struct key { int64_t launch; uint32_t unit; size_t idx; };
+/* idx is 32-bit (16 B a key, not 24): two n-sized arrays of keys are live at the peak of a
+   replay over every attempt of an application (findings at 10 M tasks); the task view
+   already refuses tables past 32-bit rows, and a larger n is refused below */
+struct key { int64_t launch; uint32_t unit; uint32_t idx; };
 
 static int by_unit_launch(const void *pa, const void *pb)
 {
@@ -45,6 +49,8 @@ int clarity_replay_plan_build(const struct clarity_sim_task *t, size_t n, enum c
     memset(out, 0, sizeof *out);
     out->ntasks = n;
     if (n == 0) return 0;
+    if (n > UINT32_MAX)
+        return clarity_error_set(err, CLARITY_EFORMAT, NULL, 0, 0, "%zu tasks to replay: more than a 32-bit index holds", n);
     struct key *k = malloc(n * sizeof *k);
     struct unit_span *u = malloc(n * sizeof *u);
     struct clarity_sim_task *tmp = malloc(n * sizeof *tmp);
@@ -61,7 +67,7 @@ int clarity_replay_plan_build(const struct clarity_sim_task *t, size_t n, enum c
         clarity_replay_plan_free(out);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory building a replay plan");
     }
-    for (size_t i = 0; i < n; i++) k[i] = (struct key){t[i].launch_ms, t[i].unit, i};
+    for (size_t i = 0; i < n; i++) k[i] = (struct key){t[i].launch_ms, t[i].unit, (uint32_t)i};
     qsort(k, n, sizeof *k, by_unit_launch);
 
     size_t nu = 0;

@@ -31,6 +31,50 @@ static double comp_run(struct fnd *x, size_t c, const double *rt, const uint32_t
     return m;
 }
 
+/* The replay's attempts in replay order (a stage's successful attempts from the view, their
+ * components giving the trim and the GC and scheduler-delay columns, then its other ended
+ * attempts in row order), written either as the plan's input (st) or, once the plan is built
+ * and st freed, as x's per-attempt columns (row, rt, gc, sd). Two passes over the tasks
+ * rather than one so that st (32 B an attempt) and the plan's sort keys are never live beside
+ * the columns and mod (28 B an attempt): the plan's build was the findings run's peak (at
+ * 1 M tasks 97 B an attempt above the model; 57 B with this and the plan's 16 B keys).
+ * count[] is ns + 1 counters, zeroed by the caller. */
+static void fill(struct fnd *x, struct clarity_sim_task *st, uint32_t *count)
+{
+    const struct clarity_app *a = x->a;
+    size_t ns = a->nstages, nt = a->tasks.n;
+    for (size_t s = 0; s < ns; s++) {
+        size_t m = x->lsucc[s], base = x->lstart[s];
+        clarity_task_view_stage_comps(&x->v, s, x->comps);
+        for (size_t k = 0; k < m; k++) {
+            const struct clarity_task_comp *c = &x->comps[k];
+            size_t i = base + k;
+            if (st) {
+                st[i] = (struct clarity_sim_task){c->launch_ms, c->finish_ms, c->sched_delay_ms, (uint32_t)s};
+                continue;
+            }
+            x->row[i] = (uint32_t)c->row;
+            x->rt[i] = c->runtime_ms > 0 ? c->runtime_ms : 0;
+            x->gc[i] = (float)c->gc_ms;
+            x->sd[i] = (float)c->sched_delay_ms;
+        }
+    }
+    for (size_t r = 0; r < nt; r++) {
+        int64_t end = clarity_icol_get(&a->tasks.end, r);
+        int64_t s = clarity_icol_get(&a->tasks.stage, r);
+        if (end == CLARITY_END_SUCCESS || !ended(a, r) || s < 0 || (size_t)s >= ns) continue;
+        size_t i = x->lstart[s] + x->lsucc[s] + count[s]++;
+        int64_t l = clarity_task_launch_ms(a, r), f = clarity_task_finish_ms(a, r);
+        if (f < l) f = l;
+        if (st) {
+            st[i] = (struct clarity_sim_task){l, f, 0, (uint32_t)s};
+            continue;
+        }
+        x->row[i] = (uint32_t)r;
+        x->rt[i] = (double)f - (double)l;
+    }
+}
+
 int clarity_fnd_build(struct fnd *x, const struct clarity_app *a, struct clarity_error *err)
 {
     x->a = a;
@@ -55,6 +99,17 @@ int clarity_fnd_build(struct fnd *x, const struct clarity_app *a, struct clarity
     x->lstart[ns] = (uint32_t)total;
     x->n = total;
     size_t nn = total ? total : 1;
+    x->comps = malloc((x->v.max_stage ? x->v.max_stage : 1) * sizeof *x->comps);
+    struct clarity_sim_task *st = malloc(nn * sizeof *st);
+    if (!x->comps || !st) {
+        free(st);
+        goto oom;
+    }
+    memset(extra, 0, (ns + 1) * sizeof *extra);   /* reused as the fill count */
+    fill(x, st, extra);
+    rc = clarity_replay_plan_build(st, total, CLARITY_SLOTS_OBSERVED, a, &x->plan, err);
+    free(st);
+    if (rc) { free(extra); return rc; }
     x->row = malloc(nn * sizeof *x->row);
     x->rt = malloc(nn * sizeof *x->rt);
     x->mod = malloc(nn * sizeof *x->mod);
@@ -62,45 +117,12 @@ int clarity_fnd_build(struct fnd *x, const struct clarity_app *a, struct clarity
     x->sd = calloc(nn, sizeof *x->sd);
     x->split = calloc(nn, sizeof *x->split);
     x->touched = malloc(nn * sizeof *x->touched);
-    x->comps = malloc((x->v.max_stage ? x->v.max_stage : 1) * sizeof *x->comps);
-    struct clarity_sim_task *st = malloc(nn * sizeof *st);
-    if (!x->row || !x->rt || !x->mod || !x->gc || !x->sd || !x->split || !x->touched || !x->comps || !st) {
-        free(st);
-        goto oom;
-    }
-    /* successful attempts from the view (their components give the trim and the GC and
-     * scheduler-delay columns), then the stage's other ended attempts in row order */
-    for (size_t s = 0; s < ns; s++) {
-        size_t m = x->lsucc[s], base = x->lstart[s];
-        clarity_task_view_stage_comps(&x->v, s, x->comps);
-        for (size_t k = 0; k < m; k++) {
-            const struct clarity_task_comp *c = &x->comps[k];
-            size_t i = base + k;
-            x->row[i] = (uint32_t)c->row;
-            x->rt[i] = c->runtime_ms > 0 ? c->runtime_ms : 0;
-            x->gc[i] = (float)c->gc_ms;
-            x->sd[i] = (float)c->sched_delay_ms;
-            st[i] = (struct clarity_sim_task){c->launch_ms, c->finish_ms, c->sched_delay_ms, (uint32_t)s};
-        }
-        extra[s] = 0;   /* reused as the fill count */
-    }
-    for (size_t r = 0; r < nt; r++) {
-        int64_t end = clarity_icol_get(&a->tasks.end, r);
-        int64_t s = clarity_icol_get(&a->tasks.stage, r);
-        if (end == CLARITY_END_SUCCESS || !ended(a, r) || s < 0 || (size_t)s >= ns) continue;
-        size_t i = x->lstart[s] + x->lsucc[s] + extra[s]++;
-        int64_t l = clarity_task_launch_ms(a, r), f = clarity_task_finish_ms(a, r);
-        if (f < l) f = l;
-        x->row[i] = (uint32_t)r;
-        x->rt[i] = (double)f - (double)l;
-        st[i] = (struct clarity_sim_task){l, f, 0, (uint32_t)s};
-    }
+    if (!x->row || !x->rt || !x->mod || !x->gc || !x->sd || !x->split || !x->touched) goto oom;
+    memset(extra, 0, (ns + 1) * sizeof *extra);
+    fill(x, NULL, extra);
     free(extra);
     extra = NULL;
     memcpy(x->mod, x->rt, nn * sizeof *x->mod);
-    rc = clarity_replay_plan_build(st, total, CLARITY_SLOTS_OBSERVED, a, &x->plan, err);
-    free(st);
-    if (rc) return rc;
     x->comp_of = malloc(nn * sizeof *x->comp_of);
     x->comp_base = calloc(x->plan.ncomp ? x->plan.ncomp : 1, sizeof *x->comp_base);
     x->comp_mark = calloc(x->plan.ncomp ? x->plan.ncomp : 1, 1);
