@@ -193,6 +193,20 @@ void clarity_fnd_mod_cancel(struct fnd *x)
     x->arr_skipped = false;
 }
 
+/* After a replay of the modified tasks: their components unmarked, every modification undone
+   (the arrival shift already taken), so the next rule starts from the log's runtimes */
+static void end_mods(struct fnd *x)
+{
+    for (size_t t = 0; t < x->ntouched; t++) {
+        uint32_t i = x->touched[t];
+        x->comp_mark[x->comp_of[i]] = 0;
+        x->mod[i] = x->rt[i];
+        x->split[i] = 0;
+    }
+    x->ntouched = 0;
+    x->reduction = 0;
+}
+
 double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound)
 {
     if (bound < 0) bound = x->reduction;
@@ -221,14 +235,7 @@ double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound)
        5.4 s held, 6.0 s by the re-run); the bound above still skips what cannot pass the
        minimum saving */
     if (x->arr) x->arr_wall = clarity_fnd_arrivals_shift(x);
-    for (size_t t = 0; t < x->ntouched; t++) {
-        uint32_t i = x->touched[t];
-        x->comp_mark[x->comp_of[i]] = 0;
-        x->mod[i] = x->rt[i];
-        x->split[i] = 0;
-    }
-    x->ntouched = 0;
-    x->reduction = 0;
+    end_mods(x);
     return saved > 0 ? saved : 0;
 }
 
@@ -299,13 +306,6 @@ double clarity_fnd_mod_end_peak(struct fnd *x, double bound)
         if (base > 0) saved += x->comp_base[c] * (base - mod) / base;
     }
     if (x->arr && !x->oom) x->arr_wall = clarity_fnd_arrivals_shift(x);
-    for (size_t t = 0; t < x->ntouched; t++) {
-        uint32_t i = x->touched[t];
-        x->comp_mark[x->comp_of[i]] = 0;
-        x->mod[i] = x->rt[i];
-        x->split[i] = 0;
-    }
-    x->ntouched = 0;
-    x->reduction = 0;
+    end_mods(x);
     return saved > 0 ? saved : 0;
 }
