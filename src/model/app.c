@@ -585,6 +585,7 @@ void clarity_app_free(struct clarity_app *a)
         free(r);
     }
     for (size_t i = 0; i < a->nsqls; i++) {
+        if (a->sqls[i].cap_metrics >= CLARITY_SQL_METRICS_HEAP) free(a->sqls[i].metrics);   /* apply_sql.c */
         if (a->sqls[i].graph) {
             free(a->sqls[i].graph->values);
             free(a->sqls[i].graph->jobs);

@@ -163,6 +163,9 @@ void clarity_push_id(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap,
 /* The same for lists that live as long as the model (a stage's and a query's jobs): kept in
  * the model's arena (util/vec.h), never freed one by one. */
 void clarity_push_id_arena(struct apply_ctx *c, int64_t **arr, size_t *n, size_t *cap, int64_t v);
+/* A query's plan metrics list moves from the arena to the heap at this many entries (apply_sql.c
+ * says why); a capacity this large is heap-owned and freed with the model. */
+#define CLARITY_SQL_METRICS_HEAP 64
 
 /* Event handlers, one per family (apply_*.c). */
 void clarity_apply_log_start(struct apply_ctx *c, cj_val ev);

@@ -1,4 +1,5 @@
 /* SQL execution events (Jackson-serialized: fully qualified names, camelCase fields). */
+#include <stdlib.h>
 #include <string.h>
 #include "model/apply/sql_listen.h"
 
@@ -53,6 +54,33 @@ static uint64_t shape_text(uint64_t h, const char *s, size_t n)
     return h;
 }
 
+/* A query's plan metrics: every plan and AQE update appends to them (113 a query on NDS q72),
+ * so the list grows by doubling to hundreds of entries. In the model's arena every outgrown
+ * block stayed behind, zeroed and so resident: 17 MB of arena at 1 M tasks (1,875 queries)
+ * for 5 MB of metrics, 12 B a task of summary's peak. Short lists stay in the arena (no malloc
+ * per small query on a log of many small jobs); from CLARITY_SQL_METRICS_HEAP entries on the
+ * list lives on the heap, grown by realloc, and clarity_app_free frees it (a capacity that
+ * large says where it lives). Same entries in the same order either way. */
+static struct clarity_sql_metric *push_metric(struct apply_ctx *c, struct clarity_sql *q)
+{
+    /* arena capacities double from 1, so they stay at or below half the heap's first */
+    if (q->nmetrics + 1 <= CLARITY_SQL_METRICS_HEAP / 2)
+        return CLARITY_VEC_PUSH_ARENA(&c->app->arena, q->metrics, q->nmetrics, q->cap_metrics);
+    if (q->nmetrics + 1 > q->cap_metrics) {
+        size_t nc = q->cap_metrics * 2;
+        if (nc < CLARITY_SQL_METRICS_HEAP) nc = CLARITY_SQL_METRICS_HEAP;
+        struct clarity_sql_metric *m;
+        if (q->cap_metrics >= CLARITY_SQL_METRICS_HEAP) m = realloc(q->metrics, nc * sizeof *m);
+        else if ((m = malloc(nc * sizeof *m)) && q->nmetrics) memcpy(m, q->metrics, q->nmetrics * sizeof *m);
+        if (!m) return NULL;
+        q->metrics = m;
+        q->cap_metrics = nc;
+    }
+    struct clarity_sql_metric *x = &q->metrics[q->nmetrics++];
+    memset(x, 0, sizeof *x);
+    return x;
+}
+
 static uint64_t read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val node, uint32_t depth)
 {
     struct clarity_picked p, mp;
@@ -77,7 +105,7 @@ static uint64_t read_plan(struct apply_ctx *c, struct clarity_sql *q, cj_val nod
     cj_iter it;
     if (clarity_pk_has(&p, NODE_METRICS) && clarity_cj_array_begin(p.v[NODE_METRICS], &it))
         while (clarity_cj_array_next(&it, &m)) {
-            struct clarity_sql_metric *x = CLARITY_VEC_PUSH_ARENA(&c->app->arena, q->metrics, q->nmetrics, q->cap_metrics);
+            struct clarity_sql_metric *x = push_metric(c, q);
             if (!x) {
                 c->failed = 1;
                 return 0;
@@ -160,7 +188,7 @@ void clarity_apply_sql_adaptive_metrics(struct apply_ctx *c, cj_val ev)
     cj_iter it;
     if (!q || !clarity_cj_get(ev, "sqlPlanMetrics", &arr) || !clarity_cj_array_begin(arr, &it)) return;
     while (clarity_cj_array_next(&it, &m)) {
-        struct clarity_sql_metric *x = CLARITY_VEC_PUSH_ARENA(&c->app->arena, q->metrics, q->nmetrics, q->cap_metrics);
+        struct clarity_sql_metric *x = push_metric(c, q);
         if (!x) {
             c->failed = 1;
             return;
