@@ -196,11 +196,20 @@ static int span_cmp(const void *pa, const void *pb)
 }
 
 /* What of [g0, g1) a job or a SQL query was open: the driver was working for it (planning,
-   broadcasting, collecting) rather than waiting for its client. spans are sorted and merged. */
+   broadcasting, collecting) rather than waiting for its client. spans are sorted and merged,
+   so their ends increase too: the first span that ends after g0 is found by bisection, not by
+   a scan from the first span for every gap (that was gaps x spans: 57% of findings' CPU on a
+   log of 10^5 one-job queries, and minutes at 10^6) */
 static int64_t covered(const struct span *sp, size_t n, int64_t g0, int64_t g1)
 {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sp[mid].to <= g0) lo = mid + 1;
+        else hi = mid;
+    }
     int64_t c = 0;
-    for (size_t i = 0; i < n && sp[i].from < g1; i++) {
+    for (size_t i = lo; i < n && sp[i].from < g1; i++) {
         int64_t a = sp[i].from > g0 ? sp[i].from : g0, b = sp[i].to < g1 ? sp[i].to : g1;
         if (b > a) c += b - a;
     }
