@@ -193,6 +193,21 @@ void clarity_fnd_mod_cancel(struct fnd *x)
     x->arr_skipped = false;
 }
 
+/* Before a replay of the modified tasks: false (every modification undone) when the bound on
+   what they can save (the summed reduction when bound < 0) is under the minimum saving, so no
+   replay is spent on it */
+static bool begin_mods(struct fnd *x, double bound)
+{
+    if (bound < 0) bound = x->reduction;
+    x->arr_wall = -1;
+    x->arr_skipped = false;
+    if (x->min_sim > 0 && bound < x->min_sim) {
+        clarity_fnd_mod_cancel(x);
+        return false;
+    }
+    return true;
+}
+
 /* After a replay of the modified tasks: their components unmarked, every modification undone
    (the arrival shift already taken), so the next rule starts from the log's runtimes */
 static void end_mods(struct fnd *x)
@@ -209,13 +224,7 @@ static void end_mods(struct fnd *x)
 
 double clarity_fnd_mod_end(struct fnd *x, int slots_at_least, double bound)
 {
-    if (bound < 0) bound = x->reduction;
-    x->arr_wall = -1;
-    x->arr_skipped = false;
-    if (x->min_sim > 0 && bound < x->min_sim) {
-        clarity_fnd_mod_cancel(x);
-        return -1;
-    }
+    if (!begin_mods(x, bound)) return -1;
     double saved = 0;
     x->alt_delta = 0;
     for (size_t t = 0; t < x->ntouched; t++) {
@@ -285,13 +294,7 @@ static int comp_peak_slots(struct fnd *x, size_t c)
 
 double clarity_fnd_mod_end_peak(struct fnd *x, double bound)
 {
-    if (bound < 0) bound = x->reduction;
-    x->arr_wall = -1;
-    x->arr_skipped = false;
-    if (x->min_sim > 0 && bound < x->min_sim) {
-        clarity_fnd_mod_cancel(x);
-        return -1;
-    }
+    if (!begin_mods(x, bound)) return -1;
     double saved = 0;
     for (size_t t = 0; t < x->ntouched && !x->oom; t++) {
         uint32_t c = x->comp_of[x->touched[t]];
