@@ -1,4 +1,4 @@
-/* idle_executors' choice of count (src/analysis/findings/fnd_app.c, idle_rule): the fewest
+/* idle_executors' choice of count (src/analysis/findings/fnd_idle.c, idle_rule): the fewest
  * executors whose time, with the I/O their tasks add on fewer hosts, stays within 10% of now.
  * Worked logs: 8 executors of 4 cores, one a host (h1..h8), joined at 950; the application runs
  * 900..21000 and one stage reads 1 MB a task, all of its run I/O but 1 ms of CPU time. */
