@@ -19,6 +19,17 @@
 struct ev { uint32_t i; int64_t ex, launch, finish; };
 struct slot { int64_t old_end; double new_end; };
 
+/* The slot an attempt launched at `launch` took among sl[0..ns): the one freed last at or
+   before its launch (Spark offers a freed core at once; 1 ms for the log's rounding); ns when
+   none was free (a new slot) */
+static size_t slot_taken(const struct slot *sl, size_t ns, int64_t launch)
+{
+    size_t best = ns;
+    for (size_t s = 0; s < ns; s++)
+        if (sl[s].old_end <= launch + 1 && (best == ns || sl[s].old_end > sl[best].old_end)) best = s;
+    return best;
+}
+
 static int by_exec_launch(const void *pa, const void *pb)
 {
     const struct ev *a = pa, *b = pb;
@@ -39,11 +50,7 @@ static double comp_shift(struct ev *e, size_t n, const double *cut, struct slot 
         size_t b = a, ns = 0;
         while (b < n && e[b].ex == e[a].ex) b++;
         for (size_t k = a; k < b; k++) {
-            /* the slot this attempt took: the one freed last at or before its launch (Spark
-               offers a freed core at once; 1 ms for the log's rounding) */
-            size_t best = ns;
-            for (size_t s = 0; s < ns; s++)
-                if (sl[s].old_end <= e[k].launch + 1 && (best == ns || sl[s].old_end > sl[best].old_end)) best = s;
+            size_t best = slot_taken(sl, ns, e[k].launch);
             double start = (double)e[k].launch;
             if (best == ns) ns++;
             else start = sl[best].new_end + (double)(e[k].launch - sl[best].old_end);
@@ -208,12 +215,10 @@ double clarity_fnd_gc_chain_arrive_saving(const struct fnd *x, const double *cut
                 if (rn < ready[k]) ready[k] = rn;
             }
         }
-        /* its slot: of its executor's, the one freed last at or before its launch (1 ms for
-           the log's rounding); none: a slot of its own, there since the executor's first launch */
+        /* its slot (slot_taken) among its executor's; none: a slot of its own, there since the
+           executor's first launch */
         struct slot *s = sl + soff[x0];
-        size_t ns = scnt[x0], best = ns;
-        for (size_t t = 0; t < ns; t++)
-            if (s[t].old_end <= v->launch + 1 && (best == ns || s[t].old_end > s[best].old_end)) best = t;
+        size_t ns = scnt[x0], best = slot_taken(s, ns, v->launch);
         if (best == ns && ecap[x0] > 0 && (int)ns >= ecap[x0])
             /* every core of the executor taken: the slot that freed first, its logged end
                after this launch by the driver's bookkeeping (local mode logs a finish a few ms
