@@ -170,6 +170,10 @@ struct ladra_netscan_options {
     double min_bytes, latency_ms, drift, min_slowdown, min_excess_ms, min_share;
     double unchecked_share;             /* LADRA_NET_UNCHECKED_SHARE */
     bool off;                           /* no fetch-wait scan */
+    /* With another run's reference rates (clarity_ladra_netscan_ref): false (the default), the
+     * scan takes them only where its own reference is unusable (the readers ran in one wave,
+     * `unchecked`); true, always. */
+    bool ref_always;
 };
 void clarity_ladra_netscan_default(struct ladra_netscan_options *o);
 struct ladra_net_period {
@@ -191,6 +195,13 @@ struct ladra_net_period {
     /* The network was not checked: wave_readers > 3/4 of readers, wave_fetch_ms >= unchecked_share
      * of run_task_ms, and no stretch matters. */
     bool unchecked;
+    /* clarity_ladra_netscan_ref only (all 0 otherwise). by_reference: the figures above (the
+     * stretch, slowdown, excess, unchecked) compare each reader with the reference run's readers
+     * of its matched stage, and ref_ms_per_mb is the geometric mean of those rates over the
+     * stretch's readers (over every reader when there is no stretch). ref_readers: readers
+     * whose stage matched one of the reference run's with enough readers. */
+    bool by_reference;
+    size_t ref_readers;
 };
 bool clarity_ladra_net_period_matters(const struct ladra_net_period *p, const struct ladra_netscan_options *o);
 struct ladra_input;
@@ -198,6 +209,32 @@ struct ladra_input;
  * or none above the reference). Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netscan_options *o, struct ladra_net_period *out,
                           struct clarity_error *err);
+
+/* ---- the fetch-wait scan's reference from another run of the same job (lad30; ladra_netref.c) ----
+ * Where the application's own readers cannot give an unimpeded rate (a shuffle read in one wave
+ * under a slow spell), another run of the same job can: each of this application's shuffle-read
+ * stages is matched with one of the reference run's by what it is (its name, the call site, and
+ * its position among the shuffle-read stages of that name, as `clarity diff` matches stages:
+ * clarity_diff_match), and the reference rate of its readers is the 25th percentile of the
+ * reference stage's readers' (fetch wait + latency) per remote MB. Per MB, so a run that read
+ * more or less data still compares. A reference stage needs LADRA_NET_REF_MIN_READERS readers. */
+#define LADRA_NET_REF_MIN_READERS 4
+struct ladra_netref {
+    double *stage_lref;                 /* per dense stage of the input: log(ms per MB), NAN: no match */
+    size_t nstages;
+    size_t read_stages;                 /* this application's shuffle-read stages (by stage id) */
+    size_t matched;                     /* of them, matched with a reference stage with enough readers */
+};
+/* Fills ref (free with clarity_ladra_netref_free) for in (whose app must be set) against the
+ * reference application. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_ladra_netref_build(const struct ladra_input *in, const struct clarity_app *reference,
+                               const struct ladra_netscan_options *o, struct ladra_netref *ref, struct clarity_error *err);
+void clarity_ladra_netref_free(struct ladra_netref *ref);
+/* clarity_ladra_netscan, then, with ref (NULL: the same as clarity_ladra_netscan), again with each
+ * reader compared with its stage's reference rate (readers of unmatched stages keep the
+ * application's own) when o->ref_always or the first scan left the network unchecked. */
+int clarity_ladra_netscan_ref(const struct ladra_input *in, const struct ladra_netscan_options *o,
+                              const struct ladra_netref *ref, struct ladra_net_period *out, struct clarity_error *err);
 
 struct ladra_options {
     double lambda;                  /* 1.5 */
@@ -399,6 +436,10 @@ struct clarity_anomalies_options {
     int features;                       /* enum ladra_features */
     bool softmax;                       /* as the paper; y is printed too */
     double min_cause;                   /* GRNN verdict threshold (LADRA_DEFAULT_MIN_CAUSE) */
+    /* Another run of the same job (NULL: none): the fetch-wait scan's reference rates where its
+     * own are unusable (clarity_ladra_netscan_ref); reference_name is how the output names it. */
+    const struct clarity_app *reference;
+    const char *reference_name;
     bool cause_without_period;          /* let the GRNN name a cause with no period that matters, inside
                                            its domain (LADRA_MAX_MODEL_DISTANCE_*) and on a victim host
                                            that lost time that matters (on by default since issue 15's
@@ -427,6 +468,8 @@ struct clarity_anomalies_result {
     struct ladra_host_period *host_periods; size_t nhost_periods;   /* the cross-stage scan: one per host at most */
     size_t nhost_matter;                /* of them, those that matter */
     struct ladra_net_period net;        /* the fetch-wait scan; detected = nmatter + nhost_matter + net.matters > 0 */
+    const char *net_reference_name;     /* the options' reference_name when a reference run was given, else NULL */
+    size_t net_ref_read_stages, net_ref_matched;   /* ladra_netref's read_stages and matched */
     struct { double min_share, min_excess_ms; bool all_periods; } rule;   /* the thresholds used */
     struct clarity_anomalies_host *hosts;               /* in.nhosts */
     struct ladra_factors run;                           /* the run's factors (against its victim host) */

@@ -9,7 +9,7 @@
 #include "clarity/report.h"
 #include "analysis/anomalies/ladra_train.h"
 
-enum { OPT_NO_CWP = OPT_WIDE + 1 };
+enum { OPT_NO_CWP = OPT_WIDE + 1, OPT_REFERENCE };
 
 static void help(FILE *o)
 {
@@ -59,6 +59,14 @@ static void help(FILE *o)
             "                        waiting x2 per remote MB beyond the application's unimpeded readers,\n"
             "                        over 5+ readers, costing 2%% of the run's task time, make a run\n"
             "                        abnormal: a slow network; docs/anomalies.md)\n"
+            "  --reference REF_LOG   another run of the same job (last night's, fault-free as far as you\n"
+            "                        know): where the readers of a shuffle ran in one wave, so the\n"
+            "                        application has no unimpeded reader of its own (\"network not\n"
+            "                        checked\"), the fetch-wait scan compares each reader with the\n"
+            "                        readers of the same stage in REF_LOG (matched by name and position,\n"
+            "                        as clarity diff; per remote MB, so another data size still\n"
+            "                        compares). The output names the reference used. REF_LOG must hold\n"
+            "                        one application\n"
             "  --no-cause-without-period  no period, no cause: by default the GRNN names its cause for a\n"
             "                        run with no period that matters when the run lies within its domain\n"
             "                        (4.71 kernel widths of a training run with GC logs, 3.06 without)\n"
@@ -235,6 +243,20 @@ static int cv(int argc, char **argv)
     return rc;
 }
 
+/* --reference: one application, loaded whole (a second one would leave which run is the
+ * reference to chance). Returns EXIT_OK, or the exit code with the problem printed. */
+static int load_reference(const char *path, bool quiet, struct clarity_app_set *set)
+{
+    struct clarity_load_options lo = lean_load_options(quiet);
+    int rc = load_set("anomalies", &path, 1, quiet, &lo, set);
+    if (rc == EXIT_OK && (set->n - set->nfailed != 1 || !set->apps[0].app)) {
+        fprintf(stderr, "clarity anomalies: %s: --reference needs one application, it holds %zu\n", path, set->n);
+        rc = EXIT_USAGE;
+    }
+    if (rc != EXIT_OK) clarity_app_set_free(set);
+    return rc;
+}
+
 struct anomalies_ctx {
     const struct clarity_anomalies_options *o;
     size_t limit, width;
@@ -268,11 +290,12 @@ int cmd_anomalies(int argc, char **argv)
         {"all-periods", no_argument, 0, 'A'}, {"cause-without-period", no_argument, 0, 'W'},
         {"no-cause-without-period", no_argument, 0, OPT_NO_CWP},
         {"no-host-scan", no_argument, 0, 'N'}, {"no-fetch-scan", no_argument, 0, 'B'},
-        {"host-scan-stage-hosts", required_argument, 0, 'H'}, {0, 0, 0, 0}};
+        {"host-scan-stage-hosts", required_argument, 0, 'H'}, {"reference", required_argument, 0, OPT_REFERENCE},
+        {0, 0, 0, 0}};
     static const struct opt_choice feature_sets[] = {
         {"extended", LADRA_FEATURES_EXTENDED, false}, {"paper", LADRA_FEATURES_PAPER, false}, {0}};
     struct common_opts co = {.cmd = "anomalies"};
-    const char *exdir = NULL, *gcdir = NULL, *model_path = NULL;
+    const char *exdir = NULL, *gcdir = NULL, *model_path = NULL, *ref_path = NULL;
     long long clock = 0, v;
     size_t limit = 30;
     struct clarity_anomalies_options o = {.method = LADRA_METHOD_GRNN, .softmax = true,
@@ -320,6 +343,7 @@ int cmd_anomalies(int argc, char **argv)
         case OPT_NO_CWP: o.cause_without_period = false; break;
         case 'N': o.det.host.off = true; break;
         case 'B': o.det.net.off = true; break;
+        case OPT_REFERENCE: ref_path = optarg; break;
         case 'H':
             if (!opt_int_range(co.cmd, "host-scan-stage-hosts", optarg, 2, 1000, &v)) return EXIT_USAGE;
             o.det.host.stage_hosts = (int)v;
@@ -371,9 +395,20 @@ int cmd_anomalies(int argc, char **argv)
         }
         o.logs = &L;
     }
+    struct clarity_app_set refset = {0};
+    if (ref_path) {
+        int rc = load_reference(ref_path, co.quiet, &refset);
+        if (rc) {
+            if (have_logs) clarity_logs_free(&L);
+            clarity_ladra_model_free(&model);
+            return rc;
+        }
+        o.reference = refset.apps[0].app, o.reference_name = ref_path;
+    }
     struct anomalies_ctx ac = {.o = &o, .limit = limit, .width = out_width(&co)};
     struct per_app_cmd pc = {.schema = "clarity.anomalies/1", .out = &co, .one = anomalies_one, .ctx = &ac};
     int rc = run_per_app(&pc, argv + optind, (size_t)(argc - optind));
+    if (ref_path) clarity_app_set_free(&refset);
     if (have_logs) clarity_logs_free(&L);
     clarity_ladra_model_free(&model);
     return rc;

@@ -400,4 +400,39 @@ jq -e '.applications[0] | .run.class == "normal" and .run.network_unchecked == n
 expect_rc "4-host sort network: json" 0 "$CLARITY_ASAN" anomalies --json -q "$T/nw"/eventlogs/*
 jq -e '.applications[0] | .run.class == "network" and .run.network_unchecked == null' "$T/out" >/dev/null \
   && ok "4-host sort network: two waves, checked, no line" || bad "4-host sort network: $(jq -c '.applications[0].run.network_unchecked' "$T/out")"
+# --reference (issue 19, lad30): the same throttled 8-host Sort checked against another run of
+# the job, the fault-free Sort of seed 2 (never its own seed's twin). Its one shuffle-read stage
+# matches by name; its 64 readers' 25th percentile is 7.21 ms per remote MB, and the throttled
+# run's 64 readers wait x3.09 over it (112,136 ms beyond it): network. The fault-free run of
+# seed 1 against it keeps its own reference (its wave waits 9.2%, under the 10% that leaves the
+# scan blind) and stays normal; a K-means run is no run of the same job: no stage matched, the
+# network stays unchecked.
+"$CLARITY" synth sort --seed 2 --hosts 8 -q -o "$T/s8r" || bad "synth 8-host sort fault-free, seed 2"
+"$CLARITY" synth kmeans --seed 2 --hosts 4 -q -o "$T/km2" || bad "synth kmeans, seed 2"
+expect_rc "8-host sort network --reference: json" 0 "$CLARITY_ASAN" anomalies --json -q --reference "$T/s8r"/eventlogs/* "$T/s8n"/eventlogs/*
+jq -e --arg ref "$(ls "$T/s8r"/eventlogs/*)" '.applications[0] | .run.class == "network" and .run.network_reference == $ref
+  and .run.network_reference_stages == {"read": 1, "matched": 1, "readers_compared": 64} and .run.network_unchecked == null
+  and .fetch_scan.matters and .fetch_scan.tasks == 64 and .fetch_scan.hosts == 8
+  and (.fetch_scan.slowdown * 100 | round) == 309 and (.fetch_scan.ref_ms_per_mb * 100 | round) == 721
+  and (.fetch_scan.excess_ms | round) == 112136' "$T/out" >/dev/null \
+  && ok "8-host sort network --reference: x3.09 over the seed-2 run's readers, network" || bad "8-host sort network --reference: $(jq -c '.applications[0] | [.run.class, .run.network_reference, .run.network_reference_stages, .fetch_scan]' "$T/out")"
+expect_rc "8-host sort network --reference: text" 0 "$CLARITY_ASAN" anomalies -q --wide --reference "$T/s8r"/eventlogs/* "$T/s8n"/eventlogs/*
+grep -q '^verdict      abnormal: shuffle readers on 8 hosts slowed, most likely network$' "$T/out" \
+  && grep -q "network reference: .*s8r/eventlogs/app-[0-9-]* (another run of the same job): 64 of 64 readers compared" "$T/out" \
+  && ok "8-host sort network --reference: text names the reference run" || { bad "8-host sort network --reference text"; grep -A4 '^verdict' "$T/out"; }
+expect_rc "8-host sort fault-free --reference" 0 "$CLARITY_ASAN" anomalies --json -q --reference "$T/s8r"/eventlogs/* "$T/s8f"/eventlogs/*
+jq -e '.applications[0] | .run.class == "normal" and .run.network_reference == "in-run" and .run.network_unchecked == null
+  and .run.network_reference_stages == {"read": 1, "matched": 1, "readers_compared": 0}' "$T/out" >/dev/null \
+  && ok "8-host sort fault-free --reference: its own reference, normal" || bad "8-host sort fault-free --reference: $(jq -c '.applications[0].run' "$T/out")"
+expect_rc "8-host sort network --reference kmeans" 0 "$CLARITY_ASAN" anomalies --json -q --reference "$T/km2"/eventlogs/* "$T/s8n"/eventlogs/*
+jq -e '.applications[0] | .run.class == "normal" and .run.network_reference == "in-run" and .run.network_unchecked.readers_at_once == 64
+  and .run.network_reference_stages.matched == 0' "$T/out" >/dev/null \
+  && ok "8-host sort network --reference of another job: no stage matched, still unchecked" || bad "--reference kmeans: $(jq -c '.applications[0].run' "$T/out")"
+expect_rc "--reference: a missing file" 3 "$CLARITY_ASAN" anomalies -q --reference "$T/nonexistent" "$T/s8n"/eventlogs/*
+grep -q "nonexistent" "$T/err" && ok "--reference: a missing file is named" || bad "--reference missing: $(cat "$T/err")"
+mkdir -p "$T/two" && cp "$T/s8r"/eventlogs/* "$T/s8f"/eventlogs/* "$T/two"/   # app ids 0002 and 0001
+expect_rc "--reference: two applications" 2 "$CLARITY_ASAN" anomalies -q --reference "$T/two" "$T/s8n"/eventlogs/*
+grep -q -- "--reference needs one application, it holds 2" "$T/err" && ok "--reference: two applications refused" || bad "--reference two: $(cat "$T/err")"
+expect_rc "no --reference: no network_reference key" 0 "$CLARITY_ASAN" anomalies --json -q "$T/s8n"/eventlogs/*
+jq -e '.applications[0].run | has("network_reference") | not' "$T/out" >/dev/null && ok "no --reference: output unchanged (no key)" || bad "no --reference: key present"
 summary

@@ -231,7 +231,16 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
     for (size_t p = 0; p < r->nhost_periods; p++) r->nhost_matter += r->host_periods[p].matters;
     /* A slow network slows the readers on every host alike, often a whole stage: neither a
      * period nor a host's stretch (see ladra_netscan.c). Nor does it feed the factors. */
-    if (!o->det.net.off && (rc = clarity_ladra_netscan(in, &o->det.net, &r->net, err))) goto fail;
+    if (!o->det.net.off && !o->reference && (rc = clarity_ladra_netscan(in, &o->det.net, &r->net, err))) goto fail;
+    if (!o->det.net.off && o->reference) {   /* another run of the same job's readers (lad30, ladra_netref.c) */
+        struct ladra_netref nref;
+        if ((rc = clarity_ladra_netref_build(in, o->reference, &o->det.net, &nref, err))) goto fail;
+        rc = clarity_ladra_netscan_ref(in, &o->det.net, &nref, &r->net, err);
+        r->net_reference_name = o->reference_name ? o->reference_name : "";
+        r->net_ref_read_stages = nref.read_stages, r->net_ref_matched = nref.matched;
+        clarity_ladra_netref_free(&nref);
+        if (rc) goto fail;
+    }
     r->detected = r->nmatter > 0 || r->nhost_matter > 0 || r->net.matters;
     r->rule.min_share = o->det.min_share, r->rule.min_excess_ms = o->det.min_excess_ms;
     r->rule.all_periods = o->det.all_periods;

@@ -21,7 +21,12 @@
  * Its blind spot, said rather than hidden: when more than 3/4 of the readers ran at one instant
  * (a Sort's reducers read in one wave), the reference lies among them and a slow spell over them
  * slows it as much; the scan records that wave (the most readers running at once, found by one
- * sweep over starts and ends) and whether their fetch wait is material (unchecked).
+ * sweep over starts and ends) and whether their fetch wait is material (unchecked). Given another
+ * run of the same job (clarity_ladra_netscan_ref, lad30), the scan then runs again with each
+ * reader compared with the readers of its stage in that run (ladra_netref.c); only there, since
+ * against another run every reader is compared with other data and partitions (on synth's
+ * tuning runs, fault-free TPC-DS and PageRank reached x2-3 over another seed's run, held back by
+ * the 2% share alone), while the verdicts were the same.
  * Which host's network is slow is not in a standard event log (readers do not say where their
  * blocks came from), so the stretch names no host. Linear in the tasks plus three sorts.
  * Thresholds and why: include/clarity/anomalies.h and docs/anomalies.md. */
@@ -38,7 +43,9 @@ void clarity_ladra_netscan_default(struct ladra_netscan_options *o)
                                         .unchecked_share = LADRA_NET_UNCHECKED_SHARE};
 }
 
-struct reader { int64_t start_ms, end_ms; double lrate, mb, fw; int32_t host, stage; uint32_t k; };
+/* lref: the log reference rate this reader is compared with (the application's, or its stage's
+ * in the reference run); own: it is the application's own (no reference run's rate) */
+struct reader { int64_t start_ms, end_ms; double lrate, mb, fw, lref, refmb; int32_t host, stage; uint32_t k; bool own; };
 
 static int by_start(const void *a, const void *b)
 {
@@ -63,8 +70,9 @@ static int cmp_i64(const void *a, const void *b)
 /* The most readers running at one instant (r in start order): a sweep over the starts with the
  * ends sorted; a reader ending at t no longer runs at t. Then their fetch wait and stages. */
 static void one_wave(const struct reader *r, size_t nr, int64_t *ends, uint8_t *stage_seen, size_t nstages,
-                     struct ladra_net_period *out)
+                     struct ladra_net_period *out, size_t *wave_own)
 {
+    *wave_own = 0;
     for (size_t k = 0; k < nr; k++) ends[k] = r[k].end_ms;
     qsort(ends, nr, sizeof *ends, cmp_i64);
     size_t j = 0, best = 0;
@@ -78,6 +86,7 @@ static void one_wave(const struct reader *r, size_t nr, int64_t *ends, uint8_t *
     for (size_t k = 0; k < nr; k++) {
         if (r[k].start_ms > at || r[k].end_ms <= at) continue;
         out->wave_readers++;
+        *wave_own += r[k].own;
         out->wave_fetch_ms += r[k].fw;
         if (r[k].stage >= 0 && (size_t)r[k].stage < nstages) stage_seen[r[k].stage] = 1;
     }
@@ -88,11 +97,63 @@ static void one_wave(const struct reader *r, size_t nr, int64_t *ends, uint8_t *
         }
 }
 
+/* The strongest stretch of r (in start order) against each reader's own lref, into out's stretch
+ * fields, and [*bs, *be) its readers; seen (nhosts) is cleared first. */
+static void stretch(const struct reader *r, size_t nr, uint8_t *seen, size_t nhosts, const struct ladra_netscan_options *o,
+                    struct ladra_net_period *out, size_t *bs, size_t *be)
+{
+    out->found = out->matters = false;
+    out->start_ms = out->end_ms = 0;
+    out->tasks = out->hosts = out->stage_runs = 0;
+    out->slowdown = out->excess_ms = 0;
+    for (size_t h = 0; h < nhosts; h++) seen[h] = 0;
+    double best = 0, cur = 0;
+    size_t cs = 0;
+    *bs = *be = 0;
+    for (size_t k = 0; k < nr; k++) {
+        if (cur <= 0) cur = 0, cs = k;
+        cur += r[k].lrate - r[k].lref - o->drift;
+        if (cur > best) best = cur, *bs = cs, *be = k + 1;
+    }
+    if (best <= 0) return;
+    double lsum = 0;
+    int32_t last_stage = -1;
+    out->start_ms = INT64_MAX, out->end_ms = INT64_MIN;
+    for (size_t k = *bs; k < *be; k++) {
+        const struct reader *x = &r[k];
+        out->tasks++;
+        lsum += x->lrate - x->lref;
+        out->excess_ms += x->fw + o->latency_ms - x->refmb * x->mb;
+        out->start_ms = x->start_ms < out->start_ms ? x->start_ms : out->start_ms;
+        out->end_ms = x->end_ms > out->end_ms ? x->end_ms : out->end_ms;
+        if (!seen[x->host]) seen[x->host] = 1, out->hosts++;
+        if (x->stage != last_stage) out->stage_runs++, last_stage = x->stage;
+    }
+    out->slowdown = exp(lsum / (double)out->tasks);
+    out->found = true;
+    out->matters = clarity_ladra_net_period_matters(out, o);
+}
+
+/* 4 x wave > 3 x readers: fewer than a quarter of the readers ran outside the wave, so the
+ * 25th percentile is one of the wave's own rates. With a reference run, the wave's readers
+ * compared with its rates are checked: only those left with the application's own count. */
+static bool unchecked(const struct ladra_net_period *out, size_t wave_own, size_t nr, const struct ladra_netscan_options *o)
+{
+    return !out->matters && wave_own * 4 > nr * 3 && out->wave_fetch_ms >= o->unchecked_share * out->run_task_ms &&
+           out->wave_fetch_ms > 0;
+}
+
 int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netscan_options *o, struct ladra_net_period *out,
                           struct clarity_error *err)
 {
+    return clarity_ladra_netscan_ref(in, o, NULL, out, err);
+}
+
+int clarity_ladra_netscan_ref(const struct ladra_input *in, const struct ladra_netscan_options *o,
+                              const struct ladra_netref *ref, struct ladra_net_period *out, struct clarity_error *err)
+{
     *out = (struct ladra_net_period){.start_ms = 0, .end_ms = 0};
-    size_t n = in->ntasks, nr = 0;
+    size_t n = in->ntasks, nr = 0, wave_own = 0;
     struct reader *r = malloc((n ? n : 1) * sizeof *r);
     double *lr = malloc((n ? n : 1) * sizeof *lr);
     uint8_t *seen = calloc(in->nhosts ? in->nhosts : 1, 1), *stage_seen = calloc(in->nstages ? in->nstages : 1, 1);
@@ -109,50 +170,50 @@ int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netsc
         clarity_ladra_task_metrics(in, t, &m);
         if (m.fetch_wait_ms < 0 || (double)m.remote_bytes < o->min_bytes) continue;
         double mb = (double)m.remote_bytes / 1e6, fw = (double)m.fetch_wait_ms;
-        r[nr] = (struct reader){t->start_ms, t->end_ms, log((fw + o->latency_ms) / mb), mb, fw, t->host, t->stage,
-                                (uint32_t)i};
+        r[nr] = (struct reader){t->start_ms, t->end_ms, log((fw + o->latency_ms) / mb), mb, fw, 0, 0, t->host, t->stage,
+                                (uint32_t)i, true};
         lr[nr] = r[nr].lrate;
         nr++;
     }
     out->run_task_ms = run_ms;
     out->readers = nr;
     qsort(r, nr, sizeof *r, by_start);
-    if (nr) one_wave(r, nr, ends, stage_seen, in->nstages, out);
+    if (nr) one_wave(r, nr, ends, stage_seen, in->nstages, out, &wave_own);
     if (nr < (size_t)o->min_tasks || nr < 4) goto done;
     qsort(lr, nr, sizeof *lr, cmp_double);
     /* the 25th percentile, interpolated as numpy's default does */
-    double pos = 0.25 * (double)(nr - 1), ref = lr[(size_t)pos];
-    if ((size_t)pos + 1 < nr) ref += (pos - floor(pos)) * (lr[(size_t)pos + 1] - lr[(size_t)pos]);
-    out->ref_ms_per_mb = exp(ref);
-    double best = 0, cur = 0;
-    size_t bs = 0, be = 0, cs = 0;
-    for (size_t k = 0; k < nr; k++) {
-        if (cur <= 0) cur = 0, cs = k;
-        cur += r[k].lrate - ref - o->drift;
-        if (cur > best) best = cur, bs = cs, be = k + 1;
-    }
-    if (best <= 0) goto done;
+    double pos = 0.25 * (double)(nr - 1), lref = lr[(size_t)pos];
+    if ((size_t)pos + 1 < nr) lref += (pos - floor(pos)) * (lr[(size_t)pos + 1] - lr[(size_t)pos]);
+    out->ref_ms_per_mb = exp(lref);
+    for (size_t k = 0; k < nr; k++) r[k].lref = lref, r[k].refmb = out->ref_ms_per_mb;
+    size_t bs, be;
+    stretch(r, nr, seen, in->nhosts, o, out, &bs, &be);
+    if (!ref || !(o->ref_always || unchecked(out, wave_own, nr, o))) goto done;
+    /* again, each reader against its stage's rate in the reference run (the application's own
+     * where its stage matched none) */
+    size_t matched = 0;
     double lsum = 0;
-    int32_t last_stage = -1;
-    out->start_ms = INT64_MAX, out->end_ms = INT64_MIN;
-    for (size_t k = bs; k < be; k++) {
-        const struct reader *x = &r[k];
-        out->tasks++;
-        lsum += x->lrate - ref;
-        out->excess_ms += x->fw + o->latency_ms - out->ref_ms_per_mb * x->mb;
-        out->start_ms = x->start_ms < out->start_ms ? x->start_ms : out->start_ms;
-        out->end_ms = x->end_ms > out->end_ms ? x->end_ms : out->end_ms;
-        if (!seen[x->host]) seen[x->host] = 1, out->hosts++;
-        if (x->stage != last_stage) out->stage_runs++, last_stage = x->stage;
+    for (size_t k = 0; k < nr; k++) {
+        int32_t s = r[k].stage;
+        double l = s >= 0 && (size_t)s < ref->nstages ? ref->stage_lref[s] : NAN;
+        if (isnan(l)) continue;
+        r[k].lref = l, r[k].refmb = exp(l), r[k].own = false;
+        matched++;
     }
-    out->slowdown = exp(lsum / (double)out->tasks);
-    out->found = true;
-    out->matters = clarity_ladra_net_period_matters(out, o);
+    out->ref_readers = matched;
+    if (!matched) goto done;
+    out->by_reference = true;
+    wave_own = 0;
+    for (size_t k = 0; k < nr; k++)
+        if (r[k].own && r[k].start_ms <= out->wave_at_ms && r[k].end_ms > out->wave_at_ms) wave_own++;
+    stretch(r, nr, seen, in->nhosts, o, out, &bs, &be);
+    /* the reference the output names: the geometric mean of the rates the stretch's readers (or
+     * every reader, with no stretch) were compared with */
+    if (!out->found) bs = 0, be = nr;
+    for (size_t k = bs; k < be; k++) lsum += r[k].lref;
+    out->ref_ms_per_mb = exp(lsum / (double)(be - bs));
 done:
-    /* 4 x wave > 3 x readers: fewer than a quarter of the readers ran outside the wave, so the
-     * 25th percentile is one of the wave's own rates */
-    out->unchecked = !out->matters && out->wave_readers * 4 > nr * 3 &&
-                     out->wave_fetch_ms >= o->unchecked_share * out->run_task_ms && out->wave_fetch_ms > 0;
+    out->unchecked = unchecked(out, wave_own, nr, o);
     free(r), free(lr), free(seen), free(stage_seen), free(ends);
     return 0;
 }

@@ -117,6 +117,18 @@ int clarity_report_anomalies_json(struct jsonw *w, const struct clarity_app *a, 
         clarity_jsonw_kint(w, "stages_total", (int64_t)p->wave_nstages);
         clarity_jsonw_obj_end(w);
     }
+    /* --reference only (lad30; absent without it, so the output is unchanged): the fetch-wait
+     * scan's reference ("in-run", or the reference run as named on the command line) and how
+     * many of this run's shuffle-read stages matched one of the reference run's */
+    if (r->net_reference_name) {
+        clarity_jsonw_kstr(w, "network_reference", r->net.by_reference ? r->net_reference_name : "in-run");
+        clarity_jsonw_key(w, "network_reference_stages");
+        clarity_jsonw_obj_begin(w);
+        clarity_jsonw_kint(w, "read", (int64_t)r->net_ref_read_stages);
+        clarity_jsonw_kint(w, "matched", (int64_t)r->net_ref_matched);
+        clarity_jsonw_kint(w, "readers_compared", (int64_t)r->net.ref_readers);
+        clarity_jsonw_obj_end(w);
+    }
     clarity_jsonw_key(w, "verdict_host");   /* the host the verdict names; null: none (normal, or a slow network) */
     if (r->names_host) clarity_jsonw_str(w, clarity_app_str(a, r->host_ids[r->run.victim]));
     else clarity_jsonw_null(w);

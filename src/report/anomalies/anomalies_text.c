@@ -44,6 +44,26 @@ static void unchecked_line(FILE *o, const struct clarity_anomalies_result *r, si
                       fw, p->run_task_ms > 0 ? 100 * p->wave_fetch_ms / p->run_task_ms : 0);
 }
 
+/* With --reference (lad30): which reference the fetch-wait scan used, said under the verdict,
+ * and when no stage of the reference run matched. Nothing without a reference run. */
+static void reference_line(FILE *o, const struct clarity_anomalies_result *r, size_t width)
+{
+    if (!r->net_reference_name) return;
+    const struct ladra_net_period *p = &r->net;
+    if (p->by_reference)
+        clarity_fit_wrapf(o, width, "             ", "network reference: %s (another run of the same job): %zu of %zu readers "
+                          "compared with the readers of their stage there (%zu of %zu shuffle-read stages matched)",
+                          r->net_reference_name, p->ref_readers, p->readers, r->net_ref_matched, r->net_ref_read_stages);
+    else if (!r->net_ref_matched)
+        clarity_fit_wrapf(o, width, "             ", "network reference: in-run; no shuffle-read stage of %s matched this "
+                          "run's %zu (by name and position, with %d readers or more)", r->net_reference_name,
+                          r->net_ref_read_stages, LADRA_NET_REF_MIN_READERS);
+    else
+        clarity_fit_wrapf(o, width, "             ", "network reference: in-run (the scan could check this run with its "
+                          "own readers, so %s was not used; %zu of %zu shuffle-read stages matched)", r->net_reference_name,
+                          r->net_ref_matched, r->net_ref_read_stages);
+}
+
 /* eDCO, eMCS and eDMC only when GC logs gave DCO, MCS and DMC (otherwise they are the same) */
 static void factors_line(FILE *o, size_t width, const char *lead, const char *first, const struct ladra_factors *f)
 {
@@ -284,6 +304,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         /* No period that matters and no cause the model can stand by: nothing else. */
         fprintf(o, "\nverdict      normal: no abnormal period\n");
         unchecked_line(o, r, width);
+        reference_line(o, r, width);
     } else {
         const struct ladra_factors *f = &r->run;
         char verdict[512], head[256];
@@ -309,10 +330,13 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
             snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
         clarity_fit_wrap(o, width, "\nverdict      ", verdict);
         unchecked_line(o, r, width);
+        reference_line(o, r, width);
         if (r->cause_by_fetch_scan)
             clarity_fit_wrapf(o, width, "             ", "cause from the fetch-wait scan, not the root-cause model: %zu "
-                              "readers on %zu hosts waited x%.2f per remote MB over the run's unimpeded readers, %.1f s "
-                              "beyond their rate", r->net.tasks, r->net.hosts, r->net.slowdown, r->net.excess_ms / 1000);
+                              "readers on %zu hosts waited x%.2f per remote MB over %s, %.1f s beyond their rate",
+                              r->net.tasks, r->net.hosts, r->net.slowdown,
+                              r->net.by_reference ? "the reference run's readers of the same stages" : "the run's unimpeded readers",
+                              r->net.excess_ms / 1000);
         if (r->cause_without_period) {
             /* the model's judgement, not a period: say what it rests on */
             double vms = victim_ms(r, (size_t)f->victim), run_ms = 0;
@@ -407,8 +431,10 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
         clarity_fmt_ms(ex, sizeof ex, (int64_t)p->excess_ms);
         fprintf(o, "\nshuffle readers slowed (when)\n");
         clarity_fit_wrapf(o, width, "", "from %s for %s: %zu readers on %zu hosts waited x%.2f per remote MB over the "
-                          "application's unimpeded readers (%.3g ms/MB), %s of fetch wait beyond it; the event log does not "
-                          "say which host served the blocks", st, du, p->tasks, p->hosts, p->slowdown, p->ref_ms_per_mb, ex);
+                          "%s (%.3g ms/MB), %s of fetch wait beyond it; the event log does not say which host served the "
+                          "blocks", st, du, p->tasks, p->hosts, p->slowdown,
+                          p->by_reference ? "reference run's readers of the same stages" : "application's unimpeded readers",
+                          p->ref_ms_per_mb, ex);
     }
 
     /* the factors explain a verdict: a run with no period that matters has none to explain */
