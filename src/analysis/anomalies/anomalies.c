@@ -345,20 +345,17 @@ int clarity_anomalies_analyze(const struct clarity_app *a, const struct clarity_
         for (size_t j = 0; j < in->nhosts; j++) run_ms += r->hosts[j].task_ms;
         int c = clarity__ladra_components_cause(r->victim_comp, r->hosts[r->run.victim].lost_ms, run_ms, in->nhosts,
                                                 o->det.host.min_excess_ms, !r->eventlog_only);
-        /* with no period, host stretch or reader stretch that matters, the components name a
-         * cause only where the model may name one without a period: within its domain. The
-         * shared real logs all lie beyond it, and on one of them (5 hosts) a host whose shuffle
-         * writes ran x7 slower per byte would otherwise read "disk" on a run nobody saw fail.
-         * Their cpu and memory (lad24) stand beyond the domain too: the domain is the 4-host
-         * training runs', which most 16-host runs lie beyond, and on the tuning runs (seeds 1-3,
-         * 8 and 16 hosts) every one of the 7 run-modes this lets through was a CPU or memory hog
-         * (K-means and PageRank, 8.6-189% of a host's share lost); the shared real logs' victims
-         * on more than 4 hosts run x1.06-1.09 per CPU time, far under the cpu rule's x1.35,
-         * and memory needs the GC logs' system share there. The disk rule, which fired on that
-         * real log, still needs the domain, and so does the event log's memory rule (GC time per
-         * CPU time): a healthy real log on 5 hosts (application_1506645932520_24630151) has a
-         * victim with GC x5.6 per CPU time that lost 50% of a host's share. */
-        bool beyond = c == LADRA_CPU || (c == LADRA_MEMORY && !r->eventlog_only);
+        /* With no period, host stretch or reader stretch that matters, the components name a
+         * cause within the model's domain, or beyond it when the cause rests on enough
+         * (clarity__ladra_components_beyond_domain, lad31): a victim of 3 tasks or more, and a
+         * disk from the shuffle writes alone. The domain is the 4-host training runs' shape,
+         * which most 16-host runs lie beyond (lad24 let the cpu and GC-log memory rules answer
+         * beyond it: on the tuning runs, seeds 1-3 on 8 and 16 hosts, 7 run-modes, all CPU or
+         * memory hogs). The shared real logs all lie beyond it too, and on one of them (5 hosts,
+         * application_1506645932520_24630151, a run nobody saw fail) the victim's shuffle writes
+         * ran x1.66 slower per byte and its GC time per CPU time x5.6, with 50% of a host's
+         * share lost: over one task, the only one it ran. */
+        bool beyond = clarity__ladra_components_beyond_domain(r->victim_comp, c, r->hosts[r->run.victim].tasks);
         if (c != LADRA_NORMAL && (r->detected || (o->cause_without_period && (r->in_domain || beyond)))) {
             r->cause_by_components = true, r->cause_without_period = false;
             r->run_class = c;

@@ -140,6 +140,9 @@ int clarity__ladra_components_cause(const double comp[LADRA_NCOMP], double lost_
                                     double min_lost_ms, bool gc_logs);
 /* Whether the components bear out a model's cause on more than 4 hosts (network always). */
 bool clarity__ladra_components_support(const double comp[LADRA_NCOMP], int cause);
+/* whether the components' cause stands where the run lies beyond the model's domain: a victim
+ * of LADRA_MIN_HOST_TASKS tasks or more, and a disk from the shuffle writes alone */
+bool clarity__ladra_components_beyond_domain(const double comp[LADRA_NCOMP], int cause, size_t victim_tasks);
 /* Whether the model's cause stands on more than 4 hosts: LADRA_DROP_NONE, or why not (the
  * components do not bear it out, the victim lost too little of a host's share, or a network
  * cause without a stretch of slow readers: readers_matter). */

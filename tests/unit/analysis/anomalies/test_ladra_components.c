@@ -210,3 +210,34 @@ Test(ladra_components, no_cpu_under_the_cpu_rule)
     c[LADRA_COMP_CPU] = 0.3;
     cr_assert_eq(clarity__ladra_components_cause(c, 2000, 80000, 8, 500, true), LADRA_CPU);
 }
+
+/* lad31: beyond the model's domain a cause of the components stands when the victim ran 3 tasks
+ * or more and, for disk, when the shuffle writes alone say so. The victim of the shared real log
+ * application_1506645932520_24630151 (5 hosts, 9 tasks): write 0.508 (x1.66), cpu 0.060, GC
+ * 1.724 (x5.6), read 0.811, 6,948 ms lost of a run of 69,166 ms of task time (a host's share
+ * 13,833 ms: 50% lost). The write rule names disk (0.508 >= 0.5, over cpu, 10% of a share lost),
+ * but its victim ran 1 task: not beyond the domain; with 3 tasks it would be. */
+Test(ladra_components, beyond_the_domain_needs_three_tasks_and_the_writes)
+{
+    double c[LADRA_NCOMP] = {0};
+    c[LADRA_COMP_WRITE] = 0.508, c[LADRA_COMP_CPU] = 0.060, c[LADRA_COMP_GC] = 1.724, c[LADRA_COMP_READ] = 0.811;
+    cr_assert_eq(clarity__ladra_components_cause(c, 6948, 69166, 5, 1000, false), LADRA_DISK);
+    cr_assert(!clarity__ladra_components_beyond_domain(c, LADRA_DISK, 1));
+    cr_assert(!clarity__ladra_components_beyond_domain(c, LADRA_DISK, 2));
+    cr_assert(clarity__ladra_components_beyond_domain(c, LADRA_DISK, 3));
+    /* the event log's GC memory and the cpu rule: the tasks alone decide */
+    cr_assert(!clarity__ladra_components_beyond_domain(c, LADRA_MEMORY, 2));
+    cr_assert(clarity__ladra_components_beyond_domain(c, LADRA_MEMORY, 3));
+    cr_assert(clarity__ladra_components_beyond_domain(c, LADRA_CPU, 40));
+    cr_assert(!clarity__ladra_components_beyond_domain(c, LADRA_NORMAL, 40));
+    /* the write rule also needs the writes over the cpu component: write 0.508 under cpu 0.6 */
+    c[LADRA_COMP_CPU] = 0.6;
+    cr_assert(!clarity__ladra_components_beyond_domain(c, LADRA_DISK, 40));
+    /* seed 25's 8-host WordCount memory hog at 0.5 on the event log: write 0.254, read 0.283,
+     * cpu 0.189, GC 1.184; 8,400 ms lost of 640,000 ms on 8 hosts (10.5% of an 80,000 ms share).
+     * The read rule names disk before the GC rule's memory (write >= 0.2, read >= 0.2, read - cpu
+     * 0.094 <= 0.3); beyond the domain that disk does not stand, whatever the tasks. */
+    c[LADRA_COMP_WRITE] = 0.254, c[LADRA_COMP_READ] = 0.283, c[LADRA_COMP_CPU] = 0.189, c[LADRA_COMP_GC] = 1.184;
+    cr_assert_eq(clarity__ladra_components_cause(c, 8400, 640000, 8, 1000, false), LADRA_DISK);
+    cr_assert(!clarity__ladra_components_beyond_domain(c, LADRA_DISK, 24));
+}
