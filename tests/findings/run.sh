@@ -331,4 +331,8 @@ if synth_json pr pagerank --seed 1; then
   if jq -e '.applications[0].findings[0].kind == "too_few_partitions" and (.applications[0].findings[0].evidence.slots == 32)' "$T/pr.json" >/dev/null
   then ok "synth pagerank: 16 partitions on 32 slots found"; else bad "synth pagerank: too_few_partitions not first"; fi
 else bad "synth pagerank run failed"; fi
+# bench/findings-pool.py pools the evaluation's per-run records over seed sets: its worked
+# numbers on two hand-made sets (owed runs, the pooled p90, the seed bootstrap)
+if python3 "$ROOT/bench/findings-pool.py" --self-test >"$T/pool.out" 2>&1
+then ok "bench/findings-pool.py --self-test"; else bad "bench/findings-pool.py --self-test"; tail -5 "$T/pool.out"; fi
 summary
