@@ -190,8 +190,12 @@ struct iqcar_sources {
 
 struct iqcar_ranked { uint32_t node; double dor; double aux; };
 
+/* A target's answer. dor_others and the baseline row are filled for every target; the ranked
+ * lists (top, noisy, paths, overlap) for the victims (dor_others > 0) by clarity_iqcar_analyze
+ * and for any other target by clarity_iqcar_explain (listed says which have them). */
 struct iqcar_target_answer {
     size_t unit, l0;                     /* unit index, L0 node index */
+    bool listed;                         /* the ranked lists below are filled */
     size_t overlap_first, overlap_cells; /* its row of the simple-overlap baseline (cells) */
     double overlap_sum;                  /* the row's sum: shares are cell / sum */
     double dor_others;                   /* DOR received from non-Unknown, non-Self queries */
@@ -250,6 +254,7 @@ struct iqcar_result {
     /* the storage of the targets' lists (top, noisy, paths, overlap) and of their replay lists:
      * the lists point into these */
     struct iqcar_ranked *lists, *replay_lists;
+    struct iqcar_ranked **extra_lists; size_t nextra_lists;   /* clarity_iqcar_explain's */
     struct iqcar_ranked *aggressive; size_t naggressive;   /* node = unit, dor = the paper's total DOR
                                                              toward other units, aux = attributed ms */
     /* the same queries by the runtime of their victims attributed to them: sum over victims v of
@@ -335,6 +340,10 @@ int clarity_iqcar_mark_critical(const struct clarity_app *const *apps, struct iq
 int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                   struct iqcar_result *r, struct clarity_error *err);
 void clarity_iqcar_result_free(struct iqcar_result *r);
+/* Fills the ranked lists of targets[0..ntargets) (unit indices; NULL: every unit) that do not
+ * have them yet: the analysis lists only the victims, which is what the reports show unless a
+ * query is named. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_iqcar_explain(struct iqcar_result *r, const long *targets, size_t ntargets, struct clarity_error *err);
 /* "stage 3 of q17", "NETWORK of stage 3 (q17)", ...: a node's name (buf of cap bytes). */
 const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
 /* The victim answer's position of every unit (SIZE_MAX: not a victim), into rank[nunits]. */

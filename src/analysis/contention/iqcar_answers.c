@@ -22,13 +22,6 @@ static int cmp_ranked(const void *x, const void *y, void *ctx)
     return (a->node > b->node) - (a->node < b->node);
 }
 
-/* Keeps the k best of v[0..n) in v[0..k); returns how many. */
-static size_t top_k(struct iqcar_ranked *v, size_t n, size_t k, const struct iqcar_result *r)
-{
-    qsort_r(v, n, sizeof *v, cmp_ranked, (void *)r);
-    return n < k ? n : k;
-}
-
 static struct iqcar_ranked *take(struct iqcar_ranked *v, size_t n)
 {
     struct iqcar_ranked *p = malloc((n ? n : 1) * sizeof *p);
@@ -72,6 +65,7 @@ static void pool_point(struct iqcar_result *r, struct iqcar_ranked *v)
 #define IQ_POINT(ptr, n) ((ptr) = (n) ? v + at : NULL, at += (n))
     for (size_t t = 0; t < r->ntargets; t++) {
         struct iqcar_target_answer *a = &r->targets[t];
+        if (!a->listed) continue;
         for (int l = 2; l <= 6; l++) {
             IQ_POINT(a->top[l], a->ntop[l]);
             if (l == 4) IQ_POINT(a->paths, a->npaths);
@@ -82,62 +76,141 @@ static void pool_point(struct iqcar_result *r, struct iqcar_ranked *v)
 #undef IQ_POINT
 }
 
-/* Target t's lists from its walk, into the pool; its baseline row starts at cell *cur of
- * r->overlap. buf grows to what the target reaches (and its baseline row). */
+/* Level l's nodes that target t's walk reached with DOR > 0, best first, into buf; how many. */
+static size_t level_ranked(const struct iqcar_result *r, const struct iqcar_dor_walk *w, int l, struct iqcar_ranked *buf)
+{
+    const struct iqcar_graph *g = &r->g;
+    size_t n = 0;
+    for (size_t j = 0; j < w->ntouched; j++) {
+        uint32_t v = w->touched[j];
+        if (g->nodes[v].level == (unsigned)l && w->dor[v] > 0) buf[n++] = (struct iqcar_ranked){v, w->dor[v], 0};
+    }
+    qsort_r(buf, n, sizeof *buf, cmp_ranked, (void *)r);
+    return n;
+}
+
+/* Keeps buf's entries of kind IQ_K_NODE (a query, a source stage), in order; how many. */
+static size_t only_queries(const struct iqcar_graph *g, struct iqcar_ranked *buf, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (g->nodes[buf[i].node].kind == IQ_K_NODE) buf[m++] = buf[i];
+    return m;
+}
+
+/* Target t's answer from its walk; its baseline row is r->overlap[first, end). Its DOR from
+ * other queries always (the victim ranking needs every target's); its ranked lists, into the
+ * pool, only when it is a victim or `store` asks: no report shows the lists of a query that
+ * received no contention unless it is named (clarity_iqcar_explain), and on a log of 10^6
+ * one-job queries they were ~0.7 KB a query. */
 static int target_answer(struct iqcar_result *r, size_t t, const struct iqcar_dor_walk *w, struct pool *bufp,
-                         struct pool *pool, size_t *cur)
+                         struct pool *pool, size_t first, size_t end, bool store)
 {
     const struct iqcar_graph *g = &r->g;
     struct iqcar_target_answer *a = &r->targets[t];
     size_t k = (size_t)r->opt.k;
     a->unit = t;
     a->l0 = g->l0[t];
-    size_t first = *cur, end = first;
-    while (end < r->noverlap && r->overlap[end].row == t) end++;
     if (CLARITY_VEC_RESERVE(bufp->v, bufp->cap, w->ntouched > end - first ? w->ntouched : end - first)) return -1;
     struct iqcar_ranked *buf = bufp->v;
+    /* the DOR from other queries: the level-6 queries (not Unknown or Self), added best first */
+    size_t m = only_queries(g, buf, level_ranked(r, w, 6, buf));
+    a->dor_others = 0;
+    for (size_t i = 0; i < m; i++) a->dor_others += buf[i].dor;
+    /* the simple-overlap baseline of the paper's section 7.4 (each source query's summed overlap
+     * fraction with the target's tasks), normalised over source queries; the sources that never
+     * overlapped add 0 */
+    double sum = 0;
+    for (size_t i = first; i < end; i++) sum += r->overlap[i].v;
+    a->overlap_first = first;
+    a->overlap_cells = end - first;
+    a->overlap_sum = sum;
+    if (!store && !(a->dor_others > 0)) return 0;
+    a->listed = true;
     for (int l = 2; l <= 6; l++) {
-        size_t n = 0;
-        for (size_t j = 0; j < w->ntouched; j++) {
-            uint32_t v = w->touched[j];
-            if (g->nodes[v].level == (unsigned)l && w->dor[v] > 0) buf[n++] = (struct iqcar_ranked){v, w->dor[v], 0};
-        }
-        a->ntop[l] = top_k(buf, n, k, r);
+        size_t n = level_ranked(r, w, l, buf);
+        a->ntop[l] = n < k ? n : k;
         if (pool_add(pool, buf, a->ntop[l])) return -1;
         if (l == 6) {   /* noisy: the queries, not Unknown or Self */
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++)
-                if (g->nodes[buf[i].node].kind == IQ_K_NODE) buf[m++] = buf[i];
-            a->dor_others = 0;
-            for (size_t i = 0; i < m; i++) a->dor_others += buf[i].dor;
+            m = only_queries(g, buf, n);
             a->nnoisy = m < k ? m : k;
             if (pool_add(pool, buf, a->nnoisy)) return -1;
         }
         if (l == 4) {   /* one impact path per BE node; its weight is the BE's DOR */
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++)
-                if (g->nodes[buf[i].node].kind == IQ_K_NODE) buf[m++] = buf[i];
+            m = only_queries(g, buf, n);
             a->npaths = m < k ? m : k;
             if (pool_add(pool, buf, a->npaths)) return -1;
         }
     }
-    /* the simple-overlap baseline of the paper's section 7.4 (each source query's summed overlap
-     * fraction with the target's tasks), normalised over source queries; the sources that never
-     * overlapped add 0 */
-    *cur = end;
-    double sum = 0;
-    for (size_t i = first; i < end; i++) sum += r->overlap[i].v;
     size_t n = 0;
     for (size_t i = first; i < end; i++) {
         double v = r->overlap[i].v;
         if (v > 0) buf[n++] = (struct iqcar_ranked){r->overlap[i].col, v / sum, v};
     }
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
-    a->overlap_first = first;
-    a->overlap_cells = end - first;
-    a->overlap_sum = sum;
     a->noverlap = n < k ? n : k;
     return pool_add(pool, buf, a->noverlap);
+}
+
+/* Target t's row of the baseline: r->overlap[*first, *end), by bisection (rows are sorted). */
+static void overlap_row(const struct iqcar_result *r, size_t t, size_t *first, size_t *end)
+{
+    size_t lo = 0, hi = r->noverlap;
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (r->overlap[m].row < t) lo = m + 1; else hi = m; }
+    *first = lo;
+    hi = r->noverlap;
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (r->overlap[m].row <= t) lo = m + 1; else hi = m; }
+    *end = lo;
+}
+
+int clarity_iqcar_explain(struct iqcar_result *r, const long *targets, size_t ntargets, struct clarity_error *err)
+{
+    size_t nt = targets ? ntargets : r->ntargets;
+    bool any = false;
+    for (size_t i = 0; i < nt && !any; i++) {
+        size_t t = targets ? (size_t)targets[i] : i;
+        any = t < r->ntargets && !r->targets[t].listed;
+    }
+    if (!any) return 0;
+    struct iqcar_ranked **ex = realloc(r->extra_lists, (r->nextra_lists + 1) * sizeof *ex);
+    if (!ex) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");
+    r->extra_lists = ex;
+    struct iqcar_dor_walk w;
+    if (clarity_iqcar_dor_walk_init(&w, &r->g, err)) return CLARITY_ENOMEM;
+    struct pool bp = {0}, pool = {0};
+    size_t *done = malloc((nt ? nt : 1) * sizeof *done), ndone = 0;
+    int rc = -1;
+    if (!done) goto out;
+    for (size_t i = 0; i < nt; i++) {
+        size_t t = targets ? (size_t)targets[i] : i, first, end;
+        if (t >= r->ntargets || r->targets[t].listed) continue;
+        overlap_row(r, t, &first, &end);
+        if (clarity_iqcar_dor_walk(&w, t) || target_answer(r, t, &w, &bp, &pool, first, end, true)) goto out;
+        done[ndone++] = t;
+    }
+    /* the lists of these targets, in the pool's order, once it no longer moves */
+    r->extra_lists[r->nextra_lists++] = pool.v;
+    size_t at = 0;
+#define IQ_POINT(ptr, n) ((ptr) = (n) ? pool.v + at : NULL, at += (n))
+    for (size_t i = 0; i < ndone; i++) {
+        struct iqcar_target_answer *a = &r->targets[done[i]];
+        for (int l = 2; l <= 6; l++) {
+            IQ_POINT(a->top[l], a->ntop[l]);
+            if (l == 4) IQ_POINT(a->paths, a->npaths);
+            if (l == 6) IQ_POINT(a->noisy, a->nnoisy);
+        }
+        IQ_POINT(a->overlap, a->noverlap);
+    }
+#undef IQ_POINT
+    pool.v = NULL;
+    rc = 0;
+out:
+    clarity_iqcar_dor_walk_free(&w);
+    free(bp.v);
+    free(pool.v);
+    free(done);
+    if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");
+    return 0;
 }
 
 /* The source query x target DOR cells, by source then target, with each source's first. */
@@ -187,7 +260,9 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
             }
             r->l6[r->nl6++] = (struct iqcar_cell){(uint32_t)q, (uint32_t)t, d};
         }
-        if (target_answer(r, t, &w, &bp, &pool, &cur)) goto out;
+        size_t first = cur;
+        while (cur < r->noverlap && r->overlap[cur].row == t) cur++;
+        if (target_answer(r, t, &w, &bp, &pool, first, cur, false)) goto out;
     }
     /* the pool is final: give its growth back and point the lists into it */
     if (pool.n && pool.n < pool.cap) {

@@ -11,6 +11,8 @@ void clarity_iqcar_result_free(struct iqcar_result *r)
     for (size_t i = 0; i < r->nhosts; i++) free(r->hosts[i]);
     for (size_t i = 0; i < r->napps; i++) free(r->apps ? r->apps[i] : NULL);
     free(r->lists);
+    for (size_t i = 0; i < r->nextra_lists; i++) free(r->extra_lists[i]);
+    free(r->extra_lists);
     free(r->replay_lists);
     free(r->units);
     free(r->stages);
