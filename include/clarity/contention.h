@@ -32,13 +32,17 @@ int clarity_iqcar_sub_res(int p);                /* the resource a sub-type belo
 
 /* ---- the iQC-Graph ---- */
 enum iqcar_kind { IQ_K_NODE, IQ_K_UNKNOWN, IQ_K_SELF, IQ_K_KNOWN };
+/* 24 bytes: a graph has ~30 nodes per query, so on a log of 10^6 one-job queries every 8 bytes
+ * here are 240 MB; level, kind and target share one 32-bit word (hence at most
+ * IQ_MAX_TARGETS queries, which iqcar_collect checks). */
 struct iqcar_node {
-    uint8_t level;                       /* 0..6 */
-    uint8_t kind;                        /* enum iqcar_kind */
-    int32_t target;                      /* L0-L4: index of the L0 node they explain; else -1 */
-    int32_t a, b, c;                     /* caller's ids (query/stage/resource/host...) */
     double vc;                           /* vertex contribution */
+    int32_t a, b, c;                     /* caller's ids (query/stage/resource/host...) */
+    int32_t target : 27;                 /* L0-L4: index of the L0 node they explain; else -1 */
+    uint32_t level : 3;                  /* 0..6 */
+    uint32_t kind : 2;                   /* enum iqcar_kind */
 };
+#define IQ_MAX_TARGETS (((size_t)1 << 26) - 1)
 struct iqcar_edge { uint32_t from, to; double imf; };  /* from = level l+1, to = level l */
 struct iqcar_graph {
     struct iqcar_node *nodes; size_t nnodes, cap_nodes;
@@ -75,12 +79,19 @@ struct iqcar_dor_walk {
     uint32_t *up_first, *up;             /* per node: the edges into its parents, by edge index */
     double *dor;
     uint8_t *seen;
-    uint32_t *touched; size_t ntouched;
-    uint32_t *heap; size_t nheap;
+    uint32_t *touched; size_t ntouched, cap_touched;   /* grown to the largest walk, not nnodes */
+    uint32_t *heap; size_t nheap, cap_heap;
+    /* Set before the first walk to keep the DOR of the nodes of levels 0-4 from one walk to the
+     * next: each of them belongs to one target (its query's stages, resources, DE and BE nodes),
+     * so after walking every target once dor[v] holds the DOR of every such node, which the
+     * answers sum per host and resource without a second per-node array. Walking a target
+     * twice is then wrong: only for a walk over each target once. */
+    bool keep_low;
 };
 /* For a finished graph. Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_iqcar_dor_walk_init(struct iqcar_dor_walk *w, const struct iqcar_graph *g, struct clarity_error *err);
-void clarity_iqcar_dor_walk(struct iqcar_dor_walk *w, size_t t);
+/* 0, or CLARITY_ENOMEM (the walk's lists grow as far as the largest target reaches). */
+int clarity_iqcar_dor_walk(struct iqcar_dor_walk *w, size_t t);
 void clarity_iqcar_dor_walk_free(struct iqcar_dor_walk *w);
 
 /* ---- stage DAG helpers (Level 1: all stages, or the critical path) ---- */
@@ -179,8 +190,12 @@ struct iqcar_sources {
 
 struct iqcar_ranked { uint32_t node; double dor; double aux; };
 
+/* A target's answer. dor_others and the baseline row are filled for every target; the ranked
+ * lists (top, noisy, paths, overlap) for the victims (dor_others > 0) by clarity_iqcar_analyze
+ * and for any other target by clarity_iqcar_explain (listed says which have them). */
 struct iqcar_target_answer {
     size_t unit, l0;                     /* unit index, L0 node index */
+    bool listed;                         /* the ranked lists below are filled */
     size_t overlap_first, overlap_cells; /* its row of the simple-overlap baseline (cells) */
     double overlap_sum;                  /* the row's sum: shares are cell / sum */
     double dor_others;                   /* DOR received from non-Unknown, non-Self queries */
@@ -236,6 +251,10 @@ struct iqcar_result {
     struct iqcar_cell *l6; size_t nl6;
     size_t *l6_first;
     struct iqcar_target_answer *targets; size_t ntargets;
+    /* the storage of the targets' lists (top, noisy, paths, overlap) and of their replay lists:
+     * the lists point into these */
+    struct iqcar_ranked *lists, *replay_lists;
+    struct iqcar_ranked **extra_lists; size_t nextra_lists;   /* clarity_iqcar_explain's */
     struct iqcar_ranked *aggressive; size_t naggressive;   /* node = unit, dor = the paper's total DOR
                                                              toward other units, aux = attributed ms */
     /* the same queries by the runtime of their victims attributed to them: sum over victims v of
@@ -321,6 +340,10 @@ int clarity_iqcar_mark_critical(const struct clarity_app *const *apps, struct iq
 int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                   struct iqcar_result *r, struct clarity_error *err);
 void clarity_iqcar_result_free(struct iqcar_result *r);
+/* Fills the ranked lists of targets[0..ntargets) (unit indices; NULL: every unit) that do not
+ * have them yet: the analysis lists only the victims, which is what the reports show unless a
+ * query is named. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_iqcar_explain(struct iqcar_result *r, const long *targets, size_t ntargets, struct clarity_error *err);
 /* "stage 3 of q17", "NETWORK of stage 3 (q17)", ...: a node's name (buf of cap bytes). */
 const char *clarity_iqcar_node_label(const struct iqcar_result *r, uint32_t node, char *buf, size_t cap);
 /* The victim answer's position of every unit (SIZE_MAX: not a victim), into rank[nunits]. */

@@ -150,6 +150,11 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
         }
         if (c->all)
             for (size_t i = 0; i < r.nvictims; i++) tg[nt++] = (long)r.victims[i].node;
+        if (clarity_iqcar_explain(&r, tg, nt, &err)) {   /* the named queries that are no victims */
+            fprintf(stderr, "clarity contention: %s\n", err.msg);
+            rc = exit_for_error(err.code);
+            goto out;
+        }
     }
     FILE *o = open_output(c->co.cmd, c->co.outpath);
     if (!o) { rc = EXIT_USAGE; goto out; }

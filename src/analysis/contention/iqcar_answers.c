@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/contention/iqcar_internal.h"
+#include "util/vec.h"
 
 /* DOR descending, then name ascending: ties in a top-k list break the same way every run. */
 static int cmp_ranked(const void *x, const void *y, void *ctx)
@@ -19,13 +20,6 @@ static int cmp_ranked(const void *x, const void *y, void *ctx)
         if (c) return c;
     }
     return (a->node > b->node) - (a->node < b->node);
-}
-
-/* Keeps the k best of v[0..n) in v[0..k); returns how many. */
-static size_t top_k(struct iqcar_ranked *v, size_t n, size_t k, const struct iqcar_result *r)
-{
-    qsort_r(v, n, sizeof *v, cmp_ranked, (void *)r);
-    return n < k ? n : k;
 }
 
 static struct iqcar_ranked *take(struct iqcar_ranked *v, size_t n)
@@ -49,59 +43,173 @@ static int cmp_cell(const void *x, const void *y)
     return (a->col > b->col) - (a->col < b->col);
 }
 
-/* Target t's lists from its walk; its baseline row starts at cell *cur of r->overlap. */
-static int target_answer(struct iqcar_result *r, size_t t, const struct iqcar_dor_walk *w, struct iqcar_ranked *buf,
-                         size_t *cur)
+/* The ranked lists of every target live in one pool, target after target, in the order they
+ * are made (top[2], top[3], top[4], paths, top[5], top[6], noisy, overlap): on a log of 10^6
+ * one-job queries eight small allocations a target cost ~0.5 KB with their headers. The pool
+ * grows while the targets are answered, so the lists' pointers are set once every target is
+ * done (pool_point). */
+struct pool { struct iqcar_ranked *v; size_t n, cap; };
+
+static int pool_add(struct pool *p, const struct iqcar_ranked *v, size_t n)
+{
+    if (CLARITY_VEC_RESERVE(p->v, p->cap, p->n + n)) return -1;
+    if (n) memcpy(p->v + p->n, v, n * sizeof *v);
+    p->n += n;
+    return 0;
+}
+
+/* The lists' pointers into the pool, from their counts (NULL for an empty list). */
+static void pool_point(struct iqcar_result *r, struct iqcar_ranked *v)
+{
+    size_t at = 0;
+#define IQ_POINT(ptr, n) ((ptr) = (n) ? v + at : NULL, at += (n))
+    for (size_t t = 0; t < r->ntargets; t++) {
+        struct iqcar_target_answer *a = &r->targets[t];
+        if (!a->listed) continue;
+        for (int l = 2; l <= 6; l++) {
+            IQ_POINT(a->top[l], a->ntop[l]);
+            if (l == 4) IQ_POINT(a->paths, a->npaths);
+            if (l == 6) IQ_POINT(a->noisy, a->nnoisy);
+        }
+        IQ_POINT(a->overlap, a->noverlap);
+    }
+#undef IQ_POINT
+}
+
+/* Level l's nodes that target t's walk reached with DOR > 0, best first, into buf; how many. */
+static size_t level_ranked(const struct iqcar_result *r, const struct iqcar_dor_walk *w, int l, struct iqcar_ranked *buf)
+{
+    const struct iqcar_graph *g = &r->g;
+    size_t n = 0;
+    for (size_t j = 0; j < w->ntouched; j++) {
+        uint32_t v = w->touched[j];
+        if (g->nodes[v].level == (unsigned)l && w->dor[v] > 0) buf[n++] = (struct iqcar_ranked){v, w->dor[v], 0};
+    }
+    qsort_r(buf, n, sizeof *buf, cmp_ranked, (void *)r);
+    return n;
+}
+
+/* Keeps buf's entries of kind IQ_K_NODE (a query, a source stage), in order; how many. */
+static size_t only_queries(const struct iqcar_graph *g, struct iqcar_ranked *buf, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (g->nodes[buf[i].node].kind == IQ_K_NODE) buf[m++] = buf[i];
+    return m;
+}
+
+/* Target t's answer from its walk; its baseline row is r->overlap[first, end). Its DOR from
+ * other queries always (the victim ranking needs every target's); its ranked lists, into the
+ * pool, only when it is a victim or `store` asks: no report shows the lists of a query that
+ * received no contention unless it is named (clarity_iqcar_explain), and on a log of 10^6
+ * one-job queries they were ~0.7 KB a query. */
+static int target_answer(struct iqcar_result *r, size_t t, const struct iqcar_dor_walk *w, struct pool *bufp,
+                         struct pool *pool, size_t first, size_t end, bool store)
 {
     const struct iqcar_graph *g = &r->g;
     struct iqcar_target_answer *a = &r->targets[t];
     size_t k = (size_t)r->opt.k;
     a->unit = t;
     a->l0 = g->l0[t];
-    for (int l = 2; l <= 6; l++) {
-        size_t n = 0;
-        for (size_t j = 0; j < w->ntouched; j++) {
-            uint32_t v = w->touched[j];
-            if (g->nodes[v].level == l && w->dor[v] > 0) buf[n++] = (struct iqcar_ranked){v, w->dor[v], 0};
-        }
-        a->ntop[l] = top_k(buf, n, k, r);
-        if (!(a->top[l] = take(buf, a->ntop[l]))) return -1;
-        if (l == 6) {   /* noisy: the queries, not Unknown or Self */
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++)
-                if (g->nodes[buf[i].node].kind == IQ_K_NODE) buf[m++] = buf[i];
-            a->dor_others = 0;
-            for (size_t i = 0; i < m; i++) a->dor_others += buf[i].dor;
-            a->nnoisy = m < k ? m : k;
-            if (!(a->noisy = take(buf, a->nnoisy))) return -1;
-        }
-        if (l == 4) {   /* one impact path per BE node; its weight is the BE's DOR */
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++)
-                if (g->nodes[buf[i].node].kind == IQ_K_NODE) buf[m++] = buf[i];
-            a->npaths = m < k ? m : k;
-            if (!(a->paths = take(buf, a->npaths))) return -1;
-        }
-    }
+    if (CLARITY_VEC_RESERVE(bufp->v, bufp->cap, w->ntouched > end - first ? w->ntouched : end - first)) return -1;
+    struct iqcar_ranked *buf = bufp->v;
+    /* the DOR from other queries: the level-6 queries (not Unknown or Self), added best first */
+    size_t m = only_queries(g, buf, level_ranked(r, w, 6, buf));
+    a->dor_others = 0;
+    for (size_t i = 0; i < m; i++) a->dor_others += buf[i].dor;
     /* the simple-overlap baseline of the paper's section 7.4 (each source query's summed overlap
      * fraction with the target's tasks), normalised over source queries; the sources that never
      * overlapped add 0 */
-    size_t first = *cur, end = first;
-    while (end < r->noverlap && r->overlap[end].row == t) end++;
-    *cur = end;
     double sum = 0;
     for (size_t i = first; i < end; i++) sum += r->overlap[i].v;
+    a->overlap_first = first;
+    a->overlap_cells = end - first;
+    a->overlap_sum = sum;
+    if (!store && !(a->dor_others > 0)) return 0;
+    a->listed = true;
+    for (int l = 2; l <= 6; l++) {
+        size_t n = level_ranked(r, w, l, buf);
+        a->ntop[l] = n < k ? n : k;
+        if (pool_add(pool, buf, a->ntop[l])) return -1;
+        if (l == 6) {   /* noisy: the queries, not Unknown or Self */
+            m = only_queries(g, buf, n);
+            a->nnoisy = m < k ? m : k;
+            if (pool_add(pool, buf, a->nnoisy)) return -1;
+        }
+        if (l == 4) {   /* one impact path per BE node; its weight is the BE's DOR */
+            m = only_queries(g, buf, n);
+            a->npaths = m < k ? m : k;
+            if (pool_add(pool, buf, a->npaths)) return -1;
+        }
+    }
     size_t n = 0;
     for (size_t i = first; i < end; i++) {
         double v = r->overlap[i].v;
         if (v > 0) buf[n++] = (struct iqcar_ranked){r->overlap[i].col, v / sum, v};
     }
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
-    a->overlap_first = first;
-    a->overlap_cells = end - first;
-    a->overlap_sum = sum;
     a->noverlap = n < k ? n : k;
-    if (!(a->overlap = take(buf, a->noverlap))) return -1;
+    return pool_add(pool, buf, a->noverlap);
+}
+
+/* Target t's row of the baseline: r->overlap[*first, *end), by bisection (rows are sorted). */
+static void overlap_row(const struct iqcar_result *r, size_t t, size_t *first, size_t *end)
+{
+    size_t lo = 0, hi = r->noverlap;
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (r->overlap[m].row < t) lo = m + 1; else hi = m; }
+    *first = lo;
+    hi = r->noverlap;
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (r->overlap[m].row <= t) lo = m + 1; else hi = m; }
+    *end = lo;
+}
+
+int clarity_iqcar_explain(struct iqcar_result *r, const long *targets, size_t ntargets, struct clarity_error *err)
+{
+    size_t nt = targets ? ntargets : r->ntargets;
+    bool any = false;
+    for (size_t i = 0; i < nt && !any; i++) {
+        size_t t = targets ? (size_t)targets[i] : i;
+        any = t < r->ntargets && !r->targets[t].listed;
+    }
+    if (!any) return 0;
+    struct iqcar_ranked **ex = realloc(r->extra_lists, (r->nextra_lists + 1) * sizeof *ex);
+    if (!ex) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");
+    r->extra_lists = ex;
+    struct iqcar_dor_walk w;
+    if (clarity_iqcar_dor_walk_init(&w, &r->g, err)) return CLARITY_ENOMEM;
+    struct pool bp = {0}, pool = {0};
+    size_t *done = malloc((nt ? nt : 1) * sizeof *done), ndone = 0;
+    int rc = -1;
+    if (!done) goto out;
+    for (size_t i = 0; i < nt; i++) {
+        size_t t = targets ? (size_t)targets[i] : i, first, end;
+        if (t >= r->ntargets || r->targets[t].listed) continue;
+        overlap_row(r, t, &first, &end);
+        if (clarity_iqcar_dor_walk(&w, t) || target_answer(r, t, &w, &bp, &pool, first, end, true)) goto out;
+        done[ndone++] = t;
+    }
+    /* the lists of these targets, in the pool's order, once it no longer moves */
+    r->extra_lists[r->nextra_lists++] = pool.v;
+    size_t at = 0;
+#define IQ_POINT(ptr, n) ((ptr) = (n) ? pool.v + at : NULL, at += (n))
+    for (size_t i = 0; i < ndone; i++) {
+        struct iqcar_target_answer *a = &r->targets[done[i]];
+        for (int l = 2; l <= 6; l++) {
+            IQ_POINT(a->top[l], a->ntop[l]);
+            if (l == 4) IQ_POINT(a->paths, a->npaths);
+            if (l == 6) IQ_POINT(a->noisy, a->nnoisy);
+        }
+        IQ_POINT(a->overlap, a->noverlap);
+    }
+#undef IQ_POINT
+    pool.v = NULL;
+    rc = 0;
+out:
+    clarity_iqcar_dor_walk_free(&w);
+    free(bp.v);
+    free(pool.v);
+    free(done);
+    if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");
     return 0;
 }
 
@@ -121,23 +229,25 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
     const struct iqcar_graph *g = &r->g;
     struct iqcar_dor_walk w;
     if (clarity_iqcar_dor_walk_init(&w, g, err)) return CLARITY_ENOMEM;
-    double *all = calloc(g->nnodes ? g->nnodes : 1, sizeof *all), *tot = calloc(r->nunits ? r->nunits : 1, sizeof *tot);
+    /* every target is walked once, so the walk's DOR of each node of levels 0-4 (each belongs
+     * to one target) is kept for the slow hosts and hot resources below */
+    w.keep_low = true;
+    double *tot = calloc(r->nunits ? r->nunits : 1, sizeof *tot);
     double *ms = calloc(r->nunits ? r->nunits : 1, sizeof *ms);
-    struct iqcar_ranked *buf = malloc((g->nnodes + r->nunits + 1) * sizeof *buf);
+    struct pool bp = {0}, pool = {0};
     size_t cap_l6 = 0, cur = 0;
     r->targets = calloc(r->nunits ? r->nunits : 1, sizeof *r->targets);
     r->host_score = calloc(r->nhosts ? r->nhosts : 1, sizeof *r->host_score);
     int rc = -1;
-    if (!all || !tot || !ms || !buf || !r->targets || !r->host_score) goto out;
+    if (!tot || !ms || !r->targets || !r->host_score || CLARITY_VEC_RESERVE(bp.v, bp.cap, r->nunits + 1)) goto out;
     r->ntargets = r->nunits;
     for (size_t t = 0; t < r->nunits; t++) {
-        clarity_iqcar_dor_walk(&w, t);
+        if (clarity_iqcar_dor_walk(&w, t)) goto out;
         const struct iqcar_unit_info *u = &r->units[t];
         double runtime = u->end > u->start ? (double)u->end - (double)u->start : 0;   /* no int64 overflow */
         for (size_t j = 0; j < w.ntouched; j++) {
             uint32_t v = w.touched[j];
             double d = w.dor[v];
-            all[v] += d;
             if (g->nodes[v].level != 6 || d == 0) continue;
             size_t q = (size_t)g->nodes[v].a;
             /* aggressive: total DOR toward every target, added target after target */
@@ -150,9 +260,41 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
             }
             r->l6[r->nl6++] = (struct iqcar_cell){(uint32_t)q, (uint32_t)t, d};
         }
-        if (target_answer(r, t, &w, buf, &cur)) goto out;
+        size_t first = cur;
+        while (cur < r->noverlap && r->overlap[cur].row == t) cur++;
+        if (target_answer(r, t, &w, &bp, &pool, first, cur, false)) goto out;
+    }
+    /* the pool is final: give its growth back and point the lists into it */
+    if (pool.n && pool.n < pool.cap) {
+        struct iqcar_ranked *p = realloc(pool.v, pool.n * sizeof *p);
+        if (p) pool.v = p;
+    }
+    r->lists = pool.v;
+    pool.v = NULL;
+    pool_point(r, r->lists);
+    if (r->nl6 && r->nl6 < cap_l6) {
+        struct iqcar_cell *p = realloc(r->l6, r->nl6 * sizeof *p);
+        if (p) r->l6 = p;
     }
     if (l6_index(r)) goto out;
+    /* slow hosts and hot resources: the paper's IF sums (out-edge of each node) and DOR sums
+     * (each node's DOR summed over the targets; a node of level 2 or 3 has one target, so its
+     * DOR is the walk's, kept) */
+    for (size_t i = 0; i < g->nedges; i++) {
+        const struct iqcar_edge *e = &g->edges[i];
+        const struct iqcar_node *u = &g->nodes[e->from];
+        double all = 0 + w.dor[e->from];   /* as the sum over targets was: 0 + the one DOR */
+        if (u->level == 3 && u->c >= 0) {
+            r->host_score[u->c].if_sum += e->imf;
+            r->host_score[u->c].dor_sum += all;
+        } else if (u->level == 2) {
+            r->res_score[u->b].if_sum += e->imf;
+            r->res_score[u->b].dor_sum += all;
+        }
+    }
+    /* the walk is done: free it before the replay, which has its own tables */
+    clarity_iqcar_dor_walk_free(&w);
+    struct iqcar_ranked *buf = bp.v;
     /* aggressive, as the paper: total DOR toward every other target. A DOR is a share of one
      * victim's slowdown, so this sum weighs a victim slowed for a second as much as one slowed
      * for ten minutes, and a query that slightly slows many short queries outranks one that
@@ -211,25 +353,13 @@ int clarity_iqcar_answers(struct iqcar_result *r, struct clarity_error *err)
     qsort(buf, n, sizeof *buf, cmp_unit_rank);
     r->nvictims = n;
     if (!(r->victims = take(buf, n))) goto out;
-    /* slow hosts and hot resources: the paper's IF sums (out-edge of each node) and DOR sums */
-    for (size_t i = 0; i < g->nedges; i++) {
-        const struct iqcar_edge *e = &g->edges[i];
-        const struct iqcar_node *u = &g->nodes[e->from];
-        if (u->level == 3 && u->c >= 0) {
-            r->host_score[u->c].if_sum += e->imf;
-            r->host_score[u->c].dor_sum += all[e->from];
-        } else if (u->level == 2) {
-            r->res_score[u->b].if_sum += e->imf;
-            r->res_score[u->b].dor_sum += all[e->from];
-        }
-    }
     rc = clarity__iqcar_rules(r);
 out:
     clarity_iqcar_dor_walk_free(&w);
-    free(all);
     free(tot);
     free(ms);
-    free(buf);
+    free(bp.v);
+    free(pool.v);
     /* every step above fails only when memory runs out */
     if (rc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory ranking the iQC-Graph");
     return 0;

@@ -247,6 +247,12 @@ int clarity_iqcar_collect(const struct clarity_app *const *apps, size_t napps, s
         if (collect_app(apps[k], k, r, &cs)) goto out;
     }
     tab->first[napps] = r->ntasks;
+    if (r->nunits > IQ_MAX_TARGETS) {   /* a graph node holds its target in 27 bits */
+        names_free(&cs.keys);
+        names_free(&cs.hosts);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "too many %s units for the iQC-Graph: %zu (at most %zu)",
+                                 clarity_iqcar_unit_name(r->unit_kind), r->nunits, IQ_MAX_TARGETS);
+    }
     r->src.tasks = r->ntasks;
     r->src.apps = napps;
     if (count_offers(r)) goto out;

@@ -32,7 +32,7 @@ int clarity_iqcar_node_add(struct iqcar_graph *g, int level, int kind, int targe
         g->l0 = l0;
         g->l0[g->nl0++] = (uint32_t)g->nnodes;
     }
-    g->nodes[g->nnodes] = (struct iqcar_node){.level = (uint8_t)level, .kind = (uint8_t)kind,
+    g->nodes[g->nnodes] = (struct iqcar_node){.level = (unsigned)level & 7u, .kind = (unsigned)kind & 3u,
                                               .target = target, .a = -1, .b = -1, .c = -1, .vc = vc};
     g->finished = false;
     if (index) *index = (uint32_t)g->nnodes;
@@ -50,21 +50,32 @@ int clarity_iqcar_edge_add(struct iqcar_graph *g, uint32_t from, uint32_t to, st
 
 int clarity_iqcar_graph_finish(struct iqcar_graph *g, struct clarity_error *err)
 {
-    /* counting sort by child level (stable), so one pass in order is a topological pass */
+    /* counting sort by child level (stable), so one pass in order is a topological pass. The
+     * edges are moved in place along the cycles of the permutation: its 4 bytes an edge instead
+     * of a sorted 16-byte copy beside the original (on 10^6 one-job queries, ~38 M edges). */
     size_t cnt[8] = {0};
     for (size_t i = 0; i < g->nedges; i++) cnt[g->nodes[g->edges[i].to].level + 1]++;
     for (int l = 1; l < 8; l++) cnt[l] += cnt[l - 1];
-    struct iqcar_edge *sorted = malloc((g->nedges ? g->nedges : 1) * sizeof *sorted);
-    double *in = calloc(g->nnodes ? g->nnodes : 1, sizeof *in);
-    if (!sorted || !in) {
-        free(sorted);
-        free(in);
+    uint32_t *dst = malloc((g->nedges ? g->nedges : 1) * sizeof *dst);
+    if (!dst || g->nedges >= UINT32_MAX) {
+        free(dst);
         return oom(err);
     }
-    for (size_t i = 0; i < g->nedges; i++) sorted[cnt[g->nodes[g->edges[i].to].level]++] = g->edges[i];
-    free(g->edges);
-    g->edges = sorted;
-    g->cap_edges = g->nedges ? g->nedges : 1;
+    for (size_t i = 0; i < g->nedges; i++) dst[i] = (uint32_t)cnt[g->nodes[g->edges[i].to].level]++;
+    for (size_t i = 0; i < g->nedges; i++)
+        while (dst[i] != i) {   /* the edge at i goes to dst[i]; the one there comes here */
+            uint32_t j = dst[i];
+            struct iqcar_edge e = g->edges[j];
+            g->edges[j] = g->edges[i], g->edges[i] = e;
+            dst[i] = dst[j], dst[j] = j;
+        }
+    free(dst);
+    if (g->nedges && g->nedges < g->cap_edges) {   /* no more edges come: give the growth back */
+        struct iqcar_edge *p = realloc(g->edges, g->nedges * sizeof *p);
+        if (p) g->edges = p, g->cap_edges = g->nedges;
+    }
+    double *in = calloc(g->nnodes ? g->nnodes : 1, sizeof *in);
+    if (!in) return oom(err);
     for (size_t i = 0; i < g->nedges; i++) in[g->edges[i].to] += g->nodes[g->edges[i].from].vc;
     for (size_t i = 0; i < g->nedges; i++) {
         struct iqcar_edge *e = &g->edges[i];
@@ -107,55 +118,58 @@ int clarity_iqcar_dor_walk_init(struct iqcar_dor_walk *w, const struct iqcar_gra
     w->up = malloc(ne * sizeof *w->up);
     w->dor = calloc(n, sizeof *w->dor);
     w->seen = calloc(n, sizeof *w->seen);
-    w->touched = malloc(n * sizeof *w->touched);
-    w->heap = malloc(ne * sizeof *w->heap);
-    if (!w->up_first || !w->up || !w->dor || !w->seen || !w->touched || !w->heap || g->nedges >= UINT32_MAX) {
+    if (!w->up_first || !w->up || !w->dor || !w->seen || g->nedges >= UINT32_MAX) {
         clarity_iqcar_dor_walk_free(w);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory walking the iQC-Graph");
     }
-    /* the edges into each node's parents (edges whose child it is), in edge order */
+    /* the edges into each node's parents (edges whose child it is), in edge order: counted in
+     * up_first, then placed by moving each node's start along (up_first[v] ends at the start
+     * of v + 1, and is shifted back once every edge is placed) */
     for (size_t i = 0; i < g->nedges; i++) w->up_first[g->edges[i].to + 1]++;
     for (size_t v = 0; v < g->nnodes; v++) w->up_first[v + 1] += w->up_first[v];
-    uint32_t *pos = malloc(n * sizeof *pos);
-    if (!pos) {
-        clarity_iqcar_dor_walk_free(w);
-        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory walking the iQC-Graph");
-    }
-    memcpy(pos, w->up_first, g->nnodes * sizeof *pos);
-    for (size_t i = 0; i < g->nedges; i++) w->up[pos[g->edges[i].to]++] = (uint32_t)i;
-    free(pos);
+    for (size_t i = 0; i < g->nedges; i++) w->up[w->up_first[g->edges[i].to]++] = (uint32_t)i;
+    for (size_t v = g->nnodes; v > 0; v--) w->up_first[v] = w->up_first[v - 1];
+    w->up_first[0] = 0;
     return 0;
 }
 
-/* v is reached at edge `after` (UINT32_MAX: the seed): its parent edges after it go on the heap. */
-static void reach(struct iqcar_dor_walk *w, uint32_t v, uint32_t after, bool seed)
+/* v is reached at edge `after` (UINT32_MAX: the seed): its parent edges after it go on the heap.
+ * 0, or -1 when out of memory. */
+static int reach(struct iqcar_dor_walk *w, uint32_t v, uint32_t after, bool seed)
 {
+    if (CLARITY_VEC_RESERVE(w->touched, w->cap_touched, w->ntouched + 1) ||
+        CLARITY_VEC_RESERVE(w->heap, w->cap_heap, w->nheap + (w->up_first[v + 1] - w->up_first[v])))
+        return -1;
     w->seen[v] = 1;
     w->touched[w->ntouched++] = v;
     for (uint32_t k = w->up_first[v]; k < w->up_first[v + 1]; k++)
         if (seed || w->up[k] > after) up_heap_push(NULL, w->heap, &w->nheap, w->up[k]);
+    return 0;
 }
 
-void clarity_iqcar_dor_walk(struct iqcar_dor_walk *w, size_t t)
+int clarity_iqcar_dor_walk(struct iqcar_dor_walk *w, size_t t)
 {
     const struct iqcar_graph *g = w->g;
     for (size_t k = 0; k < w->ntouched; k++) {
-        w->dor[w->touched[k]] = 0;
-        w->seen[w->touched[k]] = 0;
+        uint32_t v = w->touched[k];
+        if (w->keep_low && g->nodes[v].level <= 4) continue;
+        w->dor[v] = 0;
+        w->seen[v] = 0;
     }
     w->ntouched = 0;
     w->nheap = 0;
-    if (t >= g->nl0) return;
+    if (t >= g->nl0) return 0;
     uint32_t v0 = g->l0[t];
     w->dor[v0] = g->nodes[v0].vc;   /* Algorithm 2: DOR of L0 = its VC (1) */
-    reach(w, v0, 0, true);
+    if (reach(w, v0, 0, true)) return CLARITY_ENOMEM;
     while (w->nheap) {
         uint32_t i = up_heap_pop(NULL, w->heap, &w->nheap);
         const struct iqcar_edge *e = &g->edges[i];
         if (w->dor[e->to] == 0) continue;
         w->dor[e->from] += e->imf * w->dor[e->to];
-        if (!w->seen[e->from]) reach(w, e->from, i, false);
+        if (!w->seen[e->from] && reach(w, e->from, i, false)) return CLARITY_ENOMEM;
     }
+    return 0;
 }
 
 void clarity_iqcar_dor_walk_free(struct iqcar_dor_walk *w)

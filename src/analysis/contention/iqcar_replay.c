@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/contention/iqcar_internal.h"
+#include "util/vec.h"
 #include "sim/workload_replay.h"
 #include "clarity/sim.h"
 #include "util/stats.h"
@@ -216,7 +217,9 @@ int clarity__iqcar_replay(struct iqcar_result *r)
         if (logged > 0 && isfinite(base[u]) && isfinite(start[u])) gap[nf++] = fabs(base[u] - start[u] - logged) / logged;
     }
     ri->fidelity = nf ? clarity_median_mean_mid(gap, nf) : 0;
-    /* per victim: the candidates whose removal ends it sooner, most first */
+    /* per victim: the candidates whose removal ends it sooner, most first; every victim's list
+     * in one array (r->replay_lists), victim after victim, pointed at once it is complete */
+    size_t nl = 0, cap_l = 0;
     for (size_t v = 0; v < nu; v++) {
         struct iqcar_target_answer *a = &r->targets[v];
         double rt = isfinite(start[v]) ? base[v] - start[v] : 0;
@@ -227,7 +230,14 @@ int clarity__iqcar_replay(struct iqcar_result *r)
         }
         qsort(buf, n, sizeof *buf, cmp_desc);
         a->nreplay = n < (size_t)r->opt.k ? n : (size_t)r->opt.k;
-        if (!(a->replay = take(buf, a->nreplay))) goto out;
+        if (CLARITY_VEC_RESERVE(r->replay_lists, cap_l, nl + a->nreplay)) goto out;
+        if (a->nreplay) memcpy(r->replay_lists + nl, buf, a->nreplay * sizeof *buf);
+        nl += a->nreplay;
+    }
+    for (size_t v = 0, at = 0; v < nu; v++) {
+        struct iqcar_target_answer *a = &r->targets[v];
+        a->replay = a->nreplay ? r->replay_lists + at : NULL;
+        at += a->nreplay;
     }
     /* aggregate: the others' runtime saved, summed (signed: a removal that lets one query
      * crowd another costs), and how many of them end sooner */

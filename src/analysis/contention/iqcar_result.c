@@ -10,14 +10,10 @@ void clarity_iqcar_result_free(struct iqcar_result *r)
     for (size_t i = 0; i < r->nstages; i++) free(r->stages[i].name);
     for (size_t i = 0; i < r->nhosts; i++) free(r->hosts[i]);
     for (size_t i = 0; i < r->napps; i++) free(r->apps ? r->apps[i] : NULL);
-    for (size_t t = 0; t < r->ntargets; t++) {
-        struct iqcar_target_answer *a = &r->targets[t];
-        for (int l = 0; l < 7; l++) free(a->top[l]);
-        free(a->noisy);
-        free(a->paths);
-        free(a->overlap);
-        free(a->replay);
-    }
+    free(r->lists);
+    for (size_t i = 0; i < r->nextra_lists; i++) free(r->extra_lists[i]);
+    free(r->extra_lists);
+    free(r->replay_lists);
     free(r->units);
     free(r->stages);
     free(r->hosts);

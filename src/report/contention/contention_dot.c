@@ -26,7 +26,11 @@ int clarity_report_contention_dot(FILE *o, const struct iqcar_result *r, const l
     }
     size_t nt = targets ? ntargets : r->nunits;
     for (size_t i = 0; i < nt; i++) {   /* each target costs only what it reaches */
-        clarity_iqcar_dor_walk(&w, targets ? (size_t)targets[i] : i);
+        if (clarity_iqcar_dor_walk(&w, targets ? (size_t)targets[i] : i)) {
+            clarity_iqcar_dor_walk_free(&w);
+            free(sum);
+            return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
+        }
         for (size_t j = 0; j < w.ntouched; j++) sum[w.touched[j]] += w.dor[w.touched[j]];
     }
     clarity_iqcar_dor_walk_free(&w);

@@ -62,7 +62,8 @@ static inline int fx_run(struct iqcar_result *r)
     r->src.tasks = r->ntasks;
     struct clarity_error err = {0};
     int rc = clarity_iqcar_build(r, &err);
-    return rc ? rc : clarity_iqcar_answers(r, &err);
+    if (!rc) rc = clarity_iqcar_answers(r, &err);
+    return rc ? rc : clarity_iqcar_explain(r, NULL, 0, &err);   /* every target's lists, for the checks */
 }
 /* DOR toward target t of the first node at level with kind NODE and id a (or kind if a < 0). */
 static inline double fx_dor(const struct iqcar_result *r, size_t t, int level, int kind, int a)
