@@ -24,8 +24,8 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
         return clarity_report_status(o, err);
     }
     if (!r->n) {
-        fprintf(o, "No findings: no rule of docs/findings.md found a fix worth %s%s.\n",
-                r->candidates ? "its threshold" : "reporting", r->candidates ? " (smaller hits left out)" : "");
+        clarity_fit_wrapf(o, width, "", "No findings: no rule of docs/findings.md found a fix worth %s%s.",
+                          r->candidates ? "its threshold" : "reporting", r->candidates ? " (smaller hits left out)" : "");
         return clarity_report_status(o, err);
     }
     size_t shown = limit && limit < r->n ? limit : r->n;
@@ -56,7 +56,9 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
         }
     }
     if (shown < r->n) fprintf(o, "... %zu more (--limit 0 shows all).\n", r->n - shown);
-    fprintf(o, "[replay]: the slot replay re-run without the problem; [bound]: an upper bound; [estimate]: from\n"
-               "sizes and assumed rates. --why: how each saving was computed (docs/findings.md).\n");
+    /* wrapped like the findings above it: the legend is read on the same terminal */
+    clarity_fit_wrap(o, width, "",
+                     "[replay]: the slot replay re-run without the problem; [bound]: an upper bound; [estimate]: from "
+                     "sizes and assumed rates. --why: how each saving was computed (docs/findings.md).");
     return clarity_report_status(o, err);
 }
