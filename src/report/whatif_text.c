@@ -114,7 +114,7 @@ static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_re
     free(idx);
     fprintf(o, "\nresource model per stage: what each stage used\n");
     int rc = clarity_table_write(o, &tu, 2, width);
-    fprintf(o, "\nand the time each resource needs if perfectly used (the stage takes the max), same stages\n");
+    clarity_fit_wrap(o, width, "\n", "and the time each resource needs if perfectly used (the stage takes the max), same stages");
     rc |= clarity_table_write(o, &tt, 2, width);
     clarity_table_free(&tu);
     clarity_table_free(&tt);
@@ -185,7 +185,7 @@ static bool jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
         clarity_table_row(&t, row);
     }
     free(idx);
-    fprintf(o, "\njobs (predicted = actual x new model / observed model, the thesis' job-level scaling)\n");
+    clarity_fit_wrap(o, width, "\n", "jobs (predicted = actual x new model / observed model, the thesis' job-level scaling)");
     int rc = clarity_table_write(o, &t, 2, width);
     clarity_table_free(&t);
     if (rc) return false;
@@ -281,8 +281,10 @@ static int curve(FILE *o, const struct clarity_curve_result *c, size_t width)
             fprintf(o, "  on task time alone (without the driver-only time) the knee is %s cores\n",
                     num(b[0], 32, c->points[c->knee_replay].cores));
     }
-    fprintf(o, "  execs: executors; efficiency = task time / (slots x replay); core-h: core-hours, cores x\n"
-               "  predicted\n");
+    /* two lines where the first fits, else one paragraph wrapped to the width */
+    static const char legend[] = "  execs: executors; efficiency = task time / (slots x replay); core-h: core-hours, cores x";
+    if (!width || sizeof legend - 1 <= width) fprintf(o, "%s\n  predicted\n", legend);
+    else clarity_fit_wrapf(o, width, "  ", "%s predicted", legend + 2);
     return 0;
 }
 

@@ -333,8 +333,8 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
         size_t n[3] = {0};
         for (size_t i = r->nstages + r->nsqls; i < r->nitems; i++)
             n[r->items[i].in_a && r->items[i].in_b ? 0 : r->items[i].in_a ? 1 : 2]++;
-        fprintf(o, "\njobs (matched by name and position; --json lists them): %zu matched, %zu only in A, %zu only in B\n",
-                n[0], n[1], n[2]);
+        clarity_fit_wrapf(o, opt->width, "\n", "jobs (matched by name and position; --json lists them): %zu matched, %zu only in A, "
+                          "%zu only in B", n[0], n[1], n[2]);
     }
     if (!rc) {
         fprintf(o, "\nconfiguration: %zu Spark propert%s (%zu ignored: ids, times, hosts, ports)\n", r->nconfig,
