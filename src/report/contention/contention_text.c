@@ -216,7 +216,7 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
         fprintf(o, "  %zu. %-*s %.4f\n", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[r->victims[i].node].name, w),
                 r->victims[i].dor);
     if (r->aggressive_method == IQ_AGG_REPLAY) {
-        fprintf(o, "aggressive queries [replay] (runtime the other queries save without it, replayed)\n");
+        clarity_fit_wrap(o, width, "", "aggressive queries [replay] (runtime the other queries save without it, replayed)");
         size_t wr = room(width, 2 + 4 + 1 + 10 + 25, 40);
         for (size_t i = 0; i < r->naggressive_replay && i < k; i++)
             fprintf(o, "  %zu. %-*s %8.1f s | %.0f quer%s sooner\n", i + 1, wr ? (int)wr : 40,
@@ -266,10 +266,14 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     for (int res = 0; res < IQ_NRES; res++)
         fprintf(o, "  %-8s IF %.4f | DOR %.4f\n", clarity_iqcar_res_name(res), r->res_score[res].if_sum, r->res_score[res].dor_sum);
     fprintf(o, "rules (max query concurrency %d)\n", r->max_concurrency);
+    /* the name is padded to 40 columns, or to what it was cut to when the terminal is
+     * narrower: padding a cut name back to 40 would push the line past the width */
+    size_t wn = room(width, 2 + 5 + 5 + 7 + 30, 60);
+    int pad = wn && wn < 40 ? (int)wn : 40;
     for (size_t i = 0; i < r->nrules; i++) {
         const struct iqcar_rule *x = &r->rules[i];
-        fprintf(o, "  %d. %-4s %-6s %-40s value %g, order %d\n", x->id, x->type, x->qtype,
-                clarity_fit_cell(cut, sizeof cut, r->units[x->unit].name, room(width, 2 + 5 + 5 + 7 + 30, 60)), x->value, x->order);
+        fprintf(o, "  %d. %-4s %-6s %-*s value %g, order %d\n", x->id, x->type, x->qtype, pad,
+                clarity_fit_cell(cut, sizeof cut, r->units[x->unit].name, wn), x->value, x->order);
     }
     return clarity_report_status(o, err);
 }
