@@ -16,9 +16,19 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
 {
     size_t width = opt ? opt->width : 100, limit = opt ? opt->limit : 0;
     char d[32], s[32];
-    clarity_fit_line(o, width, "%s%s%s (%s): %s, %zu task attempts", clarity_app_str(a, a->app_id),
-                     a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id), clarity_app_str(a, a->name),
+    /* a log without an application start has no name: no empty "()" */
+    const char *name = clarity_app_str(a, a->name);
+    clarity_fit_line(o, width, "%s%s%s%s%s%s: %s, %zu task attempts", clarity_app_str(a, a->app_id),
+                     a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id), *name ? " (" : "", name, *name ? ")" : "",
                      clarity_fmt_ms(d, sizeof d, r->duration_ms), r->tasks);
+    /* A damaged log (cut, without its end, TaskEnds dropped) makes every saving below less
+     * certain, and "No findings" may only mean the problem was not logged: said on the second
+     * line, before anything is read as a verdict, with where to see what is missing. */
+    char flags[256];
+    clarity_report_integrity_flags(a, flags, sizeof flags);
+    if (strcmp(flags, "ok"))
+        clarity_fit_wrapf(o, width, "", "Log integrity: %s; the figures cover what the log holds (clarity summary: what is "
+                                        "missing).", flags);
     if (!r->tasks) {
         fprintf(o, "No findings: the log has no task events, and every rule reads them.\n");
         return clarity_report_status(o, err);
