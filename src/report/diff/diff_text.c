@@ -194,7 +194,9 @@ static int app_table(FILE *o, const struct clarity_diff_result *r, size_t width)
     app_row(&t, "tasks", a, b, d, spct(p, sizeof p, (double)r->a.tasks, (double)r->b.tasks));
     snprintf(a, sizeof a, "%" PRId64 " (%" PRId64 " cores)", r->a_execs, r->a_cores);
     snprintf(b, sizeof b, "%" PRId64 " (%" PRId64 " cores)", r->b_execs, r->b_cores);
-    snprintf(d, sizeof d, "%+.0f", (double)r->b_cores - (double)r->a_cores);
+    /* the change is in cores (what the percentage compares too), said so: a bare "+12" on the
+     * executors row reads as twelve more executors */
+    snprintf(d, sizeof d, "%+.0f cores", (double)r->b_cores - (double)r->a_cores);
     app_row(&t, "executors", a, b, d, spct(p, sizeof p, (double)r->a_cores, (double)r->b_cores));
     for (int k = 0; k < CLARITY_DD_COUNT; k++) {
         double x = (double)r->a.data[k], y = (double)r->b.data[k];
