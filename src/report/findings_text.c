@@ -27,8 +27,7 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
     char flags[256];
     clarity_report_integrity_flags(a, flags, sizeof flags);
     if (strcmp(flags, "ok"))
-        clarity_fit_wrapf(o, width, "", "Log integrity: %s; the figures cover what the log holds (clarity summary: what is "
-                                        "missing).", flags);
+        clarity_fit_wrapf(o, width, "", "Log integrity: %s: figures cover only what was logged (clarity summary).", flags);
     if (!r->tasks) {
         fprintf(o, "No findings: the log has no task events, and every rule reads them.\n");
         return clarity_report_status(o, err);
