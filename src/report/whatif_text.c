@@ -29,7 +29,8 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent, si
             num(b3, sizeof b3, h->v[CLARITY_HW_CORES_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_CORES_PER_HOST]),
             num(b4, sizeof b4, clarity_hw_cores(h)), num(b5, sizeof b5, floor(clarity_hw_slots(h) + 1e-9)), h->task_cpus);
     clarity_fit_wrap(o, width, indent, line);
-    fprintf(o, "%s%s disk(s) per host [%s] at %s MB/s [%s]; network %s Gbps per host [%s]\n", "             ",
+    /* wrapped under the same indent as the hosts line: 88 columns with one-digit figures */
+    clarity_fit_wrapf(o, width, "             ", "%s disk(s) per host [%s] at %s MB/s [%s]; network %s Gbps per host [%s]",
             num(b1, sizeof b1, h->v[CLARITY_HW_DISKS_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_DISKS_PER_HOST]),
             num(b2, sizeof b2, h->v[CLARITY_HW_DISK_MB_S]), clarity_hw_source_name(s[CLARITY_HW_DISK_MB_S]),
             num(b3, sizeof b3, h->v[CLARITY_HW_NET_GBPS]), clarity_hw_source_name(s[CLARITY_HW_NET_GBPS]));
@@ -42,12 +43,14 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent, si
     }
     /* an object store gets a line of its own: what it is and that it is not the host disks */
     if (in_remote)
-        fprintf(o, "             input read from %s object store over the network, not host disks [log]\n", h->input_scheme);
+        clarity_fit_wrapf(o, width, "             ", "input read from %s object store over the network, not host disks [log]",
+                          h->input_scheme);
     else
         fprintf(o, "             input read from disk: %s [%s]\n", h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no",
                 clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]));
     if (h->output_remote)
-        fprintf(o, "             output written to %s object store over the network, not host disks [log]\n", h->output_scheme);
+        clarity_fit_wrapf(o, width, "             ", "output written to %s object store over the network, not host disks [log]",
+                          h->output_scheme);
     else
         fprintf(o, "             output written %s time(s) [%s]\n", num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]),
                 clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));
