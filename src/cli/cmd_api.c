@@ -175,6 +175,11 @@ int cmd_api(int argc, char **argv)
             out_path = argv[++i];
         } else if (!strcmp(argv[i], "--batch") && i + 1 < argc) {
             batch = argv[++i];
+        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--batch")) {
+            /* the last word: named as the others' getopt names it, not as an unknown option */
+            fprintf(stderr, "clarity api: option '%s' needs a value; see clarity api --help\n", argv[i]);
+            free(pos);
+            return EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
             fprintf(stderr, "clarity api: unknown option '%s'; see clarity api --help\n", argv[i]);
             free(pos);
@@ -185,6 +190,12 @@ int cmd_api(int argc, char **argv)
     }
     if (batch && out_path) {
         fprintf(stderr, "clarity api: --batch names each answer's file: -o is not taken with it\n");
+        free(pos);
+        return EXIT_USAGE;
+    }
+    if (npos == 1 && !batch) {
+        /* logs but no path (or a path but no logs): say which is missing in one line */
+        fprintf(stderr, "clarity api: give the logs and then a REST_PATH (e.g. /applications); see clarity api --help\n");
         free(pos);
         return EXIT_USAGE;
     }

@@ -1,6 +1,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/commands.h"
 #include "cli/common/per_app.h"
 #include "clarity/report.h"
@@ -28,7 +29,7 @@ static void help(FILE *o)
             "utilisation sparkline and its largest finding (schema clarity.report-fleet/1). See\n"
             "docs/report.md.\n\n"
             "options:\n"
-            "  -o FILE         write the page to FILE (default: standard output)\n"
+            "  -o FILE         write the page to FILE (default: standard output, unless a terminal)\n"
             "  --max-bars N    task attempts drawn one bar each; more: a heat strip (default 20000)\n"
             "  --threads N     threads reading the log and replaying (default: one per core; the\n"
             "                  page is the same for any N)\n"
@@ -142,6 +143,14 @@ int cmd_report(int argc, char **argv)
         }
     }
     if (no_logs_given(co.cmd, optind, argc, help)) return EXIT_USAGE;
+    /* A page of HTML (hundreds of kB) scrolled through a terminal helps no one: refused before
+     * any log is read, as gzip refuses to write compressed data to one. A pipe or a file
+     * (-o, or standard output redirected) gets the page as before. */
+    if ((!co.outpath || !strcmp(co.outpath, "-")) && isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "clarity report: the page is HTML, not written to a terminal: give -o FILE.html "
+                        "(or redirect standard output)\n");
+        return EXIT_USAGE;
+    }
     struct clarity_load_options lo = lean_load_options(co.quiet);
     lo.threads = rc.threads;
     struct per_app_cmd pc = {.schema = "clarity.report/1", .out = &co, .load = &lo, .one = NULL,

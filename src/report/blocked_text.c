@@ -156,8 +156,10 @@ int clarity_report_blocked_text(FILE *o, const struct clarity_app *a, const stru
                             clarity_fmt_ms(b3, sizeof b3, round_ms(g->simulated_ms)), er};
         if (!limit || k < limit) clarity_table_row(&tr, rr);
     }
-    fprintf(o, "\nimprovement if the tasks never blocked on the resource (simulated without / simulated),\n"
-               "largest saving first\n");
+    /* two lines where the first fits, else one paragraph wrapped to the width */
+    static const char head[] = "improvement if the tasks never blocked on the resource (simulated without / simulated),";
+    if (!width || sizeof head - 1 <= width) fprintf(o, "\n%s\nlargest saving first\n", head);
+    else clarity_fit_wrapf(o, width, "\n", "%s largest saving first", head);
     int trc = 0;
     if (shown) trc |= clarity_table_write(o, &ti, 2, width);
     if (shown < worth) fprintf(o, "  ... %zu more group(s) with a saving (--limit 0 shows all)\n", worth - shown);

@@ -16,16 +16,25 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
 {
     size_t width = opt ? opt->width : 100, limit = opt ? opt->limit : 0;
     char d[32], s[32];
-    clarity_fit_line(o, width, "%s%s%s (%s): %s, %zu task attempts", clarity_app_str(a, a->app_id),
-                     a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id), clarity_app_str(a, a->name),
+    /* a log without an application start has no name: no empty "()" */
+    const char *name = clarity_app_str(a, a->name);
+    clarity_fit_line(o, width, "%s%s%s%s%s%s: %s, %zu task attempts", clarity_app_str(a, a->app_id),
+                     a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id), *name ? " (" : "", name, *name ? ")" : "",
                      clarity_fmt_ms(d, sizeof d, r->duration_ms), r->tasks);
+    /* A damaged log (cut, without its end, TaskEnds dropped) makes every saving below less
+     * certain, and "No findings" may only mean the problem was not logged: said on the second
+     * line, before anything is read as a verdict, with where to see what is missing. */
+    char flags[256];
+    clarity_report_integrity_flags(a, flags, sizeof flags);
+    if (strcmp(flags, "ok"))
+        clarity_fit_wrapf(o, width, "", "Log integrity: %s: figures cover only what was logged (clarity summary).", flags);
     if (!r->tasks) {
         fprintf(o, "No findings: the log has no task events, and every rule reads them.\n");
         return clarity_report_status(o, err);
     }
     if (!r->n) {
-        fprintf(o, "No findings: no rule of docs/findings.md found a fix worth %s%s.\n",
-                r->candidates ? "its threshold" : "reporting", r->candidates ? " (smaller hits left out)" : "");
+        clarity_fit_wrapf(o, width, "", "No findings: no rule of docs/findings.md found a fix worth %s%s.",
+                          r->candidates ? "its threshold" : "reporting", r->candidates ? " (smaller hits left out)" : "");
         return clarity_report_status(o, err);
     }
     size_t shown = limit && limit < r->n ? limit : r->n;
@@ -56,7 +65,9 @@ int clarity_report_findings_text(FILE *o, const struct clarity_app *a, const str
         }
     }
     if (shown < r->n) fprintf(o, "... %zu more (--limit 0 shows all).\n", r->n - shown);
-    fprintf(o, "[replay]: the slot replay re-run without the problem; [bound]: an upper bound; [estimate]: from\n"
-               "sizes and assumed rates. --why: how each saving was computed (docs/findings.md).\n");
+    /* wrapped like the findings above it: the legend is read on the same terminal */
+    clarity_fit_wrap(o, width, "",
+                     "[replay]: the slot replay re-run without the problem; [bound]: an upper bound; [estimate]: from "
+                     "sizes and assumed rates. --why: how each saving was computed (docs/findings.md).");
     return clarity_report_status(o, err);
 }

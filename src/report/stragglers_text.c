@@ -102,10 +102,14 @@ static int stages(FILE *o, const struct clarity_app *a, const struct clarity_str
     clarity_table_free(&tf);
     clarity_table_free(&tw);
     if (skipped) fprintf(o, "  %zu stage attempt(s) not rated: no task read input or shuffle data\n", skipped);
-    if (tiny)
-        fprintf(o, "  %zu stage attempt(s) with fewer than %d rated tasks not examined: among so few tasks\n"
-                   "  the median is no measure of a normal one\n",
-                tiny, CLARITY_STRAGGLER_MIN_RATED);
+    if (tiny) {
+        /* two lines where the first fits, else one paragraph wrapped to the width */
+        char first[160];
+        int n = snprintf(first, sizeof first, "  %zu stage attempt(s) with fewer than %d rated tasks not examined: among so few tasks",
+                         tiny, CLARITY_STRAGGLER_MIN_RATED);
+        if (!width || (size_t)n <= width) fprintf(o, "%s\n  the median is no measure of a normal one\n", first);
+        else clarity_fit_wrapf(o, width, "  ", "%s the median is no measure of a normal one", first + 2);
+    }
     if (with) {
         clarity_fit_wrap(o, width, "  ", "expl: explained by at least one cause; slow host: the host with most of the stage's stragglers "
                                  "(its stragglers/all); slow/dt: tasks >= 1.5x the median runtime that "

@@ -29,7 +29,8 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent, si
             num(b3, sizeof b3, h->v[CLARITY_HW_CORES_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_CORES_PER_HOST]),
             num(b4, sizeof b4, clarity_hw_cores(h)), num(b5, sizeof b5, floor(clarity_hw_slots(h) + 1e-9)), h->task_cpus);
     clarity_fit_wrap(o, width, indent, line);
-    fprintf(o, "%s%s disk(s) per host [%s] at %s MB/s [%s]; network %s Gbps per host [%s]\n", "             ",
+    /* wrapped under the same indent as the hosts line: 88 columns with one-digit figures */
+    clarity_fit_wrapf(o, width, "             ", "%s disk(s) per host [%s] at %s MB/s [%s]; network %s Gbps per host [%s]",
             num(b1, sizeof b1, h->v[CLARITY_HW_DISKS_PER_HOST]), clarity_hw_source_name(s[CLARITY_HW_DISKS_PER_HOST]),
             num(b2, sizeof b2, h->v[CLARITY_HW_DISK_MB_S]), clarity_hw_source_name(s[CLARITY_HW_DISK_MB_S]),
             num(b3, sizeof b3, h->v[CLARITY_HW_NET_GBPS]), clarity_hw_source_name(s[CLARITY_HW_NET_GBPS]));
@@ -42,12 +43,14 @@ static void hardware(FILE *o, const struct clarity_hw *h, const char *indent, si
     }
     /* an object store gets a line of its own: what it is and that it is not the host disks */
     if (in_remote)
-        fprintf(o, "             input read from %s object store over the network, not host disks [log]\n", h->input_scheme);
+        clarity_fit_wrapf(o, width, "             ", "input read from %s object store over the network, not host disks [log]",
+                          h->input_scheme);
     else
         fprintf(o, "             input read from disk: %s [%s]\n", h->v[CLARITY_HW_INPUT_ON_DISK] > 0 ? "yes" : "no",
                 clarity_hw_source_name(s[CLARITY_HW_INPUT_ON_DISK]));
     if (h->output_remote)
-        fprintf(o, "             output written to %s object store over the network, not host disks [log]\n", h->output_scheme);
+        clarity_fit_wrapf(o, width, "             ", "output written to %s object store over the network, not host disks [log]",
+                          h->output_scheme);
     else
         fprintf(o, "             output written %s time(s) [%s]\n", num(b1, sizeof b1, h->v[CLARITY_HW_REPLICATION]),
                 clarity_hw_source_name(s[CLARITY_HW_REPLICATION]));
@@ -114,7 +117,7 @@ static bool stages(FILE *o, const struct clarity_app *a, const struct clarity_re
     free(idx);
     fprintf(o, "\nresource model per stage: what each stage used\n");
     int rc = clarity_table_write(o, &tu, 2, width);
-    fprintf(o, "\nand the time each resource needs if perfectly used (the stage takes the max), same stages\n");
+    clarity_fit_wrap(o, width, "\n", "and the time each resource needs if perfectly used (the stage takes the max), same stages");
     rc |= clarity_table_write(o, &tt, 2, width);
     clarity_table_free(&tu);
     clarity_table_free(&tt);
@@ -185,7 +188,7 @@ static bool jobs(FILE *o, const struct clarity_resource_result *r, bool whatif, 
         clarity_table_row(&t, row);
     }
     free(idx);
-    fprintf(o, "\njobs (predicted = actual x new model / observed model, the thesis' job-level scaling)\n");
+    clarity_fit_wrap(o, width, "\n", "jobs (predicted = actual x new model / observed model, the thesis' job-level scaling)");
     int rc = clarity_table_write(o, &t, 2, width);
     clarity_table_free(&t);
     if (rc) return false;
@@ -281,8 +284,10 @@ static int curve(FILE *o, const struct clarity_curve_result *c, size_t width)
             fprintf(o, "  on task time alone (without the driver-only time) the knee is %s cores\n",
                     num(b[0], 32, c->points[c->knee_replay].cores));
     }
-    fprintf(o, "  execs: executors; efficiency = task time / (slots x replay); core-h: core-hours, cores x\n"
-               "  predicted\n");
+    /* two lines where the first fits, else one paragraph wrapped to the width */
+    static const char legend[] = "  execs: executors; efficiency = task time / (slots x replay); core-h: core-hours, cores x";
+    if (!width || sizeof legend - 1 <= width) fprintf(o, "%s\n  predicted\n", legend);
+    else clarity_fit_wrapf(o, width, "  ", "%s predicted", legend + 2);
     return 0;
 }
 

@@ -1,3 +1,5 @@
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
 #include "cli/common/load.h"
@@ -99,15 +101,49 @@ static int rows_each(const struct per_app_cmd *c, const struct clarity_app_set *
     return pr->row(c->ctx, a, &pr->table, err);
 }
 
+/* A paragraph laid out for 100 columns (lines ending in a newline): as laid out when every
+ * line fits the width, else its lines joined and wrapped to the width, so that a narrower
+ * terminal gets whole lines rather than ragged halves. */
+static void wrap_lines(FILE *o, size_t width, const char *text)
+{
+    bool fits = true;
+    for (const char *p = text; *p && fits; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'))
+        fits = !width || strcspn(p, "\n") <= width;
+    char *joined = fits ? NULL : strdup(text);
+    if (!joined) {                /* fits, or out of memory: as laid out */
+        fputs(text, o);
+        return;
+    }
+    size_t n = strlen(joined);
+    for (size_t i = 0; i < n; i++)
+        if (joined[i] == '\n') joined[i] = ' ';
+    while (n && joined[n - 1] == ' ') joined[--n] = '\0';
+    clarity_fit_wrap(o, width, "", joined);
+    free(joined);
+}
+
 static int rows_end(const struct per_app_cmd *c, const struct clarity_app_set *set, FILE *o, struct clarity_error *err)
 {
     struct per_app_rows *pr = c->rows;
     if (set->n == 1 || pr->detail || !o) return 0;
-    fputs(pr->title, o);
+    wrap_lines(o, pr->width, pr->title);
     if (clarity_table_write(o, &pr->table, 0, pr->width))
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
-    fprintf(o, "\n%zu application(s), %zu could not be read. ", pr->table.nrows, pr->failed);
-    pr->note(o);
+    /* the count and the command's note, gathered first, then each of their lines wrapped to
+     * the table's width like the table above them */
+    char *note = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&note, &len);
+    if (!m) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
+    fprintf(m, "%zu application(s), %zu could not be read. ", pr->table.nrows, pr->failed);
+    pr->note(m);
+    if (fclose(m) || !note) {
+        free(note);
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the table");
+    }
+    fputc('\n', o);
+    wrap_lines(o, pr->width, note);
+    free(note);
     return 0;
 }
 

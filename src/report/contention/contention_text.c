@@ -33,7 +33,7 @@ static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
 {
     char line[512];
     const struct iqcar_sources *s = &r->src;
-    fprintf(o, "iQCAR contention analysis (Kalmegh, Babu, Roy 2018; spec 000)\n");
+    fprintf(o, "iQCAR contention analysis (Kalmegh, Babu, Roy 2018)\n");
     headline(o, r, width);
     snprintf(line, sizeof line, "%zu application(s), %zu task attempts, %zu host(s), %zu %s unit(s), %zu overlapping pairs",
              s->apps, s->tasks, r->nhosts, r->nunits, clarity_iqcar_unit_name(r->unit_kind), r->overlap_pairs);
@@ -45,7 +45,7 @@ static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
     clarity_fit_wrap(o, width, "             CPU     ", s->instrumented_cpu ? "instrumented (iqcar.cpu.* accumulables or --metrics-csv)"
                                                                      : "proxy: run - CPU - fetch wait - shuffle write - GC - scan time, all 'blocked'");
     clarity_fit_wrap(o, width, "             MEMORY  ", s->instrumented_mem ? "instrumented (iqcar.mem.* accumulables or --metrics-csv)"
-                                                                     : "not in standard logs: 0 (no proxy, decision 6.8)");
+                                                                     : "not in standard logs: 0 (no proxy)");
     fprintf(o, "             NETWORK shuffle fetch wait / remote bytes read\n");
     snprintf(line, sizeof line, "read: %s; write: shuffle write time / bytes written",
              s->scan_time ? "SQL 'scan time' / input bytes" : "no 'scan time' metric in this log: 0");
@@ -56,7 +56,7 @@ static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
     if (s->no_submit) fprintf(o, "note         %zu task(s) of stages without a submission time: SWT 0\n", s->no_submit);
     size_t wd = 0;
     for (int p = 0; p < IQ_NSUB; p++) wd += s->wait_without_data[p];
-    if (wd) fprintf(o, "note         %zu wait figure(s) with no data processed: RATP 0 (decision 6.5)\n", wd);
+    if (wd) fprintf(o, "note         %zu wait figure(s) with no data processed: RATP 0\n", wd);
     clarity_fit_wrap(o, width, "RATP_h       ", "smallest positive RATP per host and sub-type; Unknown = slowdown not blamed on a task");
     if (r->replay.ran) {
         snprintf(line, sizeof line, "the stages re-run on %d slots (%s) without each of %zu candidate queries%s; "
@@ -68,7 +68,7 @@ static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
         clarity_fit_wrap(o, width, "replay       ", r->replay.why ? r->replay.why : "not run");
     }
     clarity_fit_wrap(o, width, "slot blame   ", r->opt.slot_blame_wait
-                                               ? "source RATP = its own SWT / slots offered (--slot-blame=wait, spec 6.6)"
+                                               ? "source RATP = its own SWT / slots offered (--slot-blame=wait)"
                                                : "every task holding a slot on the host alike (source RATP = RATP_h)");
 }
 
@@ -216,7 +216,7 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
         fprintf(o, "  %zu. %-*s %.4f\n", i + 1, w ? (int)w : 40, clarity_fit_cell(cut, sizeof cut, r->units[r->victims[i].node].name, w),
                 r->victims[i].dor);
     if (r->aggressive_method == IQ_AGG_REPLAY) {
-        fprintf(o, "aggressive queries [replay] (runtime the other queries save without it, replayed)\n");
+        clarity_fit_wrap(o, width, "", "aggressive queries [replay] (runtime the other queries save without it, replayed)");
         size_t wr = room(width, 2 + 4 + 1 + 10 + 25, 40);
         for (size_t i = 0; i < r->naggressive_replay && i < k; i++)
             fprintf(o, "  %zu. %-*s %8.1f s | %.0f quer%s sooner\n", i + 1, wr ? (int)wr : 40,
@@ -266,10 +266,14 @@ int clarity_report_contention_text(FILE *o, const struct iqcar_result *r, const 
     for (int res = 0; res < IQ_NRES; res++)
         fprintf(o, "  %-8s IF %.4f | DOR %.4f\n", clarity_iqcar_res_name(res), r->res_score[res].if_sum, r->res_score[res].dor_sum);
     fprintf(o, "rules (max query concurrency %d)\n", r->max_concurrency);
+    /* the name is padded to 40 columns, or to what it was cut to when the terminal is
+     * narrower: padding a cut name back to 40 would push the line past the width */
+    size_t wn = room(width, 2 + 5 + 5 + 7 + 30, 60);
+    int pad = wn && wn < 40 ? (int)wn : 40;
     for (size_t i = 0; i < r->nrules; i++) {
         const struct iqcar_rule *x = &r->rules[i];
-        fprintf(o, "  %d. %-4s %-6s %-40s value %g, order %d\n", x->id, x->type, x->qtype,
-                clarity_fit_cell(cut, sizeof cut, r->units[x->unit].name, room(width, 2 + 5 + 5 + 7 + 30, 60)), x->value, x->order);
+        fprintf(o, "  %d. %-4s %-6s %-*s value %g, order %d\n", x->id, x->type, x->qtype, pad,
+                clarity_fit_cell(cut, sizeof cut, r->units[x->unit].name, wn), x->value, x->order);
     }
     return clarity_report_status(o, err);
 }

@@ -194,7 +194,9 @@ static int app_table(FILE *o, const struct clarity_diff_result *r, size_t width)
     app_row(&t, "tasks", a, b, d, spct(p, sizeof p, (double)r->a.tasks, (double)r->b.tasks));
     snprintf(a, sizeof a, "%" PRId64 " (%" PRId64 " cores)", r->a_execs, r->a_cores);
     snprintf(b, sizeof b, "%" PRId64 " (%" PRId64 " cores)", r->b_execs, r->b_cores);
-    snprintf(d, sizeof d, "%+.0f", (double)r->b_cores - (double)r->a_cores);
+    /* the change is in cores (what the percentage compares too), said so: a bare "+12" on the
+     * executors row reads as twelve more executors */
+    snprintf(d, sizeof d, "%+.0f cores", (double)r->b_cores - (double)r->a_cores);
     app_row(&t, "executors", a, b, d, spct(p, sizeof p, (double)r->a_cores, (double)r->b_cores));
     for (int k = 0; k < CLARITY_DD_COUNT; k++) {
         double x = (double)r->a.data[k], y = (double)r->b.data[k];
@@ -333,8 +335,8 @@ int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct 
         size_t n[3] = {0};
         for (size_t i = r->nstages + r->nsqls; i < r->nitems; i++)
             n[r->items[i].in_a && r->items[i].in_b ? 0 : r->items[i].in_a ? 1 : 2]++;
-        fprintf(o, "\njobs (matched by name and position; --json lists them): %zu matched, %zu only in A, %zu only in B\n",
-                n[0], n[1], n[2]);
+        clarity_fit_wrapf(o, opt->width, "\n", "jobs (matched by name and position; --json lists them): %zu matched, %zu only in A, "
+                          "%zu only in B", n[0], n[1], n[2]);
     }
     if (!rc) {
         fprintf(o, "\nconfiguration: %zu Spark propert%s (%zu ignored: ids, times, hosts, ports)\n", r->nconfig,

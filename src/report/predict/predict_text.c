@@ -115,7 +115,7 @@ int clarity_report_predict_text(FILE *o, const struct predict_report *r, struct 
 {
     const struct peridot_model *m = r->model;
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-    fprintf(o, "PERIDOT prediction from %zu reference runs (Shah et al.; spec 001)\n\n", r->nrefs);
+    fprintf(o, "PERIDOT prediction from %zu reference runs (Shah et al.)\n\n", r->nrefs);
     static const struct table_col refcols[] = {{"#", TCOL_NUM}, {"reference", TCOL_NAME}, {"data size", TCOL_NUM},
                                                 {"", TCOL_FIXED}, {"cores", TCOL_NUM}, {"", TCOL_FIXED}, {"time", TCOL_NUM},
                                                 {"groups", TCOL_NUM}};

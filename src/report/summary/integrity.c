@@ -102,8 +102,12 @@ int clarity_report_integrity_text(FILE *o, const struct clarity_app *a, size_t w
                 (unsigned long long)in->unknown_fields_unlisted);
     for (size_t i = 0; i < in->nproblems && i < 10; i++) {
         const struct clarity_problem *p = &in->problems[i];
-        line(o, width, "problem", "%s: line %llu: byte %llu: %s", S(p->file), (unsigned long long)p->line,
-             (unsigned long long)p->offset, S(p->msg));
+        /* line 0 is a problem of the compressed stream, not of a line: its message says where */
+        if (!p->line)
+            line(o, width, "problem", "%s: %s", S(p->file), S(p->msg));
+        else
+            line(o, width, "problem", "%s: line %llu: byte %llu: %s", S(p->file), (unsigned long long)p->line,
+                 (unsigned long long)p->offset, S(p->msg));
     }
     if (in->problems_total > 10)
         fprintf(o, "  ...          %zu more problem(s) (--json lists the first %zu)\n", in->problems_total - 10, in->nproblems);
