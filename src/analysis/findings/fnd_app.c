@@ -210,10 +210,14 @@ static void driver_rule(struct fnd *x)
     if (a->nsqls) {
         sp = malloc((a->njobs + a->nsqls) * sizeof *sp);
         if (!sp) { x->oom = 1; return; }
+        /* a job or query whose start was not logged (a rolling log's later part, a lost
+           event: its time reads 0) is not known to have been open: it covers nothing */
         for (size_t j = 0; j < a->njobs; j++)
-            if (a->jobs[j].end_ms > a->jobs[j].submit_ms) sp[nsp++] = (struct span){a->jobs[j].submit_ms, a->jobs[j].end_ms};
+            if (a->jobs[j].submit_ms > 0 && a->jobs[j].end_ms > a->jobs[j].submit_ms)
+                sp[nsp++] = (struct span){a->jobs[j].submit_ms, a->jobs[j].end_ms};
         for (size_t q = 0; q < a->nsqls; q++)
-            if (a->sqls[q].end_ms > a->sqls[q].start_ms) sp[nsp++] = (struct span){a->sqls[q].start_ms, a->sqls[q].end_ms};
+            if (a->sqls[q].start_ms > 0 && a->sqls[q].end_ms > a->sqls[q].start_ms)
+                sp[nsp++] = (struct span){a->sqls[q].start_ms, a->sqls[q].end_ms};
         qsort(sp, nsp, sizeof *sp, span_cmp);
         size_t m = 0;
         for (size_t i = 0; i < nsp; i++) {
@@ -238,7 +242,10 @@ static void driver_rule(struct fnd *x)
     }
     int64_t inner = 0, big = 0, run_end = p->comp[0].end_ms;
     size_t big_after = 0;
-    int64_t lead = first_job - ready;
+    /* without an ApplicationStart (a rolling log read from a later part, a cut log) the
+       driver's start is unknown: its time before the first job is not measured, never taken
+       from time 0 (which read as 451,000 hours on such a log) */
+    int64_t lead = a->start_ms > 0 ? first_job - ready : 0;
     if (lead > 0 && a->nsqls) lead = covered(sp, nsp, ready, first_job);
     if (lead > 0) {
         inner += lead;
