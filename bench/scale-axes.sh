@@ -34,7 +34,7 @@ CMDS=${CMDS:-"summary stragglers blocked whatif anomalies contention findings re
 
 REAL=/work/shared/data/external/nvidia-qualification/nds_q72_dataproc_2_2.zstd
 SRC=$LOGS/source-tasks.json
-if [ ! -s "$SRC" ]; then
+if [ -n "${TASKS-x}" ] && [ ! -s "$SRC" ]; then
   if [ -r "$REAL" ]; then zstd -q -dc "$REAL" >"$SRC"
   else cp tests/data/spark-3.1-app-20200706201101-0003.json "$SRC"; fi
 fi
@@ -101,10 +101,10 @@ say "## clarity cost along the task and job axes"
 say ""
 say "$(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo ?), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 say ""
-src_tasks=$(per_copy "$SRC")
-say "### tasks axis: $(basename "$REAL") renumbered ($src_tasks tasks per copy)"
-say ""
-for n in ${TASKS:-1000000 3000000 10000000}; do
+# TASKS= (set and empty) skips the task axis, source log included, for a job-axis-only run.
+TASKS=${TASKS-1000000 3000000 10000000}
+[ -n "$TASKS" ] && src_tasks=$(per_copy "$SRC") && say "### tasks axis: $(basename "$REAL") renumbered ($src_tasks tasks per copy)" && say ""
+for n in $TASKS; do
   copies=$(( (n + src_tasks - 1) / src_tasks ))
   z="$LOGS/tasks-$n.zstd"
   [ -s "$z" ] || { build/tools/renumber "$SRC" "$copies" 2>/dev/null | zstd -q -T0 -3 -o "$z.tmp" && mv "$z.tmp" "$z"; }
@@ -122,6 +122,6 @@ say ""
 for n in ${JOBS:-10000 100000 1000000}; do
   p="$LOGS/jobs-$n.json"
   [ -s "$p" ] || { build/tools/renumber "$JSRC" "$n" 2>/dev/null >"$p.tmp" && mv "$p.tmp" "$p"; }
-  table "$n jobs, plain $(du -m "$p" | cut -f1) MB" "$p" "$((n * jtasks))" jobs
+  table "$n jobs, plain $(du -mL "$p" | cut -f1) MB" "$p" "$((n * jtasks))" jobs
 done
 echo "(written to $RES)"

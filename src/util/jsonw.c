@@ -340,6 +340,76 @@ void clarity_jsonw_kint_lit(struct jsonw *w, const char *k, size_t n, int64_t v)
     clarity_jsonw_int(w, v);
 }
 
+/* Does the decimal s (digits, one '.', d of them after it, sign already stripped) read back
+ * as m? Exactly as strtod answers: a value of at most 2^53 over 10^d (d <= 22) is two exact
+ * doubles and one correctly rounded division (Clinger's fast path); longer ones go to strtod. */
+static bool reads_back(const char *s, int d, double m)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    uint64_t n = 0;
+    int digits = 0;
+    for (const char *c = s; *c; c++) {
+        if (*c == '.') continue;
+        if (++digits > 19) return strtod(s, NULL) == m;
+        n = n * 10 + (uint64_t)(*c - '0');
+    }
+    if (n <= (UINT64_C(1) << 53) && d <= 22) return (double)n / p10[d] == m;
+    return strtod(s, NULL) == m;
+}
+
+/* The shortest "%.*f" (1 to 17 decimals) of v, 1e-3 <= |v| < 1e7, that reads back as v, else
+ * the 17-decimal one: what printing and re-reading each length gives, without a printf.
+ * |v| is an integer mantissa over 2^k with 29 <= k <= 62, so its integer part is a shift and
+ * its decimals come out exactly, ten times the remainder at a time; each length is rounded
+ * from them, an exact tie (a 5 and nothing after) to even, as printf rounds it. Writes buf
+ * (64 bytes), returns its length. */
+static size_t fixed_shortest(double v, char *buf)
+{
+    double m = fabs(v);
+    uint64_t bits;
+    memcpy(&bits, &m, sizeof bits);
+    int k = 1075 - (int)(bits >> 52);
+    uint64_t mant = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    uint64_t mask = (UINT64_C(1) << k) - 1, rem = mant & mask;
+    char ip[24];
+    size_t ni = (size_t)(write_int(ip, (int64_t)(mant >> k)) - ip);
+    char f[18];
+    bool more[18]; /* a nonzero digit after f[j] */
+    for (int j = 0; j < 18; j++) {
+        unsigned __int128 t = (unsigned __int128)rem * 10;
+        f[j] = (char)('0' + (int)(t >> k));
+        rem = (uint64_t)t & mask;
+        more[j] = rem != 0;
+    }
+    char c[64];
+    size_t len = 0;
+    for (int d = 1; d <= 17; d++) {
+        /* c = "0" (room for a carry) + integer digits + "." + d decimals */
+        c[0] = '0';
+        memcpy(c + 1, ip, ni);
+        c[1 + ni] = '.';
+        memcpy(c + 2 + ni, f, (size_t)d);
+        len = 2 + ni + (size_t)d;
+        c[len] = '\0';
+        bool up = f[d] > '5' || (f[d] == '5' && (more[d] || (f[d - 1] - '0') % 2 == 1));
+        for (size_t i = len - 1; up; i--) {
+            if (c[i] == '.') continue;
+            if (c[i] == '9') c[i] = '0';
+            else { c[i]++; up = false; }
+        }
+        const char *s = c[0] == '0' ? c + 1 : c;
+        if (reads_back(s, d, m) || d == 17) {
+            char *o = buf;
+            if (v < 0) *o++ = '-';
+            size_t n = len - (size_t)(s - c);
+            memcpy(o, s, n + 1);
+            return (size_t)(o - buf) + n;
+        }
+    }
+    return len;
+}
+
 /* Doubles as Java's Double.toString writes them (Jackson uses it): the shortest digits that
  * read back the same, plain with at least one decimal in [1e-3, 1e7), else "1.5E7". */
 void clarity_jsonw_double(struct jsonw *w, double v)
@@ -351,12 +421,13 @@ void clarity_jsonw_double(struct jsonw *w, double v)
     }
     char buf[64];
     double m = fabs(v);
-    if (v == 0 || (m >= 1e-3 && m < 1e7)) {
-        for (int d = 1; d <= 17; d++) {
-            snprintf(buf, sizeof buf, "%.*f", d, v);
-            if (strtod(buf, NULL) == v) break;
-        }
+    if (v == 0) {
+        snprintf(buf, sizeof buf, "%.1f", v);
         puts_(w, buf);
+        return;
+    }
+    if (m >= 1e-3 && m < 1e7) {
+        put(w, buf, fixed_shortest(v, buf));
         return;
     }
     int p = 1;

@@ -1,5 +1,7 @@
 /* The writer's output must be what Jackson's DefaultPrettyPrinter and Double.toString give. */
 #include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,4 +215,70 @@ Test(jsonw, integers_at_every_power_of_ten)
     free(s);
     /* 10^18 + 1 has 19 digits, 10^18 - 1 has 18: worked out, not only compared with printf */
     cr_assert(strstr(want, "\"v\" : 1000000000000000001,") && strstr(want, "\"v\" : 999999999999999999,"));
+}
+
+/* The plain-notation doubles are rounded from one exact expansion and re-read through a fast
+ * path where it is exact; the definition they must match is "the fewest decimals (1-17) whose
+ * printf reads back as v, else 17", printed and re-read each time. */
+static void reference_fixed(char *out, size_t cap, double v)
+{
+    for (int d = 1; d <= 17; d++) {
+        snprintf(out, cap, "%.*f", d, v);
+        if (strtod(out, NULL) == v) break;
+    }
+}
+
+static double one_double;
+static void one(struct jsonw *w) { clarity_jsonw_double(w, one_double); }
+
+Test(jsonw, plain_doubles_are_the_shortest_that_read_back)
+{
+    /* worked: 1.125 ties at 2 decimals and rounds to even ("1.12" reads back as 1.12), so 3;
+     * 0.1 + 0.2 needs 17 decimals; 0.025000000000000022 needs 17 significant digits, more than
+     * 17 decimals give below 0.1, so it is printed with the 17 decimals that do not read back
+     * (as printing and re-reading each length always printed it). */
+    struct { double v; const char *want; } worked[] = {
+        {1.125, "1.125"}, {0.1 + 0.2, "0.30000000000000004"}, {2.5, "2.5"}, {-0.001, "-0.001"},
+        {9999999.5, "9999999.5"}, {0.025000000000000022, "0.02500000000000002"}, {1600.0, "1600.0"},
+    };
+    for (size_t i = 0; i < sizeof worked / sizeof *worked; i++) {
+        one_double = worked[i].v;
+        char *s = render(one, false);
+        cr_assert_str_eq(s, worked[i].want, "%.17g", worked[i].v);
+        free(s);
+    }
+    /* random bit patterns over the whole plain range, short decimals (ties, carries) and the
+     * edges, against the definition */
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    char want[64];
+    for (int i = 0; i < 300000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        switch (i % 4) {
+        case 0: { /* any double in [1e-3, 1e7) */
+            double e = -3 + 10.0 * (double)(x >> 11) / 9007199254740992.0;
+            v = pow(10, e);
+            if (v < 1e-3 || v >= 1e7) continue;
+            break;
+        }
+        case 1: v = (double)(x % 100000000) / 1000.0; break;            /* short decimals */
+        case 2: v = (double)(x % 20000000) / 8.0 + 0.5 / 64; break;   /* exact binary ties */
+        default: v = nextafter((double)(x % 10000000) / 100.0, (x & 1) ? 0 : 1e9); break;
+        }
+        if (i & 8) v = -v;
+        if (fabs(v) < 1e-3 || fabs(v) >= 1e7) continue;
+        reference_fixed(want, sizeof want, v);
+        one_double = v;
+        char *s = render(one, false);
+        cr_assert_str_eq(s, want, "%.17g", v);
+        free(s);
+    }
+    for (double v = 1e-3; v < 2e-3; v = nextafter(v, 1)) { /* the smallest plain values need all 17 */
+        reference_fixed(want, sizeof want, v);
+        one_double = v;
+        char *s = render(one, false);
+        cr_assert_str_eq(s, want, "%.17g", v);
+        free(s);
+        if (v > 1.00000000001e-3) break;
+    }
 }
