@@ -34,7 +34,7 @@ static void help(FILE *o)
             "  --fixed-groups MODE    auto (default): groups whose partition count is fixed while the\n"
             "                         data grows are scaled by data per task (beyond the paper);\n"
             "                         constant: the paper's model; data: scale every fixed group\n"
-            "  --scale-fixed          also give fixed groups ceil(tasks / cores) waves (spec 6.11)\n"
+            "  --scale-fixed          also give fixed groups ceil(tasks / cores) waves\n"
             "  --peridot-only         answer with PERIDOT's model alone (default with --fixed-groups\n"
             "                         auto: combined with a per-group affine fit, beyond the paper:\n"
             "                         with 2 refs their mean, or the affine fit alone when the time\n"
