@@ -24,6 +24,10 @@
  * statements and jobs one after the other, the driver planning the next one).
  * An application of one chain (every RDD application, a script) is left to the component
  * replay: everything there follows everything, the same answer at less cost.
+ * A rule may ask for a second reading of the same change (x->arr_own: task failures, fnd36):
+ * every query held at its own logged arrival, none chained, since a start just after the last
+ * end may be a clock's next arrival as well as a script's next statement. Its stages, preds
+ * and replay scratch are built on first use, so the other rules pay nothing.
  *
  * Cost: one replay is O(attempts log slots). At most ARR_MAX_REPLAYS changes are replayed so
  * (linear in the attempts however many stages a log has); a change past that budget keeps its
@@ -52,7 +56,11 @@ struct fnd_arr {
     struct clarity_wl w;                 /* the logged workload: run_ms is x->rt */
     struct clarity_wl_stage *st, *st2;   /* its stages; a changed replay's */
     double *run2; size_t run2_cap;       /* a changed replay's runtimes (pieces of split attempts) */
-    double *uend;                        /* per chain: replayed end */
+    double *uend;                        /* per chain: replayed end (sized for st_own's units too) */
+    struct clarity_wl_stage *st_own;     /* st with each query (or job outside one) its own
+                                            unit, built on first use (x->arr_own) */
+    size_t nunits_own;
+    struct clarity_wl_run sc_own;        /* its replay scratch (the children follow the preds) */
     double *arrive;                      /* per stage: its unit's logged start (its query's, or
                                             its job's outside a query) */
     size_t *uid;                         /* per stage: its unit (an SQL row, or nsqls + a job row) */
@@ -71,21 +79,24 @@ static int cmp_unit(const void *pa, const void *pb)
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-static double replay_end(const struct clarity_wl *w, struct fnd_arr *r)
+static double replay_end_on(const struct clarity_wl *w, struct clarity_wl_run *sc, struct fnd_arr *r)
 {
-    clarity_wl_replay(w, &r->sc, CLARITY_WL_NONE, r->uend);
+    clarity_wl_replay(w, sc, CLARITY_WL_NONE, r->uend);
     double e = -INFINITY;
     for (size_t u = 0; u < w->nunits; u++)
         if (r->uend[u] > e) e = r->uend[u];
     return e;
 }
 
+static double replay_end(const struct clarity_wl *w, struct fnd_arr *r) { return replay_end_on(w, &r->sc, r); }
+
 void clarity_fnd_arrivals_free(struct fnd *x)
 {
     struct fnd_arr *r = x->arr;
     if (!r) return;
     clarity_wl_run_free(&r->sc);
-    free(r->st); free(r->st2); free(r->run2); free(r->uend); free(r->arrive); free(r->uid);
+    if (r->st_own) clarity_wl_run_free(&r->sc_own);
+    free(r->st); free(r->st2); free(r->run2); free(r->uend); free(r->arrive); free(r->uid); free(r->st_own);
     free(r);
     x->arr = NULL;
 }
@@ -179,7 +190,9 @@ int clarity_fnd_arrivals_build(struct fnd *x, struct clarity_error *err)
     size_t nu = (size_t)nchain + (any_other ? 1 : 0);
     r->st = calloc(ns ? ns : 1, sizeof *r->st);
     r->st2 = malloc((ns ? ns : 1) * sizeof *r->st2);
-    r->uend = malloc((nu ? nu : 1) * sizeof *r->uend);
+    /* room for the own-arrival replay's units too: every query, every job, one more */
+    size_t nu_all = a->nsqls + a->njobs + 1 > nu ? a->nsqls + a->njobs + 1 : nu;
+    r->uend = malloc(nu_all * sizeof *r->uend);
     r->arrive = malloc((ns ? ns : 1) * sizeof *r->arrive);
     r->uid = malloc((ns ? ns : 1) * sizeof *r->uid);
     pools = malloc(ARR_MAX_POOLS * sizeof *pools);
@@ -268,6 +281,51 @@ const struct clarity_wl_stage *clarity_fnd_arrivals_stages(const struct fnd *x, 
     return r->st;
 }
 
+/* r->st with every query (with its sub-executions and jobs), and every job outside a query,
+ * a unit of its own: a query chained to the one that ended just before it (ARR_CHAIN_MS)
+ * now starts at its logged arrival whatever that one does. Returns 0, or -1 when out of
+ * memory. */
+static int build_own(const struct clarity_app *a, struct fnd_arr *r)
+{
+    size_t m = r->w.nst, other = a->nsqls + a->njobs;
+    r->st_own = malloc((m ? m : 1) * sizeof *r->st_own);
+    if (!r->st_own) return -1;
+    for (size_t k = 0; k < m; k++) {
+        r->st_own[k] = r->st[k];
+        r->st_own[k].unit = (uint32_t)(r->uid[k] != SIZE_MAX ? r->uid[k] : other);
+    }
+    struct clarity_wl sized = r->w;
+    sized.st = r->st_own;
+    sized.nunits = other + 1;
+    if (sized.ntasks < (size_t)sized.slots) sized.ntasks = (size_t)sized.slots;
+    struct clarity_error e;
+    if (clarity_wl_link_preds(r->st_own, m) || clarity_wl_run_init(&r->sc_own, &sized, &e)) {
+        free(r->st_own);
+        r->st_own = NULL;
+        return -1;
+    }
+    r->nunits_own = other + 1;
+    return 0;
+}
+
+/* The change in w2 (the changed replay's runtimes on r->st2's stages) replayed with every
+ * query at its own logged arrival, against the same base replayed so: the end's shift (ms,
+ * >= 0), or -1 when out of memory. r->st2 is left with its own units again. */
+static double own_shift(struct fnd *x, struct fnd_arr *r, struct clarity_wl *w2)
+{
+    if (!r->st_own && build_own(x->a, r)) { x->oom = 1; return -1; }
+    struct clarity_wl wb = r->w;
+    wb.st = r->st_own;
+    wb.nunits = r->nunits_own;
+    if (x->base_alt) wb.run_ms = x->base_alt;
+    double base_end = replay_end_on(&wb, &r->sc_own, r);
+    for (size_t k = 0; k < r->w.nst; k++) r->st2[k].unit = r->st_own[k].unit, r->st2[k].pred = r->st_own[k].pred;
+    w2->nunits = r->nunits_own;
+    double shift = base_end - replay_end_on(w2, &r->sc_own, r);
+    for (size_t k = 0; k < r->w.nst; k++) r->st2[k].unit = r->st[k].unit, r->st2[k].pred = r->st[k].pred;
+    return shift > 0 ? shift : 0;
+}
+
 /* Called by clarity_fnd_mod_end while the change is in x->mod / x->split: the replayed end's
  * shift in ms, or -1 (no arrivals, the budget spent, out of memory). */
 double clarity_fnd_arrivals_shift(struct fnd *x)
@@ -307,6 +365,7 @@ double clarity_fnd_arrivals_shift(struct fnd *x)
     w2.run_ms = r->run2;
     w2.ntasks = pos;
     double shift = base_end - replay_end(&w2, r);
+    if (x->arr_own) x->arr_wall_own = own_shift(x, r, &w2);
     return shift > 0 ? shift : 0;
 }
 

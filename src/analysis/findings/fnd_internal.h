@@ -49,6 +49,10 @@ struct fnd {
                                     end with arrivals held (ms), -1 when not replayed so */
     bool arr_skipped;            /* the last mod_end's change was past the arrival replays'
                                     budget (its saving is the component replay's) */
+    bool arr_own;                /* set by a rule before mod_end: also replay with every query
+                                    held at its own logged arrival (no query chained to the one
+                                    that ended just before it), into arr_wall_own */
+    double arr_wall_own;         /* that shift (ms), -1 when not replayed so */
     /* output */
     struct clarity_finding *f; size_t nf, cap;
     int oom;                     /* an allocation failed in a rule */
