@@ -215,7 +215,7 @@ int clarity_ladra_netscan(const struct ladra_input *in, const struct ladra_netsc
  * under a slow spell), another run of the same job can: each of this application's shuffle-read
  * stages is matched with one of the reference run's by what it is (its name, the call site, and
  * its position among the shuffle-read stages of that name, as `clarity diff` matches stages:
- * clarity_diff_match), and the reference rate of its readers is the 25th percentile of the
+ * clarity_match_items), and the reference rate of its readers is the 25th percentile of the
  * reference stage's readers' (fetch wait + latency) per remote MB. Per MB, so a run that read
  * more or less data still compares. A reference stage needs LADRA_NET_REF_MIN_READERS readers. */
 #define LADRA_NET_REF_MIN_READERS 4

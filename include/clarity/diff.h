@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "clarity/error.h"
 #include "clarity/model.h"
+#include "clarity/sim.h"
 
 /* Where task time went (summed over the task attempts that ended, in ms): the components of
  * the task-time model of src/sim (struct clarity_task_comp). */
@@ -153,20 +154,7 @@ int clarity_diff_analyze(const struct clarity_app *a, const struct clarity_app *
 void clarity_diff_free(struct clarity_diff_result *r);
 
 /* ---- the building blocks, exposed for tests ---- */
-/* One item to match: its name (C string), a shape hash (0 when none) and its id (the order of
- * the items of one name). */
-struct clarity_diff_key {
-    const char *name;
-    uint64_t shape;
-    int64_t id;
-};
-/* Matches a[] with b[]: same name and, among the items of that name in id order, the same
- * position; with use_shape, first by (name, shape, position among that name and shape), then
- * what is left by (name, position among the left items of that name). a_to_b[i] is the index
- * in b of a[i]'s match or -1 (b_to_a likewise); ord_a[i] is a[i]'s position among same-named
- * items of a (ord_b likewise). 0, or CLARITY_ENOMEM. O((na + nb) log(na + nb)). */
-int clarity_diff_match(const struct clarity_diff_key *a, size_t na, const struct clarity_diff_key *b, size_t nb,
-                       bool use_shape, long *a_to_b, long *b_to_a, uint32_t *ord_a, uint32_t *ord_b);
+/* Items are matched by clarity_match_items (clarity/sim.h: shared with LADRA's reference run). */
 /* The shape of a physical plan: a hash of its operator names in order (the first word of each
  * node line of "== Physical Plan =="; expression ids, sizes and paths ignored). 0 for none. */
 uint64_t clarity_diff_plan_shape(const char *plan);

@@ -253,4 +253,20 @@ double clarity_dolly_runtime(const struct clarity_task_comp *c, double median);
 int clarity_dolly_stage(const struct clarity_task_comp *all, const size_t *idx, size_t n, double *runtime,
                         struct clarity_error *err);
 
+/* Matching the items of two runs by what they are, never by id (clarity diff's stages, jobs and
+ * queries; LADRA's reference run's stages). One item to match: its name (C string), a shape hash (0 when none) and its id (the order of
+ * the items of one name). */
+struct clarity_match_key {
+    const char *name;
+    uint64_t shape;
+    int64_t id;
+};
+/* Matches a[] with b[]: same name and, among the items of that name in id order, the same
+ * position; with use_shape, first by (name, shape, position among that name and shape), then
+ * what is left by (name, position among the left items of that name). a_to_b[i] is the index
+ * in b of a[i]'s match or -1 (b_to_a likewise); ord_a[i] is a[i]'s position among same-named
+ * items of a (ord_b likewise). 0, or CLARITY_ENOMEM. O((na + nb) log(na + nb)). */
+int clarity_match_items(const struct clarity_match_key *a, size_t na, const struct clarity_match_key *b, size_t nb,
+                       bool use_shape, long *a_to_b, long *b_to_a, uint32_t *ord_a, uint32_t *ord_b);
+
 #endif

@@ -90,23 +90,23 @@ static int pair_apps(const struct clarity_app_set *sa, const struct clarity_app_
     p->ib = malloc((sb->n + 1) * sizeof *p->ib);
     p->a2b = malloc((sa->n + 1) * sizeof *p->a2b);
     p->b2a = malloc((sb->n + 1) * sizeof *p->b2a);
-    struct clarity_diff_key *ka = malloc((sa->n + 1) * sizeof *ka), *kb = malloc((sb->n + 1) * sizeof *kb);
+    struct clarity_match_key *ka = malloc((sa->n + 1) * sizeof *ka), *kb = malloc((sb->n + 1) * sizeof *kb);
     uint32_t *oa = malloc((sa->n + 1) * sizeof *oa), *ob = malloc((sb->n + 1) * sizeof *ob);
     int rc = p->ia && p->ib && p->a2b && p->b2a && ka && kb && oa && ob ? 0 : CLARITY_ENOMEM;
     for (size_t i = 0; !rc && i < sa->n; i++)
         if (sa->apps[i].app) {
             const struct clarity_app *a = sa->apps[i].app;
-            ka[p->na] = (struct clarity_diff_key){.name = clarity_app_str(a, a->name), .id = a->start_ms};
+            ka[p->na] = (struct clarity_match_key){.name = clarity_app_str(a, a->name), .id = a->start_ms};
             p->ia[p->na++] = i;
         }
     for (size_t i = 0; !rc && i < sb->n; i++)
         if (sb->apps[i].app) {
             const struct clarity_app *b = sb->apps[i].app;
-            kb[p->nb] = (struct clarity_diff_key){.name = clarity_app_str(b, b->name), .id = b->start_ms};
+            kb[p->nb] = (struct clarity_match_key){.name = clarity_app_str(b, b->name), .id = b->start_ms};
             p->ib[p->nb++] = i;
         }
     if (!rc && p->na == 1 && p->nb == 1) p->a2b[0] = 0, p->b2a[0] = 0;
-    else if (!rc) rc = clarity_diff_match(ka, p->na, kb, p->nb, false, p->a2b, p->b2a, oa, ob);
+    else if (!rc) rc = clarity_match_items(ka, p->na, kb, p->nb, false, p->a2b, p->b2a, oa, ob);
     free(ka);
     free(kb);
     free(oa);

@@ -3,7 +3,7 @@
  * scan's own reference (their 25th percentile) as much as every reader: on synth's throttled
  * Sorts x2-4.75 a fault-free run's, and no reader ran outside the spell. Last night's run of the
  * same job has such readers. Its shuffle-read stages are matched with this application's by what
- * they are, as `clarity diff` matches stages (clarity_diff_match: the stage name, which holds the
+ * they are, as `clarity diff` matches stages (clarity_match_items: the stage name, which holds the
  * call site, then the position among the stages of that name in id order), never by id; each
  * stage's reference is the 25th percentile of the matched stage's readers' (fetch wait +
  * latency) per remote MB, the scan's own rate and quantile, so that only where the readers come
@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "clarity/anomalies.h"
-#include "clarity/diff.h"
+#include "clarity/sim.h"
 
 /* One reader: its stage id and name (string id) and its log rate. */
 struct rrow { int64_t sid; double l; uint32_t name; int32_t dense; };
@@ -41,12 +41,12 @@ static bool reader_of(const struct clarity_app *a, size_t i, const struct ladra_
 }
 
 /* Sorted rows r[0..n) grouped by stage id: one key per stage (name, id) and its first row. */
-static size_t keys_of(const struct clarity_app *a, const struct rrow *r, size_t n, struct clarity_diff_key *k, size_t *first)
+static size_t keys_of(const struct clarity_app *a, const struct rrow *r, size_t n, struct clarity_match_key *k, size_t *first)
 {
     size_t nk = 0;
     for (size_t i = 0; i < n; i++)
         if (!i || r[i].sid != r[i - 1].sid) {
-            k[nk] = (struct clarity_diff_key){.name = clarity_app_str(a, r[i].name), .id = r[i].sid};
+            k[nk] = (struct clarity_match_key){.name = clarity_app_str(a, r[i].name), .id = r[i].sid};
             first[nk++] = i;
         }
     first[nk] = n;
@@ -66,7 +66,7 @@ int clarity_ladra_netref_build(const struct ladra_input *in, const struct clarit
     const struct clarity_app *a = in->app;
     size_t nb = reference->tasks.n, na = in->ntasks;
     struct rrow *ra = malloc((na ? na : 1) * sizeof *ra), *rb = malloc((nb ? nb : 1) * sizeof *rb);
-    struct clarity_diff_key *ka = malloc((na + 1) * sizeof *ka), *kb = malloc((nb + 1) * sizeof *kb);
+    struct clarity_match_key *ka = malloc((na + 1) * sizeof *ka), *kb = malloc((nb + 1) * sizeof *kb);
     size_t *fa = malloc((na + 1) * sizeof *fa), *fb = malloc((nb + 1) * sizeof *fb);
     long *a2b = malloc((na + 1) * sizeof *a2b), *b2a = malloc((nb + 1) * sizeof *b2a);
     uint32_t *oa = malloc((na + 1) * sizeof *oa), *ob = malloc((nb + 1) * sizeof *ob);
@@ -87,7 +87,7 @@ int clarity_ladra_netref_build(const struct ladra_input *in, const struct clarit
     qsort(rb, mb, sizeof *rb, by_sid_rate);
     size_t nka = keys_of(a, ra, ma, ka, fa), nkb = keys_of(reference, rb, mb, kb, fb);
     ref->read_stages = nka;
-    if (clarity_diff_match(ka, nka, kb, nkb, false, a2b, b2a, oa, ob)) goto oom;
+    if (clarity_match_items(ka, nka, kb, nkb, false, a2b, b2a, oa, ob)) goto oom;
     for (size_t g = 0; g < nka; g++) {
         if (a2b[g] < 0) continue;
         size_t lo = fb[a2b[g]], cnt = fb[a2b[g] + 1] - lo;

@@ -1,5 +1,5 @@
 /* clarity_diff_analyze: both runs' figures (diff_run.c), matched by what the items are
- * (diff_match.c), the Spark properties that changed (diff_config.c), then what moved per item
+ * (clarity_match_items, src/sim/match.c), the Spark properties that changed (diff_config.c), then what moved per item
  * and the causes of the whole change, ranked. */
 #include <math.h>
 #include <stdlib.h>
@@ -90,13 +90,13 @@ static int by_abs_delta(const void *p, const void *q)
 }
 
 /* The items of one kind: matched, then only in A, then only in B, sorted by |change|. */
-static int items(struct clarity_diff_result *r, int kind, const struct clarity_diff_key *ka, const struct clarity_diff_side *sa,
-                 size_t na, const struct clarity_diff_key *kb, const struct clarity_diff_side *sb, size_t nb, bool shape,
+static int items(struct clarity_diff_result *r, int kind, const struct clarity_match_key *ka, const struct clarity_diff_side *sa,
+                 size_t na, const struct clarity_match_key *kb, const struct clarity_diff_side *sb, size_t nb, bool shape,
                  size_t *count)
 {
     long *a2b = malloc((na ? na : 1) * sizeof *a2b), *b2a = malloc((nb ? nb : 1) * sizeof *b2a);
     uint32_t *oa = malloc((na ? na : 1) * sizeof *oa), *ob = malloc((nb ? nb : 1) * sizeof *ob);
-    int rc = a2b && b2a && oa && ob ? clarity_diff_match(ka, na, kb, nb, shape, a2b, b2a, oa, ob) : CLARITY_ENOMEM;
+    int rc = a2b && b2a && oa && ob ? clarity_match_items(ka, na, kb, nb, shape, a2b, b2a, oa, ob) : CLARITY_ENOMEM;
     size_t first = r->nitems;
     for (size_t i = 0; !rc && i < na; i++) {
         struct clarity_diff_item *it = &r->items[r->nitems++];

@@ -16,7 +16,7 @@ struct diff_host_acc {
 struct diff_run {
     const struct clarity_app *a;
     size_t nst, njob, nsql, nhost;
-    struct clarity_diff_key *st_key, *job_key, *sql_key;
+    struct clarity_match_key *st_key, *job_key, *sql_key;
     struct clarity_diff_side *st, *job, *sql;
     struct diff_host_acc *host;  /* sorted by host name */
     struct clarity_diff_side app;

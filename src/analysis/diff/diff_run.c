@@ -91,7 +91,7 @@ static int stages(const struct clarity_app *a, struct diff_run *r, uint32_t *row
         if (ran) {
             size_t g = r->nst++;
             const struct clarity_stage *s0 = &a->stages[idx[i]];
-            r->st_key[g] = (struct clarity_diff_key){.name = clarity_app_str(a, s0->name), .id = s0->stage_id};
+            r->st_key[g] = (struct clarity_match_key){.name = clarity_app_str(a, s0->name), .id = s0->stage_id};
             r->st[g].wall_ms = span(from, to);
             for (size_t k = i; k < j; k++) row2grp[idx[k]] = (uint32_t)g;
         }
@@ -180,12 +180,12 @@ static int groups(const struct clarity_app *a, struct diff_run *r, const uint32_
     if (!r->job_key || !r->job || !r->sql_key || !r->sql) return CLARITY_ENOMEM;
     for (size_t j = 0; j < a->njobs; j++) {
         const struct clarity_job *jb = &a->jobs[j];
-        r->job_key[j] = (struct clarity_diff_key){.name = clarity_app_str(a, jb->name), .id = jb->job_id};
+        r->job_key[j] = (struct clarity_match_key){.name = clarity_app_str(a, jb->name), .id = jb->job_id};
         r->job[j].wall_ms = clarity_job_duration_ms(a, jb);
     }
     for (size_t q = 0; q < a->nsqls; q++) {
         const struct clarity_sql *s = &a->sqls[q];
-        r->sql_key[q] = (struct clarity_diff_key){.name = clarity_app_str(a, s->description),
+        r->sql_key[q] = (struct clarity_match_key){.name = clarity_app_str(a, s->description),
                                                   .shape = clarity_diff_plan_shape(clarity_app_str(a, s->plan)),
                                                   .id = s->id};
         r->sql[q].wall_ms = span(s->start_ms, s->end_ms);

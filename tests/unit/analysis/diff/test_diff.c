@@ -11,11 +11,11 @@
 Test(diff_match, same_name_by_position_not_id)
 {
     /* A: x(3) y(5) x(7) z(9); B: y(10) x(11) x(12) w(13) x(14) */
-    struct clarity_diff_key a[] = {{"x", 0, 3}, {"y", 0, 5}, {"x", 0, 7}, {"z", 0, 9}};
-    struct clarity_diff_key b[] = {{"y", 0, 10}, {"x", 0, 11}, {"x", 0, 12}, {"w", 0, 13}, {"x", 0, 14}};
+    struct clarity_match_key a[] = {{"x", 0, 3}, {"y", 0, 5}, {"x", 0, 7}, {"z", 0, 9}};
+    struct clarity_match_key b[] = {{"y", 0, 10}, {"x", 0, 11}, {"x", 0, 12}, {"w", 0, 13}, {"x", 0, 14}};
     long a2b[4], b2a[5];
     uint32_t oa[4], ob[5];
-    cr_assert_eq(clarity_diff_match(a, 4, b, 5, false, a2b, b2a, oa, ob), 0);
+    cr_assert_eq(clarity_match_items(a, 4, b, 5, false, a2b, b2a, oa, ob), 0);
     long ea2b[] = {1, 0, 2, -1}, eb2a[] = {1, 0, 2, -1, -1};
     uint32_t eoa[] = {0, 0, 1, 0}, eob[] = {0, 0, 1, 0, 2};
     for (int i = 0; i < 4; i++) cr_assert_eq(a2b[i], ea2b[i], "a[%d] -> %ld", i, a2b[i]);
@@ -27,11 +27,11 @@ Test(diff_match, same_name_by_position_not_id)
 Test(diff_match, input_order_does_not_matter)
 {
     /* the same items as above, listed in another order: positions follow the ids */
-    struct clarity_diff_key a[] = {{"x", 0, 7}, {"x", 0, 3}};
-    struct clarity_diff_key b[] = {{"x", 0, 12}, {"x", 0, 11}};
+    struct clarity_match_key a[] = {{"x", 0, 7}, {"x", 0, 3}};
+    struct clarity_match_key b[] = {{"x", 0, 12}, {"x", 0, 11}};
     long a2b[2], b2a[2];
     uint32_t oa[2], ob[2];
-    cr_assert_eq(clarity_diff_match(a, 2, b, 2, false, a2b, b2a, oa, ob), 0);
+    cr_assert_eq(clarity_match_items(a, 2, b, 2, false, a2b, b2a, oa, ob), 0);
     cr_assert_eq(a2b[0], 0);   /* A's 2nd x (id 7) is B's 2nd x (id 12) */
     cr_assert_eq(a2b[1], 1);
     cr_assert_eq(oa[0], 1);
@@ -41,35 +41,35 @@ Test(diff_match, input_order_does_not_matter)
 Test(diff_match, shape_first_then_description)
 {
     /* A runs q1 with plan S1 then with plan S2; B runs q1 once, with plan S2 and then a q2 */
-    struct clarity_diff_key a[] = {{"q1", 111, 1}, {"q1", 222, 2}};
-    struct clarity_diff_key b[] = {{"q1", 222, 5}, {"q2", 333, 6}};
+    struct clarity_match_key a[] = {{"q1", 111, 1}, {"q1", 222, 2}};
+    struct clarity_match_key b[] = {{"q1", 222, 5}, {"q2", 333, 6}};
     long a2b[2], b2a[2];
     uint32_t oa[2], ob[2];
-    cr_assert_eq(clarity_diff_match(a, 2, b, 2, true, a2b, b2a, oa, ob), 0);
+    cr_assert_eq(clarity_match_items(a, 2, b, 2, true, a2b, b2a, oa, ob), 0);
     cr_assert_eq(a2b[1], 0, "same description and shape wins over position");
     cr_assert_eq(a2b[0], -1);
     cr_assert_eq(b2a[1], -1);
     /* by description alone: the first q1 with the first q1 */
-    cr_assert_eq(clarity_diff_match(a, 2, b, 2, false, a2b, b2a, oa, ob), 0);
+    cr_assert_eq(clarity_match_items(a, 2, b, 2, false, a2b, b2a, oa, ob), 0);
     cr_assert_eq(a2b[0], 0);
     cr_assert_eq(a2b[1], -1);
     /* a plan that changed still matches by description in the second pass */
-    struct clarity_diff_key c[] = {{"q1", 999, 8}};
+    struct clarity_match_key c[] = {{"q1", 999, 8}};
     long c2a[1], a2c[2];
     uint32_t oc[1];
-    cr_assert_eq(clarity_diff_match(a, 2, c, 1, true, a2c, c2a, oa, oc), 0);
+    cr_assert_eq(clarity_match_items(a, 2, c, 1, true, a2c, c2a, oa, oc), 0);
     cr_assert_eq(a2c[0], 0);
     cr_assert_eq(c2a[0], 0);
 }
 
 Test(diff_match, empty_sides)
 {
-    struct clarity_diff_key a[] = {{"x", 0, 1}};
+    struct clarity_match_key a[] = {{"x", 0, 1}};
     long a2b[1], b2a[1];
     uint32_t oa[1], ob[1];
-    cr_assert_eq(clarity_diff_match(a, 1, NULL, 0, true, a2b, b2a, oa, ob), 0);
+    cr_assert_eq(clarity_match_items(a, 1, NULL, 0, true, a2b, b2a, oa, ob), 0);
     cr_assert_eq(a2b[0], -1);
-    cr_assert_eq(clarity_diff_match(NULL, 0, NULL, 0, true, a2b, b2a, oa, ob), 0);
+    cr_assert_eq(clarity_match_items(NULL, 0, NULL, 0, true, a2b, b2a, oa, ob), 0);
 }
 
 Test(diff_plan, shape_ignores_ids_literals_and_details)

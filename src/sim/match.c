@@ -5,10 +5,10 @@
  * join) matches by description alone and is flagged. */
 #include <stdlib.h>
 #include <string.h>
-#include "clarity/diff.h"
+#include "clarity/sim.h"
 
 struct mrow {
-    const struct clarity_diff_key *k;
+    const struct clarity_match_key *k;
     size_t idx;
     uint32_t pos;                /* position among the rows of its group (same name [and shape]) */
 };
@@ -55,7 +55,7 @@ static int group_cmp(const struct mrow *x, const struct mrow *y, bool shape)
 }
 
 /* One pass over the rows of a and b not matched yet. */
-static int pass(const struct clarity_diff_key *a, size_t na, const struct clarity_diff_key *b, size_t nb, bool shape,
+static int pass(const struct clarity_match_key *a, size_t na, const struct clarity_match_key *b, size_t nb, bool shape,
                 long *a_to_b, long *b_to_a, struct mrow *ra, struct mrow *rb)
 {
     size_t ma = 0, mb = 0;
@@ -78,7 +78,7 @@ static int pass(const struct clarity_diff_key *a, size_t na, const struct clarit
     return 0;
 }
 
-int clarity_diff_match(const struct clarity_diff_key *a, size_t na, const struct clarity_diff_key *b, size_t nb,
+int clarity_match_items(const struct clarity_match_key *a, size_t na, const struct clarity_match_key *b, size_t nb,
                        bool use_shape, long *a_to_b, long *b_to_a, uint32_t *ord_a, uint32_t *ord_b)
 {
     struct mrow *ra = malloc((na ? na : 1) * sizeof *ra), *rb = malloc((nb ? nb : 1) * sizeof *rb);
