@@ -232,6 +232,7 @@ struct iqcar_host_score { double if_sum, dor_sum; };
 /* One entry of a sparse units x units table: only pairs that have a value are kept. */
 struct iqcar_cell { uint32_t row, col; double v; };
 struct iqcar_tasktab;                    /* the compact task table read from the models */
+struct iqcar_replay_prep;
 
 struct iqcar_result {
     struct iqcar_options opt;
@@ -244,6 +245,7 @@ struct iqcar_result {
                                                  the records are recomputed from the models
                                                  (clarity_iqcar_task) */
     struct iqcar_tasktab *tab;
+    struct iqcar_replay_prep *replay_prep;   /* the replay's workload read early (clarity_iqcar_detach) */
     struct iqcar_sources src;
     struct iqcar_graph g;
     /* DOR of every source query (+Unknown, +Self) toward every target it reached: row = source,
@@ -340,6 +342,22 @@ int clarity_iqcar_mark_critical(const struct clarity_app *const *apps, struct iq
 int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                   struct iqcar_result *r, struct clarity_error *err);
 void clarity_iqcar_result_free(struct iqcar_result *r);
+/* clarity_iqcar_analyze in two steps, so a caller that owns the models can give back what the
+ * analysis no longer reads: clarity_iqcar_prepare collects the queries, stages, hosts and the
+ * task table; after it only the parts outside CLARITY_IQCAR_RELEASABLE are read (the task
+ * columns, stage attempts, executors, properties and strings), so the caller may
+ * clarity_app_release those, then call clarity_iqcar_build and clarity_iqcar_answers. Same
+ * returns as clarity_iqcar_analyze. */
+#define CLARITY_IQCAR_RELEASABLE \
+    (CLARITY_APP_JOBS | CLARITY_APP_SQLS | CLARITY_APP_RDDS | CLARITY_APP_ACCUMS | CLARITY_APP_TASK_REASONS)
+int clarity_iqcar_prepare(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+                          struct iqcar_result *r, struct clarity_error *err);
+/* Between clarity_iqcar_build and clarity_iqcar_answers: reads from the models the one thing the
+ * answers still need of them (the replay's workload: each task's stage and runtime, each
+ * stage's job, pool and times, the slots) and frees the task table. Afterwards the analysis,
+ * clarity_iqcar_explain and the reports read nothing of the models: the caller may free them.
+ * Figures as without it. Returns 0, or CLARITY_ENOMEM with err filled. */
+int clarity_iqcar_detach(struct iqcar_result *r, struct clarity_error *err);
 /* Fills the ranked lists of targets[0..ntargets) (unit indices; NULL: every unit) that do not
  * have them yet: the analysis lists only the victims, which is what the reports show unless a
  * query is named. Returns 0, or CLARITY_ENOMEM with err filled. */

@@ -484,6 +484,7 @@ struct clarity_app {
     struct clarity_idmap job_by_id, stage_by_key, exec_by_name, sql_by_id, rdd_by_id;
     struct clarity_integrity integrity;
     struct clarity_platform platform;        /* filled once loading ends */
+    unsigned released;                       /* enum clarity_app_part: given back (clarity_app_release) */
 };
 
 static inline const char *clarity_app_str(const struct clarity_app *a, uint32_t id)
@@ -596,6 +597,22 @@ struct clarity_load_options {
 int clarity_app_load(const struct clarity_app_source *src, const struct clarity_load_options *opt,
                      struct clarity_app **out, struct clarity_error *err);
 void clarity_app_free(struct clarity_app *a);
+/* Parts of a model an analysis can give back once it has read them. */
+enum clarity_app_part {
+    CLARITY_APP_JOBS = 1u << 0,          /* jobs[] */
+    CLARITY_APP_SQLS = 1u << 1,          /* sqls[], their heap metrics and plan graphs */
+    CLARITY_APP_RDDS = 1u << 2,          /* rdds[], cached[] */
+    CLARITY_APP_ACCUMS = 1u << 3,        /* task_accums, stage_accums */
+    CLARITY_APP_TASK_REASONS = 1u << 4,  /* task_reasons[] */
+    CLARITY_APP_TASKS = 1u << 5,         /* the task table's columns (tasks.n stays) */
+    CLARITY_APP_STAGES = 1u << 6,        /* stages[] and their rare parts */
+};
+/* Frees the parts named in parts (a mask of enum clarity_app_part) and adds them to
+ * a->released. Their arrays become NULL and their counts stay, so code that still reads one
+ * faults at once rather than reading freed memory; the lookups by id (clarity_app_job, ...)
+ * must not be used for a released part. The rest of the model and clarity_app_free are
+ * unaffected. */
+void clarity_app_release(struct clarity_app *a, unsigned parts);
 /* ---- continuing a load of a log that grew ----
  * An append-only log (an .inprogress file being written) read again from where the last read
  * stopped, into the same model. clarity_app_load_resumable loads as clarity_app_load and, when

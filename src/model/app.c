@@ -564,38 +564,86 @@ static void tasks_free(struct clarity_tasks *t)
     for (int m = 0; m < CLARITY_TM_COUNT; m++) clarity_icol_free(&t->m[m]);
 }
 
+/* Giving back the parts of a model an analysis has finished reading: contention reads the
+ * jobs, SQL executions and accumulables only while it collects its queries and task table, and
+ * the task columns and stage attempts only until its iQC-Graph is built, then holds the graph
+ * and its answers beside the model (at 10^6 one-job queries the model is ~1 GB of heap). */
+void clarity_app_release(struct clarity_app *a, unsigned parts)
+{
+    /* arrays become NULL and their counts stay: a reader that still indexes one faults at once
+     * instead of reading freed memory or finding none */
+    parts &= ~a->released;
+    if (parts & CLARITY_APP_JOBS) {
+        free(a->jobs);   /* their stage id lists are in the arena */
+        a->jobs = NULL, a->cap_jobs = 0;
+    }
+    if (parts & CLARITY_APP_SQLS) {
+        for (size_t i = 0; i < a->nsqls; i++) {
+            if (a->sqls[i].cap_metrics >= CLARITY_SQL_METRICS_HEAP) free(a->sqls[i].metrics);   /* apply_sql.c */
+            if (a->sqls[i].graph) {
+                free(a->sqls[i].graph->values);
+                free(a->sqls[i].graph->jobs);
+                free(a->sqls[i].graph->job_status);
+            }
+        }
+        free(a->sqls);
+        a->sqls = NULL, a->cap_sqls = 0;
+    }
+    if (parts & CLARITY_APP_RDDS) {
+        for (size_t i = 0; i < a->ncached; i++) clarity__model_rdd_storage_free(&a->cached[i]);
+        free(a->cached);
+        free(a->rdds);
+        clarity_idmap_free(&a->cached_by_id);
+        a->cached = NULL, a->rdds = NULL, a->cap_cached = a->cap_rdds = 0;
+    }
+    if (parts & CLARITY_APP_ACCUMS) {
+        free(a->task_accums.p);
+        free(a->stage_accums.p);
+        a->task_accums.p = a->stage_accums.p = NULL;
+        a->task_accums.cap = a->stage_accums.cap = 0;
+    }
+    if (parts & CLARITY_APP_TASK_REASONS) {
+        free(a->task_reasons);
+        a->task_reasons = NULL, a->cap_task_reasons = 0;
+    }
+    if (parts & CLARITY_APP_TASKS) {
+        tasks_free(&a->tasks);
+        /* a freed column reads as all zeros (width 0); width 1 over NULL faults instead */
+        struct clarity_tasks *t = &a->tasks;
+        struct clarity_icol *cols[] = {&t->task_id, &t->stage, &t->index, &t->attempt, &t->partition,
+                                       &t->launch_rel, &t->duration, &t->getting_result, &t->executor,
+                                       &t->host, &t->locality, &t->end, &t->flags};
+        for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) cols[i]->width = 1;
+        for (int m = 0; m < CLARITY_TM_COUNT; m++) t->m[m].width = 1;
+    }
+    if (parts & CLARITY_APP_STAGES) {
+        for (size_t i = 0; i < a->nstages; i++) {
+            struct clarity_stage_rare *r = a->stages[i].rare;
+            if (!r) continue;
+            free(r->peaks.p);
+            for (size_t k = 0; k < r->nexec_peaks; k++) free(r->exec_peaks[k].peaks.p);
+            free(r->exec_peaks);
+            free(r->excluded_execs);
+            free(r);
+        }
+        free(a->stages);
+        a->stages = NULL, a->cap_stages = 0;
+    }
+    a->released |= parts;
+}
+
 void clarity_app_free(struct clarity_app *a)
 {
     if (!a) return;
     if (a->fold_result_free) a->fold_result_free(a->fold_result);
-    for (size_t i = 0; i < a->ncached; i++) clarity__model_rdd_storage_free(&a->cached[i]);
-    free(a->cached);
-    clarity_idmap_free(&a->cached_by_id);
+    clarity_app_release(a, CLARITY_APP_JOBS | CLARITY_APP_SQLS | CLARITY_APP_RDDS | CLARITY_APP_ACCUMS |
+                               CLARITY_APP_TASK_REASONS | CLARITY_APP_TASKS | CLARITY_APP_STAGES);
     for (size_t i = 0; i < a->nexecs; i++) {
         free(a->execs[i].excluded_stages);
         free(a->execs[i].peaks.p);
     }
-    for (size_t i = 0; i < a->nstages; i++) {
-        struct clarity_stage_rare *r = a->stages[i].rare;
-        if (!r) continue;
-        free(r->peaks.p);
-        for (size_t k = 0; k < r->nexec_peaks; k++) free(r->exec_peaks[k].peaks.p);
-        free(r->exec_peaks);
-        free(r->excluded_execs);
-        free(r);
-    }
-    for (size_t i = 0; i < a->nsqls; i++) {
-        if (a->sqls[i].cap_metrics >= CLARITY_SQL_METRICS_HEAP) free(a->sqls[i].metrics);   /* apply_sql.c */
-        if (a->sqls[i].graph) {
-            free(a->sqls[i].graph->values);
-            free(a->sqls[i].graph->jobs);
-            free(a->sqls[i].graph->job_status);
-        }
-    }
-    free(a->execs); free(a->jobs); free(a->stages); free(a->sqls); free(a->rdds);
+    free(a->execs);
     free(a->misc); free(a->profiles);
-    free(a->task_accums.p); free(a->stage_accums.p); free(a->task_reasons);
-    tasks_free(&a->tasks);
     clarity_idmap_free(&a->task_by_id); clarity_idmap_free(&a->job_by_id);
     free(a->task_dense);
     clarity_idmap_free(&a->stage_by_key); clarity_idmap_free(&a->exec_by_name);

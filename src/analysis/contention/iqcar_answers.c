@@ -365,14 +365,30 @@ out:
     return 0;
 }
 
-int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
-                  struct iqcar_result *r, struct clarity_error *err)
+int clarity_iqcar_prepare(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+                          struct iqcar_result *r, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     r->opt = *opt;
     if (r->opt.k <= 0) r->opt.k = 3;
     clarity_iqcar_graph_init(&r->g);
-    int rc = clarity_iqcar_collect(apps, napps, r, err);
+    return clarity_iqcar_collect(apps, napps, r, err);
+}
+
+int clarity_iqcar_detach(struct iqcar_result *r, struct clarity_error *err)
+{
+    if (clarity__iqcar_replay_prepare(r))
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory reading the replay's workload");
+    /* nothing past the build recomputes a task's record: a later call faults on the NULL table */
+    clarity__iqcar_tasktab_free(r->tab);
+    r->tab = NULL;
+    return 0;
+}
+
+int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+                  struct iqcar_result *r, struct clarity_error *err)
+{
+    int rc = clarity_iqcar_prepare(apps, napps, opt, r, err);
     if (!rc) rc = clarity_iqcar_build(r, err);
     if (!rc) rc = clarity_iqcar_answers(r, err);
     return rc;

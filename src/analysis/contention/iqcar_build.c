@@ -108,6 +108,7 @@ static int build_sources(struct iqcar_result *r, struct iqcar_blame_out *c)
     for (size_t v = 0; v < nn; v++)
         if (g->nodes[v].level == 3 && g->nodes[v].vc > 0 && clarity__iqcar_be_add(c, (uint32_t)v, (uint32_t)unk_src, nsrc, 0) == IQ_NONE)
             return -1;
+    clarity_idmap_free(&c->be_map);   /* no entry is added past here: room for levels 4-6 */
     long *l5 = malloc(nsrc * sizeof *l5), *l6 = malloc(nq * sizeof *l6);
     int rc = -1;
     if (!l5 || !l6) goto out;
@@ -154,9 +155,15 @@ int clarity_iqcar_build(struct iqcar_result *r, struct clarity_error *err)
     struct iqcar_blame_out c = {0};
     struct clarity_idmap dem = {0};
     int rc = -1;
-    if (build_targets(r, &dem) || clarity__iqcar_blame_hosts(r, &dem, &c) || build_sources(r, &c) ||
-        clarity_iqcar_graph_finish(&r->g, NULL))
-        goto out;
+    /* each table is freed as soon as its last reader is done, so that the graph's levels 4-6
+     * and the edge sort do not grow beside them */
+    if (build_targets(r, &dem) || clarity__iqcar_blame_hosts(r, &dem, &c)) goto out;
+    clarity_idmap_free(&dem);
+    clarity_idmap_free(&c.cell_map);
+    if (build_sources(r, &c)) goto out;
+    free(c.bes);
+    c.bes = NULL;
+    if (clarity_iqcar_graph_finish(&r->g, NULL)) goto out;
     r->overlap_pairs = c.pairs;
     /* the baseline's cells were added up in sweep order; by target then source for reading */
     if (c.ncells) qsort(c.cells, c.ncells, sizeof *c.cells, cmp_cell);

@@ -80,6 +80,10 @@ int clarity__iqcar_blame_hosts(const struct iqcar_result *r, const struct clarit
 /* The replay answers (iqcar_replay.c): r->replay, r->aggressive_replay, each target's replay
  * list; needs the heaviest and victim-time rankings. 0, or -1 when out of memory. */
 int clarity__iqcar_replay(struct iqcar_result *r);
+/* The replay's workload read from the models now (when the replay will run), kept in
+ * r->replay_prep for clarity__iqcar_replay. 0, or -1 when out of memory. */
+int clarity__iqcar_replay_prepare(struct iqcar_result *r);
+void clarity__iqcar_replay_prep_free(struct iqcar_replay_prep *p);
 
 /* The rules (and the largest query concurrency they use) from the ranked answers. 0, or -1
  * when out of memory. */

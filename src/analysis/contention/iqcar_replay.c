@@ -161,13 +161,43 @@ static void mark(const struct iqcar_ranked *v, size_t n, size_t k, bool *cand)
     for (size_t i = 0; i < n && i < k; i++) cand[v[i].node] = true;
 }
 
+/* The workload read before the answers (clarity_iqcar_detach), so the models can go. */
+struct iqcar_replay_prep { struct clarity_wl w; struct clarity_wl_stage *st; double *run; };
+
+/* Why the replay does not run on r, or NULL when it does. */
+static const char *why_not(const struct iqcar_result *r)
+{
+    if (r->opt.replay_candidates <= 0) return "off (--replay-candidates 0)";
+    if (r->napps > 1) return "not run: several applications (one cluster each)";
+    if (r->nunits < 2 || r->ntasks == 0) return "not run: fewer than two queries";
+    return NULL;
+}
+
+int clarity__iqcar_replay_prepare(struct iqcar_result *r)
+{
+    if (why_not(r) || r->replay_prep) return 0;
+    struct iqcar_replay_prep *p = calloc(1, sizeof *p);
+    if (!p || build(r, &p->w, &p->st, &p->run)) {
+        free(p);
+        return -1;
+    }
+    r->replay_prep = p;
+    return 0;
+}
+
+void clarity__iqcar_replay_prep_free(struct iqcar_replay_prep *p)
+{
+    if (!p) return;
+    free(p->st);
+    free(p->run);
+    free(p);
+}
+
 int clarity__iqcar_replay(struct iqcar_result *r)
 {
     struct iqcar_replay_info *ri = &r->replay;
     memset(ri, 0, sizeof *ri);
-    if (r->opt.replay_candidates <= 0) { ri->why = "off (--replay-candidates 0)"; return 0; }
-    if (r->napps > 1) { ri->why = "not run: several applications (one cluster each)"; return 0; }
-    if (r->nunits < 2 || r->ntasks == 0) { ri->why = "not run: fewer than two queries"; return 0; }
+    if ((ri->why = why_not(r))) return 0;
     struct clarity_wl w = {0};
     struct clarity_wl_stage *st = NULL;
     double *run = NULL, *base = NULL, *wo = NULL, *start = NULL;
@@ -176,7 +206,11 @@ int clarity__iqcar_replay(struct iqcar_result *r)
     struct iqcar_ranked *buf = NULL;
     struct clarity_wl_run sc = {0};
     int rc = -1;
-    if (build(r, &w, &st, &run)) goto out;
+    if (r->replay_prep) {   /* read before the models were released */
+        w = r->replay_prep->w, st = r->replay_prep->st, run = r->replay_prep->run;
+        free(r->replay_prep);
+        r->replay_prep = NULL;
+    } else if (build(r, &w, &st, &run)) goto out;
     if (clarity_wl_run_init(&sc, &w, NULL)) goto out;
     size_t nu = r->nunits;
     /* candidates: the union of the K heaviest and the K with most victim time, within budget */

@@ -20,6 +20,7 @@ void clarity_iqcar_result_free(struct iqcar_result *r)
     free(r->apps);
     free(r->tasks);
     clarity__iqcar_tasktab_free(r->tab);
+    clarity__iqcar_replay_prep_free(r->replay_prep);
     free(r->l6);
     free(r->l6_first);
     free(r->targets);
