@@ -8,20 +8,7 @@
 #include <string.h>
 #include "../../model/load_helpers.h"
 #include "clarity/findings.h"
-
-static void sql_start(FILE *f, int id, long t)
-{
-    fprintf(f, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\",\"executionId\":%d,"
-               "\"description\":\"q%d\",\"details\":\"\",\"physicalPlanDescription\":\"\",\"sparkPlanInfo\":"
-               "{\"nodeName\":\"X\",\"simpleString\":\"X\",\"children\":[],\"metadata\":{},\"metrics\":[]},"
-               "\"time\":%ld}\n", id, id, t);
-}
-
-static void sql_end(FILE *f, int id, long t)
-{
-    fprintf(f, "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\",\"executionId\":%d,"
-               "\"time\":%ld}\n", id, t);
-}
+#include "sql_events.h"
 
 /* job `job` of the one stage `s`, in query `sql`, from t to end */
 static void job(FILE *f, int id, long t, long end, int sql, int s)
