@@ -1,5 +1,6 @@
-/* `clarity whatif` as text: the hardware and where each figure came from, the resource model
- * per stage and job, the scenarios, then the core-count curve. */
+/* `clarity whatif` as text: the answer first (the scenarios' predicted times), then the hardware
+ * and where each figure came from, the resource model per stage and job, then the core-count
+ * curve. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,16 +296,22 @@ int clarity_report_whatif_text(FILE *o, const struct clarity_app *a, const struc
 {
     clarity_fit_line(o, r->width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     clarity_fit_line(o, r->width, "source       %s", a->source_path ? a->source_path : "-");
+    /* the answer first (each scenario's predicted time and change), with the caveat that its
+     * figures are a model's; the inputs it rests on (hardware, per-stage and per-job model)
+     * follow */
+    if (r->res) {
+        scenarios(o, r);
+        clarity_fit_wrap(o, r->width, "caveat       ", clarity_whatif_caveat);
+        fputc('\n', o);
+    }
     hardware(o, r->base, "hardware     ", r->width);
     clarity_fit_wrap(o, r->width, "             ",
              "[log] read from the log, [observed] inferred from task concurrency, [default] assumed (90 MB/s per disk, "
              "1 Gbps: the thesis' figures), [ini]/[flag] given");
     if (r->res) {
-        clarity_fit_wrap(o, r->width, "caveat       ", clarity_whatif_caveat);
         if (!stages(o, a, r->res, r->limit, r->width) ||
             !jobs(o, r->res, r->res->scen[CLARITY_SCEN_WHATIF].present, r->limit, r->width))
             return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");
-        scenarios(o, r);
     }
     if (r->curve && curve(o, r->curve, r->width))
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory writing the report");

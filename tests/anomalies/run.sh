@@ -65,8 +65,9 @@ jq -e '.applications[0].run.class == "normal" or (.applications[0].detected | no
 jq -e '.applications[0] | .periods_found == 2 and .periods == [] and (.detected | not) and .run.class == "normal"' "$T/out" >/dev/null \
   && ok "fault-free: no period that matters" || bad "fault-free: $(jq -c '.applications[0] | [.periods_found, .detected, .run.class]' "$T/out")"
 expect_rc "fault-free text" 0 "$CLARITY_ASAN" anomalies -q "$T/normal"/eventlogs/*
-[ "$(tail -1 "$T/out")" = "verdict      normal: no abnormal period" ] && ! grep -qE 'most likely|model says|^factors|\(softmax' "$T/out" \
-  && ok "fault-free text: the verdict is the last line, no cause" || { bad "fault-free text"; tail -5 "$T/out"; }
+# the verdict comes first, right under the application and source lines (the answer before the method)
+[ "$(sed -n 3p "$T/out")" = "verdict      normal: no abnormal period" ] && ! grep -qE 'most likely|model says|^factors|\(softmax' "$T/out" \
+  && ok "fault-free text: the verdict is line 3, under the header, no cause" || { bad "fault-free text"; head -5 "$T/out"; }
 expect_rc "fault-free, --all-periods" 0 "$CLARITY_ASAN" anomalies -q --wide --all-periods "$T/normal"/eventlogs/*
 grep -q '^verdict      abnormal on host[0-9] (stage [0-9]*), no cause found: the root-cause model gives normal [0-9]*% of its weight$' "$T/out" \
   && ! grep -q 'most likely normal' "$T/out" && ok "--all-periods: periods, and no 'abnormal, most likely normal'" \
@@ -188,9 +189,11 @@ printf '%s\n' '{"Event":"SparkListenerLogStart","Spark Version":"3.4.1"}' \
   '{"Event":"SparkListenerApplicationStart","App Name":"none","App ID":"app-none","Timestamp":1000,"User":"u"}' \
   '{"Event":"SparkListenerApplicationEnd","Timestamp":5000}' >"$T/no-tasks.json"
 expect_rc "no task attempts: text" 0 "$CLARITY_ASAN" anomalies "$T/no-tasks.json"
-# no task, no period: the verdict is the last line (the factors explain only an abnormal run)
-if [ "$(tail -1 "$T/out")" = "verdict      normal: no abnormal period" ]; then ok "no task attempts: no abnormal period"
-else bad "no task attempts: $(tail -2 "$T/out")"; fi
+# no task, no period: the verdict right under the header, and no factors (they explain only an
+# abnormal run)
+if [ "$(sed -n 3p "$T/out")" = "verdict      normal: no abnormal period" ] && ! grep -q '^factors' "$T/out"; then
+  ok "no task attempts: no abnormal period"
+else bad "no task attempts: $(head -4 "$T/out")"; fi
 expect_rc "no task attempts: json" 0 "$CLARITY_ASAN" anomalies --json "$T/no-tasks.json"
 if jq -e '[.. | objects | select(has("victim_host")) | .victim_host] == [null]' "$T/out" >/dev/null
 then ok "no task attempts: json victim_host null"; else bad "no task attempts: json victim_host not null"; fi

@@ -64,6 +64,15 @@ static void reference_line(FILE *o, const struct clarity_anomalies_result *r, si
                           r->net_ref_matched, r->net_ref_read_stages);
 }
 
+/* DCO, MCS and DMC in plain words where they first appear (the mode line without GC logs, the
+ * factors with them): the paper's three GC-log factors, which the other lines only name */
+static void glossary_line(FILE *o, size_t width, const char *indent)
+{
+    clarity_fit_wrap(o, width, indent, "DCO: CPU occupation (wall over CPU time); MCS: memory change speed (how "
+                                       "fast the heap fills); DMC: degree of memory change (long flat heap "
+                                       "stretches: tasks waiting on data)");
+}
+
 /* eDCO, eMCS and eDMC only when GC logs gave DCO, MCS and DMC (otherwise they are the same) */
 static void factors_line(FILE *o, size_t width, const char *lead, const char *first, const struct ladra_factors *f)
 {
@@ -151,6 +160,7 @@ static void factors_block(FILE *o, const struct clarity_app *a, const struct cla
     const struct ladra_input *in = &r->in;
     clarity_fit_wrap(o, width, "\n", "factors (about 1 when healthy but FWB, ms of fetch wait per remote MB; after | clarity's "
                                      "event-log features, not in the paper)");
+    if (!r->eventlog_only) glossary_line(o, width, "  ");
     if (in->nhosts && in->nstages) {
         clarity_fit_wrapf(o, width, "  run   ", "victim %s, stage %lld, window %s", clarity_app_str(a, r->host_ids[r->run.victim]),
                           (long long)r->stages[r->run.stage].stage_id,
@@ -242,12 +252,88 @@ static int periods_table(FILE *o, const struct clarity_app *a, const struct clar
     return rc;
 }
 
+/* The verdict and the lines that qualify it (what was not checked, which reference, where the
+ * cause came from, the cause weights): the answer, printed right under the header so it is the
+ * first thing read; the method lines and the tables that support it follow. */
+static void verdict_block(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r, size_t width)
+{
+    if (!r->detected && !r->cause_without_period && !r->cause_by_components) {
+        /* No period that matters and no cause the model can stand by: nothing else. */
+        fprintf(o, "verdict      normal: no abnormal period\n");
+        unchecked_line(o, r, width);
+        reference_line(o, r, width);
+    } else {
+        const struct ladra_factors *f = &r->run;
+        char verdict[512], head[256];
+        if (r->names_host)
+            snprintf(head, sizeof head, "abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
+                     (long long)r->stages[f->stage].stage_id);
+        else if (r->net.matters)   /* only the fetch-wait scan: every host's readers waited, no host to blame */
+            snprintf(head, sizeof head, "abnormal: shuffle readers on %zu hosts slowed, ", r->net.hosts);
+        else   /* the model's network without a period: a slow network slows every host's readers */
+            snprintf(head, sizeof head, "abnormal: no host named, ");
+        if (r->cause_without_period || r->cause_by_components || r->cause_by_fetch_scan)
+            snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
+        else if (r->model_cause_dropped != LADRA_NORMAL)   /* the line under it says why */
+            snprintf(verdict, sizeof verdict, "%sno cause named", head);
+        else if (r->run_likeliest == LADRA_NORMAL)
+            /* never "abnormal ..., most likely normal": the periods stand, the model has no cause */
+            snprintf(verdict, sizeof verdict, "%sno cause found: the root-cause model gives normal %.0f%% of its weight", head,
+                     100 * r->run_y[LADRA_NORMAL]);
+        else if (r->run_class != r->run_likeliest)
+            snprintf(verdict, sizeof verdict, "%scause unclear: %s is likeliest with %.0f%% of the model's weight, under the %.0f%% a verdict needs",
+                     head, clarity_ladra_class_name(r->run_likeliest), 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
+        else
+            snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
+        clarity_fit_wrap(o, width, "verdict      ", verdict);
+        unchecked_line(o, r, width);
+        reference_line(o, r, width);
+        if (r->cause_by_fetch_scan)
+            clarity_fit_wrapf(o, width, "             ", "cause from the fetch-wait scan, not the root-cause model: %zu "
+                              "readers on %zu hosts waited x%.2f per remote MB over %s, %.1f s beyond their rate",
+                              r->net.tasks, r->net.hosts, r->net.slowdown,
+                              r->net.by_reference ? "the reference run's readers of the same stages" : "the run's unimpeded readers",
+                              r->net.excess_ms / 1000);
+        if (r->cause_without_period) {
+            /* the model's judgement, not a period: say what it rests on */
+            double vms = victim_ms(r, (size_t)f->victim), run_ms = 0;
+            for (size_t j = 0; j < r->in.nhosts; j++) run_ms += r->hosts[j].task_ms;
+            char why[400];
+            bool net = r->run_class == LADRA_NETWORK;
+            snprintf(why, sizeof why, "no single period stands out: the root-cause model sees %s slowed over the run "
+                     "(%s%s%s lost %.1f s %s, %.1f%% of the run's task time; the run lies %.2f "
+                     "kernel widths from the model's nearest training run, within its %.2f)",
+                     net ? "the network" : "the host", net ? "the most slowed host, " : "",
+                     clarity_app_str(a, r->host_ids[f->victim]), net ? "," : "", vms / 1000,
+                     r->victim_by_slowdown ? "against the other hosts' tasks" : "beyond its stages' medians",
+                     run_ms > 0 ? 100 * vms / run_ms : 0, r->model_distance,
+                     r->max_model_distance);
+            clarity_fit_wrap(o, width, "             ", why);
+        }
+        if (r->cause_by_components || r->model_cause_dropped != LADRA_NORMAL) components_line(o, a, r, width);
+        fprintf(o, "            ");
+        causes_line(o, r->run_p);
+        /* The softmax (on by default, as the paper) only flattens the GRNN's weights, which
+         * already sum to 1, so the weights y are printed under it; the verdict reads the
+         * weights themselves */
+        bool soft = r->method == LADRA_METHOD_GRNN && r->softmax;
+        fprintf(o, "%s\n", soft ? "   (softmax, Eq. 15)" : "");
+        if (soft) {
+            fprintf(o, "            ");
+            causes_line(o, r->run_y);
+            fprintf(o, "   (the GRNN's weights y)\n");
+        }
+    }
+}
+
 int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const struct clarity_anomalies_result *r,
                           const struct clarity_logs *logs, size_t limit, size_t width, struct clarity_error *err)
 {
     const struct ladra_input *in = &r->in;
     clarity_fit_line(o, width, "application  %s  \"%s\"", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name));
     clarity_fit_line(o, width, "source       %s", a->source_path);
+    verdict_block(o, a, r, width);
+    fputc('\n', o);
     bool ext = r->method == LADRA_METHOD_GRNN && r->features == LADRA_FEATURES_EXTENDED;
     char grnn[96];
     snprintf(grnn, sizeof grnn, "GRNN on the paper's %d factors + %d event-log features (z-scored)", LADRA_NFACTOR,
@@ -259,6 +345,7 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
             : ext ? grnn
                   : "GRNN on the paper's 7 factors (raw)",
             r->method == LADRA_METHOD_GRNN && r->softmax ? ", softmax" : "");
+    if (r->eventlog_only) glossary_line(o, width, "             ");
     clarity_fit_wrapf(o, width, "tasks        ", "%zu successful attempts in %zu stage attempts on %zu hosts (%zu other attempts left out)",
             in->ntasks, in->nstages, in->nhosts, r->tasks_skipped);
     size_t raw = 0, sm = 0, skew = 0, spec = 0;
@@ -299,74 +386,6 @@ int clarity_report_anomalies_text(FILE *o, const struct clarity_app *a, const st
                 (unsigned long long)r->gc_joined, (unsigned long long)r->gc_unjoined,
                 (unsigned long long)logs->yarn_headers, (unsigned long long)r->log_tids_joined,
                 (unsigned long long)r->log_tids_unjoined);
-
-    if (!r->detected && !r->cause_without_period && !r->cause_by_components) {
-        /* No period that matters and no cause the model can stand by: nothing else. */
-        fprintf(o, "\nverdict      normal: no abnormal period\n");
-        unchecked_line(o, r, width);
-        reference_line(o, r, width);
-    } else {
-        const struct ladra_factors *f = &r->run;
-        char verdict[512], head[256];
-        if (r->names_host)
-            snprintf(head, sizeof head, "abnormal on %s (stage %lld), ", clarity_app_str(a, r->host_ids[f->victim]),
-                     (long long)r->stages[f->stage].stage_id);
-        else if (r->net.matters)   /* only the fetch-wait scan: every host's readers waited, no host to blame */
-            snprintf(head, sizeof head, "abnormal: shuffle readers on %zu hosts slowed, ", r->net.hosts);
-        else   /* the model's network without a period: a slow network slows every host's readers */
-            snprintf(head, sizeof head, "abnormal: no host named, ");
-        if (r->cause_without_period || r->cause_by_components || r->cause_by_fetch_scan)
-            snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
-        else if (r->model_cause_dropped != LADRA_NORMAL)   /* the line under it says why */
-            snprintf(verdict, sizeof verdict, "%sno cause named", head);
-        else if (r->run_likeliest == LADRA_NORMAL)
-            /* never "abnormal ..., most likely normal": the periods stand, the model has no cause */
-            snprintf(verdict, sizeof verdict, "%sno cause found: the root-cause model gives normal %.0f%% of its weight", head,
-                     100 * r->run_y[LADRA_NORMAL]);
-        else if (r->run_class != r->run_likeliest)
-            snprintf(verdict, sizeof verdict, "%scause unclear: %s is likeliest with %.0f%% of the model's weight, under the %.0f%% a verdict needs",
-                     head, clarity_ladra_class_name(r->run_likeliest), 100 * r->run_y[r->run_likeliest], 100 * r->min_cause);
-        else
-            snprintf(verdict, sizeof verdict, "%smost likely %s", head, clarity_ladra_class_name(r->run_class));
-        clarity_fit_wrap(o, width, "\nverdict      ", verdict);
-        unchecked_line(o, r, width);
-        reference_line(o, r, width);
-        if (r->cause_by_fetch_scan)
-            clarity_fit_wrapf(o, width, "             ", "cause from the fetch-wait scan, not the root-cause model: %zu "
-                              "readers on %zu hosts waited x%.2f per remote MB over %s, %.1f s beyond their rate",
-                              r->net.tasks, r->net.hosts, r->net.slowdown,
-                              r->net.by_reference ? "the reference run's readers of the same stages" : "the run's unimpeded readers",
-                              r->net.excess_ms / 1000);
-        if (r->cause_without_period) {
-            /* the model's judgement, not a period: say what it rests on */
-            double vms = victim_ms(r, (size_t)f->victim), run_ms = 0;
-            for (size_t j = 0; j < r->in.nhosts; j++) run_ms += r->hosts[j].task_ms;
-            char why[400];
-            bool net = r->run_class == LADRA_NETWORK;
-            snprintf(why, sizeof why, "no single period stands out: the root-cause model sees %s slowed over the run "
-                     "(%s%s%s lost %.1f s %s, %.1f%% of the run's task time; the run lies %.2f "
-                     "kernel widths from the model's nearest training run, within its %.2f)",
-                     net ? "the network" : "the host", net ? "the most slowed host, " : "",
-                     clarity_app_str(a, r->host_ids[f->victim]), net ? "," : "", vms / 1000,
-                     r->victim_by_slowdown ? "against the other hosts' tasks" : "beyond its stages' medians",
-                     run_ms > 0 ? 100 * vms / run_ms : 0, r->model_distance,
-                     r->max_model_distance);
-            clarity_fit_wrap(o, width, "             ", why);
-        }
-        if (r->cause_by_components || r->model_cause_dropped != LADRA_NORMAL) components_line(o, a, r, width);
-        fprintf(o, "            ");
-        causes_line(o, r->run_p);
-        /* The softmax (on by default, as the paper) only flattens the GRNN's weights, which
-         * already sum to 1, so the weights y are printed under it; the verdict reads the
-         * weights themselves */
-        bool soft = r->method == LADRA_METHOD_GRNN && r->softmax;
-        fprintf(o, "%s\n", soft ? "   (softmax, Eq. 15)" : "");
-        if (soft) {
-            fprintf(o, "            ");
-            causes_line(o, r->run_y);
-            fprintf(o, "   (the GRNN's weights y)\n");
-        }
-    }
 
     if (r->nmatter) {
         fprintf(o, "\nabnormal periods (where and when)\n");

@@ -38,6 +38,12 @@ static void sources_note(FILE *o, const struct iqcar_result *r, size_t width)
     snprintf(line, sizeof line, "%zu application(s), %zu task attempts, %zu host(s), %zu %s unit(s), %zu overlapping pairs",
              s->apps, s->tasks, r->nhosts, r->nunits, clarity_iqcar_unit_name(r->unit_kind), r->overlap_pairs);
     clarity_fit_wrap(o, width, "input        ", line);
+    /* the three abbreviations every later line uses, in plain words before their first use */
+    clarity_fit_wrap(o, width, "terms        ", "SWT: slot wait time, from the stage's submission to the task's launch; "
+                                               "RATP: resource acquire time penalty, a task's wait per byte it processed (per slot "
+                                               "offered for slots); "
+                                               "DOR: degree of responsibility, the share (0 to 1) of a query's slowdown "
+                                               "put on a resource, host or query");
     snprintf(line, sizeof line, "SWT = launch - stage submission; slots_offered %s",
              s->instrumented_slots == s->tasks && s->tasks ? "instrumented"
                                                            : "proxy: 1 + launches on the host while the task waited");
