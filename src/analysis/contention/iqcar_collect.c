@@ -266,12 +266,11 @@ int clarity_iqcar_collect(const struct clarity_app *const *apps, size_t napps, s
         int crc = clarity_iqcar_mark_critical(apps, r, err);
         if (crc) { rc = crc; goto out; }
     }
-    /* past here the task table reads nothing of the models: what the build and the replay
-     * need of the task columns and stage attempts is copied or read now */
-    for (size_t k = 0; k < napps; k++)
-        if (clarity__iqcar_cols_copy(apps[k], &tab->cols[k])) goto out;
+    /* the task records read the model's columns through views (clarity_iqcar_prepare makes
+     * them copies); the replay's workload, the other reader of the stage attempts and of the
+     * executors, is read now */
+    for (size_t k = 0; k < napps; k++) clarity__iqcar_cols_view(apps[k], &tab->cols[k]);
     if (clarity__iqcar_replay_prepare(r)) goto out;
-    tab->apps = NULL;
     rc = 0;
 out:
     names_free(&cs.keys);

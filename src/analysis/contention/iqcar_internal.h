@@ -25,10 +25,10 @@ struct iqcar_accs {
 };
 
 /* The task columns a task's record is computed from: the 10 metrics task_waits reads, the
- * launch, duration, flags and end reason. While collecting they are views of the model's
- * columns; the task table then keeps copies (clarity__iqcar_cols_copy), so the caller can give
- * back the model's task columns and stage attempts before the build (at 10^6 one-job queries
- * they are ~0.5 GB and these copies a fraction of it). */
+ * launch, duration, flags and end reason. Views of the model's columns, or, for a caller that
+ * frees the models after clarity_iqcar_prepare (contention), copies (clarity__iqcar_cols_copy):
+ * at 10^6 one-job queries the model is ~0.9 GB when the build starts and these copies a
+ * fraction of it; a caller that keeps the models (findings) pays nothing for them. */
 enum { IQ_C_RUN, IQ_C_CPU, IQ_C_FETCH, IQ_C_SW_TIME, IQ_C_GC, IQ_C_INPUT, IQ_C_SR_REMOTE, IQ_C_SR_LOCAL, IQ_C_SW_BYTES,
        IQ_C_OUTPUT, IQ_NCOL };
 struct iqcar_cols {
@@ -44,7 +44,8 @@ void clarity__iqcar_cols_free(struct iqcar_cols *c);
 struct iqcar_tasktab {
     const struct clarity_app *const *apps;   /* the models: read only while collecting */
     size_t napps;
-    struct iqcar_cols *cols;                /* napps: each application's columns, copied */
+    struct iqcar_cols *cols;                /* napps: each application's columns */
+    bool cols_copied;                       /* copies (freed with the table), else views */
     size_t *first;                          /* napps + 1: the first task of each application */
     uint32_t *row;                          /* per task: its row in its application's model */
     int64_t *submit;                        /* per task: its stage attempt's submission as logged */

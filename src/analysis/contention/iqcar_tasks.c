@@ -276,7 +276,7 @@ void clarity_iqcar_task(const struct iqcar_result *r, size_t i, struct iqcar_tas
 void clarity__iqcar_tasktab_free(struct iqcar_tasktab *tab)
 {
     if (!tab) return;
-    if (tab->cols)
+    if (tab->cols && tab->cols_copied)
         for (size_t k = 0; k < tab->napps; k++) clarity__iqcar_cols_free(&tab->cols[k]);
     free(tab->cols);
     free(tab->first);
