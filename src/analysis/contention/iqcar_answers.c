@@ -58,22 +58,26 @@ static int pool_add(struct pool *p, const struct iqcar_ranked *v, size_t n)
     return 0;
 }
 
-/* The lists' pointers into the pool, from their counts (NULL for an empty list). */
+/* One target's lists' pointers into the pool v from position *at, in the order target_answer
+ * appended them, from their counts (NULL for an empty list); *at moves past them. */
+static void target_point(struct iqcar_target_answer *a, struct iqcar_ranked *v, size_t *at)
+{
+#define IQ_POINT(ptr, n) ((ptr) = (n) ? v + *at : NULL, *at += (n))
+    for (int l = 2; l <= 6; l++) {
+        IQ_POINT(a->top[l], a->ntop[l]);
+        if (l == 4) IQ_POINT(a->paths, a->npaths);
+        if (l == 6) IQ_POINT(a->noisy, a->nnoisy);
+    }
+    IQ_POINT(a->overlap, a->noverlap);
+#undef IQ_POINT
+}
+
+/* Every listed target's lists' pointers into the pool. */
 static void pool_point(struct iqcar_result *r, struct iqcar_ranked *v)
 {
     size_t at = 0;
-#define IQ_POINT(ptr, n) ((ptr) = (n) ? v + at : NULL, at += (n))
-    for (size_t t = 0; t < r->ntargets; t++) {
-        struct iqcar_target_answer *a = &r->targets[t];
-        if (!a->listed) continue;
-        for (int l = 2; l <= 6; l++) {
-            IQ_POINT(a->top[l], a->ntop[l]);
-            if (l == 4) IQ_POINT(a->paths, a->npaths);
-            if (l == 6) IQ_POINT(a->noisy, a->nnoisy);
-        }
-        IQ_POINT(a->overlap, a->noverlap);
-    }
-#undef IQ_POINT
+    for (size_t t = 0; t < r->ntargets; t++)
+        if (r->targets[t].listed) target_point(&r->targets[t], v, &at);
 }
 
 /* Level l's nodes that target t's walk reached with DOR > 0, best first, into buf; how many. */
@@ -191,17 +195,7 @@ int clarity_iqcar_explain(struct iqcar_result *r, const long *targets, size_t nt
     /* the lists of these targets, in the pool's order, once it no longer moves */
     r->extra_lists[r->nextra_lists++] = pool.v;
     size_t at = 0;
-#define IQ_POINT(ptr, n) ((ptr) = (n) ? pool.v + at : NULL, at += (n))
-    for (size_t i = 0; i < ndone; i++) {
-        struct iqcar_target_answer *a = &r->targets[done[i]];
-        for (int l = 2; l <= 6; l++) {
-            IQ_POINT(a->top[l], a->ntop[l]);
-            if (l == 4) IQ_POINT(a->paths, a->npaths);
-            if (l == 6) IQ_POINT(a->noisy, a->nnoisy);
-        }
-        IQ_POINT(a->overlap, a->noverlap);
-    }
-#undef IQ_POINT
+    for (size_t i = 0; i < ndone; i++) target_point(&r->targets[done[i]], pool.v, &at);
     pool.v = NULL;
     rc = 0;
 out:
