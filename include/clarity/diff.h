@@ -160,8 +160,7 @@ struct clarity_diff_result {
 /* One run's side of a comparison, built from its model alone: its figures per stage, SQL
  * query, job and host, its Spark properties, its findings (unless opt->no_findings) and copies
  * of every string the comparison and the report print. It does not point into the model, so
- * the model can be freed before the other run is read: two sides take a few percent of two
- * models. */
+ * the model can be freed before the other run is read. */
 struct clarity_diff_app;
 /* Builds a's side (opt: no_findings and threads are read; NULL defaults). 0, or an error with
  * err filled (CLARITY_ENOMEM, or the findings analysis' error); *out is NULL on error. */
