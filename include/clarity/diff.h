@@ -127,7 +127,16 @@ struct clarity_diff_options {
     int threads;                 /* for the findings analysis: 0 one per core */
 };
 
+/* Which application a side is: what the report and the pairing of many applications read. */
+struct clarity_diff_ident {
+    const char *app_id, *name;
+    const char *attempt_id;      /* NULL when the log has none */
+    const char *source;          /* the log's path, NULL when unknown */
+    int64_t start_ms;
+};
+
 struct clarity_diff_result {
+    struct clarity_diff_ident a_app, b_app;
     struct clarity_diff_side a, b;       /* whole application */
     int64_t a_cores, b_cores, a_execs, b_execs, a_hosts, b_hosts;  /* executors added (not the driver) */
     double change_pct;                   /* (B - A) / A wall time, %; 0 when A's is 0 */
@@ -148,7 +157,24 @@ struct clarity_diff_result {
     struct clarity_arena arena;          /* owns the strings and arrays above */
 };
 
-/* Compares application b against a. 0, or CLARITY_ENOMEM with err filled. */
+/* One run's side of a comparison, built from its model alone: its figures per stage, SQL
+ * query, job and host, its Spark properties, its findings (unless opt->no_findings) and copies
+ * of every string the comparison and the report print. It does not point into the model, so
+ * the model can be freed before the other run is read. */
+struct clarity_diff_app;
+/* Builds a's side (opt: no_findings and threads are read; NULL defaults). 0, or an error with
+ * err filled (CLARITY_ENOMEM, or the findings analysis' error); *out is NULL on error. */
+int clarity_diff_app_build(const struct clarity_app *a, const struct clarity_diff_options *opt, struct clarity_diff_app **out,
+                           struct clarity_error *err);
+const struct clarity_diff_ident *clarity_diff_app_ident(const struct clarity_diff_app *s);
+void clarity_diff_app_free(struct clarity_diff_app *s);
+
+/* Compares side b against side a; both must have been built with the same no_findings. The
+ * result owns its strings: it outlives both sides. 0, or an error with err filled. */
+int clarity_diff_compare(const struct clarity_diff_app *a, const struct clarity_diff_app *b, const struct clarity_diff_options *opt,
+                         struct clarity_diff_result *out, struct clarity_error *err);
+/* Compares application b against a: both sides built, compared and freed. 0, or an error with
+ * err filled. */
 int clarity_diff_analyze(const struct clarity_app *a, const struct clarity_app *b, const struct clarity_diff_options *opt,
                          struct clarity_diff_result *out, struct clarity_error *err);
 void clarity_diff_free(struct clarity_diff_result *r);

@@ -258,11 +258,9 @@ int clarity_report_findings_cross_json(struct jsonw *w, const struct findings_cr
  * nothing an analysis would need. Text: stage and SQL rows up to limit (0 all), fitted to
  * width columns (0 no limit). JSON: one element of "pairs" (schema clarity.diff/1). */
 struct diff_report_options { size_t limit, width; };
-int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct clarity_app *b,
-                             const struct clarity_diff_result *r, const struct diff_report_options *opt,
+int clarity_report_diff_text(FILE *o, const struct clarity_diff_result *r, const struct diff_report_options *opt,
                              struct clarity_error *err);
-int clarity_report_diff_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_app *b,
-                             const struct clarity_diff_result *r, struct clarity_error *err);
+int clarity_report_diff_json(struct jsonw *w, const struct clarity_diff_result *r, struct clarity_error *err);
 /* ---- the HTML report (`clarity report`, docs/report.md) ---- */
 /* What one application's page shows: the model and the analyses the CLI ran on it. The page is
  * one self-contained file (inline CSS, SVG and a little script, nothing fetched) with the data

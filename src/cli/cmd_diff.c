@@ -81,9 +81,46 @@ struct pairing {
     size_t na, nb;
 };
 
+/* One side's applications, each reduced to its side of the comparison as soon as it is read
+ * and its model freed (load_set_each): a run of the 10^6-job log holds one model at a time
+ * instead of both to the end. */
+struct sides {
+    const struct clarity_diff_options *opt;
+    struct clarity_diff_app **s; /* by index in the set; NULL when not loaded */
+    size_t n;
+    int rc;                      /* the first failure to build a side (reported then) */
+};
+
+static void build_side(void *ctx, const struct clarity_app_set *set, size_t i)
+{
+    struct sides *ss = ctx;
+    const struct clarity_app *a = set->apps[i].app;
+    if (!ss->s && !ss->rc) {
+        ss->s = calloc(set->n + 1, sizeof *ss->s);
+        ss->n = set->n;
+        if (!ss->s) {
+            ss->rc = CLARITY_ENOMEM;
+            fprintf(stderr, "clarity diff: out of memory comparing two applications\n");
+        }
+    }
+    if (!a || ss->rc) return;
+    struct clarity_error err = {0};
+    int rc = clarity_diff_app_build(a, ss->opt, &ss->s[i], &err);
+    if (rc) {
+        ss->rc = rc;
+        fprintf(stderr, "clarity diff: %s: %s\n", a->source_path, err.msg);
+    }
+}
+
+static void sides_free(struct sides *ss)
+{
+    for (size_t i = 0; ss->s && i < ss->n; i++) clarity_diff_app_free(ss->s[i]);
+    free(ss->s);
+}
+
 /* Pairs the loaded applications of the two sides: by name and start order; with one on each
  * side, whatever their names. */
-static int pair_apps(const struct clarity_app_set *sa, const struct clarity_app_set *sb, struct pairing *p)
+static int pair_apps(const struct sides *sa, const struct sides *sb, struct pairing *p)
 {
     memset(p, 0, sizeof *p);
     p->ia = malloc((sa->n + 1) * sizeof *p->ia);
@@ -94,15 +131,15 @@ static int pair_apps(const struct clarity_app_set *sa, const struct clarity_app_
     uint32_t *oa = malloc((sa->n + 1) * sizeof *oa), *ob = malloc((sb->n + 1) * sizeof *ob);
     int rc = p->ia && p->ib && p->a2b && p->b2a && ka && kb && oa && ob ? 0 : CLARITY_ENOMEM;
     for (size_t i = 0; !rc && i < sa->n; i++)
-        if (sa->apps[i].app) {
-            const struct clarity_app *a = sa->apps[i].app;
-            ka[p->na] = (struct clarity_match_key){.name = clarity_app_str(a, a->name), .id = a->start_ms};
+        if (sa->s[i]) {
+            const struct clarity_diff_ident *a = clarity_diff_app_ident(sa->s[i]);
+            ka[p->na] = (struct clarity_match_key){.name = a->name, .id = a->start_ms};
             p->ia[p->na++] = i;
         }
     for (size_t i = 0; !rc && i < sb->n; i++)
-        if (sb->apps[i].app) {
-            const struct clarity_app *b = sb->apps[i].app;
-            kb[p->nb] = (struct clarity_match_key){.name = clarity_app_str(b, b->name), .id = b->start_ms};
+        if (sb->s[i]) {
+            const struct clarity_diff_ident *b = clarity_diff_app_ident(sb->s[i]);
+            kb[p->nb] = (struct clarity_match_key){.name = b->name, .id = b->start_ms};
             p->ib[p->nb++] = i;
         }
     if (!rc && p->na == 1 && p->nb == 1) p->a2b[0] = 0, p->b2a[0] = 0;
@@ -122,13 +159,14 @@ static void pairing_free(struct pairing *p)
     free(p->ib);
 }
 
-static void unmatched_json(struct jsonw *w, const char *side, const struct clarity_app *a)
+static void unmatched_json(struct jsonw *w, const char *side, const struct clarity_diff_app *s)
 {
+    const struct clarity_diff_ident *a = clarity_diff_app_ident(s);
     clarity_jsonw_obj_begin(w);
     clarity_jsonw_kstr(w, "side", side);
-    clarity_jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
-    clarity_jsonw_kstr(w, "name", clarity_app_str(a, a->name));
-    clarity_jsonw_kstr(w, "source", a->source_path ? a->source_path : "");
+    clarity_jsonw_kstr(w, "app_id", a->app_id);
+    clarity_jsonw_kstr(w, "name", a->name);
+    clarity_jsonw_kstr(w, "source", a->source ? a->source : "");
     clarity_jsonw_obj_end(w);
 }
 
@@ -197,31 +235,31 @@ int cmd_diff(int argc, char **argv)
     ro.width = out_width(&co);
     struct clarity_load_options lo = lean_load_options(co.quiet);
     struct clarity_app_set sa, sb;
-    /* load_set prints each problem as one line naming the path, which tells the side */
-    int ra = load_set(co.cmd, pa.p, pa.n, co.quiet, &lo, &sa);
-    int rb = ra == EXIT_OK ? load_set(co.cmd, pb.p, pb.n, co.quiet, &lo, &sb) : EXIT_INPUT;
+    struct sides ka = {.opt = &dopt}, kb = {.opt = &dopt};
+    /* load_set prints each problem as one line naming the path, which tells the side; each
+     * model is freed once its side is built, before the next is read */
+    int ra = load_set_each(co.cmd, pa.p, pa.n, co.quiet, &lo, &sa, build_side, &ka);
+    if (ra == EXIT_OK && ka.rc) ra = exit_for_error(ka.rc);
+    int rb = ra == EXIT_OK ? load_set_each(co.cmd, pb.p, pb.n, co.quiet, &lo, &sb, build_side, &kb) : EXIT_INPUT;
     if (ra != EXIT_OK) memset(&sb, 0, sizeof sb);
+    else if (rb == EXIT_OK && kb.rc) rb = exit_for_error(kb.rc);
     free(pa.p);
     free(pb.p);
-    if (ra != EXIT_OK || rb != EXIT_OK) {
-        clarity_app_set_free(&sa);
-        clarity_app_set_free(&sb);
-        return ra != EXIT_OK ? ra : rb;
-    }
-    struct pairing p;
-    if (pair_apps(&sa, &sb, &p)) {
+    struct pairing p = {0};
+    int rc0 = ra != EXIT_OK ? ra : rb;
+    if (rc0 == EXIT_OK && pair_apps(&ka, &kb, &p)) {
         fprintf(stderr, "clarity diff: out of memory pairing applications\n");
-        pairing_free(&p);
-        clarity_app_set_free(&sa);
-        clarity_app_set_free(&sb);
-        return EXIT_NOMEM;
+        rc0 = EXIT_NOMEM;
     }
-    FILE *o = open_output(co.cmd, co.outpath);
-    if (!o) {
+    FILE *o = rc0 == EXIT_OK ? open_output(co.cmd, co.outpath) : NULL;
+    if (rc0 == EXIT_OK && !o) rc0 = EXIT_USAGE;
+    if (rc0 != EXIT_OK) {
         pairing_free(&p);
+        sides_free(&ka);
+        sides_free(&kb);
         clarity_app_set_free(&sa);
         clarity_app_set_free(&sb);
-        return EXIT_USAGE;
+        return rc0;
     }
     struct jsonw w;
     if (co.json) {
@@ -238,19 +276,19 @@ int cmd_diff(int argc, char **argv)
             unpaired++;
             continue;
         }
-        const struct clarity_app *a = sa.apps[p.ia[i]].app, *b = sb.apps[p.ib[p.a2b[i]]].app;
+        const struct clarity_diff_app *a = ka.s[p.ia[i]], *b = kb.s[p.ib[p.a2b[i]]];
         struct clarity_diff_result r;
         struct clarity_error err = {0};
-        int e = clarity_diff_analyze(a, b, &dopt, &r, &err);
+        int e = clarity_diff_compare(a, b, &dopt, &r, &err);
         if (!e) {
             if (!co.json && !first) fprintf(o, "\n");
             first = false;
-            e = co.json ? clarity_report_diff_json(&w, a, b, &r, &err) : clarity_report_diff_text(o, a, b, &r, &ro, &err);
+            e = co.json ? clarity_report_diff_json(&w, &r, &err) : clarity_report_diff_text(o, &r, &ro, &err);
             if (fail_pct >= 0 && r.a.wall_ms > 0 && r.change_pct > fail_pct) slower = true;
             clarity_diff_free(&r);
         }
         if (e) {
-            fprintf(stderr, "clarity diff: %s vs %s: %s\n", a->source_path, b->source_path, err.msg);
+            fprintf(stderr, "clarity diff: %s vs %s: %s\n", clarity_diff_app_ident(a)->source, clarity_diff_app_ident(b)->source, err.msg);
             rc = exit_for_error(e);
         }
     }
@@ -260,9 +298,9 @@ int cmd_diff(int argc, char **argv)
         clarity_jsonw_key(&w, "unmatched");
         clarity_jsonw_arr_begin(&w);
         for (size_t i = 0; i < p.na; i++)
-            if (p.a2b[i] < 0) unmatched_json(&w, "a", sa.apps[p.ia[i]].app);
+            if (p.a2b[i] < 0) unmatched_json(&w, "a", ka.s[p.ia[i]]);
         for (size_t j = 0; j < p.nb; j++)
-            if (p.b2a[j] < 0) unmatched_json(&w, "b", sb.apps[p.ib[j]].app);
+            if (p.b2a[j] < 0) unmatched_json(&w, "b", kb.s[p.ib[j]]);
         clarity_jsonw_arr_end(&w);
         clarity_jsonw_obj_end(&w);
         clarity_jsonw_end(&w);
@@ -270,13 +308,13 @@ int cmd_diff(int argc, char **argv)
         fprintf(o, "\napplications without a partner (paired by name): %zu\n", unpaired);
         for (size_t i = 0; i < p.na; i++)
             if (p.a2b[i] < 0) {
-                const struct clarity_app *a = sa.apps[p.ia[i]].app;
-                clarity_fit_line(o, ro.width, "  only in A: %s \"%s\"  %s", clarity_app_str(a, a->app_id), clarity_app_str(a, a->name), a->source_path);
+                const struct clarity_diff_ident *a = clarity_diff_app_ident(ka.s[p.ia[i]]);
+                clarity_fit_line(o, ro.width, "  only in A: %s \"%s\"  %s", a->app_id, a->name, a->source);
             }
         for (size_t j = 0; j < p.nb; j++)
             if (p.b2a[j] < 0) {
-                const struct clarity_app *b = sb.apps[p.ib[j]].app;
-                clarity_fit_line(o, ro.width, "  only in B: %s \"%s\"  %s", clarity_app_str(b, b->app_id), clarity_app_str(b, b->name), b->source_path);
+                const struct clarity_diff_ident *b = clarity_diff_app_ident(kb.s[p.ib[j]]);
+                clarity_fit_line(o, ro.width, "  only in B: %s \"%s\"  %s", b->app_id, b->name, b->source);
             }
     }
     int crc = close_output(o, co.cmd, co.outpath, rc == EXIT_OK);
@@ -284,6 +322,8 @@ int cmd_diff(int argc, char **argv)
     if (rc == EXIT_OK && slower) rc = EXIT_PROBLEMS;
     else if (rc == EXIT_OK && (unpaired || set_failed_count(&sa) || set_failed_count(&sb))) rc = EXIT_PARTIAL;
     pairing_free(&p);
+    sides_free(&ka);
+    sides_free(&kb);
     clarity_app_set_free(&sa);
     clarity_app_set_free(&sb);
     return rc;

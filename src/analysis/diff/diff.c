@@ -1,4 +1,4 @@
-/* clarity_diff_analyze: both runs' figures (diff_run.c), matched by what the items are
+/* clarity_diff_compare: both sides' figures (diff_run.c), matched by what the items are
  * (clarity_match_items, src/sim/match.c), the Spark properties that changed (diff_config.c), then what moved per item
  * and the causes of the whole change, ranked. */
 #include <math.h>
@@ -89,14 +89,43 @@ static int by_abs_delta(const void *p, const void *q)
     return (bx > by) - (bx < by);
 }
 
+/* One kind's matching, done for every kind before the items are allocated: the items array
+ * then holds exactly the items (an item is a few hundred bytes, and 10^6 jobs make millions of
+ * items), not the sum of both sides' counts. */
+struct kind_match {
+    long *a2b, *b2a;
+    uint32_t *oa, *ob;
+    size_t nitems;               /* items of this kind: A's, plus B's without a partner */
+};
+
+static int match_kind(const struct clarity_match_key *ka, size_t na, const struct clarity_match_key *kb, size_t nb, bool shape,
+                      struct kind_match *m)
+{
+    m->a2b = malloc((na ? na : 1) * sizeof *m->a2b), m->b2a = malloc((nb ? nb : 1) * sizeof *m->b2a);
+    m->oa = malloc((na ? na : 1) * sizeof *m->oa), m->ob = malloc((nb ? nb : 1) * sizeof *m->ob);
+    int rc = m->a2b && m->b2a && m->oa && m->ob ? clarity_match_items(ka, na, kb, nb, shape, m->a2b, m->b2a, m->oa, m->ob)
+                                                : CLARITY_ENOMEM;
+    m->nitems = na;
+    for (size_t j = 0; !rc && j < nb; j++) m->nitems += m->b2a[j] < 0;
+    return rc;
+}
+
+static void kind_match_free(struct kind_match *m)
+{
+    free(m->a2b);
+    free(m->b2a);
+    free(m->oa);
+    free(m->ob);
+}
+
 /* The items of one kind: matched, then only in A, then only in B, sorted by |change|. */
 static int items(struct clarity_diff_result *r, int kind, const struct clarity_match_key *ka, const struct clarity_diff_side *sa,
                  size_t na, const struct clarity_match_key *kb, const struct clarity_diff_side *sb, size_t nb, bool shape,
-                 size_t *count)
+                 const struct kind_match *m, size_t *count)
 {
-    long *a2b = malloc((na ? na : 1) * sizeof *a2b), *b2a = malloc((nb ? nb : 1) * sizeof *b2a);
-    uint32_t *oa = malloc((na ? na : 1) * sizeof *oa), *ob = malloc((nb ? nb : 1) * sizeof *ob);
-    int rc = a2b && b2a && oa && ob ? clarity_match_items(ka, na, kb, nb, shape, a2b, b2a, oa, ob) : CLARITY_ENOMEM;
+    const long *a2b = m->a2b, *b2a = m->b2a;
+    const uint32_t *oa = m->oa, *ob = m->ob;
+    int rc = 0;
     size_t first = r->nitems;
     for (size_t i = 0; !rc && i < na; i++) {
         struct clarity_diff_item *it = &r->items[r->nitems++];
@@ -122,10 +151,6 @@ static int items(struct clarity_diff_result *r, int kind, const struct clarity_m
         it->a.wall_ms = -1;
         if (!(it->name = clarity_arena_strndup(&r->arena, nm, strlen(nm)))) rc = CLARITY_ENOMEM;
     }
-    free(a2b);
-    free(b2a);
-    free(oa);
-    free(ob);
     if (rc) return rc;
     for (size_t i = first; i < r->nitems; i++) item_moves(&r->items[i], r->noise_pct);
     qsort(r->items + first, r->nitems - first, sizeof *r->items, by_abs_delta);
@@ -138,7 +163,7 @@ static int hosts(struct clarity_diff_result *r, const struct diff_run *ra, const
     r->hosts = clarity_arena_alloc(&r->arena, (ra->nhost + 1) * sizeof *r->hosts);
     if (!r->hosts) return CLARITY_ENOMEM;
     for (size_t i = 0, j = 0; i < ra->nhost && j < rb->nhost;) {
-        const char *ha = clarity_app_str(ra->a, ra->host[i].host), *hb = clarity_app_str(rb->a, rb->host[j].host);
+        const char *ha = ra->host[i].name, *hb = rb->host[j].name;
         int c = strcmp(ha, hb);
         if (c < 0) { i++; continue; }
         if (c > 0) { j++; continue; }
@@ -235,44 +260,100 @@ static int causes(struct clarity_diff_result *r, const struct diff_run *ra, cons
     return 0;
 }
 
-int clarity_diff_analyze(const struct clarity_app *a, const struct clarity_app *b, const struct clarity_diff_options *opt,
+static const char *dup(struct clarity_arena *a, const char *s)
+{
+    return s ? clarity_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+static int ident_copy(struct clarity_arena *arena, const struct clarity_diff_ident *s, struct clarity_diff_ident *d)
+{
+    *d = (struct clarity_diff_ident){.app_id = dup(arena, s->app_id), .name = dup(arena, s->name),
+                                     .attempt_id = dup(arena, s->attempt_id), .source = dup(arena, s->source),
+                                     .start_ms = s->start_ms};
+    return d->app_id && d->name && (d->attempt_id || !s->attempt_id) && (d->source || !s->source) ? 0 : CLARITY_ENOMEM;
+}
+
+int clarity_diff_app_build(const struct clarity_app *a, const struct clarity_diff_options *opt, struct clarity_diff_app **out,
+                           struct clarity_error *err)
+{
+    *out = NULL;
+    struct clarity_diff_app *s = calloc(1, sizeof *s);
+    if (!s) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing two applications");
+    struct diff_strs t = {.a = a, .arena = &s->arena};
+    struct clarity_diff_ident id = {.app_id = clarity_app_str(a, a->app_id), .name = clarity_app_str(a, a->name),
+                                    .attempt_id = a->attempt_id ? clarity_app_str(a, a->attempt_id) : NULL,
+                                    .source = a->source_path, .start_ms = a->start_ms};
+    /* the findings first: their working set is the largest, and the side's arrays do not
+     * exist yet while it does */
+    int rc = opt && opt->no_findings ? 0 : clarity__diff_findings_run(a, opt ? opt->threads : 0, s, err);
+    if (!rc) {
+        rc = ident_copy(&s->arena, &id, &s->id);
+        if (!rc) rc = clarity__diff_run_build(a, &t, &s->run);
+        if (!rc) rc = clarity__diff_props(a, &t, s);
+        if (rc) rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing two applications");
+    }
+    clarity_idmap_free(&t.ix);
+    free(t.s);
+    if (rc) {
+        clarity_diff_app_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+const struct clarity_diff_ident *clarity_diff_app_ident(const struct clarity_diff_app *s)
+{
+    return &s->id;
+}
+
+void clarity_diff_app_free(struct clarity_diff_app *s)
+{
+    if (!s) return;
+    clarity__diff_run_free(&s->run);
+    clarity_arena_free(&s->arena);
+    free(s);
+}
+
+int clarity_diff_compare(const struct clarity_diff_app *sa, const struct clarity_diff_app *sb, const struct clarity_diff_options *opt,
                          struct clarity_diff_result *out, struct clarity_error *err)
 {
     memset(out, 0, sizeof *out);
     out->noise_pct = opt && opt->noise_pct > 0 ? opt->noise_pct : 5.0;
     out->top_stage = SIZE_MAX;
-    struct diff_run ra, rb;
-    int rc = clarity__diff_run_build(a, &ra);
-    if (!rc) rc = clarity__diff_run_build(b, &rb);
-    else memset(&rb, 0, sizeof rb);
-    if (!rc) rc = clarity__diff_config(a, b, out);
+    const struct diff_run *ra = &sa->run, *rb = &sb->run;
+    int rc = ident_copy(&out->arena, &sa->id, &out->a_app);
+    if (!rc) rc = ident_copy(&out->arena, &sb->id, &out->b_app);
+    if (!rc) rc = clarity__diff_config(sa, sb, out);
     if (!rc) {
-        out->a = ra.app;
-        out->b = rb.app;
-        out->a_execs = ra.execs, out->b_execs = rb.execs, out->a_cores = ra.cores, out->b_cores = rb.cores;
-        out->a_hosts = ra.hosts, out->b_hosts = rb.hosts;
+        out->a = ra->app;
+        out->b = rb->app;
+        out->a_execs = ra->execs, out->b_execs = rb->execs, out->a_cores = ra->cores, out->b_cores = rb->cores;
+        out->a_hosts = ra->hosts, out->b_hosts = rb->hosts;
         out->change_pct = out->a.wall_ms > 0 && out->b.wall_ms >= 0 ? rel_pct((double)out->a.wall_ms, (double)out->b.wall_ms) : 0;
-        size_t cap = ra.nst + rb.nst + ra.nsql + rb.nsql + ra.njob + rb.njob + 1;
-        out->items = clarity_arena_alloc(&out->arena, cap * sizeof *out->items);
+    }
+    struct kind_match m[3] = {0};
+    if (!rc) rc = match_kind(ra->st_key, ra->nst, rb->st_key, rb->nst, false, &m[0]);
+    if (!rc) rc = match_kind(ra->sql_key, ra->nsql, rb->sql_key, rb->nsql, true, &m[1]);
+    if (!rc) rc = match_kind(ra->job_key, ra->njob, rb->job_key, rb->njob, false, &m[2]);
+    if (!rc) {
+        out->items = clarity_arena_alloc(&out->arena, (m[0].nitems + m[1].nitems + m[2].nitems + 1) * sizeof *out->items);
         rc = out->items ? 0 : CLARITY_ENOMEM;
     }
-    if (!rc) rc = items(out, CLARITY_DK_STAGE, ra.st_key, ra.st, ra.nst, rb.st_key, rb.st, rb.nst, false, &out->nstages);
-    if (!rc) rc = items(out, CLARITY_DK_SQL, ra.sql_key, ra.sql, ra.nsql, rb.sql_key, rb.sql, rb.nsql, true, &out->nsqls);
-    if (!rc) rc = items(out, CLARITY_DK_JOB, ra.job_key, ra.job, ra.njob, rb.job_key, rb.job, rb.njob, false, &out->njobs);
-    if (!rc) rc = hosts(out, &ra, &rb);
-    if (!rc && !(opt && opt->no_findings)) {
-        rc = clarity__diff_findings(a, b, opt ? opt->threads : 0, out, err);
+    if (!rc) rc = items(out, CLARITY_DK_STAGE, ra->st_key, ra->st, ra->nst, rb->st_key, rb->st, rb->nst, false, &m[0], &out->nstages);
+    if (!rc) rc = items(out, CLARITY_DK_SQL, ra->sql_key, ra->sql, ra->nsql, rb->sql_key, rb->sql, rb->nsql, true, &m[1], &out->nsqls);
+    if (!rc) rc = items(out, CLARITY_DK_JOB, ra->job_key, ra->job, ra->njob, rb->job_key, rb->job, rb->njob, false, &m[2], &out->njobs);
+    for (int k = 0; k < 3; k++) kind_match_free(&m[k]);
+    if (!rc) rc = hosts(out, ra, rb);
+    if (!rc && sa->findings_run && sb->findings_run) {
+        rc = clarity__diff_findings(sa, sb, out, err);
         if (rc) {
-            clarity__diff_run_free(&ra);
-            clarity__diff_run_free(&rb);
             clarity_diff_free(out);
             return rc;
         }
         out->findings_compared = true;
     }
-    if (!rc) rc = causes(out, &ra, &rb);
-    clarity__diff_run_free(&ra);
-    clarity__diff_run_free(&rb);
+    if (!rc) rc = causes(out, ra, rb);
     if (rc) {
         clarity_diff_free(out);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing two applications");
@@ -285,6 +366,19 @@ int clarity_diff_analyze(const struct clarity_app *a, const struct clarity_app *
     }
     out->no_change = fabs(out->change_pct) < out->noise_pct && out->ncauses == 0;
     return 0;
+}
+
+int clarity_diff_analyze(const struct clarity_app *a, const struct clarity_app *b, const struct clarity_diff_options *opt,
+                         struct clarity_diff_result *out, struct clarity_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct clarity_diff_app *sa = NULL, *sb = NULL;
+    int rc = clarity_diff_app_build(a, opt, &sa, err);
+    if (!rc) rc = clarity_diff_app_build(b, opt, &sb, err);
+    if (!rc) rc = clarity_diff_compare(sa, sb, opt, out, err);
+    clarity_diff_app_free(sa);
+    clarity_diff_app_free(sb);
+    return rc;
 }
 
 void clarity_diff_free(struct clarity_diff_result *r)

@@ -30,26 +30,12 @@ bool clarity_diff_config_ignored(const char *key)
     return false;
 }
 
-struct prop {
-    const char *k, *v;
-};
 static int by_key(const void *p, const void *q)
 {
-    return strcmp(((const struct prop *)p)->k, ((const struct prop *)q)->k);
+    return strcmp(((const struct diff_prop *)p)->k, ((const struct diff_prop *)q)->k);
 }
 
-static struct prop *props(const struct clarity_app *a, size_t *n)
-{
-    struct prop *p = malloc((a->spark_props.n ? a->spark_props.n : 1) * sizeof *p);
-    if (!p) return NULL;
-    for (size_t i = 0; i < a->spark_props.n; i++)
-        p[i] = (struct prop){clarity_app_str(a, a->spark_props.p[i].k), clarity_app_str(a, a->spark_props.p[i].v)};
-    qsort(p, a->spark_props.n, sizeof *p, by_key);
-    *n = a->spark_props.n;
-    return p;
-}
-
-static const char *prop_get(const struct prop *p, size_t n, const char *k)
+static const char *prop_get(const struct diff_prop *p, size_t n, const char *k)
 {
     for (size_t lo = 0, hi = n; lo < hi;) {
         size_t m = lo + (hi - lo) / 2;
@@ -90,23 +76,31 @@ static bool same_but_identity(const char *va, const char *vb, const char *const 
     return same;
 }
 
-int clarity__diff_config(const struct clarity_app *a, const struct clarity_app *b, struct clarity_diff_result *r)
+int clarity__diff_props(const struct clarity_app *a, struct diff_strs *t, struct clarity_diff_app *s)
 {
-    size_t na = 0, nb = 0;
-    struct prop *pa = props(a, &na), *pb = props(b, &nb);
-    if (!pa || !pb) {
-        free(pa);
-        free(pb);
-        return CLARITY_ENOMEM;
+    size_t n = a->spark_props.n;
+    struct diff_prop *p = clarity_arena_alloc(&s->arena, (n ? n : 1) * sizeof *p);
+    if (!p) return CLARITY_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        p[i] = (struct diff_prop){clarity__diff_str(t, a->spark_props.p[i].k), clarity__diff_str(t, a->spark_props.p[i].v)};
+        if (!p[i].k || !p[i].v) return CLARITY_ENOMEM;
     }
-    const char *ida[] = {clarity_app_str(a, a->app_id), clarity_app_str(a, a->attempt_id), prop_get(pa, na, "spark.driver.host")};
-    const char *idb[] = {clarity_app_str(b, b->app_id), clarity_app_str(b, b->attempt_id), prop_get(pb, nb, "spark.driver.host")};
+    qsort(p, n, sizeof *p, by_key);
+    s->props = p;
+    s->nprops = n;
+    s->self[0] = clarity__diff_str(t, a->app_id);
+    s->self[1] = clarity__diff_str(t, a->attempt_id);
+    s->self[2] = prop_get(p, n, "spark.driver.host");
+    return s->self[0] && s->self[1] ? 0 : CLARITY_ENOMEM;
+}
+
+int clarity__diff_config(const struct clarity_diff_app *a, const struct clarity_diff_app *b, struct clarity_diff_result *r)
+{
+    size_t na = a->nprops, nb = b->nprops;
+    const struct diff_prop *pa = a->props, *pb = b->props;
+    const char *const *ida = a->self, *const *idb = b->self;
     r->config = clarity_arena_alloc(&r->arena, (na + nb + 1) * sizeof *r->config);
-    if (!r->config) {
-        free(pa);
-        free(pb);
-        return CLARITY_ENOMEM;
-    }
+    if (!r->config) return CLARITY_ENOMEM;
     size_t i = 0, j = 0;
     while (i < na || j < nb) {
         int c = i == na ? 1 : j == nb ? -1 : strcmp(pa[i].k, pb[j].k);
@@ -127,19 +121,14 @@ int clarity__diff_config(const struct clarity_app *a, const struct clarity_app *
             r->nconfig_ignored++;
             continue;
         }
-        /* the model's strings live as long as the models; the result must outlive neither,
-         * but is documented to stand alone: copy */
+        /* the sides' strings live as long as the sides; the result is documented to stand
+         * alone: copy */
         d.key = clarity_arena_strndup(&r->arena, d.key, strlen(d.key));
         if (d.a) d.a = clarity_arena_strndup(&r->arena, d.a, strlen(d.a));
         if (d.b) d.b = clarity_arena_strndup(&r->arena, d.b, strlen(d.b));
-        if (!d.key || (d.a == NULL && d.change != CLARITY_CFG_ADDED) || (d.b == NULL && d.change != CLARITY_CFG_REMOVED)) {
-            free(pa);
-            free(pb);
+        if (!d.key || (d.a == NULL && d.change != CLARITY_CFG_ADDED) || (d.b == NULL && d.change != CLARITY_CFG_REMOVED))
             return CLARITY_ENOMEM;
-        }
         r->config[r->nconfig++] = d;
     }
-    free(pa);
-    free(pb);
     return 0;
 }

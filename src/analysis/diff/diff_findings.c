@@ -11,7 +11,7 @@
 
 struct fkey {
     char key[200];
-    const struct clarity_finding *f;
+    const struct diff_finding *f;
     size_t item;
 };
 
@@ -39,10 +39,10 @@ static int index_items(const struct clarity_diff_result *r, bool side_b, struct 
     return 0;
 }
 
-static void keys(const struct clarity_findings *fs, const struct idx3 *ix, struct fkey *k)
+static void keys(const struct clarity_diff_app *s, const struct idx3 *ix, struct fkey *k)
 {
-    for (size_t i = 0; i < fs->n; i++) {
-        const struct clarity_finding *f = &fs->f[i];
+    for (size_t i = 0; i < s->nfindings; i++) {
+        const struct diff_finding *f = &s->findings[i];
         const char *kind = clarity_finding_kind_name(f->kind);
         uint32_t it;
         k[i] = (struct fkey){.f = f, .item = SIZE_MAX};
@@ -66,35 +66,62 @@ static int by_change(const void *p, const void *q)
     return strcmp(x->title, y->title);
 }
 
-int clarity__diff_findings(const struct clarity_app *a, const struct clarity_app *b, int threads,
+static const char *dup(struct clarity_arena *a, const char *s)
+{
+    return clarity_arena_strndup(a, s, strlen(s));
+}
+
+int clarity__diff_findings_run(const struct clarity_app *a, int threads, struct clarity_diff_app *s,
+                               struct clarity_error *err)
+{
+    struct clarity_findings fa = {0};
+    struct clarity_findings_options fo = {.threads = threads};
+    int rc = clarity_findings_analyze(a, &fo, &fa, err);
+    if (!rc) {
+        s->findings = clarity_arena_alloc(&s->arena, (fa.n + 1) * sizeof *s->findings);
+        if (!s->findings) rc = CLARITY_ENOMEM;
+    }
+    for (size_t i = 0; !rc && i < fa.n; i++) {
+        const struct clarity_finding *f = &fa.f[i];
+        struct diff_finding *d = &s->findings[s->nfindings++];
+        *d = (struct diff_finding){.kind = (int)f->kind, .where = f->where, .job = f->job, .sql = f->sql, .stage = f->stage,
+                                   .saving_ms = f->saving_ms, .title = dup(&s->arena, f->title),
+                                   .host = dup(&s->arena, f->host), .executor = dup(&s->arena, f->executor)};
+        if (!d->title || !d->host || !d->executor) rc = CLARITY_ENOMEM;
+    }
+    if (rc == CLARITY_ENOMEM) clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing findings");
+    clarity_findings_free(&fa);
+    s->findings_run = !rc;
+    return rc;
+}
+
+int clarity__diff_findings(const struct clarity_diff_app *sa, const struct clarity_diff_app *sb,
                            struct clarity_diff_result *r, struct clarity_error *err)
 {
-    struct clarity_findings fa = {0}, fb = {0};
-    struct clarity_findings_options fo = {.threads = threads};
     struct idx3 ia = {0}, ib = {0};
     struct fkey *ka = NULL, *kb = NULL;
-    int rc = clarity_findings_analyze(a, &fo, &fa, err);
-    if (!rc) rc = clarity_findings_analyze(b, &fo, &fb, err);
-    if (!rc && (index_items(r, false, &ia) || index_items(r, true, &ib)))
+    size_t na = sa->nfindings, nb = sb->nfindings;
+    int rc = 0;
+    if (index_items(r, false, &ia) || index_items(r, true, &ib))
         rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing findings");
     if (!rc) {
-        ka = malloc((fa.n + 1) * sizeof *ka);
-        kb = malloc((fb.n + 1) * sizeof *kb);
-        r->findings = clarity_arena_alloc(&r->arena, (fa.n + fb.n + 1) * sizeof *r->findings);
+        ka = malloc((na + 1) * sizeof *ka);
+        kb = malloc((nb + 1) * sizeof *kb);
+        r->findings = clarity_arena_alloc(&r->arena, (na + nb + 1) * sizeof *r->findings);
         if (!ka || !kb || !r->findings) rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing findings");
     }
     if (!rc) {
-        keys(&fa, &ia, ka);
-        keys(&fb, &ib, kb);
-        qsort(ka, fa.n, sizeof *ka, by_key);
-        qsort(kb, fb.n, sizeof *kb, by_key);
+        keys(sa, &ia, ka);
+        keys(sb, &ib, kb);
+        qsort(ka, na, sizeof *ka, by_key);
+        qsort(kb, nb, sizeof *kb, by_key);
         size_t i = 0, j = 0;
-        while (!rc && (i < fa.n || j < fb.n)) {
-            int c = i == fa.n ? 1 : j == fb.n ? -1 : strcmp(ka[i].key, kb[j].key);
+        while (!rc && (i < na || j < nb)) {
+            int c = i == na ? 1 : j == nb ? -1 : strcmp(ka[i].key, kb[j].key);
             struct clarity_diff_finding d = {.a_saving_ms = -1, .b_saving_ms = -1};
             const struct fkey *x = c <= 0 ? &ka[i] : NULL, *y = c >= 0 ? &kb[j] : NULL;
             d.change = x && y ? CLARITY_FIND_BOTH : x ? CLARITY_FIND_GONE : CLARITY_FIND_APPEARED;
-            const struct clarity_finding *f = y ? y->f : x->f;
+            const struct diff_finding *f = y ? y->f : x->f;
             d.kind = clarity_finding_kind_name(f->kind);
             d.item = y ? y->item : x->item;
             if (x) d.a_saving_ms = x->f->saving_ms, i++;
@@ -113,7 +140,5 @@ int clarity__diff_findings(const struct clarity_app *a, const struct clarity_app
     }
     free(ka);
     free(kb);
-    clarity_findings_free(&fa);
-    clarity_findings_free(&fb);
     return rc;
 }

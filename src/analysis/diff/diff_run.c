@@ -66,7 +66,7 @@ static int64_t span(int64_t from, int64_t to)
     return d;
 }
 
-static int stages(const struct clarity_app *a, struct diff_run *r, uint32_t *row2grp)
+static int stages(const struct clarity_app *a, struct diff_strs *t, struct diff_run *r, uint32_t *row2grp)
 {
     uint32_t *idx = malloc((a->nstages ? a->nstages : 1) * sizeof *idx);
     r->st_key = calloc(a->nstages ? a->nstages : 1, sizeof *r->st_key);
@@ -91,7 +91,11 @@ static int stages(const struct clarity_app *a, struct diff_run *r, uint32_t *row
         if (ran) {
             size_t g = r->nst++;
             const struct clarity_stage *s0 = &a->stages[idx[i]];
-            r->st_key[g] = (struct clarity_match_key){.name = clarity_app_str(a, s0->name), .id = s0->stage_id};
+            r->st_key[g] = (struct clarity_match_key){.name = clarity__diff_str(t, s0->name), .id = s0->stage_id};
+            if (!r->st_key[g].name) {
+                free(idx);
+                return CLARITY_ENOMEM;
+            }
             r->st[g].wall_ms = span(from, to);
             for (size_t k = i; k < j; k++) row2grp[idx[k]] = (uint32_t)g;
         }
@@ -123,14 +127,12 @@ static int executors(const struct clarity_app *a, struct diff_run *r, const uint
     return 0;
 }
 
-static int by_host_name(const void *p, const void *q, void *ctx)
+static int by_host_name(const void *p, const void *q)
 {
-    const struct clarity_app *a = ctx;
-    return strcmp(clarity_app_str(a, ((const struct diff_host_acc *)p)->host),
-                  clarity_app_str(a, ((const struct diff_host_acc *)q)->host));
+    return strcmp(((const struct diff_host_acc *)p)->name, ((const struct diff_host_acc *)q)->name);
 }
 
-static int tasks(const struct clarity_app *a, struct diff_run *r, const uint32_t *row2grp)
+static int tasks(const struct clarity_app *a, struct diff_strs *t, struct diff_run *r, const uint32_t *row2grp)
 {
     struct clarity_idmap hix = {0};
     size_t cap = 16;
@@ -151,8 +153,8 @@ static int tasks(const struct clarity_app *a, struct diff_run *r, const uint32_t
                 r->host = n, cap *= 2;
             }
             h = (uint32_t)r->nhost++;
-            r->host[h] = (struct diff_host_acc){.host = c.host};
-            if (clarity_idmap_put(&hix, c.host, h)) goto oom;
+            r->host[h] = (struct diff_host_acc){.host = c.host, .name = clarity__diff_str(t, c.host)};
+            if (!r->host[h].name || clarity_idmap_put(&hix, c.host, h)) goto oom;
         }
         r->host[h].tasks++;
         /* GC out: memory pressure lengthens GC unevenly across hosts, which is not a slow host */
@@ -161,7 +163,7 @@ static int tasks(const struct clarity_app *a, struct diff_run *r, const uint32_t
         r->host[h].cpu_logged |= c.cpu_logged;
     }
     clarity_idmap_free(&hix);
-    qsort_r(r->host, r->nhost, sizeof *r->host, by_host_name, (void *)a);
+    qsort(r->host, r->nhost, sizeof *r->host, by_host_name);
     return 0;
 oom:
     clarity_idmap_free(&hix);
@@ -169,7 +171,7 @@ oom:
 }
 
 /* Jobs get the stages they submitted (a stage's first job), SQL queries their jobs. */
-static int groups(const struct clarity_app *a, struct diff_run *r, const uint32_t *row2grp)
+static int groups(const struct clarity_app *a, struct diff_strs *t, struct diff_run *r, const uint32_t *row2grp)
 {
     r->njob = a->njobs;
     r->nsql = a->nsqls;
@@ -180,14 +182,16 @@ static int groups(const struct clarity_app *a, struct diff_run *r, const uint32_
     if (!r->job_key || !r->job || !r->sql_key || !r->sql) return CLARITY_ENOMEM;
     for (size_t j = 0; j < a->njobs; j++) {
         const struct clarity_job *jb = &a->jobs[j];
-        r->job_key[j] = (struct clarity_match_key){.name = clarity_app_str(a, jb->name), .id = jb->job_id};
+        r->job_key[j] = (struct clarity_match_key){.name = clarity__diff_str(t, jb->name), .id = jb->job_id};
+        if (!r->job_key[j].name) return CLARITY_ENOMEM;
         r->job[j].wall_ms = clarity_job_duration_ms(a, jb);
     }
     for (size_t q = 0; q < a->nsqls; q++) {
         const struct clarity_sql *s = &a->sqls[q];
-        r->sql_key[q] = (struct clarity_match_key){.name = clarity_app_str(a, s->description),
+        r->sql_key[q] = (struct clarity_match_key){.name = clarity__diff_str(t, s->description),
                                                   .shape = clarity_diff_plan_shape(clarity_app_str(a, s->plan)),
                                                   .id = s->id};
+        if (!r->sql_key[q].name) return CLARITY_ENOMEM;
         r->sql[q].wall_ms = span(s->start_ms, s->end_ms);
     }
     /* each stage group once, through the first job of the first of its rows met */
@@ -213,16 +217,32 @@ static int groups(const struct clarity_app *a, struct diff_run *r, const uint32_
     return 0;
 }
 
-int clarity__diff_run_build(const struct clarity_app *a, struct diff_run *r)
+const char *clarity__diff_str(struct diff_strs *t, uint32_t id)
+{
+    uint32_t k;
+    if (clarity_idmap_get(&t->ix, id, &k)) return t->s[k];
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        const char **n = realloc(t->s, cap * sizeof *n);
+        if (!n) return NULL;
+        t->s = n, t->cap = cap;
+    }
+    const char *v = clarity_app_str(t->a, id);
+    char *c = clarity_arena_strndup(t->arena, v, strlen(v));
+    if (!c || clarity_idmap_put(&t->ix, id, (uint32_t)t->n)) return NULL;
+    t->s[t->n++] = c;
+    return c;
+}
+
+int clarity__diff_run_build(const struct clarity_app *a, struct diff_strs *t, struct diff_run *r)
 {
     memset(r, 0, sizeof *r);
-    r->a = a;
     uint32_t *row2grp = malloc((a->nstages ? a->nstages : 1) * sizeof *row2grp);
     if (!row2grp) return CLARITY_ENOMEM;
-    int rc = stages(a, r, row2grp);
-    if (!rc) rc = tasks(a, r, row2grp);
+    int rc = stages(a, t, r, row2grp);
+    if (!rc) rc = tasks(a, t, r, row2grp);
     if (!rc) rc = executors(a, r, row2grp);
-    if (!rc) rc = groups(a, r, row2grp);
+    if (!rc) rc = groups(a, t, r, row2grp);
     free(row2grp);
     if (rc) return rc;
     r->app.wall_ms = clarity_app_duration_ms(a);

@@ -4,14 +4,14 @@
 #include "clarity/report.h"
 #include "util/jsonw.h"
 
-static void app_ref(struct jsonw *w, const char *k, const struct clarity_app *a)
+static void app_ref(struct jsonw *w, const char *k, const struct clarity_diff_ident *a)
 {
     clarity_jsonw_key(w, k);
     clarity_jsonw_obj_begin(w);
-    clarity_jsonw_kstr(w, "app_id", clarity_app_str(a, a->app_id));
-    if (a->attempt_id) clarity_jsonw_kstr(w, "attempt_id", clarity_app_str(a, a->attempt_id));
-    clarity_jsonw_kstr(w, "name", clarity_app_str(a, a->name));
-    clarity_jsonw_kstr(w, "source", a->source_path ? a->source_path : "");
+    clarity_jsonw_kstr(w, "app_id", a->app_id);
+    if (a->attempt_id) clarity_jsonw_kstr(w, "attempt_id", a->attempt_id);
+    clarity_jsonw_kstr(w, "name", a->name);
+    clarity_jsonw_kstr(w, "source", a->source ? a->source : "");
     clarity_jsonw_obj_end(w);
 }
 
@@ -80,13 +80,12 @@ static void pair3(struct jsonw *w, const char *k, int64_t a, int64_t b)
     clarity_jsonw_obj_end(w);
 }
 
-int clarity_report_diff_json(struct jsonw *w, const struct clarity_app *a, const struct clarity_app *b,
-                             const struct clarity_diff_result *r, struct clarity_error *err)
+int clarity_report_diff_json(struct jsonw *w, const struct clarity_diff_result *r, struct clarity_error *err)
 {
     (void)err;
     clarity_jsonw_obj_begin(w);
-    app_ref(w, "a", a);
-    app_ref(w, "b", b);
+    app_ref(w, "a", &r->a_app);
+    app_ref(w, "b", &r->b_app);
     clarity_jsonw_kdouble(w, "noise_pct", r->noise_pct);
     clarity_jsonw_kdouble(w, "change_pct", r->change_pct);
     clarity_jsonw_kbool(w, "no_change", r->no_change);

@@ -77,10 +77,9 @@ static const char *item_where(char *buf, size_t cap, const struct clarity_diff_i
     return buf;
 }
 
-static const char *app_label(char *buf, size_t cap, const struct clarity_app *a)
+static const char *app_label(char *buf, size_t cap, const struct clarity_diff_ident *a)
 {
-    snprintf(buf, cap, "%s%s%s \"%s\"", clarity_app_str(a, a->app_id), a->attempt_id ? "/" : "", clarity_app_str(a, a->attempt_id),
-             clarity_app_str(a, a->name));
+    snprintf(buf, cap, "%s%s%s \"%s\"", a->app_id, a->attempt_id ? "/" : "", a->attempt_id ? a->attempt_id : "", a->name);
     return buf;
 }
 
@@ -303,15 +302,16 @@ static int findings_table(FILE *o, const struct clarity_diff_result *r, const st
 
 static const struct table_col cfg_cols[] = {{"setting", TCOL_NAME}, {"A", TCOL_NAME}, {"B", TCOL_NAME}};
 
-int clarity_report_diff_text(FILE *o, const struct clarity_app *a, const struct clarity_app *b, const struct clarity_diff_result *r,
-                             const struct diff_report_options *opt, struct clarity_error *err)
+int clarity_report_diff_text(FILE *o, const struct clarity_diff_result *r, const struct diff_report_options *opt,
+                             struct clarity_error *err)
 {
     char la[512], lb[512], buf[1024];
     size_t width = opt->width;
+    const struct clarity_diff_ident *a = &r->a_app, *b = &r->b_app;
     clarity_fit_line(o, width, "A  %s", app_label(la, sizeof la, a));
-    clarity_fit_line(o, width, "   %s", a->source_path ? a->source_path : "");
+    clarity_fit_line(o, width, "   %s", a->source ? a->source : "");
     clarity_fit_line(o, width, "B  %s", app_label(lb, sizeof lb, b));
-    clarity_fit_line(o, width, "   %s", b->source_path ? b->source_path : "");
+    clarity_fit_line(o, width, "   %s", b->source ? b->source : "");
     headline(o, r, width);
     if (r->ncauses) {
         fprintf(o, "why, most likely first:\n");
