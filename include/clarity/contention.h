@@ -78,7 +78,7 @@ struct iqcar_dor_walk {
     const struct iqcar_graph *g;
     uint32_t *up_first, *up;             /* per node: the edges into its parents, by edge index */
     double *dor;
-    uint8_t *seen;                       /* a bit a node: reached by the current walk */
+    uint8_t *seen;
     uint32_t *touched; size_t ntouched, cap_touched;   /* grown to the largest walk, not nnodes */
     uint32_t *heap; size_t nheap, cap_heap;
     /* Set before the first walk to keep the DOR of the nodes of levels 0-4 from one walk to the
@@ -342,21 +342,21 @@ int clarity_iqcar_mark_critical(const struct clarity_app *const *apps, struct iq
 int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                   struct iqcar_result *r, struct clarity_error *err);
 void clarity_iqcar_result_free(struct iqcar_result *r);
-/* clarity_iqcar_analyze in steps, so a caller that owns the models can give them back once the
- * analysis no longer reads them: clarity_iqcar_prepare collects the queries, stages, hosts, the
- * task table (with copies of the task columns its records are computed from) and the replay's
- * workload; after it the analysis reads nothing of the models, so the caller may free them
- * (or clarity_app_release CLARITY_IQCAR_RELEASABLE, the parts that hold nearly all of a
- * model's memory), then call clarity_iqcar_build, clarity_iqcar_detach and
- * clarity_iqcar_answers. Same returns as clarity_iqcar_analyze. */
+/* clarity_iqcar_analyze in two steps, so a caller that owns the models can give back what the
+ * analysis no longer reads: clarity_iqcar_prepare collects the queries, stages, hosts and the
+ * task table; after it only the parts outside CLARITY_IQCAR_RELEASABLE are read (the task
+ * columns, stage attempts, executors, properties and strings), so the caller may
+ * clarity_app_release those, then call clarity_iqcar_build and clarity_iqcar_answers. Same
+ * returns as clarity_iqcar_analyze. */
 #define CLARITY_IQCAR_RELEASABLE \
-    (CLARITY_APP_JOBS | CLARITY_APP_SQLS | CLARITY_APP_RDDS | CLARITY_APP_ACCUMS | CLARITY_APP_TASK_REASONS | \
-     CLARITY_APP_TASKS | CLARITY_APP_STAGES)
+    (CLARITY_APP_JOBS | CLARITY_APP_SQLS | CLARITY_APP_RDDS | CLARITY_APP_ACCUMS | CLARITY_APP_TASK_REASONS)
 int clarity_iqcar_prepare(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                           struct iqcar_result *r, struct clarity_error *err);
-/* Between clarity_iqcar_build and clarity_iqcar_answers: frees the task table, which only the
- * build reads. Figures as without it. Returns 0 (err is kept for callers written when it read
- * the replay's workload here and could run out of memory). */
+/* Between clarity_iqcar_build and clarity_iqcar_answers: reads from the models the one thing the
+ * answers still need of them (the replay's workload: each task's stage and runtime, each
+ * stage's job, pool and times, the slots) and frees the task table. Afterwards the analysis,
+ * clarity_iqcar_explain and the reports read nothing of the models: the caller may free them.
+ * Figures as without it. Returns 0, or CLARITY_ENOMEM with err filled. */
 int clarity_iqcar_detach(struct iqcar_result *r, struct clarity_error *err);
 /* Fills the ranked lists of targets[0..ntargets) (unit indices; NULL: every unit) that do not
  * have them yet: the analysis lists only the victims, which is what the reports show unless a

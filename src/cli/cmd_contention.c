@@ -134,17 +134,19 @@ static int run(struct copts *c, struct iqcar_options *opt, struct clarity_app_se
     struct iqcar_result r;
     int rc = EXIT_OK;
     long *tg = NULL;
-    /* the models are ours: given back as soon as the analysis has collected, which copies what
-     * the build and the replay need of them (at 10^6 one-job queries the model is ~1 GB, the
-     * copies ~0.1 GB); the task table once the graph is built */
+    /* the models are ours: given back as soon as the analysis stops reading them, the jobs,
+     * SQL executions and accumulables once it has collected, the rest once the graph is built
+     * and the replay's workload read (at 10^6 one-job queries the model is ~1 GB) */
     int arc = clarity_iqcar_prepare(apps, napps, opt, &r, &err);
+    for (size_t i = 0; i < set->n && !arc; i++)
+        if (set->apps[i].app) clarity_app_release(set->apps[i].app, CLARITY_IQCAR_RELEASABLE);
+    if (!arc) arc = clarity_iqcar_build(&r, &err);
+    if (!arc) arc = clarity_iqcar_detach(&r, &err);
     for (size_t i = 0; i < set->n && !arc; i++)
         if (set->apps[i].app) {
             clarity_app_free(set->apps[i].app);
             set->apps[i].app = NULL, set->apps[i].released = true;   /* as a streamed load leaves it */
         }
-    if (!arc) arc = clarity_iqcar_build(&r, &err);
-    if (!arc) arc = clarity_iqcar_detach(&r, &err);
     if (!arc) arc = clarity_iqcar_answers(&r, &err);
     if (arc) {
         fprintf(stderr, "clarity contention: %s\n", err.msg);

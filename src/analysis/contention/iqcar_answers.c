@@ -359,8 +359,8 @@ out:
     return 0;
 }
 
-static int start(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
-                 struct iqcar_result *r, struct clarity_error *err)
+int clarity_iqcar_prepare(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
+                          struct iqcar_result *r, struct clarity_error *err)
 {
     memset(r, 0, sizeof *r);
     r->opt = *opt;
@@ -369,25 +369,10 @@ static int start(const struct clarity_app *const *apps, size_t napps, const stru
     return clarity_iqcar_collect(apps, napps, r, err);
 }
 
-int clarity_iqcar_prepare(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
-                          struct iqcar_result *r, struct clarity_error *err)
-{
-    int rc = start(apps, napps, opt, r, err);
-    if (rc || !r->tab) return rc;
-    /* the task columns the build reads become copies, so the caller may free the models; every
-     * application's are converted (a failed copy leaves NULL, never a view to free) */
-    int crc = 0;
-    for (size_t k = 0; k < napps; k++)
-        if (clarity__iqcar_cols_copy(apps[k], &r->tab->cols[k])) crc = -1;
-    r->tab->cols_copied = true;
-    r->tab->apps = NULL;   /* nothing past here reads the models */
-    if (crc) return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory copying the task columns");
-    return 0;
-}
-
 int clarity_iqcar_detach(struct iqcar_result *r, struct clarity_error *err)
 {
-    (void)err;   /* the replay's workload is read while collecting: nothing here can fail */
+    if (clarity__iqcar_replay_prepare(r))
+        return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory reading the replay's workload");
     /* nothing past the build recomputes a task's record: a later call faults on the NULL table */
     clarity__iqcar_tasktab_free(r->tab);
     r->tab = NULL;
@@ -397,7 +382,7 @@ int clarity_iqcar_detach(struct iqcar_result *r, struct clarity_error *err)
 int clarity_iqcar_analyze(const struct clarity_app *const *apps, size_t napps, const struct iqcar_options *opt,
                   struct iqcar_result *r, struct clarity_error *err)
 {
-    int rc = start(apps, napps, opt, r, err);   /* the models stay: the task records read them */
+    int rc = clarity_iqcar_prepare(apps, napps, opt, r, err);
     if (!rc) rc = clarity_iqcar_build(r, err);
     if (!rc) rc = clarity_iqcar_answers(r, err);
     return rc;

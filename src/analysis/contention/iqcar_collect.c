@@ -145,13 +145,10 @@ static int collect_app(const struct clarity_app *a, size_t ai, struct iqcar_resu
     uint32_t *row_acc = malloc((a->tasks.n ? a->tasks.n : 1) * sizeof *row_acc);
     int rc = -1;
     if (!row_acc || clarity__iqcar_accs_read(a, &r->opt, &tab->accs, row_acc, &r->src)) goto out;
-    struct iqcar_cols view;
-    clarity__iqcar_cols_view(a, &view);
     for (size_t i = 0; i < a->tasks.n; i++) {
         int64_t fl = clarity_task_flags(a, i);
         if (!(fl & CLARITY_TF_ENDED) || !(fl & CLARITY_TF_HAS_METRICS)) continue;
-        const struct clarity_stage *sa = &a->stages[clarity_icol_get(&a->tasks.stage, i)];
-        long gs = stage_of(r, cs, a, ai, &stage_map, sa);
+        long gs = stage_of(r, cs, a, ai, &stage_map, &a->stages[clarity_icol_get(&a->tasks.stage, i)]);
         long h = gs < 0 ? -1 : host_of(r, cs, a, &host_map, (uint32_t)clarity_icol_get(&a->tasks.host, i));
         if (h < 0) goto out;
         size_t k = r->ntasks++;
@@ -160,11 +157,10 @@ static int collect_app(const struct clarity_app *a, size_t ai, struct iqcar_resu
         tab->host[k] = (uint32_t)h;
         tab->acc[k] = row_acc[i];
         tab->offers[k] = 0;
-        tab->submit[k] = sa->submit_ms;
         /* the figures' sources are counted here, once per task; slots offered is >= 1 whether
          * instrumented or the proxy (filled in below), so the proxy's value changes no count */
         struct iqcar_task t;
-        clarity__iqcar_task_compute(&view, i, sa->submit_ms, (uint32_t)gs, (uint32_t)r->stages[gs].unit, (uint32_t)h, &tab->accs, row_acc[i], 0,
+        clarity__iqcar_task_compute(a, i, (uint32_t)gs, (uint32_t)r->stages[gs].unit, (uint32_t)h, &tab->accs, row_acc[i], 0,
                                     &r->opt, &t, &r->src);
         struct iqcar_unit_info *u = &r->units[t.unit];
         if (t.submit < u->start) u->start = t.submit;
@@ -239,14 +235,12 @@ int clarity_iqcar_collect(const struct clarity_app *const *apps, size_t napps, s
     tab->apps = apps;
     tab->napps = napps;
     tab->first = malloc((napps + 1) * sizeof *tab->first);
-    tab->cols = calloc(napps ? napps : 1, sizeof *tab->cols);
-    tab->submit = malloc((n ? n : 1) * sizeof *tab->submit);
     tab->row = malloc((n ? n : 1) * sizeof *tab->row);
     tab->stage = malloc((n ? n : 1) * sizeof *tab->stage);
     tab->host = malloc((n ? n : 1) * sizeof *tab->host);
     tab->offers = malloc((n ? n : 1) * sizeof *tab->offers);
     tab->acc = malloc((n ? n : 1) * sizeof *tab->acc);
-    if (!tab->cols || !tab->submit || !tab->first || !tab->row || !tab->stage || !tab->host || !tab->offers || !tab->acc || n >= IQ_NONE) goto out;
+    if (!tab->first || !tab->row || !tab->stage || !tab->host || !tab->offers || !tab->acc || n >= IQ_NONE) goto out;
     for (size_t k = 0; k < napps; k++) {
         if (!(r->apps[k] = xstrdup(clarity_app_str(apps[k], apps[k]->app_id)))) goto out;
         tab->first[k] = r->ntasks;
@@ -266,11 +260,6 @@ int clarity_iqcar_collect(const struct clarity_app *const *apps, size_t napps, s
         int crc = clarity_iqcar_mark_critical(apps, r, err);
         if (crc) { rc = crc; goto out; }
     }
-    /* the task records read the model's columns through views (clarity_iqcar_prepare makes
-     * them copies); the replay's workload, the other reader of the stage attempts and of the
-     * executors, is read now */
-    for (size_t k = 0; k < napps; k++) clarity__iqcar_cols_view(apps[k], &tab->cols[k]);
-    if (clarity__iqcar_replay_prepare(r)) goto out;
     rc = 0;
 out:
     names_free(&cs.keys);

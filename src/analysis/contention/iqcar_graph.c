@@ -134,7 +134,7 @@ int clarity_iqcar_dor_walk_init(struct iqcar_dor_walk *w, const struct iqcar_gra
     w->up_first = calloc(g->nnodes + 1, sizeof *w->up_first);
     w->up = malloc(ne * sizeof *w->up);
     w->dor = calloc(n, sizeof *w->dor);
-    w->seen = calloc(n / 8 + 1, sizeof *w->seen);   /* a bit a node */
+    w->seen = calloc(n, sizeof *w->seen);
     if (!w->up_first || !w->up || !w->dor || !w->seen || g->nedges >= UINT32_MAX) {
         clarity_iqcar_dor_walk_free(w);
         return clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory walking the iQC-Graph");
@@ -157,7 +157,7 @@ static int reach(struct iqcar_dor_walk *w, uint32_t v, uint32_t after, bool seed
     if (CLARITY_VEC_RESERVE(w->touched, w->cap_touched, w->ntouched + 1) ||
         CLARITY_VEC_RESERVE(w->heap, w->cap_heap, w->nheap + (w->up_first[v + 1] - w->up_first[v])))
         return -1;
-    w->seen[v >> 3] |= (uint8_t)(1u << (v & 7));
+    w->seen[v] = 1;
     w->touched[w->ntouched++] = v;
     for (uint32_t k = w->up_first[v]; k < w->up_first[v + 1]; k++)
         if (seed || w->up[k] > after) up_heap_push(NULL, w->heap, &w->nheap, w->up[k]);
@@ -171,7 +171,7 @@ int clarity_iqcar_dor_walk(struct iqcar_dor_walk *w, size_t t)
         uint32_t v = w->touched[k];
         if (w->keep_low && g->nodes[v].level <= 4) continue;
         w->dor[v] = 0;
-        w->seen[v >> 3] &= (uint8_t)~(1u << (v & 7));
+        w->seen[v] = 0;
     }
     w->ntouched = 0;
     w->nheap = 0;
@@ -184,7 +184,7 @@ int clarity_iqcar_dor_walk(struct iqcar_dor_walk *w, size_t t)
         const struct iqcar_edge *e = &g->edges[i];
         if (w->dor[e->to] == 0) continue;
         w->dor[e->from] += e->imf * w->dor[e->to];
-        if (!(w->seen[e->from >> 3] & (1u << (e->from & 7))) && reach(w, e->from, i, false)) return CLARITY_ENOMEM;
+        if (!w->seen[e->from] && reach(w, e->from, i, false)) return CLARITY_ENOMEM;
     }
     return 0;
 }

@@ -24,31 +24,11 @@ struct iqcar_accs {
     double *v; size_t nv, capv;
 };
 
-/* The task columns a task's record is computed from: the 10 metrics task_waits reads, the
- * launch, duration, flags and end reason. Views of the model's columns, or, for a caller that
- * frees the models after clarity_iqcar_prepare (contention), copies (clarity__iqcar_cols_copy):
- * at 10^6 one-job queries the model is ~0.9 GB when the build starts and these copies a
- * fraction of it; a caller that keeps the models (findings) pays nothing for them. */
-enum { IQ_C_RUN, IQ_C_CPU, IQ_C_FETCH, IQ_C_SW_TIME, IQ_C_GC, IQ_C_INPUT, IQ_C_SR_REMOTE, IQ_C_SR_LOCAL, IQ_C_SW_BYTES,
-       IQ_C_OUTPUT, IQ_NCOL };
-struct iqcar_cols {
-    int64_t time_base;
-    struct clarity_icol launch_rel, duration, flags, end, m[IQ_NCOL];
-};
-/* c viewing a's columns (nothing owned). */
-void clarity__iqcar_cols_view(const struct clarity_app *a, struct iqcar_cols *c);
-/* c holding copies of a's first a->tasks.n rows. 0, or -1 when out of memory. */
-int clarity__iqcar_cols_copy(const struct clarity_app *a, struct iqcar_cols *c);
-void clarity__iqcar_cols_free(struct iqcar_cols *c);
-
 struct iqcar_tasktab {
-    const struct clarity_app *const *apps;   /* the models: read only while collecting */
+    const struct clarity_app *const *apps;   /* the models, valid while the analysis runs */
     size_t napps;
-    struct iqcar_cols *cols;                /* napps: each application's columns */
-    bool cols_copied;                       /* copies (freed with the table), else views */
     size_t *first;                          /* napps + 1: the first task of each application */
     uint32_t *row;                          /* per task: its row in its application's model */
-    int64_t *submit;                        /* per task: its stage attempt's submission as logged */
     uint32_t *stage, *host;                 /* per task: global stage and host index */
     uint32_t *offers;                       /* per task: launches on its host while it waited */
     uint32_t *acc;                          /* per task: its entry in accs, or IQ_NONE */
@@ -58,11 +38,10 @@ struct iqcar_tasktab {
 /* The record of task i: copied from r->tasks when the caller built the table by hand (the
  * tests), else computed from the models. */
 void clarity__iqcar_task_get(const struct iqcar_result *r, size_t i, struct iqcar_task *t);
-/* Fills t from row i of an application's columns c, whose stage attempt was submitted at
- * submit_ms (as logged, 0 when not) (the wait and data of every sub-type, RATPs; slots offered
- * from the accumulables when instrumented, else 1 + offers), counting in src (may be NULL)
- * where the figures came from. */
-void clarity__iqcar_task_compute(const struct iqcar_cols *c, size_t i, int64_t submit_ms, uint32_t stage, uint32_t unit, uint32_t host,
+/* Fills t from row i of application a (the wait and data of every sub-type, RATPs; slots
+ * offered from the accumulables when instrumented, else 1 + offers), counting in src (may be
+ * NULL) where the figures came from. */
+void clarity__iqcar_task_compute(const struct clarity_app *a, size_t i, uint32_t stage, uint32_t unit, uint32_t host,
                                  const struct iqcar_accs *accs, uint32_t acc, uint32_t offers,
                                  const struct iqcar_options *o, struct iqcar_task *t, struct iqcar_sources *src);
 /* The accumulables (and sidecar values) of every row of a into accs; per row its entry in

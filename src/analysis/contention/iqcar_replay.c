@@ -74,7 +74,7 @@ static int peak_running(const struct tk *t, size_t n)
 static int build(struct iqcar_result *r, struct clarity_wl *w, struct clarity_wl_stage **stp, double **runp)
 {
     size_t n = r->ntasks, ns = r->nstages;
-    const struct clarity_app *a = r->tab && r->tab->apps ? r->tab->apps[0] : NULL;
+    const struct clarity_app *a = r->tab ? r->tab->apps[0] : NULL;
     struct tk *t = malloc((n ? n : 1) * sizeof *t);
     double *run = NULL;
     struct clarity_wl_stage *st = calloc(ns ? ns : 1, sizeof *st);

@@ -162,13 +162,13 @@ static void accs_get(const struct iqcar_accs *s, uint32_t i, struct acc_vals *x)
 static double dmax0(double x) { return x > 0 ? x : 0; }
 
 /* Wait and data of every sub-type for one task row; slots_offered is filled in later. */
-static void task_waits(const struct iqcar_cols *c, size_t i, const struct acc_vals *x, const struct iqcar_options *o,
+static void task_waits(const struct clarity_app *a, size_t i, const struct acc_vals *x, const struct iqcar_options *o,
                        struct iqcar_task *t, struct iqcar_sources *src)
 {
-#define M(x) ((double)clarity_icol_get(&c->m[IQ_C_##x], i))
-    double run = M(RUN), cpu_ms = M(CPU) / 1e6, fetch = M(FETCH), sw_ms = M(SW_TIME) / 1e6;
-    double gc = M(GC), scan = (x->have & (1u << IQ_X_SCAN)) ? x->v[IQ_X_SCAN] : 0;
-    double input = M(INPUT) + M(SR_REMOTE) + M(SR_LOCAL);
+#define M(m) ((double)clarity_task_metric(a, i, CLARITY_TM_##m))
+    double run = M(RUN_MS), cpu_ms = M(CPU_NS) / 1e6, fetch = M(SR_FETCH_WAIT_MS), sw_ms = M(SW_TIME_NS) / 1e6;
+    double gc = M(GC_MS), scan = (x->have & (1u << IQ_X_SCAN)) ? x->v[IQ_X_SCAN] : 0;
+    double input = M(INPUT_BYTES) + M(SR_REMOTE_BYTES) + M(SR_LOCAL_BYTES);
     if (x->have & (1u << IQ_X_SCAN)) src->scan_time++;
     if (x->have & ((1u << IQ_A_CPU_BLOCKED) | (1u << IQ_A_CPU_WAITED))) {
         t->wait[IQ_S_CPU_BLOCKED] = x->v[IQ_A_CPU_BLOCKED];
@@ -186,12 +186,12 @@ static void task_waits(const struct iqcar_cols *c, size_t i, const struct acc_va
     t->wait[IQ_S_MEM_EXEC] = x->v[IQ_A_MEM_EXEC_WAIT];
     t->data[IQ_S_MEM_EXEC] = x->v[IQ_A_MEM_EXEC_ASKED];
     t->wait[IQ_S_NET] = fetch;
-    t->data[IQ_S_NET] = M(SR_REMOTE);
+    t->data[IQ_S_NET] = M(SR_REMOTE_BYTES);
     t->wait[IQ_S_IO_READ] = scan;
-    t->data[IQ_S_IO_READ] = M(INPUT);
+    t->data[IQ_S_IO_READ] = M(INPUT_BYTES);
     t->wait[IQ_S_IO_WRITE] = sw_ms;
-    t->data[IQ_S_IO_WRITE] = M(SW_BYTES) + (o->include_output_bytes ? M(OUTPUT) : 0);
-    t->weight = M(CPU) > 0 ? M(CPU) : run * 1e6;   /* ns either way */
+    t->data[IQ_S_IO_WRITE] = M(SW_BYTES) + (o->include_output_bytes ? M(OUTPUT_BYTES) : 0);
+    t->weight = M(CPU_NS) > 0 ? M(CPU_NS) : run * 1e6;   /* ns either way */
     if (x->have & (1u << IQ_A_SLOTS_OFFERED)) {
         t->data[IQ_S_SLOTS] = x->v[IQ_A_SLOTS_OFFERED] > 0 ? x->v[IQ_A_SLOTS_OFFERED] : 1;
         src->instrumented_slots++;
@@ -215,16 +215,7 @@ void clarity_iqcar_task_ratps(struct iqcar_task *t, struct iqcar_sources *src)
 }
 
 
-/* The model's clarity_task_launch_ms and clarity_task_finish_ms over c. */
-static int64_t launch_ms(const struct iqcar_cols *c, size_t i) { return c->time_base + clarity_icol_get(&c->launch_rel, i); }
-static int64_t finish_ms(const struct iqcar_cols *c, size_t i)
-{
-    int64_t d = clarity_icol_get(&c->duration, i), f;
-    if (!(clarity_icol_get(&c->flags, i) & CLARITY_TF_ENDED)) return 0;
-    return __builtin_add_overflow(launch_ms(c, i), d, &f) ? (d < 0 ? INT64_MIN : INT64_MAX) : f;
-}
-
-void clarity__iqcar_task_compute(const struct iqcar_cols *c, size_t i, int64_t submit_ms, uint32_t stage, uint32_t unit, uint32_t host,
+void clarity__iqcar_task_compute(const struct clarity_app *a, size_t i, uint32_t stage, uint32_t unit, uint32_t host,
                                  const struct iqcar_accs *accs, uint32_t acc, uint32_t offers,
                                  const struct iqcar_options *o, struct iqcar_task *t, struct iqcar_sources *src)
 {
@@ -233,19 +224,20 @@ void clarity__iqcar_task_compute(const struct iqcar_cols *c, size_t i, int64_t s
         memset(&local, 0, sizeof local);
         src = &local;
     }
+    const struct clarity_stage *sa = &a->stages[clarity_icol_get(&a->tasks.stage, i)];
     memset(t, 0, sizeof *t);
     t->stage = stage;
     t->unit = unit;
     t->host = host;
-    t->launch = launch_ms(c, i);
-    t->finish = finish_ms(c, i);
-    t->submit = submit_ms > 0 && submit_ms <= t->launch ? submit_ms : t->launch;
-    if (submit_ms <= 0) src->no_submit++;
-    t->ok = clarity_icol_get(&c->end, i) == CLARITY_END_SUCCESS;
+    t->launch = clarity_task_launch_ms(a, i);
+    t->finish = clarity_task_finish_ms(a, i);
+    t->submit = sa->submit_ms > 0 && sa->submit_ms <= t->launch ? sa->submit_ms : t->launch;
+    if (sa->submit_ms <= 0) src->no_submit++;
+    t->ok = clarity_icol_get(&a->tasks.end, i) == CLARITY_END_SUCCESS;
     t->wait[IQ_S_SLOTS] = (double)(t->launch - t->submit);
     struct acc_vals x;
     accs_get(accs, acc, &x);
-    task_waits(c, i, &x, o, t, src);
+    task_waits(a, i, &x, o, t, src);
     /* without instrumentation, slots offered = 1 + launches on the task's host during its wait
      * window (the +1 is the slot it finally got, and avoids 0/0) */
     if (!(t->data[IQ_S_SLOTS] > 0)) t->data[IQ_S_SLOTS] = 1.0 + (double)offers;
@@ -267,7 +259,7 @@ void clarity__iqcar_task_get(const struct iqcar_result *r, size_t i, struct iqca
     }
     size_t k = lo;
     uint32_t st = tab->stage[i];
-    clarity__iqcar_task_compute(&tab->cols[k], tab->row[i], tab->submit[i], st, (uint32_t)r->stages[st].unit, tab->host[i], &tab->accs,
+    clarity__iqcar_task_compute(tab->apps[k], tab->row[i], st, (uint32_t)r->stages[st].unit, tab->host[i], &tab->accs,
                                 tab->acc[i], tab->offers[i], &r->opt, t, NULL);
 }
 
@@ -276,11 +268,7 @@ void clarity_iqcar_task(const struct iqcar_result *r, size_t i, struct iqcar_tas
 void clarity__iqcar_tasktab_free(struct iqcar_tasktab *tab)
 {
     if (!tab) return;
-    if (tab->cols && tab->cols_copied)
-        for (size_t k = 0; k < tab->napps; k++) clarity__iqcar_cols_free(&tab->cols[k]);
-    free(tab->cols);
     free(tab->first);
-    free(tab->submit);
     free(tab->row);
     free(tab->stage);
     free(tab->host);
@@ -290,57 +278,4 @@ void clarity__iqcar_tasktab_free(struct iqcar_tasktab *tab)
     free(tab->accs.off);
     free(tab->accs.v);
     free(tab);
-}
-
-/* The model metric behind each column. */
-static const int col_tm[IQ_NCOL] = {
-    CLARITY_TM_RUN_MS, CLARITY_TM_CPU_NS, CLARITY_TM_SR_FETCH_WAIT_MS, CLARITY_TM_SW_TIME_NS, CLARITY_TM_GC_MS,
-    CLARITY_TM_INPUT_BYTES, CLARITY_TM_SR_REMOTE_BYTES, CLARITY_TM_SR_LOCAL_BYTES, CLARITY_TM_SW_BYTES,
-    CLARITY_TM_OUTPUT_BYTES};
-
-void clarity__iqcar_cols_view(const struct clarity_app *a, struct iqcar_cols *c)
-{
-    c->time_base = a->time_base;
-    c->launch_rel = a->tasks.launch_rel, c->duration = a->tasks.duration;
-    c->flags = a->tasks.flags, c->end = a->tasks.end;
-    for (int k = 0; k < IQ_NCOL; k++) c->m[k] = a->tasks.m[col_tm[k]];
-}
-
-static struct clarity_icol *cols_list(struct iqcar_cols *c, struct clarity_icol **l)
-{
-    l[0] = &c->launch_rel, l[1] = &c->duration, l[2] = &c->flags, l[3] = &c->end;
-    for (int k = 0; k < IQ_NCOL; k++) l[4 + k] = &c->m[k];
-    return l[0];
-}
-
-int clarity__iqcar_cols_copy(const struct clarity_app *a, struct iqcar_cols *c)
-{
-    struct clarity_icol *l[4 + IQ_NCOL];
-    clarity__iqcar_cols_view(a, c);
-    cols_list(c, l);
-    int rc = 0;
-    /* a column of width 0 holds nothing (every row reads 0) and stays so */
-    for (size_t k = 0; k < sizeof l / sizeof *l; k++) {
-        size_t bytes = a->tasks.n * l[k]->width;
-        void *from = l[k]->data;
-        l[k]->data = NULL;
-        if (!l[k]->width) continue;
-        if (rc || !(l[k]->data = malloc(bytes ? bytes : 1))) {
-            rc = -1;
-            l[k]->width = 0;
-            continue;
-        }
-        if (bytes) memcpy(l[k]->data, from, bytes);
-    }
-    return rc;
-}
-
-void clarity__iqcar_cols_free(struct iqcar_cols *c)
-{
-    struct clarity_icol *l[4 + IQ_NCOL];
-    cols_list(c, l);
-    for (size_t k = 0; k < sizeof l / sizeof *l; k++) {
-        free(l[k]->data);
-        l[k]->data = NULL;
-    }
 }
