@@ -13,6 +13,9 @@ struct clarity_arena {
 };
 void *clarity_arena_alloc(struct clarity_arena *a, size_t n);      /* zeroed, 16-aligned */
 char *clarity_arena_strndup(struct clarity_arena *a, const char *s, size_t n);
+/* A copy of the C string s in the arena; NULL for a NULL s (or out of memory: a caller that
+ * passes NULL tells the two apart by s). */
+char *clarity_arena_strdup(struct clarity_arena *a, const char *s);
 void clarity_arena_free(struct clarity_arena *a);
 
 struct clarity_strtab {

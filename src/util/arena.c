@@ -47,6 +47,11 @@ char *clarity_arena_strndup(struct clarity_arena *a, const char *s, size_t n)
     return p;
 }
 
+char *clarity_arena_strdup(struct clarity_arena *a, const char *s)
+{
+    return s ? clarity_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
 void clarity_arena_free(struct clarity_arena *a)
 {
     struct clarity_arena_chunk *c = a->head;

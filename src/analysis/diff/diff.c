@@ -140,7 +140,7 @@ static int items(struct clarity_diff_result *r, int kind, const struct clarity_m
             it->b = sb[j];
             it->plan_changed = shape && ka[i].shape != kb[j].shape;
         }
-        if (!(it->name = clarity_arena_strndup(&r->arena, nm, strlen(nm)))) rc = CLARITY_ENOMEM;
+        if (!(it->name = clarity_arena_strdup(&r->arena, nm))) rc = CLARITY_ENOMEM;
     }
     for (size_t j = 0; !rc && j < nb; j++) {
         if (b2a[j] >= 0) continue;
@@ -149,7 +149,7 @@ static int items(struct clarity_diff_result *r, int kind, const struct clarity_m
         *it = (struct clarity_diff_item){.kind = kind, .ordinal = ob[j], .in_b = true, .a_id = -1, .b_id = kb[j].id,
                                            .b = sb[j]};
         it->a.wall_ms = -1;
-        if (!(it->name = clarity_arena_strndup(&r->arena, nm, strlen(nm)))) rc = CLARITY_ENOMEM;
+        if (!(it->name = clarity_arena_strdup(&r->arena, nm))) rc = CLARITY_ENOMEM;
     }
     if (rc) return rc;
     for (size_t i = first; i < r->nitems; i++) item_moves(&r->items[i], r->noise_pct);
@@ -169,7 +169,7 @@ static int hosts(struct clarity_diff_result *r, const struct diff_run *ra, const
         if (c > 0) { j++; continue; }
         const struct diff_host_acc *x = &ra->host[i++], *y = &rb->host[j++];
         struct clarity_diff_host *h = &r->hosts[r->nhosts++];
-        h->host = clarity_arena_strndup(&r->arena, ha, strlen(ha));
+        h->host = clarity_arena_strdup(&r->arena, ha);
         if (!h->host) return CLARITY_ENOMEM;
         bool cpu = x->cpu_logged && y->cpu_logged && x->cpu_ms > 0 && y->cpu_ms > 0;
         h->a_rate = cpu ? x->run_ms / x->cpu_ms : x->tasks ? x->run_ms / (double)x->tasks : 0;
@@ -260,16 +260,12 @@ static int causes(struct clarity_diff_result *r, const struct diff_run *ra, cons
     return 0;
 }
 
-static const char *dup(struct clarity_arena *a, const char *s)
-{
-    return s ? clarity_arena_strndup(a, s, strlen(s)) : NULL;
-}
-
 static int ident_copy(struct clarity_arena *arena, const struct clarity_diff_ident *s, struct clarity_diff_ident *d)
 {
-    *d = (struct clarity_diff_ident){.app_id = dup(arena, s->app_id), .name = dup(arena, s->name),
-                                     .attempt_id = dup(arena, s->attempt_id), .source = dup(arena, s->source),
-                                     .start_ms = s->start_ms};
+    *d = (struct clarity_diff_ident){.app_id = clarity_arena_strdup(arena, s->app_id),
+                                     .name = clarity_arena_strdup(arena, s->name),
+                                     .attempt_id = clarity_arena_strdup(arena, s->attempt_id),
+                                     .source = clarity_arena_strdup(arena, s->source), .start_ms = s->start_ms};
     return d->app_id && d->name && (d->attempt_id || !s->attempt_id) && (d->source || !s->source) ? 0 : CLARITY_ENOMEM;
 }
 

@@ -123,9 +123,9 @@ int clarity__diff_config(const struct clarity_diff_app *a, const struct clarity_
         }
         /* the sides' strings live as long as the sides; the result is documented to stand
          * alone: copy */
-        d.key = clarity_arena_strndup(&r->arena, d.key, strlen(d.key));
-        if (d.a) d.a = clarity_arena_strndup(&r->arena, d.a, strlen(d.a));
-        if (d.b) d.b = clarity_arena_strndup(&r->arena, d.b, strlen(d.b));
+        d.key = clarity_arena_strdup(&r->arena, d.key);
+        d.a = clarity_arena_strdup(&r->arena, d.a);
+        d.b = clarity_arena_strdup(&r->arena, d.b);
         if (!d.key || (d.a == NULL && d.change != CLARITY_CFG_ADDED) || (d.b == NULL && d.change != CLARITY_CFG_REMOVED))
             return CLARITY_ENOMEM;
         r->config[r->nconfig++] = d;

@@ -66,11 +66,6 @@ static int by_change(const void *p, const void *q)
     return strcmp(x->title, y->title);
 }
 
-static const char *dup(struct clarity_arena *a, const char *s)
-{
-    return clarity_arena_strndup(a, s, strlen(s));
-}
-
 int clarity__diff_findings_run(const struct clarity_app *a, int threads, struct clarity_diff_app *s,
                                struct clarity_error *err)
 {
@@ -85,8 +80,9 @@ int clarity__diff_findings_run(const struct clarity_app *a, int threads, struct 
         const struct clarity_finding *f = &fa.f[i];
         struct diff_finding *d = &s->findings[s->nfindings++];
         *d = (struct diff_finding){.kind = (int)f->kind, .where = f->where, .job = f->job, .sql = f->sql, .stage = f->stage,
-                                   .saving_ms = f->saving_ms, .title = dup(&s->arena, f->title),
-                                   .host = dup(&s->arena, f->host), .executor = dup(&s->arena, f->executor)};
+                                   .saving_ms = f->saving_ms, .title = clarity_arena_strdup(&s->arena, f->title),
+                                   .host = clarity_arena_strdup(&s->arena, f->host),
+                                   .executor = clarity_arena_strdup(&s->arena, f->executor)};
         if (!d->title || !d->host || !d->executor) rc = CLARITY_ENOMEM;
     }
     if (rc == CLARITY_ENOMEM) clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing findings");
@@ -128,7 +124,7 @@ int clarity__diff_findings(const struct clarity_diff_app *sa, const struct clari
             if (y) d.b_saving_ms = y->f->saving_ms, j++;
             /* two findings of one kind at one place on a side (a key seen twice) pair in
              * order of saving, as the sort left them */
-            d.title = clarity_arena_strndup(&r->arena, f->title, strlen(f->title));
+            d.title = clarity_arena_strdup(&r->arena, f->title);
             if (!d.title) rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory comparing findings");
             else r->findings[r->nfindings++] = d;
         }

@@ -228,7 +228,7 @@ const char *clarity__diff_str(struct diff_strs *t, uint32_t id)
         t->s = n, t->cap = cap;
     }
     const char *v = clarity_app_str(t->a, id);
-    char *c = clarity_arena_strndup(t->arena, v, strlen(v));
+    char *c = clarity_arena_strdup(t->arena, v);
     if (!c || clarity_idmap_put(&t->ix, id, (uint32_t)t->n)) return NULL;
     t->s[t->n++] = c;
     return c;
