@@ -1,4 +1,5 @@
 #include "util/stats.h"
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -69,4 +70,11 @@ size_t clarity_spark_quantile_index(double q, size_t count)
     double x = q * (double)count;
     int64_t i = x >= 0 ? (int64_t)x : 0;   /* Scala's toLong truncates */
     return (size_t)i < count - 1 ? (size_t)i : count - 1;
+}
+
+double clarity_quantile_linear(const double *sorted, size_t n, double q)
+{
+    double pos = q * (double)(n - 1), v = sorted[(size_t)pos];
+    if ((size_t)pos + 1 < n) v += (pos - floor(pos)) * (sorted[(size_t)pos + 1] - sorted[(size_t)pos]);
+    return v;
 }

@@ -25,4 +25,8 @@ double clarity_median_upper(double *v, size_t n);      /* 0 when n is 0 */
  * trunc as Scala's toLong, so 0.05 x 20 = 1.0000000000000002 reads index 1, not 0. */
 size_t clarity_spark_quantile_index(double q, size_t count);
 
+/* Quantile q (0..1) of n >= 1 ascending values, interpolated linearly between the two nearest
+ * ranks as numpy's default does: position q x (n - 1). */
+double clarity_quantile_linear(const double *sorted, size_t n, double q);
+
 #endif

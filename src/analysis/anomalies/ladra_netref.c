@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "clarity/anomalies.h"
+#include "util/stats.h"
 #include "clarity/sim.h"
 
 /* One reader: its stage id and name (string id) and its log rate. */
@@ -70,6 +71,7 @@ int clarity_ladra_netref_build(const struct ladra_input *in, const struct clarit
     size_t *fa = malloc((na + 1) * sizeof *fa), *fb = malloc((nb + 1) * sizeof *fb);
     long *a2b = malloc((na + 1) * sizeof *a2b), *b2a = malloc((nb + 1) * sizeof *b2a);
     uint32_t *oa = malloc((na + 1) * sizeof *oa), *ob = malloc((nb + 1) * sizeof *ob);
+    double *lb = NULL;
     ref->stage_lref = malloc((in->nstages ? in->nstages : 1) * sizeof *ref->stage_lref);
     int rc = 0;
     if (!ra || !rb || !ka || !kb || !fa || !fb || !a2b || !b2a || !oa || !ob || !ref->stage_lref) goto oom;
@@ -88,13 +90,15 @@ int clarity_ladra_netref_build(const struct ladra_input *in, const struct clarit
     size_t nka = keys_of(a, ra, ma, ka, fa), nkb = keys_of(reference, rb, mb, kb, fb);
     ref->read_stages = nka;
     if (clarity_match_items(ka, nka, kb, nkb, false, a2b, b2a, oa, ob)) goto oom;
+    /* the reference's rates in the same order (by stage, then rate), for the quantile */
+    if (!(lb = malloc((mb ? mb : 1) * sizeof *lb))) goto oom;
+    for (size_t i = 0; i < mb; i++) lb[i] = rb[i].l;
     for (size_t g = 0; g < nka; g++) {
         if (a2b[g] < 0) continue;
         size_t lo = fb[a2b[g]], cnt = fb[a2b[g] + 1] - lo;
         if (cnt < LADRA_NET_REF_MIN_READERS) continue;
-        /* the 25th percentile, interpolated as numpy's default does (the scan's own) */
-        double pos = 0.25 * (double)(cnt - 1), l = rb[lo + (size_t)pos].l;
-        if ((size_t)pos + 1 < cnt) l += (pos - floor(pos)) * (rb[lo + (size_t)pos + 1].l - rb[lo + (size_t)pos].l);
+        /* the 25th percentile, the scan's own reference rule */
+        double l = clarity_quantile_linear(lb + lo, cnt, 0.25);
         for (size_t i = fa[g]; i < fa[g + 1]; i++)
             if (ra[i].dense >= 0 && (size_t)ra[i].dense < in->nstages) ref->stage_lref[ra[i].dense] = l;
         ref->matched++;
@@ -104,6 +108,6 @@ oom:
     clarity_ladra_netref_free(ref);
     rc = clarity_error_set(err, CLARITY_ENOMEM, NULL, 0, 0, "out of memory in LADRA's reference run");
 done:
-    free(ra), free(rb), free(ka), free(kb), free(fa), free(fb), free(a2b), free(b2a), free(oa), free(ob);
+    free(ra), free(rb), free(ka), free(kb), free(fa), free(fb), free(a2b), free(b2a), free(oa), free(ob), free(lb);
     return rc;
 }

@@ -33,6 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "clarity/anomalies.h"
+#include "util/stats.h"
 
 void clarity_ladra_netscan_default(struct ladra_netscan_options *o)
 {
@@ -181,9 +182,7 @@ int clarity_ladra_netscan_ref(const struct ladra_input *in, const struct ladra_n
     if (nr) one_wave(r, nr, ends, stage_seen, in->nstages, out, &wave_own);
     if (nr < (size_t)o->min_tasks || nr < 4) goto done;
     qsort(lr, nr, sizeof *lr, cmp_double);
-    /* the 25th percentile, interpolated as numpy's default does */
-    double pos = 0.25 * (double)(nr - 1), lref = lr[(size_t)pos];
-    if ((size_t)pos + 1 < nr) lref += (pos - floor(pos)) * (lr[(size_t)pos + 1] - lr[(size_t)pos]);
+    double lref = clarity_quantile_linear(lr, nr, 0.25);
     out->ref_ms_per_mb = exp(lref);
     for (size_t k = 0; k < nr; k++) r[k].lref = lref, r[k].refmb = out->ref_ms_per_mb;
     size_t bs, be;
