@@ -75,3 +75,14 @@ Test(stats, comparators)
     cr_assert_eq(clarity_cmp_i64(&y, &x), 1);
     cr_assert_eq(clarity_cmp_i64(&x, &x), 0);
 }
+
+/* numpy.percentile's default (linear): position q x (n - 1), between the two nearest ranks */
+Test(stats, quantile_linear_worked)
+{
+    const double five[] = {1, 2, 3, 4, 5}, two[] = {10, 20}, four[] = {1, 2, 4, 8}, one[] = {7};
+    cr_assert_float_eq(clarity_quantile_linear(five, 5, 0.25), 2.0, 1e-12);     /* position 1 */
+    cr_assert_float_eq(clarity_quantile_linear(two, 2, 0.25), 12.5, 1e-12);     /* 10 + 0.25 x 10 */
+    cr_assert_float_eq(clarity_quantile_linear(four, 4, 0.25), 1.75, 1e-12);    /* 1 + 0.75 x (2 - 1) */
+    cr_assert_float_eq(clarity_quantile_linear(four, 4, 1.0), 8.0, 1e-12);      /* the last rank */
+    cr_assert_float_eq(clarity_quantile_linear(one, 1, 0.25), 7.0, 1e-12);
+}
